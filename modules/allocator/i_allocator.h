@@ -1,0 +1,31 @@
+// Collector allocator: binds an issued instruction to a free operand collector unit (of the
+// set serving its pipe); answers busy when none is free, which stalls issue.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+class IAllocator : public Unit {
+public:
+  using Registry = gpurf::Registry<IAllocator, const UnitContext&>;
+  MultiTargetSocket<IAllocator> in;           // Issue from the schedulers
+  MultiTargetSocket<IAllocator> release;      // Release from collector i (binding order)
+  MultiInitSocket<IAllocator> to_collector;   // Issue to collector i
+  IAllocator(const sc_core::sc_module_name& nm, const UnitContext& c)
+      : Unit(nm, c), in("in"), release("release"), to_collector("to_collector") {
+    in.register_b_transport(this, &IAllocator::on_issue);
+    release.register_b_transport(this, &IAllocator::on_release);
+  }
+
+  // The builder declares collector i (binding order) and the pipes it serves (bit i: Pipe i).
+  void add_collector(unsigned pipe_mask) { collector_pipes_.push_back(pipe_mask); }
+
+protected:
+  std::vector<unsigned> collector_pipes_;
+  virtual void on_issue(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+  virtual void on_release(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+};
+
+} // namespace gpurf

@@ -1,0 +1,35 @@
+// Bank arbiter: per-bank request queues; each cycle grants bank ports, writes first, and
+// counts every request it cannot grant by the kind of conflict.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+class IArbiter : public Unit {
+public:
+  using Registry = gpurf::Registry<IArbiter, const UnitContext&>;
+  MultiTargetSocket<IArbiter> in;    // Read (collectors) and Write (writeback) requests
+  MultiInitSocket<IArbiter> to_bank; // to bank b (binding order = bank index)
+  InitSocket<IArbiter> to_wb;        // WriteDone
+  IArbiter(const sc_core::sc_module_name& nm, const UnitContext& c)
+      : Unit(nm, c), in("in"), to_bank("to_bank"), to_wb("to_wb") {
+    in.register_b_transport(this, &IArbiter::on_request);
+  }
+
+  // The builder declares bank b (binding order): its slices and port structure.
+  void add_bank(unsigned slices, bool separate_write_port) {
+    banks_.push_back({slices, separate_write_port});
+  }
+
+protected:
+  struct BankPorts {
+    unsigned slices;
+    bool separate_write_port;
+  };
+  std::vector<BankPorts> banks_;
+  virtual void on_request(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+};
+
+} // namespace gpurf

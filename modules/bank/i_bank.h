@@ -1,0 +1,30 @@
+// Register bank: rows of 128 B warp registers split over slices, each with its own ports.
+// A READ or WRITE payload addresses row * 128; the byte enables carry the slice mask.
+// Reads are forwarded with their data to the crossbar.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+class IBank : public Unit {
+public:
+  using Registry = gpurf::Registry<IBank, const UnitContext&>;
+  TargetSocket<IBank> in; // from the arbiter
+  InitSocket<IBank> out;  // read data to the crossbar
+  IBank(const sc_core::sc_module_name& nm, const UnitContext& c)
+      : Unit(nm, c), in("in"), out("out") {
+    in.register_b_transport(this, &IBank::on_access);
+  }
+  virtual unsigned slices() const = 0;
+  virtual unsigned rows() const = 0;
+  // Port structure per slice: true for one read and one write port, false for one shared.
+  virtual bool separate_write_port() const = 0;
+  virtual unsigned latency() const = 0;
+
+protected:
+  virtual void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+};
+
+} // namespace gpurf

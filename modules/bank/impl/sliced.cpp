@@ -1,0 +1,67 @@
+// A register bank of `entries` rows of 128 B, split into `slices` slices; only the slices
+// enabled by the payload's byte enables are activated (and counted).
+#include <cstring>
+
+#include "modules/bank/i_bank.h"
+
+namespace gpurf {
+
+class SlicedBank : public IBank {
+public:
+  SlicedBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IBank(nm, c),
+        entries_(p.get_uint("entries", 256, "rows of 128 B warp registers", 1, 1u << 20)),
+        slices_(p.get_uint("slices", 1, "slices per bank, each with its own ports", 1, 32)),
+        latency_(p.get_uint("latency", 1, "access latency in cycles", 0, 1000)),
+        split_(p.get_choice("ports", "1rw", "ports per slice: one shared read/write port, or "
+                                            "one read and one write port",
+                            {"1rw", "1r1w"}) == "1r1w"),
+        reads_(stats().scalar("reads", "read accesses", "accesses")),
+        writes_(stats().scalar("writes", "write accesses", "accesses")),
+        slice_reads_(stats().scalar("slice_reads", "slices activated by reads", "slices")),
+        slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices")),
+        data_(size_t(entries_) * kRegBytes, 0) {
+    if (kRegBytes % slices_) p.fail("slices", "128 B must split evenly into slices");
+  }
+
+  unsigned slices() const override { return slices_; }
+  unsigned rows() const override { return entries_; }
+  bool separate_write_port() const override { return split_; }
+  unsigned latency() const override { return latency_; }
+
+protected:
+  void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    const uint64_t addr = gp.get_address();
+    if (addr % kRegBytes || addr / kRegBytes >= entries_ || gp.get_data_length() != kRegBytes) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    unsigned char* row = &data_[addr];
+    unsigned char* buf = gp.get_data_ptr();
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const bool read = gp.is_read();
+    for (unsigned i = 0; i < kRegBytes; ++i)
+      if (!be || be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
+    const unsigned mask = txn_of(gp).slice_mask;
+    const unsigned n = __builtin_popcount(mask & ((1u << slices_) - 1));
+    (read ? slice_reads_ : slice_writes_) += n;
+    ++(read ? reads_ : writes_);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    d += clock_->time(latency_);
+    if (read) out->b_transport(gp, d);
+  }
+
+private:
+  const unsigned entries_, slices_, latency_;
+  const bool split_;
+  uint64_t& reads_;
+  uint64_t& writes_;
+  uint64_t& slice_reads_;
+  uint64_t& slice_writes_;
+  std::vector<unsigned char> data_;
+};
+
+GPURF_REGISTER_UNIT(IBank, SlicedBank, "sliced",
+                    "register bank of slices with per-slice ports; holds the register data");
+
+} // namespace gpurf

@@ -1,0 +1,77 @@
+// What travels between units inside the SM. Every link is a TLM-2.0 socket carrying a
+// tlm_generic_payload; the gpurf-specific part rides in the Txn extension. Register data
+// uses the payload's data pointer (128 B) and its byte enables (the slice mask).
+#pragma once
+
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "modules/common/warp_inst.h"
+
+namespace gpurf {
+
+struct Txn : tlm::tlm_extension<Txn> {
+  enum class Kind : uint8_t {
+    Issue,       // scheduler -> collector allocator: bind a collector to `inst`
+    Read,        // collector -> arbiter -> bank -> crossbar -> collector: one source register
+    Write,       // writeback -> arbiter -> bank: one destination register
+    WriteDone,   // arbiter -> writeback: the write reached the bank
+    Dispatch,    // collector -> exec -> pipe: operands complete
+    Complete,    // pipe -> writeback: result ready after the pipe latency (the delay)
+    OperandsRead,// collector -> scheduler: sources have left the banks (WAR release)
+    Written,     // writeback -> scheduler: destinations written (scoreboard release)
+    Release,     // collector -> allocator: the collector is free again
+  };
+  Kind kind = Kind::Issue;
+  bool busy = false; // set by a target that cannot take the transfer this cycle; retry
+  WarpInst* inst = nullptr;
+  // Register access
+  uint32_t warp = 0;
+  uint16_t reg = 0;
+  uint16_t bank = 0;      // logical bank within the sub-core
+  uint32_t row = 0;       // entry within the bank
+  uint8_t slice_mask = 0; // slices touched (bit i: slice i)
+  uint16_t collector = 0; // destination collector of a read
+  uint8_t operand = 0;    // source/destination slot in `inst`
+
+  tlm::tlm_extension_base* clone() const override { return new Txn(*this); }
+  void copy_from(const tlm::tlm_extension_base& e) override {
+    *this = static_cast<const Txn&>(e);
+  }
+};
+
+// A reusable payload with its Txn, for synchronous internal transfers (b_transport).
+struct Packet {
+  tlm::tlm_generic_payload gp;
+  Txn txn;
+  sc_core::sc_time delay;
+  Packet() { gp.set_extension(&txn); }
+  ~Packet() { gp.clear_extension(&txn); }
+  Packet(const Packet&) = delete;
+  // Resets command, status, delay and the busy flag before a new transfer.
+  void prepare(Txn::Kind k, tlm::tlm_command cmd = tlm::TLM_IGNORE_COMMAND) {
+    txn.kind = k;
+    txn.busy = false;
+    gp.set_command(cmd);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    delay = sc_core::SC_ZERO_TIME;
+  }
+};
+
+inline Txn& txn_of(tlm::tlm_generic_payload& gp) {
+  Txn* t = nullptr;
+  gp.get_extension(t);
+  sc_assert(t);
+  return *t;
+}
+
+// Socket types used inside the SM (the memory socket is a plain base-protocol socket).
+template <class M> using InitSocket = tlm_utils::simple_initiator_socket<M>;
+template <class M> using TargetSocket = tlm_utils::simple_target_socket<M>;
+template <class M> using MultiInitSocket = tlm_utils::multi_passthrough_initiator_socket<M>;
+template <class M> using MultiTargetSocket = tlm_utils::multi_passthrough_target_socket<M>;
+
+} // namespace gpurf

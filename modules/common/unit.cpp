@@ -1,0 +1,42 @@
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+Unit::Unit(const sc_core::sc_module_name& nm, const UnitContext& ctx)
+    : sc_core::sc_module(nm), ctx_(ctx), clock_(ctx.clock), stats_(name()) {}
+
+const char* pipe_name(Pipe p) {
+  static const char* names[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
+  return names[static_cast<unsigned>(p)];
+}
+
+bool pipe_from_name(const std::string& s, Pipe& out) {
+  for (unsigned i = 0; i < kNumPipes; ++i)
+    if (s == pipe_name(static_cast<Pipe>(i))) {
+      out = static_cast<Pipe>(i);
+      return true;
+    }
+  return false;
+}
+
+} // namespace gpurf
+
+#include "policies/reg_mapping.h"
+
+namespace gpurf {
+
+UnitContext default_context(const std::string& name) {
+  static SmShape shape;
+  static SimClock clock;
+  static Params none(nullptr, "register_mapping");
+  static auto mapping = RegMapping::Registry::create("gpgpusim", none, shape.banks,
+                                                     shape.regs_per_thread);
+  shape.mapping = mapping.get();
+  UnitContext c;
+  c.name = name;
+  c.shape = &shape;
+  c.clock = &clock;
+  return c;
+}
+
+} // namespace gpurf

@@ -1,0 +1,107 @@
+// Base of every clocked unit. The SM's clock calls tick() on units that are awake, in
+// reverse pipeline order (a result produced in cycle t is seen downstream in t+1), and
+// skips cycles in which no unit is awake, so idle units cost nothing.
+#pragma once
+
+#include <functional>
+#include <ostream>
+#include <string>
+
+#include <systemc>
+#include <tlm>
+
+#include "modules/common/warp_inst.h"
+#include "platform/params.h"
+#include "platform/registry.h"
+#include "platform/stats.h"
+
+namespace gpurf {
+
+class RegMapping;
+class IFrontend;
+class InstPool;
+
+// The simulated time, shared by every unit of one SM.
+struct SimClock {
+  Cycle now = 0;
+  sc_core::sc_time period{1, sc_core::SC_NS};
+  // Cycles covered by an annotated TLM delay, rounded up.
+  Cycle cycles(const sc_core::sc_time& d) const {
+    return static_cast<Cycle>((d.value() + period.value() - 1) / period.value());
+  }
+  sc_core::sc_time time(Cycle c) const { return period * static_cast<double>(c); }
+};
+
+// SM-wide shape every unit may need, fixed by the platform before units are built.
+struct SmShape {
+  unsigned warps = 48;          // warp slots in the SM
+  unsigned subcores = 1;        // partitions; warp w lives in sub-core w % subcores
+  unsigned schedulers = 2;      // per sub-core; warp w -> (w / subcores) % schedulers
+  unsigned banks = 4;           // logical banks per sub-core
+  unsigned slices = 1;          // slices per bank
+  unsigned regs_per_thread = 64; // architectural registers a warp may use (bank rows)
+  unsigned collectors = 4;      // per sub-core
+  const RegMapping* mapping = nullptr;
+  // The pipe that executes instructions of pipe p: pipes configured with no units fold
+  // onto SP.
+  Pipe pipe_map[kNumPipes] = {Pipe::SP, Pipe::INT, Pipe::DP, Pipe::SFU, Pipe::MEM, Pipe::TENSOR};
+  Pipe pipe_for(Pipe p) const { return pipe_map[static_cast<unsigned>(p)]; }
+  unsigned subcore_of(unsigned warp) const { return warp % subcores; }
+  unsigned scheduler_of(unsigned warp) const { return (warp / subcores) % schedulers; }
+  unsigned local_warp(unsigned warp) const { return warp / subcores; }
+  unsigned warps_per_subcore() const { return (warps + subcores - 1) / subcores; }
+};
+
+// What the builder hands every unit's constructor besides its parameters.
+struct UnitContext {
+  std::string name;       // sc_module name (child of the SM)
+  unsigned subcore = 0;   // partition the unit belongs to
+  unsigned index = 0;     // instance within its kind and partition
+  const SmShape* shape = nullptr;
+  SimClock* clock = nullptr;
+  IFrontend* frontend = nullptr;
+  InstPool* pool = nullptr;
+  // SM-wide wire: something that may unblock issue happened (CTA launched, barrier
+  // released, collector freed); wakes every scheduler for the next cycle.
+  std::function<void()> wake_issue = [] {};
+};
+
+// A context for building a unit outside an SM (for --describe and module tests).
+UnitContext default_context(const std::string& name);
+
+class Unit : public sc_core::sc_module {
+public:
+  Unit(const sc_core::sc_module_name& nm, const UnitContext& ctx);
+  // Work of one cycle. The clock marks the unit asleep before calling; a unit that has
+  // work left calls wake(now + 1) (or later).
+  virtual void tick(Cycle) {}
+  // Ensures the unit is ticked at cycle `at` (called by itself and by socket arrivals).
+  void wake(Cycle at) {
+    if (at < next_tick_) next_tick_ = at;
+  }
+  Cycle next_tick() const { return next_tick_; }
+  void clear_tick() { next_tick_ = kNever; }
+  // Human-readable state (queues, occupancy) for the watchdog report.
+  virtual void dump_state(std::ostream&) const {}
+  // End of the run: settle time-integrated statistics.
+  virtual void finish() {}
+  Cycle now() const { return clock_->now; }
+  StatGroup& stats() { return stats_; }
+  const UnitContext& context() const { return ctx_; }
+
+protected:
+  const UnitContext ctx_;
+  SimClock* clock_;
+  StatGroup stats_;
+
+private:
+  Cycle next_tick_ = kNever;
+};
+
+} // namespace gpurf
+
+// Declares the slot of unit interface `Base` for --list and --describe.
+#define GPURF_UNIT_SLOT(Base, slot, desc)                                                     \
+  GPURF_SLOT(Base, slot, desc, [](const std::string& impl, gpurf::Params& p) {                \
+    return Base::Registry::create(impl, p, gpurf::default_context("describe_" + impl));      \
+  })

@@ -1,0 +1,77 @@
+// The warp instruction record: everything a unit of the timing model may need to know about
+// one dynamic warp instruction. The front-end fills it (static part at decode, values at
+// functional execution); the timing model only reads it, except for the timing fields.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+namespace gpurf {
+
+using Cycle = uint64_t;
+constexpr Cycle kNever = ~Cycle(0);
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kRegBytes = kWarpSize * 4; // one 32-bit warp register = 128 B
+using LaneValues = std::array<uint32_t, kWarpSize>;
+
+// Execution pipes. A pipe with count 0 in the platform folds onto SP.
+enum class Pipe : uint8_t { SP, INT, DP, SFU, MEM, TENSOR };
+constexpr unsigned kNumPipes = 6;
+const char* pipe_name(Pipe p);
+bool pipe_from_name(const std::string& s, Pipe& out);
+
+enum class MemSpace : uint8_t { None, Global, Shared, Local, Param, Const };
+enum class MemKind : uint8_t { None, Load, Store, Atomic };
+
+// One 32-bit architectural register operand (64-bit PTX values use an aligned pair).
+struct RegOperand {
+  uint16_t reg = 0;
+  // Compiler hints, filled once per kernel by the front-end's passes.
+  bool last_read = false;    // Gebhart: this read is the register instance's last
+  bool reuse_near = false;   // Malekeh: reuse distance below the threshold
+  bool long_latency = false; // value is produced by a long-latency (memory) operation
+  LaneValues value{};        // functional per-lane value (source: read; destination: result)
+};
+
+// Static description of an instruction; identical for every dynamic instance.
+struct InstInfo {
+  uint32_t pc = 0;       // instruction index within the kernel
+  uint32_t ptx_line = 0; // source line in the PTX file (0: hand-built)
+  const char* opname = "?";
+  Pipe pipe = Pipe::SP;
+  uint8_t latency_class = 0; // pipe-specific sub-class (e.g. SFU transcendental vs. rcp)
+  uint8_t n_src = 0, n_dst = 0;
+  static constexpr unsigned kMaxSrc = 8, kMaxDst = 8;
+  std::array<uint16_t, kMaxSrc> src_reg{};
+  std::array<uint16_t, kMaxDst> dst_reg{};
+  std::array<bool, kMaxSrc> src_last_read{};
+  std::array<bool, kMaxSrc> src_reuse_near{};
+  bool consumes_long_latency = false; // two-level scheduler: suspend before issuing
+  bool produces_long_latency = false; // global/local/texture load
+  MemSpace space = MemSpace::None;
+  MemKind mem = MemKind::None;
+  bool barrier = false; // bar.sync / bar.red: the warp waits for its CTA
+  bool exit = false;    // the warp (or its active threads) finish
+};
+
+struct WarpInst {
+  const InstInfo* info = nullptr;
+  uint32_t warp = 0; // warp slot in the SM
+  uint32_t cta = 0;  // CTA slot in the SM
+  uint64_t seq = 0;  // dynamic sequence number within the SM
+  uint32_t active_mask = 0;
+  bool divergent() const { return active_mask != 0xffffffffu; }
+  uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality
+  std::array<RegOperand, InstInfo::kMaxSrc> src;
+  std::array<RegOperand, InstInfo::kMaxDst> dst;
+  // Memory access, per lane (valid where the lane is active).
+  uint8_t access_bytes = 0; // bytes per lane per access
+  std::array<uint64_t, kWarpSize> addr{};
+  // Timing, filled by the timing model.
+  Cycle issue_cycle = 0, dispatch_cycle = 0, complete_cycle = 0;
+  unsigned subcore = 0, scheduler = 0;
+  uint8_t wb_sent = 0, wb_pending = 0; // writeback progress over the destinations
+};
+
+} // namespace gpurf

@@ -1,0 +1,23 @@
+// Crossbar from the banks to the operand collectors.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+class ICrossbar : public Unit {
+public:
+  using Registry = gpurf::Registry<ICrossbar, const UnitContext&>;
+  MultiTargetSocket<ICrossbar> in;         // from bank b
+  MultiInitSocket<ICrossbar> to_collector; // to collector c (binding order)
+  ICrossbar(const sc_core::sc_module_name& nm, const UnitContext& c)
+      : Unit(nm, c), in("in"), to_collector("to_collector") {
+    in.register_b_transport(this, &ICrossbar::on_data);
+  }
+
+protected:
+  virtual void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+};
+
+} // namespace gpurf

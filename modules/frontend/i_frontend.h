@@ -1,0 +1,48 @@
+// The instruction source of the SM. The timing model pulls warp instructions from it;
+// execution-driven: an instruction is executed functionally when the scheduler issues it.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <ostream>
+#include <string>
+
+#include "modules/common/warp_inst.h"
+
+namespace gpurf {
+
+// Functional access to the memory the SM's TLM memory socket reaches (TLM debug transport).
+class IFunctionalMemory {
+public:
+  virtual ~IFunctionalMemory() = default;
+  virtual void read(uint64_t addr, void* dst, unsigned len) = 0;
+  virtual void write(uint64_t addr, const void* src, unsigned len) = 0;
+};
+
+// Raised for errors in the workload (bad PTX, out-of-bounds access, deadlock...): the run
+// stops with this message and a non-zero exit.
+struct WorkloadError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class IFrontend {
+public:
+  virtual ~IFrontend() = default;
+  // Called once before the run: the SM's warp slots and its functional memory.
+  virtual void start(unsigned warp_slots, IFunctionalMemory& mem) = 0;
+  // The next instruction of warp slot `warp`, or nullptr when it has none to offer now (no
+  // CTA in the slot, finished, waiting at a barrier). Stable until execute() is called.
+  virtual const InstInfo* peek(unsigned warp) = 0;
+  // Executes the peeked instruction functionally and fills `out`: info, warp, cta, mask,
+  // operands with their values (sources as read, destinations as written), addresses.
+  virtual void execute(unsigned warp, WarpInst& out) = 0;
+  // The timing model has completed the instruction (results written back). A CTA's slots
+  // are reused only once all its instructions have retired.
+  virtual void retire(const WarpInst& inst) = 0;
+  // True when the whole launch has finished.
+  virtual bool done() const = 0;
+  // One line about the warp, for the watchdog report.
+  virtual std::string describe_warp(unsigned warp) const = 0;
+};
+
+} // namespace gpurf

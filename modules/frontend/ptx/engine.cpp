@@ -1,0 +1,2089 @@
+#include "modules/frontend/ptx/engine.h"
+
+#include <algorithm>
+#include <cfenv>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <sstream>
+
+namespace gpurf::ptx {
+
+// =============================================================================================
+// SparseMemory
+// =============================================================================================
+namespace {
+constexpr uint64_t kPage = 4096;
+}
+
+void SparseMemory::read(uint64_t addr, void* dst, unsigned len) {
+  auto* d = static_cast<uint8_t*>(dst);
+  while (len) {
+    uint64_t pg = addr / kPage, off = addr % kPage;
+    unsigned n = unsigned(std::min<uint64_t>(len, kPage - off));
+    auto it = pages_.find(pg);
+    if (it == pages_.end()) {
+      std::memset(d, 0, n);
+    } else {
+      std::memcpy(d, it->second.get() + off, n);
+    }
+    d += n;
+    addr += n;
+    len -= n;
+  }
+}
+
+void SparseMemory::write(uint64_t addr, const void* src, unsigned len) {
+  auto* s = static_cast<const uint8_t*>(src);
+  while (len) {
+    uint64_t pg = addr / kPage, off = addr % kPage;
+    unsigned n = unsigned(std::min<uint64_t>(len, kPage - off));
+    auto& p = pages_[pg];
+    if (!p) {
+      p.reset(new uint8_t[kPage]);
+      std::memset(p.get(), 0, kPage);
+    }
+    std::memcpy(p.get() + off, s, n);
+    s += n;
+    addr += n;
+    len -= n;
+  }
+}
+
+uint64_t SparseMemory::alloc(uint64_t bytes, uint64_t align) {
+  if (align == 0) align = 1;
+  next_ = (next_ + align - 1) / align * align;
+  uint64_t a = next_;
+  next_ += std::max<uint64_t>(bytes, 1);
+  return a;
+}
+
+// =============================================================================================
+// ParamPacker
+// =============================================================================================
+ParamPacker::ParamPacker(const Function& entry) : f_(entry), buf_(entry.param_bytes, 0) {}
+
+ParamPacker& ParamPacker::set_bytes(unsigned i, const void* data, unsigned len) {
+  if (i >= f_.params.size())
+    throw RuntimeError("kernel '" + f_.name + "' has " + std::to_string(f_.params.size()) +
+                       " parameters; no parameter " + std::to_string(i));
+  const Param& p = f_.params[i];
+  if (len != p.size)
+    throw RuntimeError("kernel '" + f_.name + "' parameter " + std::to_string(i) + " ('" +
+                       p.name + "') is " + std::to_string(p.size) + " bytes, got " +
+                       std::to_string(len));
+  std::memcpy(buf_.data() + p.offset, data, len);
+  return *this;
+}
+
+// =============================================================================================
+// Value helpers
+// =============================================================================================
+namespace {
+
+inline uint64_t bitmask(unsigned bits) { return bits >= 64 ? ~0ull : ((1ull << bits) - 1); }
+inline int64_t sext(uint64_t v, unsigned bits) {
+  if (bits >= 64) return int64_t(v);
+  uint64_t m = 1ull << (bits - 1);
+  v &= bitmask(bits);
+  return int64_t((v ^ m) - m);
+}
+inline float as_f32(uint64_t v) {
+  uint32_t u = uint32_t(v);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline uint64_t f32_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline double as_f64(uint64_t v) {
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
+}
+inline uint64_t f64_bits(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+inline float ftz(float f) {
+  return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
+}
+constexpr uint64_t kNaN32 = 0x7fffffffu;
+constexpr uint64_t kNaN64 = 0x7fffffffffffffffull;
+// Result of an f32 arithmetic operation: canonical NaN, optional flush and saturation.
+inline uint64_t res32(float r, bool fz, bool sat) {
+  if (std::isnan(r)) return sat ? 0 : kNaN32;
+  if (fz) r = ftz(r);
+  if (sat) r = r < 0.0f ? 0.0f : (r > 1.0f ? 1.0f : r);
+  if (sat && r == 0.0f) r = 0.0f; // -0 → +0
+  return f32_bits(r);
+}
+inline uint64_t res64(double r, bool sat) {
+  if (std::isnan(r)) return sat ? 0 : kNaN64;
+  if (sat) r = r < 0.0 ? 0.0 : (r > 1.0 ? 1.0 : r);
+  if (sat && r == 0.0) r = 0.0;
+  return f64_bits(r);
+}
+
+int fe_mode(Round r) {
+  switch (r) {
+  case Round::RZ: case Round::RZI: return FE_TOWARDZERO;
+  case Round::RM: case Round::RMI: return FE_DOWNWARD;
+  case Round::RP: case Round::RPI: return FE_UPWARD;
+  default: return FE_TONEAREST;
+  }
+}
+struct RoundScope {
+  int old;
+  bool changed;
+  explicit RoundScope(Round r) : old(fegetround()) {
+    int m = fe_mode(r);
+    changed = m != old;
+    if (changed) fesetround(m);
+  }
+  ~RoundScope() {
+    if (changed) fesetround(old);
+  }
+};
+
+std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+} // namespace
+
+// =============================================================================================
+// Kernel implementation state
+// =============================================================================================
+struct FnInfo {
+  Cfg cfg;
+  std::vector<uint64_t> local_off; // per Function::locals[i]: offset in its space
+  uint64_t local_frame = 0;        // bytes of .local variables per frame
+  unsigned ret_base = 0;           // param frame: return parameters start
+  unsigned pframe = 0;             // param frame bytes
+  std::vector<std::vector<unsigned>> reads, writes; // per instruction, distinct vregs
+};
+
+struct SimtEntry {
+  unsigned pc = 0;
+  uint32_t mask = 0;
+  unsigned rpc = 0;  // reconvergence pc (pop when pc reaches it); npos = never
+  bool base = false; // bottom entry of a call frame
+  uint32_t returned = 0;
+};
+
+struct Frame {
+  unsigned fidx = 0;
+  const Function* f = nullptr;
+  FnInfo* fi = nullptr;
+  std::vector<uint64_t> regs;  // [vreg * 32 + lane]
+  std::vector<uint8_t> param;  // [lane * pframe + offset]
+  uint64_t local_base = 0;     // per-thread local offset of this frame's .local variables
+  uint64_t saved_local_top = 0;
+  const Instr* call = nullptr; // the call instruction in the caller (for return values)
+};
+
+struct WarpState {
+  bool in_use = false;
+  unsigned cta = 0, idx = 0; // CTA handle, warp index in the CTA
+  uint32_t live = 0;         // lanes not exited
+  uint32_t all = 0;          // lanes that exist
+  std::vector<Frame> frames;
+  std::vector<SimtEntry> stack;
+  bool at_barrier = false;
+  unsigned bar_id = 0;
+  bool finished = false;
+  uint32_t carry = 0; // CC.CF per lane
+  uint64_t local_top = 0;
+  std::array<std::vector<uint8_t>, kWarpLanes> local;
+  uint64_t executed = 0;
+  // bar.red in flight: destination and the lanes to write at release
+  const Instr* red_instr = nullptr;
+  uint32_t red_mask = 0;
+};
+
+struct BarrierState {
+  unsigned arrivals = 0; // warps
+  unsigned expected = 0; // threads (0: all non-exited warps of the CTA)
+  std::vector<unsigned> waiters;
+  BoolOp red = BoolOp::None;
+  uint64_t red_count = 0;
+  bool red_and = true, red_or = false;
+};
+
+struct CtaState {
+  bool in_use = false;
+  unsigned linear = 0;
+  Dim3 id;
+  std::vector<unsigned> warps;
+  std::vector<uint8_t> shared;
+  std::map<unsigned, BarrierState> bars;
+};
+
+struct Kernel::Impl {
+  Kernel& k;
+  const Module& mod;
+  std::vector<FnInfo> fns;                 // per Module::functions
+  std::vector<uint64_t> var_addr;          // per Module::vars: global address / shared offset
+  std::vector<std::unique_ptr<WarpState>> warps;
+  std::vector<unsigned> free_warps;
+  std::vector<std::unique_ptr<CtaState>> ctas;
+  std::vector<unsigned> free_ctas;
+  unsigned dyn_base = 0;
+  // scratch
+  std::vector<unsigned> rd_tmp, wr_tmp;
+
+  Impl(Kernel& kk) : k(kk), mod(kk.mod_) {}
+
+  // ------------------------------------------------------------------ layout
+  void layout() {
+    const LaunchConfig& cfg = k.cfg_;
+    var_addr.assign(mod.vars.size(), 0);
+    uint64_t data = 0;
+    uint64_t shared = 0;
+    unsigned dyn_align = 16;
+    std::vector<unsigned> extern_shared;
+    auto place = [](uint64_t& cur, uint64_t size, unsigned align) {
+      align = std::max(1u, align);
+      cur = (cur + align - 1) / align * align;
+      uint64_t a = cur;
+      cur += size;
+      return a;
+    };
+    for (size_t i = 0; i < mod.vars.size(); ++i) {
+      const VarDecl& v = mod.vars[i];
+      if (v.space == Space::Global || v.space == Space::Const) {
+        var_addr[i] = cfg.data_base + place(data, v.size, v.align);
+      } else if (v.space == Space::Shared) {
+        if (v.size == 0 && v.is_extern) {
+          extern_shared.push_back(unsigned(i));
+          dyn_align = std::max(dyn_align, v.align);
+        } else {
+          var_addr[i] = place(shared, v.size, v.align);
+        }
+      } else {
+        throw RuntimeError("module-scope ." + std::string(space_name(v.space)) + " variable '" +
+                           v.name + "' is not supported");
+      }
+    }
+    fns.assign(mod.functions.size(), FnInfo{});
+    std::vector<std::pair<unsigned, unsigned>> extern_local_shared;
+    for (size_t fi = 0; fi < mod.functions.size(); ++fi) {
+      const Function& f = mod.functions[fi];
+      FnInfo& info = fns[fi];
+      if (!f.has_body) continue;
+      info.cfg = build_cfg(f);
+      info.local_off.assign(f.locals.size(), 0);
+      info.ret_base = (f.param_bytes + 15) / 16 * 16;
+      uint64_t pcur = info.ret_base + f.ret_bytes;
+      uint64_t lcur = 0;
+      for (size_t li = 0; li < f.locals.size(); ++li) {
+        const VarDecl& v = f.locals[li];
+        if (v.space == Space::Shared) {
+          if (v.size == 0) {
+            extern_local_shared.push_back({unsigned(fi), unsigned(li)});
+            dyn_align = std::max(dyn_align, v.align);
+          } else {
+            info.local_off[li] = place(shared, v.size, v.align);
+          }
+        } else if (v.space == Space::Local) {
+          info.local_off[li] = place(lcur, v.size, v.align);
+        } else if (v.space == Space::Param) {
+          info.local_off[li] = place(pcur, v.size, v.align);
+        }
+      }
+      info.local_frame = (lcur + 15) / 16 * 16;
+      info.pframe = unsigned((pcur + 15) / 16 * 16);
+      info.reads.resize(f.instrs.size());
+      info.writes.resize(f.instrs.size());
+      for (size_t ii = 0; ii < f.instrs.size(); ++ii) {
+        reads_writes(f, f.instrs[ii], rd_tmp, wr_tmp);
+        for (unsigned r : rd_tmp)
+          if (std::find(info.reads[ii].begin(), info.reads[ii].end(), r) == info.reads[ii].end())
+            info.reads[ii].push_back(r);
+        for (unsigned r : wr_tmp)
+          if (std::find(info.writes[ii].begin(), info.writes[ii].end(), r) ==
+              info.writes[ii].end())
+            info.writes[ii].push_back(r);
+      }
+    }
+    dyn_base = unsigned((shared + dyn_align - 1) / dyn_align * dyn_align);
+    for (unsigned i : extern_shared) var_addr[i] = dyn_base;
+    for (auto& pr : extern_local_shared) fns[pr.first].local_off[pr.second] = dyn_base;
+    uint64_t total_shared = uint64_t(dyn_base) + cfg.dyn_shared_bytes;
+    if (total_shared > (1u << 30)) throw RuntimeError("shared memory size too large");
+    k.shared_size_ = unsigned(total_shared);
+    k.data_size_ = data;
+    if (cfg.data_limit && data > cfg.data_limit)
+      throw RuntimeError("module data segment needs " + std::to_string(data) +
+                         " bytes, only " + std::to_string(cfg.data_limit) + " available");
+  }
+
+  uint64_t generic_of_var(size_t i) const {
+    const VarDecl& v = mod.vars[i];
+    return v.space == Space::Shared ? kSharedWindow + var_addr[i] : var_addr[i];
+  }
+
+  void init_data() {
+    for (size_t i = 0; i < mod.vars.size(); ++i) {
+      const VarDecl& v = mod.vars[i];
+      if (v.space != Space::Global && v.space != Space::Const) continue;
+      if (v.size == 0) continue;
+      std::vector<uint8_t> bytes = v.init;
+      bytes.resize(size_t(v.size), 0);
+      for (const auto& ai : v.addr_inits) {
+        int vi = mod.var_index(ai.name);
+        if (vi < 0)
+          throw RuntimeError("initialiser of '" + v.name + "' takes the address of '" + ai.name +
+                             "', which is not a module variable");
+        uint64_t a = generic_of_var(size_t(vi)) + uint64_t(ai.offset);
+        std::memcpy(bytes.data() + ai.at, &a, ai.bytes);
+      }
+      for (size_t off = 0; off < bytes.size(); off += 65536) {
+        unsigned n = unsigned(std::min<size_t>(65536, bytes.size() - off));
+        k.mem_.write(var_addr[i] + off, bytes.data() + off, n);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ errors
+  std::string where(const WarpState& w, int lane) const {
+    const CtaState& c = *ctas[w.cta];
+    std::ostringstream s;
+    s << "kernel '" << k.entry_->name << "', CTA (" << c.id.x << "," << c.id.y << "," << c.id.z
+      << "), warp " << w.idx;
+    if (lane >= 0) s << ", thread " << (w.idx * kWarpLanes + unsigned(lane));
+    if (!w.frames.empty() && !w.stack.empty()) {
+      const Frame& fr = w.frames.back();
+      unsigned pc = w.stack.back().pc;
+      s << ", " << fr.f->name << " pc " << pc;
+      if (pc < fr.f->instrs.size())
+        s << " (" << mod.filename << ":" << fr.f->instrs[pc].ptx_line << " '"
+          << fr.f->instrs[pc].text << "')";
+    }
+    return s.str();
+  }
+  [[noreturn]] void fail(const WarpState& w, int lane, const std::string& msg) const {
+    throw RuntimeError(where(w, lane) + ": " + msg);
+  }
+
+  // ------------------------------------------------------------------ CTAs / warps
+  unsigned new_warp() {
+    if (!free_warps.empty()) {
+      unsigned id = free_warps.back();
+      free_warps.pop_back();
+      warps[id] = std::make_unique<WarpState>();
+      return id;
+    }
+    warps.push_back(std::make_unique<WarpState>());
+    return unsigned(warps.size() - 1);
+  }
+
+  WarpState& warp(unsigned id) const {
+    if (id >= warps.size() || !warps[id] || !warps[id]->in_use)
+      throw RuntimeError("invalid warp handle " + std::to_string(id));
+    return *warps[id];
+  }
+  CtaState& cta(unsigned id) const {
+    if (id >= ctas.size() || !ctas[id] || !ctas[id]->in_use)
+      throw RuntimeError("invalid CTA handle " + std::to_string(id));
+    return *ctas[id];
+  }
+
+  void push_frame(WarpState& w, unsigned fidx, uint32_t lanes, const Instr* call) {
+    const Function& f = mod.functions[fidx];
+    FnInfo& fi = fns[fidx];
+    if (w.frames.size() >= k.cfg_.max_call_depth)
+      fail(w, -1, "call depth exceeds " + std::to_string(k.cfg_.max_call_depth));
+    Frame fr;
+    fr.fidx = fidx;
+    fr.f = &f;
+    fr.fi = &fi;
+    fr.regs.assign(f.regs.size() * kWarpLanes, 0);
+    fr.param.assign(size_t(fi.pframe) * kWarpLanes, 0);
+    fr.saved_local_top = w.local_top;
+    fr.local_base = (w.local_top + 15) / 16 * 16;
+    fr.call = call;
+    uint64_t top = fr.local_base + fi.local_frame;
+    if (top > k.cfg_.local_bytes_per_thread)
+      fail(w, -1, "local memory (stack) exceeds " +
+                      std::to_string(k.cfg_.local_bytes_per_thread) + " bytes per thread");
+    w.local_top = top;
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if ((w.all >> l) & 1) {
+        if (w.local[l].size() < top) w.local[l].resize(size_t(top), 0);
+        // fresh frames start zeroed (deterministic)
+        std::fill(w.local[l].begin() + long(fr.local_base), w.local[l].begin() + long(top), 0);
+      }
+    w.frames.push_back(std::move(fr));
+    SimtEntry e;
+    e.pc = 0;
+    e.mask = lanes;
+    e.rpc = unsigned(f.instrs.size()) + 1; // never reached
+    e.base = true;
+    w.stack.push_back(e);
+  }
+
+  unsigned launch_cta(unsigned linear) {
+    if (linear >= k.cfg_.grid.count())
+      throw RuntimeError("CTA id " + std::to_string(linear) + " outside the grid of " +
+                         std::to_string(k.cfg_.grid.count()) + " CTAs");
+    unsigned id;
+    if (!free_ctas.empty()) {
+      id = free_ctas.back();
+      free_ctas.pop_back();
+      ctas[id] = std::make_unique<CtaState>();
+    } else {
+      ctas.push_back(std::make_unique<CtaState>());
+      id = unsigned(ctas.size() - 1);
+    }
+    CtaState& c = *ctas[id];
+    c.in_use = true;
+    c.linear = linear;
+    const Dim3& g = k.cfg_.grid;
+    c.id = Dim3(linear % g.x, (linear / g.x) % g.y, unsigned(linear / (uint64_t(g.x) * g.y)));
+    c.shared.assign(k.shared_size_, 0);
+    unsigned threads = unsigned(k.cfg_.block.count());
+    int entry_idx = mod.function_index(k.entry_->name);
+    for (unsigned wi = 0; wi < k.warps_per_cta_; ++wi) {
+      unsigned wid = new_warp();
+      WarpState& w = *warps[wid];
+      w.in_use = true;
+      w.cta = id;
+      w.idx = wi;
+      unsigned n = std::min(kWarpLanes, threads - wi * kWarpLanes);
+      w.all = n >= 32 ? 0xffffffffu : ((1u << n) - 1);
+      w.live = w.all;
+      push_frame(w, unsigned(entry_idx), w.all, nullptr);
+      c.warps.push_back(wid);
+    }
+    return id;
+  }
+
+  void release_cta(unsigned id) {
+    CtaState& c = cta(id);
+    for (unsigned w : c.warps) {
+      warps[w].reset();
+      free_warps.push_back(w);
+    }
+    ctas[id].reset();
+    free_ctas.push_back(id);
+  }
+
+  // ------------------------------------------------------------------ operand access
+  uint64_t special(const WarpState& w, unsigned lane, const Operand& o) const {
+    const CtaState& c = *ctas[w.cta];
+    const Dim3& b = k.cfg_.block;
+    unsigned t = w.idx * kWarpLanes + lane;
+    auto comp = [&](const Dim3& d) -> uint64_t {
+      return o.comp == 0 ? d.x : o.comp == 1 ? d.y : d.z;
+    };
+    switch (o.sreg) {
+    case SReg::Tid: {
+      Dim3 tid(t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
+      return comp(tid);
+    }
+    case SReg::Ntid: return comp(b);
+    case SReg::Ctaid: return comp(c.id);
+    case SReg::Nctaid: return comp(k.cfg_.grid);
+    case SReg::Laneid: return lane;
+    case SReg::Warpid: return w.idx;
+    case SReg::Nwarpid: return 64;
+    case SReg::Smid: return k.cfg_.smid;
+    case SReg::Nsmid: return k.cfg_.nsmid;
+    case SReg::Gridid: return 0;
+    case SReg::Clock: return uint32_t(clock());
+    case SReg::Clock64: return clock();
+    case SReg::Globaltimer: return clock();
+    case SReg::LanemaskEq: return 1u << lane;
+    case SReg::LanemaskLe: return uint32_t((2ull << lane) - 1);
+    case SReg::LanemaskLt: return uint32_t((1ull << lane) - 1);
+    case SReg::LanemaskGe: return uint32_t(~((1ull << lane) - 1));
+    case SReg::LanemaskGt: return uint32_t(~((2ull << lane) - 1));
+    case SReg::DynamicSmemSize: return k.cfg_.dyn_shared_bytes;
+    case SReg::TotalSmemSize: return k.shared_size_;
+    }
+    return 0;
+  }
+  uint64_t clock() const { return k.cfg_.clock ? k.cfg_.clock() : k.executed_; }
+
+  // Address of a symbol in its own state space (as `mov d, sym` yields).
+  uint64_t sym_addr(const WarpState& w, const Frame& fr, const SymRef& s, Space* sp) const {
+    switch (s.scope) {
+    case SymRef::Scope::Global: {
+      const VarDecl& v = mod.vars[s.index];
+      if (sp) *sp = v.space;
+      return var_addr[s.index];
+    }
+    case SymRef::Scope::Local: {
+      const VarDecl& v = fr.f->locals[s.index];
+      if (sp) *sp = v.space;
+      if (v.space == Space::Local) return fr.local_base + fr.fi->local_off[s.index];
+      return fr.fi->local_off[s.index];
+    }
+    case SymRef::Scope::Param:
+      if (sp) *sp = Space::Param;
+      return fr.f->params[s.index].offset;
+    case SymRef::Scope::RetParam:
+      if (sp) *sp = Space::Param;
+      return fr.fi->ret_base + fr.f->ret_params[s.index].offset;
+    case SymRef::Scope::Function:
+      fail(w, -1, "the address of function '" + mod.functions[s.index].name +
+                      "' is not supported (indirect calls)");
+    default: break;
+    }
+    fail(w, -1, "bad symbol reference");
+  }
+
+  // Value of a source operand for one lane, as `t` (immediates converted between f32/f64).
+  uint64_t rd(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
+              Type t) const {
+    switch (o.kind) {
+    case Operand::Kind::Reg: {
+      uint64_t v = fr.regs[size_t(o.reg) * kWarpLanes + lane];
+      return o.negate ? (v ^ 1) & 1 : v;
+    }
+    case Operand::Kind::Imm:
+      if (o.imm_kind == Operand::ImmKind::F32 && t == Type::F64)
+        return f64_bits(double(as_f32(o.imm)));
+      if (o.imm_kind == Operand::ImmKind::F64 && t == Type::F32)
+        return f32_bits(float(as_f64(o.imm)));
+      if (o.imm_kind == Operand::ImmKind::Int && type_is_float(t)) {
+        // an integer literal with a float type denotes the value
+        return t == Type::F32 ? f32_bits(float(int64_t(o.imm))) : f64_bits(double(int64_t(o.imm)));
+      }
+      return o.imm;
+    case Operand::Kind::Special: return special(w, lane, o);
+    case Operand::Kind::Symbol: {
+      return sym_addr(w, fr, o.sym, nullptr) + uint64_t(o.offset);
+    }
+    case Operand::Kind::Vector: {
+      unsigned n = unsigned(o.elems.size());
+      unsigned eb = n ? type_bits(t) / n : 0;
+      uint64_t v = 0;
+      for (unsigned i = 0; i < n; ++i) {
+        uint64_t e = o.elems[i].kind == Operand::Kind::Sink ? 0 : rd(w, fr, o.elems[i], lane, Type::None);
+        v |= (e & bitmask(eb)) << (i * eb);
+      }
+      return v;
+    }
+    case Operand::Kind::Sink: return 0;
+    default: break;
+    }
+    fail(w, int(lane), "unexpected operand kind");
+  }
+
+  void wr_reg(Frame& fr, unsigned reg, unsigned lane, uint64_t v) {
+    const VReg& r = fr.f->regs[reg];
+    fr.regs[size_t(reg) * kWarpLanes + lane] = r.is_pred ? (v & 1) : (v & bitmask(r.width_bits));
+  }
+
+  void wr(WarpState& w, Frame& fr, const Operand& o, unsigned lane, uint64_t v, Type t) {
+    switch (o.kind) {
+    case Operand::Kind::Reg: wr_reg(fr, o.reg, lane, v); return;
+    case Operand::Kind::Sink: return;
+    case Operand::Kind::Vector: {
+      unsigned n = unsigned(o.elems.size());
+      unsigned eb = n ? type_bits(t) / n : 0;
+      for (unsigned i = 0; i < n; ++i)
+        if (o.elems[i].kind == Operand::Kind::Reg)
+          wr_reg(fr, o.elems[i].reg, lane, (v >> (i * eb)) & bitmask(eb));
+      return;
+    }
+    default: fail(w, int(lane), "destination is not a register");
+    }
+  }
+
+  // ------------------------------------------------------------------ memory
+  // Resolves (space, addr) for a lane to a concrete space; returns the space-specific address.
+  Space resolve(const WarpState& w, unsigned lane, Space sp, uint64_t& addr) const {
+    if (sp != Space::Generic) return sp;
+    if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
+      addr -= kSharedWindow;
+      return Space::Shared;
+    }
+    if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) {
+      addr -= kLocalWindow;
+      return Space::Local;
+    }
+    if (addr >= kParamWindow && addr < kParamWindow + kWindowSize) {
+      addr -= kParamWindow;
+      if (addr + 1 > k.params_.size())
+        fail(w, int(lane), "generic address " + hex(addr + kParamWindow) +
+                               " is outside the kernel parameters");
+      return Space::Global; // marker replaced below
+    }
+    return Space::Global;
+  }
+
+  void mem_access(WarpState& w, Frame& fr, unsigned lane, Space sp, uint64_t addr, void* buf,
+                  unsigned len, bool write, Space& rsp, uint64_t& raddr, unsigned align) {
+    uint64_t a = addr;
+    bool kparam_generic = sp == Space::Generic && addr >= kParamWindow &&
+                          addr < kParamWindow + kWindowSize;
+    Space s = resolve(w, lane, sp, a);
+    rsp = kparam_generic ? Space::Param : s;
+    raddr = a;
+    if (align > 1 && (a % align) != 0)
+      fail(w, int(lane), std::string("misaligned ") + space_name(rsp) + " access of " +
+                             std::to_string(len) + " bytes at address " + hex(a));
+    auto oob = [&](uint64_t size) {
+      fail(w, int(lane), std::string("out-of-bounds ") + space_name(rsp) + " access of " +
+                             std::to_string(len) + " bytes at address " + hex(a) + " (size " +
+                             std::to_string(size) + ")");
+    };
+    if (kparam_generic) {
+      if (write) fail(w, int(lane), "store to kernel parameter space at " + hex(addr));
+      if (a + len > k.params_.size()) oob(k.params_.size());
+      std::memcpy(buf, k.params_.data() + a, len);
+      return;
+    }
+    switch (s) {
+    case Space::Global: case Space::Const:
+      if (write && s == Space::Const) fail(w, int(lane), "store to const space");
+      if (write) k.mem_.write(a, buf, len);
+      else k.mem_.read(a, buf, len);
+      return;
+    case Space::Shared: {
+      CtaState& c = *ctas[w.cta];
+      if (a + len > c.shared.size() || a + len < a) oob(c.shared.size());
+      if (write) std::memcpy(c.shared.data() + a, buf, len);
+      else std::memcpy(buf, c.shared.data() + a, len);
+      return;
+    }
+    case Space::Local: {
+      if (a + len > w.local_top || a + len < a) oob(w.local_top);
+      auto& lm = w.local[lane];
+      if (write) std::memcpy(lm.data() + a, buf, len);
+      else std::memcpy(buf, lm.data() + a, len);
+      return;
+    }
+    case Space::Param: {
+      const bool kernel_frame = w.frames.size() == 1;
+      if (kernel_frame && a < k.params_.size()) {
+        if (write) fail(w, int(lane), "store to kernel parameter space at " + hex(a));
+        if (a + len > k.params_.size()) oob(k.params_.size());
+        std::memcpy(buf, k.params_.data() + a, len);
+        return;
+      }
+      if (a + len > fr.fi->pframe || a + len < a) oob(fr.fi->pframe);
+      uint8_t* p = fr.param.data() + size_t(lane) * fr.fi->pframe + a;
+      if (write) std::memcpy(p, buf, len);
+      else std::memcpy(buf, p, len);
+      return;
+    }
+    default: fail(w, int(lane), "unsupported state space");
+    }
+  }
+
+  // Effective address of an Addr operand for a lane (in the instruction's space).
+  uint64_t eff_addr(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
+                    Space isp) const {
+    uint64_t base;
+    if (o.has_base_reg) {
+      base = fr.regs[size_t(o.reg) * kWarpLanes + lane];
+    } else if (o.sym.scope != SymRef::Scope::None) {
+      Space vs;
+      base = sym_addr(w, fr, o.sym, &vs);
+      if (isp == Space::Generic) {
+        if (vs == Space::Shared) base += kSharedWindow;
+        else if (vs == Space::Local) base += kLocalWindow;
+        else if (vs == Space::Param) {
+          if (w.frames.size() != 1 || base >= k.params_.size())
+            fail(w, int(lane), "generic access to a .func parameter is not supported");
+          base += kParamWindow;
+        }
+      }
+    } else {
+      base = 0;
+    }
+    uint64_t a = base + uint64_t(o.offset);
+    if (isp == Space::Shared || isp == Space::Local || isp == Space::Param) {
+      // 32-bit address registers: keep as unsigned 32-bit offsets
+      if (o.has_base_reg && fr.f->regs[o.reg].width_bits == 32) a &= 0xffffffffull;
+    }
+    return a;
+  }
+
+  // ------------------------------------------------------------------ step
+  void step(unsigned wid, StepResult& out);
+  void exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  void exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec);
+  void normalize(WarpState& w);
+  void do_return(WarpState& w, uint32_t returned);
+  void exit_lanes(WarpState& w, uint32_t lanes);
+  bool try_release(CtaState& c, unsigned id);
+  void check_deadlock(CtaState& c, const WarpState& w);
+};
+
+// =============================================================================================
+// Kernel
+// =============================================================================================
+const Function& Kernel::find_entry(const Module& m, const std::string& name) {
+  for (const auto& f : m.functions)
+    if (f.name == name && f.is_entry && f.has_body) return f;
+  std::string list;
+  for (const auto& n : m.entry_names()) list += (list.empty() ? "" : ", ") + n;
+  throw RuntimeError("unknown kernel '" + name + "' in " + m.filename +
+                     "; entries: " + (list.empty() ? "(none)" : list));
+}
+
+Kernel::Kernel(const Module& m, const std::string& entry, const LaunchConfig& cfg,
+               std::vector<uint8_t> params, GlobalMemory& mem)
+    : mod_(m), cfg_(cfg), params_(std::move(params)), mem_(mem) {
+  entry_ = &find_entry(m, entry);
+  if (params_.size() != entry_->param_bytes)
+    throw RuntimeError("kernel '" + entry + "' takes " + std::to_string(entry_->params.size()) +
+                       " parameters (" + std::to_string(entry_->param_bytes) +
+                       " bytes); the parameter buffer has " + std::to_string(params_.size()) +
+                       " bytes");
+  if (cfg_.grid.count() == 0 || cfg_.block.count() == 0)
+    throw RuntimeError("kernel '" + entry + "': empty grid or block");
+  if (cfg_.block.count() > 1024)
+    throw RuntimeError("kernel '" + entry + "': block of " + std::to_string(cfg_.block.count()) +
+                       " threads exceeds 1024");
+  if (cfg_.grid.count() > 0xffffffffull) throw RuntimeError("grid too large");
+  for (unsigned d = 0; d < 3; ++d)
+    if (entry_->reqntid[d] && (d == 0 ? cfg_.block.x : d == 1 ? cfg_.block.y : cfg_.block.z) !=
+                                  entry_->reqntid[d])
+      throw RuntimeError("kernel '" + entry + "' requires .reqntid " +
+                         std::to_string(entry_->reqntid[0]) + "," +
+                         std::to_string(entry_->reqntid[1]) + "," +
+                         std::to_string(entry_->reqntid[2]));
+  warps_per_cta_ = unsigned((cfg_.block.count() + kWarpLanes - 1) / kWarpLanes);
+  impl_ = std::make_unique<Impl>(*this);
+  impl_->layout();
+  if (cfg_.init_data) impl_->init_data();
+}
+
+Kernel::~Kernel() = default;
+
+uint64_t Kernel::symbol_address(const std::string& var) const {
+  int i = mod_.var_index(var);
+  if (i < 0) throw RuntimeError("no module variable '" + var + "'");
+  return impl_->var_addr[size_t(i)];
+}
+
+const Cfg& Kernel::cfg_of(const Function& f) const {
+  for (size_t i = 0; i < mod_.functions.size(); ++i)
+    if (&mod_.functions[i] == &f) return impl_->fns[i].cfg;
+  throw RuntimeError("function not in this module");
+}
+
+unsigned Kernel::launch_cta(unsigned linear_ctaid) { return impl_->launch_cta(linear_ctaid); }
+const std::vector<unsigned>& Kernel::cta_warps(unsigned cta) const {
+  return impl_->cta(cta).warps;
+}
+bool Kernel::cta_done(unsigned cta) const {
+  for (unsigned w : impl_->cta(cta).warps)
+    if (!impl_->warps[w]->finished) return false;
+  return true;
+}
+unsigned Kernel::cta_linear_id(unsigned cta) const { return impl_->cta(cta).linear; }
+void Kernel::release_cta(unsigned cta) { impl_->release_cta(cta); }
+unsigned Kernel::warp_cta(unsigned warp) const { return impl_->warp(warp).cta; }
+unsigned Kernel::warp_index_in_cta(unsigned warp) const { return impl_->warp(warp).idx; }
+
+Peek Kernel::peek(unsigned warp) const {
+  const WarpState& w = impl_->warp(warp);
+  Peek p;
+  if (w.finished) {
+    p.state = Peek::State::Finished;
+    return p;
+  }
+  const Frame& fr = w.frames.back();
+  p.func = fr.f;
+  p.pc = w.stack.back().pc;
+  p.active_mask = w.stack.back().mask;
+  if (w.at_barrier) {
+    p.state = Peek::State::AtBarrier;
+    return p;
+  }
+  p.state = Peek::State::Ready;
+  p.instr = p.pc < fr.f->instrs.size() ? &fr.f->instrs[p.pc] : nullptr;
+  return p;
+}
+
+void Kernel::step(unsigned warp, StepResult& out) { impl_->step(warp, out); }
+
+std::string Kernel::describe_warp(unsigned warp) const {
+  const WarpState& w = impl_->warp(warp);
+  std::ostringstream s;
+  s << impl_->where(w, -1);
+  s << std::hex << ": live lanes 0x" << w.live;
+  if (!w.stack.empty()) s << ", active 0x" << w.stack.back().mask;
+  s << std::dec << ", SIMT depth " << w.stack.size() << ", call depth " << w.frames.size();
+  if (w.finished) s << ", finished";
+  if (w.at_barrier) s << ", waiting at barrier " << w.bar_id;
+  s << ", " << w.executed << " instructions";
+  return s.str();
+}
+
+// =============================================================================================
+// Control flow
+// =============================================================================================
+void Kernel::Impl::exit_lanes(WarpState& w, uint32_t lanes) {
+  w.live &= ~lanes;
+  for (auto& e : w.stack) {
+    e.mask &= ~lanes;
+    e.returned &= ~lanes;
+  }
+  if (w.live == 0) w.finished = true;
+}
+
+void Kernel::Impl::do_return(WarpState& w, uint32_t returned) {
+  // Copy return parameters into the caller's call-sequence .param variables.
+  Frame& callee = w.frames.back();
+  Frame& caller = w.frames[w.frames.size() - 2];
+  const Instr* call = callee.call;
+  if (call) {
+    for (size_t i = 0; i < call->dst.size() && i < callee.f->ret_params.size(); ++i) {
+      const Param& rp = callee.f->ret_params[i];
+      Space sp;
+      uint64_t dst_off = sym_addr(w, caller, call->dst[i].sym, &sp);
+      unsigned n = rp.size;
+      if (dst_off + n > caller.fi->pframe) n = unsigned(caller.fi->pframe - dst_off);
+      for (unsigned l = 0; l < kWarpLanes; ++l)
+        if ((returned >> l) & 1)
+          std::memcpy(caller.param.data() + size_t(l) * caller.fi->pframe + dst_off,
+                      callee.param.data() + size_t(l) * callee.fi->pframe + callee.fi->ret_base +
+                          rp.offset,
+                      n);
+    }
+  }
+  w.local_top = callee.saved_local_top;
+  w.frames.pop_back();
+}
+
+void Kernel::Impl::normalize(WarpState& w) {
+  while (!w.stack.empty()) {
+    SimtEntry& top = w.stack.back();
+    if (top.mask == 0) {
+      if (top.base) {
+        uint32_t returned = top.returned;
+        w.stack.pop_back();
+        if (w.frames.size() > 1 && returned) {
+          do_return(w, returned);
+        } else if (w.frames.size() > 1) {
+          // every lane of the call exited
+          w.local_top = w.frames.back().saved_local_top;
+          w.frames.pop_back();
+        } else {
+          w.frames.pop_back();
+        }
+        continue;
+      }
+      w.stack.pop_back();
+      continue;
+    }
+    if (!top.base && top.pc == top.rpc) {
+      w.stack.pop_back();
+      continue;
+    }
+    break;
+  }
+  if (w.stack.empty()) w.finished = true;
+}
+
+bool Kernel::Impl::try_release(CtaState& c, unsigned id) {
+  auto it = c.bars.find(id);
+  if (it == c.bars.end()) return false;
+  BarrierState& b = it->second;
+  bool ok;
+  if (b.expected) {
+    ok = uint64_t(b.arrivals) * kWarpLanes >= b.expected;
+  } else {
+    unsigned live = 0;
+    for (unsigned wid : c.warps)
+      if (!warps[wid]->finished) ++live;
+    ok = b.arrivals >= live;
+  }
+  if (!ok) return false;
+  for (unsigned wid : b.waiters) {
+    WarpState& w = *warps[wid];
+    if (w.red_instr) {
+      uint64_t v = b.red == BoolOp::Popc ? b.red_count
+                   : b.red == BoolOp::And ? uint64_t(b.red_and)
+                                          : uint64_t(b.red_or);
+      Frame& fr = w.frames.back();
+      for (unsigned l = 0; l < kWarpLanes; ++l)
+        if ((w.red_mask >> l) & 1) wr(w, fr, w.red_instr->dst[0], l, v, w.red_instr->type);
+      w.red_instr = nullptr;
+    }
+    w.at_barrier = false;
+  }
+  c.bars.erase(it);
+  return true;
+}
+
+void Kernel::Impl::check_deadlock(CtaState& c, const WarpState& w) {
+  // Release whatever can be released (an exit may complete a barrier).
+  std::vector<unsigned> ids;
+  for (auto& kv : c.bars) ids.push_back(kv.first);
+  for (unsigned id : ids) try_release(c, id);
+  bool any_running = false, any_waiting = false;
+  for (unsigned wid : c.warps) {
+    const WarpState& x = *warps[wid];
+    if (x.finished) continue;
+    if (x.at_barrier) any_waiting = true;
+    else any_running = true;
+  }
+  if (any_waiting && !any_running) {
+    std::ostringstream s;
+    s << "barrier deadlock: every unfinished warp of the CTA waits at a barrier that can "
+         "never complete (";
+    bool first = true;
+    for (auto& kv : c.bars) {
+      s << (first ? "" : "; ") << "barrier " << kv.first << ": " << kv.second.arrivals
+        << " warp(s) arrived, expecting "
+        << (kv.second.expected ? std::to_string(kv.second.expected) + " threads"
+                               : std::string("all unfinished warps"));
+      first = false;
+    }
+    s << ")";
+    fail(w, -1, s.str());
+  }
+}
+
+void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in,
+                            uint32_t exec) {
+  CtaState& c = *ctas[w.cta];
+  if (in.bar == BarMode::Warp) return; // bar.warp.sync: lanes are converged in this model
+  if (exec == 0) return;
+  unsigned lane0 = unsigned(__builtin_ctz(exec));
+  unsigned id = in.src.empty() ? 0 : unsigned(rd(w, fr, in.src[0], lane0, Type::U32));
+  if (id >= 16) fail(w, int(lane0), "barrier id " + std::to_string(id) + " out of range 0..15");
+  unsigned count = 0;
+  size_t cnt_idx = in.bar == BarMode::Red ? 2 : 1;
+  if (in.bar == BarMode::Red && in.src.size() == 2) cnt_idx = 99;
+  if (cnt_idx < in.src.size()) {
+    count = unsigned(rd(w, fr, in.src[cnt_idx], lane0, Type::U32));
+    if (count == 0 || count % kWarpLanes)
+      fail(w, int(lane0), "barrier thread count " + std::to_string(count) +
+                              " must be a non-zero multiple of 32");
+  }
+  if (in.bar != BarMode::Arrive && exec != w.live)
+    fail(w, int(lane0), "divergent barrier: " + std::string(in.text) + " executed by lanes " +
+                            hex(exec) + " while lanes " + hex(w.live) +
+                            " of the warp are alive (bar.sync under divergence)");
+  BarrierState& b = c.bars[id];
+  if (b.arrivals == 0) b.expected = count;
+  else if (b.expected != count)
+    fail(w, int(lane0), "barrier " + std::to_string(id) + " used with different thread counts");
+  b.arrivals++;
+  if (in.bar == BarMode::Red) {
+    if (b.red == BoolOp::None) b.red = in.bop;
+    const Operand& pred = in.src.back();
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if ((exec >> l) & 1) {
+        bool v = rd(w, fr, pred, l, Type::Pred) & 1;
+        b.red_count += v;
+        b.red_and = b.red_and && v;
+        b.red_or = b.red_or || v;
+      }
+    w.red_instr = &in;
+    w.red_mask = exec;
+  }
+  if (in.bar != BarMode::Arrive) {
+    w.at_barrier = true;
+    w.bar_id = id;
+    b.waiters.push_back(wid);
+  }
+  try_release(c, id);
+}
+
+// =============================================================================================
+// step
+// =============================================================================================
+void Kernel::Impl::step(unsigned wid, StepResult& out) {
+  WarpState& w = warp(wid);
+  if (w.finished) throw RuntimeError("step() on finished warp " + std::to_string(wid));
+  if (w.at_barrier)
+    fail(w, -1, "step() on a warp waiting at barrier " + std::to_string(w.bar_id));
+  if (k.cfg_.instr_budget && k.executed_ >= k.cfg_.instr_budget)
+    fail(w, -1, "instruction budget of " + std::to_string(k.cfg_.instr_budget) +
+                    " warp instructions exceeded (infinite loop?)");
+  Frame* fr = &w.frames.back();
+  SimtEntry* top = &w.stack.back();
+  const unsigned pc = top->pc;
+  const Function& f = *fr->f;
+  if (pc >= f.instrs.size()) fail(w, -1, "execution ran past the end of '" + f.name + "'");
+  const Instr& in = f.instrs[pc];
+  const FnInfo& fi = *fr->fi;
+
+  out.func = &f;
+  out.pc = pc;
+  out.instr = &in;
+  out.warp = wid;
+  out.cta = w.cta;
+  out.active_mask = top->mask;
+  out.is_mem = false;
+  out.space = Space::None;
+  out.access_bytes = 0;
+  out.barrier_wait = out.exited_lanes = out.warp_finished = false;
+  out.seq = k.executed_;
+  ++k.executed_;
+  ++w.executed;
+
+  uint32_t exec = top->mask;
+  if (in.guard >= 0) {
+    uint32_t g = 0;
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if (fr->regs[size_t(in.guard) * kWarpLanes + l] & 1) g |= 1u << l;
+    exec &= in.guard_neg ? ~g : g;
+  }
+  out.exec_mask = exec;
+
+  // source values
+  out.reads.resize(fi.reads[pc].size());
+  for (size_t i = 0; i < fi.reads[pc].size(); ++i) {
+    unsigned r = fi.reads[pc][i];
+    out.reads[i].vreg = r;
+    std::memcpy(out.reads[i].v.data(), &fr->regs[size_t(r) * kWarpLanes], 8 * kWarpLanes);
+  }
+
+  const std::vector<unsigned>& writes = fi.writes[pc];
+  auto report_writes = [&](Frame& frm) {
+    out.writes.resize(writes.size());
+    for (size_t i = 0; i < writes.size(); ++i) {
+      unsigned r = writes[i];
+      out.writes[i].vreg = r;
+      std::memcpy(out.writes[i].v.data(), &frm.regs[size_t(r) * kWarpLanes], 8 * kWarpLanes);
+    }
+  };
+
+  switch (in.op) {
+  case Op::Bra: {
+    const unsigned target = in.src[0].label;
+    const uint32_t taken = exec, not_taken = top->mask & ~exec;
+    if (not_taken == 0) {
+      top->pc = target;
+    } else if (taken == 0) {
+      top->pc = pc + 1;
+    } else {
+      unsigned r = fi.cfg.reconv_pc(pc);
+      SimtEntry nt{pc + 1, not_taken, r, false, 0}, tk{target, taken, r, false, 0};
+      if (!top->base && top->rpc == r) {
+        w.stack.pop_back();
+      } else {
+        top->pc = r;
+      }
+      w.stack.push_back(nt);
+      w.stack.push_back(tk);
+    }
+    out.writes.clear();
+    normalize(w);
+    return;
+  }
+  case Op::Exit: {
+    top->pc = pc + 1;
+    if (exec) {
+      exit_lanes(w, exec);
+      out.exited_lanes = true;
+    }
+    out.writes.clear();
+    normalize(w);
+    out.warp_finished = w.finished;
+    if (exec) check_deadlock(*ctas[w.cta], w);
+    return;
+  }
+  case Op::Ret: {
+    top->pc = pc + 1;
+    out.writes.clear();
+    if (exec) {
+      if (w.frames.size() == 1) {
+        exit_lanes(w, exec);
+        out.exited_lanes = true;
+      } else {
+        for (size_t i = w.stack.size(); i-- > 0;) {
+          w.stack[i].mask &= ~exec;
+          if (w.stack[i].base) {
+            w.stack[i].returned |= exec;
+            break;
+          }
+        }
+      }
+    }
+    normalize(w);
+    out.warp_finished = w.finished;
+    if (out.exited_lanes) check_deadlock(*ctas[w.cta], w);
+    return;
+  }
+  case Op::Call: {
+    top->pc = pc + 1;
+    out.writes.clear();
+    if (!exec) return;
+    const Function& callee = mod.functions[size_t(in.callee)];
+    if (!callee.has_body) {
+      if (callee.name == "vprintf") { // printf: a functional no-op returning 0
+        for (const auto& d : in.dst) {
+          Space sp;
+          uint64_t off = sym_addr(w, *fr, d.sym, &sp);
+          for (unsigned l = 0; l < kWarpLanes; ++l)
+            if ((exec >> l) & 1)
+              std::memset(fr->param.data() + size_t(l) * fi.pframe + off, 0,
+                          std::min<uint64_t>(4, fi.pframe - off));
+        }
+        return;
+      }
+      fail(w, -1, "call to external function '" + callee.name + "' (no body) is not supported");
+    }
+    if (in.src.size() != callee.params.size())
+      fail(w, -1, "call of '" + callee.name + "' with " + std::to_string(in.src.size()) +
+                      " arguments; it takes " + std::to_string(callee.params.size()));
+    if (in.dst.size() > callee.ret_params.size())
+      fail(w, -1, "call of '" + callee.name + "' expects " + std::to_string(in.dst.size()) +
+                      " return values; it has " + std::to_string(callee.ret_params.size()));
+    // argument offsets in the caller's frame
+    std::vector<uint64_t> arg_off(in.src.size());
+    for (size_t i = 0; i < in.src.size(); ++i) {
+      Space sp;
+      arg_off[i] = sym_addr(w, *fr, in.src[i].sym, &sp);
+    }
+    unsigned caller_idx = unsigned(w.frames.size() - 1);
+    push_frame(w, unsigned(in.callee), exec, &in);
+    Frame& caller = w.frames[caller_idx];
+    Frame& cf = w.frames.back();
+    for (size_t i = 0; i < in.src.size(); ++i) {
+      const Param& p = callee.params[i];
+      for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        uint8_t tmp[256];
+        std::vector<uint8_t> big;
+        uint8_t* buf = tmp;
+        if (p.size > sizeof(tmp)) {
+          big.resize(p.size);
+          buf = big.data();
+        }
+        std::memset(buf, 0, p.size);
+        if (w.frames.size() - 1 == 1 && caller_idx == 0 &&
+            in.src[i].sym.scope == SymRef::Scope::Param) {
+          // forwarding a kernel parameter directly
+          std::memcpy(buf, k.params_.data() + arg_off[i],
+                      std::min<uint64_t>(p.size, k.params_.size() - arg_off[i]));
+        } else {
+          uint64_t n = std::min<uint64_t>(p.size, caller.fi->pframe - arg_off[i]);
+          std::memcpy(buf, caller.param.data() + size_t(l) * caller.fi->pframe + arg_off[i],
+                      size_t(n));
+        }
+        std::memcpy(cf.param.data() + size_t(l) * cf.fi->pframe + p.offset, buf, p.size);
+      }
+    }
+    return;
+  }
+  case Op::Bar: {
+    top->pc = pc + 1;
+    exec_bar(w, wid, *fr, in, exec);
+    report_writes(*fr);
+    if (w.at_barrier) {
+      out.barrier_wait = true;
+      check_deadlock(*ctas[w.cta], w);
+    }
+    return;
+  }
+  default: break;
+  }
+
+  top->pc = pc + 1;
+  if (exec) exec_op(w, *fr, in, exec, out);
+  report_writes(*fr);
+  normalize(w);
+}
+
+// =============================================================================================
+// Memory instructions
+// =============================================================================================
+void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                            StepResult& out) {
+  const Type t = in.type;
+  const unsigned esz = type_bytes(t);
+  const unsigned n = in.vec;
+  const unsigned len = esz * n;
+  out.is_mem = true;
+  out.access_bytes = len;
+  bool first = true;
+  Space common = Space::None;
+  const Operand& ao = in.src[0];
+  auto note = [&](unsigned l, Space rsp, uint64_t raddr) {
+    out.addr[l] = raddr;
+    if (first) {
+      common = rsp;
+      first = false;
+    } else if (common != rsp) {
+      common = Space::Generic;
+    }
+  };
+  const bool is_signed = type_is_signed(t);
+  if (in.op == Op::Ld || in.op == Op::Ldu) {
+    const Operand& d = in.dst[0];
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      uint64_t a = eff_addr(w, fr, ao, l, in.space);
+      uint8_t buf[32] = {0};
+      Space rsp;
+      uint64_t raddr;
+      mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len);
+      note(l, rsp, raddr);
+      if (rsp == Space::Generic) out.addr[l] = a;
+      for (unsigned e = 0; e < n; ++e) {
+        uint64_t v = 0;
+        std::memcpy(&v, buf + e * esz, esz);
+        if (is_signed) v = uint64_t(sext(v, esz * 8));
+        const Operand& dst = n == 1 ? d : d.elems[e];
+        if (n > 1 && d.kind != Operand::Kind::Vector)
+          fail(w, int(l), "vector load needs a vector destination");
+        if (dst.kind == Operand::Kind::Reg) wr_reg(fr, dst.reg, l, v);
+        else if (dst.kind != Operand::Kind::Sink)
+          fail(w, int(l), "load destination is not a register");
+      }
+    }
+  } else if (in.op == Op::St) {
+    const Operand& s = in.src[1];
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      uint64_t a = eff_addr(w, fr, ao, l, in.space);
+      uint8_t buf[32] = {0};
+      for (unsigned e = 0; e < n; ++e) {
+        if (n > 1 && s.kind != Operand::Kind::Vector)
+          fail(w, int(l), "vector store needs a vector source");
+        const Operand& src = n == 1 ? s : s.elems[e];
+        uint64_t v = rd(w, fr, src, l, t);
+        std::memcpy(buf + e * esz, &v, esz);
+      }
+      Space rsp;
+      uint64_t raddr;
+      mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len);
+      note(l, rsp, raddr);
+    }
+  } else { // atom / red: lanes in order
+    const bool fl = type_is_float(t);
+    const unsigned bits = esz * 8;
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      uint64_t a = eff_addr(w, fr, ao, l, in.space);
+      uint64_t old = 0;
+      Space rsp;
+      uint64_t raddr;
+      mem_access(w, fr, l, in.space, a, &old, esz, false, rsp, raddr, esz);
+      if (rsp == Space::Param || rsp == Space::Local || rsp == Space::Const)
+        fail(w, int(l), std::string("atomic on ") + space_name(rsp) + " space");
+      note(l, rsp, raddr);
+      old &= bitmask(bits);
+      uint64_t b = rd(w, fr, in.src[1], l, t) & bitmask(bits);
+      uint64_t nv = old;
+      switch (in.atom) {
+      case AtomOp::Add:
+        if (t == Type::F32) nv = f32_bits(ftz(ftz(as_f32(old)) + ftz(as_f32(b))));
+        else if (t == Type::F64) nv = f64_bits(as_f64(old) + as_f64(b));
+        else nv = old + b;
+        break;
+      case AtomOp::Min:
+        if (fl) fail(w, int(l), "floating-point atomic min is not supported");
+        nv = is_signed ? (sext(old, bits) < sext(b, bits) ? old : b) : std::min(old, b);
+        break;
+      case AtomOp::Max:
+        if (fl) fail(w, int(l), "floating-point atomic max is not supported");
+        nv = is_signed ? (sext(old, bits) > sext(b, bits) ? old : b) : std::max(old, b);
+        break;
+      case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;
+      case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
+      case AtomOp::Exch: nv = b; break;
+      case AtomOp::Cas: {
+        uint64_t c = rd(w, fr, in.src[2], l, t) & bitmask(bits);
+        nv = old == b ? c : old;
+        break;
+      }
+      case AtomOp::And: nv = old & b; break;
+      case AtomOp::Or: nv = old | b; break;
+      case AtomOp::Xor: nv = old ^ b; break;
+      default: fail(w, int(l), "bad atomic operation");
+      }
+      nv &= bitmask(bits);
+      mem_access(w, fr, l, in.space, a, &nv, esz, true, rsp, raddr, esz);
+      if (in.op == Op::Atom) wr(w, fr, in.dst[0], l, is_signed ? uint64_t(sext(old, bits)) : old, t);
+    }
+  }
+  out.space = common;
+}
+
+// =============================================================================================
+// ALU instructions
+// =============================================================================================
+namespace {
+
+uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode m) {
+  uint64_t src = uint64_t(a) | (uint64_t(b) << 32);
+  auto byte = [&](unsigned i) { return uint32_t((src >> (8 * (i & 7))) & 0xff); };
+  uint32_t r = 0;
+  if (m == PrmtMode::Default) {
+    for (unsigned i = 0; i < 4; ++i) {
+      unsigned sel = (c >> (4 * i)) & 0xf;
+      uint32_t v = byte(sel & 7);
+      if (sel & 8) v = (v & 0x80) ? 0xff : 0;
+      r |= v << (8 * i);
+    }
+    return r;
+  }
+  static const uint8_t tab[6][4][4] = {
+      // f4e
+      {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+      // b4e
+      {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+      // rc8
+      {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+      // ecl
+      {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+      // ecr
+      {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+      // rc16
+      {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+  };
+  const uint8_t* sel = tab[unsigned(m) - 1][c & 3]; // sel[i] = source byte of result byte i
+  for (unsigned i = 0; i < 4; ++i) r |= byte(sel[i]) << (8 * i);
+  return r;
+}
+
+// Float → integer conversion with PTX rounding and saturation (NaN → 0).
+uint64_t f2i(double v, Round r, Type dt) {
+  const unsigned bits = type_bits(dt);
+  const bool s = type_is_signed(dt);
+  if (std::isnan(v)) return 0;
+  double x;
+  switch (r) {
+  case Round::RNI: x = std::nearbyint(v); break; // caller sets FE_TONEAREST
+  case Round::RMI: x = std::floor(v); break;
+  case Round::RPI: x = std::ceil(v); break;
+  default: x = std::trunc(v); break;
+  }
+  if (s) {
+    double lo = -std::ldexp(1.0, int(bits) - 1), hi = std::ldexp(1.0, int(bits) - 1);
+    if (x < lo) return uint64_t(int64_t(lo)) & bitmask(bits);
+    if (x >= hi) return (bitmask(bits) >> 1);
+    return uint64_t(int64_t(x)) & bitmask(bits);
+  }
+  if (x <= 0) return 0;
+  if (x >= std::ldexp(1.0, int(bits))) return bitmask(bits);
+  return uint64_t(x) & bitmask(bits);
+}
+
+int clz64(uint64_t v, unsigned bits) {
+  if (v == 0) return int(bits);
+  return __builtin_clzll(v) - int(64 - bits);
+}
+
+} // namespace
+
+void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                           StepResult& out) {
+  const Type t = in.type;
+  const unsigned B = type_bits(t);
+  const uint64_t M = bitmask(B);
+  const bool S = type_is_signed(t);
+  auto src = [&](unsigned i, unsigned l) { return rd(w, fr, in.src[i], l, t); };
+  auto srcT = [&](unsigned i, unsigned l, Type tt) { return rd(w, fr, in.src[i], l, tt); };
+  auto dst = [&](unsigned l, uint64_t v) { wr(w, fr, in.dst[0], l, v, t); };
+  auto lanes = [&](auto&& fn) {
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if ((exec >> l) & 1) fn(l);
+  };
+  const bool f32 = t == Type::F32, f64 = t == Type::F64;
+  const bool fz = in.ftz;
+  auto A32 = [&](unsigned i, unsigned l) {
+    float v = as_f32(src(i, l));
+    return fz ? ftz(v) : v;
+  };
+  auto A64 = [&](unsigned i, unsigned l) { return as_f64(src(i, l)); };
+
+  switch (in.op) {
+  // ------------------------------------------------------------------ memory
+  case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red:
+    exec_mem(w, fr, in, exec, out);
+    return;
+  case Op::Prefetch: case Op::Membar: case Op::Fence: case Op::Nanosleep: return;
+
+  // ------------------------------------------------------------------ add / sub
+  case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: {
+    const bool sub = in.op == Op::Sub || in.op == Op::Subc;
+    const bool cin = in.op == Op::Addc || in.op == Op::Subc;
+    if (f32) {
+      RoundScope rs(in.rnd);
+      lanes([&](unsigned l) {
+        float a = A32(0, l), b = A32(1, l);
+        dst(l, res32(sub ? a - b : a + b, fz, in.sat));
+      });
+    } else if (f64) {
+      RoundScope rs(in.rnd);
+      lanes([&](unsigned l) {
+        double a = A64(0, l), b = A64(1, l);
+        dst(l, res64(sub ? a - b : a + b, in.sat));
+      });
+    } else {
+      lanes([&](unsigned l) {
+        uint64_t a = src(0, l) & M, b = src(1, l) & M;
+        uint64_t c = cin ? ((w.carry >> l) & 1) : 0;
+        uint64_t r;
+        if (in.sat && S) {
+          __int128 x = __int128(sext(a, B)) + (sub ? -__int128(sext(b, B)) : __int128(sext(b, B)));
+          __int128 lo = -(__int128(1) << (B - 1)), hi = (__int128(1) << (B - 1)) - 1;
+          x = x < lo ? lo : (x > hi ? hi : x);
+          r = uint64_t(int64_t(x));
+        } else if (!sub) {
+          unsigned __int128 x = (unsigned __int128)a + b + c;
+          r = uint64_t(x);
+          if (in.cc) {
+            bool co = ((x >> B) & 1) != 0;
+            w.carry = (w.carry & ~(1u << l)) | (uint32_t(co) << l);
+          }
+        } else {
+          r = a - b - c;
+          if (in.cc) {
+            bool bo = (unsigned __int128)a < (unsigned __int128)b + c;
+            w.carry = (w.carry & ~(1u << l)) | (uint32_t(bo) << l);
+          }
+        }
+        dst(l, r & M);
+      });
+    }
+    return;
+  }
+  // ------------------------------------------------------------------ mul / mad
+  case Op::Mul: case Op::Mad: case Op::Madc: case Op::Fma: {
+    const bool mad = in.op != Op::Mul;
+    if (f32) {
+      RoundScope rs(in.rnd);
+      lanes([&](unsigned l) {
+        float a = A32(0, l), b = A32(1, l);
+        float r = mad ? std::fma(a, b, A32(2, l)) : a * b;
+        dst(l, res32(r, fz, in.sat));
+      });
+      return;
+    }
+    if (f64) {
+      RoundScope rs(in.rnd);
+      lanes([&](unsigned l) {
+        double a = A64(0, l), b = A64(1, l);
+        double r = mad ? std::fma(a, b, A64(2, l)) : a * b;
+        dst(l, res64(r, in.sat));
+      });
+      return;
+    }
+    const Type wt = in.mul == MulMode::Wide ? Type(unsigned(t) + 1) : t; // s32 → s64 etc.
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M, b = src(1, l) & M;
+      __int128 p;
+      if (S) p = __int128(sext(a, B)) * __int128(sext(b, B));
+      else p = __int128((unsigned __int128)a * b);
+      uint64_t r;
+      unsigned rb = B;
+      if (in.mul == MulMode::Hi) {
+        r = uint64_t((unsigned __int128)p >> B);
+      } else if (in.mul == MulMode::Wide) {
+        r = uint64_t((unsigned __int128)p);
+        rb = 2 * B;
+      } else {
+        r = uint64_t((unsigned __int128)p);
+      }
+      r &= bitmask(rb);
+      if (mad) {
+        Type ct = in.mul == MulMode::Wide ? wt : t;
+        uint64_t c = rd(w, fr, in.src[2], l, ct) & bitmask(rb);
+        uint64_t cin = in.op == Op::Madc ? ((w.carry >> l) & 1) : 0;
+        if (in.sat && S && in.mul == MulMode::Hi) {
+          __int128 x = __int128(sext(r, rb)) + __int128(sext(c, rb));
+          __int128 lo = -(__int128(1) << (rb - 1)), hi = (__int128(1) << (rb - 1)) - 1;
+          x = x < lo ? lo : (x > hi ? hi : x);
+          r = uint64_t(int64_t(x));
+        } else {
+          unsigned __int128 x = (unsigned __int128)r + c + cin;
+          if (in.cc) {
+            bool co = ((x >> rb) & 1) != 0;
+            w.carry = (w.carry & ~(1u << l)) | (uint32_t(co) << l);
+          }
+          r = uint64_t(x);
+        }
+        r &= bitmask(rb);
+      }
+      wr(w, fr, in.dst[0], l, r, in.mul == MulMode::Wide ? wt : t);
+    });
+    return;
+  }
+  case Op::Mul24: case Op::Mad24: {
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & 0xffffff, b = src(1, l) & 0xffffff;
+      int64_t p = S ? sext(a, 24) * sext(b, 24) : int64_t(a * b);
+      uint64_t r = in.mul == MulMode::Hi ? (uint64_t(p) >> 16) : uint64_t(p);
+      r &= 0xffffffffu;
+      if (in.op == Op::Mad24) r = (r + src(2, l)) & 0xffffffffu;
+      dst(l, r);
+    });
+    return;
+  }
+  // ------------------------------------------------------------------ div / rem
+  case Op::Div: {
+    if (f32) {
+      RoundScope rs(in.rnd == Round::Approx || in.rnd == Round::Full ? Round::RN : in.rnd);
+      const bool approx = in.rnd == Round::Approx || in.rnd == Round::Full;
+      lanes([&](unsigned l) {
+        float a = A32(0, l), b = A32(1, l);
+        float r = a / b;
+        if (approx) r = (fz || in.rnd == Round::Approx) ? ftz(r) : r;
+        dst(l, res32(r, fz, in.sat));
+      });
+    } else if (f64) {
+      RoundScope rs(in.rnd);
+      lanes([&](unsigned l) { dst(l, res64(A64(0, l) / A64(1, l), false)); });
+    } else {
+      lanes([&](unsigned l) {
+        uint64_t a = src(0, l) & M, b = src(1, l) & M;
+        uint64_t r;
+        if (b == 0) r = M; // division by zero: all ones (machine-specific in PTX)
+        else if (S) {
+          int64_t x = sext(a, B), y = sext(b, B);
+          if (y == -1) r = uint64_t(0) - uint64_t(x); // avoids INT_MIN/-1 overflow
+          else r = uint64_t(x / y);
+        } else {
+          r = a / b;
+        }
+        dst(l, r & M);
+      });
+    }
+    return;
+  }
+  case Op::Rem:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M, b = src(1, l) & M;
+      uint64_t r;
+      if (b == 0) r = a; // remainder by zero: the dividend (machine-specific in PTX)
+      else if (S) {
+        int64_t x = sext(a, B), y = sext(b, B);
+        r = y == -1 ? 0 : uint64_t(x % y);
+      } else {
+        r = a % b;
+      }
+      dst(l, r & M);
+    });
+    return;
+  // ------------------------------------------------------------------ abs / neg / min / max
+  case Op::Abs: case Op::Neg:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l);
+      if (f32) {
+        float x = as_f32(a);
+        if (fz) x = ftz(x);
+        uint64_t bitsv = f32_bits(x);
+        dst(l, in.op == Op::Abs ? (bitsv & 0x7fffffffu) : (bitsv ^ 0x80000000u));
+      } else if (f64) {
+        dst(l, in.op == Op::Abs ? (a & ~(1ull << 63)) : (a ^ (1ull << 63)));
+      } else {
+        int64_t x = sext(a, B);
+        uint64_t r = in.op == Op::Neg ? uint64_t(0) - uint64_t(x)
+                                      : (x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x));
+        dst(l, r & M);
+      }
+    });
+    return;
+  case Op::Min: case Op::Max: {
+    const bool mn = in.op == Op::Min;
+    lanes([&](unsigned l) {
+      if (f32 || f64) {
+        double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
+        double r;
+        if (std::isnan(a) && std::isnan(b)) r = NAN;
+        else if (std::isnan(a)) r = b;
+        else if (std::isnan(b)) r = a;
+        else if (a == b) r = (std::signbit(a) == mn) ? a : b; // -0 < +0
+        else r = mn ? std::min(a, b) : std::max(a, b);
+        dst(l, f32 ? res32(float(r), fz, false) : res64(r, false));
+      } else {
+        uint64_t a = src(0, l) & M, b = src(1, l) & M;
+        bool lt = S ? sext(a, B) < sext(b, B) : a < b;
+        dst(l, mn ? (lt ? a : b) : (lt ? b : a));
+      }
+    });
+    return;
+  }
+  // ------------------------------------------------------------------ bit ops
+  case Op::Popc:
+    lanes([&](unsigned l) {
+      wr(w, fr, in.dst[0], l, uint64_t(__builtin_popcountll(src(0, l) & M)), Type::U32);
+    });
+    return;
+  case Op::Clz:
+    lanes([&](unsigned l) {
+      wr(w, fr, in.dst[0], l, uint64_t(clz64(src(0, l) & M, B)), Type::U32);
+    });
+    return;
+  case Op::Brev:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M, r = 0;
+      for (unsigned i = 0; i < B; ++i)
+        if ((a >> i) & 1) r |= 1ull << (B - 1 - i);
+      dst(l, r);
+    });
+    return;
+  case Op::Bfind:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M;
+      if (S && sext(a, B) < 0) a = ~a & M;
+      uint64_t r;
+      if (a == 0) r = 0xffffffffu;
+      else {
+        unsigned msb = 63 - unsigned(__builtin_clzll(a));
+        r = in.shiftamt ? (B - 1 - msb) : msb;
+      }
+      wr(w, fr, in.dst[0], l, r, Type::U32);
+    });
+    return;
+  case Op::Bfe:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M;
+      unsigned pos = unsigned(srcT(1, l, Type::U32) & 0xff),
+               len = unsigned(srcT(2, l, Type::U32) & 0xff);
+      unsigned msb = B - 1;
+      uint64_t sbit = 0;
+      if (S && len != 0) sbit = (a >> std::min(pos + len - 1, msb)) & 1;
+      uint64_t r = 0;
+      for (unsigned i = 0; i <= msb; ++i) {
+        uint64_t bit = (i < len && pos + i <= msb) ? ((a >> (pos + i)) & 1) : sbit;
+        r |= bit << i;
+      }
+      dst(l, r);
+    });
+    return;
+  case Op::Bfi:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M, r = src(1, l) & M;
+      unsigned pos = unsigned(srcT(2, l, Type::U32) & 0xff),
+               len = unsigned(srcT(3, l, Type::U32) & 0xff);
+      for (unsigned i = 0; i < len && pos + i <= B - 1; ++i)
+        r = (r & ~(1ull << (pos + i))) | (((a >> i) & 1) << (pos + i));
+      dst(l, r);
+    });
+    return;
+  case Op::Prmt:
+    lanes([&](unsigned l) {
+      dst(l, prmt(uint32_t(src(0, l)), uint32_t(src(1, l)), uint32_t(src(2, l)), in.prmt));
+    });
+    return;
+  case Op::Shf:
+    lanes([&](unsigned l) {
+      uint64_t ab = (src(0, l) & 0xffffffffu) | ((src(1, l) & 0xffffffffu) << 32);
+      uint32_t c = uint32_t(srcT(2, l, Type::U32));
+      unsigned n = in.shf_clamp ? std::min(c, 32u) : (c & 31);
+      uint64_t r = in.shf_right ? (ab >> n) & 0xffffffffu : ((ab << n) >> 32) & 0xffffffffu;
+      dst(l, r);
+    });
+    return;
+  case Op::Sad:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M, b = src(1, l) & M;
+      bool lt = S ? sext(a, B) < sext(b, B) : a < b;
+      dst(l, ((lt ? b - a : a - b) + src(2, l)) & M);
+    });
+    return;
+  case Op::Lop3:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l), b = src(1, l), c = src(2, l);
+      unsigned lut = unsigned(srcT(3, l, Type::U32) & 0xff);
+      uint64_t r = 0;
+      for (unsigned i = 0; i < 8; ++i)
+        if ((lut >> i) & 1) {
+          uint64_t ta = (i & 4) ? a : ~a, tb = (i & 2) ? b : ~b, tc = (i & 1) ? c : ~c;
+          r |= ta & tb & tc;
+        }
+      dst(l, r & M);
+    });
+    return;
+  case Op::And: case Op::Or: case Op::Xor:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l), b = src(1, l);
+      uint64_t r = in.op == Op::And ? a & b : in.op == Op::Or ? a | b : a ^ b;
+      dst(l, t == Type::Pred ? r & 1 : r & M);
+    });
+    return;
+  case Op::Not:
+    lanes([&](unsigned l) { dst(l, t == Type::Pred ? (~src(0, l)) & 1 : (~src(0, l)) & M); });
+    return;
+  case Op::Cnot:
+    lanes([&](unsigned l) { dst(l, (src(0, l) & M) == 0 ? 1 : 0); });
+    return;
+  case Op::Shl: case Op::Shr:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l) & M;
+      uint64_t sh = srcT(1, l, Type::U32) & 0xffffffffu;
+      uint64_t r;
+      if (in.op == Op::Shl) {
+        r = sh >= B ? 0 : (a << sh);
+      } else if (S) {
+        int64_t x = sext(a, B);
+        r = uint64_t(sh >= B ? (x < 0 ? -1 : 0) : (x >> sh));
+      } else {
+        r = sh >= B ? 0 : (a >> sh);
+      }
+      dst(l, r & M);
+    });
+    return;
+  // ------------------------------------------------------------------ float special
+  case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2: case Op::Lg2: case Op::Sin:
+  case Op::Cos: {
+    const bool approx = in.rnd == Round::Approx;
+    RoundScope rs(approx ? Round::RN : in.rnd);
+    lanes([&](unsigned l) {
+      if (f32) {
+        float a = A32(0, l);
+        if (approx) a = ftz(a); // approximate SFU ops flush subnormal inputs
+        float r;
+        switch (in.op) {
+        case Op::Rcp: r = 1.0f / a; break;
+        case Op::Sqrt: r = std::sqrt(a); break;
+        case Op::Rsqrt: r = float(1.0 / std::sqrt(double(a))); break;
+        case Op::Ex2: r = float(std::exp2(double(a))); break;
+        case Op::Lg2: r = float(std::log2(double(a))); break;
+        case Op::Sin: r = float(std::sin(double(a))); break;
+        default: r = float(std::cos(double(a))); break;
+        }
+        dst(l, res32(r, fz || approx, false));
+      } else {
+        double a = A64(0, l);
+        if (fz) { // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64
+          if (std::fpclassify(a) == FP_SUBNORMAL) a = std::copysign(0.0, a);
+        }
+        double r;
+        switch (in.op) {
+        case Op::Rcp: r = 1.0 / a; break;
+        case Op::Sqrt: r = std::sqrt(a); break;
+        case Op::Rsqrt: r = 1.0 / std::sqrt(a); break;
+        case Op::Ex2: r = std::exp2(a); break;
+        case Op::Lg2: r = std::log2(a); break;
+        case Op::Sin: r = std::sin(a); break;
+        default: r = std::cos(a); break;
+        }
+        dst(l, res64(r, false));
+      }
+    });
+    return;
+  }
+  case Op::Copysign:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l), b = src(1, l);
+      uint64_t sb = f32 ? 0x80000000ull : (1ull << 63);
+      dst(l, (b & ~sb) | (a & sb)); // copysign.type d, a, b: d = b with a's sign
+    });
+    return;
+  case Op::Testp:
+    lanes([&](unsigned l) {
+      double v = f32 ? double(as_f32(src(0, l))) : as_f64(src(0, l));
+      int cls = f32 ? std::fpclassify(as_f32(src(0, l))) : std::fpclassify(v);
+      bool r = false;
+      switch (in.testp) {
+      case TestpMode::Finite: r = std::isfinite(v); break;
+      case TestpMode::Infinite: r = std::isinf(v); break;
+      case TestpMode::Number: r = !std::isnan(v); break;
+      case TestpMode::NotANumber: r = std::isnan(v); break;
+      case TestpMode::Normal: r = cls == FP_NORMAL; break;
+      case TestpMode::Subnormal: r = cls == FP_SUBNORMAL; break;
+      default: break;
+      }
+      wr(w, fr, in.dst[0], l, r, Type::Pred);
+    });
+    return;
+  // ------------------------------------------------------------------ compare / select
+  case Op::Setp:
+    lanes([&](unsigned l) {
+      bool r;
+      if (f32 || f64) {
+        double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
+        bool un = std::isnan(a) || std::isnan(b);
+        switch (in.cmp) {
+        case CmpOp::EQ: r = !un && a == b; break;
+        case CmpOp::NE: r = !un && a != b; break;
+        case CmpOp::LT: r = !un && a < b; break;
+        case CmpOp::LE: r = !un && a <= b; break;
+        case CmpOp::GT: r = !un && a > b; break;
+        case CmpOp::GE: r = !un && a >= b; break;
+        case CmpOp::EQU: r = un || a == b; break;
+        case CmpOp::NEU: r = un || a != b; break;
+        case CmpOp::LTU: r = un || a < b; break;
+        case CmpOp::LEU: r = un || a <= b; break;
+        case CmpOp::GTU: r = un || a > b; break;
+        case CmpOp::GEU: r = un || a >= b; break;
+        case CmpOp::NUM: r = !un; break;
+        case CmpOp::NaN: r = un; break;
+        default: fail(w, int(l), "invalid float comparison");
+        }
+      } else {
+        uint64_t a = src(0, l) & M, b = src(1, l) & M;
+        int64_t sa = sext(a, B), sb = sext(b, B);
+        switch (in.cmp) {
+        case CmpOp::EQ: r = a == b; break;
+        case CmpOp::NE: r = a != b; break;
+        case CmpOp::LT: r = S ? sa < sb : a < b; break;
+        case CmpOp::LE: r = S ? sa <= sb : a <= b; break;
+        case CmpOp::GT: r = S ? sa > sb : a > b; break;
+        case CmpOp::GE: r = S ? sa >= sb : a >= b; break;
+        case CmpOp::LO: r = a < b; break;
+        case CmpOp::LS: r = a <= b; break;
+        case CmpOp::HI: r = a > b; break;
+        case CmpOp::HS: r = a >= b; break;
+        default: fail(w, int(l), "invalid integer comparison");
+        }
+      }
+      bool p = r, q = !r;
+      if (in.bop != BoolOp::None) {
+        bool c = rd(w, fr, in.src[2], l, Type::Pred) & 1;
+        switch (in.bop) {
+        case BoolOp::And: p = p && c; q = q && c; break;
+        case BoolOp::Or: p = p || c; q = q || c; break;
+        default: p = p != c; q = q != c; break;
+        }
+      }
+      wr(w, fr, in.dst[0], l, p, Type::Pred);
+      if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, q, Type::Pred);
+    });
+    return;
+  case Op::Selp:
+    lanes([&](unsigned l) {
+      bool c = rd(w, fr, in.src[2], l, Type::Pred) & 1;
+      dst(l, c ? src(0, l) : src(1, l));
+    });
+    return;
+  case Op::Slct:
+    lanes([&](unsigned l) {
+      uint64_t c = srcT(2, l, in.type2);
+      bool ge;
+      if (in.type2 == Type::F32) {
+        float x = as_f32(c);
+        if (fz) x = ftz(x);
+        ge = x >= 0.0f;
+      } else {
+        ge = sext(c, 32) >= 0;
+      }
+      dst(l, ge ? src(0, l) : src(1, l));
+    });
+    return;
+  // ------------------------------------------------------------------ moves / conversions
+  case Op::Mov:
+    lanes([&](unsigned l) {
+      const Operand& d = in.dst[0];
+      const Operand& s = in.src[0];
+      if (d.kind == Operand::Kind::Vector) { // unpack
+        wr(w, fr, d, l, rd(w, fr, s, l, t), t);
+      } else {
+        uint64_t v = rd(w, fr, s, l, t);
+        dst(l, t == Type::Pred ? v & 1 : v);
+      }
+    });
+    return;
+  case Op::Cvta:
+    lanes([&](unsigned l) {
+      uint64_t a = src(0, l);
+      uint64_t base = in.space == Space::Shared ? kSharedWindow
+                      : in.space == Space::Local ? kLocalWindow
+                      : in.space == Space::Param ? kParamWindow
+                                                  : 0;
+      uint64_t r;
+      if (in.cvta_to) {
+        r = base && a >= base ? a - base : (base ? a : a);
+        if (base && !(a >= base && a < base + kWindowSize) && a != 0)
+          fail(w, int(l), std::string("cvta.to.") + space_name(in.space) + ": generic address " +
+                              hex(a) + " is not in the " + space_name(in.space) + " window");
+        if (base && a == 0) r = 0;
+      } else {
+        r = base ? (a & 0xffffffffu) + base : a;
+        if (base && a == 0) r = 0; // null stays null
+      }
+      dst(l, r & M);
+    });
+    return;
+  case Op::Cvt: {
+    const Type st = in.type2;
+    const unsigned SB = type_bits(st);
+    const bool sf = type_is_float(st), df = type_is_float(t);
+    const Round r = in.rnd;
+    RoundScope rs(df ? r : (r == Round::RNI ? Round::RN : Round::None));
+    lanes([&](unsigned l) {
+      uint64_t a = srcT(0, l, st);
+      if (!sf && !df) { // int → int
+        uint64_t v = type_is_signed(st) ? uint64_t(sext(a, SB)) : (a & bitmask(SB));
+        if (in.sat) {
+          if (S) {
+            __int128 x = type_is_signed(st) ? __int128(int64_t(v)) : __int128(v);
+            __int128 lo = -(__int128(1) << (B - 1)), hi = (__int128(1) << (B - 1)) - 1;
+            x = x < lo ? lo : (x > hi ? hi : x);
+            v = uint64_t(int64_t(x));
+          } else {
+            if (type_is_signed(st) && int64_t(v) < 0) v = 0;
+            else if (B < 64 && v > M) v = M;
+          }
+        }
+        uint64_t res = v & M;
+        if (S) res = uint64_t(sext(res, B));
+        dst(l, res);
+        return;
+      }
+      if (sf && !df) { // float → int
+        double x = st == Type::F32 ? double(fz ? ftz(as_f32(a)) : as_f32(a)) : as_f64(a);
+        uint64_t v = f2i(x, r, t);
+        if (S) v = uint64_t(sext(v, B));
+        dst(l, v);
+        return;
+      }
+      if (!sf && df) { // int → float
+        bool neg = type_is_signed(st) && sext(a, SB) < 0;
+        uint64_t mag = type_is_signed(st) ? uint64_t(sext(a, SB)) : (a & bitmask(SB));
+        if (t == Type::F32) {
+          float fv = neg ? float(int64_t(mag)) : float(mag);
+          dst(l, res32(fv, fz, in.sat));
+        } else {
+          double dv = neg ? double(int64_t(mag)) : double(mag);
+          dst(l, res64(dv, in.sat));
+        }
+        return;
+      }
+      // float → float
+      if (t == Type::F32 && st == Type::F32) {
+        float x = fz ? ftz(as_f32(a)) : as_f32(a);
+        if (r == Round::RNI || r == Round::RZI || r == Round::RMI || r == Round::RPI) {
+          x = r == Round::RNI   ? std::nearbyint(x)
+              : r == Round::RZI ? std::trunc(x)
+              : r == Round::RMI ? std::floor(x)
+                                : std::ceil(x);
+        }
+        dst(l, std::isnan(x) ? (in.sat ? 0 : kNaN32) : res32(x, fz, in.sat));
+      } else if (t == Type::F64 && st == Type::F64) {
+        double x = as_f64(a);
+        if (r == Round::RNI || r == Round::RZI || r == Round::RMI || r == Round::RPI) {
+          x = r == Round::RNI   ? std::nearbyint(x)
+              : r == Round::RZI ? std::trunc(x)
+              : r == Round::RMI ? std::floor(x)
+                                : std::ceil(x);
+        }
+        dst(l, res64(x, in.sat));
+      } else if (t == Type::F64) { // f32 → f64 (exact)
+        float x = fz ? ftz(as_f32(a)) : as_f32(a);
+        dst(l, res64(double(x), in.sat));
+      } else { // f64 → f32 (rounded in the current mode)
+        double x = as_f64(a);
+        float y = float(x);
+        dst(l, res32(y, fz, in.sat));
+      }
+    });
+    return;
+  }
+  // ------------------------------------------------------------------ warp-level
+  case Op::Activemask:
+    lanes([&](unsigned l) { dst(l, exec); });
+    return;
+  case Op::Vote: {
+    uint32_t ballot = 0;
+    lanes([&](unsigned l) {
+      if (rd(w, fr, in.src[0], l, Type::Pred) & 1) ballot |= 1u << l;
+    });
+    lanes([&](unsigned l) {
+      uint32_t members = uint32_t(srcT(1, l, Type::U32)) & exec;
+      uint32_t b = ballot & members;
+      uint64_t r;
+      switch (in.vote) {
+      case VoteMode::Ballot: r = b; break;
+      case VoteMode::All: r = b == members; break;
+      case VoteMode::Any: r = b != 0; break;
+      default: r = b == 0 || b == members; break;
+      }
+      dst(l, r);
+    });
+    return;
+  }
+  case Op::Shfl: {
+    // read all sources first (d may alias a)
+    std::array<uint64_t, kWarpLanes> av{};
+    for (unsigned l = 0; l < kWarpLanes; ++l) av[l] = rd(w, fr, in.src[0], l, t);
+    lanes([&](unsigned l) {
+      unsigned bval = unsigned(srcT(1, l, Type::U32)) & 31;
+      unsigned c = unsigned(srcT(2, l, Type::U32));
+      unsigned cval = c & 31, segmask = (c >> 8) & 31;
+      int lane = int(l);
+      int maxLane = int((l & segmask) | (cval & ~segmask));
+      int minLane = int(l & segmask);
+      int j = lane;
+      bool pval;
+      switch (in.shfl) {
+      case ShflMode::Up: j = lane - int(bval); pval = j >= maxLane; break;
+      case ShflMode::Down: j = lane + int(bval); pval = j <= maxLane; break;
+      case ShflMode::Bfly: j = lane ^ int(bval); pval = j <= maxLane; break;
+      default: j = minLane | int(bval & ~segmask); pval = j <= maxLane; break;
+      }
+      if (!pval) j = lane;
+      dst(l, av[unsigned(j) & 31]);
+      if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, pval, Type::Pred);
+    });
+    return;
+  }
+  case Op::Match: {
+    std::array<uint64_t, kWarpLanes> av{};
+    lanes([&](unsigned l) { av[l] = src(0, l) & M; });
+    lanes([&](unsigned l) {
+      uint32_t members = uint32_t(srcT(1, l, Type::U32)) & exec;
+      uint32_t same = 0;
+      for (unsigned j = 0; j < kWarpLanes; ++j)
+        if (((members >> j) & 1) && av[j] == av[l]) same |= 1u << j;
+      if (in.match == MatchMode::Any) {
+        wr(w, fr, in.dst[0], l, same, Type::B32);
+      } else {
+        bool all = same == members;
+        wr(w, fr, in.dst[0], l, all ? members : 0, Type::B32);
+        if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, all, Type::Pred);
+      }
+    });
+    return;
+  }
+  default: break;
+  }
+  fail(w, -1, std::string("instruction '") + in.text + "' is not executable");
+}
+
+// =============================================================================================
+// run_functional
+// =============================================================================================
+FunctionalStats run_functional(const Module& m, const std::string& entry,
+                               const LaunchConfig& cfg, const std::vector<uint8_t>& params,
+                               GlobalMemory& mem) {
+  Kernel k(m, entry, cfg, params, mem);
+  FunctionalStats st;
+  StepResult r;
+  for (unsigned c = 0; c < k.num_ctas(); ++c) {
+    unsigned cta = k.launch_cta(c);
+    const std::vector<unsigned> ws = k.cta_warps(cta);
+    for (;;) {
+      bool progressed = false, all_done = true;
+      for (unsigned w : ws) {
+        // run each warp until it blocks or has done a slice of instructions
+        for (unsigned n = 0; n < 64; ++n) {
+          Peek p = k.peek(w);
+          if (p.state != Peek::State::Ready) break;
+          k.step(w, r);
+          progressed = true;
+          st.thread_instructions += unsigned(__builtin_popcount(r.exec_mask));
+        }
+        if (k.peek(w).state != Peek::State::Finished) all_done = false;
+      }
+      if (all_done) break;
+      if (!progressed)
+        throw RuntimeError("kernel '" + entry + "': no warp of CTA " + std::to_string(c) +
+                           " can make progress (barrier deadlock)");
+    }
+    k.release_cta(cta);
+    ++st.ctas;
+  }
+  st.warp_instructions = k.instructions_executed();
+  return st;
+}
+
+} // namespace gpurf::ptx

@@ -1,0 +1,1500 @@
+#include "modules/frontend/ptx/parser.h"
+
+#include <cctype>
+#include <cerrno>
+#include <functional>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+namespace gpurf::ptx {
+
+namespace {
+
+enum class TK : uint8_t { End, Ident, Number, String, Punct };
+
+struct Tok {
+  TK k = TK::End;
+  std::string s;
+  unsigned line = 0;
+};
+
+bool ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' ||
+         c == '.';
+}
+bool ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
+}
+
+std::string fmt_err(const std::string& file, unsigned line, const std::string& msg) {
+  return file + ":" + std::to_string(line) + ": " + msg;
+}
+
+std::vector<Tok> lex(const std::string& t, const std::string& file) {
+  std::vector<Tok> out;
+  unsigned line = 1;
+  size_t i = 0, n = t.size();
+  while (i < n) {
+    char c = t[i];
+    if (c == '\n') {
+      ++line;
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && t[i + 1] == '/') {
+      while (i < n && t[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < n && t[i + 1] == '*') {
+      unsigned start = line;
+      i += 2;
+      while (i + 1 < n && !(t[i] == '*' && t[i + 1] == '/')) {
+        if (t[i] == '\n') ++line;
+        ++i;
+      }
+      if (i + 1 >= n) throw ParseError(fmt_err(file, start, "unterminated /* comment"));
+      i += 2;
+      continue;
+    }
+    Tok tok;
+    tok.line = line;
+    if (c == '"') {
+      ++i;
+      std::string s;
+      while (i < n && t[i] != '"') {
+        if (t[i] == '\n') throw ParseError(fmt_err(file, line, "unterminated string literal"));
+        if (t[i] == '\\' && i + 1 < n) ++i;
+        s += t[i++];
+      }
+      if (i >= n) throw ParseError(fmt_err(file, line, "unterminated string literal"));
+      ++i;
+      tok.k = TK::String;
+      tok.s = s;
+    } else if (ident_start(c)) {
+      size_t b = i++;
+      while (i < n) {
+        if (ident_char(t[i])) {
+          ++i;
+        } else if (t[i] == ':' && i + 1 < n && t[i + 1] == ':') {
+          i += 2;
+        } else {
+          break;
+        }
+      }
+      tok.k = TK::Ident;
+      tok.s = t.substr(b, i - b);
+    } else if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t b = i++;
+      bool hexish = (c == '0' && i < n && std::strchr("xXfFdD", t[i]) != nullptr);
+      while (i < n) {
+        char d = t[i];
+        if (std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '_') {
+          ++i;
+        } else if ((d == '+' || d == '-') && !hexish && (t[i - 1] == 'e' || t[i - 1] == 'E')) {
+          ++i;
+        } else {
+          break;
+        }
+      }
+      tok.k = TK::Number;
+      tok.s = t.substr(b, i - b);
+    } else {
+      tok.k = TK::Punct;
+      tok.s = std::string(1, c);
+      ++i;
+    }
+    out.push_back(std::move(tok));
+  }
+  Tok end;
+  end.k = TK::End;
+  end.line = line;
+  out.push_back(end);
+  return out;
+}
+
+bool type_from_name(const std::string& m, Type& t) {
+  static const std::unordered_map<std::string, Type> tab = {
+      {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32}, {"b64", Type::B64},
+      {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32}, {"u64", Type::U64},
+      {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32}, {"s64", Type::S64},
+      {"f32", Type::F32}, {"f64", Type::F64}, {"pred", Type::Pred}};
+  auto it = tab.find(m);
+  if (it == tab.end()) return false;
+  t = it->second;
+  return true;
+}
+
+bool unsupported_type_name(const std::string& m) {
+  static const char* const names[] = {"f16",  "f16x2", "bf16",  "bf16x2", "e4m3",  "e5m2",
+                                      "tf32", "e4m3x2", "e5m2x2", "b128", "f8x2", "s4", "u4"};
+  for (const char* n : names)
+    if (m == n) return true;
+  return false;
+}
+
+struct Parser {
+  std::vector<Tok> toks;
+  size_t p = 0;
+  std::string file;
+  Module mod;
+
+  // Function-body state.
+  Function* fn = nullptr;
+  std::vector<std::map<std::string, unsigned>> reg_scopes, local_scopes;
+  unsigned scope_counter = 0;
+  struct PendingLabel {
+    unsigned instr, op;
+    bool in_src;
+    std::string name;
+    unsigned line;
+  };
+  std::vector<PendingLabel> pending_labels;
+  struct PendingCall {
+    unsigned fn, instr;
+    unsigned line;
+  };
+  std::vector<PendingCall> pending_calls;
+
+  [[noreturn]] void fail(unsigned line, const std::string& msg) {
+    throw ParseError(fmt_err(file, line, msg));
+  }
+  [[noreturn]] void fail(const std::string& msg) { fail(cur().line, msg); }
+
+  const Tok& cur() const { return toks[p]; }
+  const Tok& la(size_t k) const { return toks[std::min(p + k, toks.size() - 1)]; }
+  bool is_punct(const char* s) const { return cur().k == TK::Punct && cur().s == s; }
+  bool is_ident(const char* s) const { return cur().k == TK::Ident && cur().s == s; }
+  static std::string describe(const Tok& t) {
+    switch (t.k) {
+    case TK::End: return "end of file";
+    case TK::String: return "string \"" + t.s + "\"";
+    default: return "'" + t.s + "'";
+    }
+  }
+  void expect_punct(const char* s, const char* what) {
+    if (!is_punct(s))
+      fail(std::string("expected '") + s + "' " + what + ", found " + describe(cur()));
+    ++p;
+  }
+  std::string expect_ident(const char* what) {
+    if (cur().k != TK::Ident) fail(std::string("expected ") + what + ", found " + describe(cur()));
+    return toks[p++].s;
+  }
+  uint64_t expect_uint(const char* what) {
+    if (cur().k != TK::Number) fail(std::string("expected ") + what + ", found " + describe(cur()));
+    Operand o;
+    if (!parse_number(cur().s, o) || o.imm_kind != Operand::ImmKind::Int)
+      fail(std::string("expected ") + what + ", found " + describe(cur()));
+    ++p;
+    return o.imm;
+  }
+  void skip_line() {
+    unsigned l = cur().line;
+    while (cur().k != TK::End && cur().line == l) ++p;
+  }
+
+  static bool parse_number(const std::string& s, Operand& o) {
+    o.kind = Operand::Kind::Imm;
+    if (s.size() >= 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F')) {
+      if (s.size() != 10) return false;
+      char* e = nullptr;
+      o.imm = std::strtoull(s.c_str() + 2, &e, 16);
+      o.imm_kind = Operand::ImmKind::F32;
+      return *e == 0;
+    }
+    if (s.size() >= 2 && s[0] == '0' && (s[1] == 'd' || s[1] == 'D')) {
+      if (s.size() != 18) return false;
+      char* e = nullptr;
+      o.imm = std::strtoull(s.c_str() + 2, &e, 16);
+      o.imm_kind = Operand::ImmKind::F64;
+      return *e == 0;
+    }
+    bool is_hex = s.size() >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    if (!is_hex && s.find_first_of(".eE") != std::string::npos) {
+      char* e = nullptr;
+      double d = std::strtod(s.c_str(), &e);
+      if (*e != 0) return false;
+      std::memcpy(&o.imm, &d, 8);
+      o.imm_kind = Operand::ImmKind::F64;
+      return true;
+    }
+    std::string body = s;
+    if (!body.empty() && (body.back() == 'U' || body.back() == 'u')) body.pop_back();
+    int base = 10;
+    size_t off = 0;
+    if (is_hex) {
+      base = 16;
+      off = 2;
+    } else if (body.size() >= 2 && body[0] == '0' && (body[1] == 'b' || body[1] == 'B')) {
+      base = 2;
+      off = 2;
+    } else if (body.size() >= 2 && body[0] == '0') {
+      base = 8;
+      off = 1;
+    }
+    if (off >= body.size()) return false;
+    errno = 0;
+    char* e = nullptr;
+    o.imm = std::strtoull(body.c_str() + off, &e, base);
+    o.imm_kind = Operand::ImmKind::Int;
+    return *e == 0 && errno == 0;
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Module level
+  // ------------------------------------------------------------------------------------------
+  void parse_module() {
+    bool vis = false, ext = false, weak = false;
+    while (cur().k != TK::End) {
+      const Tok& t = cur();
+      if (t.k != TK::Ident) fail("expected a directive at module scope, found " + describe(t));
+      const std::string& d = t.s;
+      if (d == ".version") {
+        ++p;
+        if (cur().k != TK::Number) fail("expected a version number after .version");
+        mod.version = toks[p++].s;
+      } else if (d == ".target") {
+        ++p;
+        mod.target = expect_ident("a target name after .target");
+        while (is_punct(",")) {
+          ++p;
+          expect_ident("a target option after ','");
+        }
+      } else if (d == ".address_size") {
+        ++p;
+        mod.address_size = unsigned(expect_uint("an address size after .address_size"));
+        if (mod.address_size != 64 && mod.address_size != 32)
+          fail(t.line, "expected .address_size 32 or 64");
+      } else if (d == ".file" || d == ".loc") {
+        skip_line();
+      } else if (d == ".section") {
+        ++p;
+        skip_balanced_section();
+      } else if (d == ".pragma") {
+        ++p;
+        if (cur().k != TK::String) fail("expected a string after .pragma");
+        ++p;
+        expect_punct(";", "after .pragma");
+      } else if (d == ".visible") {
+        vis = true;
+        ++p;
+        continue;
+      } else if (d == ".extern") {
+        ext = true;
+        ++p;
+        continue;
+      } else if (d == ".weak" || d == ".common") {
+        weak = true;
+        ++p;
+        continue;
+      } else if (d == ".entry" || d == ".func") {
+        parse_function(d == ".entry", vis, ext);
+      } else if (d == ".global" || d == ".const" || d == ".shared" || d == ".local") {
+        Space sp = d == ".global"   ? Space::Global
+                   : d == ".const"  ? Space::Const
+                   : d == ".shared" ? Space::Shared
+                                    : Space::Local;
+        ++p;
+        auto decls = parse_var_decls(sp, t.line);
+        for (auto& v : decls) {
+          v.is_extern = ext;
+          v.is_visible = vis;
+          if (mod.var_index(v.name) >= 0) {
+            // a later definition replaces an .extern declaration
+            mod.vars[size_t(mod.var_index(v.name))] = v;
+          } else {
+            mod.vars.push_back(v);
+          }
+        }
+      } else {
+        fail(t.line, "unexpected " + describe(t) + " at module scope (expected a directive)");
+      }
+      vis = ext = weak = false;
+    }
+    (void)weak;
+    // resolve calls
+    for (const auto& pc : pending_calls) {
+      Instr& in = mod.functions[pc.fn].instrs[pc.instr];
+      int idx = mod.function_index(in.callee_name);
+      if (idx < 0) fail(pc.line, "call to undeclared function '" + in.callee_name + "'");
+      in.callee = idx;
+    }
+  }
+
+  void skip_balanced_section() {
+    while (cur().k != TK::End && !is_punct("{")) ++p;
+    int depth = 0;
+    while (cur().k != TK::End) {
+      if (is_punct("{")) ++depth;
+      if (is_punct("}")) {
+        --depth;
+        if (depth == 0) {
+          ++p;
+          return;
+        }
+      }
+      ++p;
+    }
+  }
+
+  // [.align N] [.vN] .type [.ptr ...] name ['[' N? ']']* ['<' N '>'] [= init] {, name...} ;
+  struct DeclPrefix {
+    unsigned align = 0, vec = 1;
+    Type type = Type::None;
+  };
+  DeclPrefix parse_decl_prefix(const char* what) {
+    DeclPrefix d;
+    for (;;) {
+      if (cur().k != TK::Ident || cur().s[0] != '.') break;
+      std::string m = cur().s.substr(1);
+      if (m == "align") {
+        ++p;
+        d.align = unsigned(expect_uint("an alignment after .align"));
+        if (d.align == 0 || (d.align & (d.align - 1))) fail("alignment must be a power of two");
+        continue;
+      }
+      if (m == "v2" || m == "v4" || m == "v8") {
+        d.vec = unsigned(m[1] - '0');
+        ++p;
+        continue;
+      }
+      if (m == "attribute") { // .attribute(.managed)
+        ++p;
+        expect_punct("(", "after .attribute");
+        while (!is_punct(")") && cur().k != TK::End) ++p;
+        expect_punct(")", "to close .attribute");
+        continue;
+      }
+      Type t;
+      if (type_from_name(m, t)) {
+        d.type = t;
+        ++p;
+        continue;
+      }
+      if (unsupported_type_name(m)) fail("type '." + m + "' is not supported (f16/bf16/fp8 types)");
+      if (m == "ptr") { // only meaningful for params; skip .ptr .space .align N
+        ++p;
+        continue;
+      }
+      break;
+    }
+    if (d.type == Type::None) fail(std::string("expected a type in ") + what);
+    return d;
+  }
+
+  std::vector<VarDecl> parse_var_decls(Space sp, unsigned line) {
+    DeclPrefix pre = parse_decl_prefix("variable declaration");
+    std::vector<VarDecl> out;
+    for (;;) {
+      VarDecl v;
+      v.space = sp;
+      v.type = pre.type;
+      v.vec = pre.vec;
+      unsigned esz = type_bytes(pre.type) * pre.vec;
+      v.align = pre.align ? pre.align : esz;
+      v.name = expect_ident("a variable name");
+      uint64_t count = 1;
+      bool unsized = false;
+      while (is_punct("[")) {
+        ++p;
+        if (is_punct("]")) {
+          unsized = true;
+        } else {
+          count *= expect_uint("an array size");
+        }
+        expect_punct("]", "to close the array size");
+      }
+      v.size = unsized ? 0 : count * esz;
+      if (is_punct("=")) {
+        ++p;
+        parse_initializer(v, esz, unsized);
+      } else if (unsized && sp != Space::Shared) {
+        if (!(sp == Space::Global || sp == Space::Const))
+          fail(line, "array '" + v.name + "' has no size");
+      }
+      out.push_back(std::move(v));
+      if (is_punct(",")) {
+        ++p;
+        continue;
+      }
+      expect_punct(";", "after the declaration");
+      break;
+    }
+    return out;
+  }
+
+  void parse_initializer(VarDecl& v, unsigned esz, bool unsized) {
+    std::vector<uint8_t> bytes;
+    const unsigned elem = type_bytes(v.type);
+    auto put_value = [&](uint64_t bits) {
+      for (unsigned b = 0; b < elem; ++b) bytes.push_back(uint8_t(bits >> (8 * b)));
+    };
+    std::function<void()> parse_elem;
+    parse_elem = [&]() {
+      if (is_punct("{")) {
+        ++p;
+        if (!is_punct("}")) {
+          for (;;) {
+            parse_elem();
+            if (is_punct(",")) {
+              ++p;
+              continue;
+            }
+            break;
+          }
+        }
+        expect_punct("}", "to close the initialiser list");
+        return;
+      }
+      bool neg = false;
+      if (is_punct("-")) {
+        neg = true;
+        ++p;
+      }
+      if (cur().k == TK::Number) {
+        Operand o;
+        if (!parse_number(cur().s, o)) fail("malformed number " + describe(cur()));
+        ++p;
+        uint64_t bits = o.imm;
+        if (v.type == Type::F32) {
+          float f;
+          if (o.imm_kind == Operand::ImmKind::F32) {
+            uint32_t u = uint32_t(bits);
+            std::memcpy(&f, &u, 4);
+          } else if (o.imm_kind == Operand::ImmKind::F64) {
+            double d;
+            std::memcpy(&d, &bits, 8);
+            f = float(d);
+          } else {
+            f = float(int64_t(bits));
+          }
+          if (neg) f = -f;
+          uint32_t u;
+          std::memcpy(&u, &f, 4);
+          bits = u;
+        } else if (v.type == Type::F64) {
+          double d;
+          if (o.imm_kind == Operand::ImmKind::F32) {
+            float f;
+            uint32_t u = uint32_t(bits);
+            std::memcpy(&f, &u, 4);
+            d = f;
+          } else if (o.imm_kind == Operand::ImmKind::F64) {
+            std::memcpy(&d, &bits, 8);
+          } else {
+            d = double(int64_t(bits));
+          }
+          if (neg) d = -d;
+          std::memcpy(&bits, &d, 8);
+        } else {
+          if (o.imm_kind != Operand::ImmKind::Int) fail("float initialiser for an integer variable");
+          if (neg) bits = uint64_t(0) - bits;
+        }
+        put_value(bits);
+        return;
+      }
+      if (neg) fail("expected a number after '-' in the initialiser");
+      if (cur().k == TK::Ident) {
+        std::string name = cur().s;
+        ++p;
+        if ((name == "generic" || name == "global") && is_punct("(")) {
+          ++p;
+          name = expect_ident("a symbol name in generic()");
+          expect_punct(")", "to close generic(");
+        }
+        int64_t off = 0;
+        if (is_punct("+")) {
+          ++p;
+          off = int64_t(expect_uint("an offset after '+'"));
+        }
+        if (elem != 4 && elem != 8) fail("symbol address initialiser needs a 32- or 64-bit type");
+        VarDecl::AddrInit ai;
+        ai.at = bytes.size();
+        ai.bytes = elem;
+        ai.name = name;
+        ai.offset = off;
+        v.addr_inits.push_back(ai);
+        put_value(0);
+        return;
+      }
+      fail("expected a constant in the initialiser, found " + describe(cur()));
+    };
+    parse_elem();
+    if (unsized) v.size = (bytes.size() + esz - 1) / esz * esz;
+    if (bytes.size() > v.size) fail("too many initialisers for '" + v.name + "'");
+    bytes.resize(size_t(v.size), 0);
+    v.init = std::move(bytes);
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Functions
+  // ------------------------------------------------------------------------------------------
+  Param parse_param(unsigned& offset) {
+    unsigned line = cur().line;
+    if (is_ident(".reg")) fail("register (.reg) parameters are not supported");
+    if (!is_ident(".param")) fail("expected '.param' in the parameter list, found " + describe(cur()));
+    ++p;
+    Param prm;
+    unsigned align = 0;
+    Type t = Type::None;
+    for (;;) {
+      if (cur().k != TK::Ident || cur().s[0] != '.') break;
+      std::string m = cur().s.substr(1);
+      ++p;
+      if (m == "align") {
+        align = unsigned(expect_uint("an alignment after .align"));
+        if (align == 0 || (align & (align - 1))) fail("alignment must be a power of two");
+      } else if (m == "ptr") {
+        prm.is_ptr = true;
+      } else if (m == "global" || m == "shared" || m == "local" || m == "const") {
+        prm.ptr_space = m == "global"   ? Space::Global
+                        : m == "shared" ? Space::Shared
+                        : m == "local"  ? Space::Local
+                                        : Space::Const;
+      } else if (type_from_name(m, t)) {
+        prm.type = t;
+        if (t == Type::Pred) fail(line, "predicate parameters are not supported");
+      } else if (unsupported_type_name(m)) {
+        fail(line, "type '." + m + "' is not supported (f16/bf16/fp8 types)");
+      } else {
+        fail(line, "unexpected '." + m + "' in a parameter declaration");
+      }
+    }
+    if (t == Type::None) fail(line, "expected a type in the parameter declaration");
+    prm.name = expect_ident("a parameter name");
+    uint64_t count = 1;
+    while (is_punct("[")) {
+      ++p;
+      count *= expect_uint("an array size");
+      expect_punct("]", "to close the array size");
+    }
+    prm.size = unsigned(count * type_bytes(prm.type));
+    // The pointee alignment (.ptr .align N) does not change the parameter's own alignment.
+    prm.align = (align && !prm.is_ptr) ? align : type_bytes(prm.type);
+    if (align && !prm.is_ptr) prm.align = align;
+    offset = (offset + prm.align - 1) / prm.align * prm.align;
+    prm.offset = offset;
+    offset += prm.size;
+    return prm;
+  }
+
+  std::vector<Param> parse_param_list(unsigned& total) {
+    std::vector<Param> out;
+    expect_punct("(", "to open the parameter list");
+    total = 0;
+    if (!is_punct(")")) {
+      for (;;) {
+        out.push_back(parse_param(total));
+        if (is_punct(",")) {
+          ++p;
+          continue;
+        }
+        break;
+      }
+    }
+    expect_punct(")", "to close the parameter list");
+    return out;
+  }
+
+  void parse_function(bool entry, bool vis, bool ext) {
+    unsigned line = cur().line;
+    ++p; // .entry / .func
+    Function f;
+    f.is_entry = entry;
+    f.is_visible = vis;
+    f.is_extern = ext;
+    f.decl_line = line;
+    if (!entry && is_punct("(")) f.ret_params = parse_param_list(f.ret_bytes);
+    f.name = expect_ident("a function name");
+    if (is_punct("(")) f.params = parse_param_list(f.param_bytes);
+    // performance directives and attributes
+    for (;;) {
+      if (cur().k != TK::Ident) break;
+      const std::string d = cur().s;
+      auto dims = [&](unsigned* out) {
+        ++p;
+        out[0] = unsigned(expect_uint("a dimension"));
+        for (int i = 1; i < 3 && is_punct(","); ++i) {
+          ++p;
+          out[i] = unsigned(expect_uint("a dimension"));
+        }
+      };
+      if (d == ".maxntid") {
+        dims(f.maxntid);
+      } else if (d == ".reqntid") {
+        dims(f.reqntid);
+      } else if (d == ".minnctapersm") {
+        ++p;
+        f.minnctapersm = unsigned(expect_uint("a number after .minnctapersm"));
+      } else if (d == ".maxnreg") {
+        ++p;
+        f.maxnreg = unsigned(expect_uint("a number after .maxnreg"));
+      } else if (d == ".maxnctapersm" || d == ".maxclusterrank") {
+        ++p;
+        expect_uint("a number");
+      } else if (d == ".reqnctapercluster" || d == ".explicitcluster") {
+        unsigned tmp[3];
+        if (d == ".explicitcluster") {
+          ++p;
+        } else {
+          dims(tmp);
+        }
+      } else if (d == ".noreturn" || d == ".abi_preserve" || d == ".abi_preserve_control") {
+        ++p;
+        if (d != ".noreturn" && cur().k == TK::Number) ++p;
+      } else if (d == ".pragma") {
+        ++p;
+        if (cur().k != TK::String) fail("expected a string after .pragma");
+        ++p;
+        expect_punct(";", "after .pragma");
+      } else {
+        break;
+      }
+    }
+    int existing = -1;
+    for (size_t i = 0; i < mod.functions.size(); ++i)
+      if (mod.functions[i].name == f.name) existing = int(i);
+    if (is_punct(";")) {
+      ++p;
+      if (existing < 0) mod.functions.push_back(std::move(f));
+      return;
+    }
+    if (!is_punct("{")) fail("expected '{' or ';' after the declaration of '" + f.name + "'");
+    if (existing >= 0 && mod.functions[size_t(existing)].has_body)
+      fail(line, "function '" + f.name + "' is defined twice");
+    unsigned idx;
+    if (existing >= 0) {
+      mod.functions[size_t(existing)] = std::move(f);
+      idx = unsigned(existing);
+    } else {
+      mod.functions.push_back(std::move(f));
+      idx = unsigned(mod.functions.size() - 1);
+    }
+    fn = &mod.functions[idx];
+    fn->has_body = true;
+    fn->is_extern = false;
+    parse_body(idx);
+    fn = nullptr;
+  }
+
+  void declare_regs(unsigned line) {
+    DeclPrefix pre = parse_decl_prefix("register declaration");
+    for (;;) {
+      std::string name = expect_ident("a register name");
+      auto add = [&](const std::string& n) {
+        auto& sc = reg_scopes.back();
+        if (sc.count(n)) fail(line, "register '" + n + "' declared twice");
+        VReg r;
+        r.name = n;
+        r.type = pre.type;
+        r.is_pred = pre.type == Type::Pred;
+        r.width_bits = r.is_pred ? 1 : type_bits(pre.type);
+        sc[n] = unsigned(fn->regs.size());
+        fn->regs.push_back(r);
+      };
+      auto add_vec = [&](const std::string& n) {
+        if (pre.vec == 1) {
+          add(n);
+        } else {
+          static const char* comp[] = {".x", ".y", ".z", ".w"};
+          if (pre.vec > 4) fail(line, "vector registers wider than .v4 are not supported");
+          for (unsigned i = 0; i < pre.vec; ++i) add(n + comp[i]);
+          vec_regs[n] = pre.vec;
+        }
+      };
+      if (is_punct("<")) {
+        ++p;
+        uint64_t cnt = expect_uint("a register count");
+        expect_punct(">", "to close the register range");
+        if (cnt > 1000000) fail(line, "register range too large");
+        for (uint64_t i = 0; i < cnt; ++i) add_vec(name + std::to_string(i));
+      } else {
+        add_vec(name);
+      }
+      if (is_punct(",")) {
+        ++p;
+        continue;
+      }
+      expect_punct(";", "after the register declaration");
+      break;
+    }
+  }
+  std::map<std::string, unsigned> vec_regs;
+
+  int lookup_reg(const std::string& n) const {
+    for (auto it = reg_scopes.rbegin(); it != reg_scopes.rend(); ++it) {
+      auto f = it->find(n);
+      if (f != it->end()) return int(f->second);
+    }
+    return -1;
+  }
+  int lookup_local(const std::string& n) const {
+    for (auto it = local_scopes.rbegin(); it != local_scopes.rend(); ++it) {
+      auto f = it->find(n);
+      if (f != it->end()) return int(f->second);
+    }
+    return -1;
+  }
+
+  void parse_body(unsigned fidx) {
+    expect_punct("{", "to open the function body");
+    reg_scopes.assign(1, {});
+    local_scopes.assign(1, {});
+    vec_regs.clear();
+    pending_labels.clear();
+    std::vector<unsigned> scope_ids{0};
+    for (;;) {
+      const Tok& t = cur();
+      if (t.k == TK::End) fail(t.line, "unexpected end of file inside the body of '" + fn->name + "'");
+      if (t.k == TK::Punct && t.s == "}") {
+        ++p;
+        reg_scopes.pop_back();
+        local_scopes.pop_back();
+        scope_ids.pop_back();
+        if (reg_scopes.empty()) break;
+        continue;
+      }
+      if (t.k == TK::Punct && t.s == "{") {
+        ++p;
+        reg_scopes.emplace_back();
+        local_scopes.emplace_back();
+        scope_ids.push_back(++scope_counter);
+        continue;
+      }
+      if (t.k == TK::Ident && t.s[0] == '.') {
+        const std::string d = t.s;
+        if (d == ".reg") {
+          ++p;
+          declare_regs(t.line);
+        } else if (d == ".local" || d == ".shared" || d == ".param" || d == ".const" ||
+                   d == ".global") {
+          Space sp = d == ".local"    ? Space::Local
+                     : d == ".shared" ? Space::Shared
+                     : d == ".param"  ? Space::Param
+                     : d == ".const"  ? Space::Const
+                                      : Space::Global;
+          if (sp == Space::Const || sp == Space::Global)
+            fail(t.line, "function-scope " + d + " variables are not supported");
+          ++p;
+          auto decls = parse_var_decls(sp, t.line);
+          for (auto& v : decls) {
+            v.scope = scope_ids.back();
+            auto& sc = local_scopes.back();
+            if (sc.count(v.name)) fail(t.line, "variable '" + v.name + "' declared twice");
+            sc[v.name] = unsigned(fn->locals.size());
+            fn->locals.push_back(std::move(v));
+          }
+        } else if (d == ".pragma") {
+          ++p;
+          if (cur().k != TK::String) fail("expected a string after .pragma");
+          ++p;
+          expect_punct(";", "after .pragma");
+        } else if (d == ".loc" || d == ".file") {
+          skip_line();
+        } else if (d == ".callprototype") {
+          fail(t.line, "indirect calls (.callprototype) are not supported");
+        } else {
+          fail(t.line, "unexpected directive '" + d + "' in a function body");
+        }
+        continue;
+      }
+      if (t.k == TK::Ident && la(1).k == TK::Punct && la(1).s == ":" && t.s[0] != '%') {
+        if (fn->labels.count(t.s)) fail(t.line, "label '" + t.s + "' defined twice");
+        fn->labels[t.s] = unsigned(fn->instrs.size());
+        p += 2;
+        continue;
+      }
+      parse_instr(fidx);
+    }
+    for (const auto& pl : pending_labels) {
+      auto it = fn->labels.find(pl.name);
+      if (it == fn->labels.end()) fail(pl.line, "undefined label '" + pl.name + "'");
+      Operand& o = pl.in_src ? fn->instrs[pl.instr].src[pl.op] : fn->instrs[pl.instr].dst[pl.op];
+      o.label = it->second;
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------
+  // Instructions
+  // ------------------------------------------------------------------------------------------
+  static bool op_from_name(const std::string& b, Op& op, BarMode& bar) {
+    static const std::unordered_map<std::string, Op> tab = {
+        {"add", Op::Add},       {"sub", Op::Sub},         {"mul", Op::Mul},
+        {"mad", Op::Mad},       {"mul24", Op::Mul24},     {"mad24", Op::Mad24},
+        {"div", Op::Div},       {"rem", Op::Rem},         {"abs", Op::Abs},
+        {"neg", Op::Neg},       {"min", Op::Min},         {"max", Op::Max},
+        {"addc", Op::Addc},     {"subc", Op::Subc},       {"madc", Op::Madc},
+        {"popc", Op::Popc},     {"clz", Op::Clz},         {"brev", Op::Brev},
+        {"bfe", Op::Bfe},       {"bfi", Op::Bfi},         {"bfind", Op::Bfind},
+        {"prmt", Op::Prmt},     {"and", Op::And},         {"or", Op::Or},
+        {"xor", Op::Xor},       {"not", Op::Not},         {"cnot", Op::Cnot},
+        {"shl", Op::Shl},       {"shr", Op::Shr},         {"fma", Op::Fma},
+        {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},       {"rsqrt", Op::Rsqrt},
+        {"ex2", Op::Ex2},       {"lg2", Op::Lg2},         {"sin", Op::Sin},
+        {"cos", Op::Cos},       {"setp", Op::Setp},       {"selp", Op::Selp},
+        {"slct", Op::Slct},     {"cvt", Op::Cvt},         {"cvta", Op::Cvta},
+        {"mov", Op::Mov},       {"ld", Op::Ld},           {"ldu", Op::Ldu},
+        {"st", Op::St},         {"atom", Op::Atom},       {"red", Op::Red},
+        {"prefetch", Op::Prefetch}, {"prefetchu", Op::Prefetch}, {"bra", Op::Bra},
+        {"call", Op::Call},     {"ret", Op::Ret},         {"exit", Op::Exit},
+        {"bar", Op::Bar},       {"barrier", Op::Bar},     {"membar", Op::Membar},
+        {"fence", Op::Fence},   {"shfl", Op::Shfl},       {"vote", Op::Vote},
+        {"activemask", Op::Activemask}, {"match", Op::Match}, {"nanosleep", Op::Nanosleep},
+        {"copysign", Op::Copysign}, {"testp", Op::Testp}, {"lop3", Op::Lop3},
+        {"shf", Op::Shf},       {"sad", Op::Sad}};
+    auto it = tab.find(b);
+    if (it == tab.end()) return false;
+    op = it->second;
+    bar = BarMode::None;
+    return true;
+  }
+
+  void apply_modifier(Instr& in, const std::string& m, unsigned line) {
+    auto bad = [&]() {
+      fail(line, "unsupported modifier '." + m + "' in '" + in.text + "'");
+    };
+    Type t;
+    if (type_from_name(m, t)) {
+      if (in.type == Type::None) {
+        in.type = t;
+      } else if (in.type2 == Type::None) {
+        in.type2 = t;
+      } else {
+        fail(line, "too many types in '" + in.text + "'");
+      }
+      return;
+    }
+    if (unsupported_type_name(m))
+      fail(line, "type '." + m + "' is not supported (f16/bf16/fp8 types) in '" + in.text + "'");
+    const Op op = in.op;
+    // rounding / precision
+    static const std::unordered_map<std::string, Round> rnd = {
+        {"rn", Round::RN},   {"rz", Round::RZ},   {"rm", Round::RM},         {"rp", Round::RP},
+        {"rni", Round::RNI}, {"rzi", Round::RZI}, {"rmi", Round::RMI},       {"rpi", Round::RPI},
+        {"approx", Round::Approx}, {"full", Round::Full}};
+    if (auto it = rnd.find(m); it != rnd.end()) {
+      in.rnd = it->second;
+      return;
+    }
+    if (m == "ftz") { in.ftz = true; return; }
+    if (m == "sat") { in.sat = true; return; }
+    if (m == "cc") { in.cc = true; return; }
+    if (m == "uni") { in.uni = true; return; }
+    if (m == "nc") { in.nc = true; return; }
+    if (m == "volatile") { in.is_volatile = true; return; }
+    if (m == "aligned" || m == "relaxed" || m == "acquire" || m == "release" ||
+        m == "acq_rel" || m == "sc" || m == "weak" || m == "cta" || m == "gpu" || m == "sys" ||
+        m == "cluster" || m == "gl" || m == "ca" || m == "cg" || m == "cs" || m == "lu" ||
+        m == "cv" || m == "wb" || m == "wt" || m == "mmio" || m == "sync_restrict" ||
+        m.rfind("L1::", 0) == 0 || (m.rfind("L2::", 0) == 0 && m != "L2::cache_hint") ||
+        m.rfind("level::", 0) == 0) {
+      if (m == "sync_restrict") bad();
+      return;
+    }
+    if (op == Op::Fence && (m.rfind("proxy", 0) == 0 || m == "alias" || m == "async" ||
+                            m.find("::") != std::string::npos))
+      return;
+    // spaces
+    static const std::unordered_map<std::string, Space> sp = {
+        {"global", Space::Global}, {"shared", Space::Shared}, {"shared::cta", Space::Shared},
+        {"local", Space::Local},   {"param", Space::Param},   {"const", Space::Const},
+        {"generic", Space::Generic}};
+    if (auto it = sp.find(m); it != sp.end()) {
+      if (op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red ||
+          op == Op::Cvta || op == Op::Prefetch) {
+        in.space = it->second;
+        return;
+      }
+      bad();
+    }
+    if (m == "to" && op == Op::Cvta) { in.cvta_to = true; return; }
+    if (m == "v2" || m == "v4") {
+      if (op != Op::Ld && op != Op::Ldu && op != Op::St) bad();
+      in.vec = unsigned(m[1] - '0');
+      return;
+    }
+    switch (op) {
+    case Op::Mul: case Op::Mad: case Op::Mul24: case Op::Mad24: case Op::Madc:
+      if (m == "lo") { in.mul = MulMode::Lo; return; }
+      if (m == "hi") { in.mul = MulMode::Hi; return; }
+      if (m == "wide" && op != Op::Mul24 && op != Op::Mad24) { in.mul = MulMode::Wide; return; }
+      break;
+    case Op::Setp: {
+      static const std::unordered_map<std::string, CmpOp> cmp = {
+          {"eq", CmpOp::EQ},   {"ne", CmpOp::NE},   {"lt", CmpOp::LT},   {"le", CmpOp::LE},
+          {"gt", CmpOp::GT},   {"ge", CmpOp::GE},   {"lo", CmpOp::LO},   {"ls", CmpOp::LS},
+          {"hi", CmpOp::HI},   {"hs", CmpOp::HS},   {"equ", CmpOp::EQU}, {"neu", CmpOp::NEU},
+          {"ltu", CmpOp::LTU}, {"leu", CmpOp::LEU}, {"gtu", CmpOp::GTU}, {"geu", CmpOp::GEU},
+          {"num", CmpOp::NUM}, {"nan", CmpOp::NaN}};
+      if (auto it = cmp.find(m); it != cmp.end() && in.cmp == CmpOp::None) {
+        in.cmp = it->second;
+        return;
+      }
+      if (m == "and") { in.bop = BoolOp::And; return; }
+      if (m == "or") { in.bop = BoolOp::Or; return; }
+      if (m == "xor") { in.bop = BoolOp::Xor; return; }
+      break;
+    }
+    case Op::Atom: case Op::Red: {
+      static const std::unordered_map<std::string, AtomOp> at = {
+          {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max},
+          {"inc", AtomOp::Inc},   {"dec", AtomOp::Dec}, {"exch", AtomOp::Exch},
+          {"cas", AtomOp::Cas},   {"and", AtomOp::And}, {"or", AtomOp::Or},
+          {"xor", AtomOp::Xor}};
+      if (auto it = at.find(m); it != at.end() && in.atom == AtomOp::None) {
+        in.atom = it->second;
+        return;
+      }
+      break;
+    }
+    case Op::Shfl:
+      if (m == "sync") return;
+      if (m == "up") { in.shfl = ShflMode::Up; return; }
+      if (m == "down") { in.shfl = ShflMode::Down; return; }
+      if (m == "bfly") { in.shfl = ShflMode::Bfly; return; }
+      if (m == "idx") { in.shfl = ShflMode::Idx; return; }
+      break;
+    case Op::Vote:
+      if (m == "sync") return;
+      if (m == "all") { in.vote = VoteMode::All; return; }
+      if (m == "any") { in.vote = VoteMode::Any; return; }
+      if (m == "uni") { in.vote = VoteMode::Uni; return; }
+      if (m == "ballot") { in.vote = VoteMode::Ballot; return; }
+      break;
+    case Op::Match:
+      if (m == "sync") return;
+      if (m == "any") { in.match = MatchMode::Any; return; }
+      if (m == "all") { in.match = MatchMode::All; return; }
+      break;
+    case Op::Bar:
+      if (m == "sync") {
+        if (in.bar == BarMode::None) in.bar = BarMode::Sync;
+        return;
+      }
+      if (m == "arrive") { in.bar = BarMode::Arrive; return; }
+      if (m == "red") { in.bar = BarMode::Red; return; }
+      if (m == "warp") { in.bar = BarMode::Warp; return; }
+      if (in.bar == BarMode::Red) {
+        if (m == "popc") { in.bop = BoolOp::Popc; return; }
+        if (m == "and") { in.bop = BoolOp::And; return; }
+        if (m == "or") { in.bop = BoolOp::Or; return; }
+      }
+      break;
+    case Op::Prmt: {
+      static const std::unordered_map<std::string, PrmtMode> pm = {
+          {"f4e", PrmtMode::F4E}, {"b4e", PrmtMode::B4E}, {"rc8", PrmtMode::RC8},
+          {"ecl", PrmtMode::ECL}, {"ecr", PrmtMode::ECR}, {"rc16", PrmtMode::RC16}};
+      if (auto it = pm.find(m); it != pm.end()) {
+        in.prmt = it->second;
+        return;
+      }
+      break;
+    }
+    case Op::Bfind:
+      if (m == "shiftamt") { in.shiftamt = true; return; }
+      break;
+    case Op::Shf:
+      if (m == "l") { in.shf_right = false; return; }
+      if (m == "r") { in.shf_right = true; return; }
+      if (m == "wrap") { in.shf_clamp = false; return; }
+      if (m == "clamp") { in.shf_clamp = true; return; }
+      break;
+    case Op::Testp: {
+      static const std::unordered_map<std::string, TestpMode> tm = {
+          {"finite", TestpMode::Finite}, {"infinite", TestpMode::Infinite},
+          {"number", TestpMode::Number}, {"notanumber", TestpMode::NotANumber},
+          {"normal", TestpMode::Normal}, {"subnormal", TestpMode::Subnormal}};
+      if (auto it = tm.find(m); it != tm.end()) {
+        in.testp = it->second;
+        return;
+      }
+      break;
+    }
+    case Op::Ld:
+      if (m == "unified") return;
+      break;
+    case Op::Membar:
+      return; // membar.gl/.cta/.sys handled above; anything else is a scope too
+    default: break;
+    }
+    bad();
+  }
+
+  Operand parse_symbol_operand(const std::string& name, unsigned line) {
+    Operand o;
+    o.kind = Operand::Kind::Symbol;
+    o.name = name;
+    int l = lookup_local(name);
+    if (l >= 0) {
+      o.sym.scope = SymRef::Scope::Local;
+      o.sym.index = unsigned(l);
+      return o;
+    }
+    for (size_t i = 0; i < fn->params.size(); ++i)
+      if (fn->params[i].name == name) {
+        o.sym.scope = SymRef::Scope::Param;
+        o.sym.index = unsigned(i);
+        return o;
+      }
+    for (size_t i = 0; i < fn->ret_params.size(); ++i)
+      if (fn->ret_params[i].name == name) {
+        o.sym.scope = SymRef::Scope::RetParam;
+        o.sym.index = unsigned(i);
+        return o;
+      }
+    int g = mod.var_index(name);
+    if (g >= 0) {
+      o.sym.scope = SymRef::Scope::Global;
+      o.sym.index = unsigned(g);
+      return o;
+    }
+    int f = mod.function_index(name);
+    if (f >= 0) {
+      o.sym.scope = SymRef::Scope::Function;
+      o.sym.index = unsigned(f);
+      return o;
+    }
+    fail(line, "undeclared identifier '" + name + "'");
+  }
+
+  bool special_reg(const std::string& n, Operand& o) {
+    std::string base = n;
+    int comp = -1;
+    size_t dot = n.find('.');
+    if (dot != std::string::npos) {
+      base = n.substr(0, dot);
+      std::string c = n.substr(dot + 1);
+      if (c == "x") comp = 0;
+      else if (c == "y") comp = 1;
+      else if (c == "z") comp = 2;
+      else return false;
+    }
+    static const std::unordered_map<std::string, std::pair<SReg, bool>> tab = {
+        {"%tid", {SReg::Tid, true}},
+        {"%ntid", {SReg::Ntid, true}},
+        {"%ctaid", {SReg::Ctaid, true}},
+        {"%nctaid", {SReg::Nctaid, true}},
+        {"%laneid", {SReg::Laneid, false}},
+        {"%warpid", {SReg::Warpid, false}},
+        {"%nwarpid", {SReg::Nwarpid, false}},
+        {"%smid", {SReg::Smid, false}},
+        {"%nsmid", {SReg::Nsmid, false}},
+        {"%gridid", {SReg::Gridid, false}},
+        {"%clock", {SReg::Clock, false}},
+        {"%clock64", {SReg::Clock64, false}},
+        {"%globaltimer", {SReg::Globaltimer, false}},
+        {"%lanemask_eq", {SReg::LanemaskEq, false}},
+        {"%lanemask_le", {SReg::LanemaskLe, false}},
+        {"%lanemask_lt", {SReg::LanemaskLt, false}},
+        {"%lanemask_ge", {SReg::LanemaskGe, false}},
+        {"%lanemask_gt", {SReg::LanemaskGt, false}},
+        {"%dynamic_smem_size", {SReg::DynamicSmemSize, false}},
+        {"%total_smem_size", {SReg::TotalSmemSize, false}}};
+    auto it = tab.find(base);
+    if (it == tab.end()) return false;
+    if (it->second.second != (comp >= 0)) {
+      if (!it->second.second) return false;
+      comp = 0; // %tid without component: treat as .x
+    }
+    o.kind = Operand::Kind::Special;
+    o.sreg = it->second.first;
+    o.comp = uint8_t(comp < 0 ? 0 : comp);
+    return true;
+  }
+
+  // One operand (no '|' handling). `label_ctx`: identifiers are branch labels.
+  Operand parse_operand(bool label_ctx, unsigned line) {
+    Operand o;
+    const Tok& t = cur();
+    if (t.k == TK::Punct && t.s == "[") {
+      ++p;
+      o.kind = Operand::Kind::Addr;
+      if (cur().k == TK::Ident) {
+        std::string n = toks[p++].s;
+        int r = lookup_reg(n);
+        if (r >= 0) {
+          if (fn->regs[size_t(r)].is_pred) fail(line, "predicate '" + n + "' used as an address");
+          o.reg = unsigned(r);
+          o.has_base_reg = true;
+          o.name = n;
+        } else {
+          Operand s = parse_symbol_operand(n, line);
+          if (s.sym.scope == SymRef::Scope::Function)
+            fail(line, "function '" + n + "' used as a memory address");
+          o.sym = s.sym;
+          o.name = n;
+        }
+        if (is_punct("+") || is_punct("-")) {
+          bool neg = is_punct("-");
+          ++p;
+          if (is_punct("-")) {
+            neg = !neg;
+            ++p;
+          }
+          uint64_t v = expect_uint("an address offset");
+          o.offset = neg ? -int64_t(v) : int64_t(v);
+        }
+      } else if (cur().k == TK::Number) {
+        o.offset = int64_t(expect_uint("an address"));
+      } else {
+        fail(line, "expected a register, symbol or number in the address, found " +
+                       describe(cur()));
+      }
+      expect_punct("]", "to close the address");
+      return o;
+    }
+    if (t.k == TK::Punct && t.s == "{") {
+      ++p;
+      o.kind = Operand::Kind::Vector;
+      for (;;) {
+        Operand e = parse_operand(false, line);
+        if (e.kind != Operand::Kind::Reg && e.kind != Operand::Kind::Imm &&
+            e.kind != Operand::Kind::Sink)
+          fail(line, "vector elements must be registers, constants or '_'");
+        o.elems.push_back(e);
+        if (is_punct(",")) {
+          ++p;
+          continue;
+        }
+        break;
+      }
+      expect_punct("}", "to close the vector operand");
+      return o;
+    }
+    if (t.k == TK::Punct && t.s == "!") {
+      ++p;
+      Operand r = parse_operand(false, line);
+      if (r.kind != Operand::Kind::Reg || !fn->regs[r.reg].is_pred)
+        fail(line, "'!' must be followed by a predicate register");
+      r.negate = true;
+      return r;
+    }
+    if (t.k == TK::Punct && t.s == "-") {
+      ++p;
+      if (cur().k != TK::Number) fail(line, "expected a number after '-'");
+      if (!parse_number(cur().s, o)) fail(line, "malformed number " + describe(cur()));
+      ++p;
+      if (o.imm_kind == Operand::ImmKind::Int) {
+        o.imm = uint64_t(0) - o.imm;
+      } else if (o.imm_kind == Operand::ImmKind::F32) {
+        o.imm ^= 0x80000000u;
+      } else {
+        o.imm ^= 0x8000000000000000ull;
+      }
+      return o;
+    }
+    if (t.k == TK::Number) {
+      if (!parse_number(t.s, o)) fail(line, "malformed number " + describe(t));
+      ++p;
+      return o;
+    }
+    if (t.k == TK::Ident) {
+      std::string n = t.s;
+      ++p;
+      if (n == "_") {
+        o.kind = Operand::Kind::Sink;
+        return o;
+      }
+      int r = lookup_reg(n);
+      if (r >= 0) {
+        o.kind = Operand::Kind::Reg;
+        o.reg = unsigned(r);
+        o.name = n;
+        return o;
+      }
+      if (auto it = vec_regs.find(n); it != vec_regs.end()) {
+        o.kind = Operand::Kind::Vector;
+        static const char* comp[] = {".x", ".y", ".z", ".w"};
+        for (unsigned i = 0; i < it->second; ++i) {
+          Operand e;
+          e.kind = Operand::Kind::Reg;
+          e.reg = unsigned(lookup_reg(n + comp[i]));
+          e.name = n + comp[i];
+          o.elems.push_back(e);
+        }
+        return o;
+      }
+      if (n[0] == '%') {
+        if (special_reg(n, o)) return o;
+        fail(line, "undeclared register '" + n + "'");
+      }
+      if (label_ctx) {
+        o.kind = Operand::Kind::Label;
+        o.name = n;
+        return o;
+      }
+      o = parse_symbol_operand(n, line);
+      if (is_punct("+")) {
+        ++p;
+        o.offset = int64_t(expect_uint("an offset after '+'"));
+      }
+      return o;
+    }
+    fail(line, "expected an operand, found " + describe(t));
+  }
+
+  void parse_call(Instr& in, unsigned line) {
+    // call{.uni} [(ret, ...),] func [, (arg, ...)] ;
+    auto plist = [&](std::vector<Operand>& out) {
+      expect_punct("(", "to open the call parameter list");
+      if (!is_punct(")")) {
+        for (;;) {
+          std::string n = expect_ident("a call parameter name");
+          Operand o = parse_symbol_operand(n, line);
+          if (o.sym.scope != SymRef::Scope::Local && o.sym.scope != SymRef::Scope::Param &&
+              o.sym.scope != SymRef::Scope::RetParam)
+            fail(line, "call parameter '" + n + "' must be a .param variable");
+          out.push_back(o);
+          if (is_punct(",")) {
+            ++p;
+            continue;
+          }
+          break;
+        }
+      }
+      expect_punct(")", "to close the call parameter list");
+    };
+    if (is_punct("(")) {
+      plist(in.dst);
+      expect_punct(",", "after the call's return parameter list");
+    }
+    std::string callee = expect_ident("the called function's name");
+    if (lookup_reg(callee) >= 0) fail(line, "indirect calls are not supported");
+    in.callee_name = callee;
+    if (is_punct(",")) {
+      ++p;
+      if (is_punct("(")) {
+        plist(in.src);
+      } else {
+        fail(line, "indirect calls (call with a prototype) are not supported");
+      }
+    }
+    if (is_punct(",")) fail(line, "indirect calls (call with a prototype) are not supported");
+    expect_punct(";", "after the call");
+  }
+
+  void parse_instr(unsigned fidx) {
+    Instr in;
+    const unsigned line = cur().line;
+    in.ptx_line = line;
+    if (is_punct("@")) {
+      ++p;
+      bool neg = false;
+      if (is_punct("!")) {
+        neg = true;
+        ++p;
+      }
+      std::string g = expect_ident("a guard predicate after '@'");
+      int r = lookup_reg(g);
+      if (r < 0) fail(line, "undeclared predicate '" + g + "'");
+      if (!fn->regs[size_t(r)].is_pred) fail(line, "guard '" + g + "' is not a predicate");
+      in.guard = r;
+      in.guard_neg = neg;
+    }
+    if (cur().k != TK::Ident) fail(line, "expected an instruction, found " + describe(cur()));
+    in.text = toks[p++].s;
+    std::vector<std::string> parts;
+    {
+      std::string s;
+      for (size_t i = 0; i < in.text.size(); ++i) {
+        char c = in.text[i];
+        if (c == '.' && !(i > 0 && in.text[i - 1] == ':')) {
+          parts.push_back(s);
+          s.clear();
+        } else {
+          s += c;
+        }
+      }
+      parts.push_back(s);
+    }
+    BarMode bm;
+    if (!op_from_name(parts[0], in.op, bm)) fail(line, "unsupported PTX instruction '" + in.text + "'");
+    for (size_t i = 1; i < parts.size(); ++i) {
+      if (parts[i].empty()) fail(line, "malformed instruction '" + in.text + "'");
+      apply_modifier(in, parts[i], line);
+    }
+    if (in.op == Op::Bar && in.bar == BarMode::None) {
+      if (parts[0] == "barrier" || parts.size() == 1) in.bar = BarMode::Sync;
+      else fail(line, "unsupported PTX instruction '" + in.text + "'");
+    }
+    if ((in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom ||
+         in.op == Op::Red || in.op == Op::Prefetch) &&
+        in.space == Space::None)
+      in.space = Space::Generic;
+    if (in.op == Op::Cvta && in.space == Space::None)
+      fail(line, "cvta needs a state space in '" + in.text + "'");
+    if (in.op == Op::Call) {
+      parse_call(in, line);
+      finish_instr(std::move(in), fidx, line);
+      return;
+    }
+    // operand groups (a|b pairs)
+    std::vector<std::vector<Operand>> groups;
+    const bool label_ctx = in.op == Op::Bra;
+    if (!is_punct(";")) {
+      for (;;) {
+        std::vector<Operand> g;
+        g.push_back(parse_operand(label_ctx, line));
+        while (is_punct("|")) {
+          ++p;
+          g.push_back(parse_operand(label_ctx, line));
+        }
+        groups.push_back(std::move(g));
+        if (is_punct(",")) {
+          ++p;
+          continue;
+        }
+        break;
+      }
+    }
+    if (!is_punct(";"))
+      fail(line, "expected ';' or ',' after the operands of '" + in.text + "', found " +
+                     describe(cur()));
+    ++p;
+    classify_operands(in, groups, line);
+    finish_instr(std::move(in), fidx, line);
+  }
+
+  void classify_operands(Instr& in, std::vector<std::vector<Operand>>& groups, unsigned line) {
+    int ndst = 1;
+    switch (in.op) {
+    case Op::St: case Op::Red: case Op::Bra: case Op::Membar: case Op::Fence:
+    case Op::Prefetch: case Op::Ret: case Op::Exit: case Op::Nanosleep:
+      ndst = 0;
+      break;
+    case Op::Bar: ndst = in.bar == BarMode::Red ? 1 : 0; break;
+    default: break;
+    }
+    size_t gi = 0;
+    if (ndst == 1) {
+      if (groups.empty()) fail(line, "'" + in.text + "' expects a destination operand");
+      in.dst = groups[0];
+      gi = 1;
+      size_t maxd = (in.op == Op::Setp || in.op == Op::Shfl || in.op == Op::Match) ? 2 : 1;
+      if (in.dst.size() > maxd) fail(line, "too many destinations ('|') in '" + in.text + "'");
+      for (const auto& d : in.dst)
+        if (d.kind != Operand::Kind::Reg && d.kind != Operand::Kind::Vector &&
+            d.kind != Operand::Kind::Sink)
+          fail(line, "destination of '" + in.text + "' must be a register");
+    }
+    for (; gi < groups.size(); ++gi) {
+      if (groups[gi].size() != 1) fail(line, "unexpected '|' in a source operand");
+      in.src.push_back(groups[gi][0]);
+    }
+    // operand-count checks
+    size_t lo = 0, hi = 0;
+    switch (in.op) {
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min:
+    case Op::Max: case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
+    case Op::Addc: case Op::Subc: case Op::Mul24: case Op::Copysign:
+      lo = hi = 2;
+      break;
+    case Op::Mad: case Op::Fma: case Op::Madc: case Op::Mad24: case Op::Selp: case Op::Slct:
+    case Op::Bfe: case Op::Prmt: case Op::Shf: case Op::Sad:
+      lo = hi = 3;
+      break;
+    case Op::Bfi: case Op::Lop3: case Op::Shfl: lo = hi = 4; break;
+    case Op::Abs: case Op::Neg: case Op::Not: case Op::Cnot: case Op::Popc: case Op::Clz:
+    case Op::Brev: case Op::Bfind: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2:
+    case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Mov: case Op::Cvt: case Op::Cvta:
+    case Op::Testp: case Op::Ld: case Op::Ldu: case Op::Prefetch: case Op::Bra:
+    case Op::Nanosleep:
+      lo = hi = 1;
+      break;
+    case Op::Setp: lo = hi = in.bop == BoolOp::None ? 2 : 3; break;
+    case Op::St: case Op::Red: case Op::Vote: case Op::Match: lo = hi = 2; break;
+    case Op::Atom: lo = hi = in.atom == AtomOp::Cas ? 3 : 2; break;
+    case Op::Bar:
+      if (in.bar == BarMode::Red) { lo = 2; hi = 3; }
+      else if (in.bar == BarMode::Warp) { lo = hi = 1; }
+      else { lo = 0; hi = 2; }
+      break;
+    default: lo = hi = 0; break;
+    }
+    if (in.src.size() < lo || in.src.size() > hi) {
+      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+      fail(line, "'" + in.text + "' expects " + want + " source operand" + (hi == 1 ? "" : "s") +
+                     ", got " + std::to_string(in.src.size()));
+    }
+    // operand-kind checks
+    auto need_addr = [&](size_t i) {
+      if (in.src[i].kind != Operand::Kind::Addr)
+        fail(line, "expected an address [..] operand in '" + in.text + "'");
+    };
+    switch (in.op) {
+    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+      need_addr(0);
+      break;
+    case Op::Bra:
+      if (in.src[0].kind != Operand::Kind::Label) fail(line, "bra expects a label");
+      break;
+    default:
+      for (const auto& s : in.src)
+        if (s.kind == Operand::Kind::Addr)
+          fail(line, "unexpected address operand in '" + in.text + "'");
+      break;
+    }
+    // types: instructions that need one
+    switch (in.op) {
+    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Bar: case Op::Membar:
+    case Op::Fence: case Op::Prefetch: case Op::Nanosleep: case Op::Cvta:
+      if (in.op == Op::Cvta && in.type == Type::None) fail(line, "cvta needs a type");
+      break;
+    default:
+      if (in.type == Type::None) fail(line, "'" + in.text + "' has no type");
+    }
+    if (in.op == Op::Cvt && in.type2 == Type::None) fail(line, "cvt needs two types");
+    if (in.op == Op::Slct && in.type2 == Type::None) fail(line, "slct needs two types");
+    if (in.op == Op::Setp && in.cmp == CmpOp::None) fail(line, "setp needs a comparison");
+    if ((in.op == Op::Atom || in.op == Op::Red) && in.atom == AtomOp::None)
+      fail(line, "'" + in.text + "' needs an atomic operation");
+    if (in.op == Op::Shfl && in.shfl == ShflMode::None) fail(line, "shfl needs a mode");
+    if (in.op == Op::Vote && in.vote == VoteMode::None) fail(line, "vote needs a mode");
+    if (in.op == Op::Match && in.match == MatchMode::None) fail(line, "match needs a mode");
+    if (in.op == Op::Testp && in.testp == TestpMode::None) fail(line, "testp needs a mode");
+    if (in.op == Op::Bar && in.bar == BarMode::Red && in.bop == BoolOp::None)
+      fail(line, "bar.red needs .popc, .and or .or");
+    if (in.op == Op::Shfl && in.src[3].kind == Operand::Kind::None)
+      fail(line, "shfl needs a member mask");
+  }
+
+  void finish_instr(Instr in, unsigned fidx, unsigned line) {
+    unsigned idx = unsigned(fn->instrs.size());
+    for (unsigned i = 0; i < in.src.size(); ++i)
+      if (in.src[i].kind == Operand::Kind::Label)
+        pending_labels.push_back({idx, i, true, in.src[i].name, line});
+    if (in.op == Op::Call) pending_calls.push_back({fidx, idx, line});
+    fn->instrs.push_back(std::move(in));
+  }
+};
+
+} // namespace
+
+Module parse_ptx(const std::string& text, const std::string& filename) {
+  Parser ps;
+  ps.file = filename;
+  ps.toks = lex(text, filename);
+  ps.mod.filename = filename;
+  ps.parse_module();
+  if (ps.mod.version.empty() && ps.mod.functions.empty() && ps.mod.vars.empty())
+    throw ParseError(fmt_err(filename, 1, "expected a PTX module (.version directive)"));
+  return std::move(ps.mod);
+}
+
+Module parse_ptx_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw ParseError(path + ": cannot open the PTX file");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  return parse_ptx(ss.str(), path);
+}
+
+} // namespace gpurf::ptx

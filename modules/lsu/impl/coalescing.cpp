@@ -1,0 +1,296 @@
+// Load/store unit with GPGPU-Sim/Fermi-style coalescing.
+//
+// An instruction is accepted every `initiation_interval` cycles while the queue has room
+// (otherwise the Dispatch gets busy), spends `latency` cycles in the pipeline (address
+// generation) and then owns the L1/shared-memory port, in order:
+//   global, local  the active lanes' bytes are grouped into aligned segment_bytes segments
+//                  (in the order of the first lane touching each); one access per cycle is
+//                  sent to the L1: READ (loads and atomics; the L1 recognises atomics by the
+//                  Txn inst) or WRITE (stores) of the whole segment with byte enables set on
+//                  the bytes the lanes touch. A busy L1 (no MSHR) is retried next cycle.
+//                  The result is ready when the slowest access is (max annotated delay).
+//                  Store data: the front-end's functional engine has already written the
+//                  memory when it executed the store, so the WRITE carries the current
+//                  bytes of the segment read through the L1's debug transport: the memory
+//                  content is unchanged and a memory model (or a VP) sees every store with
+//                  its real data.
+//   shared         no L1 traffic; the port is held for `degree` cycles, degree = max over
+//                  the banks of the distinct bank words accessed in it (lanes reading the
+//                  same word are served by a broadcast); ready = last port cycle +
+//                  shared_latency, i.e. shared_latency + degree - 1 after the first.
+//   const, param   one port cycle; ready after const_latency / param_latency (a constant
+//                  cache hit; kernel parameters live in constant bank 0 on Fermi).
+// On the instruction's last port cycle the LSU sends Complete to the writeback with the
+// cycles until the result is ready as the delay (a busy writeback is retried next cycle).
+// Latency defaults: shared_latency 20 follows Gebhart et al.'s shared-memory latency;
+// baselines set their own.
+#include <algorithm>
+#include <cstring>
+#include <deque>
+#include <sstream>
+#include <vector>
+
+#include "modules/frontend/i_frontend.h"
+#include "modules/lsu/i_lsu.h"
+
+namespace gpurf {
+namespace {
+
+class CoalescingLsu final : public ILsu {
+public:
+  CoalescingLsu(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : ILsu(nm, c), latency_(p.get_uint("latency", 1,
+                                         "pipeline cycles from dispatch to the L1/shared port", 1)),
+        ii_(p.get_uint("initiation_interval", 1, "cycles between two accepted instructions", 1)),
+        depth_(p.get_uint("queue_depth", 4, "instructions waiting for the port", 1)),
+        segment_bytes_(p.get_uint("segment_bytes", 128,
+                                  "coalescing segment (one L1 access), power of two", 4, 4096)),
+        shared_banks_(p.get_uint("shared_banks", 32, "shared-memory banks", 1)),
+        shared_bank_bytes_(p.get_uint("shared_bank_bytes", 4, "width of a shared-memory bank", 1)),
+        shared_latency_(p.get_uint("shared_latency", 20, "shared-memory access latency", 0)),
+        const_latency_(p.get_uint("const_latency", 8, "constant-cache hit latency", 0)),
+        param_latency_(p.get_uint("param_latency", 8, "kernel-parameter load latency", 0)),
+        instructions_(stats().vector("instructions", 6, "instructions by memory space",
+                                     "instructions",
+                                     {"none", "global", "shared", "local", "param", "const"})),
+        segments_(stats().scalar("segments", "coalesced L1 accesses (segments)", "accesses")),
+        conflict_cycles_(stats().scalar("shared_bank_conflict_cycles",
+                                        "extra port cycles from shared-memory bank conflicts",
+                                        "cycles")),
+        port_busy_(stats().scalar("busy_cycles", "cycles the L1/shared port was used", "cycles")),
+        dispatch_stalls_(stats().scalar(
+            "stall_cycles", "dispatches refused (queue full or initiation interval)", "attempts")),
+        l1_retries_(
+            stats().scalar("l1_busy_cycles", "L1 accesses refused (no MSHR), retried", "cycles")),
+        wb_retries_(
+            stats().scalar("wb_busy_cycles", "Complete refused by the writeback", "cycles")),
+        completed_(stats().scalar("completed", "instructions completed", "instructions")),
+        latency_total_(
+            stats().scalar("latency_total", "sum of dispatch-to-result-ready cycles", "cycles")) {
+    if (segment_bytes_ & (segment_bytes_ - 1)) p.fail("segment_bytes", "must be a power of two");
+    stats().formula("avg_latency", "average cycles from dispatch to result ready", "cycles",
+                    [this] { return completed_ ? double(latency_total_) / completed_ : 0.0; });
+    data_.resize(segment_bytes_);
+    sc_assert(clock_);
+  }
+
+  void dump_state(std::ostream& os) const override {
+    os << "  queue " << queue_.size() << "/" << depth_;
+    if (!queue_.empty()) {
+      const Entry& e = queue_.front();
+      os << ", head: warp " << e.inst->warp << " seq " << e.inst->seq << " pc " << e.inst->info->pc
+         << " segment " << e.next << "/" << e.segs.size()
+         << (e.issued ? " (waiting for the writeback)" : "");
+    }
+    os << "\n";
+  }
+
+  void tick(Cycle now) override {
+    if (queue_.empty()) return;
+    Entry& e = queue_.front();
+    if (now < e.start) {
+      wake(e.start);
+      return;
+    }
+    if (!e.issued) {
+      ++port_busy_;
+      switch (e.space) {
+      case MemSpace::Global:
+      case MemSpace::Local:
+        if (e.next < e.segs.size()) {
+          if (!send_segment(e, now)) {
+            ++l1_retries_;
+            wake(now + 1);
+            return;
+          }
+          if (e.next < e.segs.size()) {
+            wake(now + 1);
+            return;
+          }
+        } else {
+          e.ready = now; // no active lane
+        }
+        break;
+      case MemSpace::Shared:
+        if (++e.next < e.degree) {
+          wake(now + 1);
+          return;
+        }
+        e.ready = now + shared_latency_;
+        break;
+      case MemSpace::Const:
+        e.ready = now + const_latency_;
+        break;
+      case MemSpace::Param:
+        e.ready = now + param_latency_;
+        break;
+      default:
+        e.ready = now;
+        break;
+      }
+      e.issued = true;
+    }
+    wb_.prepare(Txn::Kind::Complete);
+    wb_.txn.inst = e.inst;
+    wb_.delay = clock_->time(e.ready > now ? e.ready - now : 0);
+    to_wb->b_transport(wb_.gp, wb_.delay);
+    if (wb_.txn.busy) {
+      ++wb_retries_;
+      wake(now + 1);
+      return;
+    }
+    latency_total_ += std::max(e.ready, now) - e.dispatched;
+    ++completed_;
+    queue_.pop_front();
+    if (!queue_.empty()) wake(std::max(now + 1, queue_.front().start));
+  }
+
+protected:
+  void on_dispatch(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    if (t.kind != Txn::Kind::Dispatch || !t.inst || !t.inst->info)
+      SC_REPORT_ERROR(name(), "expects Dispatch transfers carrying an instruction");
+    const Cycle at = now() + clock_->cycles(d);
+    if (queue_.size() >= depth_ || (accepted_ && at < last_accept_ + ii_)) {
+      t.busy = true;
+      ++dispatch_stalls_;
+      return;
+    }
+    accepted_ = true;
+    last_accept_ = at;
+    WarpInst& inst = *t.inst;
+    Entry e;
+    e.inst = &inst;
+    e.dispatched = at;
+    e.start = at + latency_;
+    e.space = inst.info->space;
+    e.cmd = inst.info->mem == MemKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
+    ++instructions_[std::min<unsigned>(static_cast<unsigned>(e.space), 5)];
+    if (e.space == MemSpace::Global || e.space == MemSpace::Local) coalesce(inst, e.segs);
+    if (e.space == MemSpace::Shared) {
+      e.degree = conflict_degree(inst);
+      conflict_cycles_ += e.degree - 1;
+    }
+    queue_.push_back(std::move(e));
+    if (queue_.size() == 1) wake(queue_.front().start);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+private:
+  struct Segment {
+    uint64_t addr;
+    std::vector<unsigned char> be; // TLM_BYTE_ENABLED on the bytes the lanes touch
+  };
+  struct Entry {
+    WarpInst* inst = nullptr;
+    Cycle dispatched = 0, start = 0, ready = 0;
+    MemSpace space = MemSpace::None;
+    tlm::tlm_command cmd = tlm::TLM_READ_COMMAND;
+    std::vector<Segment> segs;
+    size_t next = 0;     // segments sent (global/local), port cycles used (shared)
+    unsigned degree = 1; // shared: bank conflict degree
+    bool issued = false; // port work done; Complete not yet accepted
+  };
+
+  static unsigned lane_bytes(const WarpInst& inst) {
+    return inst.access_bytes ? inst.access_bytes : 4;
+  }
+
+  void coalesce(const WarpInst& inst, std::vector<Segment>& segs) const {
+    const unsigned n = lane_bytes(inst);
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!(inst.active_mask >> lane & 1)) continue;
+      uint64_t a = inst.addr[lane];
+      const uint64_t end = a + n;
+      while (a < end) {
+        const uint64_t base = a & ~uint64_t(segment_bytes_ - 1);
+        const uint64_t stop = std::min<uint64_t>(end, base + segment_bytes_);
+        auto it = std::find_if(segs.begin(), segs.end(),
+                               [base](const Segment& s) { return s.addr == base; });
+        if (it == segs.end()) {
+          segs.push_back({base, std::vector<unsigned char>(segment_bytes_, TLM_BYTE_DISABLED)});
+          it = segs.end() - 1;
+        }
+        std::memset(it->be.data() + (a - base), TLM_BYTE_ENABLED, stop - a);
+        a = stop;
+      }
+    }
+  }
+
+  // Max over the banks of the distinct bank words the active lanes access in it.
+  unsigned conflict_degree(const WarpInst& inst) const {
+    std::vector<std::vector<uint64_t>> words(shared_banks_);
+    const unsigned n = lane_bytes(inst);
+    unsigned degree = 1;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!(inst.active_mask >> lane & 1)) continue;
+      const uint64_t first = inst.addr[lane] / shared_bank_bytes_;
+      const uint64_t last = (inst.addr[lane] + n - 1) / shared_bank_bytes_;
+      for (uint64_t w = first; w <= last; ++w) {
+        auto& bank = words[w % shared_banks_];
+        if (std::find(bank.begin(), bank.end(), w) == bank.end()) {
+          bank.push_back(w);
+          degree = std::max<unsigned>(degree, bank.size());
+        }
+      }
+    }
+    return degree;
+  }
+
+  // Sends the next segment of `e` to the L1; false if the L1 was busy.
+  bool send_segment(Entry& e, Cycle now) {
+    Segment& s = e.segs[e.next];
+    if (e.cmd == tlm::TLM_WRITE_COMMAND) {
+      tlm::tlm_generic_payload dbg;
+      dbg.set_command(tlm::TLM_READ_COMMAND);
+      dbg.set_address(s.addr);
+      dbg.set_data_ptr(data_.data());
+      dbg.set_data_length(segment_bytes_);
+      dbg.set_streaming_width(segment_bytes_);
+      std::memset(data_.data(), 0, segment_bytes_);
+      to_l1->transport_dbg(dbg);
+    } else {
+      std::memset(data_.data(), 0, segment_bytes_);
+    }
+    l1_.prepare(Txn::Kind::Dispatch, e.cmd);
+    l1_.txn.inst = e.inst;
+    tlm::tlm_generic_payload& gp = l1_.gp;
+    gp.set_address(s.addr);
+    gp.set_data_ptr(data_.data());
+    gp.set_data_length(segment_bytes_);
+    gp.set_streaming_width(segment_bytes_);
+    gp.set_byte_enable_ptr(s.be.data());
+    gp.set_byte_enable_length(segment_bytes_);
+    gp.set_dmi_allowed(false);
+    to_l1->b_transport(gp, l1_.delay);
+    if (l1_.txn.busy) return false;
+    if (!gp.is_response_ok()) {
+      std::ostringstream os;
+      os << name() << ": " << e.inst->info->opname << " (pc " << e.inst->info->pc << ", line "
+         << e.inst->info->ptx_line << ", warp " << e.inst->warp << ") access of segment 0x"
+         << std::hex << s.addr << " failed: " << gp.get_response_string();
+      throw WorkloadError(os.str());
+    }
+    e.ready = std::max(e.ready, now + clock_->cycles(l1_.delay));
+    ++e.next;
+    ++segments_;
+    return true;
+  }
+
+  const unsigned latency_, ii_, depth_, segment_bytes_, shared_banks_, shared_bank_bytes_,
+      shared_latency_, const_latency_, param_latency_;
+  Stat& instructions_;
+  uint64_t &segments_, &conflict_cycles_, &port_busy_, &dispatch_stalls_, &l1_retries_,
+      &wb_retries_, &completed_, &latency_total_;
+  std::deque<Entry> queue_;
+  bool accepted_ = false;
+  Cycle last_accept_ = 0;
+  Packet l1_, wb_;
+  std::vector<unsigned char> data_;
+};
+
+GPURF_REGISTER_UNIT(ILsu, CoalescingLsu, "coalescing",
+                    "Fermi-style coalescing into segments, shared-memory bank conflicts");
+
+} // namespace
+} // namespace gpurf

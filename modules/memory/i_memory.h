@@ -1,0 +1,34 @@
+// The SM's memory port target: a standard TLM-2.0 base-protocol target (blocking transport,
+// debug transport, DMI refused), so that any TLM-2.0 memory model (DRAMSys, a VP's bus)
+// can replace the built-in one. The L1's `mem` initiator socket binds to `socket`.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+#include "platform/registry.h"
+
+namespace gpurf {
+
+class IMemory : public Unit {
+public:
+  using Registry = gpurf::Registry<IMemory, const UnitContext&>;
+  tlm_utils::simple_target_socket<IMemory> socket; // base protocol; no Txn extension needed
+  IMemory(const sc_core::sc_module_name& nm, const UnitContext& c) : Unit(nm, c), socket("socket") {
+    socket.register_b_transport(this, &IMemory::b_transport);
+    socket.register_transport_dbg(this, &IMemory::transport_dbg);
+    socket.register_get_direct_mem_ptr(this, &IMemory::get_direct_mem_ptr);
+  }
+
+protected:
+  virtual void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) = 0;
+  virtual unsigned transport_dbg(tlm::tlm_generic_payload& gp) = 0;
+  // No DMI by default: every access goes through b_transport so that it is timed.
+  virtual bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+    dmi.set_start_address(0);
+    dmi.set_end_address(~sc_dt::uint64(0));
+    dmi.allow_none();
+    return false;
+  }
+};
+
+} // namespace gpurf

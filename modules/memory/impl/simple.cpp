@@ -1,0 +1,170 @@
+// A flat memory with a fixed access latency and a bandwidth limit, stored sparsely in 4 KiB
+// pages allocated on first write (unwritten bytes read as 0).
+//
+// Timing of one b_transport (all in SM cycles; the incoming delay is honoured as the
+// transfer's arrival time, loosely-timed):
+//   arrival = now + delay
+//   start   = max(arrival, busy_until)         queueing behind earlier transfers
+//   ser     = ceil(length / bytes_per_cycle)   the data occupies the channel
+//   busy_until = start + ser
+//   delay  += (start - arrival) + latency + ser
+// IGNORE commands complete with TLM_OK_RESPONSE, no effect and no time. Streaming width
+// (0 is taken as "no streaming") and byte enables (wrapping at byte_enable_length) are
+// honoured for reads and writes; an access (of the streamed window) outside
+// [base_address, base_address + size_bytes) gets TLM_ADDRESS_ERROR_RESPONSE, a null data
+// pointer TLM_GENERIC_ERROR_RESPONSE, a byte-enable pointer with length 0
+// TLM_BYTE_ENABLE_ERROR_RESPONSE. Debug transport ignores byte enables and streaming and
+// returns the bytes transferred (clipped at the end of the memory). DMI is refused.
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <unordered_map>
+
+#include "modules/memory/i_memory.h"
+
+namespace gpurf {
+namespace {
+
+class SimpleMemory final : public IMemory {
+public:
+  SimpleMemory(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IMemory(nm, c),
+        size_(static_cast<uint64_t>(
+            p.get_int("size_bytes", int64_t(4) << 30, "capacity in bytes (stored sparsely)", 1))),
+        base_(static_cast<uint64_t>(p.get_int("base_address", 0, "address of the first byte", 0))),
+        latency_(p.get_uint("latency", 100, "access latency in cycles", 0)),
+        bytes_per_cycle_(
+            p.get_uint("bytes_per_cycle", 32, "bandwidth: bytes transferred per cycle", 1)),
+        reads_(stats().scalar("reads", "read transactions", "transactions")),
+        writes_(stats().scalar("writes", "write transactions", "transactions")),
+        bytes_read_(stats().scalar("bytes_read", "bytes read", "bytes")),
+        bytes_written_(stats().scalar("bytes_written", "bytes written", "bytes")),
+        busy_cycles_(
+            stats().scalar("busy_cycles", "cycles the channel transferred data", "cycles")),
+        queue_cycles_(stats().scalar("queue_cycles", "cycles transfers waited behind earlier ones",
+                                     "cycles")) {
+    if (base_ + size_ < base_) p.fail("size_bytes", "base_address + size_bytes overflows");
+    sc_assert(clock_);
+  }
+
+  void dump_state(std::ostream& os) const override {
+    os << "  busy until cycle " << busy_until_ << ", " << pages_.size() << " pages\n";
+  }
+
+protected:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override {
+    const tlm::tlm_command cmd = gp.get_command();
+    if (cmd == tlm::TLM_IGNORE_COMMAND) {
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+    const uint64_t addr = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    unsigned char* data = gp.get_data_ptr();
+    unsigned sw = gp.get_streaming_width();
+    if (sw == 0 || sw > len) sw = len;
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const unsigned be_len = gp.get_byte_enable_length();
+    if (len == 0) {
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+    if (!data) {
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    if (be && be_len == 0) {
+      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+      return;
+    }
+    if (!in_range(addr, sw)) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    const bool write = cmd == tlm::TLM_WRITE_COMMAND;
+    if (!be && sw == len) {
+      copy(addr, data, len, write);
+    } else {
+      for (unsigned i = 0; i < len; ++i) {
+        if (be && be[i % be_len] != TLM_BYTE_ENABLED) continue;
+        copy(addr + i % sw, data + i, 1, write);
+      }
+    }
+    gp.set_dmi_allowed(false);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+
+    // Timing.
+    const Cycle arrival = now() + clock_->cycles(delay);
+    const Cycle start = std::max(arrival, busy_until_);
+    const Cycle ser = (len + bytes_per_cycle_ - 1) / bytes_per_cycle_;
+    busy_until_ = start + ser;
+    busy_cycles_ += ser;
+    queue_cycles_ += start - arrival;
+    delay += clock_->time(start - arrival + latency_ + ser);
+    if (write) {
+      ++writes_;
+      bytes_written_ += len;
+    } else {
+      ++reads_;
+      bytes_read_ += len;
+    }
+  }
+
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) override {
+    const tlm::tlm_command cmd = gp.get_command();
+    const uint64_t addr = gp.get_address();
+    unsigned char* data = gp.get_data_ptr();
+    if (cmd == tlm::TLM_IGNORE_COMMAND || !data || addr < base_ || addr - base_ >= size_) {
+      return 0;
+    }
+    const unsigned n =
+        static_cast<unsigned>(std::min<uint64_t>(gp.get_data_length(), size_ - (addr - base_)));
+    copy(addr, data, n, cmd == tlm::TLM_WRITE_COMMAND);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return n;
+  }
+
+private:
+  static constexpr uint64_t kPage = 4096;
+
+  bool in_range(uint64_t addr, uint64_t len) const {
+    return addr >= base_ && addr - base_ <= size_ && len <= size_ - (addr - base_);
+  }
+
+  // Copies `n` bytes between `buf` and memory at `addr` (in range), page by page.
+  void copy(uint64_t addr, unsigned char* buf, uint64_t n, bool write) {
+    while (n) {
+      const uint64_t off = (addr - base_) % kPage;
+      const uint64_t page = (addr - base_) / kPage;
+      const uint64_t chunk = std::min(n, kPage - off);
+      auto it = pages_.find(page);
+      if (write) {
+        if (it == pages_.end()) {
+          auto mem = std::make_unique<unsigned char[]>(kPage); // zero-initialised
+          it = pages_.emplace(page, std::move(mem)).first;
+        }
+        std::memcpy(it->second.get() + off, buf, chunk);
+      } else if (it == pages_.end()) {
+        std::memset(buf, 0, chunk);
+      } else {
+        std::memcpy(buf, it->second.get() + off, chunk);
+      }
+      addr += chunk;
+      buf += chunk;
+      n -= chunk;
+    }
+  }
+
+  const uint64_t size_, base_;
+  const unsigned latency_, bytes_per_cycle_;
+  Cycle busy_until_ = 0;
+  std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages_;
+  uint64_t &reads_, &writes_, &bytes_read_, &bytes_written_, &busy_cycles_, &queue_cycles_;
+};
+
+GPURF_REGISTER_UNIT(IMemory, SimpleMemory, "simple",
+                    "flat sparse memory: fixed latency, bandwidth in bytes per cycle");
+
+} // namespace
+} // namespace gpurf

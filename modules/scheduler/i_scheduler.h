@@ -1,0 +1,24 @@
+// Warp scheduler: owns a subset of the SM's warps, their scoreboard and instruction buffer;
+// each cycle picks a ready warp and issues its next instruction to the collector allocator.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+class IScheduler : public Unit {
+public:
+  using Registry = gpurf::Registry<IScheduler, const UnitContext&>;
+  InitSocket<IScheduler> to_alloc;        // Issue
+  MultiTargetSocket<IScheduler> notify;   // OperandsRead (collectors), Written (writeback)
+  IScheduler(const sc_core::sc_module_name& nm, const UnitContext& c)
+      : Unit(nm, c), to_alloc("to_alloc"), notify("notify") {
+    notify.register_b_transport(this, &IScheduler::on_notify);
+  }
+
+protected:
+  virtual void on_notify(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+};
+
+} // namespace gpurf

@@ -1,0 +1,29 @@
+// Writeback: takes completed instructions, writes their results through the arbiter into
+// the banks (limited write ports, priority between pipes), releases the scoreboard and
+// retires the instruction.
+#pragma once
+
+#include "modules/common/txn.h"
+#include "modules/common/unit.h"
+
+namespace gpurf {
+
+class IWriteback : public Unit {
+public:
+  using Registry = gpurf::Registry<IWriteback, const UnitContext&>;
+  MultiTargetSocket<IWriteback> in;      // Complete from the exec unit and the LSU
+  TargetSocket<IWriteback> write_done;   // WriteDone from the arbiter
+  InitSocket<IWriteback> to_arb;         // Write requests
+  MultiInitSocket<IWriteback> to_sched;  // Written, to scheduler k of the sub-core
+  IWriteback(const sc_core::sc_module_name& nm, const UnitContext& c)
+      : Unit(nm, c), in("in"), write_done("write_done"), to_arb("to_arb"), to_sched("to_sched") {
+    in.register_b_transport(this, &IWriteback::on_complete);
+    write_done.register_b_transport(this, &IWriteback::on_write_done);
+  }
+
+protected:
+  virtual void on_complete(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+  virtual void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+};
+
+} // namespace gpurf

@@ -1,0 +1,69 @@
+// Parameters of one unit, declared once in its constructor with type, default, description
+// and range. The same declarations validate the YAML, fill --describe and --dump-config.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "platform/config.h"
+
+namespace gpurf {
+
+struct ParamDecl {
+  std::string name, type, description, default_text, range_text;
+};
+
+class Params {
+public:
+  // `node` may be null (all defaults). `path` is the key path of the node, e.g. "bank".
+  Params(ConfigNode* node, std::string path);
+
+  // Declares and reads a parameter. Errors name the file:line, key path, value, valid range.
+  int64_t get_int(const std::string& name, int64_t def, const std::string& desc,
+                  int64_t min = INT64_MIN, int64_t max = INT64_MAX);
+  unsigned get_uint(const std::string& name, unsigned def, const std::string& desc,
+                    unsigned min = 0, unsigned max = UINT32_MAX) {
+    return static_cast<unsigned>(get_int(name, def, desc, min, max));
+  }
+  double get_double(const std::string& name, double def, const std::string& desc,
+                    double min = -1e300, double max = 1e300);
+  bool get_bool(const std::string& name, bool def, const std::string& desc);
+  // One of `choices`.
+  std::string get_choice(const std::string& name, const std::string& def,
+                         const std::string& desc, const std::vector<std::string>& choices);
+  std::string get_string(const std::string& name, const std::string& def,
+                         const std::string& desc);
+  // A list of choices (e.g. pipe priority order); empty node -> def.
+  std::vector<std::string> get_choice_list(const std::string& name,
+                                           const std::vector<std::string>& def,
+                                           const std::string& desc,
+                                           const std::vector<std::string>& choices);
+  // A nested map of parameters (e.g. one per pipe), checked by this object's check_unused.
+  Params& sub(const std::string& name, const std::string& desc);
+
+  // Throws ConfigError for a key that no get_*() declared (with did-you-mean).
+  void check_unused() const;
+  // Throws ConfigError naming this parameter set's key `name` with message `what`.
+  [[noreturn]] void fail(const std::string& name, const std::string& what) const;
+
+  const std::vector<ParamDecl>& decls() const { return *decls_; }
+  const std::string& path() const { return path_; }
+  ConfigNode* node() const { return node_; }
+
+private:
+  const ConfigNode* value(const std::string& name, const ParamDecl& d);
+  ConfigNode* node_;
+  std::string path_;
+  std::shared_ptr<std::vector<ParamDecl>> decls_;
+  std::shared_ptr<std::vector<std::string>> used_;
+  std::deque<std::pair<std::string, Params>> subs_;
+  // Decl lists of enclosing parameter sets with the key prefix ("pipe.") under which this
+  // set's declarations are also registered there, so --describe lists e.g. "sp.latency".
+  std::vector<std::pair<std::shared_ptr<std::vector<ParamDecl>>, std::string>> ancestors_;
+};
+
+} // namespace gpurf

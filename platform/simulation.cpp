@@ -1,0 +1,53 @@
+#include "platform/simulation.h"
+
+#include <chrono>
+
+#include "modules/memory/i_memory.h"
+#include "platform/sm.h"
+
+namespace gpurf {
+
+Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread)
+    : top_(&platform, ""), frontend_(frontend) {
+  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_SIMULATION_STOP_, sc_core::SC_INFO,
+                                          sc_core::SC_DO_NOTHING);
+  top_.get_string("name", "", "platform name");
+  top_.get_string("description", "", "what the platform models");
+  top_.get_string("paper", "", "where its parameters come from");
+  sm_ = std::make_unique<Sm>("sm", top_, frontend, regs_per_thread);
+  Params& mp = top_.sub("memory", "memory target behind the SM's TLM memory port");
+  const std::string impl =
+      mp.get_choice("impl", "simple", "implementation of the memory", IMemory::Registry::names());
+  UnitContext c = default_context("memory");
+  c.shape = &sm_->shape();
+  c.clock = &sm_->clock();
+  memory_ = IMemory::Registry::create(impl, mp, c);
+  sm_->memory_port().bind(memory_->socket);
+  top_.check_unused();
+}
+
+Simulation::~Simulation() = default;
+
+RunResult Simulation::run() {
+  RunResult r;
+  if (!sm_->warp_slots())
+    throw WorkloadError("the kernel's registers do not fit the register file: no warp can run");
+  frontend_.start(sm_->warp_slots(), sm_->functional_memory());
+  const auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.ok = sm_->finished();
+  r.error = sm_->error();
+  if (r.ok && !frontend_.done()) r.error = "simulation ended before the kernel finished";
+  r.ok = r.error.empty();
+  r.cycles = sm_->cycles();
+  r.warp_instructions = sm_->retired();
+  r.stats = dump_stats_json();
+  const double s = std::max(r.host_seconds, 1e-9);
+  r.stats["host"] = {{"seconds", r.host_seconds},
+                     {"warp_instructions_per_second", r.warp_instructions / s},
+                     {"cycles_per_second", r.cycles / s}};
+  return r;
+}
+
+} // namespace gpurf

@@ -1,0 +1,42 @@
+// One simulation: a platform (SM + memory target) running one front-end's workload.
+// SystemC allows one elaboration per process, so a process runs one Simulation.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "modules/frontend/i_frontend.h"
+#include "platform/config.h"
+#include "platform/params.h"
+
+namespace gpurf {
+
+class Sm;
+class IMemory;
+
+struct RunResult {
+  bool ok = false;
+  std::string error; // why the run stopped early, if it did
+  uint64_t cycles = 0, warp_instructions = 0;
+  double host_seconds = 0;
+  nlohmann::ordered_json stats; // every statistics group, plus "host"
+};
+
+class Simulation {
+public:
+  // Builds and binds every unit; throws ConfigError for a bad platform.
+  Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread);
+  ~Simulation();
+  RunResult run();
+  Sm& sm() { return *sm_; }
+
+private:
+  Params top_;
+  IFrontend& frontend_;
+  std::unique_ptr<Sm> sm_;
+  std::unique_ptr<IMemory> memory_;
+};
+
+} // namespace gpurf

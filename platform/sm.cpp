@@ -1,0 +1,283 @@
+#include "platform/sm.h"
+
+#include <iostream>
+#include <sstream>
+
+#include "modules/allocator/i_allocator.h"
+#include "modules/arbiter/i_arbiter.h"
+#include "modules/bank/i_bank.h"
+#include "modules/collector/i_collector.h"
+#include "modules/crossbar/i_crossbar.h"
+#include "modules/exec/i_exec.h"
+#include "modules/l1/i_l1.h"
+#include "modules/lsu/i_lsu.h"
+#include "modules/scheduler/i_scheduler.h"
+#include "modules/writeback/i_writeback.h"
+
+namespace gpurf {
+namespace {
+
+// A sub-core as a level of the module hierarchy: units built inside `build` are its
+// children, so their names (and statistics groups) read sm.sub0.bank3.
+struct SubCoreModule : sc_core::sc_module {
+  SubCoreModule(sc_core::sc_module_name nm, const std::function<void()>& build)
+      : sc_core::sc_module(nm) {
+    build();
+  }
+};
+
+// A slot's parameters and the implementation it names.
+struct Slot {
+  Params& p;
+  std::string impl;
+};
+template <class I> Slot slot(Params& top, const char* key, const char* def, const char* desc) {
+  Params& p = top.sub(key, desc);
+  return {p, p.get_choice("impl", def, std::string("implementation of the ") + key,
+                          I::Registry::names())};
+}
+
+// Reads `count` as an SM total that must split evenly over the sub-cores.
+unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::string& what,
+                     unsigned min = 1) {
+  const unsigned n = p.get_uint("count", def, what + " in the SM (split over sub-cores)", min, 4096);
+  if (n % subcores)
+    p.fail("count", std::to_string(n) + " does not divide over " + std::to_string(subcores) +
+                        " sub-cores; use a multiple of sm.subcores");
+  return n / subcores;
+}
+
+} // namespace
+
+Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread)
+    : sc_core::sc_module(nm), frontend_(frontend), stats_(name()),
+      cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
+      retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")) {
+  Params& sm = top.sub("sm", "SM shape and run control");
+  shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
+  shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
+  const double ghz = sm.get_double("clock_ghz", 1.0, "SM clock frequency in GHz", 0.001, 100);
+  clock_.period = sc_core::sc_time(1.0 / ghz, sc_core::SC_NS);
+  watchdog_ = sm.get_uint("watchdog_cycles", 200000,
+                          "stop when no instruction retires for this many cycles", 100, 1u << 31);
+  max_cycles_ = sm.get_int("max_cycles", 2000000000, "stop after this many cycles", 1, INT64_MAX);
+  const unsigned sub = shape_.subcores;
+  if (shape_.warps % sub)
+    sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
+                         std::to_string(sub) + " sub-cores");
+  shape_.regs_per_thread = std::max(1u, regs_per_thread);
+
+  Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
+  shape_.schedulers = per_subcore(sch.p, 2, sub, "schedulers");
+  Slot al = slot<IAllocator>(top, "allocator", "round_robin", "collector allocator");
+  Slot col = slot<ICollector>(top, "collector", "ocu", "operand collector units");
+  const unsigned generic = per_subcore(col.p, 4, sub, "general collectors", 0);
+  Params& sets = col.p.sub("sets", "specialised collectors serving one pipe: pipe: count");
+  std::vector<unsigned> set_count(kNumPipes);
+  unsigned total = generic;
+  for (unsigned i = 0; i < kNumPipes; ++i) {
+    const unsigned n = sets.get_uint(pipe_name(static_cast<Pipe>(i)), 0,
+                                     "collectors serving only this pipe", 0, 4096);
+    if (n % sub) sets.fail(pipe_name(static_cast<Pipe>(i)), "does not divide over the sub-cores");
+    total += set_count[i] = n / sub;
+  }
+  if (!total) col.p.fail("count", "the SM needs at least one collector");
+  shape_.collectors = total;
+  Slot ar = slot<IArbiter>(top, "arbiter", "write_first", "bank arbiter");
+  Slot bk = slot<IBank>(top, "bank", "sliced", "register banks");
+  shape_.banks = per_subcore(bk.p, 4, sub, "register banks");
+  Slot mp = slot<RegMapping>(top, "register_mapping", "gpgpusim", "register-to-bank mapping");
+  mapping_ = RegMapping::Registry::create(mp.impl, mp.p, shape_.banks, shape_.regs_per_thread);
+  shape_.mapping = mapping_.get();
+  Slot xb = slot<ICrossbar>(top, "crossbar", "full", "bank-to-collector crossbar");
+  Slot ex = slot<IExec>(top, "exec", "pipes", "execution pipes (per sub-core)");
+  Slot wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
+  Slot ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
+  Slot l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
+
+  subcores_.resize(sub);
+  for (unsigned s = 0; s < sub; ++s) {
+    SubCore& c = subcores_[s];
+    auto build = [&] {
+      c.exec = IExec::Registry::create(ex.impl, ex.p, context("exec", s, 0));
+      for (unsigned i = 0; i < kNumPipes; ++i) {
+        const Pipe p = static_cast<Pipe>(i);
+        if (p != Pipe::MEM && !c.exec->units(p)) shape_.pipe_map[i] = Pipe::SP;
+      }
+      for (unsigned b = 0; b < shape_.banks; ++b)
+        c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
+      shape_.slices = c.banks[0]->slices();
+      for (unsigned k = 0; k < shape_.schedulers; ++k)
+        c.schedulers.push_back(
+            IScheduler::Registry::create(sch.impl, sch.p, context("scheduler", s, k)));
+      c.allocator = IAllocator::Registry::create(al.impl, al.p, context("allocator", s, 0));
+      for (unsigned i = 0; i < total; ++i)
+        c.collectors.push_back(
+            ICollector::Registry::create(col.impl, col.p, context("collector", s, i)));
+      c.arbiter = IArbiter::Registry::create(ar.impl, ar.p, context("arbiter", s, 0));
+      c.crossbar = ICrossbar::Registry::create(xb.impl, xb.p, context("crossbar", s, 0));
+      c.writeback = IWriteback::Registry::create(wb.impl, wb.p, context("writeback", s, 0));
+      c.lsu = ILsu::Registry::create(ls.impl, ls.p, context("lsu", s, 0));
+    };
+    new SubCoreModule(("sub" + std::to_string(s)).c_str(), build);
+  }
+  l1_ = IL1::Registry::create(l1.impl, l1.p, context("l1", 0, 0));
+
+  // Occupancy: the warps whose registers fit in the banks.
+  const unsigned rows = subcores_[0].banks[0]->rows();
+  unsigned fit = 0;
+  while (fit < shape_.warps_per_subcore() && mapping_->rows_needed(fit + 1) <= rows) ++fit;
+  warp_slots_ = fit * sub;
+
+  for (SubCore& c : subcores_) {
+    for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);
+    unsigned i = 0;
+    for (unsigned pipe = 0; pipe <= kNumPipes; ++pipe) {
+      const unsigned n = pipe == kNumPipes ? generic : set_count[pipe];
+      for (unsigned j = 0; j < n; ++j, ++i) {
+        ICollector& o = *c.collectors[i];
+        o.pipe_mask = pipe == kNumPipes ? ~0u : 1u << pipe;
+        c.allocator->to_collector.bind(o.in);
+        c.allocator->add_collector(o.pipe_mask);
+        o.to_alloc.bind(c.allocator->release);
+        o.to_arb.bind(c.arbiter->in);
+        o.to_exec.bind(c.exec->in);
+        for (auto& k : c.schedulers) o.to_sched.bind(k->notify);
+        c.crossbar->to_collector.bind(o.from_xbar);
+      }
+    }
+    for (auto& b : c.banks) {
+      c.arbiter->to_bank.bind(b->in);
+      c.arbiter->add_bank(b->slices(), b->separate_write_port());
+      b->out.bind(c.crossbar->in);
+    }
+    c.arbiter->to_wb.bind(c.writeback->write_done);
+    c.exec->to_lsu.bind(c.lsu->in);
+    c.exec->to_wb.bind(c.writeback->in);
+    c.lsu->to_wb.bind(c.writeback->in);
+    c.lsu->to_l1.bind(l1_->in);
+    c.writeback->to_arb.bind(c.arbiter->in);
+    for (auto& k : c.schedulers) c.writeback->to_sched.bind(k->notify);
+  }
+
+  // Tick order: downstream first, so a value produced in cycle t is consumed in t + 1.
+  for (SubCore& c : subcores_) {
+    order_.push_back(c.writeback.get());
+    order_.push_back(c.lsu.get());
+    order_.push_back(c.exec.get());
+    for (auto& o : c.collectors) order_.push_back(o.get());
+    order_.push_back(c.arbiter.get());
+    order_.push_back(c.allocator.get());
+  }
+  order_.push_back(l1_.get());
+  for (SubCore& c : subcores_)
+    for (auto& k : c.schedulers) order_.push_back(k.get());
+
+  stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
+                 [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
+  SC_METHOD(step); // runs at time 0, then re-triggers itself
+}
+
+Sm::~Sm() = default;
+
+UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned index) {
+  UnitContext c;
+  const bool many = name == "bank" || name == "scheduler" || name == "collector";
+  c.name = many ? name + std::to_string(index) : name;
+  c.subcore = subcore;
+  c.index = index;
+  c.shape = &shape_;
+  c.clock = &clock_;
+  c.frontend = this;
+  c.pool = &pool_;
+  c.wake_issue = [this] {
+    for (SubCore& s : subcores_)
+      for (auto& k : s.schedulers) k->wake(clock_.now + 1);
+  };
+  return c;
+}
+
+tlm::tlm_initiator_socket<>& Sm::memory_port() { return l1_->mem; }
+
+IFunctionalMemory& Sm::functional_memory() { return *l1_; }
+
+void Sm::retire(const WarpInst& inst) {
+  ++retired_;
+  last_progress_ = clock_.now;
+  frontend_.retire(inst);
+}
+
+void Sm::start_of_simulation() {
+  host_start_ = last_report_ = std::chrono::steady_clock::now();
+}
+
+void Sm::step() {
+  try {
+    for (;;) {
+      Cycle next = kNever;
+      for (Unit* u : order_) next = std::min(next, u->next_tick());
+      if (frontend_.done() && pool_.in_flight() == 0) return stop("");
+      if (next == kNever) {
+        watchdog_report();
+        return stop("deadlock: every unit is idle but the kernel has not finished");
+      }
+      if (next > clock_.now) {
+        // Hand control back to SystemC until the next busy cycle.
+        next_trigger(clock_.time(next - clock_.now));
+        clock_.now = next;
+        cycles_ = next;
+        return;
+      }
+      const Cycle now = clock_.now;
+      for (Unit* u : order_)
+        if (u->next_tick() <= now) {
+          u->clear_tick();
+          u->tick(now);
+        }
+      if (now - last_progress_ > watchdog_) {
+        watchdog_report();
+        return stop("watchdog: no instruction retired for " + std::to_string(watchdog_) +
+                    " cycles (cycle " + std::to_string(now) + ")");
+      }
+      if (now >= max_cycles_) return stop("max_cycles reached at cycle " + std::to_string(now));
+      if ((now & 0xffff) == 0) {
+        auto t = std::chrono::steady_clock::now();
+        if (t - last_report_ > std::chrono::seconds(3)) {
+          last_report_ = t;
+          const double s = std::chrono::duration<double>(t - host_start_).count();
+          std::cerr << "[gpurf] cycle " << now << ", " << retired_ << " warp instructions, "
+                    << uint64_t(now / s) << " cycles/s\n";
+        }
+      }
+      // Advance by one cycle; the loop hands control back to SystemC at the next pass.
+      cycles_ = now + 1;
+      clock_.now = now + 1;
+      next_trigger(clock_.period);
+      return;
+    }
+  } catch (const std::exception& e) {
+    stop(e.what());
+  }
+}
+
+void Sm::stop(const std::string& error) {
+  error_ = error;
+  finished_ = error.empty();
+  for (Unit* u : order_) u->finish();
+  sc_core::sc_stop();
+}
+
+void Sm::end_of_simulation() {}
+
+void Sm::watchdog_report() {
+  std::ostringstream os;
+  os << "state of " << name() << " at cycle " << clock_.now << ":\n";
+  for (Unit* u : order_) {
+    std::ostringstream us;
+    u->dump_state(us);
+    if (!us.str().empty()) os << u->name() << ":\n" << us.str();
+  }
+  std::cerr << os.str();
+}
+
+} // namespace gpurf

@@ -1,0 +1,99 @@
+// The SM: builds every unit a platform file names, binds their sockets, and clocks them.
+// Its memory port is a TLM-2.0 base-protocol initiator socket: bind it to any memory
+// target (the platform's own `memory` unit by default, see Simulation).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "modules/common/inst_pool.h"
+#include "modules/common/unit.h"
+#include "modules/frontend/i_frontend.h"
+#include "policies/reg_mapping.h"
+
+namespace gpurf {
+
+class IScheduler;
+class IAllocator;
+class ICollector;
+class IArbiter;
+class IBank;
+class ICrossbar;
+class IExec;
+class IWriteback;
+class ILsu;
+class IL1;
+
+class Sm : public sc_core::sc_module, private IFrontend {
+public:
+  SC_HAS_PROCESS(Sm);
+  // `params` is the platform's top-level parameter set; `regs_per_thread` the kernel's.
+  Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread);
+  ~Sm() override;
+
+  // The SM's memory port (the L1's miss/write-through socket).
+  tlm::tlm_initiator_socket<>& memory_port();
+  // Functional access to the memory behind the memory port (TLM debug transport).
+  IFunctionalMemory& functional_memory();
+  // Warp slots the register file can hold for the kernel (occupancy by registers).
+  unsigned warp_slots() const { return warp_slots_; }
+  const SmShape& shape() const { return shape_; }
+  SimClock& clock() { return clock_; }
+
+  // Outcome of the run, set when the simulation stops.
+  bool finished() const { return finished_; }
+  const std::string& error() const { return error_; }
+  Cycle cycles() const { return clock_.now; }
+  uint64_t retired() const { return retired_; }
+
+private:
+  struct SubCore {
+    std::vector<std::unique_ptr<IScheduler>> schedulers;
+    std::unique_ptr<IAllocator> allocator;
+    std::vector<std::unique_ptr<ICollector>> collectors;
+    std::unique_ptr<IArbiter> arbiter;
+    std::vector<std::unique_ptr<IBank>> banks;
+    std::unique_ptr<ICrossbar> crossbar;
+    std::unique_ptr<IExec> exec;
+    std::unique_ptr<IWriteback> writeback;
+    std::unique_ptr<ILsu> lsu;
+  };
+
+  // The units see the front-end through the SM, which notes every retirement (progress).
+  void start(unsigned, IFunctionalMemory&) override {}
+  const InstInfo* peek(unsigned warp) override { return frontend_.peek(warp); }
+  void execute(unsigned warp, WarpInst& out) override { frontend_.execute(warp, out); }
+  void retire(const WarpInst& inst) override;
+  bool done() const override { return frontend_.done(); }
+  std::string describe_warp(unsigned warp) const override {
+    return frontend_.describe_warp(warp);
+  }
+
+  void step();
+  void start_of_simulation() override;
+  void end_of_simulation() override;
+  void stop(const std::string& error);
+  void watchdog_report();
+  UnitContext context(const std::string& name, unsigned subcore, unsigned index);
+
+  IFrontend& frontend_;
+  SimClock clock_;
+  SmShape shape_;
+  InstPool pool_;
+  std::unique_ptr<RegMapping> mapping_;
+  std::vector<SubCore> subcores_;
+  std::unique_ptr<IL1> l1_;
+  std::vector<Unit*> order_; // tick order: downstream units first
+  unsigned warp_slots_ = 0;
+  Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
+  bool finished_ = false;
+  std::string error_;
+  StatGroup stats_;
+  uint64_t& cycles_;
+  uint64_t& retired_;
+  std::chrono::steady_clock::time_point host_start_, last_report_;
+};
+
+} // namespace gpurf

@@ -1,0 +1,112 @@
+#include "platform/stats.h"
+
+#include <algorithm>
+#include <cctype>
+#include <numeric>
+#include <stdexcept>
+
+namespace gpurf {
+
+uint64_t Stat::total() const { return std::accumulate(values.begin(), values.end(), uint64_t(0)); }
+
+std::vector<StatGroup*>& all_stat_groups() {
+  static std::vector<StatGroup*> groups;
+  return groups;
+}
+
+StatGroup::StatGroup(std::string path) : path_(std::move(path)) {
+  all_stat_groups().push_back(this);
+}
+
+StatGroup::~StatGroup() {
+  auto& g = all_stat_groups();
+  g.erase(std::remove(g.begin(), g.end(), this), g.end());
+}
+
+static void check_new(const StatGroup& g, const std::string& name) {
+  bool dup = std::any_of(g.stats().begin(), g.stats().end(),
+                         [&](const Stat& s) { return s.name == name; }) ||
+             std::any_of(g.formulas().begin(), g.formulas().end(),
+                         [&](const Formula& f) { return f.name == name; });
+  if (dup) throw std::logic_error("statistic '" + g.path() + "." + name + "' declared twice");
+}
+
+uint64_t& StatGroup::scalar(const std::string& name, const std::string& desc,
+                            const std::string& unit) {
+  Stat& s = vector(name, 1, desc, unit);
+  s.is_vector = false;
+  return s[0];
+}
+
+Stat& StatGroup::vector(const std::string& name, size_t n, const std::string& desc,
+                        const std::string& unit, std::vector<std::string> labels) {
+  check_new(*this, name);
+  if (!labels.empty() && labels.size() != n)
+    throw std::logic_error("statistic '" + path_ + "." + name +
+                           "': " + std::to_string(labels.size()) + " labels for " +
+                           std::to_string(n) + " values");
+  Stat s;
+  s.name = name;
+  s.description = desc;
+  s.unit = unit;
+  s.values.assign(n, 0);
+  s.labels = std::move(labels);
+  s.is_vector = true;
+  stats_.push_back(std::move(s));
+  return stats_.back();
+}
+
+void StatGroup::formula(const std::string& name, const std::string& desc, const std::string& unit,
+                        std::function<double()> f) {
+  check_new(*this, name);
+  formulas_.push_back({name, desc, unit, std::move(f)});
+}
+
+nlohmann::ordered_json dump_stats_json(bool with_descriptions) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const StatGroup* g : all_stat_groups()) {
+    nlohmann::ordered_json& grp = out[g->path()];
+    if (grp.is_null()) grp = nlohmann::ordered_json::object();
+    for (const Stat& s : g->stats()) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::object();
+      if (!s.is_vector) {
+        j["value"] = s.values[0];
+      } else {
+        j["values"] = s.values;
+        if (!s.labels.empty()) j["labels"] = s.labels;
+        j["total"] = s.total();
+      }
+      if (with_descriptions) {
+        j["unit"] = s.unit;
+        j["desc"] = s.description;
+      }
+      grp[s.name] = std::move(j);
+    }
+    for (const Formula& f : g->formulas()) {
+      nlohmann::ordered_json j = nlohmann::ordered_json::object();
+      j["value"] = f.eval ? f.eval() : 0.0;
+      if (with_descriptions) {
+        j["unit"] = f.unit;
+        j["desc"] = f.description;
+      }
+      grp[f.name] = std::move(j);
+    }
+  }
+  return out;
+}
+
+uint64_t sum_stat(const std::string& group_kind, const std::string& name) {
+  uint64_t sum = 0;
+  for (const StatGroup* g : all_stat_groups()) {
+    const std::string& p = g->path();
+    size_t dot = p.rfind('.');
+    std::string last = dot == std::string::npos ? p : p.substr(dot + 1);
+    while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
+    if (last != group_kind) continue;
+    for (const Stat& s : g->stats())
+      if (s.name == name) sum += s.total();
+  }
+  return sum;
+}
+
+} // namespace gpurf

@@ -1,0 +1,536 @@
+// Functional tests of the PTX SIMT engine on real nvcc output (tests/unit/ptx_data/*.cu).
+#include <gtest/gtest.h>
+
+#include <cfenv>
+#include <climits>
+#include <cmath>
+#include <cstring>
+
+#include "tests/unit/ptx_test_util.h"
+
+using namespace gpurf::ptx;
+using ptxtest::data_module;
+using ptxtest::Launch;
+
+namespace {
+
+const Module& basic() { return data_module("ptx_basic.ptx"); }
+const Module& warp() { return data_module("ptx_warp.ptx"); }
+const Module& math() { return data_module("ptx_math.ptx"); }
+
+uint32_t fbits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+uint64_t dbits(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+
+template <class F> auto with_round(int mode, F fn) {
+  int old = fegetround();
+  fesetround(mode);
+  volatile auto r = fn();
+  fesetround(old);
+  return r;
+}
+
+} // namespace
+
+TEST(PtxEngine, VectorAdd) {
+  const int n = 1000;
+  std::vector<float> a(n), b(n);
+  for (int i = 0; i < n; ++i) {
+    a[i] = float(i) * 0.5f;
+    b[i] = float(n - i) * 0.25f;
+  }
+  Launch L(basic(), "vadd", Dim3(8), Dim3(128));
+  uint64_t da = L.buf(a), db = L.buf(b), dc = L.zeros(1024 * 4);
+  L.arg(da).arg(db).arg(dc).arg(n);
+  auto st = L.run();
+  auto c = L.get<float>(dc, 1024);
+  for (int i = 0; i < n; ++i) ASSERT_EQ(c[i], a[i] + b[i]) << i;
+  for (int i = n; i < 1024; ++i) ASSERT_EQ(c[i], 0.0f);
+  EXPECT_EQ(st.ctas, 8u);
+  EXPECT_GT(st.warp_instructions, 0u);
+}
+
+TEST(PtxEngine, DivergentIfElse) {
+  const int n = 200;
+  std::vector<int> in(n);
+  for (int i = 0; i < n; ++i) in[i] = (i * 37 + 11) % 53 - 5;
+  Launch L(basic(), "divergent", Dim3(2), Dim3(128));
+  uint64_t di = L.buf(in), d_o = L.zeros(256 * 4);
+  L.arg(di).arg(d_o).arg(n);
+  L.run();
+  auto out = L.get<int>(d_o, n);
+  for (int i = 0; i < n; ++i) {
+    int x = in[i], s = 0;
+    if (x & 1) {
+      for (int j = 0; j < (x % 7); ++j) s += j * x;
+      s += 1000;
+    } else if (x % 4 == 0) {
+      s = x * x - 3;
+    } else {
+      for (int j = x; j > 0; j -= 3) s ^= j;
+    }
+    ASSERT_EQ(out[i], s + x) << "i=" << i << " x=" << x;
+  }
+}
+
+TEST(PtxEngine, DivergentLoop) {
+  const int n = 96;
+  std::vector<int> counts(n);
+  for (int i = 0; i < n; ++i) counts[i] = (i * 7) % 23;
+  Launch L(basic(), "loop_sum", Dim3(3), Dim3(32));
+  uint64_t dcnt = L.buf(counts), d_o = L.zeros(n * 8);
+  L.arg(dcnt).arg(d_o);
+  L.run();
+  auto out = L.get<long long>(d_o, n);
+  for (int i = 0; i < n; ++i) {
+    long long s = 0;
+    for (int j = 0; j < counts[i]; ++j) s += (long long)j * j + i;
+    ASSERT_EQ(out[i], s) << i;
+  }
+}
+
+TEST(PtxEngine, SharedReductionWithBarriers) {
+  const int blocks = 3, threads = 256;
+  std::vector<int> in(blocks * threads);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = int(i * 13 % 101) - 50;
+  Launch L(basic(), "reduce_shared", Dim3(blocks), Dim3(threads));
+  uint64_t di = L.buf(in), d_o = L.zeros(blocks * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<int>(d_o, blocks);
+  for (int b = 0; b < blocks; ++b) {
+    int s = 0;
+    for (int t = 0; t < threads; ++t) s += in[size_t(b * threads + t)];
+    EXPECT_EQ(out[size_t(b)], s);
+  }
+}
+
+TEST(PtxEngine, DynamicSharedMemory) {
+  const int threads = 100; // partial last warp
+  std::vector<int> in(threads);
+  for (int i = 0; i < threads; ++i) in[i] = i + 1;
+  Launch L(basic(), "dyn_shared", Dim3(1), Dim3(threads));
+  L.cfg.dyn_shared_bytes = threads * 4;
+  uint64_t di = L.buf(in), d_o = L.zeros(threads * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<int>(d_o, threads);
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(out[t], in[threads - 1 - t] * 3) << t;
+}
+
+TEST(PtxEngine, DynamicSharedOutOfBoundsIsReported) {
+  Launch L(basic(), "dyn_shared", Dim3(1), Dim3(64));
+  L.cfg.dyn_shared_bytes = 16; // too small
+  uint64_t di = L.zeros(256), d_o = L.zeros(256);
+  L.arg(di).arg(d_o);
+  try {
+    L.run();
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("out-of-bounds shared access"), std::string::npos) << m;
+    EXPECT_NE(m.find("warp 0, thread 4"), std::string::npos) << m;
+    EXPECT_NE(m.find("ptx_basic.ptx:"), std::string::npos) << m;
+  }
+}
+
+TEST(PtxEngine, CallsRecursionAndStructReturn) {
+  const int threads = 40;
+  Launch L(basic(), "calls", Dim3(1), Dim3(threads));
+  uint64_t d_out = L.zeros(threads * 4), d_side = L.zeros(threads * 4),
+           d_f = L.zeros(threads * 8), d_pf = L.zeros(threads * 8);
+  L.arg(d_out).arg(d_side).arg(d_f).arg(d_pf);
+  L.run();
+  auto out = L.get<int>(d_out, threads);
+  auto side = L.get<int>(d_side, threads);
+  auto f = L.get<unsigned long long>(d_f, threads);
+  auto pf = L.get<float>(d_pf, 2 * threads);
+  for (int t = 0; t < threads; ++t) {
+    if (t & 1) {
+      EXPECT_EQ(out[t], t * 3 + 7) << t;
+      EXPECT_EQ(side[t], t - 3) << t;
+    } else {
+      EXPECT_EQ(out[t], -1) << t;
+      EXPECT_EQ(side[t], 0) << t;
+    }
+    unsigned long long e = 1;
+    for (unsigned k = 2; k <= unsigned(t % 21); ++k) e *= k;
+    EXPECT_EQ(f[t], e) << t;
+    EXPECT_EQ(pf[2 * t], float(t) * 2.0f);
+    EXPECT_EQ(pf[2 * t + 1], float(t) + 0.5f);
+  }
+}
+
+TEST(PtxEngine, LocalArrayDynamicIndex) {
+  const int threads = 64;
+  std::vector<int> idx(threads);
+  for (int t = 0; t < threads; ++t) idx[t] = (t * 11) & 0xff;
+  Launch L(basic(), "local_array", Dim3(1), Dim3(threads));
+  uint64_t di = L.buf(idx), d_o = L.zeros(threads * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<int>(d_o, threads);
+  for (int t = 0; t < threads; ++t) {
+    int a = (idx[t] & 15) * t + 1, b = ((idx[t] >> 4) & 15) * t + 1;
+    EXPECT_EQ(out[t], a + b) << t;
+  }
+}
+
+TEST(PtxEngine, ThreeDimensionalGridAndBlock) {
+  Launch L(basic(), "grid3d", Dim3(2, 3, 2), Dim3(4, 3, 5));
+  const int nthreads = 60, nblocks = 12;
+  uint64_t d_o = L.zeros(nthreads * nblocks * 4);
+  L.arg(d_o);
+  L.run();
+  auto out = L.get<int>(d_o, nthreads * nblocks);
+  for (unsigned bz = 0; bz < 2; ++bz)
+    for (unsigned by = 0; by < 3; ++by)
+      for (unsigned bx = 0; bx < 2; ++bx)
+        for (unsigned tz = 0; tz < 5; ++tz)
+          for (unsigned ty = 0; ty < 3; ++ty)
+            for (unsigned tx = 0; tx < 4; ++tx) {
+              unsigned b = bx + 2 * (by + 3 * bz), t = tx + 4 * (ty + 3 * tz);
+              int e = int((tz << 16) | (ty << 8) | tx | (bz << 28) | (by << 24) | (bx << 20));
+              ASSERT_EQ(out[b * nthreads + t], e);
+            }
+}
+
+TEST(PtxEngine, GlobalAndConstVariables) {
+  Launch L(basic(), "globals", Dim3(1), Dim3(32));
+  L.cfg.data_base = 0x40000000;
+  uint64_t d_o = L.zeros(32 * 4);
+  L.arg(d_o);
+  L.run();
+  const int table[8] = {3, 1, 4, 1, 5, 9, 2, 6};
+  auto out = L.get<int>(d_o, 32);
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], table[t & 7] + 5);
+  // The data segment lives in global memory at data_base: `counter` was updated.
+  Kernel k(basic(), "globals", L.cfg, L.pk.bytes(), L.mem);
+  uint64_t a = k.symbol_address("counter");
+  EXPECT_GE(a, 0x40000000u);
+  int counter = 0;
+  L.mem.read(a, &counter, 4); // constructing `k` re-initialised the data segment
+  EXPECT_EQ(counter, 5);
+}
+
+TEST(PtxEngine, EarlyExitThenBarrier) {
+  const int n = 50; // warp 1 partially exited, warps 2..3 fully exited
+  std::vector<int> in(128);
+  for (int i = 0; i < 128; ++i) in[i] = i * i;
+  Launch L(basic(), "early_exit_sync", Dim3(1), Dim3(128));
+  uint64_t di = L.buf(in), d_o = L.zeros(128 * 4);
+  L.arg(di).arg(d_o).arg(n);
+  L.run();
+  auto out = L.get<int>(d_o, 128);
+  for (int t = 0; t < n; ++t) EXPECT_EQ(out[t], in[(t + 1) % n]);
+  for (int t = n; t < 128; ++t) EXPECT_EQ(out[t], 0);
+}
+
+TEST(PtxEngine, BarrierReductions) {
+  const int threads = 96;
+  std::vector<int> in(threads);
+  for (int t = 0; t < threads; ++t) in[t] = (t * 5) % 31;
+  Launch L(basic(), "sync_count", Dim3(1), Dim3(threads));
+  uint64_t di = L.buf(in), d_o = L.zeros(threads * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  int cnt = 0;
+  for (int t = 0; t < threads; ++t) cnt += in[t] > 10;
+  auto out = L.get<int>(d_o, threads);
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(out[t], cnt * 100 + 10 + 0);
+}
+
+TEST(PtxEngine, DivergentBarrierIsDetected) {
+  Launch L(basic(), "divergent_sync", Dim3(1), Dim3(64));
+  uint64_t d_o = L.zeros(64 * 4);
+  L.arg(d_o);
+  try {
+    L.run();
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("divergent barrier"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PtxEngine, InstructionBudget) {
+  Launch L(basic(), "spin", Dim3(1), Dim3(32));
+  L.cfg.instr_budget = 5000;
+  uint64_t flag = L.zeros(4);
+  L.arg(flag);
+  try {
+    L.run();
+    FAIL() << "expected RuntimeError";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("instruction budget of 5000"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PtxEngine, LaunchErrors) {
+  SparseMemory mem;
+  LaunchConfig cfg;
+  try {
+    Kernel k(basic(), "nope", cfg, {}, mem);
+    FAIL();
+  } catch (const RuntimeError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("unknown kernel 'nope'"), std::string::npos) << m;
+    EXPECT_NE(m.find("vadd"), std::string::npos) << m;
+    EXPECT_NE(m.find("reduce_shared"), std::string::npos) << m;
+  }
+  try {
+    Kernel k(basic(), "vadd", cfg, std::vector<uint8_t>(8), mem);
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("takes 4 parameters (28 bytes)"), std::string::npos)
+        << e.what();
+  }
+  ParamPacker pk(Kernel::find_entry(basic(), "vadd"));
+  EXPECT_THROW(pk.set(3, uint64_t(1)), RuntimeError); // n is an int
+  EXPECT_THROW(pk.set(4, 1), RuntimeError);
+  const auto& layout = Kernel::find_entry(basic(), "vadd").params;
+  ASSERT_EQ(layout.size(), 4u);
+  EXPECT_EQ(layout[2].offset, 16u);
+  EXPECT_EQ(layout[3].offset, 24u);
+  EXPECT_EQ(layout[3].size, 4u);
+}
+
+// -------------------------------------------------------------------------------------------
+// Step-level API
+// -------------------------------------------------------------------------------------------
+TEST(PtxEngine, StepReportsValuesMasksAndAddresses) {
+  const Module& m = basic();
+  SparseMemory mem;
+  const int n = 40;
+  std::vector<float> a(64, 1.5f), b(64, 2.0f);
+  uint64_t da = mem.alloc(256), db = mem.alloc(256), dc = mem.alloc(256);
+  mem.write_vec(da, a);
+  mem.write_vec(db, b);
+  LaunchConfig cfg;
+  cfg.grid = Dim3(1);
+  cfg.block = Dim3(64);
+  ParamPacker pk(Kernel::find_entry(m, "vadd"));
+  pk.set(0, da).set(1, db).set(2, dc).set(3, n);
+  Kernel k(m, "vadd", cfg, pk.bytes(), mem);
+  unsigned cta = k.launch_cta(0);
+  ASSERT_EQ(k.cta_warps(cta).size(), 2u);
+  unsigned w1 = k.cta_warps(cta)[1]; // lanes 32..63: only 8 are < n
+  StepResult r;
+  bool saw_guarded = false, saw_load = false, saw_store = false;
+  while (k.peek(w1).state == Peek::State::Ready) {
+    Peek p = k.peek(w1);
+    k.step(w1, r);
+    EXPECT_EQ(r.pc, p.pc);
+    EXPECT_EQ(r.instr, p.instr);
+    if (r.instr->op == Op::Ld && r.instr->space == Space::Global) {
+      saw_load = true;
+      EXPECT_EQ(r.active_mask, 0xffu);
+      EXPECT_EQ(r.exec_mask, 0xffu);
+      EXPECT_EQ(r.access_bytes, 4u);
+      EXPECT_EQ(r.space, Space::Global);
+      for (unsigned l = 0; l < 8; ++l) {
+        uint64_t base = r.reads.back().v[l];
+        EXPECT_TRUE(r.addr[l] == base) << l;
+      }
+      ASSERT_EQ(r.writes.size(), 1u);
+      for (unsigned l = 0; l < 8; ++l) EXPECT_EQ(r.writes[0].v[l], fbits(1.5f) + 0 * l);
+    }
+    if (r.instr->op == Op::St) {
+      saw_store = true;
+      EXPECT_EQ(r.exec_mask, 0xffu);
+      for (unsigned l = 0; l < 8; ++l) EXPECT_EQ(r.addr[l], dc + 4 * (32 + l));
+    }
+    if (r.instr->op == Op::Bra && r.instr->guard >= 0) {
+      saw_guarded = true;
+      EXPECT_EQ(r.active_mask, 0xffffffffu);
+      EXPECT_EQ(r.exec_mask, 0xffffff00u); // @%p bra: lanes with i >= n jump to the exit
+      ASSERT_FALSE(r.reads.empty());
+      EXPECT_EQ(r.reads[0].vreg, unsigned(r.instr->guard));
+    }
+  }
+  EXPECT_TRUE(saw_guarded && saw_load && saw_store);
+  EXPECT_EQ(k.peek(w1).state, Peek::State::Finished);
+  EXPECT_TRUE(r.warp_finished);
+  EXPECT_FALSE(k.cta_done(cta)); // warp 0 has not run
+  auto c = mem.read_vec<float>(dc, 64);
+  for (int i = 32; i < 40; ++i) EXPECT_EQ(c[i], 3.5f);
+  for (int i = 40; i < 64; ++i) EXPECT_EQ(c[i], 0.0f);
+}
+
+TEST(PtxEngine, PeekShowsBarrierWait) {
+  const Module& m = basic();
+  SparseMemory mem;
+  LaunchConfig cfg;
+  cfg.grid = Dim3(1);
+  cfg.block = Dim3(64);
+  std::vector<int> in(64, 1);
+  uint64_t di = mem.alloc(256), d_o = mem.alloc(256);
+  mem.write_vec(di, in);
+  ParamPacker pk(Kernel::find_entry(m, "reduce_shared"));
+  pk.set(0, di).set(1, d_o);
+  Kernel k(m, "reduce_shared", cfg, pk.bytes(), mem);
+  unsigned cta = k.launch_cta(0);
+  unsigned w0 = k.cta_warps(cta)[0], w1 = k.cta_warps(cta)[1];
+  StepResult r;
+  while (k.peek(w0).state == Peek::State::Ready) k.step(w0, r);
+  EXPECT_TRUE(r.barrier_wait);
+  EXPECT_EQ(r.instr->op, Op::Bar);
+  EXPECT_EQ(k.peek(w0).state, Peek::State::AtBarrier);
+  EXPECT_NE(k.describe_warp(w0).find("waiting at barrier 0"), std::string::npos);
+  EXPECT_THROW(k.step(w0, r), RuntimeError);
+  while (k.peek(w1).state == Peek::State::Ready) k.step(w1, r);
+  // warp 1 arrived last: both are released
+  EXPECT_EQ(k.peek(w0).state, Peek::State::Ready);
+  EXPECT_EQ(k.peek(w1).state, Peek::State::Ready);
+}
+
+// -------------------------------------------------------------------------------------------
+// Warp-level operations and atomics
+// -------------------------------------------------------------------------------------------
+TEST(PtxEngine, ShflModes) {
+  const int threads = 64;
+  std::vector<int> in(threads);
+  for (int t = 0; t < threads; ++t) in[t] = t * 100 + 7;
+  Launch L(warp(), "shfl_ops", Dim3(1), Dim3(threads));
+  uint64_t di = L.buf(in), d_o = L.zeros(threads * 6 * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<int>(d_o, threads * 6);
+  for (int t = 0; t < threads; ++t) {
+    int w = t & ~31, l = t & 31;
+    auto v = [&](int lane) { return in[w + lane]; };
+    EXPECT_EQ(out[t * 6 + 0], l + 3 < 32 ? v(l + 3) : v(l)) << t;
+    EXPECT_EQ(out[t * 6 + 1], l - 5 >= 0 ? v(l - 5) : v(l)) << t;
+    EXPECT_EQ(out[t * 6 + 2], v(l ^ 9)) << t;
+    EXPECT_EQ(out[t * 6 + 3], v((t * 7) & 31)) << t;
+    int seg = l & ~7;
+    EXPECT_EQ(out[t * 6 + 4], (l & 7) + 2 < 8 ? v(seg + (l & 7) + 2) : v(l)) << t;
+    EXPECT_EQ(out[t * 6 + 5], v((l & ~15) + 3)) << t;
+  }
+}
+
+TEST(PtxEngine, WarpReduceWithShflDown) {
+  const int threads = 128, blocks = 2;
+  std::vector<int> in(threads * blocks);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = int(i % 17) * 3 - 20;
+  Launch L(warp(), "warp_reduce", Dim3(blocks), Dim3(threads));
+  uint64_t di = L.buf(in), d_o = L.zeros(8 * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<int>(d_o, 8);
+  for (int w = 0; w < 8; ++w) {
+    int s = 0;
+    for (int l = 0; l < 32; ++l) s += in[size_t(w * 32 + l)];
+    EXPECT_EQ(out[w], s) << w;
+  }
+}
+
+TEST(PtxEngine, VoteBallotActivemask) {
+  const int threads = 64;
+  std::vector<int> in(threads);
+  for (int t = 0; t < threads; ++t) in[t] = (t % 3 == 0) ? -t : t;
+  in[40] = 12345;
+  Launch L(warp(), "vote_ops", Dim3(1), Dim3(threads));
+  uint64_t di = L.buf(in), d_o = L.zeros(threads * 16);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<unsigned>(d_o, threads * 4);
+  for (int w = 0; w < 2; ++w) {
+    unsigned ballot = 0, odd = 0;
+    bool any = false, all = true;
+    for (int l = 0; l < 32; ++l) {
+      int v = in[w * 32 + l];
+      if (v > 0) ballot |= 1u << l;
+      if (v & 1) odd |= 1u << l;
+      any = any || v == 12345;
+      all = all && v > -100;
+    }
+    for (int l = 0; l < 32; ++l) {
+      int t = w * 32 + l;
+      EXPECT_EQ(out[t * 4 + 0], ballot) << t;
+      EXPECT_EQ(out[t * 4 + 1], unsigned(all)) << t;
+      EXPECT_EQ(out[t * 4 + 2], unsigned(any)) << t;
+      EXPECT_EQ(out[t * 4 + 3], (in[t] & 1) ? odd : 0u) << t;
+    }
+  }
+}
+
+TEST(PtxEngine, Atomics) {
+  const int threads = 96;
+  Launch L(warp(), "atomics", Dim3(1), Dim3(threads));
+  std::vector<int> gi(16, 0);
+  gi[1] = 1000;
+  gi[2] = -1000;
+  std::vector<unsigned> gu = {0xffffffffu, 0, 0, 0, 0};
+  std::vector<float> gf = {1.0f};
+  std::vector<unsigned long long> gull = {5};
+  std::vector<double> gd = {0.5};
+  uint64_t dgi = L.buf(gi), dgu = L.buf(gu), dgf = L.buf(gf), dgull = L.buf(gull),
+           dgd = L.buf(gd), d_o = L.zeros(threads * 4);
+  L.arg(dgi).arg(dgu).arg(dgf).arg(dgull).arg(dgd).arg(d_o);
+  L.run();
+  auto ri = L.get<int>(dgi, 16);
+  auto ru = L.get<unsigned>(dgu, 5);
+  int sum = 0, mx = INT_MIN;
+  unsigned x = 0, orv = 0, andv = 0xffffffffu;
+  unsigned long long su = 5;
+  for (int t = 0; t < threads; ++t) {
+    sum += t;
+    mx = std::max(mx, t * 3 - 50);
+    x ^= unsigned(t) * 2654435761u;
+    orv |= 1u << (t & 31);
+    andv &= ~(1u << (t & 31));
+    su += (unsigned long long)t << 33;
+  }
+  EXPECT_EQ(ri[0], sum);
+  EXPECT_EQ(ri[1], 100 - (threads - 1));
+  EXPECT_EQ(ri[2], mx);
+  EXPECT_EQ(ru[0], andv);
+  EXPECT_EQ(ru[1], orv);
+  EXPECT_EQ(ru[2], x);
+  // atomicInc with limit 10: 0,1,..,10,0,...; 96 increments
+  unsigned inc = 0, dec = 0;
+  for (int t = 0; t < threads; ++t) {
+    inc = inc >= 10 ? 0 : inc + 1;
+    dec = (dec == 0 || dec > 7) ? 7 : dec - 1;
+  }
+  EXPECT_EQ(ru[3], inc);
+  EXPECT_EQ(ru[4], dec);
+  EXPECT_EQ(L.get<float>(dgf, 1)[0], 1.0f + 0.5f * threads);
+  EXPECT_EQ(L.get<unsigned long long>(dgull, 1)[0], su);
+  EXPECT_EQ(L.get<double>(dgd, 1)[0], 0.5 + 0.25 * threads);
+  // CAS chain: lanes execute in order within a warp, warps in order → all succeed
+  auto out = L.get<int>(d_o, threads);
+  for (int t = 0; t < threads; ++t) EXPECT_EQ(out[t], t);
+  EXPECT_EQ(ri[3], threads);
+  EXPECT_GE(ri[4], 0);
+  EXPECT_LT(ri[4], threads);
+  EXPECT_EQ(ri[8], threads / 4);
+  EXPECT_EQ(ri[9], threads / 4);
+  EXPECT_EQ(ri[10], threads - 1); // max(t) over all threads beats the count
+  EXPECT_EQ(ri[11], threads / 4);
+}
+
+TEST(PtxEngine, MatchAny) {
+  const int threads = 32;
+  std::vector<int> in(threads);
+  for (int t = 0; t < threads; ++t) in[t] = t % 5;
+  Launch L(warp(), "match_any", Dim3(1), Dim3(threads));
+  uint64_t di = L.buf(in), d_o = L.zeros(threads * 4);
+  L.arg(di).arg(d_o);
+  L.run();
+  auto out = L.get<unsigned>(d_o, threads);
+  for (int t = 0; t < threads; ++t) {
+    unsigned e = 0;
+    for (int j = 0; j < threads; ++j)
+      if (in[j] == in[t]) e |= 1u << j;
+    EXPECT_EQ(out[t], e);
+  }
+}

@@ -1,0 +1,40 @@
+// bfs: one BFS level over a CSR graph (workloads/cuda/bfs.cu). Every vertex with initial level -1
+// that has an in-edge from a vertex with initial level `cur` must end at level cur + 1; all other
+// levels are unchanged; *discovered grows by the number of such vertices. Deterministic: exact.
+#include "workloads/reference/check_util.h"
+
+namespace gpurf::workload {
+namespace {
+
+std::string check_bfs(const LaunchData& d) {
+  using namespace detail;
+  const int64_t n = d.var("n"), m = d.var("m"), cur = d.var("cur");
+  const uint32_t* row_ptr = in<uint32_t>(d, "row_ptr", uint64_t(n + 1));
+  const uint32_t* cols = in<uint32_t>(d, "cols", uint64_t(m));
+  const int32_t* level0 = in<int32_t>(d, "level", uint64_t(n));
+  const int32_t* level = out<int32_t>(d, "level", uint64_t(n));
+  const uint32_t* discovered = out<uint32_t>(d, "discovered", 1);
+  std::vector<int32_t> expected(level0, level0 + n);
+  uint32_t found = d.buf("discovered").in<uint32_t>()[0];
+  for (int64_t v = 0; v < n; ++v) {
+    if (level0[v] != cur) continue;
+    if (row_ptr[v] > row_ptr[v + 1] || row_ptr[v + 1] > uint64_t(m))
+      return "bfs: malformed row_ptr at vertex " + std::to_string(v);
+    for (uint32_t e = row_ptr[v]; e < row_ptr[v + 1]; ++e) {
+      const uint32_t u = cols[e];
+      if (u >= uint64_t(n)) return "bfs: edge " + std::to_string(e) + " leaves the graph";
+      if (expected[u] == -1) {
+        expected[u] = int32_t(cur + 1);
+        ++found;
+      }
+    }
+  }
+  std::string r = compare_exact("level", expected.data(), level, uint64_t(n));
+  if (!r.empty()) return r;
+  return compare_exact("discovered", &found, discovered, 1);
+}
+
+} // namespace
+} // namespace gpurf::workload
+
+GPURF_REFERENCE(bfs, check_bfs)

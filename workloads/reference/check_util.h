@@ -1,0 +1,88 @@
+// Helpers shared by the reference checkers (not part of the public interface).
+#pragma once
+
+#include "workloads/reference/reference.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace gpurf::workload::detail {
+
+// Typed access with a size check: the buffer must hold exactly `count` elements of T.
+template <class T> const T* in(const LaunchData& d, const char* name, uint64_t count) {
+  const Buffer& b = d.buf(name);
+  if (b.count != count)
+    throw std::runtime_error(std::string("buffer '") + name + "' has " + std::to_string(b.count) +
+                             " elements, the checker expects " + std::to_string(count));
+  return b.in<T>();
+}
+template <class T> const T* out(const LaunchData& d, const char* name, uint64_t count) {
+  in<T>(d, name, count);
+  return d.buf(name).out<T>();
+}
+
+inline std::string fmt(double v) {
+  char s[64];
+  std::snprintf(s, sizeof s, "%.9g", v);
+  return s;
+}
+template <class T> std::string fmt_any(T v) {
+  if constexpr (std::is_floating_point_v<T>)
+    return fmt(double(v));
+  else
+    return std::to_string(v);
+}
+
+template <class T, class U>
+std::string mismatch(const char* buffer, uint64_t index, T expected, U got,
+                     const std::string& note = "") {
+  std::ostringstream o;
+  o << buffer << "[" << index << "]: expected " << fmt_any(expected) << ", got " << fmt_any(got);
+  if (!note.empty()) o << " (" << note << ")";
+  return o.str();
+}
+
+// |got - expected| <= tol; NaN never passes.
+inline bool close(double expected, double got, double tol) {
+  return std::isfinite(got) && std::fabs(got - expected) <= tol;
+}
+
+// Compares `count` integers exactly.
+template <class T>
+std::string compare_exact(const char* buffer, const T* expected, const T* got, uint64_t count) {
+  for (uint64_t i = 0; i < count; ++i)
+    if (expected[i] != got[i]) return mismatch(buffer, i, expected[i], got[i]);
+  return "";
+}
+
+// Compares floats: |got - expected| <= atol + rtol * scale[i] (scale: a magnitude of the terms
+// that produced element i, e.g. the sum of their absolute values; nullptr: |expected|).
+template <class T, class E>
+std::string compare_close(const char* buffer, const E* expected, const T* got, uint64_t count,
+                          double rtol, double atol, const double* scale = nullptr) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const double s = scale ? scale[i] : std::fabs(double(expected[i]));
+    const double tol = atol + rtol * s;
+    if (!close(double(expected[i]), double(got[i]), tol))
+      return mismatch(buffer, i, double(expected[i]), double(got[i]), "tolerance " + fmt(tol));
+  }
+  return "";
+}
+
+// Emulates a warp's shfl.sync.down reduction tree exactly: for each offset (first, first/2, .., 1)
+// lane l adds lane l+off's value, or its own value when l+off >= 32 (the hardware returns the
+// caller's value for an out-of-range source). Returns lane 0's value. Matches
+//   for (off = first; off > 0; off >>= 1) v += __shfl_down_sync(~0u, v, off);
+template <class T> T warp_reduce_down(std::array<T, 32> v, int first) {
+  for (int off = first; off > 0; off >>= 1) {
+    std::array<T, 32> next;
+    for (int l = 0; l < 32; ++l) next[l] = v[l] + (l + off < 32 ? v[l + off] : v[l]);
+    v = next;
+  }
+  return v[0];
+}
+
+} // namespace gpurf::workload::detail

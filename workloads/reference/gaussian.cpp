@@ -1,0 +1,48 @@
+// gaussian: one elimination step with pivot row t (workloads/cuda/gaussian.cu).
+// Expected, computed in double from the inputs: mult[i] = A[i][t] / A[t][t] for i > t, else 0;
+// a_out[i][j] = A[i][j] - mult[i] * A[t][j] for i > t and j >= t, else A[i][j];
+// b_out[i] = b[i] - mult[i] * b[t] for i > t, else b[i].
+// Tolerance: the kernel rounds the division, the product and the difference in float: 1e-5 of
+// |A[i][j]| + |mult[i] * A[t][j]| (resp. of |mult[i]|). Copied entries must match exactly.
+#include "workloads/reference/check_util.h"
+
+#include <cmath>
+
+namespace gpurf::workload {
+namespace {
+
+std::string check_gaussian(const LaunchData& d) {
+  using namespace detail;
+  const int64_t n = d.var("n"), t = d.var("t");
+  if (t < 0 || t >= n) return "gaussian: the pivot t must lie in [0, n)";
+  const uint64_t nn = uint64_t(n * n);
+  const float* a = in<float>(d, "a", nn);
+  const float* b = in<float>(d, "b", uint64_t(n));
+  const float* a_out = out<float>(d, "a_out", nn);
+  const float* b_out = out<float>(d, "b_out", uint64_t(n));
+  const float* mult = out<float>(d, "mult", uint64_t(n));
+  const double pivot = a[t * n + t];
+  std::vector<double> m(size_t(n), 0.0), m_scale(static_cast<size_t>(n));
+  std::vector<double> ea(nn), sa(nn), eb(static_cast<size_t>(n)), sb(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    if (i > t) m[size_t(i)] = double(a[i * n + t]) / pivot;
+    m_scale[size_t(i)] = std::fabs(m[size_t(i)]);
+    eb[size_t(i)] = double(b[i]) - m[size_t(i)] * double(b[t]);
+    sb[size_t(i)] = std::fabs(double(b[i])) + std::fabs(m[size_t(i)] * double(b[t]));
+    for (int64_t j = 0; j < n; ++j) {
+      const bool update = i > t && j >= t;
+      const double mp = update ? m[size_t(i)] * double(a[t * n + j]) : 0.0;
+      ea[i * n + j] = double(a[i * n + j]) - mp;
+      sa[i * n + j] = std::fabs(double(a[i * n + j])) + std::fabs(mp);
+    }
+  }
+  std::string r = compare_close("mult", m.data(), mult, uint64_t(n), 1e-5, 0.0, m_scale.data());
+  if (r.empty()) r = compare_close("b_out", eb.data(), b_out, uint64_t(n), 1e-5, 0.0, sb.data());
+  if (r.empty()) r = compare_close("a_out", ea.data(), a_out, nn, 1e-5, 0.0, sa.data());
+  return r;
+}
+
+} // namespace
+} // namespace gpurf::workload
+
+GPURF_REFERENCE(gaussian, check_gaussian)

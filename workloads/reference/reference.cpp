@@ -1,0 +1,68 @@
+#include "workloads/reference/reference.h"
+
+#include <algorithm>
+
+namespace gpurf::workload {
+
+namespace {
+std::map<std::string, Checker>& registry() {
+  static std::map<std::string, Checker> r; // constructed on first use (static-init order safe)
+  return r;
+}
+} // namespace
+
+const Buffer& LaunchData::buf(const std::string& name) const {
+  auto it = buffers.find(name);
+  if (it == buffers.end()) throw std::runtime_error("launch has no buffer '" + name + "'");
+  return it->second;
+}
+
+int64_t LaunchData::var(const std::string& name) const {
+  auto it = vars.find(name);
+  if (it == vars.end()) throw std::runtime_error("launch has no var '" + name + "'");
+  return it->second;
+}
+
+void register_checker(const char* name, Checker fn) { registry()[name] = fn; }
+
+const Checker* find_checker(const std::string& name) {
+  auto it = registry().find(name);
+  return it == registry().end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> checker_names() {
+  std::vector<std::string> names;
+  for (const auto& [name, fn] : registry()) names.push_back(name);
+  return names; // std::map: already sorted
+}
+
+// One line per checker of the suite (workloads/reference/<name>.cpp).
+#define GPURF_WORKLOADS(X)                                                                         \
+  X(backprop)                                                                                      \
+  X(bfs)                                                                                           \
+  X(bitonic)                                                                                       \
+  X(daxpy_dot)                                                                                     \
+  X(dp1d)                                                                                          \
+  X(gaussian)                                                                                      \
+  X(heat2d)                                                                                        \
+  X(histogram)                                                                                     \
+  X(kmeans)                                                                                        \
+  X(nbody)                                                                                         \
+  X(nn)                                                                                            \
+  X(nw)                                                                                            \
+  X(reduce)                                                                                        \
+  X(scan)                                                                                          \
+  X(sgemm)                                                                                         \
+  X(sobel)
+
+#define GPURF_DECLARE(name) void link_checker_##name();
+GPURF_WORKLOADS(GPURF_DECLARE)
+#undef GPURF_DECLARE
+
+void link_all_checkers() {
+#define GPURF_CALL(name) link_checker_##name();
+  GPURF_WORKLOADS(GPURF_CALL)
+#undef GPURF_CALL
+}
+
+} // namespace gpurf::workload
