@@ -9,7 +9,7 @@ namespace gpurf {
 
 Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread)
     : top_(&platform, ""), frontend_(frontend) {
-  sc_core::sc_report_handler::set_actions(sc_core::SC_ID_SIMULATION_STOP_, sc_core::SC_INFO,
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   top_.get_string("name", "", "platform name");
   top_.get_string("description", "", "what the platform models");

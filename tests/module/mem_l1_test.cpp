@@ -367,7 +367,3 @@ TEST(MemL1, StreamingReadIsABurstError) {
   EXPECT_EQ(gp.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
 }
 
-int sc_main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

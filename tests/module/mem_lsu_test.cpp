@@ -346,7 +346,3 @@ TEST(MemLsu, BusyL1AndWritebackAreRetried) {
   EXPECT_EQ(stat(*b.lsu, "wb_busy_cycles"), 1u);
 }
 
-int sc_main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

@@ -193,7 +193,3 @@ TEST(MemMemory, DebugTransportAndNoDmi) {
   EXPECT_FALSE(b.init.sock->get_direct_mem_ptr(gp, dmi));
 }
 
-int sc_main(int argc, char** argv) {
-  testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}

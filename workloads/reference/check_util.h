@@ -79,7 +79,8 @@ std::string compare_close(const char* buffer, const E* expected, const T* got, u
 template <class T> T warp_reduce_down(std::array<T, 32> v, int first) {
   for (int off = first; off > 0; off >>= 1) {
     std::array<T, 32> next;
-    for (int l = 0; l < 32; ++l) next[l] = v[l] + (l + off < 32 ? v[l + off] : v[l]);
+    for (size_t l = 0; l < 32; ++l)
+      next[l] = v[l] + (l + size_t(off) < 32 ? v[l + size_t(off)] : v[l]);
     v = next;
   }
   return v[0];

@@ -32,8 +32,8 @@ std::string check_gaussian(const LaunchData& d) {
     for (int64_t j = 0; j < n; ++j) {
       const bool update = i > t && j >= t;
       const double mp = update ? m[size_t(i)] * double(a[t * n + j]) : 0.0;
-      ea[i * n + j] = double(a[i * n + j]) - mp;
-      sa[i * n + j] = std::fabs(double(a[i * n + j])) + std::fabs(mp);
+      ea[size_t(i * n + j)] = double(a[i * n + j]) - mp;
+      sa[size_t(i * n + j)] = std::fabs(double(a[i * n + j])) + std::fabs(mp);
     }
   }
   std::string r = compare_close("mult", m.data(), mult, uint64_t(n), 1e-5, 0.0, m_scale.data());

@@ -28,8 +28,8 @@ std::string check_heat2d(const LaunchData& d) {
     for (int64_t x = 0; x < nx; ++x) {
       const double c = at(x, y), n = at(x, y - 1), s = at(x, y + 1), w = at(x - 1, y),
                    e = at(x + 1, y);
-      expected[y * nx + x] = c + double(kAlpha) * (n + s + w + e - 4.0 * c);
-      scale[y * nx + x] =
+      expected[size_t(y * nx + x)] = c + double(kAlpha) * (n + s + w + e - 4.0 * c);
+      scale[size_t(y * nx + x)] =
           std::fabs(c) + double(kAlpha) * (std::fabs(n) + std::fabs(s) + std::fabs(w) +
                                            std::fabs(e) + 4.0 * std::fabs(c));
     }

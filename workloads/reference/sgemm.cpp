@@ -25,8 +25,8 @@ std::string check_sgemm(const LaunchData& d) {
         acc += p;
         s += std::fabs(p);
       }
-      expected[i * n + j] = acc;
-      scale[i * n + j] = s;
+      expected[size_t(i * n + j)] = acc;
+      scale[size_t(i * n + j)] = s;
     }
   return compare_close("C", expected.data(), C, nn, 1e-5, 1e-7, scale.data());
 }

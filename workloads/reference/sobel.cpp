@@ -29,11 +29,11 @@ std::string check_sobel(const LaunchData& d) {
       const double p20 = p(x - 1, y + 1), p21 = p(x, y + 1), p22 = p(x + 1, y + 1);
       const double gx = (p02 + 2 * p12 + p22) - (p00 + 2 * p10 + p20);
       const double gy = (p20 + 2 * p21 + p22) - (p00 + 2 * p01 + p02);
-      expected[y * w + x] = std::sqrt(gx * gx + gy * gy);
-      scale[y * w + x] = std::fabs(p02) + 2 * std::fabs(p12) + std::fabs(p22) + std::fabs(p00) +
-                         2 * std::fabs(p10) + std::fabs(p20) + 2 * std::fabs(p21) +
-                         2 * std::fabs(p01) + std::fabs(p02) + std::fabs(p20) + std::fabs(p22) +
-                         std::fabs(p00);
+      expected[size_t(y * w + x)] = std::sqrt(gx * gx + gy * gy);
+      scale[size_t(y * w + x)] = std::fabs(p02) + 2 * std::fabs(p12) + std::fabs(p22) +
+                                 std::fabs(p00) + 2 * std::fabs(p10) + std::fabs(p20) +
+                                 2 * std::fabs(p21) + 2 * std::fabs(p01) + std::fabs(p02) +
+                                 std::fabs(p20) + std::fabs(p22) + std::fabs(p00);
     }
   return compare_close("out", expected.data(), got, pixels, 1e-5, 1e-7, scale.data());
 }

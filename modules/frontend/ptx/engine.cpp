@@ -970,6 +970,30 @@ void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& 
       fail(w, int(lane0), "barrier thread count " + std::to_string(count) +
                               " must be a non-zero multiple of 32");
   }
+  if (in.bar != BarMode::Arrive && exec != w.live) {
+    // Lanes of the warp parked (by divergence) at an exit of the kernel would exit as soon as
+    // they ran (the common `if (i >= n) return; ... __syncthreads();`): let them exit now.
+    uint32_t pending = w.live & ~exec, above = 0;
+    std::vector<unsigned> frame_of(w.stack.size());
+    unsigned fcount = 0;
+    for (size_t i = 0; i < w.stack.size(); ++i) {
+      if (w.stack[i].base && i > 0) ++fcount;
+      frame_of[i] = fcount;
+    }
+    uint32_t exiting = 0;
+    for (size_t i = w.stack.size(); i-- > 0;) {
+      uint32_t here = w.stack[i].mask & ~above & pending;
+      above |= w.stack[i].mask;
+      if (!here) continue;
+      const Function& ef = *w.frames[frame_of[i]].f;
+      unsigned epc = w.stack[i].pc;
+      const Instr* ei = epc < ef.instrs.size() ? &ef.instrs[epc] : nullptr;
+      if (ei && ei->guard < 0 &&
+          (ei->op == Op::Exit || (ei->op == Op::Ret && frame_of[i] == 0)))
+        exiting |= here;
+    }
+    if (exiting == pending) exit_lanes(w, exiting);
+  }
   if (in.bar != BarMode::Arrive && exec != w.live)
     fail(w, int(lane0), "divergent barrier: " + std::string(in.text) + " executed by lanes " +
                             hex(exec) + " while lanes " + hex(w.live) +
