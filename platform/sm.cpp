@@ -221,6 +221,11 @@ void Sm::step() {
         watchdog_report();
         return stop("deadlock: every unit is idle but the kernel has not finished");
       }
+      if (next - last_progress_ > watchdog_) {
+        watchdog_report();
+        return stop("watchdog: no instruction retired for " + std::to_string(watchdog_) +
+                    " cycles (cycle " + std::to_string(last_progress_ + watchdog_) + ")");
+      }
       if (next > clock_.now) {
         // Hand control back to SystemC until the next busy cycle.
         next_trigger(clock_.time(next - clock_.now));
@@ -234,11 +239,6 @@ void Sm::step() {
           u->clear_tick();
           u->tick(now);
         }
-      if (now - last_progress_ > watchdog_) {
-        watchdog_report();
-        return stop("watchdog: no instruction retired for " + std::to_string(watchdog_) +
-                    " cycles (cycle " + std::to_string(now) + ")");
-      }
       if (now >= max_cycles_) return stop("max_cycles reached at cycle " + std::to_string(now));
       if ((now & 0xffff) == 0) {
         auto t = std::chrono::steady_clock::now();

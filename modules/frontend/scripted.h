@@ -31,6 +31,12 @@ public:
   std::string describe_warp(unsigned warp) const override;
   unsigned regs() const { return regs_; }
   uint64_t retired() const { return retired_; }
+  // Every retired instruction with its timing, in retirement order (for tests).
+  struct Retired {
+    unsigned warp, pc;
+    Cycle issue, dispatch, complete;
+  };
+  const std::vector<Retired>& log() const { return log_; }
   // The functional value of a register (for tests).
   const LaneValues& reg(unsigned warp, unsigned r) const { return state_[warp].regs[r]; }
 
@@ -47,6 +53,7 @@ private:
   unsigned slots_ = 0, exited_ = 0, at_barrier_ = 0;
   uint64_t retired_ = 0, issued_ = 0;
   IFunctionalMemory* mem_ = nullptr;
+  std::vector<Retired> log_;
 };
 
 } // namespace gpurf

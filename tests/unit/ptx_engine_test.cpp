@@ -138,8 +138,8 @@ TEST(PtxEngine, DynamicSharedOutOfBoundsIsReported) {
 TEST(PtxEngine, CallsRecursionAndStructReturn) {
   const int threads = 40;
   Launch L(basic(), "calls", Dim3(1), Dim3(threads));
-  uint64_t d_out = L.zeros(threads * 4), d_side = L.zeros(threads * 4),
-           d_f = L.zeros(threads * 8), d_pf = L.zeros(threads * 8);
+  uint64_t d_out = L.zeros(threads * 4), d_side = L.zeros(threads * 4), d_f = L.zeros(threads * 8),
+           d_pf = L.zeros(threads * 8);
   L.arg(d_out).arg(d_side).arg(d_f).arg(d_pf);
   L.run();
   auto out = L.get<int>(d_out, threads);
@@ -470,8 +470,8 @@ TEST(PtxEngine, Atomics) {
   std::vector<float> gf = {1.0f};
   std::vector<unsigned long long> gull = {5};
   std::vector<double> gd = {0.5};
-  uint64_t dgi = L.buf(gi), dgu = L.buf(gu), dgf = L.buf(gf), dgull = L.buf(gull),
-           dgd = L.buf(gd), d_o = L.zeros(threads * 4);
+  uint64_t dgi = L.buf(gi), dgu = L.buf(gu), dgf = L.buf(gf), dgull = L.buf(gull), dgd = L.buf(gd),
+           d_o = L.zeros(threads * 4);
   L.arg(dgi).arg(dgu).arg(dgf).arg(dgull).arg(dgd).arg(d_o);
   L.run();
   auto ri = L.get<int>(dgi, 16);
@@ -511,8 +511,10 @@ TEST(PtxEngine, Atomics) {
   EXPECT_GE(K, 32);
   EXPECT_EQ(K % 32, 0);
   for (int t = 0; t < threads; ++t) {
-    if (t < K) EXPECT_EQ(out[t], t) << t;
-    else EXPECT_NE(out[t], t) << t;
+    if (t < K)
+      EXPECT_EQ(out[t], t) << t;
+    else
+      EXPECT_NE(out[t], t) << t;
   }
   EXPECT_GE(ri[4], 0);
   EXPECT_LT(ri[4], threads);

@@ -31,19 +31,23 @@ uint64_t db(double d) {
 // Compares floats bit-for-bit, treating any two NaNs as equal.
 ::testing::AssertionResult same_f(float a, float b) {
   if ((std::isnan(a) && std::isnan(b)) || fb(a) == fb(b)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << a << " (0x" << std::hex << fb(a) << ") vs " << b
-                                       << " (0x" << fb(b) << ")";
+  return ::testing::AssertionFailure()
+         << a << " (0x" << std::hex << fb(a) << ") vs " << b << " (0x" << fb(b) << ")";
 }
 ::testing::AssertionResult same_d(double a, double b) {
   if ((std::isnan(a) && std::isnan(b)) || db(a) == db(b)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << a << " (0x" << std::hex << db(a) << ") vs " << b
-                                       << " (0x" << db(b) << ")";
+  return ::testing::AssertionFailure()
+         << a << " (0x" << std::hex << db(a) << ") vs " << b << " (0x" << db(b) << ")";
 }
 
+// Evaluates fn() under rounding mode `mode`. The asm barriers keep the compiler from moving
+// the floating-point operation across the fesetround() calls.
 template <class F> auto rounded(int mode, F fn) {
   int old = fegetround();
   fesetround(mode);
+  asm volatile("" ::: "memory");
   auto r = fn();
+  asm volatile("" : "+m"(r)::"memory");
   fesetround(old);
   return r;
 }
@@ -90,13 +94,14 @@ TEST(PtxMath, Integer64) {
     }
     EXPECT_EQ(o[t * 8 + 5], q) << t;
     EXPECT_EQ(o[t * 8 + 6], r) << t;
-    EXPECT_EQ(o[t * 8 + 7], (x >> (y & 63)) ^ (x << (y & 31)) ^ (unsigned long long)(sx >> (y & 63)))
+    EXPECT_EQ(o[t * 8 + 7],
+              (x >> (y & 63)) ^ (x << (y & 31)) ^ (unsigned long long)(sx >> (y & 63)))
         << t;
   }
 }
 
 TEST(PtxMath, Integer32EdgeCases) {
-  std::vector<int> a = {INT_MIN, INT_MIN, INT_MAX, -1, 0,     7,   -7,        123456789,
+  std::vector<int> a = {INT_MIN, INT_MIN, INT_MAX, -1, 0,     7,   -7,         123456789,
                         -98765,  1,       5,       -5, 65536, 255, 0x7f00ff00, -2147483647};
   std::vector<int> b = {-1, 1, -1, INT_MIN, 5, -2, 2, 1000, 37, 0, -5, 3, 65536, 8, 13, 2};
   const int n = int(a.size());
@@ -153,10 +158,10 @@ TEST(PtxMath, Integer32EdgeCases) {
 
 TEST(PtxMath, Float32RoundingModes) {
   const float inf = INFINITY, nan = NAN;
-  std::vector<float> a = {1.0f,    1.0f / 3.0f, -2.5f,  3.4e38f, 1e-40f, -0.0f, nan,   inf,
-                          16777217.0f, 0.1f,    -7.25f, 1.5f,    2.0f,   -1e-30f, 5.0f, 0.75f};
-  std::vector<float> b = {3.0f,  7.0f,   0.3f,   3.4e38f, 1e-40f, 0.0f,  1.0f,  inf,
-                          1.0f,  -0.2f,  0.0f,   -inf,    1e30f,  3.0f,  -nan, 1e-39f};
+  std::vector<float> a = {1.0f,        1.0f / 3.0f, -2.5f,  3.4e38f, 1e-40f, -0.0f,   nan,  inf,
+                          16777217.0f, 0.1f,        -7.25f, 1.5f,    2.0f,   -1e-30f, 5.0f, 0.75f};
+  std::vector<float> b = {3.0f, 7.0f,  0.3f, 3.4e38f, 1e-40f, 0.0f, 1.0f, inf,
+                          1.0f, -0.2f, 0.0f, -inf,    1e30f,  3.0f, -nan, 1e-39f};
   const int n = int(a.size());
   Launch L(math(), "fops", Dim3(1), Dim3(n));
   uint64_t da = L.buf(a), dbb = L.buf(b), d_o = L.zeros(n * 64);
@@ -172,14 +177,21 @@ TEST(PtxMath, Float32RoundingModes) {
     EXPECT_TRUE(same_f(r[3], rounded(FE_UPWARD, [&] { return float(x + y); }))) << t;
     EXPECT_TRUE(same_f(r[4], rounded(FE_TOWARDZERO, [&] { return float(x * y); }))) << t;
     EXPECT_TRUE(same_f(r[5], rounded(FE_UPWARD, [&] { return float(x * y); }))) << t;
-    EXPECT_TRUE(same_f(r[6], rounded(FE_DOWNWARD, [&] { return std::fma(float(x), float(y), 1.0f / 3.0f); })))
+    EXPECT_TRUE(same_f(
+        r[6], rounded(FE_DOWNWARD, [&] { return std::fma(float(x), float(y), 1.0f / 3.0f); })))
         << t;
     EXPECT_TRUE(same_f(r[7], rounded(FE_TONEAREST, [&] { return float(x / y); }))) << t;
     EXPECT_TRUE(same_f(r[8], rounded(FE_TOWARDZERO, [&] { return float(x / y); }))) << t;
     EXPECT_TRUE(same_f(r[9], std::sqrt(std::fabs(float(x))))) << t;
     EXPECT_TRUE(same_f(r[10], rounded(FE_TOWARDZERO, [&] { return float(1.0f / y); }))) << t;
-    EXPECT_TRUE(same_f(r[11], std::fmin(float(x), float(y)))) << t;
-    EXPECT_TRUE(same_f(r[12], std::fmax(float(x), float(y)))) << t;
+    // PTX min/max: NaN loses to a number; -0.0 orders below +0.0
+    float mn = std::fmin(float(x), float(y)), mx = std::fmax(float(x), float(y));
+    if (x == 0.0f && y == 0.0f) {
+      mn = (std::signbit(float(x)) || std::signbit(float(y))) ? -0.0f : 0.0f;
+      mx = (!std::signbit(float(x)) || !std::signbit(float(y))) ? 0.0f : -0.0f;
+    }
+    EXPECT_TRUE(same_f(r[11], mn)) << t;
+    EXPECT_TRUE(same_f(r[12], mx)) << t;
     float s = std::isnan(x) ? 0.0f : std::min(1.0f, std::max(0.0f, float(x)));
     EXPECT_TRUE(same_f(r[13], s == 0.0f ? 0.0f : s)) << t;
     EXPECT_TRUE(same_f(r[14], float(std::fabs(float(x)) - y))) << t;
@@ -205,10 +217,12 @@ TEST(PtxMath, Float64RoundingModes) {
     const double* r = &o[t * 8];
     EXPECT_TRUE(same_d(r[0], rounded(FE_TOWARDZERO, [&] { return double(x + y); }))) << t;
     EXPECT_TRUE(same_d(r[1], rounded(FE_UPWARD, [&] { return double(x * y); }))) << t;
-    EXPECT_TRUE(same_d(r[2], rounded(FE_DOWNWARD, [&] { return std::fma(double(x), double(y), 1.0 / 3.0); })))
+    EXPECT_TRUE(same_d(
+        r[2], rounded(FE_DOWNWARD, [&] { return std::fma(double(x), double(y), 1.0 / 3.0); })))
         << t;
     EXPECT_TRUE(same_d(r[3], double(x / y))) << t;
-    EXPECT_TRUE(same_d(r[4], rounded(FE_TOWARDZERO, [&] { return std::sqrt(std::fabs(double(x))); })))
+    EXPECT_TRUE(
+        same_d(r[4], rounded(FE_TOWARDZERO, [&] { return std::sqrt(std::fabs(double(x))); })))
         << t;
     EXPECT_TRUE(same_d(r[5], std::fmin(double(x), double(y)))) << t;
     EXPECT_TRUE(same_d(r[6], 1.0 / y)) << t;
@@ -217,11 +231,11 @@ TEST(PtxMath, Float64RoundingModes) {
 }
 
 TEST(PtxMath, Conversions) {
-  std::vector<float> f = {2.5f, -2.5f, 3.5f, -0.5f, 1e10f, -1e10f, NAN, 7.9999f,
-                          -7.9999f, 0.49999997f, 4294967296.0f, 123.456f, -0.0f, 65537.7f,
-                          -129.3f, 300.6f};
-  std::vector<double> d = {1.0 / 3.0,  -1.0 / 3.0, 2.5,   1e40,   -1e40, NAN,     1e-50, 0.1,
-                           4294967295.7, -3.5,     1e-5,  123.456, 0.0,  2.0e-3,  -129.3, 300.6};
+  std::vector<float> f = {2.5f,  -2.5f,    3.5f,     -0.5f,       1e10f,         -1e10f,
+                          NAN,   7.9999f,  -7.9999f, 0.49999997f, 4294967296.0f, 123.456f,
+                          -0.0f, 65537.7f, -129.3f,  300.6f};
+  std::vector<double> d = {1.0 / 3.0,    -1.0 / 3.0, 2.5,  1e40,    -1e40, NAN,    1e-50,  0.1,
+                           4294967295.7, -3.5,       1e-5, 123.456, 0.0,   2.0e-3, -129.3, 300.6};
   const int n = int(f.size());
   Launch L(math(), "cvts", Dim3(1), Dim3(n));
   uint64_t df = L.buf(f), dd = L.buf(d), doi = L.zeros(n * 16), dou = L.zeros(n * 8),
@@ -235,13 +249,15 @@ TEST(PtxMath, Conversions) {
   for (int t = 0; t < n; ++t) {
     volatile float x = f[t];
     volatile double y = d[t];
-    EXPECT_EQ(oi[t * 4 + 0], sat<int>(rounded(FE_TONEAREST, [&] { return std::nearbyint(double(x)); })))
+    EXPECT_EQ(oi[t * 4 + 0],
+              sat<int>(rounded(FE_TONEAREST, [&] { return std::nearbyint(double(x)); })))
         << t;
     EXPECT_EQ(oi[t * 4 + 1], sat<int>(std::trunc(double(x)))) << t;
     EXPECT_EQ(oi[t * 4 + 2], sat<int>(std::floor(double(x)))) << t;
     EXPECT_EQ(oi[t * 4 + 3], sat<int>(std::ceil(double(x)))) << t;
     EXPECT_EQ(ou[t * 2 + 0], sat<unsigned>(std::trunc(double(x)))) << t;
-    EXPECT_EQ(ou[t * 2 + 1], sat<unsigned>(rounded(FE_TONEAREST, [&] { return std::nearbyint(double(y)); })))
+    EXPECT_EQ(ou[t * 2 + 1],
+              sat<unsigned>(rounded(FE_TONEAREST, [&] { return std::nearbyint(double(y)); })))
         << t;
     EXPECT_TRUE(same_f(of[t * 6 + 0], rounded(FE_TONEAREST, [&] { return float(y); }))) << t;
     EXPECT_TRUE(same_f(of[t * 6 + 1], rounded(FE_TOWARDZERO, [&] { return float(y); }))) << t;

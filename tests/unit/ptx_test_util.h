@@ -20,8 +20,8 @@ inline const gpurf::ptx::Module& data_module(const std::string& name) {
   auto it = cache.find(name);
   if (it == cache.end())
     it = cache
-             .emplace(name, gpurf::ptx::parse_ptx_file(std::string(GPURF_PTX_TEST_DATA) + "/" +
-                                                       name))
+             .emplace(name,
+                      gpurf::ptx::parse_ptx_file(std::string(GPURF_PTX_TEST_DATA) + "/" + name))
              .first;
   return it->second;
 }

@@ -48,8 +48,10 @@ Cfg build_cfg(const Function& f) {
     if (last.op == Op::Bra) {
       for (const auto& o : last.src)
         if (o.kind == Operand::Kind::Label) {
-          if (o.label < n) bb.succs.push_back(g.block_of[o.label]);
-          else bb.exits = true; // branch to the end of the function
+          if (o.label < n)
+            bb.succs.push_back(g.block_of[o.label]);
+          else
+            bb.exits = true; // branch to the end of the function
         }
       fall = last.guard >= 0;
     } else if (last.op == Op::Ret || last.op == Op::Exit) {

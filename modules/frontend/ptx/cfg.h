@@ -9,16 +9,16 @@
 namespace gpurf::ptx {
 
 struct BasicBlock {
-  unsigned begin = 0, end = 0;  // instruction index range [begin, end)
-  std::vector<unsigned> succs;  // successor block ids (taken target first, then fall-through)
-  std::vector<unsigned> preds;  // predecessor block ids
-  int ipdom = -1;               // immediate post-dominator block id; -1: the virtual exit
-  bool exits = false;           // ends with ret/exit (edge to the virtual exit)
+  unsigned begin = 0, end = 0; // instruction index range [begin, end)
+  std::vector<unsigned> succs; // successor block ids (taken target first, then fall-through)
+  std::vector<unsigned> preds; // predecessor block ids
+  int ipdom = -1;              // immediate post-dominator block id; -1: the virtual exit
+  bool exits = false;          // ends with ret/exit (edge to the virtual exit)
 };
 
 struct Cfg {
-  std::vector<BasicBlock> blocks;     // block 0 is the entry block
-  std::vector<unsigned> block_of;     // instruction index → block id
+  std::vector<BasicBlock> blocks; // block 0 is the entry block
+  std::vector<unsigned> block_of; // instruction index → block id
   // Reconvergence point of a branch at instruction `pc`: the first instruction index of the
   // immediate post-dominator of pc's block, or `npos` (= instruction count) when the paths
   // only meet at the function exit.

@@ -70,9 +70,8 @@ ParamPacker& ParamPacker::set_bytes(unsigned i, const void* data, unsigned len) 
                        " parameters; no parameter " + std::to_string(i));
   const Param& p = f_.params[i];
   if (len != p.size)
-    throw RuntimeError("kernel '" + f_.name + "' parameter " + std::to_string(i) + " ('" +
-                       p.name + "') is " + std::to_string(p.size) + " bytes, got " +
-                       std::to_string(len));
+    throw RuntimeError("kernel '" + f_.name + "' parameter " + std::to_string(i) + " ('" + p.name +
+                       "') is " + std::to_string(p.size) + " bytes, got " + std::to_string(len));
   std::memcpy(buf_.data() + p.offset, data, len);
   return *this;
 }
@@ -132,10 +131,17 @@ inline uint64_t res64(double r, bool sat) {
 
 int fe_mode(Round r) {
   switch (r) {
-  case Round::RZ: case Round::RZI: return FE_TOWARDZERO;
-  case Round::RM: case Round::RMI: return FE_DOWNWARD;
-  case Round::RP: case Round::RPI: return FE_UPWARD;
-  default: return FE_TONEAREST;
+  case Round::RZ:
+  case Round::RZI:
+    return FE_TOWARDZERO;
+  case Round::RM:
+  case Round::RMI:
+    return FE_DOWNWARD;
+  case Round::RP:
+  case Round::RPI:
+    return FE_UPWARD;
+  default:
+    return FE_TONEAREST;
   }
 }
 struct RoundScope {
@@ -164,10 +170,10 @@ std::string hex(uint64_t v) {
 // =============================================================================================
 struct FnInfo {
   Cfg cfg;
-  std::vector<uint64_t> local_off; // per Function::locals[i]: offset in its space
-  uint64_t local_frame = 0;        // bytes of .local variables per frame
-  unsigned ret_base = 0;           // param frame: return parameters start
-  unsigned pframe = 0;             // param frame bytes
+  std::vector<uint64_t> local_off;                  // per Function::locals[i]: offset in its space
+  uint64_t local_frame = 0;                         // bytes of .local variables per frame
+  unsigned ret_base = 0;                            // param frame: return parameters start
+  unsigned pframe = 0;                              // param frame bytes
   std::vector<std::vector<unsigned>> reads, writes; // per instruction, distinct vregs
 };
 
@@ -183,9 +189,9 @@ struct Frame {
   unsigned fidx = 0;
   const Function* f = nullptr;
   FnInfo* fi = nullptr;
-  std::vector<uint64_t> regs;  // [vreg * 32 + lane]
-  std::vector<uint8_t> param;  // [lane * pframe + offset]
-  uint64_t local_base = 0;     // per-thread local offset of this frame's .local variables
+  std::vector<uint64_t> regs; // [vreg * 32 + lane]
+  std::vector<uint8_t> param; // [lane * pframe + offset]
+  uint64_t local_base = 0;    // per-thread local offset of this frame's .local variables
   uint64_t saved_local_top = 0;
   const Instr* call = nullptr; // the call instruction in the caller (for return values)
 };
@@ -230,8 +236,8 @@ struct CtaState {
 struct Kernel::Impl {
   Kernel& k;
   const Module& mod;
-  std::vector<FnInfo> fns;                 // per Module::functions
-  std::vector<uint64_t> var_addr;          // per Module::vars: global address / shared offset
+  std::vector<FnInfo> fns;        // per Module::functions
+  std::vector<uint64_t> var_addr; // per Module::vars: global address / shared offset
   std::vector<std::unique_ptr<WarpState>> warps;
   std::vector<unsigned> free_warps;
   std::vector<std::unique_ptr<CtaState>> ctas;
@@ -309,8 +315,7 @@ struct Kernel::Impl {
           if (std::find(info.reads[ii].begin(), info.reads[ii].end(), r) == info.reads[ii].end())
             info.reads[ii].push_back(r);
         for (unsigned r : wr_tmp)
-          if (std::find(info.writes[ii].begin(), info.writes[ii].end(), r) ==
-              info.writes[ii].end())
+          if (std::find(info.writes[ii].begin(), info.writes[ii].end(), r) == info.writes[ii].end())
             info.writes[ii].push_back(r);
       }
     }
@@ -322,8 +327,8 @@ struct Kernel::Impl {
     k.shared_size_ = unsigned(total_shared);
     k.data_size_ = data;
     if (cfg.data_limit && data > cfg.data_limit)
-      throw RuntimeError("module data segment needs " + std::to_string(data) +
-                         " bytes, only " + std::to_string(cfg.data_limit) + " available");
+      throw RuntimeError("module data segment needs " + std::to_string(data) + " bytes, only " +
+                         std::to_string(cfg.data_limit) + " available");
   }
 
   uint64_t generic_of_var(size_t i) const {
@@ -413,8 +418,9 @@ struct Kernel::Impl {
     fr.call = call;
     uint64_t top = fr.local_base + fi.local_frame;
     if (top > k.cfg_.local_bytes_per_thread)
-      fail(w, -1, "local memory (stack) exceeds " +
-                      std::to_string(k.cfg_.local_bytes_per_thread) + " bytes per thread");
+      fail(w, -1,
+           "local memory (stack) exceeds " + std::to_string(k.cfg_.local_bytes_per_thread) +
+               " bytes per thread");
     w.local_top = top;
     for (unsigned l = 0; l < kWarpLanes; ++l)
       if ((w.all >> l) & 1) {
@@ -490,25 +496,44 @@ struct Kernel::Impl {
       Dim3 tid(t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
       return comp(tid);
     }
-    case SReg::Ntid: return comp(b);
-    case SReg::Ctaid: return comp(c.id);
-    case SReg::Nctaid: return comp(k.cfg_.grid);
-    case SReg::Laneid: return lane;
-    case SReg::Warpid: return w.idx;
-    case SReg::Nwarpid: return 64;
-    case SReg::Smid: return k.cfg_.smid;
-    case SReg::Nsmid: return k.cfg_.nsmid;
-    case SReg::Gridid: return 0;
-    case SReg::Clock: return uint32_t(clock());
-    case SReg::Clock64: return clock();
-    case SReg::Globaltimer: return clock();
-    case SReg::LanemaskEq: return 1u << lane;
-    case SReg::LanemaskLe: return uint32_t((2ull << lane) - 1);
-    case SReg::LanemaskLt: return uint32_t((1ull << lane) - 1);
-    case SReg::LanemaskGe: return uint32_t(~((1ull << lane) - 1));
-    case SReg::LanemaskGt: return uint32_t(~((2ull << lane) - 1));
-    case SReg::DynamicSmemSize: return k.cfg_.dyn_shared_bytes;
-    case SReg::TotalSmemSize: return k.shared_size_;
+    case SReg::Ntid:
+      return comp(b);
+    case SReg::Ctaid:
+      return comp(c.id);
+    case SReg::Nctaid:
+      return comp(k.cfg_.grid);
+    case SReg::Laneid:
+      return lane;
+    case SReg::Warpid:
+      return w.idx;
+    case SReg::Nwarpid:
+      return 64;
+    case SReg::Smid:
+      return k.cfg_.smid;
+    case SReg::Nsmid:
+      return k.cfg_.nsmid;
+    case SReg::Gridid:
+      return 0;
+    case SReg::Clock:
+      return uint32_t(clock());
+    case SReg::Clock64:
+      return clock();
+    case SReg::Globaltimer:
+      return clock();
+    case SReg::LanemaskEq:
+      return 1u << lane;
+    case SReg::LanemaskLe:
+      return uint32_t((2ull << lane) - 1);
+    case SReg::LanemaskLt:
+      return uint32_t((1ull << lane) - 1);
+    case SReg::LanemaskGe:
+      return uint32_t(~((1ull << lane) - 1));
+    case SReg::LanemaskGt:
+      return uint32_t(~((2ull << lane) - 1));
+    case SReg::DynamicSmemSize:
+      return k.cfg_.dyn_shared_bytes;
+    case SReg::TotalSmemSize:
+      return k.shared_size_;
     }
     return 0;
   }
@@ -535,16 +560,17 @@ struct Kernel::Impl {
       if (sp) *sp = Space::Param;
       return fr.fi->ret_base + fr.f->ret_params[s.index].offset;
     case SymRef::Scope::Function:
-      fail(w, -1, "the address of function '" + mod.functions[s.index].name +
-                      "' is not supported (indirect calls)");
-    default: break;
+      fail(w, -1,
+           "the address of function '" + mod.functions[s.index].name +
+               "' is not supported (indirect calls)");
+    default:
+      break;
     }
     fail(w, -1, "bad symbol reference");
   }
 
   // Value of a source operand for one lane, as `t` (immediates converted between f32/f64).
-  uint64_t rd(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
-              Type t) const {
+  uint64_t rd(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane, Type t) const {
     switch (o.kind) {
     case Operand::Kind::Reg: {
       uint64_t v = fr.regs[size_t(o.reg) * kWarpLanes + lane];
@@ -560,7 +586,8 @@ struct Kernel::Impl {
         return t == Type::F32 ? f32_bits(float(int64_t(o.imm))) : f64_bits(double(int64_t(o.imm)));
       }
       return o.imm;
-    case Operand::Kind::Special: return special(w, lane, o);
+    case Operand::Kind::Special:
+      return special(w, lane, o);
     case Operand::Kind::Symbol: {
       return sym_addr(w, fr, o.sym, nullptr) + uint64_t(o.offset);
     }
@@ -569,13 +596,16 @@ struct Kernel::Impl {
       unsigned eb = n ? type_bits(t) / n : 0;
       uint64_t v = 0;
       for (unsigned i = 0; i < n; ++i) {
-        uint64_t e = o.elems[i].kind == Operand::Kind::Sink ? 0 : rd(w, fr, o.elems[i], lane, Type::None);
+        uint64_t e =
+            o.elems[i].kind == Operand::Kind::Sink ? 0 : rd(w, fr, o.elems[i], lane, Type::None);
         v |= (e & bitmask(eb)) << (i * eb);
       }
       return v;
     }
-    case Operand::Kind::Sink: return 0;
-    default: break;
+    case Operand::Kind::Sink:
+      return 0;
+    default:
+      break;
     }
     fail(w, int(lane), "unexpected operand kind");
   }
@@ -587,8 +617,11 @@ struct Kernel::Impl {
 
   void wr(WarpState& w, Frame& fr, const Operand& o, unsigned lane, uint64_t v, Type t) {
     switch (o.kind) {
-    case Operand::Kind::Reg: wr_reg(fr, o.reg, lane, v); return;
-    case Operand::Kind::Sink: return;
+    case Operand::Kind::Reg:
+      wr_reg(fr, o.reg, lane, v);
+      return;
+    case Operand::Kind::Sink:
+      return;
     case Operand::Kind::Vector: {
       unsigned n = unsigned(o.elems.size());
       unsigned eb = n ? type_bits(t) / n : 0;
@@ -597,7 +630,8 @@ struct Kernel::Impl {
           wr_reg(fr, o.elems[i].reg, lane, (v >> (i * eb)) & bitmask(eb));
       return;
     }
-    default: fail(w, int(lane), "destination is not a register");
+    default:
+      fail(w, int(lane), "destination is not a register");
     }
   }
 
@@ -616,8 +650,8 @@ struct Kernel::Impl {
     if (addr >= kParamWindow && addr < kParamWindow + kWindowSize) {
       addr -= kParamWindow;
       if (addr + 1 > k.params_.size())
-        fail(w, int(lane), "generic address " + hex(addr + kParamWindow) +
-                               " is outside the kernel parameters");
+        fail(w, int(lane),
+             "generic address " + hex(addr + kParamWindow) + " is outside the kernel parameters");
       return Space::Global; // marker replaced below
     }
     return Space::Global;
@@ -626,18 +660,19 @@ struct Kernel::Impl {
   void mem_access(WarpState& w, Frame& fr, unsigned lane, Space sp, uint64_t addr, void* buf,
                   unsigned len, bool write, Space& rsp, uint64_t& raddr, unsigned align) {
     uint64_t a = addr;
-    bool kparam_generic = sp == Space::Generic && addr >= kParamWindow &&
-                          addr < kParamWindow + kWindowSize;
+    bool kparam_generic =
+        sp == Space::Generic && addr >= kParamWindow && addr < kParamWindow + kWindowSize;
     Space s = resolve(w, lane, sp, a);
     rsp = kparam_generic ? Space::Param : s;
     raddr = a;
     if (align > 1 && (a % align) != 0)
-      fail(w, int(lane), std::string("misaligned ") + space_name(rsp) + " access of " +
-                             std::to_string(len) + " bytes at address " + hex(a));
+      fail(w, int(lane),
+           std::string("misaligned ") + space_name(rsp) + " access of " + std::to_string(len) +
+               " bytes at address " + hex(a));
     auto oob = [&](uint64_t size) {
-      fail(w, int(lane), std::string("out-of-bounds ") + space_name(rsp) + " access of " +
-                             std::to_string(len) + " bytes at address " + hex(a) + " (size " +
-                             std::to_string(size) + ")");
+      fail(w, int(lane),
+           std::string("out-of-bounds ") + space_name(rsp) + " access of " + std::to_string(len) +
+               " bytes at address " + hex(a) + " (size " + std::to_string(size) + ")");
     };
     if (kparam_generic) {
       if (write) fail(w, int(lane), "store to kernel parameter space at " + hex(addr));
@@ -646,23 +681,30 @@ struct Kernel::Impl {
       return;
     }
     switch (s) {
-    case Space::Global: case Space::Const:
+    case Space::Global:
+    case Space::Const:
       if (write && s == Space::Const) fail(w, int(lane), "store to const space");
-      if (write) k.mem_.write(a, buf, len);
-      else k.mem_.read(a, buf, len);
+      if (write)
+        k.mem_.write(a, buf, len);
+      else
+        k.mem_.read(a, buf, len);
       return;
     case Space::Shared: {
       CtaState& c = *ctas[w.cta];
       if (a + len > c.shared.size() || a + len < a) oob(c.shared.size());
-      if (write) std::memcpy(c.shared.data() + a, buf, len);
-      else std::memcpy(buf, c.shared.data() + a, len);
+      if (write)
+        std::memcpy(c.shared.data() + a, buf, len);
+      else
+        std::memcpy(buf, c.shared.data() + a, len);
       return;
     }
     case Space::Local: {
       if (a + len > w.local_top || a + len < a) oob(w.local_top);
       auto& lm = w.local[lane];
-      if (write) std::memcpy(lm.data() + a, buf, len);
-      else std::memcpy(buf, lm.data() + a, len);
+      if (write)
+        std::memcpy(lm.data() + a, buf, len);
+      else
+        std::memcpy(buf, lm.data() + a, len);
       return;
     }
     case Space::Param: {
@@ -675,11 +717,14 @@ struct Kernel::Impl {
       }
       if (a + len > fr.fi->pframe || a + len < a) oob(fr.fi->pframe);
       uint8_t* p = fr.param.data() + size_t(lane) * fr.fi->pframe + a;
-      if (write) std::memcpy(p, buf, len);
-      else std::memcpy(buf, p, len);
+      if (write)
+        std::memcpy(p, buf, len);
+      else
+        std::memcpy(buf, p, len);
       return;
     }
-    default: fail(w, int(lane), "unsupported state space");
+    default:
+      fail(w, int(lane), "unsupported state space");
     }
   }
 
@@ -693,8 +738,10 @@ struct Kernel::Impl {
       Space vs;
       base = sym_addr(w, fr, o.sym, &vs);
       if (isp == Space::Generic) {
-        if (vs == Space::Shared) base += kSharedWindow;
-        else if (vs == Space::Local) base += kLocalWindow;
+        if (vs == Space::Shared)
+          base += kSharedWindow;
+        else if (vs == Space::Local)
+          base += kLocalWindow;
         else if (vs == Space::Param) {
           if (w.frames.size() != 1 || base >= k.params_.size())
             fail(w, int(lane), "generic access to a .func parameter is not supported");
@@ -752,12 +799,12 @@ Kernel::Kernel(const Module& m, const std::string& entry, const LaunchConfig& cf
                        " threads exceeds 1024");
   if (cfg_.grid.count() > 0xffffffffull) throw RuntimeError("grid too large");
   for (unsigned d = 0; d < 3; ++d)
-    if (entry_->reqntid[d] && (d == 0 ? cfg_.block.x : d == 1 ? cfg_.block.y : cfg_.block.z) !=
-                                  entry_->reqntid[d])
-      throw RuntimeError("kernel '" + entry + "' requires .reqntid " +
-                         std::to_string(entry_->reqntid[0]) + "," +
-                         std::to_string(entry_->reqntid[1]) + "," +
-                         std::to_string(entry_->reqntid[2]));
+    if (entry_->reqntid[d] && (d == 0   ? cfg_.block.x
+                               : d == 1 ? cfg_.block.y
+                                        : cfg_.block.z) != entry_->reqntid[d])
+      throw RuntimeError(
+          "kernel '" + entry + "' requires .reqntid " + std::to_string(entry_->reqntid[0]) + "," +
+          std::to_string(entry_->reqntid[1]) + "," + std::to_string(entry_->reqntid[2]));
   warps_per_cta_ = unsigned((cfg_.block.count() + kWarpLanes - 1) / kWarpLanes);
   impl_ = std::make_unique<Impl>(*this);
   impl_->layout();
@@ -779,9 +826,7 @@ const Cfg& Kernel::cfg_of(const Function& f) const {
 }
 
 unsigned Kernel::launch_cta(unsigned linear_ctaid) { return impl_->launch_cta(linear_ctaid); }
-const std::vector<unsigned>& Kernel::cta_warps(unsigned cta) const {
-  return impl_->cta(cta).warps;
-}
+const std::vector<unsigned>& Kernel::cta_warps(unsigned cta) const { return impl_->cta(cta).warps; }
 bool Kernel::cta_done(unsigned cta) const {
   for (unsigned w : impl_->cta(cta).warps)
     if (!impl_->warps[w]->finished) return false;
@@ -910,7 +955,7 @@ bool Kernel::Impl::try_release(CtaState& c, unsigned id) {
   for (unsigned wid : b.waiters) {
     WarpState& w = *warps[wid];
     if (w.red_instr) {
-      uint64_t v = b.red == BoolOp::Popc ? b.red_count
+      uint64_t v = b.red == BoolOp::Popc  ? b.red_count
                    : b.red == BoolOp::And ? uint64_t(b.red_and)
                                           : uint64_t(b.red_or);
       Frame& fr = w.frames.back();
@@ -933,8 +978,10 @@ void Kernel::Impl::check_deadlock(CtaState& c, const WarpState& w) {
   for (unsigned wid : c.warps) {
     const WarpState& x = *warps[wid];
     if (x.finished) continue;
-    if (x.at_barrier) any_waiting = true;
-    else any_running = true;
+    if (x.at_barrier)
+      any_waiting = true;
+    else
+      any_running = true;
   }
   if (any_waiting && !any_running) {
     std::ostringstream s;
@@ -953,8 +1000,7 @@ void Kernel::Impl::check_deadlock(CtaState& c, const WarpState& w) {
   }
 }
 
-void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in,
-                            uint32_t exec) {
+void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec) {
   CtaState& c = *ctas[w.cta];
   if (in.bar == BarMode::Warp) return; // bar.warp.sync: lanes are converged in this model
   if (exec == 0) return;
@@ -967,8 +1013,8 @@ void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& 
   if (cnt_idx < in.src.size()) {
     count = unsigned(rd(w, fr, in.src[cnt_idx], lane0, Type::U32));
     if (count == 0 || count % kWarpLanes)
-      fail(w, int(lane0), "barrier thread count " + std::to_string(count) +
-                              " must be a non-zero multiple of 32");
+      fail(w, int(lane0),
+           "barrier thread count " + std::to_string(count) + " must be a non-zero multiple of 32");
   }
   if (in.bar != BarMode::Arrive && exec != w.live) {
     // Lanes of the warp parked (by divergence) at an exit of the kernel would exit as soon as
@@ -988,18 +1034,18 @@ void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& 
       const Function& ef = *w.frames[frame_of[i]].f;
       unsigned epc = w.stack[i].pc;
       const Instr* ei = epc < ef.instrs.size() ? &ef.instrs[epc] : nullptr;
-      if (ei && ei->guard < 0 &&
-          (ei->op == Op::Exit || (ei->op == Op::Ret && frame_of[i] == 0)))
+      if (ei && ei->guard < 0 && (ei->op == Op::Exit || (ei->op == Op::Ret && frame_of[i] == 0)))
         exiting |= here;
     }
     if (exiting == pending) exit_lanes(w, exiting);
   }
   if (in.bar != BarMode::Arrive && exec != w.live)
-    fail(w, int(lane0), "divergent barrier: " + std::string(in.text) + " executed by lanes " +
-                            hex(exec) + " while lanes " + hex(w.live) +
-                            " of the warp are alive (bar.sync under divergence)");
+    fail(w, int(lane0),
+         "divergent barrier: " + std::string(in.text) + " executed by lanes " + hex(exec) +
+             " while lanes " + hex(w.live) + " of the warp are alive (bar.sync under divergence)");
   BarrierState& b = c.bars[id];
-  if (b.arrivals == 0) b.expected = count;
+  if (b.arrivals == 0)
+    b.expected = count;
   else if (b.expected != count)
     fail(w, int(lane0), "barrier " + std::to_string(id) + " used with different thread counts");
   b.arrivals++;
@@ -1030,11 +1076,11 @@ void Kernel::Impl::exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& 
 void Kernel::Impl::step(unsigned wid, StepResult& out) {
   WarpState& w = warp(wid);
   if (w.finished) throw RuntimeError("step() on finished warp " + std::to_string(wid));
-  if (w.at_barrier)
-    fail(w, -1, "step() on a warp waiting at barrier " + std::to_string(w.bar_id));
+  if (w.at_barrier) fail(w, -1, "step() on a warp waiting at barrier " + std::to_string(w.bar_id));
   if (k.cfg_.instr_budget && k.executed_ >= k.cfg_.instr_budget)
-    fail(w, -1, "instruction budget of " + std::to_string(k.cfg_.instr_budget) +
-                    " warp instructions exceeded (infinite loop?)");
+    fail(w, -1,
+         "instruction budget of " + std::to_string(k.cfg_.instr_budget) +
+             " warp instructions exceeded (infinite loop?)");
   Frame* fr = &w.frames.back();
   SimtEntry* top = &w.stack.back();
   const unsigned pc = top->pc;
@@ -1142,9 +1188,11 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     return;
   }
   case Op::Call: {
-    top->pc = pc + 1;
     out.writes.clear();
-    if (!exec) return;
+    if (!exec) {
+      top->pc = pc + 1;
+      return;
+    }
     const Function& callee = mod.functions[size_t(in.callee)];
     if (!callee.has_body) {
       if (callee.name == "vprintf") { // printf: a functional no-op returning 0
@@ -1156,16 +1204,19 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
               std::memset(fr->param.data() + size_t(l) * fi.pframe + off, 0,
                           std::min<uint64_t>(4, fi.pframe - off));
         }
+        top->pc = pc + 1;
         return;
       }
       fail(w, -1, "call to external function '" + callee.name + "' (no body) is not supported");
     }
     if (in.src.size() != callee.params.size())
-      fail(w, -1, "call of '" + callee.name + "' with " + std::to_string(in.src.size()) +
-                      " arguments; it takes " + std::to_string(callee.params.size()));
+      fail(w, -1,
+           "call of '" + callee.name + "' with " + std::to_string(in.src.size()) +
+               " arguments; it takes " + std::to_string(callee.params.size()));
     if (in.dst.size() > callee.ret_params.size())
-      fail(w, -1, "call of '" + callee.name + "' expects " + std::to_string(in.dst.size()) +
-                      " return values; it has " + std::to_string(callee.ret_params.size()));
+      fail(w, -1,
+           "call of '" + callee.name + "' expects " + std::to_string(in.dst.size()) +
+               " return values; it has " + std::to_string(callee.ret_params.size()));
     // argument offsets in the caller's frame
     std::vector<uint64_t> arg_off(in.src.size());
     for (size_t i = 0; i < in.src.size(); ++i) {
@@ -1173,7 +1224,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
       arg_off[i] = sym_addr(w, *fr, in.src[i].sym, &sp);
     }
     unsigned caller_idx = unsigned(w.frames.size() - 1);
-    push_frame(w, unsigned(in.callee), exec, &in);
+    push_frame(w, unsigned(in.callee), exec, &in); // errors report the call's pc
+    w.stack[w.stack.size() - 2].pc = pc + 1;       // the caller resumes after the call
     Frame& caller = w.frames[caller_idx];
     Frame& cf = w.frames.back();
     for (size_t i = 0; i < in.src.size(); ++i) {
@@ -1204,8 +1256,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     return;
   }
   case Op::Bar: {
+    exec_bar(w, wid, *fr, in, exec); // does not change the stack layout
     top->pc = pc + 1;
-    exec_bar(w, wid, *fr, in, exec);
     report_writes(*fr);
     if (w.at_barrier) {
       out.barrier_wait = true;
@@ -1213,11 +1265,12 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     }
     return;
   }
-  default: break;
+  default:
+    break;
   }
 
+  if (exec) exec_op(w, *fr, in, exec, out); // errors report this pc
   top->pc = pc + 1;
-  if (exec) exec_op(w, *fr, in, exec, out);
   report_writes(*fr);
   normalize(w);
 }
@@ -1264,7 +1317,8 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
         const Operand& dst = n == 1 ? d : d.elems[e];
         if (n > 1 && d.kind != Operand::Kind::Vector)
           fail(w, int(l), "vector load needs a vector destination");
-        if (dst.kind == Operand::Kind::Reg) wr_reg(fr, dst.reg, l, v);
+        if (dst.kind == Operand::Kind::Reg)
+          wr_reg(fr, dst.reg, l, v);
         else if (dst.kind != Operand::Kind::Sink)
           fail(w, int(l), "load destination is not a register");
       }
@@ -1305,9 +1359,12 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       uint64_t nv = old;
       switch (in.atom) {
       case AtomOp::Add:
-        if (t == Type::F32) nv = f32_bits(ftz(ftz(as_f32(old)) + ftz(as_f32(b))));
-        else if (t == Type::F64) nv = f64_bits(as_f64(old) + as_f64(b));
-        else nv = old + b;
+        if (t == Type::F32)
+          nv = f32_bits(ftz(ftz(as_f32(old)) + ftz(as_f32(b))));
+        else if (t == Type::F64)
+          nv = f64_bits(as_f64(old) + as_f64(b));
+        else
+          nv = old + b;
         break;
       case AtomOp::Min:
         if (fl) fail(w, int(l), "floating-point atomic min is not supported");
@@ -1317,22 +1374,36 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
         if (fl) fail(w, int(l), "floating-point atomic max is not supported");
         nv = is_signed ? (sext(old, bits) > sext(b, bits) ? old : b) : std::max(old, b);
         break;
-      case AtomOp::Inc: nv = old >= b ? 0 : old + 1; break;
-      case AtomOp::Dec: nv = (old == 0 || old > b) ? b : old - 1; break;
-      case AtomOp::Exch: nv = b; break;
+      case AtomOp::Inc:
+        nv = old >= b ? 0 : old + 1;
+        break;
+      case AtomOp::Dec:
+        nv = (old == 0 || old > b) ? b : old - 1;
+        break;
+      case AtomOp::Exch:
+        nv = b;
+        break;
       case AtomOp::Cas: {
         uint64_t c = rd(w, fr, in.src[2], l, t) & bitmask(bits);
         nv = old == b ? c : old;
         break;
       }
-      case AtomOp::And: nv = old & b; break;
-      case AtomOp::Or: nv = old | b; break;
-      case AtomOp::Xor: nv = old ^ b; break;
-      default: fail(w, int(l), "bad atomic operation");
+      case AtomOp::And:
+        nv = old & b;
+        break;
+      case AtomOp::Or:
+        nv = old | b;
+        break;
+      case AtomOp::Xor:
+        nv = old ^ b;
+        break;
+      default:
+        fail(w, int(l), "bad atomic operation");
       }
       nv &= bitmask(bits);
       mem_access(w, fr, l, in.space, a, &nv, esz, true, rsp, raddr, esz);
-      if (in.op == Op::Atom) wr(w, fr, in.dst[0], l, is_signed ? uint64_t(sext(old, bits)) : old, t);
+      if (in.op == Op::Atom)
+        wr(w, fr, in.dst[0], l, is_signed ? uint64_t(sext(old, bits)) : old, t);
     }
   }
   out.space = common;
@@ -1382,10 +1453,18 @@ uint64_t f2i(double v, Round r, Type dt) {
   if (std::isnan(v)) return 0;
   double x;
   switch (r) {
-  case Round::RNI: x = std::nearbyint(v); break; // caller sets FE_TONEAREST
-  case Round::RMI: x = std::floor(v); break;
-  case Round::RPI: x = std::ceil(v); break;
-  default: x = std::trunc(v); break;
+  case Round::RNI:
+    x = std::nearbyint(v);
+    break; // caller sets FE_TONEAREST
+  case Round::RMI:
+    x = std::floor(v);
+    break;
+  case Round::RPI:
+    x = std::ceil(v);
+    break;
+  default:
+    x = std::trunc(v);
+    break;
   }
   if (s) {
     double lo = -std::ldexp(1.0, int(bits) - 1), hi = std::ldexp(1.0, int(bits) - 1);
@@ -1428,13 +1507,24 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
 
   switch (in.op) {
   // ------------------------------------------------------------------ memory
-  case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red:
+  case Op::Ld:
+  case Op::Ldu:
+  case Op::St:
+  case Op::Atom:
+  case Op::Red:
     exec_mem(w, fr, in, exec, out);
     return;
-  case Op::Prefetch: case Op::Membar: case Op::Fence: case Op::Nanosleep: return;
+  case Op::Prefetch:
+  case Op::Membar:
+  case Op::Fence:
+  case Op::Nanosleep:
+    return;
 
   // ------------------------------------------------------------------ add / sub
-  case Op::Add: case Op::Sub: case Op::Addc: case Op::Subc: {
+  case Op::Add:
+  case Op::Sub:
+  case Op::Addc:
+  case Op::Subc: {
     const bool sub = in.op == Op::Sub || in.op == Op::Subc;
     const bool cin = in.op == Op::Addc || in.op == Op::Subc;
     if (f32) {
@@ -1479,7 +1569,10 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     return;
   }
   // ------------------------------------------------------------------ mul / mad
-  case Op::Mul: case Op::Mad: case Op::Madc: case Op::Fma: {
+  case Op::Mul:
+  case Op::Mad:
+  case Op::Madc:
+  case Op::Fma: {
     const bool mad = in.op != Op::Mul;
     if (f32) {
       RoundScope rs(in.rnd);
@@ -1503,8 +1596,10 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     lanes([&](unsigned l) {
       uint64_t a = src(0, l) & M, b = src(1, l) & M;
       __int128 p;
-      if (S) p = __int128(sext(a, B)) * __int128(sext(b, B));
-      else p = __int128((unsigned __int128)a * b);
+      if (S)
+        p = __int128(sext(a, B)) * __int128(sext(b, B));
+      else
+        p = __int128((unsigned __int128)a * b);
       uint64_t r;
       unsigned rb = B;
       if (in.mul == MulMode::Hi) {
@@ -1539,7 +1634,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     });
     return;
   }
-  case Op::Mul24: case Op::Mad24: {
+  case Op::Mul24:
+  case Op::Mad24: {
     lanes([&](unsigned l) {
       uint64_t a = src(0, l) & 0xffffff, b = src(1, l) & 0xffffff;
       int64_t p = S ? sext(a, 24) * sext(b, 24) : int64_t(a * b);
@@ -1568,11 +1664,14 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       lanes([&](unsigned l) {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
         uint64_t r;
-        if (b == 0) r = M; // division by zero: all ones (machine-specific in PTX)
+        if (b == 0)
+          r = M; // division by zero: all ones (machine-specific in PTX)
         else if (S) {
           int64_t x = sext(a, B), y = sext(b, B);
-          if (y == -1) r = uint64_t(0) - uint64_t(x); // avoids INT_MIN/-1 overflow
-          else r = uint64_t(x / y);
+          if (y == -1)
+            r = uint64_t(0) - uint64_t(x); // avoids INT_MIN/-1 overflow
+          else
+            r = uint64_t(x / y);
         } else {
           r = a / b;
         }
@@ -1585,7 +1684,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     lanes([&](unsigned l) {
       uint64_t a = src(0, l) & M, b = src(1, l) & M;
       uint64_t r;
-      if (b == 0) r = a; // remainder by zero: the dividend (machine-specific in PTX)
+      if (b == 0)
+        r = a; // remainder by zero: the dividend (machine-specific in PTX)
       else if (S) {
         int64_t x = sext(a, B), y = sext(b, B);
         r = y == -1 ? 0 : uint64_t(x % y);
@@ -1596,7 +1696,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     });
     return;
   // ------------------------------------------------------------------ abs / neg / min / max
-  case Op::Abs: case Op::Neg:
+  case Op::Abs:
+  case Op::Neg:
     lanes([&](unsigned l) {
       uint64_t a = src(0, l);
       if (f32) {
@@ -1614,17 +1715,23 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       }
     });
     return;
-  case Op::Min: case Op::Max: {
+  case Op::Min:
+  case Op::Max: {
     const bool mn = in.op == Op::Min;
     lanes([&](unsigned l) {
       if (f32 || f64) {
         double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
         double r;
-        if (std::isnan(a) && std::isnan(b)) r = NAN;
-        else if (std::isnan(a)) r = b;
-        else if (std::isnan(b)) r = a;
-        else if (a == b) r = (std::signbit(a) == mn) ? a : b; // -0 < +0
-        else r = mn ? std::min(a, b) : std::max(a, b);
+        if (std::isnan(a) && std::isnan(b))
+          r = NAN;
+        else if (std::isnan(a))
+          r = b;
+        else if (std::isnan(b))
+          r = a;
+        else if (a == b)
+          r = (std::signbit(a) == mn) ? a : b; // -0 < +0
+        else
+          r = mn ? std::min(a, b) : std::max(a, b);
         dst(l, f32 ? res32(float(r), fz, false) : res64(r, false));
       } else {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
@@ -1641,9 +1748,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     });
     return;
   case Op::Clz:
-    lanes([&](unsigned l) {
-      wr(w, fr, in.dst[0], l, uint64_t(clz64(src(0, l) & M, B)), Type::U32);
-    });
+    lanes(
+        [&](unsigned l) { wr(w, fr, in.dst[0], l, uint64_t(clz64(src(0, l) & M, B)), Type::U32); });
     return;
   case Op::Brev:
     lanes([&](unsigned l) {
@@ -1658,7 +1764,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       uint64_t a = src(0, l) & M;
       if (S && sext(a, B) < 0) a = ~a & M;
       uint64_t r;
-      if (a == 0) r = 0xffffffffu;
+      if (a == 0)
+        r = 0xffffffffu;
       else {
         unsigned msb = 63 - unsigned(__builtin_clzll(a));
         r = in.shiftamt ? (B - 1 - msb) : msb;
@@ -1726,7 +1833,9 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       dst(l, r & M);
     });
     return;
-  case Op::And: case Op::Or: case Op::Xor:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
     lanes([&](unsigned l) {
       uint64_t a = src(0, l), b = src(1, l);
       uint64_t r = in.op == Op::And ? a & b : in.op == Op::Or ? a | b : a ^ b;
@@ -1739,7 +1848,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   case Op::Cnot:
     lanes([&](unsigned l) { dst(l, (src(0, l) & M) == 0 ? 1 : 0); });
     return;
-  case Op::Shl: case Op::Shr:
+  case Op::Shl:
+  case Op::Shr:
     lanes([&](unsigned l) {
       uint64_t a = src(0, l) & M;
       uint64_t sh = srcT(1, l, Type::U32) & 0xffffffffu;
@@ -1756,7 +1866,12 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     });
     return;
   // ------------------------------------------------------------------ float special
-  case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2: case Op::Lg2: case Op::Sin:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
   case Op::Cos: {
     const bool approx = in.rnd == Round::Approx;
     RoundScope rs(approx ? Round::RN : in.rnd);
@@ -1766,13 +1881,27 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
         if (approx) a = ftz(a); // approximate SFU ops flush subnormal inputs
         float r;
         switch (in.op) {
-        case Op::Rcp: r = 1.0f / a; break;
-        case Op::Sqrt: r = std::sqrt(a); break;
-        case Op::Rsqrt: r = float(1.0 / std::sqrt(double(a))); break;
-        case Op::Ex2: r = float(std::exp2(double(a))); break;
-        case Op::Lg2: r = float(std::log2(double(a))); break;
-        case Op::Sin: r = float(std::sin(double(a))); break;
-        default: r = float(std::cos(double(a))); break;
+        case Op::Rcp:
+          r = 1.0f / a;
+          break;
+        case Op::Sqrt:
+          r = std::sqrt(a);
+          break;
+        case Op::Rsqrt:
+          r = float(1.0 / std::sqrt(double(a)));
+          break;
+        case Op::Ex2:
+          r = float(std::exp2(double(a)));
+          break;
+        case Op::Lg2:
+          r = float(std::log2(double(a)));
+          break;
+        case Op::Sin:
+          r = float(std::sin(double(a)));
+          break;
+        default:
+          r = float(std::cos(double(a)));
+          break;
         }
         dst(l, res32(r, fz || approx, false));
       } else {
@@ -1782,13 +1911,27 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
         }
         double r;
         switch (in.op) {
-        case Op::Rcp: r = 1.0 / a; break;
-        case Op::Sqrt: r = std::sqrt(a); break;
-        case Op::Rsqrt: r = 1.0 / std::sqrt(a); break;
-        case Op::Ex2: r = std::exp2(a); break;
-        case Op::Lg2: r = std::log2(a); break;
-        case Op::Sin: r = std::sin(a); break;
-        default: r = std::cos(a); break;
+        case Op::Rcp:
+          r = 1.0 / a;
+          break;
+        case Op::Sqrt:
+          r = std::sqrt(a);
+          break;
+        case Op::Rsqrt:
+          r = 1.0 / std::sqrt(a);
+          break;
+        case Op::Ex2:
+          r = std::exp2(a);
+          break;
+        case Op::Lg2:
+          r = std::log2(a);
+          break;
+        case Op::Sin:
+          r = std::sin(a);
+          break;
+        default:
+          r = std::cos(a);
+          break;
         }
         dst(l, res64(r, false));
       }
@@ -1808,13 +1951,26 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       int cls = f32 ? std::fpclassify(as_f32(src(0, l))) : std::fpclassify(v);
       bool r = false;
       switch (in.testp) {
-      case TestpMode::Finite: r = std::isfinite(v); break;
-      case TestpMode::Infinite: r = std::isinf(v); break;
-      case TestpMode::Number: r = !std::isnan(v); break;
-      case TestpMode::NotANumber: r = std::isnan(v); break;
-      case TestpMode::Normal: r = cls == FP_NORMAL; break;
-      case TestpMode::Subnormal: r = cls == FP_SUBNORMAL; break;
-      default: break;
+      case TestpMode::Finite:
+        r = std::isfinite(v);
+        break;
+      case TestpMode::Infinite:
+        r = std::isinf(v);
+        break;
+      case TestpMode::Number:
+        r = !std::isnan(v);
+        break;
+      case TestpMode::NotANumber:
+        r = std::isnan(v);
+        break;
+      case TestpMode::Normal:
+        r = cls == FP_NORMAL;
+        break;
+      case TestpMode::Subnormal:
+        r = cls == FP_SUBNORMAL;
+        break;
+      default:
+        break;
       }
       wr(w, fr, in.dst[0], l, r, Type::Pred);
     });
@@ -1827,46 +1983,105 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
         double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
         bool un = std::isnan(a) || std::isnan(b);
         switch (in.cmp) {
-        case CmpOp::EQ: r = !un && a == b; break;
-        case CmpOp::NE: r = !un && a != b; break;
-        case CmpOp::LT: r = !un && a < b; break;
-        case CmpOp::LE: r = !un && a <= b; break;
-        case CmpOp::GT: r = !un && a > b; break;
-        case CmpOp::GE: r = !un && a >= b; break;
-        case CmpOp::EQU: r = un || a == b; break;
-        case CmpOp::NEU: r = un || a != b; break;
-        case CmpOp::LTU: r = un || a < b; break;
-        case CmpOp::LEU: r = un || a <= b; break;
-        case CmpOp::GTU: r = un || a > b; break;
-        case CmpOp::GEU: r = un || a >= b; break;
-        case CmpOp::NUM: r = !un; break;
-        case CmpOp::NaN: r = un; break;
-        default: fail(w, int(l), "invalid float comparison");
+        case CmpOp::EQ:
+          r = !un && a == b;
+          break;
+        case CmpOp::NE:
+          r = !un && a != b;
+          break;
+        case CmpOp::LT:
+          r = !un && a < b;
+          break;
+        case CmpOp::LE:
+          r = !un && a <= b;
+          break;
+        case CmpOp::GT:
+          r = !un && a > b;
+          break;
+        case CmpOp::GE:
+          r = !un && a >= b;
+          break;
+        case CmpOp::EQU:
+          r = un || a == b;
+          break;
+        case CmpOp::NEU:
+          r = un || a != b;
+          break;
+        case CmpOp::LTU:
+          r = un || a < b;
+          break;
+        case CmpOp::LEU:
+          r = un || a <= b;
+          break;
+        case CmpOp::GTU:
+          r = un || a > b;
+          break;
+        case CmpOp::GEU:
+          r = un || a >= b;
+          break;
+        case CmpOp::NUM:
+          r = !un;
+          break;
+        case CmpOp::NaN:
+          r = un;
+          break;
+        default:
+          fail(w, int(l), "invalid float comparison");
         }
       } else {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
         int64_t sa = sext(a, B), sb = sext(b, B);
         switch (in.cmp) {
-        case CmpOp::EQ: r = a == b; break;
-        case CmpOp::NE: r = a != b; break;
-        case CmpOp::LT: r = S ? sa < sb : a < b; break;
-        case CmpOp::LE: r = S ? sa <= sb : a <= b; break;
-        case CmpOp::GT: r = S ? sa > sb : a > b; break;
-        case CmpOp::GE: r = S ? sa >= sb : a >= b; break;
-        case CmpOp::LO: r = a < b; break;
-        case CmpOp::LS: r = a <= b; break;
-        case CmpOp::HI: r = a > b; break;
-        case CmpOp::HS: r = a >= b; break;
-        default: fail(w, int(l), "invalid integer comparison");
+        case CmpOp::EQ:
+          r = a == b;
+          break;
+        case CmpOp::NE:
+          r = a != b;
+          break;
+        case CmpOp::LT:
+          r = S ? sa < sb : a < b;
+          break;
+        case CmpOp::LE:
+          r = S ? sa <= sb : a <= b;
+          break;
+        case CmpOp::GT:
+          r = S ? sa > sb : a > b;
+          break;
+        case CmpOp::GE:
+          r = S ? sa >= sb : a >= b;
+          break;
+        case CmpOp::LO:
+          r = a < b;
+          break;
+        case CmpOp::LS:
+          r = a <= b;
+          break;
+        case CmpOp::HI:
+          r = a > b;
+          break;
+        case CmpOp::HS:
+          r = a >= b;
+          break;
+        default:
+          fail(w, int(l), "invalid integer comparison");
         }
       }
       bool p = r, q = !r;
       if (in.bop != BoolOp::None) {
         bool c = rd(w, fr, in.src[2], l, Type::Pred) & 1;
         switch (in.bop) {
-        case BoolOp::And: p = p && c; q = q && c; break;
-        case BoolOp::Or: p = p || c; q = q || c; break;
-        default: p = p != c; q = q != c; break;
+        case BoolOp::And:
+          p = p && c;
+          q = q && c;
+          break;
+        case BoolOp::Or:
+          p = p || c;
+          q = q || c;
+          break;
+        default:
+          p = p != c;
+          q = q != c;
+          break;
         }
       }
       wr(w, fr, in.dst[0], l, p, Type::Pred);
@@ -1909,20 +2124,20 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   case Op::Cvta:
     lanes([&](unsigned l) {
       uint64_t a = src(0, l);
-      uint64_t base = in.space == Space::Shared ? kSharedWindow
+      uint64_t base = in.space == Space::Shared  ? kSharedWindow
                       : in.space == Space::Local ? kLocalWindow
                       : in.space == Space::Param ? kParamWindow
-                                                  : 0;
-      uint64_t r;
+                                                 : 0;
+      uint64_t r = a;
       if (in.cvta_to) {
-        r = base && a >= base ? a - base : (base ? a : a);
-        if (base && !(a >= base && a < base + kWindowSize) && a != 0)
-          fail(w, int(l), std::string("cvta.to.") + space_name(in.space) + ": generic address " +
-                              hex(a) + " is not in the " + space_name(in.space) + " window");
-        if (base && a == 0) r = 0;
-      } else {
-        r = base ? (a & 0xffffffffu) + base : a;
-        if (base && a == 0) r = 0; // null stays null
+        if (base && a >= base && a < base + kWindowSize)
+          r = a - base;
+        else if (base && a != 0) // a generic null converts to 0
+          fail(w, int(l),
+               std::string("cvta.to.") + space_name(in.space) + ": generic address " + hex(a) +
+                   " is not in the " + space_name(in.space) + " window");
+      } else if (base) {
+        r = (a & 0xffffffffu) + base;
       }
       dst(l, r & M);
     });
@@ -1944,8 +2159,10 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
             x = x < lo ? lo : (x > hi ? hi : x);
             v = uint64_t(int64_t(x));
           } else {
-            if (type_is_signed(st) && int64_t(v) < 0) v = 0;
-            else if (B < 64 && v > M) v = M;
+            if (type_is_signed(st) && int64_t(v) < 0)
+              v = 0;
+            else if (B < 64 && v > M)
+              v = M;
           }
         }
         uint64_t res = v & M;
@@ -2016,10 +2233,18 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       uint32_t b = ballot & members;
       uint64_t r;
       switch (in.vote) {
-      case VoteMode::Ballot: r = b; break;
-      case VoteMode::All: r = b == members; break;
-      case VoteMode::Any: r = b != 0; break;
-      default: r = b == 0 || b == members; break;
+      case VoteMode::Ballot:
+        r = b;
+        break;
+      case VoteMode::All:
+        r = b == members;
+        break;
+      case VoteMode::Any:
+        r = b != 0;
+        break;
+      default:
+        r = b == 0 || b == members;
+        break;
       }
       dst(l, r);
     });
@@ -2039,10 +2264,22 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       int j = lane;
       bool pval;
       switch (in.shfl) {
-      case ShflMode::Up: j = lane - int(bval); pval = j >= maxLane; break;
-      case ShflMode::Down: j = lane + int(bval); pval = j <= maxLane; break;
-      case ShflMode::Bfly: j = lane ^ int(bval); pval = j <= maxLane; break;
-      default: j = minLane | int(bval & ~segmask); pval = j <= maxLane; break;
+      case ShflMode::Up:
+        j = lane - int(bval);
+        pval = j >= maxLane;
+        break;
+      case ShflMode::Down:
+        j = lane + int(bval);
+        pval = j <= maxLane;
+        break;
+      case ShflMode::Bfly:
+        j = lane ^ int(bval);
+        pval = j <= maxLane;
+        break;
+      default:
+        j = minLane | int(bval & ~segmask);
+        pval = j <= maxLane;
+        break;
       }
       if (!pval) j = lane;
       dst(l, av[unsigned(j) & 31]);
@@ -2068,7 +2305,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     });
     return;
   }
-  default: break;
+  default:
+    break;
   }
   fail(w, -1, std::string("instruction '") + in.text + "' is not executable");
 }
@@ -2076,9 +2314,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
 // =============================================================================================
 // run_functional
 // =============================================================================================
-FunctionalStats run_functional(const Module& m, const std::string& entry,
-                               const LaunchConfig& cfg, const std::vector<uint8_t>& params,
-                               GlobalMemory& mem) {
+FunctionalStats run_functional(const Module& m, const std::string& entry, const LaunchConfig& cfg,
+                               const std::vector<uint8_t>& params, GlobalMemory& mem) {
   Kernel k(m, entry, cfg, params, mem);
   FunctionalStats st;
   StepResult r;

@@ -128,10 +128,10 @@ private:
 struct Peek {
   enum class State { Ready, AtBarrier, Finished };
   State state = State::Finished;
-  unsigned pc = 0;               // instruction index in `func` (Ready)
-  const Instr* instr = nullptr;  // Ready: the instruction step() will execute
+  unsigned pc = 0;              // instruction index in `func` (Ready)
+  const Instr* instr = nullptr; // Ready: the instruction step() will execute
   const Function* func = nullptr;
-  uint32_t active_mask = 0;      // SIMT mask it will execute with (before its guard)
+  uint32_t active_mask = 0; // SIMT mask it will execute with (before its guard)
 };
 
 struct LaneValues64 {
@@ -230,8 +230,7 @@ struct FunctionalStats {
 
 // Runs a whole launch functionally: CTAs one after another, warps of a CTA round-robin one
 // instruction at a time. Throws RuntimeError on program errors (incl. deadlocks).
-FunctionalStats run_functional(const Module& m, const std::string& entry,
-                               const LaunchConfig& cfg, const std::vector<uint8_t>& params,
-                               GlobalMemory& mem);
+FunctionalStats run_functional(const Module& m, const std::string& entry, const LaunchConfig& cfg,
+                               const std::vector<uint8_t>& params, GlobalMemory& mem);
 
 } // namespace gpurf::ptx

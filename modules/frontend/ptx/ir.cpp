@@ -4,12 +4,28 @@ namespace gpurf::ptx {
 
 unsigned type_bits(Type t) {
   switch (t) {
-  case Type::B8: case Type::U8: case Type::S8: return 8;
-  case Type::B16: case Type::U16: case Type::S16: return 16;
-  case Type::B32: case Type::U32: case Type::S32: case Type::F32: return 32;
-  case Type::B64: case Type::U64: case Type::S64: case Type::F64: return 64;
-  case Type::Pred: return 1;
-  case Type::None: return 0;
+  case Type::B8:
+  case Type::U8:
+  case Type::S8:
+    return 8;
+  case Type::B16:
+  case Type::U16:
+  case Type::S16:
+    return 16;
+  case Type::B32:
+  case Type::U32:
+  case Type::S32:
+  case Type::F32:
+    return 32;
+  case Type::B64:
+  case Type::U64:
+  case Type::S64:
+  case Type::F64:
+    return 64;
+  case Type::Pred:
+    return 1;
+  case Type::None:
+    return 0;
   }
   return 0;
 }
@@ -21,50 +37,75 @@ bool type_is_signed(Type t) {
 
 const char* type_name(Type t) {
   switch (t) {
-  case Type::None: return "none";
-  case Type::B8: return "b8";
-  case Type::B16: return "b16";
-  case Type::B32: return "b32";
-  case Type::B64: return "b64";
-  case Type::U8: return "u8";
-  case Type::U16: return "u16";
-  case Type::U32: return "u32";
-  case Type::U64: return "u64";
-  case Type::S8: return "s8";
-  case Type::S16: return "s16";
-  case Type::S32: return "s32";
-  case Type::S64: return "s64";
-  case Type::F32: return "f32";
-  case Type::F64: return "f64";
-  case Type::Pred: return "pred";
+  case Type::None:
+    return "none";
+  case Type::B8:
+    return "b8";
+  case Type::B16:
+    return "b16";
+  case Type::B32:
+    return "b32";
+  case Type::B64:
+    return "b64";
+  case Type::U8:
+    return "u8";
+  case Type::U16:
+    return "u16";
+  case Type::U32:
+    return "u32";
+  case Type::U64:
+    return "u64";
+  case Type::S8:
+    return "s8";
+  case Type::S16:
+    return "s16";
+  case Type::S32:
+    return "s32";
+  case Type::S64:
+    return "s64";
+  case Type::F32:
+    return "f32";
+  case Type::F64:
+    return "f64";
+  case Type::Pred:
+    return "pred";
   }
   return "?";
 }
 
 const char* space_name(Space s) {
   switch (s) {
-  case Space::None: return "none";
-  case Space::Generic: return "generic";
-  case Space::Global: return "global";
-  case Space::Shared: return "shared";
-  case Space::Local: return "local";
-  case Space::Param: return "param";
-  case Space::Const: return "const";
-  case Space::Reg: return "reg";
+  case Space::None:
+    return "none";
+  case Space::Generic:
+    return "generic";
+  case Space::Global:
+    return "global";
+  case Space::Shared:
+    return "shared";
+  case Space::Local:
+    return "local";
+  case Space::Param:
+    return "param";
+  case Space::Const:
+    return "const";
+  case Space::Reg:
+    return "reg";
   }
   return "?";
 }
 
 const char* op_name(Op op) {
   static const char* const names[] = {
-      "add",  "sub",   "mul",    "mad",   "mul24", "mad24", "div",  "rem",        "abs",
-      "neg",  "min",   "max",    "addc",  "subc",  "madc",  "popc", "clz",        "brev",
-      "bfe",  "bfi",   "bfind",  "prmt",  "and",   "or",    "xor",  "not",        "cnot",
-      "shl",  "shr",   "fma",    "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",        "sin",
-      "cos",  "setp",  "selp",   "slct",  "cvt",   "cvta",  "mov",  "ld",         "ldu",
-      "st",   "atom",  "red",    "prefetch", "bra", "call", "ret",  "exit",       "bar",
-      "membar", "fence", "shfl", "vote",  "activemask", "match", "nanosleep",
-      "copysign", "testp", "lop3", "shf", "sad"};
+      "add",      "sub",  "mul",        "mad",   "mul24",     "mad24",    "div",    "rem",
+      "abs",      "neg",  "min",        "max",   "addc",      "subc",     "madc",   "popc",
+      "clz",      "brev", "bfe",        "bfi",   "bfind",     "prmt",     "and",    "or",
+      "xor",      "not",  "cnot",       "shl",   "shr",       "fma",      "rcp",    "sqrt",
+      "rsqrt",    "ex2",  "lg2",        "sin",   "cos",       "setp",     "selp",   "slct",
+      "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",       "atom",   "red",
+      "prefetch", "bra",  "call",       "ret",   "exit",      "bar",      "membar", "fence",
+      "shfl",     "vote", "activemask", "match", "nanosleep", "copysign", "testp",  "lop3",
+      "shf",      "sad"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -113,14 +154,17 @@ std::vector<std::string> Module::entry_names() const {
 
 static void collect_regs(const Operand& o, std::vector<unsigned>& out) {
   switch (o.kind) {
-  case Operand::Kind::Reg: out.push_back(o.reg); break;
+  case Operand::Kind::Reg:
+    out.push_back(o.reg);
+    break;
   case Operand::Kind::Addr:
     if (o.has_base_reg) out.push_back(o.reg);
     break;
   case Operand::Kind::Vector:
     for (const auto& e : o.elems) collect_regs(e, out);
     break;
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -149,15 +193,34 @@ OpTraits op_traits(const Instr& in) {
   const bool f64 = in.type == Type::F64 || in.type2 == Type::F64;
   const bool flt = type_is_float(in.type);
   switch (in.op) {
-  case Op::Add: case Op::Sub: case Op::Abs: case Op::Neg: case Op::Min: case Op::Max:
-  case Op::Addc: case Op::Subc:
+  case Op::Add:
+  case Op::Sub:
+  case Op::Abs:
+  case Op::Neg:
+  case Op::Min:
+  case Op::Max:
+  case Op::Addc:
+  case Op::Subc:
     t.pipe = in.type == Type::F64 ? Pipe::DP : Pipe::SP;
     break;
-  case Op::Mul: case Op::Mad: case Op::Fma: case Op::Madc:
+  case Op::Mul:
+  case Op::Mad:
+  case Op::Fma:
+  case Op::Madc:
     t.pipe = in.type == Type::F64 ? Pipe::DP : flt ? Pipe::SP : Pipe::INT;
     break;
-  case Op::Mul24: case Op::Mad24: case Op::Rem: case Op::Popc: case Op::Clz: case Op::Brev:
-  case Op::Bfe: case Op::Bfi: case Op::Bfind: case Op::Prmt: case Op::Shl: case Op::Shr:
+  case Op::Mul24:
+  case Op::Mad24:
+  case Op::Rem:
+  case Op::Popc:
+  case Op::Clz:
+  case Op::Brev:
+  case Op::Bfe:
+  case Op::Bfi:
+  case Op::Bfind:
+  case Op::Prmt:
+  case Op::Shl:
+  case Op::Shr:
     t.pipe = Pipe::INT;
     break;
   case Op::Div:
@@ -171,19 +234,34 @@ OpTraits op_traits(const Instr& in) {
       t.pipe = Pipe::INT;
     }
     break;
-  case Op::Rcp: case Op::Sqrt: case Op::Rsqrt:
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
     t.pipe = in.type == Type::F64 ? Pipe::DP : Pipe::SFU;
     t.latency_class = 1;
     break;
-  case Op::Ex2: case Op::Lg2: case Op::Sin: case Op::Cos:
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
     t.pipe = in.type == Type::F64 ? Pipe::DP : Pipe::SFU;
     t.latency_class = in.type == Type::F64 ? 1 : 0;
     break;
-  case Op::Lop3: case Op::Shf: case Op::Sad: t.pipe = Pipe::INT; break;
-  case Op::Cvt: case Op::Setp: case Op::Selp: case Op::Slct: case Op::Copysign: case Op::Testp:
+  case Op::Lop3:
+  case Op::Shf:
+  case Op::Sad:
+    t.pipe = Pipe::INT;
+    break;
+  case Op::Cvt:
+  case Op::Setp:
+  case Op::Selp:
+  case Op::Slct:
+  case Op::Copysign:
+  case Op::Testp:
     t.pipe = f64 ? Pipe::DP : Pipe::SP;
     break;
-  case Op::Ld: case Op::Ldu:
+  case Op::Ld:
+  case Op::Ldu:
     t.pipe = Pipe::MEM;
     t.is_load = true;
     t.long_latency = is_mem_long(in.space);
@@ -201,30 +279,55 @@ OpTraits op_traits(const Instr& in) {
     t.pipe = Pipe::MEM;
     t.is_atomic = true;
     break;
-  case Op::Prefetch: case Op::Shfl: case Op::Match:
+  case Op::Prefetch:
+  case Op::Shfl:
+  case Op::Match:
     t.pipe = Pipe::MEM;
     break;
-  case Op::Bra: t.branch = true; break;
-  case Op::Call: t.call = true; break;
-  case Op::Ret: t.ret = true; break;
-  case Op::Exit: t.exit = true; break;
-  case Op::Bar: t.barrier = in.bar == BarMode::Sync || in.bar == BarMode::Red; break;
-  default: t.pipe = Pipe::SP; break;
+  case Op::Bra:
+    t.branch = true;
+    break;
+  case Op::Call:
+    t.call = true;
+    break;
+  case Op::Ret:
+    t.ret = true;
+    break;
+  case Op::Exit:
+    t.exit = true;
+    break;
+  case Op::Bar:
+    t.barrier = in.bar == BarMode::Sync || in.bar == BarMode::Red;
+    break;
+  default:
+    t.pipe = Pipe::SP;
+    break;
   }
   return t;
 }
 
 gpurf::MemSpace mem_space(const Instr& in) {
   switch (in.op) {
-  case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: break;
-  default: return gpurf::MemSpace::None;
+  case Op::Ld:
+  case Op::Ldu:
+  case Op::St:
+  case Op::Atom:
+  case Op::Red:
+    break;
+  default:
+    return gpurf::MemSpace::None;
   }
   switch (in.space) {
-  case Space::Shared: return gpurf::MemSpace::Shared;
-  case Space::Local: return gpurf::MemSpace::Local;
-  case Space::Param: return gpurf::MemSpace::Param;
-  case Space::Const: return gpurf::MemSpace::Const;
-  default: return gpurf::MemSpace::Global;
+  case Space::Shared:
+    return gpurf::MemSpace::Shared;
+  case Space::Local:
+    return gpurf::MemSpace::Local;
+  case Space::Param:
+    return gpurf::MemSpace::Param;
+  case Space::Const:
+    return gpurf::MemSpace::Const;
+  default:
+    return gpurf::MemSpace::Global;
   }
 }
 

@@ -37,16 +37,26 @@ namespace gpurf::ptx {
 // ---------------------------------------------------------------------------------------------
 enum class Type : uint8_t {
   None,
-  B8, B16, B32, B64,
-  U8, U16, U32, U64,
-  S8, S16, S32, S64,
-  F32, F64,
+  B8,
+  B16,
+  B32,
+  B64,
+  U8,
+  U16,
+  U32,
+  U64,
+  S8,
+  S16,
+  S32,
+  S64,
+  F32,
+  F64,
   Pred,
 };
 unsigned type_bits(Type t); // Pred: 1, None: 0
 inline unsigned type_bytes(Type t) { return t == Type::Pred ? 1 : type_bits(t) / 8; }
 bool type_is_float(Type t);
-bool type_is_signed(Type t); // S8..S64 only
+bool type_is_signed(Type t);   // S8..S64 only
 const char* type_name(Type t); // "s32", "pred"...
 
 // State spaces.
@@ -59,10 +69,24 @@ enum class Round : uint8_t { None, RN, RZ, RM, RP, RNI, RZI, RMI, RPI, Approx, F
 
 enum class CmpOp : uint8_t {
   None,
-  EQ, NE, LT, LE, GT, GE,     // signed / ordered float
-  LO, LS, HI, HS,             // unsigned
-  EQU, NEU, LTU, LEU, GTU, GEU, // unordered float
-  NUM, NaN,
+  EQ,
+  NE,
+  LT,
+  LE,
+  GT,
+  GE, // signed / ordered float
+  LO,
+  LS,
+  HI,
+  HS, // unsigned
+  EQU,
+  NEU,
+  LTU,
+  LEU,
+  GTU,
+  GEU, // unordered float
+  NUM,
+  NaN,
 };
 enum class BoolOp : uint8_t { None, And, Or, Xor, Popc }; // Popc: bar.red.popc only
 enum class MulMode : uint8_t { None, Lo, Hi, Wide };
@@ -77,32 +101,104 @@ enum class MatchMode : uint8_t { None, Any, All };
 
 enum class Op : uint16_t {
   // integer / bit
-  Add, Sub, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max,
-  Addc, Subc, Madc, // carry-in forms (add.cc etc. are Add/Sub/Mad with Instr::cc)
-  Popc, Clz, Brev, Bfe, Bfi, Bfind, Prmt,
-  And, Or, Xor, Not, Cnot, Shl, Shr,
+  Add,
+  Sub,
+  Mul,
+  Mad,
+  Mul24,
+  Mad24,
+  Div,
+  Rem,
+  Abs,
+  Neg,
+  Min,
+  Max,
+  Addc,
+  Subc,
+  Madc, // carry-in forms (add.cc etc. are Add/Sub/Mad with Instr::cc)
+  Popc,
+  Clz,
+  Brev,
+  Bfe,
+  Bfi,
+  Bfind,
+  Prmt,
+  And,
+  Or,
+  Xor,
+  Not,
+  Cnot,
+  Shl,
+  Shr,
   // floating point (also Add/Sub/Mul/Mad/Div/Abs/Neg/Min/Max above with a float type)
-  Fma, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos,
+  Fma,
+  Rcp,
+  Sqrt,
+  Rsqrt,
+  Ex2,
+  Lg2,
+  Sin,
+  Cos,
   // comparison / selection / conversion / moves
-  Setp, Selp, Slct, Cvt, Cvta, Mov,
+  Setp,
+  Selp,
+  Slct,
+  Cvt,
+  Cvta,
+  Mov,
   // memory
-  Ld, Ldu, St, Atom, Red, Prefetch,
+  Ld,
+  Ldu,
+  St,
+  Atom,
+  Red,
+  Prefetch,
   // control flow
-  Bra, Call, Ret, Exit,
+  Bra,
+  Call,
+  Ret,
+  Exit,
   // synchronisation / warp-level
-  Bar, Membar, Fence, Shfl, Vote, Activemask, Match, Nanosleep,
+  Bar,
+  Membar,
+  Fence,
+  Shfl,
+  Vote,
+  Activemask,
+  Match,
+  Nanosleep,
   // late additions (math-library helpers)
-  Copysign, Testp, Lop3, Shf, Sad,
+  Copysign,
+  Testp,
+  Lop3,
+  Shf,
+  Sad,
   Count_
 };
 const char* op_name(Op op); // base mnemonic, e.g. "add"
 
 // Special registers (component selects .x/.y/.z where applicable).
 enum class SReg : uint8_t {
-  Tid, Ntid, Ctaid, Nctaid, Laneid, Warpid, Nwarpid, Smid, Nsmid, Gridid,
-  Clock, Clock64, Globaltimer,
-  LanemaskEq, LanemaskLe, LanemaskLt, LanemaskGe, LanemaskGt,
-  DynamicSmemSize, TotalSmemSize,
+  Tid,
+  Ntid,
+  Ctaid,
+  Nctaid,
+  Laneid,
+  Warpid,
+  Nwarpid,
+  Smid,
+  Nsmid,
+  Gridid,
+  Clock,
+  Clock64,
+  Globaltimer,
+  LanemaskEq,
+  LanemaskLe,
+  LanemaskLt,
+  LanemaskGe,
+  LanemaskGt,
+  DynamicSmemSize,
+  TotalSmemSize,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -137,13 +233,13 @@ struct Operand {
   unsigned reg = 0;          // Reg / Addr base
   bool has_base_reg = false; // Addr
   ImmKind imm_kind = ImmKind::Int;
-  uint64_t imm = 0;      // Imm: integer value (two's complement) or float bits
-  int64_t offset = 0;    // Addr: byte offset; Symbol: offset too (sym+off in initialisers)
-  SymRef sym;            // Addr (no base reg) / Symbol
-  std::string name;      // Symbol / Addr-with-symbol / Label: name as written
-  unsigned label = 0;    // Label: target instruction index
-  SReg sreg = SReg::Tid; // Special
-  uint8_t comp = 0;      // Special component x,y,z = 0,1,2
+  uint64_t imm = 0;           // Imm: integer value (two's complement) or float bits
+  int64_t offset = 0;         // Addr: byte offset; Symbol: offset too (sym+off in initialisers)
+  SymRef sym;                 // Addr (no base reg) / Symbol
+  std::string name;           // Symbol / Addr-with-symbol / Label: name as written
+  unsigned label = 0;         // Label: target instruction index
+  SReg sreg = SReg::Tid;      // Special
+  uint8_t comp = 0;           // Special component x,y,z = 0,1,2
   std::vector<Operand> elems; // Vector
 
   bool is_reg() const { return kind == Kind::Reg; }
@@ -163,12 +259,12 @@ struct VReg {
 struct VarDecl {
   std::string name;
   Space space = Space::None;
-  Type type = Type::None;  // element type (.b8 for byte arrays)
-  unsigned vec = 1;        // .v2/.v4 element vectors
-  unsigned align = 1;      // bytes (default: element size)
-  uint64_t size = 0;       // total bytes (0 for `.extern .shared x[]`: dynamic shared memory)
-  bool is_extern = false;  // .extern (dynamic shared memory when .shared and unsized)
-  bool is_visible = false; // .visible
+  Type type = Type::None;    // element type (.b8 for byte arrays)
+  unsigned vec = 1;          // .v2/.v4 element vectors
+  unsigned align = 1;        // bytes (default: element size)
+  uint64_t size = 0;         // total bytes (0 for `.extern .shared x[]`: dynamic shared memory)
+  bool is_extern = false;    // .extern (dynamic shared memory when .shared and unsized)
+  bool is_visible = false;   // .visible
   std::vector<uint8_t> init; // initial bytes (empty: zero-filled); size == `size` if non-empty
   // Initialiser entries that are addresses of other symbols (generic address of `name` +
   // `offset` stored as 8 bytes (or 4 with .u32) at `at`); resolved by the engine.
@@ -199,13 +295,13 @@ struct Param {
 // ---------------------------------------------------------------------------------------------
 struct Instr {
   Op op = Op::Mov;
-  std::string text;      // the mnemonic as written, e.g. "ld.global.nc.v4.f32" (diagnostics)
+  std::string text;        // the mnemonic as written, e.g. "ld.global.nc.v4.f32" (diagnostics)
   Type type = Type::None;  // the (destination) type: add.s32 → S32; cvt.f32.s32 → F32
   Type type2 = Type::None; // second type: cvt source type, slct selector type, setp: unused
   Round rnd = Round::None;
   bool ftz = false, sat = false;
-  bool cc = false;          // .cc: writes the carry flag (add.cc, sub.cc, mad.lo.cc, addc.cc..)
-  bool uni = false;         // bra.uni / call.uni
+  bool cc = false;             // .cc: writes the carry flag (add.cc, sub.cc, mad.lo.cc, addc.cc..)
+  bool uni = false;            // bra.uni / call.uni
   MulMode mul = MulMode::None; // mul/mad .lo/.hi/.wide (mul24/mad24 .lo/.hi)
   CmpOp cmp = CmpOp::None;     // setp / set
   BoolOp bop = BoolOp::None;   // setp.<cmp>.<bop>; bar.red.<popc|and|or>
@@ -237,16 +333,16 @@ struct Instr {
 // ---------------------------------------------------------------------------------------------
 struct Function {
   std::string name;
-  bool is_entry = false;   // .entry (kernel) vs .func
-  bool is_extern = false;  // declaration only (.extern .func / prototype without body)
+  bool is_entry = false;  // .entry (kernel) vs .func
+  bool is_extern = false; // declaration only (.extern .func / prototype without body)
   bool is_visible = false;
   bool has_body = false;
   std::vector<Param> params;     // in declaration order, offsets assigned
   std::vector<Param> ret_params; // .func return parameters
   unsigned param_bytes = 0;      // total size of the parameter buffer (aligned)
   unsigned ret_bytes = 0;
-  std::vector<VReg> regs;        // virtual registers by dense id
-  std::vector<VarDecl> locals;   // function-scope .shared/.local/.param declarations
+  std::vector<VReg> regs;      // virtual registers by dense id
+  std::vector<VarDecl> locals; // function-scope .shared/.local/.param declarations
   std::vector<Instr> instrs;
   std::map<std::string, unsigned> labels; // label → index of the instruction that follows
   // Performance-tuning directives (kept for information).
@@ -260,8 +356,8 @@ struct Function {
 
 struct Module {
   std::string filename;
-  std::string version;  // "9.0"
-  std::string target;   // "sm_75" (first target in the list)
+  std::string version; // "9.0"
+  std::string target;  // "sm_75" (first target in the list)
   unsigned address_size = 64;
   std::vector<VarDecl> vars; // module-scope .global/.const/.shared declarations
   std::vector<Function> functions;
@@ -298,9 +394,9 @@ struct OpTraits {
   uint8_t latency_class = 0;
   bool long_latency = false; // ld/ldu/atom on global/local/const/generic, atom on shared is not
   bool is_load = false, is_store = false, is_atomic = false; // atomic: atom and red
-  bool barrier = false;      // bar.sync / bar.red / barrier.sync (bar.arrive, bar.warp: false)
-  bool exit = false;         // exit, or ret from the .entry function (set by the engine)
-  bool branch = false;       // bra
+  bool barrier = false; // bar.sync / bar.red / barrier.sync (bar.arrive, bar.warp: false)
+  bool exit = false;    // exit, or ret from the .entry function (set by the engine)
+  bool branch = false;  // bra
   bool call = false, ret = false;
 };
 OpTraits op_traits(const Instr& in);

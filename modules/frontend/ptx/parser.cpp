@@ -2,10 +2,10 @@
 
 #include <cctype>
 #include <cerrno>
-#include <functional>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <unordered_map>
@@ -122,9 +122,9 @@ std::vector<Tok> lex(const std::string& t, const std::string& file) {
 
 bool type_from_name(const std::string& m, Type& t) {
   static const std::unordered_map<std::string, Type> tab = {
-      {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32}, {"b64", Type::B64},
-      {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32}, {"u64", Type::U64},
-      {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32}, {"s64", Type::S64},
+      {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32},  {"b64", Type::B64},
+      {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32},  {"u64", Type::U64},
+      {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32},  {"s64", Type::S64},
       {"f32", Type::F32}, {"f64", Type::F64}, {"pred", Type::Pred}};
   auto it = tab.find(m);
   if (it == tab.end()) return false;
@@ -133,8 +133,8 @@ bool type_from_name(const std::string& m, Type& t) {
 }
 
 bool unsupported_type_name(const std::string& m) {
-  static const char* const names[] = {"f16",  "f16x2", "bf16",  "bf16x2", "e4m3",  "e5m2",
-                                      "tf32", "e4m3x2", "e5m2x2", "b128", "f8x2", "s4", "u4"};
+  static const char* const names[] = {"f16",    "f16x2",  "bf16", "bf16x2", "e4m3", "e5m2", "tf32",
+                                      "e4m3x2", "e5m2x2", "b128", "f8x2",   "s4",   "u4"};
   for (const char* n : names)
     if (m == n) return true;
   return false;
@@ -174,9 +174,12 @@ struct Parser {
   bool is_ident(const char* s) const { return cur().k == TK::Ident && cur().s == s; }
   static std::string describe(const Tok& t) {
     switch (t.k) {
-    case TK::End: return "end of file";
-    case TK::String: return "string \"" + t.s + "\"";
-    default: return "'" + t.s + "'";
+    case TK::End:
+      return "end of file";
+    case TK::String:
+      return "string \"" + t.s + "\"";
+    default:
+      return "'" + t.s + "'";
     }
   }
   void expect_punct(const char* s, const char* what) {
@@ -495,7 +498,8 @@ struct Parser {
           if (neg) d = -d;
           std::memcpy(&bits, &d, 8);
         } else {
-          if (o.imm_kind != Operand::ImmKind::Int) fail("float initialiser for an integer variable");
+          if (o.imm_kind != Operand::ImmKind::Int)
+            fail("float initialiser for an integer variable");
           if (neg) bits = uint64_t(0) - bits;
         }
         put_value(bits);
@@ -540,7 +544,8 @@ struct Parser {
   Param parse_param(unsigned& offset) {
     unsigned line = cur().line;
     if (is_ident(".reg")) fail("register (.reg) parameters are not supported");
-    if (!is_ident(".param")) fail("expected '.param' in the parameter list, found " + describe(cur()));
+    if (!is_ident(".param"))
+      fail("expected '.param' in the parameter list, found " + describe(cur()));
     ++p;
     Param prm;
     unsigned align = 0;
@@ -753,7 +758,8 @@ struct Parser {
     std::vector<unsigned> scope_ids{0};
     for (;;) {
       const Tok& t = cur();
-      if (t.k == TK::End) fail(t.line, "unexpected end of file inside the body of '" + fn->name + "'");
+      if (t.k == TK::End)
+        fail(t.line, "unexpected end of file inside the body of '" + fn->name + "'");
       if (t.k == TK::Punct && t.s == "}") {
         ++p;
         reg_scopes.pop_back();
@@ -826,30 +832,74 @@ struct Parser {
   // Instructions
   // ------------------------------------------------------------------------------------------
   static bool op_from_name(const std::string& b, Op& op, BarMode& bar) {
-    static const std::unordered_map<std::string, Op> tab = {
-        {"add", Op::Add},       {"sub", Op::Sub},         {"mul", Op::Mul},
-        {"mad", Op::Mad},       {"mul24", Op::Mul24},     {"mad24", Op::Mad24},
-        {"div", Op::Div},       {"rem", Op::Rem},         {"abs", Op::Abs},
-        {"neg", Op::Neg},       {"min", Op::Min},         {"max", Op::Max},
-        {"addc", Op::Addc},     {"subc", Op::Subc},       {"madc", Op::Madc},
-        {"popc", Op::Popc},     {"clz", Op::Clz},         {"brev", Op::Brev},
-        {"bfe", Op::Bfe},       {"bfi", Op::Bfi},         {"bfind", Op::Bfind},
-        {"prmt", Op::Prmt},     {"and", Op::And},         {"or", Op::Or},
-        {"xor", Op::Xor},       {"not", Op::Not},         {"cnot", Op::Cnot},
-        {"shl", Op::Shl},       {"shr", Op::Shr},         {"fma", Op::Fma},
-        {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},       {"rsqrt", Op::Rsqrt},
-        {"ex2", Op::Ex2},       {"lg2", Op::Lg2},         {"sin", Op::Sin},
-        {"cos", Op::Cos},       {"setp", Op::Setp},       {"selp", Op::Selp},
-        {"slct", Op::Slct},     {"cvt", Op::Cvt},         {"cvta", Op::Cvta},
-        {"mov", Op::Mov},       {"ld", Op::Ld},           {"ldu", Op::Ldu},
-        {"st", Op::St},         {"atom", Op::Atom},       {"red", Op::Red},
-        {"prefetch", Op::Prefetch}, {"prefetchu", Op::Prefetch}, {"bra", Op::Bra},
-        {"call", Op::Call},     {"ret", Op::Ret},         {"exit", Op::Exit},
-        {"bar", Op::Bar},       {"barrier", Op::Bar},     {"membar", Op::Membar},
-        {"fence", Op::Fence},   {"shfl", Op::Shfl},       {"vote", Op::Vote},
-        {"activemask", Op::Activemask}, {"match", Op::Match}, {"nanosleep", Op::Nanosleep},
-        {"copysign", Op::Copysign}, {"testp", Op::Testp}, {"lop3", Op::Lop3},
-        {"shf", Op::Shf},       {"sad", Op::Sad}};
+    static const std::unordered_map<std::string, Op> tab = {{"add", Op::Add},
+                                                            {"sub", Op::Sub},
+                                                            {"mul", Op::Mul},
+                                                            {"mad", Op::Mad},
+                                                            {"mul24", Op::Mul24},
+                                                            {"mad24", Op::Mad24},
+                                                            {"div", Op::Div},
+                                                            {"rem", Op::Rem},
+                                                            {"abs", Op::Abs},
+                                                            {"neg", Op::Neg},
+                                                            {"min", Op::Min},
+                                                            {"max", Op::Max},
+                                                            {"addc", Op::Addc},
+                                                            {"subc", Op::Subc},
+                                                            {"madc", Op::Madc},
+                                                            {"popc", Op::Popc},
+                                                            {"clz", Op::Clz},
+                                                            {"brev", Op::Brev},
+                                                            {"bfe", Op::Bfe},
+                                                            {"bfi", Op::Bfi},
+                                                            {"bfind", Op::Bfind},
+                                                            {"prmt", Op::Prmt},
+                                                            {"and", Op::And},
+                                                            {"or", Op::Or},
+                                                            {"xor", Op::Xor},
+                                                            {"not", Op::Not},
+                                                            {"cnot", Op::Cnot},
+                                                            {"shl", Op::Shl},
+                                                            {"shr", Op::Shr},
+                                                            {"fma", Op::Fma},
+                                                            {"rcp", Op::Rcp},
+                                                            {"sqrt", Op::Sqrt},
+                                                            {"rsqrt", Op::Rsqrt},
+                                                            {"ex2", Op::Ex2},
+                                                            {"lg2", Op::Lg2},
+                                                            {"sin", Op::Sin},
+                                                            {"cos", Op::Cos},
+                                                            {"setp", Op::Setp},
+                                                            {"selp", Op::Selp},
+                                                            {"slct", Op::Slct},
+                                                            {"cvt", Op::Cvt},
+                                                            {"cvta", Op::Cvta},
+                                                            {"mov", Op::Mov},
+                                                            {"ld", Op::Ld},
+                                                            {"ldu", Op::Ldu},
+                                                            {"st", Op::St},
+                                                            {"atom", Op::Atom},
+                                                            {"red", Op::Red},
+                                                            {"prefetch", Op::Prefetch},
+                                                            {"prefetchu", Op::Prefetch},
+                                                            {"bra", Op::Bra},
+                                                            {"call", Op::Call},
+                                                            {"ret", Op::Ret},
+                                                            {"exit", Op::Exit},
+                                                            {"bar", Op::Bar},
+                                                            {"barrier", Op::Bar},
+                                                            {"membar", Op::Membar},
+                                                            {"fence", Op::Fence},
+                                                            {"shfl", Op::Shfl},
+                                                            {"vote", Op::Vote},
+                                                            {"activemask", Op::Activemask},
+                                                            {"match", Op::Match},
+                                                            {"nanosleep", Op::Nanosleep},
+                                                            {"copysign", Op::Copysign},
+                                                            {"testp", Op::Testp},
+                                                            {"lop3", Op::Lop3},
+                                                            {"shf", Op::Shf},
+                                                            {"sad", Op::Sad}};
     auto it = tab.find(b);
     if (it == tab.end()) return false;
     op = it->second;
@@ -858,9 +908,7 @@ struct Parser {
   }
 
   void apply_modifier(Instr& in, const std::string& m, unsigned line) {
-    auto bad = [&]() {
-      fail(line, "unsupported modifier '." + m + "' in '" + in.text + "'");
-    };
+    auto bad = [&]() { fail(line, "unsupported modifier '." + m + "' in '" + in.text + "'"); };
     Type t;
     if (type_from_name(m, t)) {
       if (in.type == Type::None) {
@@ -877,25 +925,42 @@ struct Parser {
     const Op op = in.op;
     // rounding / precision
     static const std::unordered_map<std::string, Round> rnd = {
-        {"rn", Round::RN},   {"rz", Round::RZ},   {"rm", Round::RM},         {"rp", Round::RP},
-        {"rni", Round::RNI}, {"rzi", Round::RZI}, {"rmi", Round::RMI},       {"rpi", Round::RPI},
+        {"rn", Round::RN},         {"rz", Round::RZ},    {"rm", Round::RM},   {"rp", Round::RP},
+        {"rni", Round::RNI},       {"rzi", Round::RZI},  {"rmi", Round::RMI}, {"rpi", Round::RPI},
         {"approx", Round::Approx}, {"full", Round::Full}};
     if (auto it = rnd.find(m); it != rnd.end()) {
       in.rnd = it->second;
       return;
     }
-    if (m == "ftz") { in.ftz = true; return; }
-    if (m == "sat") { in.sat = true; return; }
-    if (m == "cc") { in.cc = true; return; }
-    if (m == "uni") { in.uni = true; return; }
-    if (m == "nc") { in.nc = true; return; }
-    if (m == "volatile") { in.is_volatile = true; return; }
-    if (m == "aligned" || m == "relaxed" || m == "acquire" || m == "release" ||
-        m == "acq_rel" || m == "sc" || m == "weak" || m == "cta" || m == "gpu" || m == "sys" ||
-        m == "cluster" || m == "gl" || m == "ca" || m == "cg" || m == "cs" || m == "lu" ||
-        m == "cv" || m == "wb" || m == "wt" || m == "mmio" || m == "sync_restrict" ||
-        m.rfind("L1::", 0) == 0 || (m.rfind("L2::", 0) == 0 && m != "L2::cache_hint") ||
-        m.rfind("level::", 0) == 0) {
+    if (m == "ftz") {
+      in.ftz = true;
+      return;
+    }
+    if (m == "sat") {
+      in.sat = true;
+      return;
+    }
+    if (m == "cc") {
+      in.cc = true;
+      return;
+    }
+    if (m == "uni") {
+      in.uni = true;
+      return;
+    }
+    if (m == "nc") {
+      in.nc = true;
+      return;
+    }
+    if (m == "volatile") {
+      in.is_volatile = true;
+      return;
+    }
+    if (m == "aligned" || m == "relaxed" || m == "acquire" || m == "release" || m == "acq_rel" ||
+        m == "sc" || m == "weak" || m == "cta" || m == "gpu" || m == "sys" || m == "cluster" ||
+        m == "gl" || m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" ||
+        m == "wt" || m == "mmio" || m == "sync_restrict" || m.rfind("L1::", 0) == 0 ||
+        (m.rfind("L2::", 0) == 0 && m != "L2::cache_hint") || m.rfind("level::", 0) == 0) {
       if (m == "sync_restrict") bad();
       return;
     }
@@ -904,8 +969,8 @@ struct Parser {
       return;
     // spaces
     static const std::unordered_map<std::string, Space> sp = {
-        {"global", Space::Global}, {"shared", Space::Shared}, {"shared::cta", Space::Shared},
-        {"local", Space::Local},   {"param", Space::Param},   {"const", Space::Const},
+        {"global", Space::Global},  {"shared", Space::Shared}, {"shared::cta", Space::Shared},
+        {"local", Space::Local},    {"param", Space::Param},   {"const", Space::Const},
         {"generic", Space::Generic}};
     if (auto it = sp.find(m); it != sp.end()) {
       if (op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red ||
@@ -915,17 +980,33 @@ struct Parser {
       }
       bad();
     }
-    if (m == "to" && op == Op::Cvta) { in.cvta_to = true; return; }
+    if (m == "to" && op == Op::Cvta) {
+      in.cvta_to = true;
+      return;
+    }
     if (m == "v2" || m == "v4") {
       if (op != Op::Ld && op != Op::Ldu && op != Op::St) bad();
       in.vec = unsigned(m[1] - '0');
       return;
     }
     switch (op) {
-    case Op::Mul: case Op::Mad: case Op::Mul24: case Op::Mad24: case Op::Madc:
-      if (m == "lo") { in.mul = MulMode::Lo; return; }
-      if (m == "hi") { in.mul = MulMode::Hi; return; }
-      if (m == "wide" && op != Op::Mul24 && op != Op::Mad24) { in.mul = MulMode::Wide; return; }
+    case Op::Mul:
+    case Op::Mad:
+    case Op::Mul24:
+    case Op::Mad24:
+    case Op::Madc:
+      if (m == "lo") {
+        in.mul = MulMode::Lo;
+        return;
+      }
+      if (m == "hi") {
+        in.mul = MulMode::Hi;
+        return;
+      }
+      if (m == "wide" && op != Op::Mul24 && op != Op::Mad24) {
+        in.mul = MulMode::Wide;
+        return;
+      }
       break;
     case Op::Setp: {
       static const std::unordered_map<std::string, CmpOp> cmp = {
@@ -938,17 +1019,26 @@ struct Parser {
         in.cmp = it->second;
         return;
       }
-      if (m == "and") { in.bop = BoolOp::And; return; }
-      if (m == "or") { in.bop = BoolOp::Or; return; }
-      if (m == "xor") { in.bop = BoolOp::Xor; return; }
+      if (m == "and") {
+        in.bop = BoolOp::And;
+        return;
+      }
+      if (m == "or") {
+        in.bop = BoolOp::Or;
+        return;
+      }
+      if (m == "xor") {
+        in.bop = BoolOp::Xor;
+        return;
+      }
       break;
     }
-    case Op::Atom: case Op::Red: {
+    case Op::Atom:
+    case Op::Red: {
       static const std::unordered_map<std::string, AtomOp> at = {
-          {"add", AtomOp::Add},   {"min", AtomOp::Min}, {"max", AtomOp::Max},
-          {"inc", AtomOp::Inc},   {"dec", AtomOp::Dec}, {"exch", AtomOp::Exch},
-          {"cas", AtomOp::Cas},   {"and", AtomOp::And}, {"or", AtomOp::Or},
-          {"xor", AtomOp::Xor}};
+          {"add", AtomOp::Add}, {"min", AtomOp::Min},   {"max", AtomOp::Max}, {"inc", AtomOp::Inc},
+          {"dec", AtomOp::Dec}, {"exch", AtomOp::Exch}, {"cas", AtomOp::Cas}, {"and", AtomOp::And},
+          {"or", AtomOp::Or},   {"xor", AtomOp::Xor}};
       if (auto it = at.find(m); it != at.end() && in.atom == AtomOp::None) {
         in.atom = it->second;
         return;
@@ -957,35 +1047,83 @@ struct Parser {
     }
     case Op::Shfl:
       if (m == "sync") return;
-      if (m == "up") { in.shfl = ShflMode::Up; return; }
-      if (m == "down") { in.shfl = ShflMode::Down; return; }
-      if (m == "bfly") { in.shfl = ShflMode::Bfly; return; }
-      if (m == "idx") { in.shfl = ShflMode::Idx; return; }
+      if (m == "up") {
+        in.shfl = ShflMode::Up;
+        return;
+      }
+      if (m == "down") {
+        in.shfl = ShflMode::Down;
+        return;
+      }
+      if (m == "bfly") {
+        in.shfl = ShflMode::Bfly;
+        return;
+      }
+      if (m == "idx") {
+        in.shfl = ShflMode::Idx;
+        return;
+      }
       break;
     case Op::Vote:
       if (m == "sync") return;
-      if (m == "all") { in.vote = VoteMode::All; return; }
-      if (m == "any") { in.vote = VoteMode::Any; return; }
-      if (m == "uni") { in.vote = VoteMode::Uni; return; }
-      if (m == "ballot") { in.vote = VoteMode::Ballot; return; }
+      if (m == "all") {
+        in.vote = VoteMode::All;
+        return;
+      }
+      if (m == "any") {
+        in.vote = VoteMode::Any;
+        return;
+      }
+      if (m == "uni") {
+        in.vote = VoteMode::Uni;
+        return;
+      }
+      if (m == "ballot") {
+        in.vote = VoteMode::Ballot;
+        return;
+      }
       break;
     case Op::Match:
       if (m == "sync") return;
-      if (m == "any") { in.match = MatchMode::Any; return; }
-      if (m == "all") { in.match = MatchMode::All; return; }
+      if (m == "any") {
+        in.match = MatchMode::Any;
+        return;
+      }
+      if (m == "all") {
+        in.match = MatchMode::All;
+        return;
+      }
       break;
     case Op::Bar:
       if (m == "sync") {
         if (in.bar == BarMode::None) in.bar = BarMode::Sync;
         return;
       }
-      if (m == "arrive") { in.bar = BarMode::Arrive; return; }
-      if (m == "red") { in.bar = BarMode::Red; return; }
-      if (m == "warp") { in.bar = BarMode::Warp; return; }
+      if (m == "arrive") {
+        in.bar = BarMode::Arrive;
+        return;
+      }
+      if (m == "red") {
+        in.bar = BarMode::Red;
+        return;
+      }
+      if (m == "warp") {
+        in.bar = BarMode::Warp;
+        return;
+      }
       if (in.bar == BarMode::Red) {
-        if (m == "popc") { in.bop = BoolOp::Popc; return; }
-        if (m == "and") { in.bop = BoolOp::And; return; }
-        if (m == "or") { in.bop = BoolOp::Or; return; }
+        if (m == "popc") {
+          in.bop = BoolOp::Popc;
+          return;
+        }
+        if (m == "and") {
+          in.bop = BoolOp::And;
+          return;
+        }
+        if (m == "or") {
+          in.bop = BoolOp::Or;
+          return;
+        }
       }
       break;
     case Op::Prmt: {
@@ -999,13 +1137,28 @@ struct Parser {
       break;
     }
     case Op::Bfind:
-      if (m == "shiftamt") { in.shiftamt = true; return; }
+      if (m == "shiftamt") {
+        in.shiftamt = true;
+        return;
+      }
       break;
     case Op::Shf:
-      if (m == "l") { in.shf_right = false; return; }
-      if (m == "r") { in.shf_right = true; return; }
-      if (m == "wrap") { in.shf_clamp = false; return; }
-      if (m == "clamp") { in.shf_clamp = true; return; }
+      if (m == "l") {
+        in.shf_right = false;
+        return;
+      }
+      if (m == "r") {
+        in.shf_right = true;
+        return;
+      }
+      if (m == "wrap") {
+        in.shf_clamp = false;
+        return;
+      }
+      if (m == "clamp") {
+        in.shf_clamp = true;
+        return;
+      }
       break;
     case Op::Testp: {
       static const std::unordered_map<std::string, TestpMode> tm = {
@@ -1023,7 +1176,8 @@ struct Parser {
       break;
     case Op::Membar:
       return; // membar.gl/.cta/.sys handled above; anything else is a scope too
-    default: break;
+    default:
+      break;
     }
     bad();
   }
@@ -1072,10 +1226,14 @@ struct Parser {
     if (dot != std::string::npos) {
       base = n.substr(0, dot);
       std::string c = n.substr(dot + 1);
-      if (c == "x") comp = 0;
-      else if (c == "y") comp = 1;
-      else if (c == "z") comp = 2;
-      else return false;
+      if (c == "x")
+        comp = 0;
+      else if (c == "y")
+        comp = 1;
+      else if (c == "z")
+        comp = 2;
+      else
+        return false;
     }
     static const std::unordered_map<std::string, std::pair<SReg, bool>> tab = {
         {"%tid", {SReg::Tid, true}},
@@ -1145,8 +1303,8 @@ struct Parser {
       } else if (cur().k == TK::Number) {
         o.offset = int64_t(expect_uint("an address"));
       } else {
-        fail(line, "expected a register, symbol or number in the address, found " +
-                       describe(cur()));
+        fail(line,
+             "expected a register, symbol or number in the address, found " + describe(cur()));
       }
       expect_punct("]", "to close the address");
       return o;
@@ -1316,14 +1474,17 @@ struct Parser {
       parts.push_back(s);
     }
     BarMode bm;
-    if (!op_from_name(parts[0], in.op, bm)) fail(line, "unsupported PTX instruction '" + in.text + "'");
+    if (!op_from_name(parts[0], in.op, bm))
+      fail(line, "unsupported PTX instruction '" + in.text + "'");
     for (size_t i = 1; i < parts.size(); ++i) {
       if (parts[i].empty()) fail(line, "malformed instruction '" + in.text + "'");
       apply_modifier(in, parts[i], line);
     }
     if (in.op == Op::Bar && in.bar == BarMode::None) {
-      if (parts[0] == "barrier" || parts.size() == 1) in.bar = BarMode::Sync;
-      else fail(line, "unsupported PTX instruction '" + in.text + "'");
+      if (parts[0] == "barrier" || parts.size() == 1)
+        in.bar = BarMode::Sync;
+      else
+        fail(line, "unsupported PTX instruction '" + in.text + "'");
     }
     if ((in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom ||
          in.op == Op::Red || in.op == Op::Prefetch) &&
@@ -1356,8 +1517,8 @@ struct Parser {
       }
     }
     if (!is_punct(";"))
-      fail(line, "expected ';' or ',' after the operands of '" + in.text + "', found " +
-                     describe(cur()));
+      fail(line,
+           "expected ';' or ',' after the operands of '" + in.text + "', found " + describe(cur()));
     ++p;
     classify_operands(in, groups, line);
     finish_instr(std::move(in), fidx, line);
@@ -1366,12 +1527,22 @@ struct Parser {
   void classify_operands(Instr& in, std::vector<std::vector<Operand>>& groups, unsigned line) {
     int ndst = 1;
     switch (in.op) {
-    case Op::St: case Op::Red: case Op::Bra: case Op::Membar: case Op::Fence:
-    case Op::Prefetch: case Op::Ret: case Op::Exit: case Op::Nanosleep:
+    case Op::St:
+    case Op::Red:
+    case Op::Bra:
+    case Op::Membar:
+    case Op::Fence:
+    case Op::Prefetch:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Nanosleep:
       ndst = 0;
       break;
-    case Op::Bar: ndst = in.bar == BarMode::Red ? 1 : 0; break;
-    default: break;
+    case Op::Bar:
+      ndst = in.bar == BarMode::Red ? 1 : 0;
+      break;
+    default:
+      break;
     }
     size_t gi = 0;
     if (ndst == 1) {
@@ -1392,35 +1563,97 @@ struct Parser {
     // operand-count checks
     size_t lo = 0, hi = 0;
     switch (in.op) {
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Min:
-    case Op::Max: case Op::And: case Op::Or: case Op::Xor: case Op::Shl: case Op::Shr:
-    case Op::Addc: case Op::Subc: case Op::Mul24: case Op::Copysign:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Rem:
+    case Op::Min:
+    case Op::Max:
+    case Op::And:
+    case Op::Or:
+    case Op::Xor:
+    case Op::Shl:
+    case Op::Shr:
+    case Op::Addc:
+    case Op::Subc:
+    case Op::Mul24:
+    case Op::Copysign:
       lo = hi = 2;
       break;
-    case Op::Mad: case Op::Fma: case Op::Madc: case Op::Mad24: case Op::Selp: case Op::Slct:
-    case Op::Bfe: case Op::Prmt: case Op::Shf: case Op::Sad:
+    case Op::Mad:
+    case Op::Fma:
+    case Op::Madc:
+    case Op::Mad24:
+    case Op::Selp:
+    case Op::Slct:
+    case Op::Bfe:
+    case Op::Prmt:
+    case Op::Shf:
+    case Op::Sad:
       lo = hi = 3;
       break;
-    case Op::Bfi: case Op::Lop3: case Op::Shfl: lo = hi = 4; break;
-    case Op::Abs: case Op::Neg: case Op::Not: case Op::Cnot: case Op::Popc: case Op::Clz:
-    case Op::Brev: case Op::Bfind: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Ex2:
-    case Op::Lg2: case Op::Sin: case Op::Cos: case Op::Mov: case Op::Cvt: case Op::Cvta:
-    case Op::Testp: case Op::Ld: case Op::Ldu: case Op::Prefetch: case Op::Bra:
+    case Op::Bfi:
+    case Op::Lop3:
+    case Op::Shfl:
+      lo = hi = 4;
+      break;
+    case Op::Abs:
+    case Op::Neg:
+    case Op::Not:
+    case Op::Cnot:
+    case Op::Popc:
+    case Op::Clz:
+    case Op::Brev:
+    case Op::Bfind:
+    case Op::Rcp:
+    case Op::Sqrt:
+    case Op::Rsqrt:
+    case Op::Ex2:
+    case Op::Lg2:
+    case Op::Sin:
+    case Op::Cos:
+    case Op::Mov:
+    case Op::Cvt:
+    case Op::Cvta:
+    case Op::Testp:
+    case Op::Ld:
+    case Op::Ldu:
+    case Op::Prefetch:
+    case Op::Bra:
     case Op::Nanosleep:
       lo = hi = 1;
       break;
-    case Op::Setp: lo = hi = in.bop == BoolOp::None ? 2 : 3; break;
-    case Op::St: case Op::Red: case Op::Vote: case Op::Match: lo = hi = 2; break;
-    case Op::Atom: lo = hi = in.atom == AtomOp::Cas ? 3 : 2; break;
-    case Op::Bar:
-      if (in.bar == BarMode::Red) { lo = 2; hi = 3; }
-      else if (in.bar == BarMode::Warp) { lo = hi = 1; }
-      else { lo = 0; hi = 2; }
+    case Op::Setp:
+      lo = hi = in.bop == BoolOp::None ? 2 : 3;
       break;
-    default: lo = hi = 0; break;
+    case Op::St:
+    case Op::Red:
+    case Op::Vote:
+    case Op::Match:
+      lo = hi = 2;
+      break;
+    case Op::Atom:
+      lo = hi = in.atom == AtomOp::Cas ? 3 : 2;
+      break;
+    case Op::Bar:
+      if (in.bar == BarMode::Red) {
+        lo = 2;
+        hi = 3;
+      } else if (in.bar == BarMode::Warp) {
+        lo = hi = 1;
+      } else {
+        lo = 0;
+        hi = 2;
+      }
+      break;
+    default:
+      lo = hi = 0;
+      break;
     }
     if (in.src.size() < lo || in.src.size() > hi) {
-      std::string want = lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
+      std::string want =
+          lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
       fail(line, "'" + in.text + "' expects " + want + " source operand" + (hi == 1 ? "" : "s") +
                      ", got " + std::to_string(in.src.size()));
     }
@@ -1430,7 +1663,12 @@ struct Parser {
         fail(line, "expected an address [..] operand in '" + in.text + "'");
     };
     switch (in.op) {
-    case Op::Ld: case Op::Ldu: case Op::St: case Op::Atom: case Op::Red: case Op::Prefetch:
+    case Op::Ld:
+    case Op::Ldu:
+    case Op::St:
+    case Op::Atom:
+    case Op::Red:
+    case Op::Prefetch:
       need_addr(0);
       break;
     case Op::Bra:
@@ -1444,8 +1682,16 @@ struct Parser {
     }
     // types: instructions that need one
     switch (in.op) {
-    case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Bar: case Op::Membar:
-    case Op::Fence: case Op::Prefetch: case Op::Nanosleep: case Op::Cvta:
+    case Op::Bra:
+    case Op::Call:
+    case Op::Ret:
+    case Op::Exit:
+    case Op::Bar:
+    case Op::Membar:
+    case Op::Fence:
+    case Op::Prefetch:
+    case Op::Nanosleep:
+    case Op::Cvta:
       if (in.op == Op::Cvta && in.type == Type::None) fail(line, "cvta needs a type");
       break;
     default:

@@ -1,0 +1,58 @@
+// Compiler passes over one kernel (plain C++, no SystemC): liveness, register allocation and
+// long-latency marks of the .entry and of every .func it calls.
+//
+// Register ranges of functions: each function is allocated on its own; the kernel's registers
+// start at r0 and a called function's range starts above the ranges of all its callers
+// (base(callee) = max over callers of base(caller) + registers(caller)), so a call never
+// clobbers a caller's value and no save/restore code is needed. Recursion is not supported.
+// regs_per_thread = the highest register used + 1 (at least 1).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "modules/frontend/compiler/liveness.h"
+#include "modules/frontend/compiler/long_latency.h"
+#include "modules/frontend/compiler/regalloc.h"
+
+namespace gpurf::compiler {
+
+struct CompileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct FunctionPlan {
+  const ptx::Function* func = nullptr; // nullptr: not reachable from the kernel
+  Liveness liveness;
+  RegAssignment regs;
+  LongLatency long_latency;
+  unsigned base = 0;      // first data register of the function's range
+  unsigned pred_base = 0; // first predicate register of its range
+  // Architectural 32-bit register of data vreg `v`, half `half` (1: high half of 64-bit).
+  unsigned arch(unsigned v, unsigned half = 0) const {
+    return base + unsigned(regs.reg[v]) + half;
+  }
+};
+
+struct KernelPlan {
+  const ptx::Module* module = nullptr;
+  const ptx::Function* entry = nullptr;
+  std::vector<FunctionPlan> funcs; // indexed like Module::functions
+  unsigned regs_per_thread = 1;    // 32-bit data registers per thread
+  unsigned preds_per_thread = 0;   // predicate registers per thread
+  // The plan of `f` (a function of `module`), nullptr if it is not part of the kernel.
+  const FunctionPlan* plan(const ptx::Function& f) const;
+};
+
+// Throws CompileError for an unknown entry, a call to a function without a body or recursion.
+KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
+                          const LivenessOptions& opt = {});
+
+// verify_allocation() over every function of the plan, plus disjoint caller/callee ranges.
+std::string verify_kernel(const KernelPlan& k);
+
+// Human-readable summary: per function registers, order, base; vreg -> register map.
+std::string describe_plan(const KernelPlan& k, bool with_map = false);
+
+} // namespace gpurf::compiler

@@ -1,0 +1,263 @@
+#include "modules/frontend/compiler/regalloc.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <sstream>
+
+namespace gpurf::compiler {
+
+unsigned reg_width(const ptx::VReg& r) {
+  if (r.is_pred) return 0;
+  return r.width_bits > 32 ? 2 : 1;
+}
+
+namespace {
+
+struct Graph {
+  std::vector<RegSet> adj;
+  std::vector<bool> touched;
+  std::vector<unsigned> first_def; // instruction index of the first write (or first touch)
+};
+
+Graph build_graph(const ptx::Function& f, const Liveness& lv) {
+  const unsigned nr = unsigned(f.regs.size());
+  Graph g;
+  g.adj.assign(nr, RegSet(nr));
+  g.touched.assign(nr, false);
+  g.first_def.assign(nr, std::numeric_limits<unsigned>::max());
+  auto same_class = [&](unsigned a, unsigned b) { return f.regs[a].is_pred == f.regs[b].is_pred; };
+  auto edge = [&](unsigned a, unsigned b) {
+    if (a == b || !same_class(a, b)) return;
+    g.adj[a].set(b);
+    g.adj[b].set(a);
+  };
+  for (unsigned i = 0; i < lv.ud.size(); ++i) {
+    const UseDef& u = lv.ud[i];
+    for (unsigned s : u.uses) {
+      g.touched[s] = true;
+      g.first_def[s] = std::min(g.first_def[s], i); // used before defined: order by first use
+    }
+    for (unsigned d : u.defs) {
+      g.touched[d] = true;
+      g.first_def[d] = std::min(g.first_def[d], i);
+      lv.live_out[i].for_each([&](unsigned v) { edge(d, v); });
+      for (unsigned d2 : u.defs) edge(d, d2);
+    }
+  }
+  const std::vector<unsigned> entry = lv.entry_live_in.members();
+  for (unsigned a : entry)
+    for (unsigned b : entry) edge(a, b);
+  return g;
+}
+
+// The lowest register (aligned pair for 64-bit) free of v's coloured neighbours.
+unsigned pick(const ptx::Function& f, const Graph& g, unsigned v, const std::vector<int>& reg,
+              std::vector<char>& busy) {
+  const unsigned w = std::max(1u, reg_width(f.regs[v]));
+  busy.assign(busy.size(), 0);
+  g.adj[v].for_each([&](unsigned n) {
+    if (reg[n] < 0) return;
+    const unsigned nw = std::max(1u, reg_width(f.regs[n]));
+    if (busy.size() < unsigned(reg[n]) + nw) busy.resize(unsigned(reg[n]) + nw, 0);
+    for (unsigned k = 0; k < nw; ++k) busy[unsigned(reg[n]) + k] = 1;
+  });
+  unsigned r = 0;
+  for (;; r += w) {
+    bool ok = true;
+    for (unsigned k = 0; k < w; ++k) ok &= r + k >= busy.size() || !busy[r + k];
+    if (ok) return r;
+  }
+}
+
+// Greedy colouring in `order`; returns the registers used.
+unsigned colour(const ptx::Function& f, const Graph& g, const std::vector<unsigned>& order,
+                std::vector<int>& reg) {
+  reg.assign(f.regs.size(), -1);
+  unsigned used = 0;
+  std::vector<char> busy;
+  for (unsigned v : order) {
+    const unsigned r = pick(f, g, v, reg, busy);
+    reg[v] = int(r);
+    used = std::max(used, r + std::max(1u, reg_width(f.regs[v])));
+  }
+  return used;
+}
+
+} // namespace
+
+std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Liveness& lv) {
+  Graph g = build_graph(f, lv);
+  std::vector<std::vector<unsigned>> out(f.regs.size());
+  for (size_t v = 0; v < f.regs.size(); ++v) out[v] = g.adj[v].members();
+  return out;
+}
+
+RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv) {
+  const unsigned nr = unsigned(f.regs.size());
+  const Graph g = build_graph(f, lv);
+  RegAssignment a;
+  a.reg.assign(nr, -1);
+  a.width.assign(nr, 0);
+  a.is_pred.assign(nr, false);
+
+  std::vector<unsigned> data, preds;
+  for (unsigned v = 0; v < nr; ++v) {
+    a.is_pred[v] = f.regs[v].is_pred;
+    if (!g.touched[v]) continue;
+    a.width[v] = uint8_t(std::max(1u, reg_width(f.regs[v])));
+    (f.regs[v].is_pred ? preds : data).push_back(v);
+  }
+  auto by_def = [&](std::vector<unsigned> vs) {
+    std::stable_sort(vs.begin(), vs.end(),
+                     [&](unsigned x, unsigned y) { return g.first_def[x] < g.first_def[y]; });
+    return vs;
+  };
+
+  // Candidate orders for the data registers.
+  std::vector<std::pair<std::string, std::vector<unsigned>>> orders;
+  orders.push_back({"definition order", by_def(data)});
+  {
+    std::vector<unsigned> o = by_def(data);
+    std::stable_partition(o.begin(), o.end(), [&](unsigned v) { return reg_width(f.regs[v]) == 2; });
+    orders.push_back({"64-bit first", o});
+  }
+  { // Smallest-last: remove the vreg of least pair-weighted degree, colour in reverse.
+    std::vector<unsigned> deg(nr, 0);
+    std::vector<bool> gone(nr, true);
+    for (unsigned v : data) gone[v] = false;
+    for (unsigned v : data)
+      g.adj[v].for_each([&](unsigned n) {
+        if (!gone[n]) deg[v] += reg_width(f.regs[n]);
+      });
+    std::vector<unsigned> removed;
+    for (size_t k = 0; k < data.size(); ++k) {
+      unsigned best = nr;
+      for (unsigned v : data)
+        if (!gone[v] && (best == nr || deg[v] < deg[best])) best = v;
+      gone[best] = true;
+      removed.push_back(best);
+      g.adj[best].for_each([&](unsigned n) {
+        if (!gone[n]) deg[n] -= reg_width(f.regs[best]);
+      });
+    }
+    std::reverse(removed.begin(), removed.end());
+    orders.push_back({"smallest-last", removed});
+  }
+  { // DSATUR: most distinct neighbour registers first (ties: wider, then larger degree).
+    std::vector<int> reg(nr, -1);
+    std::vector<char> busy;
+    std::vector<RegSet> sat(nr, RegSet(512));
+    std::vector<unsigned> deg(nr, 0);
+    for (unsigned v : data) deg[v] = g.adj[v].count();
+    std::vector<unsigned> o;
+    std::vector<bool> done(nr, false);
+    for (size_t k = 0; k < data.size(); ++k) {
+      unsigned best = nr;
+      for (unsigned v : data) {
+        if (done[v]) continue;
+        if (best == nr) {
+          best = v;
+          continue;
+        }
+        const unsigned sv = sat[v].count(), sb = sat[best].count();
+        if (sv != sb ? sv > sb
+                     : reg_width(f.regs[v]) != reg_width(f.regs[best])
+                           ? reg_width(f.regs[v]) > reg_width(f.regs[best])
+                           : deg[v] > deg[best])
+          best = v;
+      }
+      done[best] = true;
+      o.push_back(best);
+      // Colour it now to update the saturation of its neighbours.
+      const unsigned r = pick(f, g, best, reg, busy);
+      reg[best] = int(r);
+      const unsigned w = reg_width(f.regs[best]);
+      g.adj[best].for_each([&](unsigned n) {
+        for (unsigned x = 0; x < w; ++x)
+          if (r + x < 512) sat[n].set(r + x);
+      });
+    }
+    orders.push_back({"DSATUR", o});
+  }
+  unsigned best = std::numeric_limits<unsigned>::max();
+  for (auto& [name, o] : orders) {
+    std::vector<int> reg;
+    const unsigned used = colour(f, g, o, reg);
+    if (used < best) {
+      best = used;
+      a.order = name;
+      for (unsigned v : data) a.reg[v] = reg[v];
+    }
+  }
+  a.num_regs = data.empty() ? 0 : best;
+  std::vector<int> preg;
+  a.num_preds = colour(f, g, by_def(preds), preg);
+  for (unsigned v : preds) a.reg[v] = preg[v];
+  return a;
+}
+
+std::string verify_allocation(const ptx::Function& f, const Liveness& lv,
+                              const RegAssignment& a) {
+  const unsigned nr = unsigned(f.regs.size());
+  std::ostringstream err;
+  auto name = [&](unsigned v) {
+    std::ostringstream s;
+    s << f.regs[v].name << (f.regs[v].is_pred ? " (p" : " (r") << a.reg[v]
+      << (a.width[v] == 2 ? ":" + std::to_string(a.reg[v] + 1) : std::string()) << ")";
+    return s.str();
+  };
+  for (unsigned v = 0; v < nr; ++v) {
+    if (a.reg[v] < 0) continue;
+    const unsigned w = a.width[v];
+    if (w != std::max(1u, reg_width(f.regs[v])))
+      return "'" + f.name + "': " + f.regs[v].name + " has width " + std::to_string(w);
+    if (w == 2 && (a.reg[v] & 1)) return "'" + f.name + "': 64-bit " + name(v) + " is not aligned";
+    const unsigned limit = f.regs[v].is_pred ? a.num_preds : a.num_regs;
+    if (unsigned(a.reg[v]) + w > limit)
+      return "'" + f.name + "': " + name(v) + " beyond the register count " +
+             std::to_string(limit);
+  }
+  // Occupancy of one live set: every register holds at most one vreg.
+  std::vector<int> owner_data, owner_pred;
+  auto check_set = [&](const std::vector<unsigned>& set, const std::string& where) {
+    owner_data.assign(a.num_regs, -1);
+    owner_pred.assign(a.num_preds, -1);
+    for (unsigned v : set) {
+      if (a.reg[v] < 0) {
+        err << "'" << f.name << "' " << where << ": live " << f.regs[v].name
+            << " has no register";
+        return false;
+      }
+      std::vector<int>& own = f.regs[v].is_pred ? owner_pred : owner_data;
+      for (unsigned k = 0; k < a.width[v]; ++k) {
+        int& o = own[unsigned(a.reg[v]) + k];
+        if (o >= 0 && unsigned(o) != v) {
+          err << "'" << f.name << "' " << where << ": " << name(v) << " and "
+              << name(unsigned(o)) << " are live at the same time in the same register";
+          return false;
+        }
+        o = int(v);
+      }
+    }
+    return true;
+  };
+  if (!check_set(lv.entry_live_in.members(), "on entry")) return err.str();
+  std::vector<unsigned> set;
+  for (unsigned i = 0; i < lv.ud.size(); ++i) {
+    set = lv.live_out[i].members();
+    for (unsigned d : lv.ud[i].defs)
+      if (!lv.live_out[i].test(d)) set.push_back(d);
+    const ptx::Instr& in = f.instrs[i];
+    if (!check_set(set, "after pc " + std::to_string(i) + " (line " + std::to_string(in.ptx_line) +
+                            " '" + in.text + "')"))
+      return err.str();
+    // Everything live before the instruction must also be disjoint.
+    if (!check_set(lv.live_in[i].members(), "before pc " + std::to_string(i) + " (line " +
+                                                std::to_string(in.ptx_line) + ")"))
+      return err.str();
+  }
+  return "";
+}
+
+} // namespace gpurf::compiler

@@ -1,0 +1,49 @@
+// Register allocation: PTX virtual registers -> numbered 32-bit architectural registers.
+//
+//   * Data vregs of 8, 16 or 32 bits occupy one 32-bit register; 64-bit vregs an aligned
+//     even/odd pair (low half in the even register). Predicates go to a separate predicate
+//     file and never occupy a data register.
+//   * Two vregs interfere when one is written while the other is live (Liveness::live_out of
+//     the writing instruction, SIMT edges included), when one instruction writes both, or when
+//     both are live on entry (read before written on some path).
+//   * Colouring: greedy "lowest free register (pair)" over several vreg orders (program order of
+//     the first definition, which is optimal for the chordal graphs of SSA-like code; 64-bit
+//     first; Chaitin's smallest-last order with pair-weighted degrees); the order giving the
+//     fewest registers wins. No spilling: the register count is whatever the colouring needs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "modules/frontend/compiler/liveness.h"
+
+namespace gpurf::compiler {
+
+struct RegAssignment {
+  // Per vreg: first register (data vregs: 32-bit register; predicates: predicate register),
+  // -1 for a vreg no instruction touches.
+  std::vector<int> reg;
+  // Per vreg: 32-bit registers occupied (1 or 2; predicates 1; 0 if unused).
+  std::vector<uint8_t> width;
+  std::vector<bool> is_pred;
+  unsigned num_regs = 0;  // data registers used (highest + 1)
+  unsigned num_preds = 0; // predicate registers used
+  std::string order;      // name of the colouring order that won
+};
+
+// Registers a vreg needs: 0 for predicates, 2 for 64-bit, else 1.
+unsigned reg_width(const ptx::VReg& r);
+
+// Interference graph of one register class (data or predicate) as adjacency lists.
+std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Liveness& lv);
+
+RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv);
+
+// Independent check of an assignment against the live sets: at every instruction, every vreg
+// it writes and every vreg live after it (and all vregs live on entry) must occupy disjoint
+// registers, 64-bit vregs must sit on an even register, every touched vreg has a register
+// below num_regs (num_preds). Returns "" or a message naming the first conflict.
+std::string verify_allocation(const ptx::Function& f, const Liveness& lv,
+                              const RegAssignment& a);
+
+} // namespace gpurf::compiler

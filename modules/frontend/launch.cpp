@@ -1,0 +1,712 @@
+#include "modules/frontend/launch.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+
+#include "modules/frontend/ptx/parser.h"
+#include "platform/config.h"
+
+namespace gpurf {
+
+namespace fs = std::filesystem;
+
+// =============================================================================================
+// Expressions
+// =============================================================================================
+namespace {
+
+class ExprParser {
+public:
+  ExprParser(const std::string& t, const std::map<std::string, int64_t>& v) : s_(t), vars_(v) {}
+
+  int64_t run() {
+    skip();
+    if (p_ == s_.size()) throw ExprError("empty expression");
+    int64_t v = expr();
+    skip();
+    if (p_ != s_.size()) error("unexpected '" + std::string(1, s_[p_]) + "'");
+    return v;
+  }
+
+private:
+  [[noreturn]] void error(const std::string& what) const {
+    throw ExprError(what + " at column " + std::to_string(p_ + 1) + " of '" + s_ + "'");
+  }
+  void skip() {
+    while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_;
+  }
+  bool eat(char c) {
+    skip();
+    if (p_ < s_.size() && s_[p_] == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+  int64_t checked(bool overflow, int64_t v) const {
+    if (overflow) throw ExprError("integer overflow in '" + s_ + "'");
+    return v;
+  }
+  int64_t expr() {
+    int64_t v = term();
+    for (;;) {
+      int64_t r;
+      if (eat('+')) {
+        int64_t t = term();
+        v = checked(__builtin_add_overflow(v, t, &r), r);
+      } else if (eat('-')) {
+        int64_t t = term();
+        v = checked(__builtin_sub_overflow(v, t, &r), r);
+      } else {
+        return v;
+      }
+    }
+  }
+  int64_t term() {
+    int64_t v = unary();
+    for (;;) {
+      skip();
+      if (p_ >= s_.size()) return v;
+      const char c = s_[p_];
+      if (c != '*' && c != '/' && c != '%') return v;
+      const size_t at = p_++;
+      const int64_t u = unary();
+      int64_t r;
+      if (c == '*') {
+        v = checked(__builtin_mul_overflow(v, u, &r), r);
+      } else {
+        if (u == 0) {
+          p_ = at;
+          error(c == '/' ? "division by zero" : "remainder by zero");
+        }
+        if (v == std::numeric_limits<int64_t>::min() && u == -1)
+          throw ExprError("integer overflow in '" + s_ + "'");
+        v = c == '/' ? v / u : v % u;
+      }
+    }
+  }
+  int64_t unary() {
+    if (eat('-')) {
+      int64_t v = unary(), r;
+      return checked(__builtin_sub_overflow(int64_t(0), v, &r), r);
+    }
+    if (eat('+')) return unary();
+    return primary();
+  }
+  int64_t primary() {
+    skip();
+    if (p_ >= s_.size()) error("expected a number, a variable or '('");
+    const char c = s_[p_];
+    if (c == '(') {
+      ++p_;
+      int64_t v = expr();
+      if (!eat(')')) error("expected ')'");
+      return v;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      size_t start = p_;
+      int base = 10;
+      if (c == '0' && p_ + 1 < s_.size() && (s_[p_ + 1] == 'x' || s_[p_ + 1] == 'X')) {
+        base = 16;
+        p_ += 2;
+      }
+      uint64_t v = 0;
+      size_t digits = 0;
+      while (p_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[p_]))) {
+        const char d = s_[p_];
+        unsigned dv = std::isdigit(static_cast<unsigned char>(d))
+                          ? unsigned(d - '0')
+                          : unsigned(std::tolower(static_cast<unsigned char>(d)) - 'a' + 10);
+        if (dv >= unsigned(base)) break;
+        if (v > (uint64_t(std::numeric_limits<int64_t>::max()) - dv) / unsigned(base))
+          throw ExprError("number too large in '" + s_ + "'");
+        v = v * unsigned(base) + dv;
+        ++p_;
+        ++digits;
+      }
+      if (!digits) {
+        p_ = start;
+        error("bad number");
+      }
+      if (p_ < s_.size() &&
+          (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_' || s_[p_] == '.'))
+        error("bad number (only integers are allowed)");
+      return int64_t(v);
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t start = p_;
+      while (p_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_'))
+        ++p_;
+      const std::string name = s_.substr(start, p_ - start);
+      auto it = vars_.find(name);
+      if (it == vars_.end()) {
+        std::vector<std::string> names;
+        for (auto& [k, v] : vars_) names.push_back(k);
+        std::string near = closest(name, names);
+        std::string list;
+        for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        throw ExprError("unknown variable '" + name + "' in '" + s_ + "'" +
+                        (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                        (list.empty() ? " (no vars are defined)" : " (vars: " + list + ")"));
+      }
+      return it->second;
+    }
+    error("unexpected '" + std::string(1, c) + "'");
+  }
+
+  const std::string& s_;
+  const std::map<std::string, int64_t>& vars_;
+  size_t p_ = 0;
+};
+
+} // namespace
+
+int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>& vars) {
+  return ExprParser(text, vars).run();
+}
+
+// =============================================================================================
+// Launch files
+// =============================================================================================
+unsigned LaunchParam::bytes() const {
+  switch (kind) {
+  case Kind::Buffer:
+  case Kind::U64:
+  case Kind::S64:
+  case Kind::F64: return 8;
+  default: return 4;
+  }
+}
+
+const char* param_kind_name(LaunchParam::Kind k) {
+  switch (k) {
+  case LaunchParam::Kind::Buffer: return "buffer";
+  case LaunchParam::Kind::U32: return "u32";
+  case LaunchParam::Kind::S32: return "s32";
+  case LaunchParam::Kind::U64: return "u64";
+  case LaunchParam::Kind::S64: return "s64";
+  case LaunchParam::Kind::F32: return "f32";
+  case LaunchParam::Kind::F64: return "f64";
+  }
+  return "?";
+}
+
+const ptx::Function& LaunchSpec::entry() const {
+  const ptx::Function* f = module ? module->find_function(kernel) : nullptr;
+  if (!f) throw ConfigError(file + ": kernel '" + kernel + "' is not loaded");
+  return *f;
+}
+
+const LaunchBuffer* LaunchSpec::find_buffer(const std::string& n) const {
+  for (const auto& b : buffers)
+    if (b.name == n) return &b;
+  return nullptr;
+}
+
+namespace {
+
+using Node = ConfigNode;
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+[[noreturn]] void fail(const Node& n, const std::string& key, const std::string& what) {
+  throw ConfigError(n.where() + ": " + key + ": " + what);
+}
+
+const char* shape(const Node& n) {
+  switch (n.kind) {
+  case Node::Kind::Null: return "nothing";
+  case Node::Kind::Scalar: return "a value";
+  case Node::Kind::Map: return "a map";
+  case Node::Kind::Seq: return "a list";
+  }
+  return "?";
+}
+
+// Rejects keys of `n` (a map) that are not in `valid`, with did-you-mean.
+void check_keys(const Node& n, const std::string& path, const std::vector<std::string>& valid) {
+  for (const auto& [k, v] : n.map) {
+    if (std::find(valid.begin(), valid.end(), k) != valid.end()) continue;
+    const std::string near = closest(k, valid);
+    fail(*v, path.empty() ? k : path + "." + k,
+         "unknown key" + (near.empty() ? std::string("; ") : "; did you mean '" + near + "'? (") +
+             "valid keys: " + join(valid) + (near.empty() ? "" : ")"));
+  }
+}
+
+const Node& need_map(const Node& n, const std::string& key, const std::string& expected) {
+  if (n.kind != Node::Kind::Map) fail(n, key, std::string("got ") + shape(n) + "; " + expected);
+  return n;
+}
+
+const std::string& need_scalar(const Node& n, const std::string& key,
+                               const std::string& expected) {
+  if (n.kind != Node::Kind::Scalar || n.scalar.empty())
+    fail(n, key, std::string("got ") + shape(n) + "; " + expected);
+  return n.scalar;
+}
+
+int64_t integer(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars,
+                const std::string& expected = "expected an integer or an expression") {
+  const std::string& s = need_scalar(n, key, expected);
+  try {
+    return eval_expr(s, vars);
+  } catch (const ExprError& e) {
+    fail(n, key, "bad value '" + s + "': " + e.what());
+  }
+}
+
+int64_t integer_in(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars,
+                   int64_t lo, int64_t hi, const std::string& what) {
+  const int64_t v = integer(n, key, vars);
+  if (v < lo || v > hi)
+    fail(n, key, "value " + std::to_string(v) + (n.scalar != std::to_string(v) ? " ('" + n.scalar + "')" : "") +
+                     " out of range; " + what + " must be in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "]");
+  return v;
+}
+
+double number(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars) {
+  const std::string& s = need_scalar(n, key, "expected a number");
+  const char* b = s.c_str();
+  char* e = nullptr;
+  const double d = std::strtod(b, &e);
+  if (e != b && *e == '\0') return d;
+  try {
+    return double(eval_expr(s, vars));
+  } catch (const ExprError& x) {
+    fail(n, key, "bad value '" + s + "': expected a number or an integer expression (" +
+                     x.what() + ")");
+  }
+}
+
+bool boolean(const Node& n, const std::string& key) {
+  const std::string& s = need_scalar(n, key, "expected true or false");
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  fail(n, key, "bad value '" + s + "'; valid values: true, false");
+}
+
+struct TypeInfo {
+  const char* name;
+  unsigned bytes;
+  bool is_float, is_signed;
+};
+const TypeInfo kTypes[] = {{"u8", 1, false, false},  {"s8", 1, false, true},
+                           {"u16", 2, false, false}, {"s16", 2, false, true},
+                           {"u32", 4, false, false}, {"s32", 4, false, true},
+                           {"u64", 8, false, false}, {"s64", 8, false, true},
+                           {"f32", 4, true, false},  {"f64", 8, true, false}};
+
+const TypeInfo& type_of(const std::string& name) {
+  for (const auto& t : kTypes)
+    if (name == t.name) return t;
+  throw std::logic_error("type");
+}
+
+std::vector<std::string> type_names() {
+  std::vector<std::string> v;
+  for (const auto& t : kTypes) v.push_back(t.name);
+  return v;
+}
+
+std::string choice(const Node& n, const std::string& key, const std::vector<std::string>& valid) {
+  const std::string& s = need_scalar(n, key, "expected one of: " + join(valid));
+  if (std::find(valid.begin(), valid.end(), s) != valid.end()) return s;
+  const std::string near = closest(s, valid);
+  fail(n, key, "unknown value '" + s + "'; " +
+                   (near.empty() ? "" : "did you mean '" + near + "'? ") + "(valid values: " +
+                   join(valid) + ")");
+}
+
+// Range of an integer element type.
+void int_range(const TypeInfo& t, int64_t& lo, int64_t& hi) {
+  if (t.bytes == 8) {
+    lo = t.is_signed ? std::numeric_limits<int64_t>::min() : 0;
+    hi = std::numeric_limits<int64_t>::max();
+    return;
+  }
+  const unsigned bits = t.bytes * 8;
+  lo = t.is_signed ? -(int64_t(1) << (bits - 1)) : 0;
+  hi = t.is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
+}
+
+void store(std::vector<uint8_t>& out, uint64_t i, const TypeInfo& t, double fv, int64_t iv) {
+  uint8_t* p = out.data() + i * t.bytes;
+  if (t.is_float) {
+    if (t.bytes == 4) {
+      const float f = float(fv);
+      std::memcpy(p, &f, 4);
+    } else {
+      std::memcpy(p, &fv, 8);
+    }
+  } else {
+    std::memcpy(p, &iv, t.bytes); // little endian: the low bytes
+  }
+}
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::string& path,
+               const fs::path& dir, const std::map<std::string, int64_t>& vars) {
+  b.initial.assign(size_t(b.bytes()), 0);
+  if (!init || init->kind == Node::Kind::Null) return; // zero-filled
+  const std::vector<std::string> kinds = {"constant", "iota", "uniform", "file"};
+  need_map(*init, path, "expected one of {constant: v}, {iota: {start, step}}, "
+                        "{uniform: {min, max, seed}}, {file: path}");
+  check_keys(*init, path, kinds);
+  if (init->map.size() != 1)
+    fail(*init, path, "give exactly one of: " + join(kinds) + " (got " +
+                          std::to_string(init->map.size()) + ")");
+  const std::string kind = init->map[0].first;
+  const Node& v = *init->map[0].second;
+  const std::string key = path + "." + kind;
+  int64_t lo = 0, hi = 0;
+  if (!t.is_float) int_range(t, lo, hi);
+  auto int_value = [&](const Node& n, const std::string& k) {
+    return integer_in(n, k, vars, lo, hi, std::string("a ") + t.name + " value");
+  };
+  if (kind == "constant") {
+    const double fv = t.is_float ? number(v, key, vars) : 0;
+    const int64_t iv = t.is_float ? 0 : int_value(v, key);
+    for (uint64_t i = 0; i < b.count; ++i) store(b.initial, i, t, fv, iv);
+  } else if (kind == "iota") {
+    need_map(v, key, "expected {start: a, step: b}");
+    check_keys(v, key, {"start", "step"});
+    const Node* s = v.find("start");
+    const Node* st = v.find("step");
+    if (t.is_float) {
+      const double start = s ? number(*s, key + ".start", vars) : 0.0;
+      const double step = st ? number(*st, key + ".step", vars) : 1.0;
+      for (uint64_t i = 0; i < b.count; ++i) store(b.initial, i, t, start + step * double(i), 0);
+    } else {
+      const int64_t start = s ? integer(*s, key + ".start", vars) : 0;
+      const int64_t step = st ? integer(*st, key + ".step", vars) : 1;
+      for (uint64_t i = 0; i < b.count; ++i)
+        store(b.initial, i, t, 0, int64_t(uint64_t(start) + uint64_t(step) * i));
+    }
+  } else if (kind == "uniform") {
+    need_map(v, key, "expected {min: a, max: b, seed: s}");
+    check_keys(v, key, {"min", "max", "seed"});
+    for (const char* k : {"min", "max", "seed"})
+      if (!v.find(k)) fail(v, key, std::string("missing key '") + k + "' (need min, max, seed)");
+    uint64_t state = uint64_t(integer_in(*v.find("seed"), key + ".seed", vars, 0,
+                                         std::numeric_limits<int64_t>::max(), "the seed"));
+    if (t.is_float) {
+      const double mn = number(*v.find("min"), key + ".min", vars);
+      const double mx = number(*v.find("max"), key + ".max", vars);
+      if (!(mn <= mx)) fail(v, key, "min must not exceed max");
+      for (uint64_t i = 0; i < b.count; ++i) {
+        const uint64_t d = splitmix64(state);
+        store(b.initial, i, t, mn + (mx - mn) * (double(d >> 11) * 0x1.0p-53), 0);
+      }
+    } else {
+      const int64_t mn = int_value(*v.find("min"), key + ".min");
+      const int64_t mx = int_value(*v.find("max"), key + ".max");
+      if (mn > mx)
+        fail(v, key, "min (" + std::to_string(mn) + ") exceeds max (" + std::to_string(mx) + ")");
+      const uint64_t span = uint64_t(mx) - uint64_t(mn) + 1; // 0: the full 64-bit range
+      for (uint64_t i = 0; i < b.count; ++i) {
+        const uint64_t d = splitmix64(state);
+        store(b.initial, i, t, 0, int64_t(uint64_t(mn) + (span ? d % span : d)));
+      }
+    }
+  } else { // file
+    const std::string& name = need_scalar(v, key, "expected a file name");
+    const fs::path p = dir / name;
+    std::ifstream in(p, std::ios::binary);
+    if (!in) fail(v, key, "cannot open data file '" + p.lexically_normal().string() + "'");
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+    if (bytes.size() != b.initial.size())
+      fail(v, key, "'" + p.lexically_normal().string() + "' has " + std::to_string(bytes.size()) +
+                       " bytes; buffer '" + b.name + "' needs " + std::to_string(b.count) +
+                       " x " + std::to_string(t.bytes) + " = " +
+                       std::to_string(b.initial.size()));
+    b.initial = std::move(bytes);
+  }
+}
+
+bool ptx_type_is_float(ptx::Type t) { return t == ptx::Type::F32 || t == ptx::Type::F64; }
+bool ptx_type_is_int(ptx::Type t) {
+  return t != ptx::Type::None && !ptx_type_is_float(t) && t != ptx::Type::Pred &&
+         t != ptx::Type::B8 && t != ptx::Type::B16 && t != ptx::Type::B32 && t != ptx::Type::B64;
+}
+
+} // namespace
+
+LaunchSpec load_launch(const std::string& path, unsigned scale) {
+  if (scale < 1) throw ConfigError("--scale " + std::to_string(scale) + ": must be at least 1");
+  ConfigPtr rootp = load_config(path);
+  const Node& root = *rootp;
+  LaunchSpec s;
+  s.file = path;
+  s.scale = scale;
+  const fs::path dir = fs::path(path).parent_path();
+  need_map(root, "launch", "a launch file is a map of keys");
+  const std::vector<std::string> top = {"name",  "ptx",          "kernel",  "vars",  "scaled",
+                                        "grid",  "block",        "shared_bytes", "buffers",
+                                        "params"};
+  check_keys(root, "", top);
+  auto required = [&](const std::string& k, const std::string& what) -> const Node& {
+    const Node* n = root.find(k);
+    if (!n || n->kind == Node::Kind::Null)
+      throw ConfigError((n ? n->where() : root.where()) + ": " + k + ": missing; " + what);
+    return *n;
+  };
+  s.name = need_scalar(required("name", "the workload (reference checker) name"), "name",
+                       "expected the workload name");
+  const Node& ptxn = required("ptx", "the PTX file, relative to the launch file");
+  const std::string& ptx_rel = need_scalar(ptxn, "ptx", "expected a file name");
+  const Node& kn = required("kernel", "the .entry name");
+  s.kernel = need_scalar(kn, "kernel", "expected the .entry name");
+
+  // vars and scaled
+  std::set<std::string> scaled;
+  const Node* sc = root.find("scaled");
+  const Node* vn = root.find("vars");
+  std::vector<std::string> var_names;
+  if (vn && vn->kind != Node::Kind::Null) {
+    need_map(*vn, "vars", "expected a map of name: integer");
+    for (const auto& [k, v] : vn->map) var_names.push_back(k);
+  }
+  if (sc && sc->kind != Node::Kind::Null) {
+    if (sc->kind != Node::Kind::Seq)
+      fail(*sc, "scaled", std::string("got ") + shape(*sc) + "; expected a list of var names");
+    for (size_t i = 0; i < sc->seq.size(); ++i) {
+      const Node& e = *sc->seq[i];
+      const std::string key = "scaled[" + std::to_string(i) + "]";
+      const std::string& n = need_scalar(e, key, "expected a var name");
+      if (std::find(var_names.begin(), var_names.end(), n) == var_names.end()) {
+        const std::string near = closest(n, var_names);
+        fail(e, key, "unknown var '" + n + "'; " +
+                         (near.empty() ? "" : "did you mean '" + near + "'? ") + "(vars: " +
+                         (var_names.empty() ? std::string("none") : join(var_names)) + ")");
+      }
+      scaled.insert(n);
+    }
+  }
+  if (vn && vn->kind == Node::Kind::Map) {
+    for (const auto& [k, v] : vn->map) {
+      bool ident = !k.empty() && (std::isalpha(static_cast<unsigned char>(k[0])) || k[0] == '_');
+      for (char c : k) ident &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      if (!ident) fail(*v, "vars." + k, "var names must be identifiers");
+      int64_t x = integer(*v, "vars." + k, s.vars);
+      if (scaled.count(k)) {
+        int64_t r;
+        if (__builtin_mul_overflow(x, int64_t(scale), &r))
+          fail(*v, "vars." + k, "overflow at --scale " + std::to_string(scale));
+        x = r;
+      }
+      s.vars[k] = x;
+    }
+  }
+
+  // grid, block, shared memory
+  auto dims = [&](const std::string& key, std::array<unsigned, 3>& out,
+                  const std::array<int64_t, 3>& max) {
+    const Node& n = required(key, "1 to 3 integers (x, y, z), e.g. [64, 1, 1]");
+    std::vector<const Node*> items;
+    if (n.kind == Node::Kind::Scalar) {
+      items.push_back(&n);
+    } else if (n.kind == Node::Kind::Seq && !n.seq.empty() && n.seq.size() <= 3) {
+      for (auto& e : n.seq) items.push_back(e.get());
+    } else {
+      fail(n, key, std::string("got ") + shape(n) +
+                       (n.kind == Node::Kind::Seq ? " of " + std::to_string(n.seq.size()) : "") +
+                       "; expected 1 to 3 integers (x, y, z)");
+    }
+    static const char* axis = "xyz";
+    for (size_t i = 0; i < items.size(); ++i)
+      out[i] = unsigned(integer_in(*items[i], key + "." + axis[i], s.vars, 1, max[i],
+                                   "a " + key + " dimension"));
+  };
+  dims("grid", s.grid, {int64_t(INT32_MAX), 65535, 65535});
+  dims("block", s.block, {1024, 1024, 64});
+  if (s.threads_per_cta() > 1024)
+    fail(*root.find("block"), "block",
+         std::to_string(s.threads_per_cta()) + " threads per CTA; at most 1024");
+  if (const Node* n = root.find("shared_bytes"); n && n->kind != Node::Kind::Null)
+    s.shared_bytes = unsigned(integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30,
+                                         "dynamic shared memory in bytes"));
+
+  // buffers
+  if (const Node* bn = root.find("buffers"); bn && bn->kind != Node::Kind::Null) {
+    need_map(*bn, "buffers", "expected a map of name: {type, count, init, output}");
+    uint64_t total = 0;
+    for (const auto& [name, v] : bn->map) {
+      const std::string key = "buffers." + name;
+      need_map(*v, key, "expected {type: t, count: n, init: {...}, output: bool}");
+      check_keys(*v, key, {"type", "count", "init", "output"});
+      LaunchBuffer b;
+      b.name = name;
+      const Node* tn = v->find("type");
+      if (!tn) fail(*v, key, "missing key 'type' (one of " + join(type_names()) + ")");
+      b.type = choice(*tn, key + ".type", type_names());
+      const TypeInfo& t = type_of(b.type);
+      b.elem_bytes = t.bytes;
+      const Node* cn = v->find("count");
+      if (!cn) fail(*v, key, "missing key 'count' (elements)");
+      b.count = uint64_t(integer_in(*cn, key + ".count", s.vars, 1, int64_t(1) << 32,
+                                    "an element count"));
+      total += b.bytes();
+      if (total > (uint64_t(1) << 31))
+        fail(*cn, key + ".count", "buffers exceed 2 GiB in total");
+      if (const Node* on = v->find("output")) b.output = boolean(*on, key + ".output");
+      fill_init(b, t, v->find("init"), key + ".init", dir, s.vars);
+      s.buffers.push_back(std::move(b));
+    }
+  }
+  std::vector<std::string> buffer_names;
+  for (const auto& b : s.buffers) buffer_names.push_back(b.name);
+
+  // params (checked against the .entry below)
+  const Node* pn = root.find("params");
+  std::vector<const Node*> param_nodes;
+  if (pn && pn->kind != Node::Kind::Null) {
+    if (pn->kind != Node::Kind::Seq)
+      fail(*pn, "params", std::string("got ") + shape(*pn) +
+                              "; expected a list like [{buffer: A}, {s32: \"n\"}]");
+    const std::vector<std::string> kinds = {"buffer", "u32", "s32", "u64", "s64", "f32", "f64"};
+    for (size_t i = 0; i < pn->seq.size(); ++i) {
+      const Node& e = *pn->seq[i];
+      const std::string key = "params[" + std::to_string(i) + "]";
+      need_map(e, key, "expected {buffer: name} or {<u32|s32|u64|s64|f32|f64>: value}");
+      check_keys(e, key, kinds);
+      if (e.map.size() != 1)
+        fail(e, key, "give exactly one of: " + join(kinds) + " (got " +
+                         std::to_string(e.map.size()) + " keys)");
+      const std::string kind = e.map[0].first;
+      const Node& v = *e.map[0].second;
+      const std::string vkey = key + "." + kind;
+      LaunchParam p;
+      if (kind == "buffer") {
+        p.kind = LaunchParam::Kind::Buffer;
+        p.buffer = need_scalar(v, vkey, "expected a buffer name");
+        if (!s.find_buffer(p.buffer)) {
+          const std::string near = closest(p.buffer, buffer_names);
+          fail(v, vkey, "unknown buffer '" + p.buffer + "'; " +
+                            (near.empty() ? "" : "did you mean '" + near + "'? ") +
+                            "(buffers: " +
+                            (buffer_names.empty() ? std::string("none") : join(buffer_names)) +
+                            ")");
+        }
+      } else if (kind == "f32" || kind == "f64") {
+        const double d = number(v, vkey, s.vars);
+        if (kind == "f32") {
+          p.kind = LaunchParam::Kind::F32;
+          const float f = float(d);
+          uint32_t bits;
+          std::memcpy(&bits, &f, 4);
+          p.bits = bits;
+        } else {
+          p.kind = LaunchParam::Kind::F64;
+          std::memcpy(&p.bits, &d, 8);
+        }
+      } else {
+        const TypeInfo& t = type_of(kind);
+        int64_t lo, hi;
+        int_range(t, lo, hi);
+        const int64_t x = integer_in(v, vkey, s.vars, lo, hi, "a " + kind + " value");
+        p.kind = kind == "u32"   ? LaunchParam::Kind::U32
+                 : kind == "s32" ? LaunchParam::Kind::S32
+                 : kind == "u64" ? LaunchParam::Kind::U64
+                                 : LaunchParam::Kind::S64;
+        p.bits = t.bytes == 4 ? uint64_t(uint32_t(x)) : uint64_t(x);
+      }
+      s.params.push_back(p);
+      param_nodes.push_back(&e);
+    }
+  }
+
+  // The PTX and its .entry
+  const fs::path ptxp = dir / ptx_rel;
+  s.ptx_path = ptxp.lexically_normal().string();
+  {
+    std::ifstream probe(ptxp);
+    if (!probe) fail(ptxn, "ptx", "cannot open PTX file '" + s.ptx_path + "'");
+  }
+  try {
+    s.module = std::make_shared<const ptx::Module>(ptx::parse_ptx_file(s.ptx_path));
+  } catch (const ptx::ParseError& e) {
+    throw ConfigError(std::string(e.what()) + " (ptx of " + ptxn.where() + ")");
+  }
+  const ptx::Function* entry = s.module->find_function(s.kernel);
+  if (!entry || !entry->is_entry || !entry->has_body) {
+    const std::vector<std::string> entries = s.module->entry_names();
+    const std::string near = closest(s.kernel, entries);
+    fail(kn, "kernel",
+         "unknown kernel '" + s.kernel + "' in " + s.ptx_path + "; " +
+             (near.empty() ? "" : "did you mean '" + near + "'? ") + "(entries: " +
+             (entries.empty() ? std::string("none") : join(entries)) + ")");
+  }
+  auto ptx_sig = [&] {
+    std::string sig;
+    for (const auto& p : entry->params)
+      sig += (sig.empty() ? "" : ", ") + std::string(".") + ptx::type_name(p.type) + " " + p.name;
+    return "(" + sig + ")";
+  };
+  if (s.params.size() != entry->params.size())
+    fail(pn ? *pn : root, "params",
+         std::to_string(s.params.size()) + " parameters given; .entry " + s.kernel + " (" +
+             s.ptx_path + ":" + std::to_string(entry->decl_line) + ") takes " +
+             std::to_string(entry->params.size()) + ": " + ptx_sig());
+  for (size_t i = 0; i < s.params.size(); ++i) {
+    const LaunchParam& p = s.params[i];
+    const ptx::Param& q = entry->params[i];
+    std::string why;
+    if (p.bytes() != q.size)
+      why = std::to_string(p.bytes()) + " bytes, the parameter has " + std::to_string(q.size);
+    else if (p.kind == LaunchParam::Kind::Buffer && ptx_type_is_float(q.type))
+      why = "a buffer address for a floating-point parameter";
+    else if ((p.kind == LaunchParam::Kind::F32 || p.kind == LaunchParam::Kind::F64) &&
+             ptx_type_is_int(q.type))
+      why = "a floating-point value for an integer parameter";
+    else if (p.kind != LaunchParam::Kind::Buffer && p.kind != LaunchParam::Kind::F32 &&
+             p.kind != LaunchParam::Kind::F64 && ptx_type_is_float(q.type))
+      why = "an integer value for a floating-point parameter";
+    if (!why.empty())
+      fail(*param_nodes[i], "params[" + std::to_string(i) + "]",
+           std::string(param_kind_name(p.kind)) + " does not match .param ." +
+               ptx::type_name(q.type) + " " + q.name + " of .entry " + s.kernel + ": " + why);
+  }
+  return s;
+}
+
+std::vector<uint8_t> pack_params(const LaunchSpec& spec,
+                                 const std::vector<uint64_t>& buffer_addr) {
+  const ptx::Function& f = spec.entry();
+  std::vector<uint8_t> buf(f.param_bytes, 0);
+  for (size_t i = 0; i < spec.params.size() && i < f.params.size(); ++i) {
+    const LaunchParam& p = spec.params[i];
+    uint64_t v = p.bits;
+    if (p.kind == LaunchParam::Kind::Buffer) {
+      v = 0;
+      for (size_t b = 0; b < spec.buffers.size(); ++b)
+        if (spec.buffers[b].name == p.buffer && b < buffer_addr.size()) v = buffer_addr[b];
+    }
+    const ptx::Param& q = f.params[i];
+    if (q.offset + p.bytes() > buf.size())
+      throw ConfigError(spec.file + ": parameter " + std::to_string(i) + " outside the entry's " +
+                        std::to_string(buf.size()) + "-byte parameter buffer");
+    std::memcpy(buf.data() + q.offset, &v, p.bytes());
+  }
+  return buf;
+}
+
+} // namespace gpurf

@@ -1,0 +1,455 @@
+#include "modules/frontend/ptx_frontend.h"
+
+#include <algorithm>
+#include <cstring>
+#include <iomanip>
+#include <sstream>
+
+#include "modules/frontend/ptx/engine.h"
+#include "workloads/reference/reference.h"
+
+namespace gpurf {
+
+namespace {
+
+// The engine's view of global memory: the SM's functional memory.
+struct MemAdaptor : ptx::GlobalMemory {
+  explicit MemAdaptor(IFunctionalMemory& m) : mem(m) {}
+  void read(uint64_t addr, void* dst, unsigned len) override { mem.read(addr, dst, len); }
+  void write(uint64_t addr, const void* src, unsigned len) override { mem.write(addr, src, len); }
+  IFunctionalMemory& mem;
+};
+
+const char* pipe_label(Pipe p) {
+  static const char* const names[] = {"SP", "INT", "DP", "SFU", "MEM", "TENSOR"};
+  const unsigned i = unsigned(p);
+  return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << v;
+  return o.str();
+}
+
+std::string where(const ptx::Module& m, const ptx::Instr& in) {
+  return m.filename + ":" + std::to_string(in.ptx_line) + " '" + in.text + "'";
+}
+
+} // namespace
+
+// =============================================================================================
+// Construction: compile, static instruction records
+// =============================================================================================
+PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
+    : launch_(launch), shared_per_sm_(shared_bytes_per_sm) {
+  if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
+  const ptx::Module& m = *launch_.module;
+  try {
+    plan_ = compiler::compile_kernel(m, launch_.kernel);
+  } catch (const compiler::CompileError& e) {
+    throw WorkloadError(e.what());
+  }
+  // pc layout: the entry first, then the called functions in module order.
+  layout_.push_back(plan_.entry);
+  for (const compiler::FunctionPlan& p : plan_.funcs)
+    if (p.func && p.func != plan_.entry) layout_.push_back(p.func);
+  unsigned total = 0;
+  for (const ptx::Function* f : layout_) {
+    layout_base_.push_back(total);
+    total += unsigned(f->instrs.size());
+  }
+  info_.resize(total);
+  maps_.resize(total);
+
+  for (size_t fi = 0; fi < layout_.size(); ++fi) {
+    const ptx::Function& f = *layout_[fi];
+    const compiler::FunctionPlan& fp = *plan_.plan(f);
+    for (unsigned i = 0; i < f.instrs.size(); ++i) {
+      const ptx::Instr& in = f.instrs[i];
+      const unsigned pc = layout_base_[fi] + i;
+      InstInfo& info = info_[pc];
+      OperandMap& map = maps_[pc];
+      const ptx::OpTraits t = ptx::op_traits(in);
+      info.pc = pc;
+      info.ptx_line = in.ptx_line;
+      info.opname = in.text.c_str();
+      info.pipe = t.pipe;
+      info.latency_class = t.latency_class;
+      info.space = ptx::mem_space(in);
+      info.mem = t.is_load     ? MemKind::Load
+                 : t.is_store  ? MemKind::Store
+                 : t.is_atomic ? MemKind::Atomic
+                               : MemKind::None;
+      if (info.mem == MemKind::None) info.space = MemSpace::None;
+      info.barrier = t.barrier;
+      info.exit = t.exit || (in.op == ptx::Op::Ret && f.is_entry);
+      info.produces_long_latency = fp.long_latency.produces[i];
+      info.consumes_long_latency = fp.long_latency.consumes[i];
+
+      const compiler::UseDef& ud = fp.liveness.ud[i];
+      auto count = [&](const std::vector<unsigned>& vs) {
+        unsigned n = 0;
+        for (unsigned v : vs)
+          if (!f.regs[v].is_pred) n += compiler::reg_width(f.regs[v]);
+        return n;
+      };
+      const unsigned ns = count(ud.uses), nd = count(ud.defs);
+      if (ns > InstInfo::kMaxSrc || nd > InstInfo::kMaxDst)
+        throw WorkloadError(where(m, in) + ": reads " + std::to_string(ns) + " and writes " +
+                            std::to_string(nd) +
+                            " 32-bit registers; the instruction record holds at most " +
+                            std::to_string(InstInfo::kMaxSrc) + " sources and " +
+                            std::to_string(InstInfo::kMaxDst) + " destinations");
+      for (unsigned v : ud.uses) {
+        if (f.regs[v].is_pred) continue;
+        const bool last = fp.liveness.last_read(i, v);
+        for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h) {
+          const unsigned k = info.n_src++;
+          info.src_reg[k] = uint16_t(fp.arch(v, h));
+          info.src_last_read[k] = last;
+          map.src_vreg[k] = uint16_t(v);
+          map.src_half[k] = uint8_t(h);
+        }
+      }
+      for (unsigned v : ud.defs) {
+        if (f.regs[v].is_pred) continue;
+        for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h) {
+          const unsigned k = info.n_dst++;
+          info.dst_reg[k] = uint16_t(fp.arch(v, h));
+          map.dst_vreg[k] = uint16_t(v);
+          map.dst_half[k] = uint8_t(h);
+        }
+      }
+    }
+  }
+}
+
+PtxFrontend::~PtxFrontend() = default;
+
+unsigned PtxFrontend::func_base(const ptx::Function* f) const {
+  for (size_t i = 0; i < layout_.size(); ++i)
+    if (layout_[i] == f) return layout_base_[i];
+  throw WorkloadError("function '" + (f ? f->name : std::string("?")) +
+                      "' is not part of the compiled kernel");
+}
+
+// =============================================================================================
+// Launch
+// =============================================================================================
+void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
+  mem_ = &mem;
+  adaptor_ = std::make_unique<MemAdaptor>(mem);
+  const uint64_t threads = launch_.threads_per_cta();
+  warps_per_cta_ = unsigned((threads + kWarpSize - 1) / kWarpSize);
+  total_ctas_ = unsigned(launch_.num_ctas());
+
+  // Buffers.
+  buffer_addr_.clear();
+  uint64_t next = kBufferBase;
+  for (const LaunchBuffer& b : launch_.buffers) {
+    buffer_addr_.push_back(next);
+    for (uint64_t off = 0; off < b.initial.size(); off += 65536) {
+      const unsigned n = unsigned(std::min<uint64_t>(65536, b.initial.size() - off));
+      mem.write(next + off, b.initial.data() + off, n);
+    }
+    next = (next + std::max<uint64_t>(b.bytes(), 1) + 255) / 256 * 256;
+  }
+  if (next > kParamShadowBase)
+    throw WorkloadError(launch_.file + ": buffers need " + std::to_string(next - kBufferBase) +
+                        " bytes; at most " + std::to_string(kParamShadowBase - kBufferBase) +
+                        " fit below the timing-only windows");
+  params_ = pack_params(launch_, buffer_addr_);
+
+  ptx::LaunchConfig cfg;
+  cfg.grid = ptx::Dim3(launch_.grid[0], launch_.grid[1], launch_.grid[2]);
+  cfg.block = ptx::Dim3(launch_.block[0], launch_.block[1], launch_.block[2]);
+  cfg.dyn_shared_bytes = launch_.shared_bytes;
+  cfg.data_base = kDataBase;
+  cfg.data_limit = kBufferBase - kDataBase;
+  cfg.local_bytes_per_thread = kLocalBytesPerThread;
+  cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
+  try {
+    kernel_ = std::make_unique<ptx::Kernel>(*launch_.module, launch_.kernel, cfg, params_,
+                                            *adaptor_);
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(e.what());
+  }
+
+  // Residency.
+  const unsigned shared = kernel_->shared_bytes();
+  if (warps_per_cta_ > warp_slots)
+    throw WorkloadError("kernel '" + launch_.kernel + "': a CTA of " + std::to_string(threads) +
+                        " threads needs " + std::to_string(warps_per_cta_) +
+                        " warp slots; the SM holds " + std::to_string(warp_slots) + " at " +
+                        std::to_string(regs_per_thread()) + " registers per thread");
+  if (shared > shared_per_sm_)
+    throw WorkloadError("kernel '" + launch_.kernel + "': a CTA needs " + std::to_string(shared) +
+                        " bytes of shared memory; the SM has " + std::to_string(shared_per_sm_));
+  max_ctas_ = warp_slots / warps_per_cta_;
+  if (shared) max_ctas_ = std::min(max_ctas_, shared_per_sm_ / shared);
+  max_ctas_ = std::min(max_ctas_, std::max(1u, total_ctas_));
+
+  ctas_.assign(max_ctas_, CtaSlot{});
+  warps_.assign(warp_slots, WarpSlot{});
+  for (WarpSlot& w : warps_) {
+    w.shadow.assign(regs_per_thread(), LaneValues{});
+    w.writer.assign(regs_per_thread(), -1);
+  }
+  next_cta_ = live_ctas_ = 0;
+  issued_ = retired_ = checked_ = 0;
+  for (unsigned k = 0; k < max_ctas_ && next_cta_ < total_ctas_; ++k) launch_into(k);
+}
+
+void PtxFrontend::launch_into(unsigned k) {
+  CtaSlot& c = ctas_[k];
+  c = CtaSlot{};
+  c.busy = true;
+  c.linear = next_cta_++;
+  try {
+    c.engine_cta = kernel_->launch_cta(c.linear);
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(e.what());
+  }
+  c.threads = unsigned(launch_.threads_per_cta());
+  const std::vector<unsigned>& ws = kernel_->cta_warps(c.engine_cta);
+  for (unsigned i = 0; i < ws.size(); ++i) {
+    WarpSlot& w = warps_[k * warps_per_cta_ + i];
+    w.cta_slot = int(k);
+    w.engine_warp = ws[i];
+    w.lanes = std::min(kWarpSize, c.threads - i * kWarpSize);
+  }
+  ++live_ctas_;
+}
+
+// =============================================================================================
+// Execution
+// =============================================================================================
+const InstInfo* PtxFrontend::peek(unsigned warp) {
+  if (warp >= warps_.size() || warps_[warp].cta_slot < 0) return nullptr;
+  const ptx::Peek p = kernel_->peek(warps_[warp].engine_warp);
+  if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
+  const unsigned base = p.func == layout_[0] ? 0 : func_base(p.func);
+  return &info_[base + p.pc];
+}
+
+void PtxFrontend::execute(unsigned warp, WarpInst& out) {
+  const InstInfo* info = peek(warp);
+  if (!info)
+    throw WorkloadError("execute() on warp slot " + std::to_string(warp) +
+                        ", which has no instruction ready (" + describe_warp(warp) + ")");
+  WarpSlot& w = warps_[unsigned(warp)];
+  CtaSlot& c = ctas_[unsigned(w.cta_slot)];
+  ptx::StepResult r;
+  try {
+    kernel_->step(w.engine_warp, r);
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(e.what());
+  }
+  const OperandMap& map = maps_[info->pc];
+  const uint32_t exists = w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);
+  out.info = info;
+  out.warp = warp;
+  out.cta = unsigned(w.cta_slot);
+  out.active_mask = r.exec_mask;
+  out.n_src = info->n_src;
+  out.n_dst = info->n_dst;
+  auto lanes_of = [&](const std::vector<ptx::LaneValues64>& vs, unsigned vreg, unsigned half,
+                      LaneValues& dst) {
+    for (const ptx::LaneValues64& x : vs)
+      if (x.vreg == vreg) {
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          dst[l] = ((exists >> l) & 1) ? uint32_t(x.v[l] >> (32 * half)) : 0;
+        return true;
+      }
+    return false;
+  };
+  for (unsigned k = 0; k < info->n_src; ++k) {
+    RegOperand& o = out.src[k];
+    o.reg = info->src_reg[k];
+    o.last_read = info->src_last_read[k];
+    o.reuse_near = info->src_reuse_near[k];
+    o.long_latency = false;
+    if (!lanes_of(r.reads, map.src_vreg[k], map.src_half[k], o.value))
+      throw WorkloadError("internal: engine did not report source vreg " +
+                          std::to_string(map.src_vreg[k]) + " of " +
+                          where(*launch_.module, *r.instr));
+    const LaneValues& sh = w.shadow[o.reg];
+    if (sh != o.value) {
+      unsigned l = 0;
+      while (sh[l] == o.value[l]) ++l;
+      const int wr = w.writer[o.reg];
+      const ptx::Function& f = *r.func;
+      std::ostringstream m;
+      m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp)
+        << ") at " << where(*launch_.module, *r.instr) << ": source " << k << " "
+        << f.regs[map.src_vreg[k]].name << " in r" << o.reg << " lane " << l << " is "
+        << hex(o.value[l]) << ", but the register holds " << hex(sh[l]);
+      if (wr >= 0)
+        m << " written by pc " << wr << " (line " << info_[unsigned(wr)].ptx_line << " '"
+          << info_[unsigned(wr)].opname << "')";
+      throw WorkloadError(m.str());
+    }
+    ++checked_;
+  }
+  const compiler::FunctionPlan* fp = plan_.plan(*r.func);
+  if (info->consumes_long_latency && fp)
+    for (unsigned k = 0; k < info->n_src; ++k)
+      out.src[k].long_latency = fp->long_latency.reads_pending(r.pc, map.src_vreg[k]);
+  for (unsigned k = 0; k < info->n_dst; ++k) {
+    RegOperand& o = out.dst[k];
+    o.reg = info->dst_reg[k];
+    o.last_read = o.reuse_near = false;
+    o.long_latency = info->produces_long_latency;
+    if (!lanes_of(r.writes, map.dst_vreg[k], map.dst_half[k], o.value)) {
+      // bar/ret-like instructions report no writes: the register keeps its contents.
+      o.value = w.shadow[o.reg];
+    }
+    w.shadow[o.reg] = o.value;
+    w.writer[o.reg] = int32_t(info->pc);
+  }
+  out.access_bytes = 0;
+  if (r.is_mem) {
+    out.access_bytes = uint8_t(std::min(255u, r.access_bytes));
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      out.addr[l] = ((r.exec_mask >> l) & 1) ? map_address(warp, l, *info, int(r.space), r.addr[l]) : 0;
+  } else {
+    out.addr.fill(0);
+  }
+  ++c.issued;
+  ++issued_;
+}
+
+uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,
+                                  uint64_t a) const {
+  auto local = [&](uint64_t off) {
+    return kLocalBase + uint64_t(warp) * kLocalBytesPerThread * kWarpSize + (off / 4) * 128 +
+           lane * 4 + off % 4;
+  };
+  auto shared_shadow = [&](uint64_t off) {
+    return kSharedShadowBase + uint64_t(warps_[warp].cta_slot) * (1u << 20) + off;
+  };
+  switch (static_cast<ptx::Space>(space)) {
+  case ptx::Space::Local: return local(a);
+  case ptx::Space::Shared: return info.space == MemSpace::Shared ? a : shared_shadow(a);
+  case ptx::Space::Param: return info.space == MemSpace::Param ? a : kParamShadowBase + a;
+  case ptx::Space::Generic: // lanes in different spaces: classify each generic address
+    if (a >= ptx::kSharedWindow && a - ptx::kSharedWindow < ptx::kWindowSize)
+      return shared_shadow(a - ptx::kSharedWindow);
+    if (a >= ptx::kLocalWindow && a - ptx::kLocalWindow < ptx::kWindowSize)
+      return local(a - ptx::kLocalWindow);
+    if (a >= ptx::kParamWindow && a - ptx::kParamWindow < ptx::kWindowSize)
+      return kParamShadowBase + (a - ptx::kParamWindow);
+    return a;
+  default: return a;
+  }
+}
+
+void PtxFrontend::retire(const WarpInst& inst) {
+  if (inst.cta >= ctas_.size() || !ctas_[inst.cta].busy)
+    throw WorkloadError("retire() of an instruction of CTA slot " + std::to_string(inst.cta) +
+                        ", which holds no CTA");
+  CtaSlot& c = ctas_[inst.cta];
+  ++c.retired;
+  ++retired_;
+  if (c.retired != c.issued || !kernel_->cta_done(c.engine_cta)) return;
+  // The CTA has finished: free its slots and launch the next CTA there.
+  kernel_->release_cta(c.engine_cta);
+  c.busy = false;
+  --live_ctas_;
+  for (unsigned i = 0; i < warps_per_cta_; ++i) warps_[inst.cta * warps_per_cta_ + i].cta_slot = -1;
+  if (next_cta_ < total_ctas_) launch_into(inst.cta);
+}
+
+bool PtxFrontend::done() const {
+  return kernel_ && next_cta_ == total_ctas_ && live_ctas_ == 0 && retired_ == issued_;
+}
+
+std::string PtxFrontend::describe_warp(unsigned warp) const {
+  if (warp >= warps_.size()) return "no such warp slot";
+  const WarpSlot& w = warps_[warp];
+  if (w.cta_slot < 0) return "no CTA";
+  const CtaSlot& c = ctas_[unsigned(w.cta_slot)];
+  std::ostringstream o;
+  o << "CTA slot " << w.cta_slot << " (CTA " << c.linear << ", " << c.issued << " issued, "
+    << c.retired << " retired): " << kernel_->describe_warp(w.engine_warp);
+  return o.str();
+}
+
+uint64_t PtxFrontend::buffer_address(const std::string& name) const {
+  for (size_t i = 0; i < launch_.buffers.size() && i < buffer_addr_.size(); ++i)
+    if (launch_.buffers[i].name == name) return buffer_addr_[i];
+  throw WorkloadError("no buffer '" + name + "' (or start() not called)");
+}
+
+// =============================================================================================
+// Output check and documentation
+// =============================================================================================
+std::string PtxFrontend::verify_outputs() {
+  if (!mem_ || !kernel_) return "the kernel was not started";
+  if (!done())
+    return "the kernel has not finished (" + std::to_string(next_cta_ - live_ctas_) + " of " +
+           std::to_string(total_ctas_) + " CTAs done, " + std::to_string(retired_) + " of " +
+           std::to_string(issued_) + " instructions retired)";
+  workload::link_all_checkers();
+  const workload::Checker* check = workload::find_checker(launch_.name);
+  if (!check) {
+    std::string names;
+    for (const auto& n : workload::checker_names()) names += (names.empty() ? "" : ", ") + n;
+    return "no reference checker for workload '" + launch_.name + "' (checkers: " + names + ")";
+  }
+  workload::LaunchData d;
+  for (size_t i = 0; i < launch_.buffers.size(); ++i) {
+    const LaunchBuffer& b = launch_.buffers[i];
+    workload::Buffer wb;
+    wb.name = b.name;
+    wb.type = b.type;
+    wb.count = b.count;
+    wb.output = b.output;
+    wb.initial = b.initial;
+    wb.final.resize(b.initial.size());
+    for (uint64_t off = 0; off < wb.final.size(); off += 65536) {
+      const unsigned n = unsigned(std::min<uint64_t>(65536, wb.final.size() - off));
+      mem_->read(buffer_addr_[i] + off, wb.final.data() + off, n);
+    }
+    d.buffers.emplace(b.name, std::move(wb));
+  }
+  d.vars = launch_.vars;
+  d.grid = launch_.grid;
+  d.block = launch_.block;
+  try {
+    return (*check)(d);
+  } catch (const std::exception& e) {
+    return std::string("reference checker '") + launch_.name + "' failed: " + e.what();
+  }
+}
+
+std::string PtxFrontend::info_table() const {
+  std::ostringstream o;
+  o << "kernel " << launch_.kernel << " (" << launch_.ptx_path << "): " << regs_per_thread()
+    << " registers, " << preds_per_thread() << " predicates per thread, " << info_.size()
+    << " instructions\n";
+  o << "  pc  line  opcode                        pipe  dst              src               "
+       "flags\n";
+  size_t fi = 0;
+  for (const InstInfo& i : info_) {
+    while (fi + 1 < layout_base_.size() && i.pc == layout_base_[fi + 1]) ++fi;
+    if (i.pc == layout_base_[fi])
+      o << (layout_[fi]->is_entry ? ".entry " : ".func ") << layout_[fi]->name << ":\n";
+    std::ostringstream dst, src, flags;
+    for (unsigned k = 0; k < i.n_dst; ++k) dst << (k ? "," : "") << "r" << i.dst_reg[k];
+    for (unsigned k = 0; k < i.n_src; ++k)
+      src << (k ? "," : "") << "r" << i.src_reg[k] << (i.src_last_read[k] ? "*" : "");
+    if (i.produces_long_latency) flags << " LL-produce";
+    if (i.consumes_long_latency) flags << " LL-consume";
+    if (i.barrier) flags << " barrier";
+    if (i.exit) flags << " exit";
+    o << std::setw(4) << i.pc << std::setw(6) << i.ptx_line << "  " << std::left << std::setw(30)
+      << i.opname << std::setw(6) << pipe_label(i.pipe) << std::setw(17) << dst.str()
+      << std::setw(18) << src.str() << std::right << flags.str() << "\n";
+  }
+  o << "(* = last read of the value)\n";
+  return o.str();
+}
+
+} // namespace gpurf

@@ -1,0 +1,145 @@
+// The PTX front-end: runs a real CUDA kernel (PTX + launch description) on the timing model.
+//
+// Built from a loaded launch (launch.h): compiles the kernel (liveness, register allocation,
+// long-latency marks: modules/frontend/compiler) and builds one static InstInfo per PTX
+// instruction. start() places the buffers in global memory through the SM's functional memory
+// (from kBufferBase, 256-B aligned, in declaration order; module .global/.const data at
+// kDataBase), packs the parameters and launches the first CTAs.
+//
+// CTA scheduling: a CTA of T threads occupies ceil(T/32) consecutive warp slots; as many CTAs
+// are resident as the warp slots and the shared memory per SM allow; CTA slot k owns warp
+// slots [k * warps_per_cta, (k + 1) * warps_per_cta). The next CTA (in linear id order) is
+// launched into a CTA slot once every warp of its previous CTA exited and all its instructions
+// retired.
+//
+// Instruction records (InstInfo):
+//   * pc: index in the kernel's instruction layout (the .entry's instructions, then those of
+//     each called .func), so pcs are unique within the kernel; ptx_line: line in the PTX file.
+//   * src_reg/dst_reg: 32-bit architectural registers after allocation, distinct, in operand
+//     order (guard and other predicates excluded; a 64-bit vreg gives its even/odd pair, low
+//     half first; a .v4 vector gives 4); src_last_read: the value is dead after this read.
+//   * produces_long_latency: global/local/generic load or non-shared atomic with a result;
+//     consumes_long_latency: reads a value such a producer wrote that nothing has read since.
+// Values (WarpInst): src values are the 32 lanes' register contents as read, dst values the
+// contents after the write, for all 32 lanes (lanes the instruction did not write keep their
+// value; lanes beyond the CTA's thread count are 0). The front-end keeps a shadow architectural
+// register file per warp slot, updated from the dst values (i.e. what the timing model writes
+// into its banks), and checks every source value against it: a difference is an allocation
+// error and stops the run with a WorkloadError.
+// Memory addresses (per active lane): global/const: the global address; shared: the offset in
+// the CTA's shared memory; local: mapped to a per-thread, lane-interleaved window at
+// kLocalBase (global memory, timing only); param: the offset in the parameter buffer. Generic
+// accesses (reported as global space) that resolve to shared/local/param memory are mapped to
+// timing-only windows of global memory (kSharedShadowBase + cta_slot * 1 MiB + offset, the
+// local window, kParamShadowBase + offset).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "modules/frontend/compiler/compile.h"
+#include "modules/frontend/i_frontend.h"
+#include "modules/frontend/launch.h"
+
+namespace gpurf {
+
+namespace ptx {
+class Kernel;
+struct GlobalMemory;
+} // namespace ptx
+
+class PtxFrontend : public IFrontend {
+public:
+  static constexpr uint64_t kBufferBase = 0x10000000ull; // launch buffers
+  static constexpr uint64_t kDataBase = 0x01000000ull;   // module .global/.const variables
+  static constexpr uint64_t kParamShadowBase = 0xA0000000ull;
+  static constexpr uint64_t kSharedShadowBase = 0xB0000000ull;
+  static constexpr uint64_t kLocalBase = 0xC0000000ull;
+  static constexpr unsigned kLocalBytesPerThread = 16 * 1024;
+
+  // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run
+  // (recursion, an instruction with more than 8 source or destination registers).
+  // `shared_bytes_per_sm` limits the resident CTAs together with the warp slots.
+  explicit PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm = 48 * 1024);
+  ~PtxFrontend() override;
+  PtxFrontend(const PtxFrontend&) = delete;
+  PtxFrontend& operator=(const PtxFrontend&) = delete;
+
+  // IFrontend
+  void start(unsigned warp_slots, IFunctionalMemory& mem) override;
+  const InstInfo* peek(unsigned warp) override;
+  void execute(unsigned warp, WarpInst& out) override;
+  void retire(const WarpInst& inst) override;
+  bool done() const override;
+  std::string describe_warp(unsigned warp) const override;
+
+  // After the run: reads every buffer back and calls the workload's reference checker.
+  // "" when the outputs are correct, else what is wrong (first mismatch, or why it could not
+  // check: kernel not finished, no checker of that name).
+  std::string verify_outputs();
+
+  const std::string& kernel_name() const { return launch_.kernel; }
+  const LaunchSpec& launch() const { return launch_; }
+  unsigned regs_per_thread() const { return plan_.regs_per_thread; }
+  unsigned preds_per_thread() const { return plan_.preds_per_thread; }
+  const compiler::KernelPlan& plan() const { return plan_; }
+  // The static record of every instruction of the kernel, indexed by InstInfo::pc.
+  const std::vector<InstInfo>& static_info() const { return info_; }
+  // A text table of static_info() (pc, line, opcode, pipe, registers, hints) for docs.
+  std::string info_table() const;
+
+  // Valid after start().
+  unsigned warps_per_cta() const { return warps_per_cta_; }
+  unsigned resident_ctas() const { return max_ctas_; } // CTA slots in use at most
+  uint64_t buffer_address(const std::string& name) const;
+  uint64_t issued() const { return issued_; }
+  uint64_t retired() const { return retired_; }
+  uint64_t operands_checked() const { return checked_; } // source registers compared
+
+private:
+  struct OperandMap {
+    std::array<uint16_t, InstInfo::kMaxSrc> src_vreg{};
+    std::array<uint8_t, InstInfo::kMaxSrc> src_half{};
+    std::array<uint16_t, InstInfo::kMaxDst> dst_vreg{};
+    std::array<uint8_t, InstInfo::kMaxDst> dst_half{};
+  };
+  struct CtaSlot {
+    bool busy = false;
+    unsigned engine_cta = 0, linear = 0, threads = 0;
+    uint64_t issued = 0, retired = 0;
+  };
+  struct WarpSlot {
+    int cta_slot = -1;   // -1: no CTA
+    unsigned engine_warp = 0;
+    unsigned lanes = 0;  // threads of the CTA in this warp
+    std::vector<LaneValues> shadow; // architectural registers as the timing model holds them
+    std::vector<int32_t> writer;    // per register: last writing instruction's pc (-1: none)
+  };
+
+  unsigned func_base(const ptx::Function* f) const;
+  void launch_into(unsigned cta_slot);
+  uint64_t map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,
+                       uint64_t addr) const;
+
+  LaunchSpec launch_;
+  unsigned shared_per_sm_;
+  compiler::KernelPlan plan_;
+  std::vector<const ptx::Function*> layout_; // functions in pc layout order
+  std::vector<unsigned> layout_base_;
+  std::vector<InstInfo> info_;
+  std::vector<OperandMap> maps_;
+  std::vector<uint8_t> params_;
+
+  IFunctionalMemory* mem_ = nullptr;
+  std::unique_ptr<ptx::GlobalMemory> adaptor_;
+  std::unique_ptr<ptx::Kernel> kernel_;
+  std::vector<uint64_t> buffer_addr_;
+  std::vector<CtaSlot> ctas_;
+  std::vector<WarpSlot> warps_;
+  unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
+  uint64_t issued_ = 0, retired_ = 0, checked_ = 0;
+};
+
+} // namespace gpurf
