@@ -4,14 +4,19 @@
 #include <numeric>
 
 namespace gpurf {
-namespace {
 
-void by_age(const std::vector<uint64_t>& age, std::vector<unsigned>& order) {
-  order.resize(age.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](unsigned a, unsigned b) { return age[a] < age[b]; });
+const std::vector<unsigned>& WarpPolicy::by_age(const std::vector<uint64_t>& age) {
+  if (age != sorted_for_) {
+    sorted_for_ = age;
+    sorted_.resize(age.size());
+    std::iota(sorted_.begin(), sorted_.end(), 0u);
+    std::stable_sort(sorted_.begin(), sorted_.end(),
+                     [&](unsigned a, unsigned b) { return age[a] < age[b]; });
+  }
+  return sorted_;
 }
+
+namespace {
 
 // Loose round robin: start after the warp issued last.
 class Lrr : public WarpPolicy {
@@ -29,7 +34,7 @@ class Gto : public WarpPolicy {
 public:
   explicit Gto(Params&) {}
   void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
-    by_age(age, order);
+    order = by_age(age);
     auto it = std::find(order.begin(), order.end(), last_);
     if (it != order.end()) std::rotate(order.begin(), it, it + 1);
   }
@@ -39,7 +44,7 @@ class Oldest : public WarpPolicy {
 public:
   explicit Oldest(Params&) {}
   void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
-    by_age(age, order);
+    order = by_age(age);
   }
 };
 

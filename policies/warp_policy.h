@@ -20,7 +20,13 @@ public:
   virtual void issued(unsigned i) { last_ = i; }
 
 protected:
+  // Indices into `age` sorted oldest first; re-sorted only when the ages change.
+  const std::vector<unsigned>& by_age(const std::vector<uint64_t>& age);
   unsigned last_ = 0;
+
+private:
+  std::vector<uint64_t> sorted_for_;
+  std::vector<unsigned> sorted_;
 };
 
 } // namespace gpurf

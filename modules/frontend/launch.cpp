@@ -49,20 +49,19 @@ private:
     }
     return false;
   }
-  int64_t checked(bool overflow, int64_t v) const {
-    if (overflow) throw ExprError("integer overflow in '" + s_ + "'");
-    return v;
-  }
+  [[noreturn]] void overflow() const { throw ExprError("integer overflow in '" + s_ + "'"); }
   int64_t expr() {
     int64_t v = term();
     for (;;) {
-      int64_t r;
+      int64_t r = 0;
       if (eat('+')) {
-        int64_t t = term();
-        v = checked(__builtin_add_overflow(v, t, &r), r);
+        const int64_t t = term();
+        if (__builtin_add_overflow(v, t, &r)) overflow();
+        v = r;
       } else if (eat('-')) {
-        int64_t t = term();
-        v = checked(__builtin_sub_overflow(v, t, &r), r);
+        const int64_t t = term();
+        if (__builtin_sub_overflow(v, t, &r)) overflow();
+        v = r;
       } else {
         return v;
       }
@@ -77,24 +76,26 @@ private:
       if (c != '*' && c != '/' && c != '%') return v;
       const size_t at = p_++;
       const int64_t u = unary();
-      int64_t r;
+      int64_t r = 0;
       if (c == '*') {
-        v = checked(__builtin_mul_overflow(v, u, &r), r);
+        if (__builtin_mul_overflow(v, u, &r)) overflow();
+        v = r;
       } else {
         if (u == 0) {
           p_ = at;
           error(c == '/' ? "division by zero" : "remainder by zero");
         }
-        if (v == std::numeric_limits<int64_t>::min() && u == -1)
-          throw ExprError("integer overflow in '" + s_ + "'");
+        if (v == std::numeric_limits<int64_t>::min() && u == -1) overflow();
         v = c == '/' ? v / u : v % u;
       }
     }
   }
   int64_t unary() {
     if (eat('-')) {
-      int64_t v = unary(), r;
-      return checked(__builtin_sub_overflow(int64_t(0), v, &r), r);
+      const int64_t v = unary();
+      int64_t r = 0;
+      if (__builtin_sub_overflow(int64_t(0), v, &r)) overflow();
+      return r;
     }
     if (eat('+')) return unary();
     return primary();

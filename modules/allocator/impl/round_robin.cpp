@@ -27,7 +27,7 @@ protected:
   void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     const unsigned n = collector_pipes_.size();
-    busy_.resize(n, false);
+    if (busy_.size() != n) busy_.resize(n, false);
     const unsigned pipe_bit = 1u << static_cast<unsigned>(ctx_.shape->pipe_for(t.inst->info->pipe));
     for (unsigned k = 0; k < n; ++k) {
       const unsigned i = (last_ + 1 + k) % n;

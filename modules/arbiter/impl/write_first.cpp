@@ -110,9 +110,13 @@ private:
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
   void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
-    const unsigned slice_bytes = kRegBytes / banks_[b].slices;
-    for (unsigned i = 0; i < kRegBytes; ++i)
-      be_[i] = (t.slice_mask >> (i / slice_bytes)) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+    if (t.slice_mask != be_mask_ || banks_[b].slices != be_slices_) {
+      be_mask_ = t.slice_mask;
+      be_slices_ = banks_[b].slices;
+      const unsigned slice_bytes = kRegBytes / be_slices_;
+      for (unsigned i = 0; i < kRegBytes; ++i)
+        be_[i] = (be_mask_ >> (i / slice_bytes)) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+    }
     txn_.copy_from(t);
     gp_.set_command(cmd);
     gp_.set_address(uint64_t(t.row) * kRegBytes);
@@ -139,7 +143,8 @@ private:
   std::vector<unsigned> used_ports_, touched_;
   tlm::tlm_generic_payload gp_;
   Txn txn_;
-  std::vector<unsigned char> be_;
+  std::vector<unsigned char> be_; // byte enables of be_mask_ over be_slices_ slices
+  unsigned be_mask_ = 0, be_slices_ = 0;
   std::array<unsigned char, kRegBytes> data_{};
 };
 

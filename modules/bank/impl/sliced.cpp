@@ -1,10 +1,19 @@
 // A register bank of `entries` rows of 128 B, split into `slices` slices; only the slices
 // enabled by the payload's byte enables are activated (and counted).
+#include <array>
 #include <cstring>
 
 #include "modules/bank/i_bank.h"
 
 namespace gpurf {
+namespace {
+const std::array<unsigned char, kRegBytes> kAllEnabledBytes = [] {
+  std::array<unsigned char, kRegBytes> a;
+  a.fill(TLM_BYTE_ENABLED);
+  return a;
+}();
+const unsigned char* const kAllEnabled = kAllEnabledBytes.data();
+} // namespace
 
 class SlicedBank : public IBank {
 public:
@@ -40,8 +49,18 @@ protected:
     unsigned char* buf = gp.get_data_ptr();
     const unsigned char* be = gp.get_byte_enable_ptr();
     const bool read = gp.is_read();
-    for (unsigned i = 0; i < kRegBytes; ++i)
-      if (!be || be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
+    // Slice by slice; a slice whose byte enables are mixed falls back to single bytes.
+    const unsigned sb = kRegBytes / slices_;
+    for (unsigned s = 0; s < slices_; ++s) {
+      const unsigned o = s * sb;
+      const bool all = !be || std::memcmp(be + o, kAllEnabled, sb) == 0;
+      if (all) {
+        std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
+        continue;
+      }
+      for (unsigned i = o; i < o + sb; ++i)
+        if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
+    }
     const unsigned mask = txn_of(gp).slice_mask;
     const unsigned n = __builtin_popcount(mask & ((1u << slices_) - 1));
     (read ? slice_reads_ : slice_writes_) += n;

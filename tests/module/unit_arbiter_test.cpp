@@ -1,0 +1,282 @@
+// Module tests of the bank arbiter ("write_first") alone, with stub banks, a stub writeback
+// and stub requesters: write priority, conflicts by kind, 1r1w banks, collector ports and
+// the slice-port rule. One simulation per process: run through ctest.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "modules/arbiter/i_arbiter.h"
+#include "platform/config.h"
+
+using namespace gpurf;
+
+namespace {
+
+enum { kReadRead, kReadWrite, kWriteWrite, kCollectorPort };
+
+struct StubInit : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<StubInit> sock;
+  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
+};
+
+// Records every transfer it receives: the Txn, the command, the address and byte enables.
+struct StubTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubTarget> sock;
+  SimClock* clock;
+  struct Seen {
+    Txn txn;
+    tlm::tlm_command cmd;
+    uint64_t addr;
+    std::vector<unsigned char> be;
+    Cycle at;
+  };
+  std::vector<Seen> seen;
+  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
+    sock.register_b_transport(this, &StubTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    seen.push_back({txn_of(gp), gp.get_command(), gp.get_address(),
+                    be ? std::vector<unsigned char>(be, be + gp.get_byte_enable_length())
+                       : std::vector<unsigned char>(),
+                    clock->now});
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+  size_t count(tlm::tlm_command c) const {
+    size_t n = 0;
+    for (auto& s : seen) n += s.cmd == c;
+    return n;
+  }
+};
+
+uint64_t stat(Unit& u, const std::string& n, int i = -1) {
+  for (const Stat& s : u.stats().stats())
+    if (s.name == n) return i < 0 ? s.total() : s.values.at(i);
+  ADD_FAILURE() << "no stat " << n;
+  return 0;
+}
+
+struct Bank {
+  unsigned slices;
+  bool split;
+};
+
+struct Bench {
+  SimClock clock;
+  ConfigPtr cfg;
+  std::unique_ptr<Params> params;
+  std::unique_ptr<IArbiter> arb;
+  std::vector<std::unique_ptr<StubTarget>> banks;
+  StubTarget wb{"wb", &clock};
+  StubInit collectors{"collectors"}, writeback{"writeback"};
+  WarpInst inst; // the instruction the writes come from
+
+  Bench(std::vector<Bank> layout, const std::string& yaml = "{}") {
+    cfg = parse_config_string(yaml, "arbiter.yaml");
+    params = std::make_unique<Params>(cfg.get(), "arbiter");
+    UnitContext c = default_context("arbiter");
+    c.clock = &clock;
+    arb = IArbiter::Registry::create("write_first", *params, c);
+    params->check_unused();
+    for (unsigned b = 0; b < layout.size(); ++b) {
+      banks.push_back(std::make_unique<StubTarget>(("bank" + std::to_string(b)).c_str(), &clock));
+      arb->to_bank.bind(banks.back()->sock);
+      arb->add_bank(layout[b].slices, layout[b].split);
+    }
+    arb->to_wb.bind(wb.sock);
+    collectors.sock.bind(arb->in);
+    writeback.sock.bind(arb->in);
+    for (auto& d : inst.dst) d.value.fill(0x5a5a5a5a);
+    inst.n_dst = 2;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  }
+
+  void read(unsigned bank, unsigned row, unsigned collector, unsigned mask = 0x1) {
+    Packet p;
+    p.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
+    p.txn.inst = &inst;
+    p.txn.bank = bank;
+    p.txn.row = row;
+    p.txn.collector = collector;
+    p.txn.slice_mask = mask;
+    collectors.sock->b_transport(p.gp, p.delay);
+    EXPECT_EQ(p.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+  }
+  void write(unsigned bank, unsigned row, unsigned mask = 0x1, unsigned operand = 0) {
+    Packet p;
+    p.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
+    p.txn.inst = &inst;
+    p.txn.bank = bank;
+    p.txn.row = row;
+    p.txn.slice_mask = mask;
+    p.txn.operand = operand;
+    writeback.sock->b_transport(p.gp, p.delay);
+    EXPECT_EQ(p.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+  }
+  // Runs the cycle `now` if the arbiter asked for it.
+  void tick(Cycle now) {
+    clock.now = now;
+    ASSERT_LE(arb->next_tick(), now) << "arbiter asleep at cycle " << now;
+    arb->clear_tick();
+    arb->tick(now);
+  }
+  uint64_t conflicts(int kind) { return stat(*arb, "conflicts", kind); }
+};
+
+} // namespace
+
+TEST(UnitArbiter, WriteBeatsReadOnASharedPort) {
+  Bench b({{1, false}, {1, false}});
+  b.read(0, 3, 0);
+  b.write(0, 7);
+  b.tick(0);
+  auto& bank = *b.banks[0];
+  ASSERT_EQ(bank.seen.size(), 1u);
+  EXPECT_EQ(bank.seen[0].cmd, tlm::TLM_WRITE_COMMAND);
+  EXPECT_EQ(bank.seen[0].addr, 7u * kRegBytes);
+  ASSERT_EQ(b.wb.seen.size(), 1u); // WriteDone to the writeback in the same cycle
+  EXPECT_EQ(b.wb.seen[0].txn.kind, Txn::Kind::WriteDone);
+  EXPECT_EQ(b.wb.seen[0].txn.inst, &b.inst);
+  EXPECT_EQ(b.conflicts(kReadWrite), 1u);
+  EXPECT_EQ(b.conflicts(kReadRead), 0u);
+  EXPECT_EQ(b.arb->next_tick(), 1u); // the read is still queued
+  b.tick(1);
+  ASSERT_EQ(bank.seen.size(), 2u);
+  EXPECT_EQ(bank.seen[1].cmd, tlm::TLM_READ_COMMAND);
+  EXPECT_EQ(bank.seen[1].addr, 3u * kRegBytes);
+  EXPECT_EQ(bank.seen[1].at, 1u);
+  EXPECT_EQ(b.conflicts(kReadWrite), 1u);
+  EXPECT_EQ(stat(*b.arb, "reads_granted"), 1u);
+  EXPECT_EQ(stat(*b.arb, "writes_granted"), 1u);
+  EXPECT_EQ(b.arb->next_tick(), kNever); // nothing left: asleep
+  EXPECT_TRUE(b.banks[1]->seen.empty());
+}
+
+TEST(UnitArbiter, TwoReadsToOneBankConflict) {
+  Bench b({{1, false}, {1, false}}, "{collector_ports: 2}");
+  b.read(1, 0, 0);
+  b.read(1, 5, 1);
+  b.tick(0);
+  ASSERT_EQ(b.banks[1]->seen.size(), 1u);
+  EXPECT_EQ(b.banks[1]->seen[0].addr, 0u); // FIFO: the first request goes first
+  EXPECT_EQ(b.conflicts(kReadRead), 1u);
+  EXPECT_EQ(b.conflicts(kReadWrite), 0u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), 0u);
+  b.tick(1);
+  ASSERT_EQ(b.banks[1]->seen.size(), 2u);
+  EXPECT_EQ(b.banks[1]->seen[1].addr, 5u * kRegBytes);
+  EXPECT_EQ(b.conflicts(kReadRead), 1u);
+}
+
+TEST(UnitArbiter, TwoWritesToOneBankConflict) {
+  Bench b({{1, false}});
+  b.write(0, 1, 0x1, 0);
+  b.write(0, 2, 0x1, 1);
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_WRITE_COMMAND), 1u);
+  EXPECT_EQ(b.conflicts(kWriteWrite), 1u);
+  b.tick(1);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_WRITE_COMMAND), 2u);
+  ASSERT_EQ(b.wb.seen.size(), 2u);
+  EXPECT_EQ(b.wb.seen[1].txn.operand, 1u);
+}
+
+TEST(UnitArbiter, SeparateWritePortGrantsReadAndWriteTogether) {
+  Bench b({{1, true}});
+  b.read(0, 3, 0);
+  b.write(0, 7);
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_WRITE_COMMAND), 1u);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_READ_COMMAND), 1u);
+  for (int k : {kReadRead, kReadWrite, kWriteWrite, kCollectorPort})
+    EXPECT_EQ(b.conflicts(k), 0u) << "kind " << k;
+  EXPECT_EQ(b.arb->next_tick(), kNever);
+}
+
+TEST(UnitArbiter, OneCollectorPortLimitsOperandsPerCycle) {
+  Bench b({{1, false}, {1, false}});
+  b.read(0, 0, 2);
+  b.read(1, 0, 2);
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->seen.size() + b.banks[1]->seen.size(), 1u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), 1u);
+  EXPECT_EQ(b.conflicts(kReadRead), 0u);
+  b.tick(1);
+  EXPECT_EQ(b.banks[0]->seen.size() + b.banks[1]->seen.size(), 2u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), 1u);
+}
+
+TEST(UnitArbiter, TwoCollectorPortsTakeTwoOperands) {
+  Bench b({{1, false}, {1, false}}, "{collector_ports: 2}");
+  b.read(0, 0, 2);
+  b.read(1, 0, 2);
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->seen.size(), 1u);
+  EXPECT_EQ(b.banks[1]->seen.size(), 1u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), 0u);
+}
+
+TEST(UnitArbiter, CollectorPortsFreeAgainNextCycle) {
+  Bench b({{1, false}, {1, false}});
+  b.read(0, 0, 1);
+  b.tick(0);
+  b.clock.now = 1;
+  b.read(1, 0, 1); // same collector, next cycle: its port is free again
+  b.tick(1);
+  EXPECT_EQ(b.banks[1]->seen.size(), 1u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), 0u);
+}
+
+TEST(UnitArbiter, DisjointSliceMasksShareABank) {
+  Bench b({{4, false}}, "{collector_ports: 1}");
+  b.read(0, 2, 0, 0x3);
+  b.read(0, 9, 1, 0xc);
+  b.tick(0);
+  auto& seen = b.banks[0]->seen;
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(b.conflicts(kReadRead), 0u);
+  // The slice mask travels as byte enables: 32 B per slice.
+  ASSERT_EQ(seen[0].be.size(), kRegBytes);
+  ASSERT_EQ(seen[1].be.size(), kRegBytes);
+  for (unsigned i = 0; i < kRegBytes; ++i) {
+    EXPECT_EQ(seen[0].be[i], i < 64 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED) << i;
+    EXPECT_EQ(seen[1].be[i], i >= 64 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED) << i;
+  }
+  EXPECT_EQ(seen[0].txn.slice_mask, 0x3);
+  EXPECT_EQ(seen[1].txn.slice_mask, 0xc);
+}
+
+TEST(UnitArbiter, OverlappingSliceMasksConflict) {
+  Bench b({{4, false}}, "{collector_ports: 2}");
+  b.read(0, 2, 0, 0x3);
+  b.read(0, 9, 1, 0x6);
+  b.read(0, 4, 2, 0x8); // disjoint from the first: granted past the blocked one
+  b.tick(0);
+  auto& seen = b.banks[0]->seen;
+  ASSERT_EQ(seen.size(), 2u);
+  EXPECT_EQ(seen[0].addr, 2u * kRegBytes);
+  EXPECT_EQ(seen[1].addr, 4u * kRegBytes);
+  EXPECT_EQ(b.conflicts(kReadRead), 1u);
+}
+
+TEST(UnitArbiter, PartialWriteBlocksOnlyItsSlices) {
+  Bench b({{4, false}});
+  b.write(0, 1, 0x1);
+  b.read(0, 2, 0, 0x1); // needs the written slice: waits
+  b.read(0, 3, 1, 0x2); // another slice: granted
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_WRITE_COMMAND), 1u);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_READ_COMMAND), 1u);
+  EXPECT_EQ(b.conflicts(kReadWrite), 1u);
+  EXPECT_EQ(b.conflicts(kReadRead), 0u);
+}
+
+TEST(UnitArbiter, RequestForAMissingBankThrows) {
+  Bench b({{1, false}});
+  Packet p;
+  p.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
+  p.txn.bank = 3;
+  EXPECT_THROW(b.collectors.sock->b_transport(p.gp, p.delay), std::runtime_error);
+}

@@ -1,0 +1,66 @@
+// Shared helpers of the compiler / launch / PTX front-end unit tests (no SystemC).
+#pragma once
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#ifndef GPURF_COMPILER_TEST_ROOT
+#define GPURF_COMPILER_TEST_ROOT "."
+#endif
+
+namespace compilertest {
+
+inline std::string root() { return GPURF_COMPILER_TEST_ROOT; }
+inline std::string workloads() { return root() + "/workloads"; }
+
+// Names of the suite's launch files (workloads/*.yaml), sorted.
+inline std::vector<std::string> suite() {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(workloads()))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// workloads/ptxas-registers.txt: kernel -> registers.
+inline std::map<std::string, unsigned> ptxas_registers() {
+  std::map<std::string, unsigned> r;
+  std::ifstream in(workloads() + "/ptxas-registers.txt");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream s(line);
+    std::string name;
+    unsigned regs = 0;
+    if (s >> name >> regs) r[name] = regs;
+  }
+  return r;
+}
+
+// A temporary directory with files, removed at the end of the test.
+struct TempDir {
+  std::filesystem::path dir;
+  TempDir() {
+    static int n = 0;
+    dir = std::filesystem::temp_directory_path() /
+          ("gpurf_compiler_test_" + std::to_string(::getpid()) + "_" + std::to_string(n++));
+    std::filesystem::create_directories(dir);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  }
+};
+
+} // namespace compilertest
