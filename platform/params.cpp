@@ -137,6 +137,8 @@ void Params::fail(const std::string& name, const std::string& what) const {
   throw ConfigError((at ? at->where() + ": " : std::string()) + key + ": " + what);
 }
 
+bool Params::fill_defaults = false;
+
 const ConfigNode* Params::value(const std::string& name, const ParamDecl& d) {
   auto upsert = [](std::vector<ParamDecl>& v, ParamDecl p) {
     for (auto& e : v)
@@ -154,6 +156,13 @@ const ConfigNode* Params::value(const std::string& name, const ParamDecl& d) {
   }
   if (std::find(used_->begin(), used_->end(), name) == used_->end()) used_->push_back(name);
   if (!node_) return nullptr;
+  if (fill_defaults && !node_->find(name) && d.type != "map" && d.type != "list") {
+    ConfigNode& c = node_->child(name); // --dump-config shows every value in effect
+    c.kind = ConfigNode::Kind::Scalar;
+    c.scalar = d.default_text;
+    c.file = "default";
+    return nullptr;
+  }
   const ConfigNode* n = node_->find(name);
   if (n && n->kind == ConfigNode::Kind::Null) {
     std::string exp;

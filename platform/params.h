@@ -50,6 +50,9 @@ public:
   // Throws ConfigError naming this parameter set's key `name` with message `what`.
   [[noreturn]] void fail(const std::string& name, const std::string& what) const;
 
+  // When set, every parameter read at its default is written into the tree (--dump-config).
+  static bool fill_defaults;
+
   const std::vector<ParamDecl>& decls() const { return *decls_; }
   const std::string& path() const { return path_; }
   ConfigNode* node() const { return node_; }

@@ -1,12 +1,21 @@
 // gpurf command line.
+#include <fcntl.h>
 #include <filesystem>
+#include <map>
+#include <sstream>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <systemc>
+#include <thread>
 
+#include "modules/frontend/launch.h"
+#include "modules/frontend/ptx_frontend.h"
 #include "modules/frontend/scripted.h"
+#include "platform/stats.h"
 #include "platform/config.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
@@ -22,17 +31,39 @@ const bool quiet_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 constexpr int kExitBadInput = 2, kExitFailed = 1;
 
 const char* kUsage = R"(usage:
-  gpurf run [--platform FILE] [-p key.path=value]... [--workload synthetic] [--out DIR]
+  gpurf run [--platform FILE] [-p key.path=value]... [--workload W] [--scale N] [--out DIR]
+            W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic
+  gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
+              [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
+                                         five baselines); DIR/<platform>/summary.json
   gpurf --list                      every slot and its implementations
   gpurf --describe IMPL             an implementation's parameters with defaults
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
 )";
 
+const std::string kSource = GPURF_SOURCE_DIR;
+const std::vector<std::string> kBaselines = {"fermi", "warped-compression", "gebhart",
+                                             "turing-subcore", "wir"};
+
 struct Cli {
-  std::string command, platform = GPURF_SOURCE_DIR "/configs/fermi.yaml", workload = "synthetic",
-                       out, describe;
-  std::vector<std::string> overrides;
+  std::string command, workload = "sgemm", out, describe, kernels;
+  std::vector<std::string> platforms, overrides;
+  unsigned scale = 1, jobs = 0;
+  bool quiet = false;
+  std::string platform() const {
+    return platforms.empty() ? kSource + "/configs/fermi.yaml" : platforms.front();
+  }
 };
+
+unsigned to_count(const std::string& opt, const std::string& v) {
+  try {
+    size_t pos = 0;
+    const long n = std::stol(v, &pos);
+    if (pos == v.size() && n >= 1 && n <= 1 << 20) return unsigned(n);
+  } catch (const std::exception&) {
+  }
+  throw ConfigError("option " + opt + ": '" + v + "' is not a count; expected an integer >= 1");
+}
 
 Cli parse(int argc, char** argv) {
   Cli c;
@@ -42,13 +73,21 @@ Cli parse(int argc, char** argv) {
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "run" || a == "--list" || a == "--dump-config") {
+    if (a == "run" || a == "suite" || a == "--list" || a == "--dump-config") {
       c.command = a;
     } else if (a == "--describe") {
       c.command = a;
       c.describe = value(i);
     } else if (a == "--platform") {
-      c.platform = value(i);
+      c.platforms.push_back(value(i));
+    } else if (a == "--scale") {
+      c.scale = to_count(a, value(i));
+    } else if (a == "-j") {
+      c.jobs = to_count(a, value(i));
+    } else if (a == "--kernels") {
+      c.kernels = value(i);
+    } else if (a == "--quiet") {
+      c.quiet = true;
     } else if (a == "-p") {
       c.overrides.push_back(value(i));
     } else if (a == "--workload") {
@@ -66,7 +105,7 @@ Cli parse(int argc, char** argv) {
 }
 
 ConfigPtr platform(const Cli& c) {
-  ConfigPtr root = load_config(c.platform);
+  ConfigPtr root = load_config(c.platform());
   for (const auto& o : c.overrides) apply_override(*root, o);
   return root;
 }
@@ -144,31 +183,206 @@ std::unique_ptr<ScriptedFrontend> synthetic() {
   return std::make_unique<ScriptedFrontend>(prog, 32, 8);
 }
 
+// A launch file path, or the name of a suite kernel.
+std::string workload_path(const std::string& w) {
+  if (fs::exists(w) || w.find('/') != std::string::npos || w.size() > 5 && w.substr(w.size() - 5) == ".yaml")
+    return w;
+  const std::string p = kSource + "/workloads/" + w + ".yaml";
+  if (fs::exists(p)) return p;
+  std::vector<std::string> names = {"synthetic"};
+  for (auto& e : fs::directory_iterator(kSource + "/workloads"))
+    if (e.path().extension() == ".yaml") names.push_back(e.path().stem());
+  std::sort(names.begin(), names.end());
+  std::string list, hint = closest(w, names);
+  for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw ConfigError("--workload: no launch file or suite kernel '" + w + "'" +
+                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + list + ")");
+}
+
+uint64_t sum(const std::string& kind, const std::string& stat) { return sum_stat(kind, stat); }
+
+// One kernel's summary object (the suite's summary.json holds a list of them).
+nlohmann::ordered_json summarize(const std::string& kernel, const std::string& platform,
+                                 const RunResult& r, bool verified, const std::string& error) {
+  nlohmann::ordered_json j;
+  j["kernel"] = kernel;
+  j["platform"] = platform;
+  j["verified"] = verified;
+  j["error"] = error;
+  j["cycles"] = r.cycles;
+  j["warp_instructions"] = r.warp_instructions;
+  j["ipc"] = r.cycles ? double(r.warp_instructions) / r.cycles : 0.0;
+  j["rf_bank_reads"] = sum("bank", "reads");
+  j["rf_bank_writes"] = sum("bank", "writes");
+  j["rf_bank_accesses"] = sum("arbiter", "bank_accesses");
+  j["rf_slice_activations"] = sum("bank", "slice_reads") + sum("bank", "slice_writes");
+  j["oc_writes"] = sum("collector", "oc_writes");
+  j["operands_checked"] = sum("collector", "operands_checked");
+  nlohmann::ordered_json conflicts;
+  for (const char* k : {"read_read", "read_write", "write_write", "collector_port"}) conflicts[k] = 0;
+  for (StatGroup* g : all_stat_groups())
+    for (const Stat& st : g->stats())
+      if (st.name == "conflicts" && st.labels.size() == st.values.size())
+        for (size_t i = 0; i < st.values.size(); ++i)
+          conflicts[st.labels[i]] = conflicts[st.labels[i]].get<uint64_t>() + st.values[i];
+  j["bank_conflicts"] = conflicts;
+  j["l1_hits"] = sum("l1", "hits");
+  j["l1_misses"] = sum("l1", "misses");
+  j["host_seconds"] = r.host_seconds;
+  const double hs = std::max(r.host_seconds, 1e-9);
+  j["warp_instructions_per_second"] = r.warp_instructions / hs;
+  j["cycles_per_second"] = r.cycles / hs;
+  return j;
+}
+
 int run(const Cli& c) {
   ConfigPtr root = platform(c);
-  if (c.workload != "synthetic")
-    throw ConfigError("--workload: unknown workload '" + c.workload + "'; available: synthetic");
-  auto fe = synthetic();
-  Simulation sim(*root, *fe, fe->regs());
+  std::unique_ptr<IFrontend> fe;
+  PtxFrontend* ptx = nullptr;
+  unsigned regs = 0;
+  std::string kernel = c.workload;
+  if (c.workload == "synthetic") {
+    auto s = synthetic();
+    regs = s->regs();
+    fe = std::move(s);
+  } else {
+    LaunchSpec spec = load_launch(workload_path(c.workload), c.scale);
+    kernel = spec.name;
+    auto p = std::make_unique<PtxFrontend>(spec);
+    ptx = p.get();
+    regs = p->regs_per_thread();
+    fe = std::move(p);
+  }
+  Simulation sim(*root, *fe, regs);
   RunResult r = sim.run();
-  std::cout << "platform " << c.platform << ", workload " << c.workload << ": "
-            << (r.ok ? "finished" : "FAILED") << "\n"
-            << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
-            << ", IPC " << std::setprecision(4) << (r.cycles ? double(r.warp_instructions) / r.cycles : 0)
-            << "\n  host " << std::setprecision(3) << r.host_seconds << " s, "
-            << uint64_t(r.stats["host"]["warp_instructions_per_second"].get<double>())
-            << " warp-instructions/s, "
-            << uint64_t(r.stats["host"]["cycles_per_second"].get<double>()) << " cycles/s\n";
+  std::string error = r.error;
+  if (r.ok && ptx) error = ptx->verify_outputs();
+  const bool verified = error.empty() && sum("collector", "operands_checked") > 0;
+  if (error.empty() && !verified) error = "no operand was checked";
+  const std::string pname = fs::path(c.platform()).stem();
+  nlohmann::ordered_json summary = summarize(kernel, pname, r, verified, error);
+  if (!c.quiet) {
+    std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"
+              << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
+              << ", IPC " << std::setprecision(4) << summary["ipc"].get<double>() << "\n"
+              << "  host " << std::setprecision(3) << r.host_seconds << " s, "
+              << uint64_t(summary["warp_instructions_per_second"].get<double>())
+              << " warp-instructions/s, " << uint64_t(summary["cycles_per_second"].get<double>())
+              << " cycles/s\n";
+  }
   if (!c.out.empty()) {
     fs::create_directories(c.out);
     std::ofstream(c.out + "/stats.json") << r.stats.dump(2) << "\n";
-    std::cout << "  statistics: " << c.out << "/stats.json\n";
+    std::ofstream(c.out + "/result.json") << summary.dump(2) << "\n";
+    if (!c.quiet) std::cout << "  statistics: " << c.out << "/stats.json\n";
   }
-  if (!r.ok) {
-    std::cerr << "error: " << r.error << "\n";
+  if (!verified) {
+    std::cerr << "error: " << kernel << ": " << error << "\n";
     return kExitFailed;
   }
   return 0;
+}
+
+// Runs `args` as a child gpurf process; returns its pid.
+pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ) != 0)
+    throw std::runtime_error("cannot start a gpurf process for " + args.back());
+  posix_spawn_file_actions_destroy(&fa);
+  return pid;
+}
+
+// Every suite kernel on every platform, each simulation in its own process (SystemC allows
+// one elaboration per process), `jobs` at a time.
+int suite(const Cli& c) {
+  std::vector<std::string> platforms = c.platforms;
+  if (platforms.empty())
+    for (auto& b : kBaselines) platforms.push_back(kSource + "/configs/" + b + ".yaml");
+  for (auto& p : platforms)
+    if (!fs::exists(p)) throw ConfigError("--platform: cannot open platform file '" + p + "'");
+  std::vector<std::string> kernels;
+  if (!c.kernels.empty()) {
+    std::stringstream ss(c.kernels);
+    for (std::string k; std::getline(ss, k, ',');) kernels.push_back(k);
+  } else {
+    for (auto& e : fs::directory_iterator(kSource + "/workloads"))
+      if (e.path().extension() == ".yaml") kernels.push_back(e.path().stem());
+    std::sort(kernels.begin(), kernels.end());
+  }
+  for (auto& k : kernels) workload_path(k); // unknown names fail before anything runs
+  const std::string out = c.out.empty() ? "out" : c.out;
+  const unsigned jobs = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  struct Job {
+    std::string platform, kernel, dir;
+  };
+  std::vector<Job> all;
+  for (auto& p : platforms)
+    for (auto& k : kernels) all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
+  std::map<pid_t, size_t> running;
+  size_t next = 0;
+  while (next < all.size() || !running.empty()) {
+    while (next < all.size() && running.size() < jobs) {
+      const Job& j = all[next];
+      fs::create_directories(j.dir);
+      fs::remove(j.dir + "/result.json");
+      std::vector<std::string> args = {"gpurf", "run", "--quiet", "--platform", j.platform,
+                                       "--workload", j.kernel, "--scale", std::to_string(c.scale),
+                                       "--out", j.dir};
+      for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
+      running[spawn(args, j.dir + "/log.txt")] = next++;
+    }
+    int status = 0;
+    const pid_t pid = wait(&status);
+    if (pid < 0) break;
+    running.erase(pid);
+  }
+
+  int failed = 0;
+  for (auto& p : platforms) {
+    const std::string pname = fs::path(p).stem();
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    std::cout << "\n" << pname << "\n"
+              << std::left << std::setw(12) << "kernel" << std::right << std::setw(9) << "verified"
+              << std::setw(11) << "cycles" << std::setw(12) << "warp-insts" << std::setw(8) << "IPC"
+              << std::setw(11) << "bank-rd" << std::setw(11) << "bank-wr" << std::setw(11)
+              << "oc-writes" << std::setw(12) << "winst/s\n";
+    for (const Job& j : all) {
+      if (j.platform != p) continue;
+      nlohmann::ordered_json r;
+      std::ifstream f(j.dir + "/result.json");
+      if (f) {
+        r = nlohmann::ordered_json::parse(f);
+      } else {
+        std::ifstream log(j.dir + "/log.txt");
+        std::string text((std::istreambuf_iterator<char>(log)), {});
+        r = {{"kernel", j.kernel}, {"platform", pname}, {"verified", false},
+             {"error", text.empty() ? "the simulation process failed" : text}};
+      }
+      const bool ok = r.value("verified", false);
+      failed += !ok;
+      std::cout << std::left << std::setw(12) << j.kernel << std::right << std::setw(9)
+                << (ok ? "yes" : "NO") << std::setw(11) << r.value("cycles", uint64_t(0))
+                << std::setw(12) << r.value("warp_instructions", uint64_t(0)) << std::setw(8)
+                << std::fixed << std::setprecision(3) << r.value("ipc", 0.0) << std::setw(11)
+                << r.value("rf_bank_reads", uint64_t(0)) << std::setw(11)
+                << r.value("rf_bank_writes", uint64_t(0)) << std::setw(11)
+                << r.value("oc_writes", uint64_t(0)) << std::setw(11) << std::setprecision(0)
+                << r.value("warp_instructions_per_second", 0.0) << "\n";
+      if (!ok) std::cout << "    " << r.value("error", std::string()) << "\n";
+      list.push_back(r);
+    }
+    std::ofstream(out + "/" + pname + "/summary.json") << list.dump(2) << "\n";
+  }
+  std::cout << "\n" << all.size() - failed << " passed, " << failed << " failed\n";
+  return failed ? kExitFailed : 0;
 }
 
 } // namespace
@@ -181,11 +395,13 @@ int sc_main(int argc, char** argv) {
     if (c.command == "--describe") return describe(c.describe);
     if (c.command == "--dump-config") {
       ConfigPtr root = platform(c);
+      Params::fill_defaults = true;
       auto fe = synthetic();
       Simulation sim(*root, *fe, fe->regs()); // validates every key
       std::cout << to_yaml(*root);
       return 0;
     }
+    if (c.command == "suite") return suite(c);
     return run(c);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";

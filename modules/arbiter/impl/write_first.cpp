@@ -24,6 +24,10 @@ public:
                                   {"read_read", "read_write", "write_write", "collector_port"})),
         reads_(stats().scalar("reads_granted", "read requests granted", "requests")),
         writes_(stats().scalar("writes_granted", "write requests granted", "requests")),
+        accesses_(stats().scalar("bank_accesses",
+                                 "physical bank accesses: port cycles used, however many "
+                                 "slices or coalesced requests each served",
+                                 "accesses")),
         be_(kRegBytes, 0) {
     gp_.set_data_length(kRegBytes);
     gp_.set_streaming_width(kRegBytes);
@@ -75,6 +79,9 @@ public:
         ++reads_;
         it = q.reads.erase(it);
       }
+      // Physical accesses: a port cycle, however many slices or requests it served.
+      const bool any_write = written != 0, any_read = (read_busy & ~(split ? 0u : written)) != 0;
+      accesses_ += split ? any_read + any_write : (any_read || any_write);
       more |= !q.writes.empty() || !q.reads.empty();
     }
     for (unsigned c : touched_) used_ports_[c] = 0;
@@ -139,6 +146,7 @@ private:
   Stat& conflicts_;
   uint64_t& reads_;
   uint64_t& writes_;
+  uint64_t& accesses_;
   std::vector<Queue> queues_;
   std::vector<unsigned> used_ports_, touched_;
   tlm::tlm_generic_payload gp_;

@@ -1,0 +1,317 @@
+// Module tests of the operand collector ("ocu") alone, with stub allocator, arbiter,
+// crossbar, exec and schedulers: distinct sources requested once, src_slots in flight,
+// dispatch only with every operand in, the golden check, and dispatch retry when the pipe is
+// busy. One simulation per process: run through ctest.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "modules/collector/i_collector.h"
+#include "platform/config.h"
+#include "policies/reg_mapping.h"
+
+using namespace gpurf;
+
+namespace {
+
+struct StubInit : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<StubInit> sock;
+  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
+};
+
+// Records every transfer with the cycle it arrived in; `busy_for` transfers are refused.
+struct StubTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubTarget> sock;
+  SimClock* clock;
+  struct Seen {
+    Txn txn;
+    Cycle at;
+  };
+  std::vector<Seen> seen;
+  unsigned busy_for = 0;
+  unsigned refused = 0;
+  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
+    sock.register_b_transport(this, &StubTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (busy_for) {
+      --busy_for;
+      ++refused;
+      txn_of(gp).busy = true;
+      return;
+    }
+    seen.push_back({txn_of(gp), clock->now});
+  }
+};
+
+uint64_t stat(Unit& u, const std::string& n) {
+  for (const Stat& s : u.stats().stats())
+    if (s.name == n) return s.total();
+  ADD_FAILURE() << "no stat " << n;
+  return 0;
+}
+
+LaneValues lanes(uint32_t base) {
+  LaneValues v;
+  for (unsigned l = 0; l < kWarpSize; ++l) v[l] = base * 1000 + l;
+  return v;
+}
+
+struct Bench {
+  SimClock clock;
+  SmShape shape;
+  std::unique_ptr<RegMapping> mapping;
+  ConfigPtr cfg;
+  std::unique_ptr<Params> params;
+  std::unique_ptr<ICollector> col;
+  StubInit alloc{"alloc"}, xbar{"xbar"};
+  StubTarget arb{"arb", &clock}, exec{"exec", &clock}, release{"release", &clock},
+      sched0{"sched0", &clock}, sched1{"sched1", &clock};
+  InstInfo info;
+  WarpInst inst;
+
+  // An instruction of warp 5 at pc 12 reading `srcs` (duplicates allowed).
+  Bench(const std::string& yaml, std::vector<uint16_t> srcs, unsigned slices = 1) {
+    shape.banks = 4;
+    shape.slices = slices;
+    shape.subcores = 1;
+    Params none(nullptr, "register_mapping");
+    mapping = RegMapping::Registry::create("gpgpusim", none, 4, 64);
+    shape.mapping = mapping.get();
+    cfg = parse_config_string(yaml, "collector.yaml");
+    params = std::make_unique<Params>(cfg.get(), "collector");
+    UnitContext c = default_context("collector2");
+    c.clock = &clock;
+    c.shape = &shape;
+    c.index = 2;
+    col = ICollector::Registry::create("ocu", *params, c);
+    params->check_unused();
+    alloc.sock.bind(col->in);
+    xbar.sock.bind(col->from_xbar);
+    col->to_arb.bind(arb.sock);
+    col->to_exec.bind(exec.sock);
+    col->to_alloc.bind(release.sock);
+    col->to_sched.bind(sched0.sock);
+    col->to_sched.bind(sched1.sock);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+    info.pc = 12;
+    info.ptx_line = 77;
+    info.opname = "fma";
+    info.n_src = inst.n_src = static_cast<uint8_t>(srcs.size());
+    for (unsigned k = 0; k < srcs.size(); ++k) {
+      info.src_reg[k] = srcs[k];
+      inst.src[k].reg = srcs[k];
+      inst.src[k].value = lanes(srcs[k]);
+    }
+    info.n_dst = inst.n_dst = 1;
+    info.dst_reg[0] = 9;
+    inst.info = &info;
+    inst.warp = 5;
+    inst.scheduler = 1;
+    inst.active_mask = ~0u;
+  }
+
+  void issue(Cycle now) {
+    clock.now = now;
+    Packet p;
+    p.prepare(Txn::Kind::Issue);
+    p.txn.inst = &inst;
+    alloc.sock->b_transport(p.gp, p.delay);
+    EXPECT_EQ(p.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+  }
+  // The crossbar delivers the operand the k-th recorded read asked for.
+  void deliver(Cycle now, unsigned k, LaneValues value, unsigned delay_cycles = 0) {
+    clock.now = now;
+    ASSERT_LT(k, arb.seen.size());
+    Packet p;
+    p.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
+    p.txn = arb.seen[k].txn;
+    p.gp.set_data_ptr(reinterpret_cast<unsigned char*>(value.data()));
+    p.gp.set_data_length(kRegBytes);
+    p.delay = clock.time(delay_cycles);
+    xbar.sock->b_transport(p.gp, p.delay);
+  }
+  void deliver_right(Cycle now, unsigned k, unsigned delay_cycles = 0) {
+    deliver(now, k, lanes(arb.seen.at(k).txn.reg), delay_cycles);
+  }
+  // Ticks the collector at `now` if it asked to be.
+  bool tick(Cycle now) {
+    clock.now = now;
+    if (col->next_tick() > now) return false;
+    col->clear_tick();
+    col->tick(now);
+    return true;
+  }
+};
+
+} // namespace
+
+TEST(UnitCollector, RequestsEachDistinctSourceOnce) {
+  Bench b("{src_slots: 8}", {3, 6, 3, 6, 10});
+  b.issue(0);
+  EXPECT_TRUE(b.arb.seen.empty()); // requests start the cycle after the issue
+  EXPECT_TRUE(b.tick(1));
+  ASSERT_EQ(b.arb.seen.size(), 3u);
+  const uint16_t want[] = {3, 6, 10};
+  for (unsigned k = 0; k < 3; ++k) {
+    const Txn& t = b.arb.seen[k].txn;
+    EXPECT_EQ(t.kind, Txn::Kind::Read);
+    EXPECT_EQ(t.reg, want[k]);
+    EXPECT_EQ(t.warp, 5u);
+    EXPECT_EQ(t.collector, 2u); // this collector's index
+    EXPECT_EQ(t.operand, k);
+    EXPECT_EQ(t.inst, &b.inst);
+    const BankLoc loc = b.mapping->map(b.shape.local_warp(5), want[k]);
+    EXPECT_EQ(t.bank, loc.bank);
+    EXPECT_EQ(t.row, loc.row);
+    EXPECT_EQ(t.slice_mask, 0x1);
+  }
+  EXPECT_EQ(stat(*b.col, "reads_requested"), 3u);
+  for (unsigned k = 0; k < 3; ++k) b.deliver_right(2, k);
+  EXPECT_TRUE(b.tick(2));
+  EXPECT_EQ(b.arb.seen.size(), 3u); // nothing requested twice
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(stat(*b.col, "operands_checked"), 5u); // every source slot checked
+}
+
+TEST(UnitCollector, ReadsCoverEverySliceOfTheBank) {
+  Bench b("{}", {1}, 4);
+  b.issue(0);
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 1u);
+  EXPECT_EQ(b.arb.seen[0].txn.slice_mask, 0xf);
+}
+
+TEST(UnitCollector, AtMostSrcSlotsOutstanding) {
+  Bench b("{src_slots: 2}", {1, 2, 3, 4, 5});
+  b.issue(0);
+  b.tick(1);
+  EXPECT_EQ(b.arb.seen.size(), 2u);
+  EXPECT_FALSE(b.tick(2)); // waits for an operand
+  EXPECT_EQ(b.arb.seen.size(), 2u);
+  b.deliver_right(3, 0);
+  EXPECT_TRUE(b.tick(3));
+  EXPECT_EQ(b.arb.seen.size(), 3u); // one slot freed, one more request
+  EXPECT_EQ(b.arb.seen[2].txn.reg, 3u);
+  b.deliver_right(4, 1);
+  b.deliver_right(4, 2);
+  EXPECT_TRUE(b.tick(4));
+  EXPECT_EQ(b.arb.seen.size(), 5u);
+  EXPECT_TRUE(b.exec.seen.empty());
+  b.deliver_right(5, 3);
+  b.deliver_right(5, 4);
+  EXPECT_TRUE(b.tick(5));
+  EXPECT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(stat(*b.col, "reads_requested"), 5u);
+}
+
+TEST(UnitCollector, DispatchesOnlyWhenEveryOperandArrived) {
+  Bench b("{src_slots: 4}", {4, 8, 12});
+  b.issue(10);
+  b.tick(11);
+  ASSERT_EQ(b.arb.seen.size(), 3u);
+  b.deliver_right(11, 0);
+  b.deliver_right(11, 2);
+  b.tick(11);
+  b.tick(12);
+  EXPECT_TRUE(b.exec.seen.empty());
+  EXPECT_TRUE(b.sched1.seen.empty()); // no OperandsRead before every source is in
+  EXPECT_TRUE(b.release.seen.empty());
+  b.deliver_right(13, 1, 2); // arrives with 2 cycles of delay: usable at 15
+  EXPECT_FALSE(b.tick(13));
+  EXPECT_FALSE(b.tick(14));
+  EXPECT_TRUE(b.tick(15));
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(b.exec.seen[0].txn.kind, Txn::Kind::Dispatch);
+  EXPECT_EQ(b.exec.seen[0].txn.inst, &b.inst);
+  EXPECT_EQ(b.exec.seen[0].at, 15u);
+  EXPECT_EQ(b.inst.dispatch_cycle, 15u);
+  // OperandsRead to the instruction's scheduler (1), release to the allocator.
+  EXPECT_TRUE(b.sched0.seen.empty());
+  ASSERT_EQ(b.sched1.seen.size(), 1u);
+  EXPECT_EQ(b.sched1.seen[0].txn.kind, Txn::Kind::OperandsRead);
+  ASSERT_EQ(b.release.seen.size(), 1u);
+  EXPECT_EQ(b.release.seen[0].txn.kind, Txn::Kind::Release);
+  EXPECT_EQ(stat(*b.col, "dispatched"), 1u);
+  EXPECT_EQ(stat(*b.col, "oc_writes"), 3u);
+  EXPECT_EQ(b.col->next_tick(), kNever); // free and asleep
+}
+
+TEST(UnitCollector, WrongOperandValueStopsWithWarpPcRegisterAndLane) {
+  Bench b("{}", {2, 7});
+  b.issue(0);
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  b.deliver_right(2, 0);
+  LaneValues bad = lanes(7);
+  bad[19] ^= 0x100;
+  b.deliver(2, 1, bad);
+  try {
+    b.tick(2);
+    FAIL() << "no exception for a wrong operand";
+  } catch (const std::runtime_error& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("warp 5"), std::string::npos) << m;
+    EXPECT_NE(m.find("pc 12"), std::string::npos) << m;
+    EXPECT_NE(m.find("r7"), std::string::npos) << m;
+    EXPECT_NE(m.find("lane 19"), std::string::npos) << m;
+    EXPECT_NE(m.find("PTX line 77"), std::string::npos) << m;
+  }
+  EXPECT_TRUE(b.exec.seen.empty());
+}
+
+TEST(UnitCollector, BusyExecIsRetriedAndCounted) {
+  Bench b("{}", {1, 2});
+  b.exec.busy_for = 3;
+  b.issue(0);
+  b.tick(1);
+  b.deliver_right(1, 0);
+  b.deliver_right(1, 1);
+  EXPECT_TRUE(b.tick(2)); // refused
+  EXPECT_TRUE(b.tick(3)); // refused
+  EXPECT_TRUE(b.tick(4)); // refused
+  EXPECT_TRUE(b.exec.seen.empty());
+  EXPECT_EQ(stat(*b.col, "dispatch_stall_cycles"), 3u);
+  EXPECT_TRUE(b.release.seen.empty()); // still holding the instruction
+  EXPECT_TRUE(b.tick(5));
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(b.exec.seen[0].at, 5u);
+  EXPECT_EQ(b.exec.refused, 3u);
+  EXPECT_EQ(stat(*b.col, "dispatch_stall_cycles"), 3u);
+  EXPECT_EQ(stat(*b.col, "dispatched"), 1u);
+  EXPECT_EQ(b.sched1.seen.size(), 1u); // OperandsRead sent once, not per retry
+  EXPECT_EQ(b.release.seen.size(), 1u);
+  EXPECT_EQ(b.arb.seen.size(), 2u);
+}
+
+TEST(UnitCollector, InstructionWithoutSourcesDispatchesNextCycle) {
+  Bench b("{}", {});
+  b.issue(3);
+  EXPECT_TRUE(b.tick(4));
+  EXPECT_TRUE(b.arb.seen.empty());
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(b.exec.seen[0].at, 4u);
+}
+
+TEST(UnitCollector, TakesANewInstructionAfterRelease) {
+  Bench b("{}", {1});
+  b.issue(0);
+  b.tick(1);
+  b.deliver_right(1, 0);
+  b.tick(2);
+  ASSERT_EQ(b.release.seen.size(), 1u);
+  b.info.src_reg[0] = 6;
+  b.inst.src[0].value = lanes(6);
+  b.issue(3);
+  b.tick(4);
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  EXPECT_EQ(b.arb.seen[1].txn.reg, 6u);
+  EXPECT_EQ(b.arb.seen[1].txn.operand, 0u);
+  b.deliver_right(4, 1);
+  b.tick(5);
+  EXPECT_EQ(b.exec.seen.size(), 2u);
+}

@@ -1,0 +1,178 @@
+// Module tests of the execution pipes ("pipes") alone, with stub collectors, a stub LSU and
+// a stub writeback: initiation interval, unit count, Complete delay = latency, folding of a
+// pipe without units onto SP through SmShape::pipe_map, MEM forwarded to the LSU.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "modules/exec/i_exec.h"
+#include "platform/config.h"
+
+using namespace gpurf;
+
+namespace {
+
+struct StubInit : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<StubInit> sock;
+  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
+};
+
+struct StubTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubTarget> sock;
+  SimClock* clock;
+  struct Seen {
+    Txn txn;
+    Cycle at;
+    sc_core::sc_time delay;
+  };
+  std::vector<Seen> seen;
+  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
+    sock.register_b_transport(this, &StubTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
+    seen.push_back({txn_of(gp), clock->now, d});
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+uint64_t stat(Unit& u, const std::string& n, int i) {
+  for (const Stat& s : u.stats().stats())
+    if (s.name == n) return s.values.at(i);
+  ADD_FAILURE() << "no stat " << n;
+  return 0;
+}
+
+unsigned idx(Pipe p) { return static_cast<unsigned>(p); }
+
+struct Bench {
+  SimClock clock;
+  SmShape shape;
+  ConfigPtr cfg;
+  std::unique_ptr<Params> params;
+  std::unique_ptr<IExec> exec;
+  StubInit col0{"col0"}, col1{"col1"};
+  StubTarget lsu{"lsu", &clock}, wb{"wb", &clock};
+  InstInfo info[kNumPipes];
+  std::vector<std::unique_ptr<WarpInst>> insts;
+
+  explicit Bench(const std::string& yaml) {
+    cfg = parse_config_string(yaml, "exec.yaml");
+    params = std::make_unique<Params>(cfg.get(), "exec");
+    UnitContext c = default_context("exec");
+    c.clock = &clock;
+    c.shape = &shape;
+    exec = IExec::Registry::create("pipes", *params, c);
+    params->check_unused();
+    // As the SM builder does: pipes without units fold onto SP.
+    for (unsigned i = 0; i < kNumPipes; ++i)
+      if (static_cast<Pipe>(i) != Pipe::MEM && !exec->units(static_cast<Pipe>(i)))
+        shape.pipe_map[i] = Pipe::SP;
+    col0.sock.bind(exec->in);
+    col1.sock.bind(exec->in);
+    exec->to_lsu.bind(lsu.sock);
+    exec->to_wb.bind(wb.sock);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (unsigned i = 0; i < kNumPipes; ++i) info[i].pipe = static_cast<Pipe>(i);
+  }
+
+  // Dispatches an instruction of pipe `p` at cycle `now`; true if accepted.
+  bool dispatch(Cycle now, Pipe p, StubInit* from = nullptr) {
+    clock.now = now;
+    insts.push_back(std::make_unique<WarpInst>());
+    insts.back()->info = &info[idx(p)];
+    Packet pk;
+    pk.prepare(Txn::Kind::Dispatch);
+    pk.txn.inst = insts.back().get();
+    (from ? from : &col0)->sock->b_transport(pk.gp, pk.delay);
+    EXPECT_EQ(pk.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return !pk.txn.busy;
+  }
+};
+
+} // namespace
+
+TEST(UnitExec, InitiationIntervalRefusesUntilItPasses) {
+  Bench b("{sfu: {count: 1, latency: 20, ii: 4}}");
+  EXPECT_EQ(b.exec->units(Pipe::SFU), 1u);
+  EXPECT_TRUE(b.dispatch(10, Pipe::SFU));
+  EXPECT_FALSE(b.dispatch(11, Pipe::SFU));
+  EXPECT_FALSE(b.dispatch(12, Pipe::SFU, &b.col1));
+  EXPECT_FALSE(b.dispatch(13, Pipe::SFU));
+  EXPECT_TRUE(b.dispatch(14, Pipe::SFU));
+  EXPECT_FALSE(b.dispatch(17, Pipe::SFU));
+  EXPECT_TRUE(b.dispatch(18, Pipe::SFU));
+  ASSERT_EQ(b.wb.seen.size(), 3u);
+  EXPECT_EQ(stat(*b.exec, "instructions", idx(Pipe::SFU)), 3u);
+  EXPECT_EQ(stat(*b.exec, "busy_cycles", idx(Pipe::SFU)), 12u);
+  // Another pipe is not held up by the busy SFU.
+  EXPECT_TRUE(b.dispatch(19, Pipe::SP));
+}
+
+TEST(UnitExec, CompleteDelayIsTheLatency) {
+  Bench b("{sp: {count: 1, latency: 6, ii: 1}, sfu: {count: 1, latency: 23, ii: 2}}");
+  EXPECT_TRUE(b.dispatch(5, Pipe::SFU));
+  EXPECT_TRUE(b.dispatch(5, Pipe::SP));
+  ASSERT_EQ(b.wb.seen.size(), 2u);
+  EXPECT_EQ(b.wb.seen[0].txn.kind, Txn::Kind::Complete);
+  EXPECT_EQ(b.wb.seen[0].txn.inst, b.insts[0].get());
+  EXPECT_EQ(b.wb.seen[0].at, 5u);
+  EXPECT_EQ(b.clock.cycles(b.wb.seen[0].delay), 23u);
+  EXPECT_EQ(b.clock.cycles(b.wb.seen[1].delay), 6u);
+  EXPECT_EQ(b.wb.seen[1].txn.inst, b.insts[1].get());
+}
+
+TEST(UnitExec, EveryUnitTakesOneInstruction) {
+  Bench b("{sp: {count: 2, latency: 4, ii: 3}}");
+  EXPECT_TRUE(b.dispatch(0, Pipe::SP));
+  EXPECT_TRUE(b.dispatch(0, Pipe::SP, &b.col1));
+  EXPECT_FALSE(b.dispatch(0, Pipe::SP));
+  EXPECT_FALSE(b.dispatch(2, Pipe::SP));
+  EXPECT_TRUE(b.dispatch(3, Pipe::SP));
+  EXPECT_TRUE(b.dispatch(3, Pipe::SP));
+  EXPECT_FALSE(b.dispatch(3, Pipe::SP));
+  EXPECT_EQ(stat(*b.exec, "instructions", idx(Pipe::SP)), 4u);
+}
+
+TEST(UnitExec, PipeWithoutUnitsFoldsOntoSp) {
+  Bench b("{sp: {count: 1, latency: 7, ii: 2}, int: {count: 0, latency: 3}}");
+  EXPECT_EQ(b.exec->units(Pipe::INT), 0u);
+  ASSERT_EQ(b.shape.pipe_for(Pipe::INT), Pipe::SP);
+  EXPECT_TRUE(b.dispatch(0, Pipe::INT));
+  ASSERT_EQ(b.wb.seen.size(), 1u);
+  EXPECT_EQ(b.clock.cycles(b.wb.seen[0].delay), 7u); // SP's latency, not INT's
+  EXPECT_EQ(stat(*b.exec, "instructions", idx(Pipe::SP)), 1u);
+  EXPECT_EQ(stat(*b.exec, "instructions", idx(Pipe::INT)), 0u);
+  // It occupies the SP unit: an SP instruction must wait out the interval.
+  EXPECT_FALSE(b.dispatch(1, Pipe::SP));
+  EXPECT_TRUE(b.dispatch(2, Pipe::SP));
+}
+
+TEST(UnitExec, PipeWithUnitsIsItsOwn) {
+  Bench b("{sp: {count: 1, latency: 7, ii: 2}, int: {count: 1, latency: 3, ii: 1}}");
+  EXPECT_EQ(b.shape.pipe_for(Pipe::INT), Pipe::INT);
+  EXPECT_TRUE(b.dispatch(0, Pipe::INT));
+  EXPECT_TRUE(b.dispatch(0, Pipe::SP));
+  EXPECT_EQ(b.clock.cycles(b.wb.seen[0].delay), 3u);
+  EXPECT_EQ(stat(*b.exec, "instructions", idx(Pipe::INT)), 1u);
+}
+
+TEST(UnitExec, MemGoesToTheLsu) {
+  Bench b("{}");
+  EXPECT_TRUE(b.dispatch(4, Pipe::MEM));
+  ASSERT_EQ(b.lsu.seen.size(), 1u);
+  EXPECT_EQ(b.lsu.seen[0].txn.inst, b.insts[0].get());
+  EXPECT_TRUE(b.wb.seen.empty());
+}
+
+TEST(UnitExec, SpNeedsAUnit) {
+  auto cfg = parse_config_string("{sp: {count: 0}}", "exec.yaml");
+  Params p(cfg.get(), "exec");
+  try {
+    IExec::Registry::create("pipes", p, default_context("exec"));
+    FAIL() << "no ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("exec.sp"), std::string::npos) << e.what();
+  }
+}

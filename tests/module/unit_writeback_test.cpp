@@ -1,0 +1,236 @@
+// Module tests of the writeback ("priority") alone, with stub exec/LSU, arbiter and
+// schedulers and a stub front-end: write ports shared in pipe priority order, retirement
+// only after every WriteDone. One simulation per process: run through ctest.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "modules/common/inst_pool.h"
+#include "modules/frontend/i_frontend.h"
+#include "modules/writeback/i_writeback.h"
+#include "platform/config.h"
+#include "policies/reg_mapping.h"
+
+using namespace gpurf;
+
+namespace {
+
+struct StubInit : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<StubInit> sock;
+  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
+};
+
+struct StubTarget : sc_core::sc_module {
+  tlm_utils::simple_target_socket<StubTarget> sock;
+  SimClock* clock;
+  struct Seen {
+    Txn txn;
+    Cycle at;
+  };
+  std::vector<Seen> seen;
+  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
+    sock.register_b_transport(this, &StubTarget::b_transport);
+  }
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    seen.push_back({txn_of(gp), clock->now});
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+};
+
+struct StubFrontend : IFrontend {
+  std::vector<const WarpInst*> retired;
+  void start(unsigned, IFunctionalMemory&) override {}
+  const InstInfo* peek(unsigned) override { return nullptr; }
+  void execute(unsigned, WarpInst&) override {}
+  void retire(const WarpInst& i) override { retired.push_back(&i); }
+  bool done() const override { return false; }
+  std::string describe_warp(unsigned) const override { return ""; }
+};
+
+uint64_t stat(Unit& u, const std::string& n) {
+  for (const Stat& s : u.stats().stats())
+    if (s.name == n) return s.total();
+  ADD_FAILURE() << "no stat " << n;
+  return 0;
+}
+
+struct Bench {
+  SimClock clock;
+  SmShape shape;
+  std::unique_ptr<RegMapping> mapping;
+  StubFrontend fe;
+  InstPool pool;
+  unsigned issue_wakes = 0;
+  ConfigPtr cfg;
+  std::unique_ptr<Params> params;
+  std::unique_ptr<IWriteback> wb;
+  StubInit exec{"exec"}, lsu{"lsu"}, arb_done{"arb_done"};
+  StubTarget arb{"arb", &clock}, sched0{"sched0", &clock}, sched1{"sched1", &clock};
+  InstInfo info[kNumPipes];
+
+  explicit Bench(const std::string& yaml) {
+    shape.banks = 4;
+    shape.slices = 1;
+    Params none(nullptr, "register_mapping");
+    mapping = RegMapping::Registry::create("gpgpusim", none, 4, 64);
+    shape.mapping = mapping.get();
+    cfg = parse_config_string(yaml, "writeback.yaml");
+    params = std::make_unique<Params>(cfg.get(), "writeback");
+    UnitContext c = default_context("writeback");
+    c.clock = &clock;
+    c.shape = &shape;
+    c.frontend = &fe;
+    c.pool = &pool;
+    c.wake_issue = [this] { ++issue_wakes; };
+    wb = IWriteback::Registry::create("priority", *params, c);
+    params->check_unused();
+    exec.sock.bind(wb->in);
+    lsu.sock.bind(wb->in);
+    arb_done.sock.bind(wb->write_done);
+    wb->to_arb.bind(arb.sock);
+    wb->to_sched.bind(sched0.sock);
+    wb->to_sched.bind(sched1.sock);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    for (unsigned i = 0; i < kNumPipes; ++i) {
+      info[i].pipe = static_cast<Pipe>(i);
+      info[i].pc = 100 + i;
+    }
+  }
+
+  // A completed instruction of pipe `p` writing `dsts`, ready `latency` cycles after `now`.
+  WarpInst* complete(Cycle now, Pipe p, std::vector<uint16_t> dsts, unsigned latency,
+                     unsigned warp = 3, unsigned scheduler = 1) {
+    clock.now = now;
+    InstInfo& in = info[static_cast<unsigned>(p)];
+    WarpInst* inst = pool.get();
+    in.n_dst = inst->n_dst = static_cast<uint8_t>(dsts.size());
+    for (unsigned k = 0; k < dsts.size(); ++k) {
+      in.dst_reg[k] = dsts[k];
+      inst->dst[k].reg = dsts[k];
+    }
+    inst->info = &in;
+    inst->warp = warp;
+    inst->scheduler = scheduler;
+    Packet pk;
+    pk.prepare(Txn::Kind::Complete);
+    pk.txn.inst = inst;
+    pk.delay = clock.time(latency);
+    (p == Pipe::MEM ? lsu : exec).sock->b_transport(pk.gp, pk.delay);
+    EXPECT_EQ(pk.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
+    return inst;
+  }
+  // The arbiter acknowledges the k-th write it received.
+  void write_done(Cycle now, unsigned k) {
+    clock.now = now;
+    Packet pk;
+    pk.prepare(Txn::Kind::WriteDone, tlm::TLM_WRITE_COMMAND);
+    pk.txn = arb.seen.at(k).txn;
+    pk.txn.kind = Txn::Kind::WriteDone;
+    arb_done.sock->b_transport(pk.gp, pk.delay);
+  }
+  bool tick(Cycle now) {
+    clock.now = now;
+    if (wb->next_tick() > now) return false;
+    wb->clear_tick();
+    wb->tick(now);
+    return true;
+  }
+};
+
+} // namespace
+
+TEST(UnitWriteback, HigherPriorityPipeWritesFirst) {
+  Bench b("{ports: 1, priority: [sfu, sp]}");
+  WarpInst* sp = b.complete(0, Pipe::SP, {4}, 4);
+  WarpInst* sfu = b.complete(2, Pipe::SFU, {7}, 2); // both ready at cycle 4
+  EXPECT_EQ(sp->complete_cycle, 4u);
+  EXPECT_EQ(sfu->complete_cycle, 4u);
+  EXPECT_FALSE(b.tick(3));
+  EXPECT_TRUE(b.tick(4));
+  ASSERT_EQ(b.arb.seen.size(), 1u);
+  EXPECT_EQ(b.arb.seen[0].txn.inst, sfu);
+  EXPECT_EQ(b.arb.seen[0].txn.reg, 7u);
+  EXPECT_EQ(stat(*b.wb, "port_stall_cycles"), 1u);
+  EXPECT_TRUE(b.tick(5));
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  EXPECT_EQ(b.arb.seen[1].txn.inst, sp);
+  EXPECT_EQ(b.arb.seen[1].at, 5u);
+  EXPECT_EQ(stat(*b.wb, "register_writes"), 2u);
+}
+
+TEST(UnitWriteback, PriorityOrderIsConfigurable) {
+  Bench b("{ports: 1, priority: [sp, sfu]}");
+  WarpInst* sp = b.complete(0, Pipe::SP, {4}, 1);
+  b.complete(0, Pipe::SFU, {7}, 1);
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 1u);
+  EXPECT_EQ(b.arb.seen[0].txn.inst, sp);
+}
+
+TEST(UnitWriteback, WriteCarriesTheMappedLocation) {
+  Bench b("{ports: 2}");
+  WarpInst* i = b.complete(0, Pipe::SP, {9, 10}, 1, 6);
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 2u); // two ports: both destinations in one cycle
+  for (unsigned k = 0; k < 2; ++k) {
+    const Txn& t = b.arb.seen[k].txn;
+    EXPECT_EQ(t.kind, Txn::Kind::Write);
+    EXPECT_EQ(t.inst, i);
+    EXPECT_EQ(t.warp, 6u);
+    EXPECT_EQ(t.operand, k);
+    const BankLoc loc = b.mapping->map(6, 9 + k);
+    EXPECT_EQ(t.bank, loc.bank);
+    EXPECT_EQ(t.row, loc.row);
+    EXPECT_EQ(t.slice_mask, 0x1);
+  }
+}
+
+TEST(UnitWriteback, RetiresOnlyAfterEveryWriteDone) {
+  Bench b("{ports: 1}");
+  WarpInst* i = b.complete(0, Pipe::SP, {2, 3}, 1);
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 1u);
+  b.write_done(1, 0);
+  EXPECT_TRUE(b.fe.retired.empty()); // the second destination is not even sent
+  EXPECT_TRUE(b.sched1.seen.empty());
+  EXPECT_TRUE(b.tick(2));
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  EXPECT_EQ(b.arb.seen[1].txn.operand, 1u);
+  EXPECT_TRUE(b.fe.retired.empty()); // sent, not yet in the bank
+  EXPECT_EQ(b.pool.in_flight(), 1u);
+  b.write_done(4, 1);
+  ASSERT_EQ(b.fe.retired.size(), 1u);
+  EXPECT_EQ(b.fe.retired[0], i);
+  ASSERT_EQ(b.sched1.seen.size(), 1u); // Written to the instruction's scheduler
+  EXPECT_EQ(b.sched1.seen[0].txn.kind, Txn::Kind::Written);
+  EXPECT_EQ(b.sched1.seen[0].txn.inst, i);
+  EXPECT_TRUE(b.sched0.seen.empty());
+  EXPECT_EQ(stat(*b.wb, "retired"), 1u);
+  EXPECT_EQ(b.pool.in_flight(), 0u);
+  EXPECT_GE(b.issue_wakes, 1u);
+}
+
+TEST(UnitWriteback, WriteDonesInAnyOrder) {
+  Bench b("{ports: 2}");
+  WarpInst* i = b.complete(0, Pipe::SP, {2, 3}, 1);
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  b.write_done(2, 1);
+  EXPECT_TRUE(b.fe.retired.empty());
+  b.write_done(3, 0);
+  ASSERT_EQ(b.fe.retired.size(), 1u);
+  EXPECT_EQ(b.fe.retired[0], i);
+}
+
+TEST(UnitWriteback, NoDestinationRetiresWhenReady) {
+  Bench b("{ports: 1}");
+  WarpInst* i = b.complete(0, Pipe::MEM, {}, 3, 3, 0);
+  EXPECT_FALSE(b.tick(2));
+  EXPECT_TRUE(b.tick(3));
+  EXPECT_TRUE(b.arb.seen.empty());
+  ASSERT_EQ(b.fe.retired.size(), 1u);
+  EXPECT_EQ(b.fe.retired[0], i);
+  ASSERT_EQ(b.sched0.seen.size(), 1u);
+}
