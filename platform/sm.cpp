@@ -192,7 +192,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.pool = &pool_;
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)
-      for (auto& k : s.schedulers) k->wake(clock_.now + 1);
+      for (auto& k : s.schedulers) k->issue_event();
   };
   return c;
 }

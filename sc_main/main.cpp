@@ -42,6 +42,8 @@ const char* kUsage = R"(usage:
 )";
 
 const std::string kSource = GPURF_SOURCE_DIR;
+// Version of the result files' layout; tools refuse results of another version.
+constexpr int kSchema = 1;
 const std::vector<std::string> kBaselines = {"fermi", "warped-compression", "gebhart",
                                              "turing-subcore", "wir"};
 
@@ -205,6 +207,7 @@ uint64_t sum(const std::string& kind, const std::string& stat) { return sum_stat
 nlohmann::ordered_json summarize(const std::string& kernel, const std::string& platform,
                                  const RunResult& r, bool verified, const std::string& error) {
   nlohmann::ordered_json j;
+  j["schema"] = kSchema;
   j["kernel"] = kernel;
   j["platform"] = platform;
   j["verified"] = verified;

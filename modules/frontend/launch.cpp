@@ -180,20 +180,29 @@ unsigned LaunchParam::bytes() const {
   case Kind::Buffer:
   case Kind::U64:
   case Kind::S64:
-  case Kind::F64: return 8;
-  default: return 4;
+  case Kind::F64:
+    return 8;
+  default:
+    return 4;
   }
 }
 
 const char* param_kind_name(LaunchParam::Kind k) {
   switch (k) {
-  case LaunchParam::Kind::Buffer: return "buffer";
-  case LaunchParam::Kind::U32: return "u32";
-  case LaunchParam::Kind::S32: return "s32";
-  case LaunchParam::Kind::U64: return "u64";
-  case LaunchParam::Kind::S64: return "s64";
-  case LaunchParam::Kind::F32: return "f32";
-  case LaunchParam::Kind::F64: return "f64";
+  case LaunchParam::Kind::Buffer:
+    return "buffer";
+  case LaunchParam::Kind::U32:
+    return "u32";
+  case LaunchParam::Kind::S32:
+    return "s32";
+  case LaunchParam::Kind::U64:
+    return "u64";
+  case LaunchParam::Kind::S64:
+    return "s64";
+  case LaunchParam::Kind::F32:
+    return "f32";
+  case LaunchParam::Kind::F64:
+    return "f64";
   }
   return "?";
 }
@@ -226,10 +235,14 @@ std::string join(const std::vector<std::string>& v) {
 
 const char* shape(const Node& n) {
   switch (n.kind) {
-  case Node::Kind::Null: return "nothing";
-  case Node::Kind::Scalar: return "a value";
-  case Node::Kind::Map: return "a map";
-  case Node::Kind::Seq: return "a list";
+  case Node::Kind::Null:
+    return "nothing";
+  case Node::Kind::Scalar:
+    return "a value";
+  case Node::Kind::Map:
+    return "a map";
+  case Node::Kind::Seq:
+    return "a list";
   }
   return "?";
 }
@@ -250,8 +263,7 @@ const Node& need_map(const Node& n, const std::string& key, const std::string& e
   return n;
 }
 
-const std::string& need_scalar(const Node& n, const std::string& key,
-                               const std::string& expected) {
+const std::string& need_scalar(const Node& n, const std::string& key, const std::string& expected) {
   if (n.kind != Node::Kind::Scalar || n.scalar.empty())
     fail(n, key, std::string("got ") + shape(n) + "; " + expected);
   return n.scalar;
@@ -267,13 +279,15 @@ int64_t integer(const Node& n, const std::string& key, const std::map<std::strin
   }
 }
 
-int64_t integer_in(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars,
-                   int64_t lo, int64_t hi, const std::string& what) {
+int64_t integer_in(const Node& n, const std::string& key,
+                   const std::map<std::string, int64_t>& vars, int64_t lo, int64_t hi,
+                   const std::string& what) {
   const int64_t v = integer(n, key, vars);
   if (v < lo || v > hi)
-    fail(n, key, "value " + std::to_string(v) + (n.scalar != std::to_string(v) ? " ('" + n.scalar + "')" : "") +
-                     " out of range; " + what + " must be in [" + std::to_string(lo) + ", " +
-                     std::to_string(hi) + "]");
+    fail(n, key,
+         "value " + std::to_string(v) +
+             (n.scalar != std::to_string(v) ? " ('" + n.scalar + "')" : "") + " out of range; " +
+             what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
   return v;
 }
 
@@ -286,8 +300,8 @@ double number(const Node& n, const std::string& key, const std::map<std::string,
   try {
     return double(eval_expr(s, vars));
   } catch (const ExprError& x) {
-    fail(n, key, "bad value '" + s + "': expected a number or an integer expression (" +
-                     x.what() + ")");
+    fail(n, key,
+         "bad value '" + s + "': expected a number or an integer expression (" + x.what() + ")");
   }
 }
 
@@ -325,9 +339,9 @@ std::string choice(const Node& n, const std::string& key, const std::vector<std:
   const std::string& s = need_scalar(n, key, "expected one of: " + join(valid));
   if (std::find(valid.begin(), valid.end(), s) != valid.end()) return s;
   const std::string near = closest(s, valid);
-  fail(n, key, "unknown value '" + s + "'; " +
-                   (near.empty() ? "" : "did you mean '" + near + "'? ") + "(valid values: " +
-                   join(valid) + ")");
+  fail(n, key,
+       "unknown value '" + s + "'; " + (near.empty() ? "" : "did you mean '" + near + "'? ") +
+           "(valid values: " + join(valid) + ")");
 }
 
 // Range of an integer element type.
@@ -368,12 +382,13 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
   b.initial.assign(size_t(b.bytes()), 0);
   if (!init || init->kind == Node::Kind::Null) return; // zero-filled
   const std::vector<std::string> kinds = {"constant", "iota", "uniform", "file"};
-  need_map(*init, path, "expected one of {constant: v}, {iota: {start, step}}, "
-                        "{uniform: {min, max, seed}}, {file: path}");
+  need_map(*init, path,
+           "expected one of {constant: v}, {iota: {start, step}}, "
+           "{uniform: {min, max, seed}}, {file: path}");
   check_keys(*init, path, kinds);
   if (init->map.size() != 1)
-    fail(*init, path, "give exactly one of: " + join(kinds) + " (got " +
-                          std::to_string(init->map.size()) + ")");
+    fail(*init, path,
+         "give exactly one of: " + join(kinds) + " (got " + std::to_string(init->map.size()) + ")");
   const std::string kind = init->map[0].first;
   const Node& v = *init->map[0].second;
   const std::string key = path + "." + kind;
@@ -435,10 +450,10 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
     if (bytes.size() != b.initial.size())
-      fail(v, key, "'" + p.lexically_normal().string() + "' has " + std::to_string(bytes.size()) +
-                       " bytes; buffer '" + b.name + "' needs " + std::to_string(b.count) +
-                       " x " + std::to_string(t.bytes) + " = " +
-                       std::to_string(b.initial.size()));
+      fail(v, key,
+           "'" + p.lexically_normal().string() + "' has " + std::to_string(bytes.size()) +
+               " bytes; buffer '" + b.name + "' needs " + std::to_string(b.count) + " x " +
+               std::to_string(t.bytes) + " = " + std::to_string(b.initial.size()));
     b.initial = std::move(bytes);
   }
 }
@@ -460,9 +475,8 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
   s.scale = scale;
   const fs::path dir = fs::path(path).parent_path();
   need_map(root, "launch", "a launch file is a map of keys");
-  const std::vector<std::string> top = {"name",  "ptx",          "kernel",  "vars",  "scaled",
-                                        "grid",  "block",        "shared_bytes", "buffers",
-                                        "params"};
+  const std::vector<std::string> top = {"name", "ptx",   "kernel",       "vars",    "scaled",
+                                        "grid", "block", "shared_bytes", "buffers", "params"};
   check_keys(root, "", top);
   auto required = [&](const std::string& k, const std::string& what) -> const Node& {
     const Node* n = root.find(k);
@@ -495,9 +509,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
       const std::string& n = need_scalar(e, key, "expected a var name");
       if (std::find(var_names.begin(), var_names.end(), n) == var_names.end()) {
         const std::string near = closest(n, var_names);
-        fail(e, key, "unknown var '" + n + "'; " +
-                         (near.empty() ? "" : "did you mean '" + near + "'? ") + "(vars: " +
-                         (var_names.empty() ? std::string("none") : join(var_names)) + ")");
+        fail(e, key,
+             "unknown var '" + n + "'; " + (near.empty() ? "" : "did you mean '" + near + "'? ") +
+                 "(vars: " + (var_names.empty() ? std::string("none") : join(var_names)) + ")");
       }
       scaled.insert(n);
     }
@@ -528,14 +542,15 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
     } else if (n.kind == Node::Kind::Seq && !n.seq.empty() && n.seq.size() <= 3) {
       for (auto& e : n.seq) items.push_back(e.get());
     } else {
-      fail(n, key, std::string("got ") + shape(n) +
-                       (n.kind == Node::Kind::Seq ? " of " + std::to_string(n.seq.size()) : "") +
-                       "; expected 1 to 3 integers (x, y, z)");
+      fail(n, key,
+           std::string("got ") + shape(n) +
+               (n.kind == Node::Kind::Seq ? " of " + std::to_string(n.seq.size()) : "") +
+               "; expected 1 to 3 integers (x, y, z)");
     }
     static const char* axis = "xyz";
     for (size_t i = 0; i < items.size(); ++i)
-      out[i] = unsigned(integer_in(*items[i], key + "." + axis[i], s.vars, 1, max[i],
-                                   "a " + key + " dimension"));
+      out[i] = unsigned(
+          integer_in(*items[i], key + "." + axis[i], s.vars, 1, max[i], "a " + key + " dimension"));
   };
   dims("grid", s.grid, {int64_t(INT32_MAX), 65535, 65535});
   dims("block", s.block, {1024, 1024, 64});
@@ -543,8 +558,8 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
     fail(*root.find("block"), "block",
          std::to_string(s.threads_per_cta()) + " threads per CTA; at most 1024");
   if (const Node* n = root.find("shared_bytes"); n && n->kind != Node::Kind::Null)
-    s.shared_bytes = unsigned(integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30,
-                                         "dynamic shared memory in bytes"));
+    s.shared_bytes = unsigned(
+        integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30, "dynamic shared memory in bytes"));
 
   // buffers
   if (const Node* bn = root.find("buffers"); bn && bn->kind != Node::Kind::Null) {
@@ -563,11 +578,10 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
       b.elem_bytes = t.bytes;
       const Node* cn = v->find("count");
       if (!cn) fail(*v, key, "missing key 'count' (elements)");
-      b.count = uint64_t(integer_in(*cn, key + ".count", s.vars, 1, int64_t(1) << 32,
-                                    "an element count"));
+      b.count = uint64_t(
+          integer_in(*cn, key + ".count", s.vars, 1, int64_t(1) << 32, "an element count"));
       total += b.bytes();
-      if (total > (uint64_t(1) << 31))
-        fail(*cn, key + ".count", "buffers exceed 2 GiB in total");
+      if (total > (uint64_t(1) << 31)) fail(*cn, key + ".count", "buffers exceed 2 GiB in total");
       if (const Node* on = v->find("output")) b.output = boolean(*on, key + ".output");
       fill_init(b, t, v->find("init"), key + ".init", dir, s.vars);
       s.buffers.push_back(std::move(b));
@@ -581,8 +595,8 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
   std::vector<const Node*> param_nodes;
   if (pn && pn->kind != Node::Kind::Null) {
     if (pn->kind != Node::Kind::Seq)
-      fail(*pn, "params", std::string("got ") + shape(*pn) +
-                              "; expected a list like [{buffer: A}, {s32: \"n\"}]");
+      fail(*pn, "params",
+           std::string("got ") + shape(*pn) + "; expected a list like [{buffer: A}, {s32: \"n\"}]");
     const std::vector<std::string> kinds = {"buffer", "u32", "s32", "u64", "s64", "f32", "f64"};
     for (size_t i = 0; i < pn->seq.size(); ++i) {
       const Node& e = *pn->seq[i];
@@ -590,8 +604,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
       need_map(e, key, "expected {buffer: name} or {<u32|s32|u64|s64|f32|f64>: value}");
       check_keys(e, key, kinds);
       if (e.map.size() != 1)
-        fail(e, key, "give exactly one of: " + join(kinds) + " (got " +
-                         std::to_string(e.map.size()) + " keys)");
+        fail(e, key,
+             "give exactly one of: " + join(kinds) + " (got " + std::to_string(e.map.size()) +
+                 " keys)");
       const std::string kind = e.map[0].first;
       const Node& v = *e.map[0].second;
       const std::string vkey = key + "." + kind;
@@ -601,11 +616,10 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
         p.buffer = need_scalar(v, vkey, "expected a buffer name");
         if (!s.find_buffer(p.buffer)) {
           const std::string near = closest(p.buffer, buffer_names);
-          fail(v, vkey, "unknown buffer '" + p.buffer + "'; " +
-                            (near.empty() ? "" : "did you mean '" + near + "'? ") +
-                            "(buffers: " +
-                            (buffer_names.empty() ? std::string("none") : join(buffer_names)) +
-                            ")");
+          fail(v, vkey,
+               "unknown buffer '" + p.buffer + "'; " +
+                   (near.empty() ? "" : "did you mean '" + near + "'? ") + "(buffers: " +
+                   (buffer_names.empty() ? std::string("none") : join(buffer_names)) + ")");
         }
       } else if (kind == "f32" || kind == "f64") {
         const double d = number(v, vkey, s.vars);
@@ -653,8 +667,8 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
     const std::string near = closest(s.kernel, entries);
     fail(kn, "kernel",
          "unknown kernel '" + s.kernel + "' in " + s.ptx_path + "; " +
-             (near.empty() ? "" : "did you mean '" + near + "'? ") + "(entries: " +
-             (entries.empty() ? std::string("none") : join(entries)) + ")");
+             (near.empty() ? "" : "did you mean '" + near + "'? ") +
+             "(entries: " + (entries.empty() ? std::string("none") : join(entries)) + ")");
   }
   auto ptx_sig = [&] {
     std::string sig;
@@ -689,8 +703,7 @@ LaunchSpec load_launch(const std::string& path, unsigned scale) {
   return s;
 }
 
-std::vector<uint8_t> pack_params(const LaunchSpec& spec,
-                                 const std::vector<uint64_t>& buffer_addr) {
+std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr) {
   const ptx::Function& f = spec.entry();
   std::vector<uint8_t> buf(f.param_bytes, 0);
   for (size_t i = 0; i < spec.params.size() && i < f.params.size(); ++i) {

@@ -42,10 +42,10 @@ int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>&
 
 struct LaunchBuffer {
   std::string name;
-  std::string type;        // u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
-  unsigned elem_bytes = 4; // size of one element
-  uint64_t count = 0;      // elements
-  bool output = false;     // read back and checked after the kernel
+  std::string type;             // u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
+  unsigned elem_bytes = 4;      // size of one element
+  uint64_t count = 0;           // elements
+  bool output = false;          // read back and checked after the kernel
   std::vector<uint8_t> initial; // count * elem_bytes bytes: the `init` contents
   uint64_t bytes() const { return count * elem_bytes; }
 };
@@ -53,8 +53,8 @@ struct LaunchBuffer {
 struct LaunchParam {
   enum class Kind { Buffer, U32, S32, U64, S64, F32, F64 };
   Kind kind = Kind::Buffer;
-  std::string buffer; // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
-  uint64_t bits = 0;  // scalars: the value's bits (f32: float bits in the low 32)
+  std::string buffer;     // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
+  uint64_t bits = 0;      // scalars: the value's bits (f32: float bits in the low 32)
   unsigned bytes() const; // 8 for Buffer/U64/S64/F64, else 4
 };
 const char* param_kind_name(LaunchParam::Kind k);
@@ -72,7 +72,7 @@ struct LaunchSpec {
   std::vector<LaunchParam> params;
   std::shared_ptr<const ptx::Module> module; // the parsed PTX
 
-  const ptx::Function& entry() const;                      // the kernel's .entry
+  const ptx::Function& entry() const;                             // the kernel's .entry
   const LaunchBuffer* find_buffer(const std::string& name) const; // nullptr if absent
   uint64_t threads_per_cta() const { return uint64_t(block[0]) * block[1] * block[2]; }
   uint64_t num_ctas() const { return uint64_t(grid[0]) * grid[1] * grid[2]; }
@@ -84,7 +84,6 @@ LaunchSpec load_launch(const std::string& path, unsigned scale = 1);
 
 // Packs the kernel parameter buffer (entry layout) given each buffer's device address
 // (`buffer_addr[i]` for `spec.buffers[i]`).
-std::vector<uint8_t> pack_params(const LaunchSpec& spec,
-                                 const std::vector<uint64_t>& buffer_addr);
+std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr);
 
 } // namespace gpurf

@@ -170,8 +170,8 @@ void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
   cfg.local_bytes_per_thread = kLocalBytesPerThread;
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   try {
-    kernel_ = std::make_unique<ptx::Kernel>(*launch_.module, launch_.kernel, cfg, params_,
-                                            *adaptor_);
+    kernel_ =
+        std::make_unique<ptx::Kernel>(*launch_.module, launch_.kernel, cfg, params_, *adaptor_);
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
@@ -281,8 +281,8 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       const int wr = w.writer[o.reg];
       const ptx::Function& f = *r.func;
       std::ostringstream m;
-      m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp)
-        << ") at " << where(*launch_.module, *r.instr) << ": source " << k << " "
+      m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
+        << where(*launch_.module, *r.instr) << ": source " << k << " "
         << f.regs[map.src_vreg[k]].name << " in r" << o.reg << " lane " << l << " is "
         << hex(o.value[l]) << ", but the register holds " << hex(sh[l]);
       if (wr >= 0)
@@ -312,7 +312,8 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   if (r.is_mem) {
     out.access_bytes = uint8_t(std::min(255u, r.access_bytes));
     for (unsigned l = 0; l < kWarpSize; ++l)
-      out.addr[l] = ((r.exec_mask >> l) & 1) ? map_address(warp, l, *info, int(r.space), r.addr[l]) : 0;
+      out.addr[l] =
+          ((r.exec_mask >> l) & 1) ? map_address(warp, l, *info, int(r.space), r.addr[l]) : 0;
   } else {
     out.addr.fill(0);
   }
@@ -330,9 +331,12 @@ uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& 
     return kSharedShadowBase + uint64_t(warps_[warp].cta_slot) * (1u << 20) + off;
   };
   switch (static_cast<ptx::Space>(space)) {
-  case ptx::Space::Local: return local(a);
-  case ptx::Space::Shared: return info.space == MemSpace::Shared ? a : shared_shadow(a);
-  case ptx::Space::Param: return info.space == MemSpace::Param ? a : kParamShadowBase + a;
+  case ptx::Space::Local:
+    return local(a);
+  case ptx::Space::Shared:
+    return info.space == MemSpace::Shared ? a : shared_shadow(a);
+  case ptx::Space::Param:
+    return info.space == MemSpace::Param ? a : kParamShadowBase + a;
   case ptx::Space::Generic: // lanes in different spaces: classify each generic address
     if (a >= ptx::kSharedWindow && a - ptx::kSharedWindow < ptx::kWindowSize)
       return shared_shadow(a - ptx::kSharedWindow);
@@ -341,7 +345,8 @@ uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& 
     if (a >= ptx::kParamWindow && a - ptx::kParamWindow < ptx::kWindowSize)
       return kParamShadowBase + (a - ptx::kParamWindow);
     return a;
-  default: return a;
+  default:
+    return a;
   }
 }
 

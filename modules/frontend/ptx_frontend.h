@@ -111,9 +111,9 @@ private:
     uint64_t issued = 0, retired = 0;
   };
   struct WarpSlot {
-    int cta_slot = -1;   // -1: no CTA
+    int cta_slot = -1; // -1: no CTA
     unsigned engine_warp = 0;
-    unsigned lanes = 0;  // threads of the CTA in this warp
+    unsigned lanes = 0;             // threads of the CTA in this warp
     std::vector<LaneValues> shadow; // architectural registers as the timing model holds them
     std::vector<int32_t> writer;    // per register: last writing instruction's pc (-1: none)
   };

@@ -17,6 +17,10 @@ public:
     notify.register_b_transport(this, &IScheduler::on_notify);
   }
 
+  // Something outside the scheduler may have unblocked issue (a CTA launched, a barrier
+  // released, a collector freed): look at every warp again next cycle.
+  virtual void issue_event() { wake(now() + 1); }
+
 protected:
   virtual void on_notify(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
 };

@@ -157,7 +157,7 @@ TEST(UnitScheduler, RawHazardStallsAsScoreboard) {
   EXPECT_EQ(b.alloc.seen.size(), 1u);
   EXPECT_EQ(stall(*b.sch, kScoreboard), 1u);
   EXPECT_EQ(stall(*b.sch, kWar), 0u);
-  EXPECT_EQ(b.sch->next_tick(), kNever); // sleeps until a notification
+  EXPECT_EQ(b.sch->next_tick(), kNever);       // sleeps until a notification
   b.notify(3, Txn::Kind::OperandsRead, first); // not enough: r1 is still being written
   EXPECT_TRUE(b.tick(3));
   EXPECT_EQ(b.alloc.seen.size(), 1u);

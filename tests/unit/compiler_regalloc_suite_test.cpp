@@ -16,8 +16,7 @@ TEST(CompilerSuite, AllocationVerifiedOnEveryKernel) {
   const auto ptxas = compilertest::ptxas_registers();
   const auto names = compilertest::suite();
   ASSERT_GE(names.size(), 16u);
-  std::printf("%-10s %6s %6s %6s %6s  %s\n", "kernel", "vregs", "ours", "ptxas", "ratio",
-              "preds");
+  std::printf("%-10s %6s %6s %6s %6s  %s\n", "kernel", "vregs", "ours", "ptxas", "ratio", "preds");
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
     const ptx::Module m = ptx::parse_ptx_file(compilertest::workloads() + "/ptx/" + name + ".ptx");

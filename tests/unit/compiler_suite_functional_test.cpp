@@ -44,8 +44,7 @@ Outcome run(PtxFrontend& fe, unsigned slots, unsigned delay) {
       fe.execute(w, *inst);
       EXPECT_EQ(inst->info, info);
       EXPECT_EQ(inst->n_src, info->n_src);
-      for (unsigned k = 0; k < inst->n_src; ++k)
-        EXPECT_LT(inst->src[k].reg, fe.regs_per_thread());
+      for (unsigned k = 0; k < inst->n_src; ++k) EXPECT_LT(inst->src[k].reg, fe.regs_per_thread());
       if (info->mem == MemKind::None) {
         EXPECT_EQ(inst->access_bytes, 0u);
       }

@@ -42,8 +42,8 @@ void check_layout(const std::string& impl, unsigned banks, unsigned regs, unsign
 
 const unsigned kShapes[][3] = {
     // banks, regs, warps
-    {4, 64, 48}, {4, 63, 48}, {4, 3, 5},  {8, 32, 16}, {2, 255, 7},
-    {16, 20, 33}, {1, 10, 3}, {4, 64, 1}, {3, 10, 10}, {4, 1, 9},
+    {4, 64, 48},  {4, 63, 48}, {4, 3, 5},  {8, 32, 16}, {2, 255, 7},
+    {16, 20, 33}, {1, 10, 3},  {4, 64, 1}, {3, 10, 10}, {4, 1, 9},
 };
 
 } // namespace

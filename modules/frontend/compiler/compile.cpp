@@ -44,9 +44,8 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
                            cf.name + "', which has no body");
       }
       if (state[c] == 1)
-        throw CompileError(m.filename + ":" + std::to_string(in.ptx_line) +
-                           ": recursive call " + chain + " -> " + cf.name +
-                           " (not supported by the register allocator)");
+        throw CompileError(m.filename + ":" + std::to_string(in.ptx_line) + ": recursive call " +
+                           chain + " -> " + cf.name + " (not supported by the register allocator)");
       if (std::find(callees[fi].begin(), callees[fi].end(), c) == callees[fi].end())
         callees[fi].push_back(c);
       if (state[c] == 0) visit(c, chain + " -> " + cf.name);
@@ -99,8 +98,8 @@ std::string verify_kernel(const KernelPlan& k) {
 
 std::string describe_plan(const KernelPlan& k, bool with_map) {
   std::ostringstream o;
-  o << "kernel " << (k.entry ? k.entry->name : "?") << ": " << k.regs_per_thread
-    << " registers, " << k.preds_per_thread << " predicates per thread\n";
+  o << "kernel " << (k.entry ? k.entry->name : "?") << ": " << k.regs_per_thread << " registers, "
+    << k.preds_per_thread << " predicates per thread\n";
   for (const FunctionPlan& p : k.funcs) {
     if (!p.func) continue;
     unsigned data = 0, wide = 0, pr = 0;
@@ -112,10 +111,10 @@ std::string describe_plan(const KernelPlan& k, bool with_map) {
         (p.regs.width[v] == 2 ? wide : data) += 1;
     }
     o << "  " << (p.func->is_entry ? ".entry " : ".func ") << p.func->name << ": r" << p.base
-      << "..r" << (p.base + p.regs.num_regs) - (p.regs.num_regs ? 1 : 0) << " ("
-      << p.regs.num_regs << " registers for " << data << " 32-bit and " << wide
-      << " 64-bit vregs, order: " << p.regs.order << "), " << p.regs.num_preds
-      << " predicates for " << pr << " vregs\n";
+      << "..r" << (p.base + p.regs.num_regs) - (p.regs.num_regs ? 1 : 0) << " (" << p.regs.num_regs
+      << " registers for " << data << " 32-bit and " << wide
+      << " 64-bit vregs, order: " << p.regs.order << "), " << p.regs.num_preds << " predicates for "
+      << pr << " vregs\n";
     if (!with_map) continue;
     for (size_t v = 0; v < p.func->regs.size(); ++v) {
       if (p.regs.reg[v] < 0) continue;

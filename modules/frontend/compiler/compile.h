@@ -30,9 +30,7 @@ struct FunctionPlan {
   unsigned base = 0;      // first data register of the function's range
   unsigned pred_base = 0; // first predicate register of its range
   // Architectural 32-bit register of data vreg `v`, half `half` (1: high half of 64-bit).
-  unsigned arch(unsigned v, unsigned half = 0) const {
-    return base + unsigned(regs.reg[v]) + half;
-  }
+  unsigned arch(unsigned v, unsigned half = 0) const { return base + unsigned(regs.reg[v]) + half; }
 };
 
 struct KernelPlan {

@@ -68,8 +68,7 @@ std::vector<bool> reach(const ptx::Cfg& cfg, unsigned from, int stop) {
 
 } // namespace
 
-std::vector<std::pair<unsigned, unsigned>> simt_edges(const ptx::Cfg& cfg,
-                                                      const ptx::Function& f) {
+std::vector<std::pair<unsigned, unsigned>> simt_edges(const ptx::Cfg& cfg, const ptx::Function& f) {
   std::vector<std::pair<unsigned, unsigned>> edges;
   const unsigned nb = unsigned(cfg.blocks.size());
   for (unsigned b = 0; b < nb; ++b) {
@@ -81,8 +80,8 @@ std::vector<std::pair<unsigned, unsigned>> simt_edges(const ptx::Cfg& cfg,
     const std::vector<bool> rt = reach(cfg, t, p), rf = reach(cfg, fall, p);
     for (unsigned y = 0; y < nb; ++y) {
       const ptx::BasicBlock& yb = cfg.blocks[y];
-      const bool to_p = p >= 0 && std::find(yb.succs.begin(), yb.succs.end(), unsigned(p)) !=
-                                      yb.succs.end();
+      const bool to_p =
+          p >= 0 && std::find(yb.succs.begin(), yb.succs.end(), unsigned(p)) != yb.succs.end();
       // The taken side reaches P (or exits): the fall-through side runs next.
       if (rt[y] && (to_p || yb.exits) && int(fall) != p) edges.push_back({y, fall});
       // The fall-through side's lanes exit: the reconverged entry at P runs next.

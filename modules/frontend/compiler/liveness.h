@@ -84,7 +84,6 @@ UseDef use_def(const ptx::Function& f, const ptx::Instr& in);
 Liveness compute_liveness(const ptx::Function& f, const LivenessOptions& opt = {});
 
 // The SIMT edges alone (pairs from -> to, block ids), for tests and documentation.
-std::vector<std::pair<unsigned, unsigned>> simt_edges(const ptx::Cfg& cfg,
-                                                      const ptx::Function& f);
+std::vector<std::pair<unsigned, unsigned>> simt_edges(const ptx::Cfg& cfg, const ptx::Function& f);
 
 } // namespace gpurf::compiler

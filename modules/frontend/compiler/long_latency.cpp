@@ -11,13 +11,16 @@ bool LongLatency::reads_pending(unsigned pc, unsigned v) const {
 bool produces_long_latency(const ptx::Instr& in) {
   using ptx::Op;
   using ptx::Space;
-  const bool far = in.space == Space::Global || in.space == Space::Local ||
-                   in.space == Space::Generic;
+  const bool far =
+      in.space == Space::Global || in.space == Space::Local || in.space == Space::Generic;
   switch (in.op) {
   case Op::Ld:
-  case Op::Ldu: return far;
-  case Op::Atom: return in.space != Space::Shared && !in.dst.empty();
-  default: return false;
+  case Op::Ldu:
+    return far;
+  case Op::Atom:
+    return in.space != Space::Shared && !in.dst.empty();
+  default:
+    return false;
   }
 }
 

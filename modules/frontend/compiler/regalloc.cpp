@@ -119,7 +119,8 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv) {
   orders.push_back({"definition order", by_def(data)});
   {
     std::vector<unsigned> o = by_def(data);
-    std::stable_partition(o.begin(), o.end(), [&](unsigned v) { return reg_width(f.regs[v]) == 2; });
+    std::stable_partition(o.begin(), o.end(),
+                          [&](unsigned v) { return reg_width(f.regs[v]) == 2; });
     orders.push_back({"64-bit first", o});
   }
   { // Smallest-last: remove the vreg of least pair-weighted degree, colour in reverse.
@@ -162,9 +163,9 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv) {
         }
         const unsigned sv = sat[v].count(), sb = sat[best].count();
         if (sv != sb ? sv > sb
-                     : reg_width(f.regs[v]) != reg_width(f.regs[best])
-                           ? reg_width(f.regs[v]) > reg_width(f.regs[best])
-                           : deg[v] > deg[best])
+            : reg_width(f.regs[v]) != reg_width(f.regs[best])
+                ? reg_width(f.regs[v]) > reg_width(f.regs[best])
+                : deg[v] > deg[best])
           best = v;
       }
       done[best] = true;
@@ -197,8 +198,7 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv) {
   return a;
 }
 
-std::string verify_allocation(const ptx::Function& f, const Liveness& lv,
-                              const RegAssignment& a) {
+std::string verify_allocation(const ptx::Function& f, const Liveness& lv, const RegAssignment& a) {
   const unsigned nr = unsigned(f.regs.size());
   std::ostringstream err;
   auto name = [&](unsigned v) {
@@ -215,8 +215,7 @@ std::string verify_allocation(const ptx::Function& f, const Liveness& lv,
     if (w == 2 && (a.reg[v] & 1)) return "'" + f.name + "': 64-bit " + name(v) + " is not aligned";
     const unsigned limit = f.regs[v].is_pred ? a.num_preds : a.num_regs;
     if (unsigned(a.reg[v]) + w > limit)
-      return "'" + f.name + "': " + name(v) + " beyond the register count " +
-             std::to_string(limit);
+      return "'" + f.name + "': " + name(v) + " beyond the register count " + std::to_string(limit);
   }
   // Occupancy of one live set: every register holds at most one vreg.
   std::vector<int> owner_data, owner_pred;
@@ -225,16 +224,15 @@ std::string verify_allocation(const ptx::Function& f, const Liveness& lv,
     owner_pred.assign(a.num_preds, -1);
     for (unsigned v : set) {
       if (a.reg[v] < 0) {
-        err << "'" << f.name << "' " << where << ": live " << f.regs[v].name
-            << " has no register";
+        err << "'" << f.name << "' " << where << ": live " << f.regs[v].name << " has no register";
         return false;
       }
       std::vector<int>& own = f.regs[v].is_pred ? owner_pred : owner_data;
       for (unsigned k = 0; k < a.width[v]; ++k) {
         int& o = own[unsigned(a.reg[v]) + k];
         if (o >= 0 && unsigned(o) != v) {
-          err << "'" << f.name << "' " << where << ": " << name(v) << " and "
-              << name(unsigned(o)) << " are live at the same time in the same register";
+          err << "'" << f.name << "' " << where << ": " << name(v) << " and " << name(unsigned(o))
+              << " are live at the same time in the same register";
           return false;
         }
         o = int(v);

@@ -43,7 +43,6 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv);
 // it writes and every vreg live after it (and all vregs live on entry) must occupy disjoint
 // registers, 64-bit vregs must sit on an even register, every touched vreg has a register
 // below num_regs (num_preds). Returns "" or a message naming the first conflict.
-std::string verify_allocation(const ptx::Function& f, const Liveness& lv,
-                              const RegAssignment& a);
+std::string verify_allocation(const ptx::Function& f, const Liveness& lv, const RegAssignment& a);
 
 } // namespace gpurf::compiler

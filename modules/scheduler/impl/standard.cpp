@@ -30,6 +30,8 @@ public:
     for (unsigned w = 0; w < s.warps; ++w)
       if (s.subcore_of(w) == c.subcore && s.scheduler_of(w) == c.index) warps_.push_back(w);
     age_.assign(warps_.size(), 0);
+    blocked_.assign(warps_.size(), kStallKinds);
+    idle_epoch_.assign(warps_.size(), 0);
     fresh_.assign(warps_.size(), true);
     pending_write_.assign(warps_.size(), std::vector<uint8_t>(s.regs_per_thread, 0));
     pending_read_.assign(warps_.size(), std::vector<uint8_t>(s.regs_per_thread, 0));
@@ -43,19 +45,27 @@ public:
     unsigned n = 0;
     bool saw[kStallKinds] = {};
     for (unsigned i : order_) {
+      // A warp found idle or hazard-blocked stays so until an event about it arrives.
+      if (blocked_[i] != kStallKinds &&
+          (blocked_[i] != kNoInstruction || idle_epoch_[i] == epoch_)) {
+        saw[blocked_[i]] = true;
+        continue;
+      }
       const unsigned w = warps_[i];
       const InstInfo* info = ctx_.frontend->peek(w);
       if (!info) {
-        saw[kNoInstruction] = true;
+        saw[blocked_[i] = kNoInstruction] = true;
+        idle_epoch_[i] = epoch_;
         continue;
       }
+      blocked_[i] = kStallKinds;
       if (fresh_[i]) { // first instruction of a newly launched warp: its age
         fresh_[i] = false;
         age_[i] = ++launches_;
       }
       const Stall hazard = check(i, *info);
       if (hazard != kStallKinds) {
-        saw[hazard] = true;
+        saw[blocked_[i] = hazard] = true;
         continue;
       }
       WarpInst* inst = ctx_.pool->get();
@@ -120,8 +130,14 @@ protected:
       for (unsigned k = 0; k < info.n_src; ++k) --pending_read_[i][info.src_reg[k]];
     else
       for (unsigned k = 0; k < info.n_dst; ++k) --pending_write_[i][info.dst_reg[k]];
+    blocked_[i] = kStallKinds;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
+  }
+
+  void issue_event() override {
+    ++epoch_; // idle warps are looked at again
+    wake(now() + 1);
   }
 
 private:
@@ -142,6 +158,9 @@ private:
   std::vector<unsigned> warps_, order_, slot_of_;
   std::vector<uint64_t> age_;
   std::vector<bool> fresh_;
+  std::vector<Stall> blocked_; // per warp: why it cannot issue until an event, or kStallKinds
+  std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
+  uint64_t epoch_ = 1;
   std::vector<std::vector<uint8_t>> pending_write_, pending_read_;
   uint64_t launches_ = 0, seq_ = 0;
   Cycle stalled_since_ = 0;

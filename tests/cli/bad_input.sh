@@ -1,0 +1,59 @@
+# Bad input exits 2 with a message naming the file, line, key path, bad value and choices.
+source "$(dirname "$0")/lib.sh" "$@"
+FERMI="$SRC/configs/fermi.yaml"
+
+# Malformed YAML: file and line (3) of the error.
+printf 'sm:\n  warps: [1, 2\nbank: {count: 4}\n' >"$TMP/malformed.yaml"
+expect_exit 2 "$TMP/malformed.yaml:3:" -- run --platform "$TMP/malformed.yaml"
+expect_exit 2 "$TMP/malformed.yaml:3:" -- --dump-config --platform "$TMP/malformed.yaml"
+
+# Unknown implementation: file:line, key path, the value, a suggestion, the registered names.
+printf 'include: %s\nbank:\n  impl: slicd\n' "$FERMI" >"$TMP/impl.yaml"
+expect_exit 2 "$TMP/impl.yaml:3" "bank.impl" "'slicd'" "did you mean 'sliced'" "sliced" \
+  -- run --platform "$TMP/impl.yaml"
+printf 'include: %s\nregister_mapping:\n  impl: nosuch\n' "$FERMI" >"$TMP/map.yaml"
+expect_exit 2 "$TMP/map.yaml:3" "register_mapping.impl" "'nosuch'" "gpgpusim" "wid" "wshift" \
+  "striped" -- run --platform "$TMP/map.yaml"
+expect_exit 2 "command line" "scheduler.policy" "'lru'" "gto" "lrr" "oldest" \
+  -- run -p scheduler.policy=lru
+
+# Unknown key: did-you-mean and the valid keys.
+printf 'include: %s\nbank:\n  entires: 64\n' "$FERMI" >"$TMP/key.yaml"
+expect_exit 2 "$TMP/key.yaml:3" "bank.entires" "unknown key" "did you mean 'entries'" \
+  -- run --platform "$TMP/key.yaml"
+expect_exit 2 "command line" "arbiter.colector_ports" "did you mean 'collector_ports'" \
+  -- run -p arbiter.colector_ports=2
+printf 'include: %s\nbnak:\n  count: 4\n' "$FERMI" >"$TMP/slot.yaml"
+expect_exit 2 "$TMP/slot.yaml:2" "bnak" "did you mean 'bank'" -- run --platform "$TMP/slot.yaml"
+
+# Wrong type: the value and what was expected.
+printf 'include: %s\nbank:\n  latency: fast\n' "$FERMI" >"$TMP/type.yaml"
+expect_exit 2 "$TMP/type.yaml:3" "bank.latency" "'fast'" "integer" "[0, 1000]" \
+  -- run --platform "$TMP/type.yaml"
+expect_exit 2 "bank.ports" "'2rw'" "1rw" "1r1w" -- run -p bank.ports=2rw
+
+# Zero count: out of range, with the range.
+expect_exit 2 "command line" "bank.count" "'0'" "[1, 4096]" -- run -p bank.count=0
+
+# Counts that do not divide over the sub-cores: 48 warps split over 3, 2 schedulers do not.
+expect_exit 2 "gpgpusim-gtx480.yaml:" "scheduler.count" "2 does not divide over 3 sub-cores" \
+  -- run -p sm.subcores=3
+expect_exit 2 "sm.warps" "48 warps do not divide over 5 sub-cores" -- run -p sm.subcores=5
+
+# Bad -p (no '='), unknown argument, missing platform file, missing option value.
+expect_exit 2 "override 'bank.count'" "missing '='" -- run -p bank.count
+expect_exit 2 "unknown argument '--bogus'" "usage:" -- run --bogus
+expect_exit 2 "cannot open platform file" "$TMP/nosuch.yaml" -- run --platform "$TMP/nosuch.yaml"
+expect_exit 2 "needs a value" -- run --platform
+expect_exit 2 "no command given" --
+
+# --describe of an unknown implementation: a suggestion when one is close.
+expect_exit 2 "unknown implementation 'nosuch'" "gpurf --list" -- --describe nosuch
+expect_exit 2 "unknown implementation 'slicd'" "did you mean 'sliced'" -- --describe slicd
+expect_exit 2 "did you mean 'write_first'" -- --describe write_frist
+
+# Nothing is simulated for bad input: no output directory is made.
+expect_exit 2 "bank.count" -- run -p bank.count=0 --out "$TMP/never"
+[ -e "$TMP/never" ] && fail "a bad platform still wrote $TMP/never"
+
+finish

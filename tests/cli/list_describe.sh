@@ -1,0 +1,40 @@
+# gpurf --list names every slot with at least one implementation; --describe prints an
+# implementation's parameters with their defaults.
+source "$(dirname "$0")/lib.sh" "$@"
+
+"$GPURF" --list >"$TMP/list" 2>"$TMP/err" || fail "--list exited $?: $(cat "$TMP/err")"
+for slot in scheduler allocator collector arbiter bank crossbar exec writeback lsu l1 memory \
+  register_mapping warp_policy; do
+  # The slot line, then at least one indented implementation line right after it.
+  if ! awk -v s="$slot" '
+      found && /^  [a-z_0-9]+ / { ok = 1; exit }
+      found { exit }
+      index($0, s ": ") == 1 { found = 1 }
+      END { exit ok ? 0 : 1 }' "$TMP/list"; then
+    fail "--list: no slot '$slot' with an implementation"
+  fi
+done
+for impl in standard round_robin ocu write_first sliced full pipes priority coalescing set_assoc \
+  simple gpgpusim wid wshift striped gto lrr oldest; do
+  grep -qE "^  $impl " "$TMP/list" || fail "--list: implementation '$impl' missing"
+done
+
+"$GPURF" --describe sliced >"$TMP/sliced" 2>"$TMP/err" || fail "--describe sliced exited $?"
+grep -q "^bank impl: sliced" "$TMP/sliced" || fail "--describe sliced: no header: $(cat "$TMP/sliced")"
+check_param() { # file name type default
+  grep -qE "^  $2 +$3 +default $4 " "$1" || fail "$1: no parameter '$2' ($3, default $4): $(cat "$1")"
+}
+check_param "$TMP/sliced" entries uint 256
+check_param "$TMP/sliced" slices uint 1
+check_param "$TMP/sliced" latency uint 1
+check_param "$TMP/sliced" ports choice 1rw
+grep -q "1rw, 1r1w" "$TMP/sliced" || fail "--describe sliced: the port choices are missing"
+
+"$GPURF" --describe pipes >"$TMP/pipes" 2>"$TMP/err" || fail "--describe pipes exited $?"
+check_param "$TMP/pipes" sp.count uint 1
+check_param "$TMP/pipes" sfu.latency uint 20
+
+"$GPURF" --describe write_first >"$TMP/arb" 2>"$TMP/err" || fail "--describe write_first exited $?"
+check_param "$TMP/arb" collector_ports uint 1
+
+finish

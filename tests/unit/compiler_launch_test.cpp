@@ -1,0 +1,215 @@
+// The launch loader (modules/frontend/launch.h): expressions, --scale, buffer initialisation,
+// parameter packing and every kind of bad launch file (errors name file:line and the key).
+#include <cstring>
+
+#include <gtest/gtest.h>
+
+#include "modules/frontend/launch.h"
+#include "platform/config.h"
+#include "tests/unit/compiler_test_util.h"
+
+using namespace gpurf;
+
+namespace {
+
+std::string expr_error(const std::string& e, const std::map<std::string, int64_t>& v) {
+  try {
+    eval_expr(e, v);
+  } catch (const ExprError& x) {
+    return x.what();
+  }
+  return "";
+}
+
+// A launch directory holding a copy of the reduce PTX; `yaml` is the launch text.
+struct Launch {
+  compilertest::TempDir d;
+  std::string path;
+  explicit Launch(const std::string& yaml) {
+    std::filesystem::create_directories(d.dir / "ptx");
+    std::filesystem::copy_file(compilertest::workloads() + "/ptx/reduce.ptx",
+                               d.dir / "ptx/reduce.ptx");
+    path = d.write("launch.yaml", yaml);
+  }
+  std::string error(unsigned scale = 1) const {
+    try {
+      load_launch(path, scale);
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  }
+};
+
+const std::string kGood = R"(name: reduce
+ptx: ptx/reduce.ptx
+kernel: reduce
+vars: {n: 1024, ctas: 2, half: "n / 2"}
+scaled: [n]
+grid: ["ctas", 1, 1]
+block: [256]
+shared_bytes: "4 * 4"
+buffers:
+  in: {type: f32, count: "n", init: {uniform: {min: -1.0, max: 1.0, seed: 6}}}
+  partial: {type: f32, count: "ctas", init: {iota: {start: 1.5, step: 2}}, output: true}
+  total: {type: u64, count: 3, init: {uniform: {min: 0, max: 9223372036854775807, seed: 0}}}
+params:
+  - {buffer: in}
+  - {buffer: partial}
+  - {buffer: total}
+  - {s32: "n - 1"}
+)";
+
+std::string with(std::string s, const std::string& from, const std::string& to) {
+  const size_t at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) s.replace(at, from.size(), to);
+  return s;
+}
+
+} // namespace
+
+TEST(CompilerLaunch, Expressions) {
+  const std::map<std::string, int64_t> v = {{"n", 64}, {"m", 7}};
+  EXPECT_EQ(eval_expr("n/16", v), 4);
+  EXPECT_EQ(eval_expr("(n + 255) / 256", v), 1);
+  EXPECT_EQ(eval_expr("n*n + m % 4 - -3", v), 64 * 64 + 3 + 3);
+  EXPECT_EQ(eval_expr(" 2 * (m + 1) * 3 ", v), 48);
+  EXPECT_EQ(eval_expr("0x10 + 1", v), 17);
+  EXPECT_EQ(eval_expr("-7 / 2", v), -3);
+  EXPECT_EQ(eval_expr("-7 % 2", v), -1);
+  EXPECT_NE(expr_error("nn + 1", v).find("unknown variable 'nn'"), std::string::npos);
+  EXPECT_NE(expr_error("nn + 1", v).find("did you mean 'n'?"), std::string::npos);
+  EXPECT_NE(expr_error("n / (m - 7)", v).find("division by zero"), std::string::npos);
+  EXPECT_NE(expr_error("n +", v).find("expected a number"), std::string::npos);
+  EXPECT_NE(expr_error("(n + 1", v).find("expected ')'"), std::string::npos);
+  EXPECT_NE(expr_error("n $ 2", v).find("unexpected '$' at column 3"), std::string::npos);
+  EXPECT_NE(expr_error("1.5 * n", v).find("only integers"), std::string::npos);
+  EXPECT_NE(expr_error("9223372036854775807 + 1", v).find("overflow"), std::string::npos);
+  EXPECT_NE(expr_error("", v).find("empty"), std::string::npos);
+}
+
+TEST(CompilerLaunch, LoadsAndScales) {
+  Launch l(kGood);
+  const LaunchSpec s = load_launch(l.path, 3);
+  EXPECT_EQ(s.name, "reduce");
+  EXPECT_EQ(s.kernel, "reduce");
+  EXPECT_EQ(s.scale, 3u);
+  EXPECT_EQ(s.vars.at("n"), 3072);
+  EXPECT_EQ(s.vars.at("half"), 1536); // computed from the scaled n
+  EXPECT_EQ(s.vars.at("ctas"), 2);
+  EXPECT_EQ(s.grid, (std::array<unsigned, 3>{2, 1, 1}));
+  EXPECT_EQ(s.block, (std::array<unsigned, 3>{256, 1, 1}));
+  EXPECT_EQ(s.shared_bytes, 16u);
+  ASSERT_EQ(s.buffers.size(), 3u);
+  EXPECT_EQ(s.buffers[0].count, 3072u);
+  EXPECT_EQ(s.buffers[0].initial.size(), 3072u * 4);
+  EXPECT_FALSE(s.buffers[0].output);
+  EXPECT_TRUE(s.buffers[1].output);
+  float p[2];
+  std::memcpy(p, s.buffers[1].initial.data(), 8);
+  EXPECT_EQ(p[0], 1.5f);
+  EXPECT_EQ(p[1], 3.5f);
+  // splitmix64(seed 0) first draw is 0xE220A8397B1DCDAF; max - min + 1 = 2^63.
+  uint64_t t;
+  std::memcpy(&t, s.buffers[2].initial.data(), 8);
+  EXPECT_EQ(t, 0xE220A8397B1DCDAFull % (1ull << 63));
+  const float* in = reinterpret_cast<const float*>(s.buffers[0].initial.data());
+  for (unsigned i = 0; i < 3072; ++i) {
+    ASSERT_GE(in[i], -1.0f);
+    ASSERT_LE(in[i], 1.0f);
+  }
+  ASSERT_EQ(s.params.size(), 4u);
+  EXPECT_EQ(s.params[3].kind, LaunchParam::Kind::S32);
+  EXPECT_EQ(s.params[3].bits, 3071u);
+  const std::vector<uint8_t> pk = pack_params(s, {0x1000, 0x2000, 0x3000});
+  ASSERT_EQ(pk.size(), 28u);
+  uint64_t a;
+  std::memcpy(&a, pk.data() + 8, 8);
+  EXPECT_EQ(a, 0x2000u);
+  uint32_t n;
+  std::memcpy(&n, pk.data() + 24, 4);
+  EXPECT_EQ(n, 3071u);
+  // Deterministic: the same file gives the same contents.
+  EXPECT_EQ(load_launch(l.path, 3).buffers[0].initial, s.buffers[0].initial);
+}
+
+TEST(CompilerLaunch, SuiteFilesLoad) {
+  for (const std::string& name : compilertest::suite()) {
+    const LaunchSpec s = load_launch(compilertest::workloads() + "/" + name + ".yaml");
+    EXPECT_EQ(s.name, name);
+    EXPECT_EQ(s.params.size(), s.entry().params.size());
+  }
+  // bfs reads its inputs from files.
+  const LaunchSpec b = load_launch(compilertest::workloads() + "/bfs.yaml");
+  EXPECT_EQ(b.find_buffer("row_ptr")->initial.size(), 4097u * 4);
+}
+
+TEST(CompilerLaunch, Errors) {
+  struct Case {
+    std::string from, to, expect;
+  };
+  const std::vector<Case> cases = {
+      {"kernel: reduce", "kernl: reduce",
+       "launch.yaml:3: kernl: unknown key; did you mean 'kernel'?"},
+      {"ptx: ptx/reduce.ptx", "ptx: ptx/missing.ptx", "launch.yaml:2: ptx: cannot open PTX file"},
+      {"kernel: reduce", "kernel: reduse", "launch.yaml:3: kernel: unknown kernel 'reduse' in"},
+      {"kernel: reduce", "kernel: reduse", "did you mean 'reduce'? (entries: reduce)"},
+      {"  - {s32: \"n - 1\"}\n", "", "params: 3 parameters given; .entry reduce"},
+      {"  - {s32: \"n - 1\"}", "  - {s32: \"n - 1\"}\n  - {u32: 1}",
+       "5 parameters given; .entry reduce"},
+      {"  - {s32: \"n - 1\"}", "  - {f32: 1.0}",
+       "launch.yaml:17: params[3]: f32 does not match .param .u32 reduce_param_3"},
+      {"  - {buffer: total}", "  - {u32: 5}", "params[2]: u32 does not match .param .u64"},
+      {"  - {buffer: total}", "  - {buffer: totl}",
+       "params[2].buffer: unknown buffer 'totl'; did you mean 'total'?"},
+      {"  - {buffer: total}", "  - {buffr: total}",
+       "launch.yaml:16: params[2].buffr: unknown key; did you mean 'buffer'?"},
+      {"grid: [\"ctas\", 1, 1]", "grid: [\"ctas - 2\", 1, 1]",
+       "launch.yaml:6: grid.x: value 0 ('ctas - 2') out of range"},
+      {"block: [256]", "block: [0]", "block.x: value 0 out of range"},
+      {"block: [256]", "block: [256, 8]", "2048 threads per CTA; at most 1024"},
+      {"grid: [\"ctas\", 1, 1]", "grid: [\"ctas\", 1, 1, 1]", "expected 1 to 3 integers"},
+      {"grid: [\"ctas\", 1, 1]", "grid: [\"ctas * \", 1, 1]", "grid.x: bad value 'ctas * '"},
+      {"grid: [\"ctas\", 1, 1]", "grid: [\"ctaz\", 1, 1]", "did you mean 'ctas'?"},
+      {"count: \"ctas\"", "count: \"ctas - 3\"", "buffers.partial.count: value -1"},
+      {"count: 3", "count: 0", "buffers.total.count: value 0 out of range"},
+      {"type: u64", "type: f6", "buffers.total.type: unknown value 'f6'; did you mean 'f64'?"},
+      {"scaled: [n]", "scaled: [m]", "launch.yaml:5: scaled[0]: unknown var 'm'"},
+      {"shared_bytes: \"4 * 4\"", "shared_bytes: -4", "shared_bytes: value -4 out of range"},
+      {"init: {iota", "init: {iot", "unknown key; did you mean 'iota'?"},
+      {"max: 1.0, seed: 6", "max: 1.0", "missing key 'seed'"},
+      {"output: true", "output: maybe", "buffers.partial.output: bad value 'maybe'"},
+      {"{min: 0, max: 9223372036854775807", "{min: 5, max: 4", "min (5) exceeds max (4)"},
+      {"name: reduce\n", "", "name: missing"},
+      {"vars: {n: 1024", "vars: {n: 1024, m: \"q\"", "vars.m: bad value 'q'"},
+  };
+  for (const Case& c : cases) {
+    Launch l(with(kGood, c.from, c.to));
+    const std::string e = l.error();
+    EXPECT_NE(e.find(c.expect), std::string::npos) << "want: " << c.expect << "\ngot:  " << e;
+  }
+  // A data file of the wrong size.
+  const std::string bad =
+      with(kGood, "count: 3, init: {uniform: {min: 0, max: 9223372036854775807, seed: 0}}",
+           "count: 3, init: {file: data.bin}");
+  Launch g(bad);
+  g.d.write("data.bin", "12345");
+  EXPECT_NE(g.error().find("has 5 bytes; buffer 'total' needs 3 x 8 = 24"), std::string::npos)
+      << g.error();
+  // Constants out of the element type's range.
+  Launch h(with(kGood, "count: 3, init: {uniform: {min: 0, max: 9223372036854775807, seed: 0}}",
+                "count: 3, init: {constant: -1}"));
+  EXPECT_NE(h.error().find("value -1 out of range; a u64 value"), std::string::npos) << h.error();
+  EXPECT_NE(Launch(kGood).error(0).find("--scale 0"), std::string::npos);
+}
+
+TEST(CompilerLaunch, MalformedPtx) {
+  Launch l(kGood);
+  l.d.write("ptx/reduce.ptx", ".version 9.0\n.target sm_75\n.address_size 64\n\n.visible .entry "
+                              "reduce()\n{\n  bogus.op %r1;\n}\n");
+  const std::string e = l.error();
+  EXPECT_NE(e.find("reduce.ptx:7:"), std::string::npos) << e;
+  EXPECT_NE(e.find("(ptx of "), std::string::npos) << e;
+  EXPECT_NE(e.find("launch.yaml:2)"), std::string::npos) << e;
+}

@@ -1,0 +1,346 @@
+// Unit tests of platform/energy: a hand-built statistics JSON gives exactly the expected
+// picojoules per component; bad tables give errors naming file:line, key and range.
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include "platform/config.h"
+#include "platform/energy.h"
+#include "platform/params.h"
+
+using namespace gpurf;
+using Json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kTable = R"(name: t
+bank_read_pj_per_16B: 2
+bank_write_pj_per_16B: 3
+bank_leakage_mw: 4
+bank_bytes: 4096
+wire_pj_per_mm_per_128b: 16
+wire_mm: 0.5
+collector_write_pj_per_operand: 5
+fu_sp_pj_per_lane_op: 1
+fu_int_pj_per_lane_op: 2
+fu_dp_pj_per_lane_op: 3
+fu_sfu_pj_per_lane_op: 4
+fu_mem_pj_per_lane_op: 0.5
+fu_tensor_pj_per_lane_op: 6
+l1_access_pj_per_request: 10
+l1_fill_pj_per_byte: 0.25
+shared_access_pj_per_warp_access: 7
+memory_pj_per_byte: 2
+structures:
+  rfc: {part_of_rf: true, leakage_mw: 1, events: {reads: 1.5, writes: 2.5}}
+  hash: {part_of_rf: false, leakage_mw: 0, events: {hashes: 4}}
+  compressor: {part_of_rf: true, leakage_mw: 9, events: {compressions: 23}}
+)";
+
+Json scalar(uint64_t v) { return Json{{"value", v}, {"unit", "x"}, {"desc", "x"}}; }
+
+Json vec(std::vector<uint64_t> v, std::vector<std::string> labels) {
+  uint64_t total = 0;
+  for (auto x : v) total += x;
+  Json j{{"values", v}};
+  if (!labels.empty()) j["labels"] = labels;
+  j["total"] = total;
+  return j;
+}
+
+// A run in the dump_stats_json() shape.
+Json stats() {
+  Json s = Json::object();
+  s["sm"] = {{"cycles", scalar(1000)}, {"warp_instructions", scalar(25)}};
+  s["sm.sub0.exec"] = {
+      {"instructions", vec({10, 1, 2, 3, 4, 5}, {"sp", "int", "dp", "sfu", "mem", "tensor"})}};
+  s["sm.sub0.bank0"] = {{"reads", scalar(10)},
+                        {"writes", scalar(5)},
+                        {"slice_reads", scalar(80)},
+                        {"slice_writes", scalar(40)},
+                        {"gated_cycles", scalar(3000)}};
+  s["sm.sub0.bank1"] = {{"reads", scalar(2)},
+                        {"writes", scalar(1)},
+                        {"slice_reads", scalar(16)},
+                        {"slice_writes", scalar(8)}};
+  s["sm.sub0.collector0"] = {{"oc_writes", scalar(10)}};
+  s["sm.sub0.collector1"] = {{"oc_writes", scalar(2)}};
+  s["sm.sub0.crossbar"] = {{"transfers", scalar(12)}, {"bytes", scalar(1536)}};
+  s["sm.sub0.lsu"] = {{"instructions", vec({1, 2, 6, 0, 0, 0}, {"none", "global", "shared", "local",
+                                                                "param", "const"})}};
+  s["sm.sub0.rfc"] = {{"reads", scalar(10)}, {"writes", scalar(4)}};
+  s["sm.sub1.rfc"] = {{"reads", scalar(2)}, {"writes", scalar(0)}};
+  s["sm.sub0.hash"] = {{"hashes", vec({2, 3}, {})}};
+  s["sm.l1"] = {{"reads", scalar(20)},
+                {"writes", scalar(5)},
+                {"atomics", scalar(1)},
+                {"hits", scalar(3)},
+                {"bytes_from_memory", scalar(400)},
+                {"hit_rate", Json{{"value", 0.1}}}};
+  s["memory"] = {{"reads", scalar(4)}, {"bytes_read", scalar(100)}, {"bytes_written", scalar(50)}};
+  s["host"] = {{"seconds", 1.5}};
+  return s;
+}
+
+const EnergyPlatform kPlatform{0.5, 8, 256}; // 16 B slices of 256 rows = 4 KB each
+
+EnergyTable table(const std::string& text, const std::string& name = "t.yaml") {
+  ConfigPtr root = parse_config_string(text, name);
+  return parse_energy_table(*root, name);
+}
+
+std::string error_of(const std::string& text) {
+  try {
+    table(text);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// kTable with line `key: ...` replaced by `line` ("" deletes it).
+std::string with(const std::string& key, const std::string& line) {
+  std::string t = kTable;
+  size_t at = t.find("\n" + key + ":");
+  EXPECT_NE(at, std::string::npos) << key;
+  size_t end = t.find('\n', at + 1);
+  t.replace(at + 1, end - at, line.empty() ? "" : line + "\n");
+  return t;
+}
+
+std::string source_dir() { return fs::path(__FILE__).parent_path().parent_path().parent_path(); }
+
+} // namespace
+
+TEST(Energy, EachComponentExactly) {
+  Json r = energy_report(table(kTable), stats(), kPlatform);
+  const Json& b = r["breakdown"];
+  // Banks: slice activations x (16 B / 16 B) x pJ per 16 B.
+  EXPECT_DOUBLE_EQ(b["rf_bank_read"].get<double>(), 96 * 2);
+  EXPECT_DOUBLE_EQ(b["rf_bank_write"].get<double>(), 48 * 3);
+  // Leakage: (8 slices x 1000 cycles - gated) / 0.5 GHz x 4 mW (a 4 KB slice = bank_bytes).
+  EXPECT_DOUBLE_EQ(b["rf_bank_leakage"].get<double>(), (5000 + 8000) / 0.5 * 4);
+  // Wire: 1536 B x 16 pJ/mm/16 B x 0.5 mm.
+  EXPECT_DOUBLE_EQ(b["rf_wire"].get<double>(), 768);
+  EXPECT_DOUBLE_EQ(b["collector"].get<double>(), 12 * 5);
+  EXPECT_DOUBLE_EQ(b["fu_sp"].get<double>(), 10 * 32 * 1);
+  EXPECT_DOUBLE_EQ(b["fu_int"].get<double>(), 1 * 32 * 2);
+  EXPECT_DOUBLE_EQ(b["fu_dp"].get<double>(), 2 * 32 * 3);
+  EXPECT_DOUBLE_EQ(b["fu_sfu"].get<double>(), 3 * 32 * 4);
+  EXPECT_DOUBLE_EQ(b["fu_mem"].get<double>(), 4 * 32 * 0.5);
+  EXPECT_DOUBLE_EQ(b["fu_tensor"].get<double>(), 5 * 32 * 6);
+  EXPECT_DOUBLE_EQ(b["l1"].get<double>(), (20 + 5 + 1) * 10 + 400 * 0.25);
+  EXPECT_DOUBLE_EQ(b["shared_memory"].get<double>(), 6 * 7);
+  EXPECT_DOUBLE_EQ(b["memory"].get<double>(), 150 * 2);
+  EXPECT_DOUBLE_EQ(b["rfc"].get<double>(), 12 * 1.5 + 4 * 2.5);
+  EXPECT_DOUBLE_EQ(b["rfc_leakage"].get<double>(), 2 * 1 * 2000); // 2 groups x 1 mW x 2000 ns
+  EXPECT_DOUBLE_EQ(b["hash"].get<double>(), 5 * 4);               // a vector counts its total
+  EXPECT_DOUBLE_EQ(b["hash_leakage"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(b["compressor"].get<double>(), 0); // no such group in this run
+  EXPECT_DOUBLE_EQ(b["compressor_leakage"].get<double>(), 0);
+
+  EXPECT_EQ(r["table"], "t");
+  EXPECT_DOUBLE_EQ(r["rf_dynamic_energy_pj"].get<double>(), 192 + 144 + 768 + 60 + 28);
+  EXPECT_DOUBLE_EQ(r["rf_leakage_energy_pj"].get<double>(), 104000 + 4000);
+  const double total = 111898;
+  EXPECT_DOUBLE_EQ(r["total_energy_pj"].get<double>(), total);
+  EXPECT_DOUBLE_EQ(r["memory_energy_pj"].get<double>(), 300);
+  EXPECT_DOUBLE_EQ(r["sm_energy_pj"].get<double>(), total - 300);
+}
+
+TEST(Energy, SliceWidthScalesAccessEnergy) {
+  // The same full-register traffic on 128 B monolithic banks: 1 slice = 8 x 16 B accesses.
+  Json s = stats();
+  s["sm.sub0.bank0"]["slice_reads"]["value"] = 10;
+  s["sm.sub0.bank0"]["slice_writes"]["value"] = 5;
+  s["sm.sub0.bank0"].erase("gated_cycles");
+  s["sm.sub0.bank1"]["slice_reads"]["value"] = 2;
+  s["sm.sub0.bank1"]["slice_writes"]["value"] = 1;
+  Json r = energy_report(table(kTable), s, EnergyPlatform{0.5, 1, 256});
+  EXPECT_DOUBLE_EQ(r["breakdown"]["rf_bank_read"].get<double>(), 12 * 8 * 2);
+  EXPECT_DOUBLE_EQ(r["breakdown"]["rf_bank_write"].get<double>(), 6 * 8 * 3);
+  // Leakage by capacity: one 32 KB slice = 8 x 4 KB, 1000 cycles / 0.5 GHz, 2 banks.
+  EXPECT_DOUBLE_EQ(r["breakdown"]["rf_bank_leakage"].get<double>(), 2 * 2000 * 8 * 4);
+}
+
+TEST(Energy, GroupKindMayEndInADigit) {
+  // "sm.l1" is of kind "l1" (not "l" with index 1); "sm.sub1.rfc2" is of kind "rfc".
+  Json s = stats();
+  s["sm.sub1.rfc2"] = s["sm.sub1.rfc"];
+  s.erase("sm.sub1.rfc");
+  Json r = energy_report(table(kTable), s, kPlatform);
+  EXPECT_DOUBLE_EQ(r["breakdown"]["l1"].get<double>(), 360);
+  EXPECT_DOUBLE_EQ(r["breakdown"]["rfc"].get<double>(), 28);
+}
+
+TEST(Energy, CollectorAbsentFromTableCostsNothing) {
+  Json r = energy_report(table(with("collector_write_pj_per_operand", "")), stats(), kPlatform);
+  EXPECT_DOUBLE_EQ(r["breakdown"]["collector"].get<double>(), 0);
+}
+
+TEST(Energy, WirePer32BitsIsTheSameWire) {
+  Json r = energy_report(table(with("wire_pj_per_mm_per_128b", "wire_pj_per_mm_per_32b: 4")),
+                         stats(), kPlatform);
+  EXPECT_DOUBLE_EQ(r["breakdown"]["rf_wire"].get<double>(), 768);
+}
+
+TEST(Energy, MissingEntryNamesFileKeyAndRange) {
+  std::string e = error_of(with("bank_read_pj_per_16B", ""));
+  EXPECT_NE(e.find("t.yaml:"), std::string::npos) << e;
+  EXPECT_NE(e.find("bank_read_pj_per_16B: missing required entry"), std::string::npos) << e;
+  EXPECT_NE(e.find("expected a number in [0, 1e+06]"), std::string::npos) << e;
+  // No silent default for any required physical constant.
+  for (const char* key :
+       {"bank_write_pj_per_16B", "bank_leakage_mw", "bank_bytes", "wire_mm", "fu_sp_pj_per_lane_op",
+        "fu_tensor_pj_per_lane_op", "l1_access_pj_per_request", "l1_fill_pj_per_byte",
+        "shared_access_pj_per_warp_access", "memory_pj_per_byte"}) {
+    e = error_of(with(key, ""));
+    EXPECT_NE(e.find(std::string(key) + ": missing required entry"), std::string::npos) << e;
+  }
+  e = error_of(with("wire_pj_per_mm_per_128b", ""));
+  EXPECT_NE(e.find("wire_pj_per_mm_per_128b: missing required entry"), std::string::npos) << e;
+  EXPECT_NE(e.find("wire_pj_per_mm_per_32b"), std::string::npos) << e;
+}
+
+TEST(Energy, NegativeEntryNamesFileLineKeyAndRange) {
+  std::string e = error_of(with("bank_leakage_mw", "bank_leakage_mw: -5.8"));
+  EXPECT_NE(e.find("t.yaml:4: bank_leakage_mw: '-5.8' is out of range; expected a number in [0, "
+                   "1e+06]"),
+            std::string::npos)
+      << e;
+  e = error_of(with("wire_mm", "wire_mm: -1"));
+  EXPECT_NE(e.find("t.yaml:7: wire_mm: '-1' is out of range; expected a number in [0, 100]"),
+            std::string::npos)
+      << e;
+  e = error_of(with("bank_read_pj_per_16B", "bank_read_pj_per_16B: seven"));
+  EXPECT_NE(e.find("t.yaml:2: bank_read_pj_per_16B: 'seven' is not a number"), std::string::npos)
+      << e;
+  e = error_of(with("bank_bytes", "bank_bytes: 0"));
+  EXPECT_NE(e.find("t.yaml:5: bank_bytes: must be > 0"), std::string::npos) << e;
+  std::string t = kTable;
+  t.replace(t.find("hashes: 4"), 9, "hashes: -4");
+  e = error_of(t);
+  EXPECT_NE(e.find("t.yaml:21: structures.hash.events.hashes: '-4' is out of range"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Energy, UnknownAndConflictingKeys) {
+  std::string e = error_of(with("bank_bytes", "bank_bytes: 4096\nbank_leakge_mw: 3"));
+  EXPECT_NE(e.find("t.yaml:6: bank_leakge_mw: unknown key; did you mean 'bank_leakage_mw'?"),
+            std::string::npos)
+      << e;
+  e = error_of(with("wire_mm", "wire_mm: 1\nwire_pj_per_mm_per_32b: 1.9"));
+  EXPECT_NE(e.find("not both"), std::string::npos) << e;
+}
+
+TEST(Energy, StructureEntriesAreRequired) {
+  std::string t = kTable;
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = t;
+    s.replace(s.find(from), from.size(), to);
+    return error_of(s);
+  };
+  std::string e = replace("part_of_rf: true, leakage_mw: 1,", "leakage_mw: 1,");
+  EXPECT_NE(e.find("t.yaml:20: structures.rfc.part_of_rf: missing required entry"),
+            std::string::npos)
+      << e;
+  e = replace("leakage_mw: 1, ", "");
+  EXPECT_NE(e.find("structures.rfc.leakage_mw: missing required entry"), std::string::npos) << e;
+  e = replace(", events: {hashes: 4}", "");
+  EXPECT_NE(e.find("structures.hash.events: missing required entry"), std::string::npos) << e;
+  e = replace("  hash:", "  bank:");
+  EXPECT_NE(e.find("structures.bank: 'bank' is a unit the fixed entries already model"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Energy, StructureStatisticTheRunLacksIsAnError) {
+  std::string t = kTable;
+  t.replace(t.find("hashes: 4"), 9, "hashs: 4");
+  try {
+    energy_report(table(t), stats(), kPlatform);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("t.yaml:21: structures.hash.events.hashs: no statistic 'hashs'"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("has: hashes"), std::string::npos) << m;
+  }
+}
+
+TEST(Energy, BadStatisticsOrPlatform) {
+  Json s = stats();
+  s.erase("sm");
+  EXPECT_THROW(energy_report(table(kTable), s, kPlatform), std::runtime_error);
+  s = stats();
+  s["sm.sub0.bank0"]["gated_cycles"]["value"] = 8001; // more than 8 slices x 1000 cycles
+  EXPECT_THROW(energy_report(table(kTable), s, kPlatform), std::runtime_error);
+  s = stats();
+  s["sm.sub0.bank1"].erase("slice_reads");
+  EXPECT_THROW(energy_report(table(kTable), s, kPlatform), std::runtime_error);
+  EXPECT_THROW(energy_report(table(kTable), stats(), EnergyPlatform{0, 8, 256}),
+               std::runtime_error);
+}
+
+TEST(Energy, ShippedTablesLoad) {
+  for (const char* name : {"warped-compression", "gebhart", "wir"}) {
+    const std::string p = source_dir() + "/configs/energy/" + name + ".yaml";
+    EnergyTable t = load_energy_table(p);
+    EXPECT_EQ(t.name, name);
+    Json r = energy_report(t, stats(), kPlatform);
+    EXPECT_GT(r["sm_energy_pj"].get<double>(), 0) << name;
+  }
+  // Warped-Compression Table 3: a full 128 B register read = 8 x 7 pJ on either bank shape.
+  EnergyTable wc = load_energy_table(source_dir() + "/configs/energy/warped-compression.yaml");
+  EXPECT_DOUBLE_EQ(wc.bank_read_pj_per_16B * 8, 56);
+  EXPECT_DOUBLE_EQ(wc.wire_pj_per_mm_per_byte, 9.6 / 16);
+  EnergyTable g = load_energy_table(source_dir() + "/configs/energy/gebhart.yaml");
+  EXPECT_DOUBLE_EQ(g.wire_pj_per_mm_per_byte, 1.9 / 4);
+  EXPECT_THROW(load_energy_table(source_dir() + "/configs/energy/none.yaml"), ConfigError);
+}
+
+TEST(Energy, PlatformKeyResolvesRelativeToItsFile) {
+  const fs::path dir =
+      fs::temp_directory_path() / ("gpurf_energy_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir / "energy");
+  std::ofstream(dir / "energy" / "t.yaml") << kTable;
+  std::ofstream(dir / "p.yaml") << "name: p\nenergy:\n  table: energy/t.yaml\n";
+  std::ofstream(dir / "bad.yaml") << "name: p\nenergy:\n  table: energy/tt.yaml\n";
+  std::ofstream(dir / "none.yaml") << "name: p\n";
+  {
+    ConfigPtr root = load_config((dir / "p.yaml").string());
+    Params top(root.get(), "");
+    top.get_string("name", "", "");
+    auto t = platform_energy_table(top);
+    ASSERT_TRUE(t);
+    EXPECT_EQ(t->name, "t");
+    top.check_unused();
+  }
+  {
+    ConfigPtr root = load_config((dir / "none.yaml").string());
+    Params top(root.get(), "");
+    top.get_string("name", "", "");
+    EXPECT_FALSE(platform_energy_table(top));
+  }
+  {
+    ConfigPtr root = load_config((dir / "bad.yaml").string());
+    Params top(root.get(), "");
+    try {
+      platform_energy_table(top);
+      FAIL() << "expected a ConfigError";
+    } catch (const ConfigError& e) {
+      std::string m = e.what();
+      EXPECT_NE(m.find("bad.yaml:3: energy.table: cannot open energy table"), std::string::npos)
+          << m;
+      EXPECT_NE(m.find("tables there: t.yaml"), std::string::npos) << m;
+    }
+  }
+  fs::remove_all(dir);
+}
