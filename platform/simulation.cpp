@@ -23,6 +23,7 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   c.clock = &sm_->clock();
   memory_ = IMemory::Registry::create(impl, mp, c);
   sm_->memory_port().bind(memory_->socket);
+  energy_ = platform_energy_table(top_);
   top_.check_unused();
 }
 
@@ -43,6 +44,11 @@ RunResult Simulation::run() {
   r.cycles = sm_->cycles();
   r.warp_instructions = sm_->retired();
   r.stats = dump_stats_json();
+  if (energy_) {
+    const SmShape& s = sm_->shape();
+    r.energy =
+        energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});
+  }
   const double s = std::max(r.host_seconds, 1e-9);
   r.stats["host"] = {{"seconds", r.host_seconds},
                      {"warp_instructions_per_second", r.warp_instructions / s},

@@ -9,6 +9,7 @@
 
 #include "modules/frontend/i_frontend.h"
 #include "platform/config.h"
+#include "platform/energy.h"
 #include "platform/params.h"
 
 namespace gpurf {
@@ -21,7 +22,8 @@ struct RunResult {
   std::string error; // why the run stopped early, if it did
   uint64_t cycles = 0, warp_instructions = 0;
   double host_seconds = 0;
-  nlohmann::ordered_json stats; // every statistics group, plus "host"
+  nlohmann::ordered_json stats;  // every statistics group, plus "host"
+  nlohmann::ordered_json energy; // energy report; null when the platform names no table
 };
 
 class Simulation {
@@ -37,6 +39,7 @@ private:
   IFrontend& frontend_;
   std::unique_ptr<Sm> sm_;
   std::unique_ptr<IMemory> memory_;
+  std::shared_ptr<const EnergyTable> energy_;
 };
 
 } // namespace gpurf

@@ -58,6 +58,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
   const double ghz = sm.get_double("clock_ghz", 1.0, "SM clock frequency in GHz", 0.001, 100);
   clock_.period = sc_core::sc_time(1.0 / ghz, sc_core::SC_NS);
+  shape_.clock_ghz = ghz;
   watchdog_ = sm.get_uint("watchdog_cycles", 200000,
                           "stop when no instruction retires for this many cycles", 100, 1u << 31);
   max_cycles_ = sm.get_int("max_cycles", 2000000000, "stop after this many cycles", 1, INT64_MAX);
@@ -107,6 +108,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       for (unsigned b = 0; b < shape_.banks; ++b)
         c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
+      shape_.bank_rows = c.banks[0]->rows();
       for (unsigned k = 0; k < shape_.schedulers; ++k)
         c.schedulers.push_back(
             IScheduler::Registry::create(sch.impl, sch.p, context("scheduler", s, k)));

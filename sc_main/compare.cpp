@@ -37,7 +37,8 @@ const char* kCompareUsage =
   DIR        DIR/summary.json (gpurf suite's DIR/<platform>), a suite --out directory with
              one platform, a gpurf run --out directory (result.json), or a summary.json
   --stats    statistics to show (default: ipc,cycles,rf_bank_accesses and sm_energy_pj
-             where present); nested ones by dot path: bank_conflicts.read_read
+             where present); nested ones by dot path: bank_conflicts.read_read,
+             energy.breakdown.rf_bank_read (or breakdown.rf_bank_read)
   --kernels  only these kernels (default: every kernel of any DIR)
   --format   text (default), markdown or csv
   --normalize=on (default): first column absolute, the others as ratios to it;
@@ -67,12 +68,12 @@ std::string summary_file(const std::string& arg) {
   if (!fs::exists(p)) throw BadInput(arg + ": no such file or directory");
   if (fs::is_regular_file(p)) return p.string();
   if (fs::exists(p / "summary.json")) return (p / "summary.json").string();
-  if (fs::exists(p / "result.json")) return (p / "result.json").string();
   std::vector<std::string> subs;
   for (auto& e : fs::directory_iterator(p))
     if (e.is_directory() && fs::exists(e.path() / "summary.json")) subs.push_back(e.path().filename());
   std::sort(subs.begin(), subs.end());
   if (subs.size() == 1) return (p / subs.front() / "summary.json").string();
+  if (subs.empty() && fs::exists(p / "result.json")) return (p / "result.json").string();
   if (subs.empty())
     throw BadInput(arg + ": no summary.json (expected " + (p / "summary.json").string() + " or " +
                    (p / "<platform>" / "summary.json").string() +
@@ -361,7 +362,14 @@ int compare_main(const std::vector<std::string>& args) {
     }
     for (auto& st : opt.stats) {
       if (numeric.count(st)) continue;
-      if (objects.count(st)) {
+      // The energy report sits under "energy": breakdown.rf_bank_read names
+      // energy.breakdown.rf_bank_read.
+      if (numeric.count("energy." + st)) {
+        st = "energy." + st;
+        continue;
+      }
+      if (objects.count(st) || objects.count("energy." + st)) {
+        if (!objects.count(st)) st = "energy." + st;
         std::string parts;
         for (auto& n : numeric)
           if (n.rfind(st + ".", 0) == 0) parts += (parts.empty() ? "" : ", ") + n;
@@ -379,6 +387,9 @@ int compare_main(const std::vector<std::string>& args) {
           msg += (i ? (i + 1 == hints.size() ? " or " : ", ") : "") + ("'" + hints[i] + "'");
         msg += "?";
       }
+      if (st.find("energy") != std::string::npos || st.rfind("breakdown", 0) == 0)
+        msg += "\n  (energy statistics exist only where the platform names an energy table: "
+               "docs/energy.md)";
       std::string all;
       for (auto& n : numeric) all += (all.empty() ? "" : ", ") + n;
       throw BadInput(msg + "\n  statistics: " + all);

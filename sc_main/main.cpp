@@ -187,7 +187,8 @@ std::unique_ptr<ScriptedFrontend> synthetic() {
 
 // A launch file path, or the name of a suite kernel.
 std::string workload_path(const std::string& w) {
-  if (fs::exists(w) || w.find('/') != std::string::npos || w.size() > 5 && w.substr(w.size() - 5) == ".yaml")
+  if (fs::exists(w) || w.find('/') != std::string::npos ||
+      (w.size() > 5 && w.substr(w.size() - 5) == ".yaml"))
     return w;
   const std::string p = kSource + "/workloads/" + w + ".yaml";
   if (fs::exists(p)) return p;
@@ -231,6 +232,11 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   j["bank_conflicts"] = conflicts;
   j["l1_hits"] = sum("l1", "hits");
   j["l1_misses"] = sum("l1", "misses");
+  if (!r.energy.is_null()) {
+    for (const char* k : {"rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj"})
+      j[k] = r.energy[k];
+    j["energy"] = r.energy;
+  }
   j["host_seconds"] = r.host_seconds;
   const double hs = std::max(r.host_seconds, 1e-9);
   j["warp_instructions_per_second"] = r.warp_instructions / hs;

@@ -41,6 +41,8 @@ struct SmShape {
   unsigned slices = 1;          // slices per bank
   unsigned regs_per_thread = 64; // architectural registers a warp may use (bank rows)
   unsigned collectors = 4;      // per sub-core
+  unsigned bank_rows = 256;     // entries per bank
+  double clock_ghz = 1.0;
   const RegMapping* mapping = nullptr;
   // The pipe that executes instructions of pipe p: pipes configured with no units fold
   // onto SP.

@@ -52,8 +52,10 @@ struct StubAlloc : sc_core::sc_module {
 struct StubFrontend : IFrontend {
   std::vector<std::vector<InstInfo>> prog;
   std::vector<unsigned> pc;
+  std::vector<bool> held; // warps with nothing to offer now (no CTA, at a barrier)
   void start(unsigned, IFunctionalMemory&) override {}
   const InstInfo* peek(unsigned w) override {
+    if (w < held.size() && held[w]) return nullptr;
     return w < prog.size() && pc[w] < prog[w].size() ? &prog[w][pc[w]] : nullptr;
   }
   void execute(unsigned w, WarpInst& out) override {
@@ -215,7 +217,7 @@ TEST(UnitScheduler, FullAllocatorStallsAsCollectorFull) {
   EXPECT_EQ(b.pool.in_flight(), 0u); // the refused record went back
   EXPECT_EQ(b.fe.pc[0], 0u);         // and was not executed
   b.alloc.full = false;
-  b.sch->wake(1); // the allocator's release wakes issue
+  b.sch->issue_event(); // the allocator's release wakes issue
   b.tick(1);
   EXPECT_EQ(b.alloc.seen.size(), 1u);
   EXPECT_EQ(b.fe.pc[0], 1u);
@@ -230,4 +232,20 @@ TEST(UnitScheduler, AHazardInOneWarpDoesNotBlockAnother) {
   EXPECT_EQ(b.alloc.seen[0].inst->warp, 1u);
   EXPECT_EQ(b.alloc.seen[1].inst->warp, 0u);
   EXPECT_EQ(stall(*b.sch, kScoreboard), 1u);
+}
+
+TEST(UnitScheduler, IdleWarpIsLookedAtAgainAfterAnIssueEvent) {
+  Bench b({{inst({1}, {2})}});
+  b.fe.held = {true};
+  EXPECT_TRUE(b.tick(0));
+  EXPECT_TRUE(b.alloc.seen.empty());
+  EXPECT_EQ(stall(*b.sch, kNoInstruction), 1u);
+  EXPECT_EQ(b.sch->next_tick(), kNever);
+  b.fe.held = {false}; // e.g. a CTA launched into the slot
+  b.clock.now = 4;
+  b.sch->issue_event();
+  EXPECT_FALSE(b.tick(4));
+  EXPECT_TRUE(b.tick(5));
+  ASSERT_EQ(b.alloc.seen.size(), 1u);
+  EXPECT_EQ(b.alloc.seen[0].at, 5u);
 }

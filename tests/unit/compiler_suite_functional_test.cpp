@@ -4,6 +4,7 @@
 // equals what the allocated architectural register holds), CTA relaunch into freed slots, and
 // the instruction records the timing model will see.
 #include <deque>
+#include <iostream>
 #include <memory>
 
 #include <gtest/gtest.h>
@@ -101,3 +102,31 @@ TEST_P(SuiteFunctional, OutputsMatchReference) {
 
 INSTANTIATE_TEST_SUITE_P(Workloads, SuiteFunctional, testing::ValuesIn(compilertest::suite()),
                          [](const testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(CompilerFrontend, StaticInfoTable) {
+  const LaunchSpec spec = load_launch(compilertest::workloads() + "/reduce.yaml");
+  PtxFrontend fe(spec);
+  const std::string t = fe.info_table();
+  std::cout << t;
+  EXPECT_NE(t.find("kernel reduce"), std::string::npos);
+  EXPECT_NE(t.find("LL-produce"), std::string::npos);
+  EXPECT_NE(t.find("LL-consume"), std::string::npos);
+  EXPECT_NE(t.find("barrier"), std::string::npos);
+  const auto& info = fe.static_info();
+  ASSERT_EQ(info.size(), spec.entry().instrs.size());
+  for (size_t pc = 0; pc < info.size(); ++pc) {
+    EXPECT_EQ(info[pc].pc, pc);
+    EXPECT_EQ(info[pc].ptx_line, spec.entry().instrs[pc].ptx_line);
+  }
+  // The global load's value is consumed by the add right after it.
+  for (size_t pc = 0; pc + 1 < info.size(); ++pc)
+    if (info[pc].produces_long_latency && info[pc].space == MemSpace::Global &&
+        info[pc].mem == MemKind::Load) {
+      EXPECT_TRUE(info[pc + 1].consumes_long_latency) << pc;
+      EXPECT_EQ(info[pc].n_dst, 1u);
+    }
+  // A call inside backprop: pcs of the callee follow the entry's.
+  const LaunchSpec bp = load_launch(compilertest::workloads() + "/backprop.yaml");
+  PtxFrontend fb(bp);
+  EXPECT_GT(fb.static_info().size(), bp.entry().instrs.size());
+}

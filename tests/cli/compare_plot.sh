@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# scripts/plot writes non-empty PNGs (ipc, stat, energy) and refuses bad input with exit 2.
+# Skipped (77) without matplotlib (Debian's python3-matplotlib; scripts/setup installs it).
+source "$(dirname "$0")/lib.sh" "$@"
+python3 -c 'import matplotlib' 2>/dev/null || /usr/bin/python3 -c 'import matplotlib' 2>/dev/null ||
+  { echo "skipped: no matplotlib"; exit 77; }
+PLOT="$SRC/scripts/plot"
+
+"$GPURF" suite --platform "$SRC/configs/fermi.yaml" --kernels scan,gaussian -j 2 --out "$TMP/s" \
+  >"$TMP/suite.log" 2>&1 || fail "gpurf suite failed: $(tail -5 "$TMP/suite.log")"
+png() { # FILE: exists, non-empty, a PNG
+  [ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+    fail "$1 is not a non-empty PNG"
+}
+"$PLOT" ipc "$TMP/s" "$TMP/s/fermi" -o "$TMP/ipc.png" >"$TMP/log" 2>&1 || fail "plot ipc: $(cat "$TMP/log")"
+png "$TMP/ipc.png"
+"$PLOT" stat bank_conflicts.read_read "$TMP/s" "$TMP/s/fermi" -o "$TMP/rr.png" >"$TMP/log" 2>&1 ||
+  fail "plot stat: $(cat "$TMP/log")"
+png "$TMP/rr.png"
+if grep -q '"breakdown"' "$TMP/s/fermi/summary.json"; then
+  "$PLOT" energy "$TMP/s" "$TMP/s/fermi" -o "$TMP/e.png" >"$TMP/log" 2>&1 || fail "plot energy: $(cat "$TMP/log")"
+  png "$TMP/e.png"
+fi
+
+# Bad input: exit 2, the file or name.
+"$PLOT" stat icp "$TMP/s" -o "$TMP/x.png" 2>"$TMP/err"
+[ $? = 2 ] && grep -q "did you mean 'ipc'" "$TMP/err" || fail "plot stat icp: $(cat "$TMP/err")"
+mkdir -p "$TMP/s99"
+sed 's/"schema": 1,/"schema": 99,/' "$TMP/s/fermi/summary.json" >"$TMP/s99/summary.json"
+"$PLOT" ipc "$TMP/s" "$TMP/s99" -o "$TMP/x.png" 2>"$TMP/err"
+[ $? = 2 ] && grep -q '"schema": 99' "$TMP/err" || fail "plot schema 99: $(cat "$TMP/err")"
+sed 's/"schema": 1,//' "$TMP/s/fermi/summary.json" >"$TMP/s99/summary.json"
+"$PLOT" energy "$TMP/s99" -o "$TMP/x.png" 2>"$TMP/err"
+[ $? = 2 ] && grep -q 'no "schema" field' "$TMP/err" || fail "plot schema 0: $(cat "$TMP/err")"
+[ ! -e "$TMP/x.png" ] || fail "a refused plot wrote its file"
+finish
