@@ -230,6 +230,8 @@ std::shared_ptr<const EnergyTable> platform_energy_table(Params& top) {
     e.fail("table", "cannot open energy table '" + p.string() + "'" +
                         (avail.empty() ? "" : "; tables there: " + avail));
   }
+  // The resolved platform (--dump-config) names the table so that it loads from anywhere.
+  if (Params::fill_defaults && n) const_cast<ConfigNode*>(n)->scalar = fs::absolute(p).string();
   return std::make_shared<const EnergyTable>(load_energy_table(p.string()));
 }
 
