@@ -1,0 +1,163 @@
+// Baseline operand collector unit (GPGPU-Sim style): one instruction at a time; requests
+// each distinct source register once, at most `src_slots` outstanding; when all operands
+// are in, checks them against the functional values and dispatches.
+#pragma once
+#include <cstring>
+#include <sstream>
+
+#include "modules/collector/i_collector.h"
+#include "modules/frontend/i_frontend.h"
+#include "policies/reg_mapping.h"
+
+namespace gpurf {
+
+// A delivered operand differs from the functional value: the timing model is wrong.
+struct OperandMismatch : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Ocu : public ICollector {
+public:
+  Ocu(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : ICollector(nm, c),
+        slots_(p.get_uint("src_slots", 3, "source registers in flight at once", 1, 16)),
+        reads_(stats().scalar("reads_requested", "source registers requested", "registers")),
+        writes_(stats().scalar("oc_writes", "operand writes into the collector from the crossbar",
+                               "writes")),
+        dispatched_(stats().scalar("dispatched", "instructions dispatched", "instructions")),
+        dispatch_stall_(stats().scalar("dispatch_stall_cycles",
+                                       "cycles ready but the pipe could not accept", "cycles")),
+        checked_(stats().scalar("operands_checked", "operands compared with functional values",
+                                "registers")) {}
+
+  void tick(Cycle now) override {
+    if (!inst_) return;
+    request(now);
+    if (arrived_ < ops_.size()) return; // woken again by operand arrivals
+    Cycle ready = 0;
+    for (auto& o : ops_) ready = std::max(ready, o.at);
+    if (ready > now) return wake(ready);
+    if (!operands_read_sent_) {
+      check();
+      send_sched(Txn::Kind::OperandsRead);
+      operands_read_sent_ = true;
+    }
+    pkt_.prepare(Txn::Kind::Dispatch);
+    pkt_.txn.inst = inst_;
+    to_exec->b_transport(pkt_.gp, pkt_.delay);
+    if (pkt_.txn.busy) {
+      ++dispatch_stall_;
+      return wake(now + 1);
+    }
+    inst_->dispatch_cycle = now;
+    ++dispatched_;
+    inst_ = nullptr;
+    pkt_.prepare(Txn::Kind::Release);
+    to_alloc->b_transport(pkt_.gp, pkt_.delay);
+  }
+
+  void dump_state(std::ostream& os) const override {
+    if (!inst_) return void(os << "  free\n");
+    os << "  warp " << inst_->warp << " pc " << inst_->info->pc << " " << inst_->info->opname
+       << ": " << arrived_ << "/" << ops_.size() << " operands in, " << sent_ << " requested\n";
+  }
+
+protected:
+  void on_issue(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    Txn& t = txn_of(gp);
+    sc_assert(!inst_);
+    inst_ = t.inst;
+    ops_.clear();
+    const InstInfo& info = *inst_->info;
+    for (unsigned k = 0; k < info.n_src; ++k) {
+      bool dup = false;
+      for (auto& o : ops_) dup |= o.reg == info.src_reg[k];
+      if (!dup) ops_.push_back({info.src_reg[k], kNever, {}});
+    }
+    sent_ = arrived_ = 0;
+    operands_read_sent_ = false;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    wake(now() + 1);
+  }
+
+  void on_operand(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    Operand& o = ops_[t.operand];
+    std::memcpy(o.value.data(), gp.get_data_ptr(), kRegBytes);
+    o.at = now() + clock_->cycles(d);
+    ++arrived_;
+    ++writes_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    wake(o.at);
+  }
+
+protected:
+  struct Operand {
+    uint16_t reg;
+    Cycle at; // arrival cycle
+    LaneValues value;
+  };
+
+  virtual void request(Cycle now) {
+    const SmShape& s = *ctx_.shape;
+    while (sent_ < ops_.size() && sent_ - arrived_ < slots_) {
+      const BankLoc loc = s.mapping->map(s.local_warp(inst_->warp), ops_[sent_].reg);
+      pkt_.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
+      Txn& t = pkt_.txn;
+      t.inst = inst_;
+      t.warp = inst_->warp;
+      t.reg = ops_[sent_].reg;
+      t.bank = loc.bank;
+      t.row = loc.row;
+      t.slice_mask = (1u << s.slices) - 1;
+      t.collector = ctx_.index;
+      t.operand = sent_;
+      to_arb->b_transport(pkt_.gp, pkt_.delay);
+      ++sent_;
+      ++reads_;
+    }
+    (void)now;
+  }
+
+  // Every source operand must equal the functional value in all 32 lanes (inactive lanes
+  // hold the thread's previous value in both).
+  virtual void check() {
+    const InstInfo& info = *inst_->info;
+    for (unsigned k = 0; k < info.n_src; ++k) {
+      const Operand* o = nullptr;
+      for (auto& x : ops_)
+        if (x.reg == info.src_reg[k]) o = &x;
+      const LaneValues& want = inst_->src[k].value;
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if (o->value[l] != want[l]) {
+          std::ostringstream m;
+          m << "operand check failed in " << name() << ": warp " << inst_->warp << " pc " << info.pc
+            << " (PTX line " << info.ptx_line << ", " << info.opname << ") source " << k
+            << " register r" << info.src_reg[k] << " lane " << l << ": expected 0x" << std::hex
+            << want[l] << " got 0x" << o->value[l];
+          throw OperandMismatch(m.str());
+        }
+      ++checked_;
+    }
+  }
+
+  void send_sched(Txn::Kind k) {
+    pkt_.prepare(k);
+    pkt_.txn.inst = inst_;
+    to_sched[inst_->scheduler]->b_transport(pkt_.gp, pkt_.delay);
+  }
+
+  const unsigned slots_;
+  WarpInst* inst_ = nullptr;
+  std::vector<Operand> ops_;
+  unsigned sent_ = 0, arrived_ = 0;
+  bool operands_read_sent_ = false;
+  Packet pkt_;
+  uint64_t& reads_;
+  uint64_t& writes_;
+  uint64_t& dispatched_;
+  uint64_t& dispatch_stall_;
+  uint64_t& checked_;
+};
+
+} // namespace gpurf

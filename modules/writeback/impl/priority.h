@@ -1,0 +1,128 @@
+// Writeback with `ports` register writes per cycle. Completed instructions wait per pipe;
+// pipes are served in `priority` order, oldest ready first within a pipe. An instruction
+// retires (scoreboard released, front-end told) when the banks have taken all its results.
+#pragma once
+#include <algorithm>
+#include <deque>
+
+#include "modules/common/inst_pool.h"
+#include "modules/frontend/i_frontend.h"
+#include "modules/writeback/i_writeback.h"
+#include "policies/reg_mapping.h"
+
+namespace gpurf {
+
+class PriorityWriteback : public IWriteback {
+public:
+  PriorityWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IWriteback(nm, c), ports_(p.get_uint("ports", 2, "register writes per cycle", 1, 64)),
+        retired_(stats().scalar("retired", "warp instructions retired", "instructions")),
+        writes_(stats().scalar("register_writes", "destination registers written", "registers")),
+        port_stall_(stats().scalar("port_stall_cycles",
+                                   "cycles a ready result waited for a write port", "cycles")) {
+    std::vector<std::string> names;
+    for (unsigned i = 0; i < kNumPipes; ++i) names.push_back(pipe_name(static_cast<Pipe>(i)));
+    for (const std::string& s :
+         p.get_choice_list("priority", {"mem", "sfu", "dp", "int", "sp", "tensor"},
+                           "pipes in the order their results take the write ports", names)) {
+      Pipe pipe;
+      pipe_from_name(s, pipe);
+      order_.push_back(static_cast<unsigned>(pipe));
+    }
+    for (unsigned i = 0; i < kNumPipes; ++i)
+      if (std::find(order_.begin(), order_.end(), i) == order_.end()) order_.push_back(i);
+  }
+
+  void tick(Cycle now) override {
+    unsigned ports = ports_;
+    Cycle next = kNever;
+    bool stalled = false;
+    for (unsigned pipe : order_) {
+      auto& q = waiting_[pipe];
+      for (auto it = q.begin(); it != q.end();) {
+        WarpInst* inst = it->inst;
+        if (it->ready > now) {
+          next = std::min(next, it->ready);
+          ++it;
+          continue;
+        }
+        while (inst->wb_sent < inst->n_dst && ports) {
+          pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
+          const SmShape& s = *ctx_.shape;
+          const unsigned reg = inst->info->dst_reg[inst->wb_sent];
+          const BankLoc loc = s.mapping->map(s.local_warp(inst->warp), reg);
+          Txn& t = pkt_.txn;
+          t.inst = inst;
+          t.warp = inst->warp;
+          t.reg = reg;
+          t.bank = loc.bank;
+          t.row = loc.row;
+          t.slice_mask = (1u << s.slices) - 1;
+          t.operand = inst->wb_sent++;
+          ++inst->wb_pending;
+          to_arb->b_transport(pkt_.gp, pkt_.delay);
+          --ports;
+          ++writes_;
+        }
+        if (inst->wb_sent < inst->n_dst) {
+          stalled = true;
+          next = now + 1;
+          break;
+        }
+        it = q.erase(it);
+        if (!inst->n_dst) retire(inst);
+      }
+    }
+    port_stall_ += stalled;
+    if (next != kNever) wake(next);
+  }
+
+  void dump_state(std::ostream& os) const override {
+    for (unsigned i = 0; i < kNumPipes; ++i)
+      if (!waiting_[i].empty())
+        os << "  " << pipe_name(static_cast<Pipe>(i)) << ": " << waiting_[i].size()
+           << " results waiting\n";
+  }
+
+protected:
+  void on_complete(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    const Cycle ready = now() + clock_->cycles(d);
+    t.inst->complete_cycle = ready;
+    t.inst->wb_sent = t.inst->wb_pending = 0;
+    waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(t.inst->info->pipe))].push_back(
+        {ready, t.inst});
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    wake(ready);
+  }
+
+  void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    WarpInst* inst = txn_of(gp).inst;
+    if (--inst->wb_pending == 0 && inst->wb_sent == inst->n_dst) retire(inst);
+  }
+
+protected:
+  virtual void retire(WarpInst* inst) {
+    pkt_.prepare(Txn::Kind::Written);
+    pkt_.txn.inst = inst;
+    to_sched[inst->scheduler]->b_transport(pkt_.gp, pkt_.delay);
+    ctx_.frontend->retire(*inst);
+    ctx_.pool->put(inst);
+    ++retired_;
+    ctx_.wake_issue();
+  }
+
+  struct Waiting {
+    Cycle ready;
+    WarpInst* inst;
+  };
+  const unsigned ports_;
+  std::vector<unsigned> order_;
+  std::deque<Waiting> waiting_[kNumPipes];
+  Packet pkt_;
+  uint64_t& retired_;
+  uint64_t& writes_;
+  uint64_t& port_stall_;
+};
+
+} // namespace gpurf
