@@ -16,6 +16,7 @@
 #include "modules/frontend/ptx_frontend.h"
 #include "modules/frontend/scripted.h"
 #include "platform/stats.h"
+#include "sc_main/compare.h"
 #include "platform/config.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
@@ -36,6 +37,8 @@ const char* kUsage = R"(usage:
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
               [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
                                          five baselines); DIR/<platform>/summary.json
+  gpurf compare DIR... [--stats S,S...] [--kernels K,K...] [--format text|markdown|csv]
+                [--normalize[=on|off]]   per-kernel tables normalised to the first DIR
   gpurf --list                      every slot and its implementations
   gpurf --describe IMPL             an implementation's parameters with defaults
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
@@ -270,6 +273,7 @@ int run(const Cli& c) {
   if (error.empty() && !verified) error = "no operand was checked";
   const std::string pname = fs::path(c.platform()).stem();
   nlohmann::ordered_json summary = summarize(kernel, pname, r, verified, error);
+  summary["registers_per_thread"] = regs;
   if (!c.quiet) {
     std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"
               << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
@@ -372,7 +376,7 @@ int suite(const Cli& c) {
       } else {
         std::ifstream log(j.dir + "/log.txt");
         std::string text((std::istreambuf_iterator<char>(log)), {});
-        r = {{"kernel", j.kernel}, {"platform", pname}, {"verified", false},
+        r = {{"schema", kSchema}, {"kernel", j.kernel}, {"platform", pname}, {"verified", false},
              {"error", text.empty() ? "the simulation process failed" : text}};
       }
       const bool ok = r.value("verified", false);
@@ -398,6 +402,8 @@ int suite(const Cli& c) {
 
 int sc_main(int argc, char** argv) {
   try {
+    if (argc > 1 && std::string(argv[1]) == "compare")
+      return compare_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);
     if (c.command == "help") return std::cout << kUsage, 0;
     if (c.command == "--list") return list();

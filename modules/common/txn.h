@@ -24,6 +24,8 @@ struct Txn : tlm::tlm_extension<Txn> {
     OperandsRead,// collector -> scheduler: sources have left the banks (WAR release)
     Written,     // writeback -> scheduler: destinations written (scoreboard release)
     Release,     // collector -> allocator: the collector is free again
+    RfcFlush,    // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
+    RfcActivate, // scheduler -> RFC: warp `warp` enters the active set
   };
   Kind kind = Kind::Issue;
   bool busy = false; // set by a target that cannot take the transfer this cycle; retry
@@ -36,6 +38,9 @@ struct Txn : tlm::tlm_extension<Txn> {
   uint8_t slice_mask = 0; // slices touched (bit i: slice i)
   uint16_t collector = 0; // destination collector of a read
   uint8_t operand = 0;    // source/destination slot in `inst`
+  // Write data (128 B, the bank's byte layout); null: the destination's lane values as they
+  // are (inst->dst[operand].value). Set by writebacks that store a packed format (CMRC).
+  unsigned char* data = nullptr;
 
   tlm::tlm_extension_base* clone() const override { return new Txn(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override {
@@ -55,6 +60,7 @@ struct Packet {
   void prepare(Txn::Kind k, tlm::tlm_command cmd = tlm::TLM_IGNORE_COMMAND) {
     txn.kind = k;
     txn.busy = false;
+    txn.data = nullptr;
     gp.set_command(cmd);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     delay = sc_core::SC_ZERO_TIME;

@@ -47,6 +47,12 @@ struct InstInfo {
   std::array<uint16_t, kMaxDst> dst_reg{};
   std::array<bool, kMaxSrc> src_last_read{};
   std::array<bool, kMaxSrc> src_reuse_near{};
+  // Gebhart RFC hints per destination (compiler/rfc_hints.h): never read (dead on definition);
+  // not read before the warp is next deactivated (bypass the RFC, Sec. 5.3); not read before
+  // the next long-latency operation (evict first, Sec. 5.3).
+  std::array<bool, kMaxDst> dst_dead{};
+  std::array<bool, kMaxDst> dst_unread_before_suspend{};
+  std::array<bool, kMaxDst> dst_evict_first{};
   bool consumes_long_latency = false; // two-level scheduler: suspend before issuing
   bool produces_long_latency = false; // global/local/texture load
   MemSpace space = MemSpace::None;

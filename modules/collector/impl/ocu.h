@@ -109,7 +109,7 @@ protected:
       t.reg = ops_[sent_].reg;
       t.bank = loc.bank;
       t.row = loc.row;
-      t.slice_mask = (1u << s.slices) - 1;
+      t.slice_mask = read_mask(loc, t.reg);
       t.collector = ctx_.index;
       t.operand = sent_;
       to_arb->b_transport(pkt_.gp, pkt_.delay);
@@ -117,6 +117,11 @@ protected:
       ++reads_;
     }
     (void)now;
+  }
+
+  // Slices a read of register `reg` at `loc` touches: all of them in the baseline.
+  virtual unsigned read_mask(const BankLoc& loc, unsigned reg) const {
+    return (1u << ctx_.shape->slices) - 1;
   }
 
   // Every source operand must equal the functional value in all 32 lanes (inactive lanes

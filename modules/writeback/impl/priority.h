@@ -60,6 +60,7 @@ public:
           t.slice_mask = (1u << s.slices) - 1;
           t.operand = inst->wb_sent++;
           ++inst->wb_pending;
+          prepare_write(t);
           to_arb->b_transport(pkt_.gp, pkt_.delay);
           --ports;
           ++writes_;
@@ -102,6 +103,9 @@ protected:
   }
 
 protected:
+  // Variants adjust a write request before it goes to the arbiter (CMRC: slice mask, packed
+  // data in t.data, which must stay valid until on_write_done).
+  virtual void prepare_write(Txn&) {}
   virtual void retire(WarpInst* inst) {
     pkt_.prepare(Txn::Kind::Written);
     pkt_.txn.inst = inst;

@@ -1,0 +1,160 @@
+// Per-bank FIFO queues; each cycle every bank first grants queued writes, then reads, each
+// request taking its slices' ports. A request whose slices are taken waits, and is counted
+// once per cycle by what took them: read-read, read-write (a write on a shared port) or
+// write-write; a read whose collector already receives its operands this cycle waits as a
+// collector-port conflict.
+#pragma once
+#include <deque>
+#include <vector>
+
+#include "modules/arbiter/i_arbiter.h"
+
+namespace gpurf {
+
+class WriteFirstArbiter : public IArbiter {
+public:
+  enum Conflict { kReadRead, kReadWrite, kWriteWrite, kCollectorPort, kKinds };
+
+  WriteFirstArbiter(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IArbiter(nm, c),
+        collector_ports_(p.get_uint("collector_ports", 1,
+                                    "operands one collector can receive per cycle", 1, 16)),
+        conflicts_(stats().vector("conflicts", kKinds,
+                                  "request-cycles a request waited, by what blocked it",
+                                  "request-cycles",
+                                  {"read_read", "read_write", "write_write", "collector_port"})),
+        reads_(stats().scalar("reads_granted", "read requests granted", "requests")),
+        writes_(stats().scalar("writes_granted", "write requests granted", "requests")),
+        accesses_(stats().scalar("bank_accesses",
+                                 "physical bank accesses: port cycles used, however many "
+                                 "slices or coalesced requests each served",
+                                 "accesses")),
+        be_(kRegBytes, 0) {
+    gp_.set_data_length(kRegBytes);
+    gp_.set_streaming_width(kRegBytes);
+    gp_.set_byte_enable_ptr(be_.data());
+    gp_.set_byte_enable_length(kRegBytes);
+    gp_.set_extension(&txn_);
+  }
+  ~WriteFirstArbiter() override { gp_.clear_extension(&txn_); }
+
+  void tick(Cycle now) override {
+    queues_.resize(banks_.size());
+    used_ports_.resize(ctx_.shape->collectors + 1, 0);
+    bool more = false;
+    for (unsigned b = 0; b < banks_.size(); ++b) {
+      auto& q = queues_[b];
+      if (q.writes.empty() && q.reads.empty()) continue;
+      const bool split = banks_[b].separate_write_port;
+      unsigned write_busy = 0, read_busy = 0, written = 0;
+      for (auto it = q.writes.begin(); it != q.writes.end();) {
+        const unsigned m = it->slice_mask;
+        if (m & write_busy) {
+          ++conflicts_[kWriteWrite];
+          ++it;
+          continue;
+        }
+        write_busy |= m;
+        written |= m;
+        if (!split) read_busy |= m;
+        access(b, *it, tlm::TLM_WRITE_COMMAND);
+        ++writes_;
+        it = q.writes.erase(it);
+      }
+      for (auto it = q.reads.begin(); it != q.reads.end();) {
+        const unsigned m = it->slice_mask;
+        if (m & read_busy) {
+          ++conflicts_[(!split && (m & written)) ? kReadWrite : kReadRead];
+          ++it;
+          continue;
+        }
+        if (used_ports_[it->collector] >= collector_ports_) {
+          ++conflicts_[kCollectorPort];
+          ++it;
+          continue;
+        }
+        read_busy |= m;
+        ++used_ports_[it->collector];
+        touched_.push_back(it->collector);
+        access(b, *it, tlm::TLM_READ_COMMAND);
+        ++reads_;
+        it = q.reads.erase(it);
+      }
+      // Physical accesses: a port cycle, however many slices or requests it served.
+      const bool any_write = written != 0, any_read = (read_busy & ~(split ? 0u : written)) != 0;
+      accesses_ += split ? any_read + any_write : (any_read || any_write);
+      more |= !q.writes.empty() || !q.reads.empty();
+    }
+    for (unsigned c : touched_) used_ports_[c] = 0;
+    touched_.clear();
+    if (more) wake(now + 1);
+  }
+
+  void dump_state(std::ostream& os) const override {
+    for (unsigned b = 0; b < queues_.size(); ++b)
+      os << "  bank " << b << ": " << queues_[b].reads.size() << " reads, "
+         << queues_[b].writes.size() << " writes queued\n";
+  }
+
+protected:
+  void on_request(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    Txn& t = txn_of(gp);
+    queues_.resize(banks_.size());
+    if (t.bank >= banks_.size())
+      throw std::runtime_error(std::string(name()) + ": request for bank " +
+                               std::to_string(t.bank) + " of " +
+                               std::to_string(banks_.size()));
+    auto& q = queues_[t.bank];
+    (t.kind == Txn::Kind::Write ? q.writes : q.reads).push_back(t);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    wake(now());
+  }
+
+protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and access()
+  struct Queue {
+    std::deque<Txn> reads, writes;
+  };
+
+  // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
+  // the bank through the crossbar to the collector; writes are acknowledged to writeback.
+  void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
+    if (t.slice_mask != be_mask_ || banks_[b].slices != be_slices_) {
+      be_mask_ = t.slice_mask;
+      be_slices_ = banks_[b].slices;
+      const unsigned slice_bytes = kRegBytes / be_slices_;
+      for (unsigned i = 0; i < kRegBytes; ++i)
+        be_[i] = (be_mask_ >> (i / slice_bytes)) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+    }
+    txn_.copy_from(t);
+    gp_.set_command(cmd);
+    gp_.set_address(uint64_t(t.row) * kRegBytes);
+    gp_.set_data_ptr(cmd != tlm::TLM_WRITE_COMMAND ? data_.data()
+                     : t.data ? t.data
+                              : reinterpret_cast<unsigned char*>(t.inst->dst[t.operand].value.data()));
+    gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    to_bank[b]->b_transport(gp_, d);
+    if (gp_.is_response_error())
+      throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
+                               gp_.get_response_string() + " at row " + std::to_string(t.row));
+    if (cmd == tlm::TLM_WRITE_COMMAND) {
+      txn_.kind = Txn::Kind::WriteDone;
+      to_wb->b_transport(gp_, d);
+    }
+  }
+
+  const unsigned collector_ports_;
+  Stat& conflicts_;
+  uint64_t& reads_;
+  uint64_t& writes_;
+  uint64_t& accesses_;
+  std::vector<Queue> queues_;
+  std::vector<unsigned> used_ports_, touched_;
+  tlm::tlm_generic_payload gp_;
+  Txn txn_;
+  std::vector<unsigned char> be_; // byte enables of be_mask_ over be_slices_ slices
+  unsigned be_mask_ = 0, be_slices_ = 0;
+  std::array<unsigned char, kRegBytes> data_{};
+};
+
+} // namespace gpurf
