@@ -17,6 +17,7 @@
 #include "modules/frontend/scripted.h"
 #include "platform/stats.h"
 #include "sc_main/compare.h"
+#include "workloads/reference/reference.h"
 #include "platform/config.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
@@ -34,6 +35,8 @@ constexpr int kExitBadInput = 2, kExitFailed = 1;
 const char* kUsage = R"(usage:
   gpurf run [--platform FILE] [-p key.path=value]... [--workload W] [--scale N] [--out DIR]
             W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic
+            [--trace FILE.json [--trace-window FROM:TO]]   instruction lifecycles (Perfetto)
+            [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
               [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
                                          five baselines); DIR/<platform>/summary.json
@@ -55,6 +58,10 @@ struct Cli {
   std::vector<std::string> platforms, overrides;
   unsigned scale = 1, jobs = 0;
   bool quiet = false;
+  std::string trace, vcd; // docs/trace.md
+  Cycle trace_from = 0, trace_to = kNever;
+  bool trace_window = false;
+  std::vector<std::string> vcd_signals;
   std::string platform() const {
     return platforms.empty() ? kSource + "/configs/fermi.yaml" : platforms.front();
   }
@@ -99,6 +106,33 @@ Cli parse(int argc, char** argv) {
       c.workload = value(i);
     } else if (a == "--out") {
       c.out = value(i);
+    } else if (a == "--trace") {
+      c.trace = value(i);
+    } else if (a == "--vcd") {
+      c.vcd = value(i);
+    } else if (a == "--vcd-signals") {
+      std::stringstream ss(value(i));
+      for (std::string s; std::getline(ss, s, ',');)
+        if (!s.empty()) c.vcd_signals.push_back(s);
+    } else if (a == "--trace-window") {
+      const std::string v = value(i);
+      const size_t colon = v.find(':');
+      auto cycle = [&](const std::string& s, Cycle def) {
+        if (s.empty()) return def;
+        if (s.find_first_not_of("0123456789") != std::string::npos || s.size() > 18)
+          throw ConfigError("option --trace-window: '" + v +
+                            "' is not FROM:TO with cycle numbers (e.g. 100:600; FROM: or :TO "
+                            "leave one end open)");
+        return Cycle(std::stoull(s));
+      };
+      if (colon == std::string::npos) cycle("x", 0); // reports the expected form
+      c.trace_from = cycle(v.substr(0, colon), 0);
+      c.trace_to = cycle(v.substr(colon + 1), kNever);
+      if (c.trace_from >= c.trace_to)
+        throw ConfigError("option --trace-window: FROM (" + std::to_string(c.trace_from) +
+                          ") must be below TO (" + std::to_string(c.trace_to) +
+                          "): the window is the cycles FROM <= cycle < TO");
+      c.trace_window = true;
     } else if (a == "-h" || a == "--help") {
       c.command = "help";
     } else {
@@ -106,6 +140,11 @@ Cli parse(int argc, char** argv) {
     }
   }
   if (c.command.empty()) throw ConfigError(std::string("no command given\n") + kUsage);
+  if (c.trace_window && c.trace.empty())
+    throw ConfigError("option --trace-window needs --trace FILE.json");
+  const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
+  if (!c.vcd_signals.empty() && !list_signals && c.vcd.empty())
+    throw ConfigError("option --vcd-signals needs --vcd FILE");
   return c;
 }
 
@@ -224,6 +263,7 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   j["rf_bank_accesses"] = sum("arbiter", "bank_accesses");
   j["rf_slice_activations"] = sum("bank", "slice_reads") + sum("bank", "slice_writes");
   j["oc_writes"] = sum("collector", "oc_writes");
+  j["coalesced_accesses"] = sum("arbiter", "coalesced"); // CMRC Table I kinds; 0 elsewhere
   j["operands_checked"] = sum("collector", "operands_checked");
   nlohmann::ordered_json conflicts;
   for (const char* k : {"read_read", "read_write", "write_write", "collector_port"}) conflicts[k] = 0;
@@ -235,6 +275,27 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   j["bank_conflicts"] = conflicts;
   j["l1_hits"] = sum("l1", "hits");
   j["l1_misses"] = sum("l1", "misses");
+  // Gebhart register file cache / two-level scheduler statistics, only where the units exist.
+  auto labelled = [](const std::string& name) {
+    nlohmann::ordered_json o;
+    for (StatGroup* g : all_stat_groups())
+      for (const Stat& st : g->stats())
+        if (st.name == name && st.labels.size() == st.values.size())
+          for (size_t i = 0; i < st.values.size(); ++i)
+            o[st.labels[i]] = (o.contains(st.labels[i]) ? o[st.labels[i]].get<uint64_t>() : 0) +
+                              st.values[i];
+    return o;
+  };
+  if (sum("rfc", "results") + sum("rfc", "misses") > 0) {
+    nlohmann::ordered_json rfc;
+    for (const char* k : {"reads", "misses", "writes", "results", "mrf_writes", "writebacks",
+                          "dead_elided", "flushes", "flush_writebacks"})
+      rfc[k] = sum("rfc", k);
+    rfc["bypass"] = labelled("bypass");
+    j["rfc"] = rfc;
+  }
+  if (nlohmann::ordered_json st = labelled("cycles_by_state"); !st.empty())
+    j["scheduler_states"] = st;
   if (!r.energy.is_null()) {
     for (const char* k : {"rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj"})
       j[k] = r.energy[k];
@@ -265,15 +326,33 @@ int run(const Cli& c) {
     regs = p->regs_per_thread();
     fe = std::move(p);
   }
-  Simulation sim(*root, *fe, regs);
+  SimOptions opt;
+  opt.trace_path = c.trace;
+  opt.trace_from = c.trace_from;
+  opt.trace_to = c.trace_to;
+  const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
+  if (!list_signals) opt.vcd_path = c.vcd, opt.vcd_signals = c.vcd_signals;
+  if (list_signals) opt.trace_path.clear();
+  Simulation sim(*root, *fe, regs, opt);
+  if (list_signals) {
+    for (const std::string& n : sim.vcd_signal_names()) std::cout << n << "\n";
+    return 0;
+  }
   RunResult r = sim.run();
   std::string error = r.error;
-  if (r.ok && ptx) error = ptx->verify_outputs();
+  // A kernel from outside the suite may have no reference: its operands are still checked.
+  workload::link_all_checkers();
+  const bool outputs_checked = ptx && workload::find_checker(kernel);
+  if (r.ok && outputs_checked) error = ptx->verify_outputs();
+  if (ptx && !outputs_checked && !c.quiet)
+    std::cerr << "note: no reference checker for '" << kernel
+              << "': operands are checked, outputs are not\n";
   const bool verified = error.empty() && sum("collector", "operands_checked") > 0;
   if (error.empty() && !verified) error = "no operand was checked";
   const std::string pname = fs::path(c.platform()).stem();
   nlohmann::ordered_json summary = summarize(kernel, pname, r, verified, error);
   summary["registers_per_thread"] = regs;
+  summary["outputs_checked"] = outputs_checked;
   if (!c.quiet) {
     std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"
               << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions

@@ -35,6 +35,10 @@ protected:
   // Forwards to the memory's debug transport.
   virtual unsigned transport_dbg(int id, tlm::tlm_generic_payload& gp);
   virtual bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi);
+
+private:
+  unsigned debug_access(tlm::tlm_command cmd, uint64_t addr, void* buf, unsigned len);
+  tlm::tlm_generic_payload dbg_gp_;
 };
 
 } // namespace gpurf

@@ -23,16 +23,14 @@ bool IL1::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) 
   return false;
 }
 
-namespace {
-unsigned debug_access(tlm_utils::simple_initiator_socket<IL1>& s, tlm::tlm_command cmd,
-                      uint64_t addr, void* buf, unsigned len) {
-  tlm::tlm_generic_payload gp;
+unsigned IL1::debug_access(tlm::tlm_command cmd, uint64_t addr, void* buf, unsigned len) {
+  tlm::tlm_generic_payload& gp = dbg_gp_; // reused: the functional path runs per lane
   gp.set_command(cmd);
   gp.set_address(addr);
   gp.set_data_ptr(static_cast<unsigned char*>(buf));
   gp.set_data_length(len);
   gp.set_streaming_width(len);
-  const unsigned n = s->transport_dbg(gp);
+  const unsigned n = mem->transport_dbg(gp);
   if (n != len) {
     std::ostringstream os;
     os << "functional memory " << (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") << " of " << len
@@ -41,14 +39,13 @@ unsigned debug_access(tlm_utils::simple_initiator_socket<IL1>& s, tlm::tlm_comma
   }
   return n;
 }
-} // namespace
 
 void IL1::debug_read(uint64_t addr, void* dst, unsigned len) {
-  if (len) debug_access(mem, tlm::TLM_READ_COMMAND, addr, dst, len);
+  if (len) debug_access(tlm::TLM_READ_COMMAND, addr, dst, len);
 }
 
 void IL1::debug_write(uint64_t addr, const void* src, unsigned len) {
-  if (len) debug_access(mem, tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len);
+  if (len) debug_access(tlm::TLM_WRITE_COMMAND, addr, const_cast<void*>(src), len);
 }
 
 } // namespace gpurf
