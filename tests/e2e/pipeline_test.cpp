@@ -1,11 +1,11 @@
 // End-to-end pipeline behaviour with hand-built warp programs (one simulation per process).
 #include <gtest/gtest.h>
 
-#include "modules/frontend/scripted.h"
-#include "platform/config.h"
-#include "platform/simulation.h"
+#include "tests/support/scripted_sim.h"
 
 using namespace gpurf;
+using test::load;
+using test::op;
 
 namespace {
 
@@ -21,41 +21,11 @@ l1: {hit_latency: 20}
 memory: {latency: 100, bytes_per_cycle: 32}
 )";
 
-ScriptOp op(ScriptOp::Kind k, std::vector<uint16_t> dst, std::vector<uint16_t> src,
-            uint32_t imm = 0) {
-  ScriptOp o;
-  o.kind = k;
-  o.dst = std::move(dst);
-  o.src = std::move(src);
-  o.imm = imm;
-  return o;
-}
-
-ScriptOp load(uint16_t dst, uint64_t base) {
-  ScriptOp o = op(ScriptOp::Load, {dst}, {});
-  o.base = base;
-  return o;
-}
-
-struct Sim {
-  ConfigPtr cfg;
-  ScriptedFrontend fe;
-  RunResult r;
+// Runs `prog` on the small platform above.
+struct Sim : test::Sim {
   Sim(std::vector<ScriptOp> prog, unsigned warps, std::vector<std::string> overrides = {})
-      : cfg(parse_config_string(kPlatform, "test-platform")), fe(std::move(prog), warps, 16) {
-    for (auto& o : overrides) apply_override(*cfg, o);
-    Simulation sim(*cfg, fe, fe.regs());
-    r = sim.run();
-  }
-  const ScriptedFrontend::Retired& at(unsigned warp, unsigned pc) const {
-    for (auto& x : fe.log())
-      if (x.warp == warp && x.pc == pc) return x;
-    throw std::runtime_error("instruction not retired");
-  }
-  uint64_t stat(const std::string& group, const std::string& name, int i = -1) const {
-    auto& s = r.stats.at(group).at(name);
-    return i < 0 ? s.value("value", s.value("total", uint64_t(0))) : s.at("values").at(i).get<uint64_t>();
-  }
+      : test::Sim(parse_config_string(kPlatform, "test-platform"), std::move(prog), warps,
+                  overrides) {}
 };
 
 } // namespace

@@ -1,0 +1,70 @@
+// Test support: hand-built warp programs run through a whole platform (one simulation per
+// test process).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "modules/frontend/scripted.h"
+#include "platform/config.h"
+#include "platform/params.h"
+#include "platform/simulation.h"
+
+namespace gpurf::test {
+
+inline ScriptOp op(ScriptOp::Kind k, std::vector<uint16_t> dst, std::vector<uint16_t> src,
+                   uint32_t imm = 0) {
+  ScriptOp o;
+  o.kind = k;
+  o.dst = std::move(dst);
+  o.src = std::move(src);
+  o.imm = imm;
+  return o;
+}
+
+inline ScriptOp load(uint16_t dst, uint64_t base) {
+  ScriptOp o = op(ScriptOp::Load, {dst}, {});
+  o.base = base;
+  return o;
+}
+
+// Runs `prog` on `warps` warps of the platform `cfg` (with `overrides`). The platform tree
+// afterwards holds every parameter in effect, defaults included (`value()`).
+struct Sim {
+  ConfigPtr cfg;
+  ScriptedFrontend fe;
+  RunResult r;
+  Sim(ConfigPtr platform, std::vector<ScriptOp> prog, unsigned warps,
+      const std::vector<std::string>& overrides = {}, unsigned regs = 16)
+      : cfg(std::move(platform)), fe(std::move(prog), warps, regs) {
+    for (auto& o : overrides) apply_override(*cfg, o);
+    Params::fill_defaults = true;
+    Simulation sim(*cfg, fe, fe.regs());
+    r = sim.run();
+  }
+  const ScriptedFrontend::Retired& at(unsigned warp, unsigned pc) const {
+    for (auto& x : fe.log())
+      if (x.warp == warp && x.pc == pc) return x;
+    throw std::runtime_error("instruction not retired");
+  }
+  // A scalar statistic, a vector's total, or element `i` of a vector.
+  uint64_t stat(const std::string& group, const std::string& name, int i = -1) const {
+    auto& s = r.stats.at(group).at(name);
+    return i < 0 ? s.value("value", s.value("total", uint64_t(0)))
+                 : s.at("values").at(i).get<uint64_t>();
+  }
+  // A parameter in effect, by key path ("l1.hit_latency").
+  uint64_t param(const std::string& path) const {
+    const ConfigNode* n = cfg.get();
+    size_t b = 0;
+    for (size_t e; n && (e = path.find('.', b), true); b = e + 1) {
+      n = n->find(path.substr(b, e == std::string::npos ? e : e - b));
+      if (e == std::string::npos) break;
+    }
+    if (!n) throw std::runtime_error("no parameter " + path);
+    return std::stoull(n->scalar);
+  }
+};
+
+} // namespace gpurf::test
