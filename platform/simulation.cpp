@@ -1,20 +1,33 @@
 #include "platform/simulation.h"
 
 #include <chrono>
+#include <cstdlib>
 
 #include "modules/memory/i_memory.h"
 #include "platform/sm.h"
+#include "platform/trace.h"
 
 namespace gpurf {
 
-Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread)
+Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread,
+                       const SimOptions& opt)
     : top_(&platform, ""), frontend_(frontend) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   top_.get_string("name", "", "platform name");
   top_.get_string("description", "", "what the platform models");
   top_.get_string("paper", "", "where its parameters come from");
-  sm_ = std::make_unique<Sm>("sm", top_, frontend, regs_per_thread);
+  if (!opt.trace_path.empty()) {
+    const ConfigNode* sm = platform.find("sm");
+    const ConfigNode* ghz = sm ? sm->find("clock_ghz") : nullptr;
+    try {
+      tracer_ = std::make_unique<Tracer>(opt.trace_path, opt.trace_from, opt.trace_to,
+                                         ghz ? std::atof(ghz->scalar.c_str()) : 1.0);
+    } catch (const std::runtime_error& e) {
+      throw ConfigError(std::string("--trace: ") + e.what());
+    }
+  }
+  sm_ = std::make_unique<Sm>("sm", top_, frontend, regs_per_thread, tracer_.get());
   Params& mp = top_.sub("memory", "memory target behind the SM's TLM memory port");
   const std::string impl =
       mp.get_choice("impl", "simple", "implementation of the memory", IMemory::Registry::names());
@@ -25,6 +38,20 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   sm_->memory_port().bind(memory_->socket);
   energy_ = platform_energy_table(top_);
   top_.check_unused();
+  if (!opt.vcd_path.empty()) {
+    const bool chosen = !opt.vcd_signals.empty();
+    const std::vector<std::string> names =
+        chosen ? opt.vcd_signals
+               : std::vector<std::string>{"*.scheduler*.issued", "*.bank*.busy",
+                                          "*.allocator.in_use", "*.arbiter.queue_depth",
+                                          "sm.warp_instructions"};
+    vcd_ = std::make_unique<VcdRecorder>(opt.vcd_path, names, sm_->clock(), chosen);
+    sm_->set_vcd(vcd_.get());
+  }
+}
+
+std::vector<std::string> Simulation::vcd_signal_names() const {
+  return VcdRecorder::available();
 }
 
 Simulation::~Simulation() = default;
@@ -36,6 +63,8 @@ RunResult Simulation::run() {
   frontend_.start(sm_->warp_slots(), sm_->functional_memory());
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  if (tracer_) tracer_->finish(sm_->cycles());
+  if (vcd_) vcd_->close();
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.ok = sm_->finished();
   r.error = sm_->error();

@@ -4,8 +4,11 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "modules/common/warp_inst.h"
 
 #include "modules/frontend/i_frontend.h"
 #include "platform/config.h"
@@ -16,6 +19,16 @@ namespace gpurf {
 
 class Sm;
 class IMemory;
+class Tracer;
+class VcdRecorder;
+
+// Optional outputs of a run (docs/trace.md).
+struct SimOptions {
+  std::string trace_path;            // instruction-lifecycle trace (Chrome JSON); "": off
+  Cycle trace_from = 0, trace_to = kNever; // its cycle window [from, to)
+  std::string vcd_path;              // VCD waveform; "": off
+  std::vector<std::string> vcd_signals; // names or '*' patterns; empty: a default set
+};
 
 struct RunResult {
   bool ok = false;
@@ -29,10 +42,13 @@ struct RunResult {
 class Simulation {
 public:
   // Builds and binds every unit; throws ConfigError for a bad platform.
-  Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread);
+  Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread,
+             const SimOptions& options = {});
   ~Simulation();
   RunResult run();
   Sm& sm() { return *sm_; }
+  // Every signal name --vcd-signals accepts.
+  std::vector<std::string> vcd_signal_names() const;
 
 private:
   Params top_;
@@ -40,6 +56,8 @@ private:
   std::unique_ptr<Sm> sm_;
   std::unique_ptr<IMemory> memory_;
   std::shared_ptr<const EnergyTable> energy_;
+  std::unique_ptr<Tracer> tracer_;
+  std::unique_ptr<VcdRecorder> vcd_;
 };
 
 } // namespace gpurf

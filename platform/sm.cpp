@@ -11,6 +11,7 @@
 #include "modules/exec/i_exec.h"
 #include "modules/l1/i_l1.h"
 #include "modules/lsu/i_lsu.h"
+#include "modules/rfc/i_rfc.h"
 #include "modules/scheduler/i_scheduler.h"
 #include "modules/writeback/i_writeback.h"
 
@@ -49,10 +50,12 @@ unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::stri
 
 } // namespace
 
-Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread)
+Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
+       Tracer* tracer)
     : sc_core::sc_module(nm), frontend_(frontend), stats_(name()),
       cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")) {
+  tracer_ = tracer;
   Params& sm = top.sub("sm", "SM shape and run control");
   shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
@@ -95,6 +98,10 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   Slot wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
   Slot ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
   Slot l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
+  // A register file cache only when the platform has an `rfc:` section (docs/gebhart.md).
+  std::unique_ptr<Slot> rf;
+  if (top.node() && top.node()->find("rfc"))
+    rf = std::make_unique<Slot>(slot<IRfc>(top, "rfc", "cache", "register file cache (per sub-core)"));
 
   subcores_.resize(sub);
   for (unsigned s = 0; s < sub; ++s) {
@@ -109,6 +116,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
       shape_.bank_rows = c.banks[0]->rows();
+      c.width_masks = std::make_unique<cmrc::MaskBuffer>(shape_.banks, shape_.bank_rows);
       for (unsigned k = 0; k < shape_.schedulers; ++k)
         c.schedulers.push_back(
             IScheduler::Registry::create(sch.impl, sch.p, context("scheduler", s, k)));
@@ -116,6 +124,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       for (unsigned i = 0; i < total; ++i)
         c.collectors.push_back(
             ICollector::Registry::create(col.impl, col.p, context("collector", s, i)));
+      if (rf) c.rfc = IRfc::Registry::create(rf->impl, rf->p, context("rfc", s, 0));
       c.arbiter = IArbiter::Registry::create(ar.impl, ar.p, context("arbiter", s, 0));
       c.crossbar = ICrossbar::Registry::create(xb.impl, xb.p, context("crossbar", s, 0));
       c.writeback = IWriteback::Registry::create(wb.impl, wb.p, context("writeback", s, 0));
@@ -142,10 +151,18 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         c.allocator->to_collector.bind(o.in);
         c.allocator->add_collector(o.pipe_mask);
         o.to_alloc.bind(c.allocator->release);
-        o.to_arb.bind(c.arbiter->in);
+        if (c.rfc)
+          o.to_arb.bind(c.rfc->in);
+        else
+          o.to_arb.bind(c.arbiter->in);
         o.to_exec.bind(c.exec->in);
         for (auto& k : c.schedulers) o.to_sched.bind(k->notify);
-        c.crossbar->to_collector.bind(o.from_xbar);
+        if (c.rfc) {
+          c.crossbar->to_collector.bind(c.rfc->from_xbar);
+          c.rfc->to_collector.bind(o.from_xbar);
+        } else {
+          c.crossbar->to_collector.bind(o.from_xbar);
+        }
       }
     }
     for (auto& b : c.banks) {
@@ -153,12 +170,23 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       c.arbiter->add_bank(b->slices(), b->separate_write_port());
       b->out.bind(c.crossbar->in);
     }
-    c.arbiter->to_wb.bind(c.writeback->write_done);
+    if (c.rfc) {
+      c.arbiter->to_wb.bind(c.rfc->write_done);
+      c.rfc->to_wb.bind(c.writeback->write_done);
+      c.rfc->to_arb.bind(c.arbiter->in);
+      for (auto& k : c.schedulers)
+        if (auto* client = dynamic_cast<IRfcClient*>(k.get())) client->rfc_port().bind(c.rfc->in);
+    } else {
+      c.arbiter->to_wb.bind(c.writeback->write_done);
+    }
     c.exec->to_lsu.bind(c.lsu->in);
     c.exec->to_wb.bind(c.writeback->in);
     c.lsu->to_wb.bind(c.writeback->in);
     c.lsu->to_l1.bind(l1_->in);
-    c.writeback->to_arb.bind(c.arbiter->in);
+    if (c.rfc)
+      c.writeback->to_arb.bind(c.rfc->in);
+    else
+      c.writeback->to_arb.bind(c.arbiter->in);
     for (auto& k : c.schedulers) c.writeback->to_sched.bind(k->notify);
   }
 
@@ -168,6 +196,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     order_.push_back(c.lsu.get());
     order_.push_back(c.exec.get());
     for (auto& o : c.collectors) order_.push_back(o.get());
+    if (c.rfc) order_.push_back(c.rfc.get());
     order_.push_back(c.arbiter.get());
     order_.push_back(c.allocator.get());
   }
@@ -192,6 +221,8 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.clock = &clock_;
   c.frontend = this;
   c.pool = &pool_;
+  c.tracer = tracer_;
+  if (subcore < subcores_.size()) c.width_masks = subcores_[subcore].width_masks.get();
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)
       for (auto& k : s.schedulers) k->issue_event();
@@ -229,6 +260,7 @@ void Sm::step() {
                     " cycles (cycle " + std::to_string(last_progress_ + watchdog_) + ")");
       }
       if (next > clock_.now) {
+        if (vcd_) vcd_->sample(); // an idle cycle: per-cycle counts back to 0
         // Hand control back to SystemC until the next busy cycle.
         next_trigger(clock_.time(next - clock_.now));
         clock_.now = next;
@@ -241,6 +273,7 @@ void Sm::step() {
           u->clear_tick();
           u->tick(now);
         }
+      if (vcd_) vcd_->sample();
       if (now >= max_cycles_) return stop("max_cycles reached at cycle " + std::to_string(now));
       if ((now & 0xffff) == 0) {
         auto t = std::chrono::steady_clock::now();

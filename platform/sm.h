@@ -11,6 +11,7 @@
 #include "modules/common/inst_pool.h"
 #include "modules/common/unit.h"
 #include "modules/frontend/i_frontend.h"
+#include "policies/cmrc_format.h"
 #include "policies/reg_mapping.h"
 
 namespace gpurf {
@@ -25,12 +26,15 @@ class IExec;
 class IWriteback;
 class ILsu;
 class IL1;
+class IRfc;
 
 class Sm : public sc_core::sc_module, private IFrontend {
 public:
   SC_HAS_PROCESS(Sm);
   // `params` is the platform's top-level parameter set; `regs_per_thread` the kernel's.
-  Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread);
+  // `tracer`: instruction-lifecycle trace handed to every unit (null: off).
+  Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread,
+     Tracer* tracer = nullptr);
   ~Sm() override;
 
   // The SM's memory port (the L1's miss/write-through socket).
@@ -47,18 +51,22 @@ public:
   const std::string& error() const { return error_; }
   Cycle cycles() const { return clock_.now; }
   uint64_t retired() const { return retired_; }
+  // A waveform recorder, sampled after every simulated cycle.
+  void set_vcd(VcdRecorder* vcd) { vcd_ = vcd; }
 
 private:
   struct SubCore {
     std::vector<std::unique_ptr<IScheduler>> schedulers;
     std::unique_ptr<IAllocator> allocator;
     std::vector<std::unique_ptr<ICollector>> collectors;
+    std::unique_ptr<IRfc> rfc; // register file cache, only with an `rfc:` section
     std::unique_ptr<IArbiter> arbiter;
     std::vector<std::unique_ptr<IBank>> banks;
     std::unique_ptr<ICrossbar> crossbar;
     std::unique_ptr<IExec> exec;
     std::unique_ptr<IWriteback> writeback;
     std::unique_ptr<ILsu> lsu;
+    std::unique_ptr<cmrc::MaskBuffer> width_masks; // per bank row; used by CMRC units only
   };
 
   // The units see the front-end through the SM, which notes every retirement (progress).
@@ -86,6 +94,8 @@ private:
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
   std::vector<Unit*> order_; // tick order: downstream units first
+  Tracer* tracer_ = nullptr;
+  VcdRecorder* vcd_ = nullptr;
   unsigned warp_slots_ = 0;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
   bool finished_ = false;

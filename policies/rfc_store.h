@@ -45,8 +45,8 @@ public:
   // (its old instance is superseded: no write-back). Otherwise a free entry is taken, or the
   // victim chosen by the replacement policy is returned (the caller writes it back to the MRF
   // if it is dirty and not dead).
-  std::optional<RfcEntry> allocate(unsigned warp, uint16_t reg, const LaneValues& value,
-                                   bool dirty, bool dead = false, bool evict_first = false);
+  std::optional<RfcEntry> allocate(unsigned warp, uint16_t reg, const LaneValues& value, bool dirty,
+                                   bool dead = false, bool evict_first = false);
   // Drops (warp, reg) without write-back (a newer value bypasses the RFC to the MRF).
   bool invalidate(unsigned warp, uint16_t reg);
   // Empties a warp's set; returns its valid entries (the caller writes back the dirty live

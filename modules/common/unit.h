@@ -14,10 +14,12 @@
 #include "platform/params.h"
 #include "platform/registry.h"
 #include "platform/stats.h"
+#include "platform/trace.h"
 
 namespace gpurf {
 
 class RegMapping;
+namespace cmrc { class MaskBuffer; }
 class IFrontend;
 class InstPool;
 
@@ -63,6 +65,11 @@ struct UnitContext {
   SimClock* clock = nullptr;
   IFrontend* frontend = nullptr;
   InstPool* pool = nullptr;
+  // The sub-core's register width masks (CMRC, policies/cmrc_format.h), shared by its
+  // writeback and collectors; null for units built before the banks (sizes unknown).
+  cmrc::MaskBuffer* width_masks = nullptr;
+  // Instruction-lifecycle trace (platform/trace.h); null unless --trace: hooks test it.
+  Tracer* tracer = nullptr;
   // SM-wide wire: something that may unblock issue happened (CTA launched, barrier
   // released, collector freed); wakes every scheduler for the next cycle.
   std::function<void()> wake_issue = [] {};
@@ -87,6 +94,10 @@ public:
   virtual void dump_state(std::ostream&) const {}
   // End of the run: settle time-integrated statistics.
   virtual void finish() {}
+  // Levels a waveform may show (--vcd): a name below the unit's and a reader (read after
+  // every simulated cycle, only when chosen).
+  using Observable = std::pair<std::string, std::function<uint64_t()>>;
+  virtual void observables(std::vector<Observable>&) {}
   Cycle now() const { return clock_->now; }
   StatGroup& stats() { return stats_; }
   const UnitContext& context() const { return ctx_; }

@@ -65,6 +65,18 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
   for (size_t fi = 0; fi < layout_.size(); ++fi) {
     const ptx::Function& f = *layout_[fi];
     const compiler::FunctionPlan& fp = *plan_.plan(f);
+    // Registers that may be read before written on entry (their contents come from the
+    // slot's previous warp or call): no value in them is ever marked dead (RFC hints).
+    std::vector<bool> entry_read(plan_.regs_per_thread, false);
+    fp.rfc.entry_live.for_each([&](unsigned u) {
+      if (f.regs[u].is_pred || fp.regs.reg[u] < 0) return;
+      for (unsigned h = 0; h < compiler::reg_width(f.regs[u]); ++h) entry_read[fp.arch(u, h)] = true;
+    });
+    auto may_die = [&](unsigned v) {
+      for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h)
+        if (entry_read[fp.arch(v, h)]) return false;
+      return true;
+    };
     for (unsigned i = 0; i < f.instrs.size(); ++i) {
       const ptx::Instr& in = f.instrs[i];
       const unsigned pc = layout_base_[fi] + i;
@@ -103,7 +115,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
                             std::to_string(InstInfo::kMaxDst) + " destinations");
       for (unsigned v : ud.uses) {
         if (f.regs[v].is_pred) continue;
-        const bool last = fp.liveness.last_read(i, v);
+        const bool last = fp.liveness.last_read(i, v) && may_die(v);
         for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h) {
           const unsigned k = info.n_src++;
           info.src_reg[k] = uint16_t(fp.arch(v, h));
@@ -112,10 +124,14 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
           map.src_half[k] = uint8_t(h);
         }
       }
-      for (unsigned v : ud.defs) {
+      for (size_t di = 0; di < ud.defs.size(); ++di) {
+        const unsigned v = ud.defs[di];
         if (f.regs[v].is_pred) continue;
         for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h) {
           const unsigned k = info.n_dst++;
+          info.dst_dead[k] = fp.rfc.dead[i][di] && may_die(v);
+          info.dst_unread_before_suspend[k] = fp.rfc.unread_before_suspend[i][di];
+          info.dst_evict_first[k] = fp.rfc.evict_first[i][di];
           info.dst_reg[k] = uint16_t(fp.arch(v, h));
           map.dst_vreg[k] = uint16_t(v);
           map.dst_half[k] = uint8_t(h);

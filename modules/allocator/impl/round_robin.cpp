@@ -23,6 +23,10 @@ public:
     os << "\n";
   }
 
+  void observables(std::vector<Observable>& o) override {
+    o.push_back({"in_use", [this] { return uint64_t(in_use_); }});
+  }
+
 protected:
   void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
@@ -37,6 +41,7 @@ protected:
       ++in_use_;
       last_ = i;
       ++allocations_;
+      if (ctx_.tracer) ctx_.tracer->allocated(*t.inst, i, now());
       to_collector[i]->b_transport(gp, d);
       return;
     }

@@ -96,6 +96,17 @@ public:
          << queues_[b].writes.size() << " writes queued\n";
   }
 
+  void observables(std::vector<Observable>& o) override {
+    auto queued = [this](bool reads, bool writes) {
+      uint64_t n = 0;
+      for (const Queue& q : queues_) n += (reads ? q.reads.size() : 0) + (writes ? q.writes.size() : 0);
+      return n;
+    };
+    o.push_back({"queue_depth", [queued] { return queued(true, true); }});
+    o.push_back({"read_queue", [queued] { return queued(true, false); }});
+    o.push_back({"write_queue", [queued] { return queued(false, true); }});
+  }
+
 protected:
   void on_request(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     Txn& t = txn_of(gp);
@@ -118,6 +129,12 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
   void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
+    if (ctx_.tracer) { // before the access: a write may retire the instruction
+      if (cmd == tlm::TLM_READ_COMMAND)
+        ctx_.tracer->read(*t.inst, t.reg, "bank", b, t.row, t.slice_mask, now());
+      else
+        ctx_.tracer->write(*t.inst, t.reg, "bank", b, t.row, now());
+    }
     if (t.slice_mask != be_mask_ || banks_[b].slices != be_slices_) {
       be_mask_ = t.slice_mask;
       be_slices_ = banks_[b].slices;

@@ -85,6 +85,7 @@ protected:
     Operand& o = ops_[t.operand];
     std::memcpy(o.value.data(), gp.get_data_ptr(), kRegBytes);
     o.at = now() + clock_->cycles(d);
+    if (ctx_.tracer) ctx_.tracer->arrived(*t.inst, t.reg, o.at);
     ++arrived_;
     ++writes_;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);

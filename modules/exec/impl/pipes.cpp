@@ -50,6 +50,7 @@ protected:
         f = now + k.ii;
         (*busy_)[i] += k.ii;
         ++(*dispatched_)[i];
+        if (ctx_.tracer) ctx_.tracer->dispatch(*t.inst, pipe, k.latency, now);
         pkt_.prepare(Txn::Kind::Complete);
         pkt_.txn.inst = t.inst;
         pkt_.delay = clock_->time(k.latency);

@@ -61,6 +61,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     p.liveness = compute_liveness(*p.func, opt);
     p.regs = allocate_registers(*p.func, p.liveness);
     p.long_latency = mark_long_latency(*p.func, p.liveness);
+    p.rfc = rfc_hints(*p.func, p.liveness, p.long_latency);
   }
   // Bases in topological order (reverse postorder: callers before callees).
   unsigned regs = 0, preds = 0;

@@ -107,6 +107,7 @@ protected:
   // data in t.data, which must stay valid until on_write_done).
   virtual void prepare_write(Txn&) {}
   virtual void retire(WarpInst* inst) {
+    if (ctx_.tracer) ctx_.tracer->retire(*inst, now());
     pkt_.prepare(Txn::Kind::Written);
     pkt_.txn.inst = inst;
     to_sched[inst->scheduler]->b_transport(pkt_.gp, pkt_.delay);

@@ -1,0 +1,173 @@
+// CMRC's coalescing bank arbiter (shared/papers/000, Sec. IV-B3/4, Table I): the write-first
+// arbiter's queues, stats and bank access, with a grant rule that pairs requests. Per bank
+// port and cycle it grants a primary request (the oldest write; else the oldest read whose
+// collector can take it, as write_first does) and then looks `window` queued requests
+// further for one partner whose slice mask is disjoint and whose Table I kind is enabled.
+// The pair is one physical access. A collector has four 32 B write ports (one per slice
+// crossbar): a read enters it when its slices are free there this cycle, so two reads from
+// two banks reach one collector in one cycle (kind 5) when their slices are disjoint.
+// With unlimited_ports every queued request is granted at once (the Fig. 1 limit study).
+#include <algorithm>
+
+#include "modules/arbiter/impl/write_first.h"
+#include "policies/cmrc_coalesce.h"
+
+namespace gpurf {
+
+class CoalescingArbiter : public WriteFirstArbiter {
+public:
+  CoalescingArbiter(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : WriteFirstArbiter(nm, p, c),
+        window_(p.get_uint("window", 8,
+                           "queued requests after the primary grant searched for a coalescing "
+                           "partner (0: no coalescing)",
+                           0, 4096)),
+        unlimited_(p.get_bool("unlimited_ports", false,
+                              "limit study: every bank and collector serves any number of "
+                              "requests per cycle (collector_ports, window and kinds unused)")),
+        coalesced_(stats().vector("coalesced", cmrc::kKinds,
+                                  "requests served by another request's access, by Table I kind",
+                                  "accesses", cmrc::kind_names())) {
+    const auto names = p.get_choice_list("kinds", cmrc::kind_names(),
+                                         "Table I coalescing kinds allowed", cmrc::kind_names());
+    kinds_ = cmrc::KindSet::parse(names);
+  }
+
+  void tick(Cycle now) override {
+    queues_.resize(banks_.size());
+    oc_slices_.resize(ctx_.shape->collectors + 1, 0);
+    oc_bank_.resize(ctx_.shape->collectors + 1, 0);
+    bool more = false;
+    for (unsigned b = 0; b < banks_.size(); ++b) {
+      Queue& q = queues_[b];
+      if (q.writes.empty() && q.reads.empty()) continue;
+      if (unlimited_)
+        serve_all(b, q);
+      else if (banks_[b].separate_write_port) {
+        const bool w = serve(b, q, true, false), r = serve(b, q, false, true);
+        accesses_ += w + r;
+      } else
+        accesses_ += serve(b, q, true, true);
+      more |= !q.writes.empty() || !q.reads.empty();
+    }
+    for (unsigned c : touched_) oc_slices_[c] = 0;
+    touched_.clear();
+    if (more) wake(now + 1);
+  }
+
+private:
+  cmrc::Request req(unsigned b, const Txn& t) const {
+    return {t.kind == Txn::Kind::Write, t.inst, b, t.slice_mask, t.collector};
+  }
+
+  // A read may enter its collector: its slices are free at the collector's write ports, and
+  // if another bank already delivers there this cycle, kind 5 is enabled.
+  bool collector_takes(unsigned b, const Txn& t) const {
+    const unsigned used = oc_slices_[t.collector];
+    if (!used) return true;
+    return !(used & t.slice_mask) &&
+           (oc_bank_[t.collector] == b || kinds_.has(cmrc::Kind::ReadReadDiffBank));
+  }
+
+  void grant(unsigned b, const Txn& t) {
+    if (t.kind == Txn::Kind::Write) {
+      access(b, t, tlm::TLM_WRITE_COMMAND);
+      ++writes_;
+      return;
+    }
+    unsigned& used = oc_slices_[t.collector];
+    if (used && oc_bank_[t.collector] != b) ++coalesced_[unsigned(cmrc::Kind::ReadReadDiffBank)];
+    if (!used) {
+      touched_.push_back(t.collector);
+      oc_bank_[t.collector] = b;
+    }
+    used |= t.slice_mask;
+    access(b, t, tlm::TLM_READ_COMMAND);
+    ++reads_;
+  }
+
+  // One port cycle of bank b over its write and/or read queue: a primary grant and at most
+  // one partner. Returns whether the port was used.
+  bool serve(unsigned b, Queue& q, bool writes, bool reads) {
+    // Candidates in priority order: queued writes, then queued reads (FIFO within each).
+    std::deque<Txn>* lists[2] = {writes ? &q.writes : nullptr, reads ? &q.reads : nullptr};
+    std::deque<Txn>* pl = nullptr;
+    size_t pi = 0;
+    for (auto* l : lists) {
+      if (!l || pl) continue;
+      for (size_t i = 0; i < l->size(); ++i)
+        if ((*l)[i].kind == Txn::Kind::Write || collector_takes(b, (*l)[i])) {
+          pl = l, pi = i;
+          break;
+        }
+    }
+    if (!pl) { // every candidate is a read its collector cannot take this cycle
+      conflicts_[kCollectorPort] += q.reads.size();
+      return false;
+    }
+    const Txn primary = (*pl)[pi];
+    const cmrc::Request pr = req(b, primary);
+    // Partner: the next `window` candidates after the primary, in the same order.
+    std::deque<Txn>* xl = nullptr;
+    size_t xi = 0;
+    unsigned looked = 0;
+    bool after = false;
+    for (auto* l : lists) {
+      if (!l || xl) continue;
+      for (size_t i = 0; i < l->size() && looked < window_; ++i) {
+        if (l == pl && i <= pi) {
+          after = true;
+          continue;
+        }
+        if (!after) continue; // candidates before the primary were not eligible
+        ++looked;
+        const Txn& t = (*l)[i];
+        if (cmrc::can_coalesce(pr, req(b, t), kinds_) &&
+            (t.kind == Txn::Kind::Write || collector_takes(b, t))) {
+          xl = l, xi = i;
+          break;
+        }
+      }
+    }
+    grant(b, primary);
+    if (xl) {
+      const Txn partner = (*xl)[xi];
+      cmrc::Kind k;
+      cmrc::classify(pr, req(b, partner), k);
+      ++coalesced_[unsigned(k)];
+      grant(b, partner);
+      xl->erase(xl->begin() + xi);
+    }
+    pl->erase(pl->begin() + pi);
+    // Waiting requests, by what blocked them.
+    const bool wrote = primary.kind == Txn::Kind::Write;
+    if (writes) conflicts_[kWriteWrite] += q.writes.size();
+    if (reads)
+      for (const Txn& t : q.reads)
+        ++conflicts_[!collector_takes(b, t) ? kCollectorPort : wrote ? kReadWrite : kReadRead];
+    return true;
+  }
+
+  // Limit study: every queued request in one cycle, each its own access.
+  void serve_all(unsigned b, Queue& q) {
+    for (const Txn& t : q.writes) access(b, t, tlm::TLM_WRITE_COMMAND);
+    for (const Txn& t : q.reads) access(b, t, tlm::TLM_READ_COMMAND);
+    writes_ += q.writes.size();
+    reads_ += q.reads.size();
+    accesses_ += q.writes.size() + q.reads.size();
+    q.writes.clear();
+    q.reads.clear();
+  }
+
+  const unsigned window_;
+  const bool unlimited_;
+  cmrc::KindSet kinds_;
+  Stat& coalesced_;
+  std::vector<unsigned> oc_slices_, oc_bank_; // per collector this cycle: slices taken, bank
+};
+
+GPURF_REGISTER_UNIT(IArbiter, CoalescingArbiter, "coalescing",
+                    "CMRC: pairs two requests with disjoint slice masks into one bank access "
+                    "(Table I kinds); collectors with 32 B write ports per slice");
+
+} // namespace gpurf

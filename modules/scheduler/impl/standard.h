@@ -1,0 +1,183 @@
+// Scoreboarded warp scheduler: one warp instruction per cycle (issue_width), picked in the
+// order of a warp priority policy among warps whose next instruction has no pending RAW,
+// WAW or WAR hazard and finds a free collector.
+#pragma once
+#include <memory>
+
+#include "modules/common/inst_pool.h"
+#include "modules/frontend/i_frontend.h"
+#include "modules/scheduler/i_scheduler.h"
+#include "policies/warp_policy.h"
+
+namespace gpurf {
+
+class StandardScheduler : public IScheduler {
+public:
+  enum Stall { kScoreboard, kWar, kCollectorFull, kNoInstruction, kStallKinds };
+
+  StandardScheduler(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IScheduler(nm, c),
+        issue_width_(p.get_uint("issue_width", 1, "warp instructions issued per cycle", 1, 8)),
+        policy_(WarpPolicy::Registry::create(
+            p.get_choice("policy", "gto", "warp priority policy", WarpPolicy::Registry::names()),
+            p)),
+        issued_(stats().scalar("issued", "warp instructions issued", "instructions")),
+        active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue",
+                                      "cycles")),
+        stalls_(stats().vector("stall_cycles", kStallKinds,
+                               "cycles without issue, by the reason that held the warps",
+                               "cycles", {"scoreboard", "war", "collector_full", "no_instruction"})) {
+    const SmShape& s = *c.shape;
+    for (unsigned w = 0; w < s.warps; ++w)
+      if (s.subcore_of(w) == c.subcore && s.scheduler_of(w) == c.index) warps_.push_back(w);
+    age_.assign(warps_.size(), 0);
+    blocked_.assign(warps_.size(), kStallKinds);
+    idle_epoch_.assign(warps_.size(), 0);
+    fresh_.assign(warps_.size(), true);
+    pending_write_.assign(warps_.size(), std::vector<uint8_t>(s.regs_per_thread, 0));
+    pending_read_.assign(warps_.size(), std::vector<uint8_t>(s.regs_per_thread, 0));
+    for (unsigned i = 0; i < s.warps; ++i) slot_of_.push_back(~0u);
+    for (unsigned i = 0; i < warps_.size(); ++i) slot_of_[warps_[i]] = i;
+    wake(0);
+  }
+
+  void tick(Cycle now) override {
+    policy_->prioritize(age_, order_);
+    unsigned n = 0;
+    bool saw[kStallKinds] = {};
+    for (unsigned i : order_) {
+      if (!selectable(i)) continue;
+      // A warp found idle or hazard-blocked stays so until an event about it arrives.
+      if (blocked_[i] != kStallKinds &&
+          (blocked_[i] != kNoInstruction || idle_epoch_[i] == epoch_)) {
+        saw[blocked_[i]] = true;
+        continue;
+      }
+      const unsigned w = warps_[i];
+      const InstInfo* info = ctx_.frontend->peek(w);
+      if (!info) {
+        saw[blocked_[i] = kNoInstruction] = true;
+        idle_epoch_[i] = epoch_;
+        continue;
+      }
+      blocked_[i] = kStallKinds;
+      if (fresh_[i]) { // first instruction of a newly launched warp: its age
+        fresh_[i] = false;
+        age_[i] = ++launches_;
+      }
+      const Stall hazard = check(i, *info);
+      if (hold(i, *info, hazard)) continue;
+      if (hazard != kStallKinds) {
+        saw[blocked_[i] = hazard] = true;
+        continue;
+      }
+      WarpInst* inst = ctx_.pool->get();
+      inst->info = info;
+      inst->warp = w;
+      inst->subcore = ctx_.subcore;
+      inst->scheduler = ctx_.index;
+      pkt_.prepare(Txn::Kind::Issue);
+      pkt_.txn.inst = inst;
+      to_alloc->b_transport(pkt_.gp, pkt_.delay);
+      if (pkt_.txn.busy) {
+        ctx_.pool->put(inst);
+        saw[kCollectorFull] = true;
+        continue;
+      }
+      ctx_.frontend->execute(w, *inst);
+      inst->issue_cycle = now;
+      inst->seq = seq_++;
+      if (ctx_.tracer) ctx_.tracer->issue(*inst, now);
+      for (unsigned k = 0; k < info->n_src; ++k) ++pending_read_[i][info->src_reg[k]];
+      for (unsigned k = 0; k < info->n_dst; ++k) ++pending_write_[i][info->dst_reg[k]];
+      if (info->exit) fresh_[i] = true;
+      if (info->barrier || info->exit) ctx_.wake_issue();
+      policy_->issued(i);
+      on_issued(i, *inst);
+      ++issued_;
+      if (++n == issue_width_) break;
+    }
+    if (n) {
+      ++active_cycles_;
+      wake(now + 1);
+      return;
+    }
+    // Nothing issued: blame the most structural reason seen. Every reason is lifted by an
+    // event that wakes this scheduler (notify, collector release, launch, barrier), so it
+    // sleeps until then.
+    for (unsigned r : {kCollectorFull, kScoreboard, kWar, kNoInstruction})
+      if (saw[r]) {
+        ++stalls_[r];
+        break;
+      }
+    stalled_since_ = now;
+  }
+
+  void dump_state(std::ostream& os) const override {
+    for (unsigned i = 0; i < warps_.size(); ++i) {
+      os << "  warp " << warps_[i] << ": " << ctx_.frontend->describe_warp(warps_[i]);
+      os << "; pending writes:";
+      for (unsigned r = 0; r < pending_write_[i].size(); ++r)
+        if (pending_write_[i][r]) os << " r" << r;
+      os << "; pending reads:";
+      for (unsigned r = 0; r < pending_read_[i].size(); ++r)
+        if (pending_read_[i][r]) os << " r" << r;
+      os << "\n";
+    }
+  }
+
+protected:
+  void on_notify(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    Txn& t = txn_of(gp);
+    const InstInfo& info = *t.inst->info;
+    const unsigned i = slot_of_[t.inst->warp];
+    if (t.kind == Txn::Kind::OperandsRead)
+      for (unsigned k = 0; k < info.n_src; ++k) --pending_read_[i][info.src_reg[k]];
+    else
+      for (unsigned k = 0; k < info.n_dst; ++k) --pending_write_[i][info.dst_reg[k]];
+    blocked_[i] = kStallKinds;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    wake(now());
+  }
+
+  void issue_event() override {
+    ++epoch_; // idle warps are looked at again
+    wake(now() + 1);
+  }
+
+  // Hooks for variants (two-level): whether warp slot i may be considered this cycle; whether
+  // it must not issue `info` (after the hazard check); called after it issued `inst`.
+  virtual bool selectable(unsigned) const { return true; }
+  virtual bool hold(unsigned, const InstInfo&, Stall) { return false; }
+  virtual void on_issued(unsigned, const WarpInst&) {}
+
+  // The hazard holding `info` back, or kStallKinds if it may issue.
+  Stall check(unsigned i, const InstInfo& info) const {
+    const auto& pw = pending_write_[i];
+    for (unsigned k = 0; k < info.n_src; ++k)
+      if (pw[info.src_reg[k]]) return kScoreboard;
+    for (unsigned k = 0; k < info.n_dst; ++k) {
+      if (pw[info.dst_reg[k]]) return kScoreboard;
+      if (pending_read_[i][info.dst_reg[k]]) return kWar;
+    }
+    return kStallKinds;
+  }
+
+  const unsigned issue_width_;
+  std::unique_ptr<WarpPolicy> policy_;
+  std::vector<unsigned> warps_, order_, slot_of_;
+  std::vector<uint64_t> age_;
+  std::vector<bool> fresh_;
+  std::vector<Stall> blocked_; // per warp: why it cannot issue until an event, or kStallKinds
+  std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
+  uint64_t epoch_ = 1;
+  std::vector<std::vector<uint8_t>> pending_write_, pending_read_;
+  uint64_t launches_ = 0, seq_ = 0;
+  Cycle stalled_since_ = 0;
+  Packet pkt_;
+  uint64_t& issued_;
+  uint64_t& active_cycles_;
+  Stat& stalls_;
+};
+
+} // namespace gpurf

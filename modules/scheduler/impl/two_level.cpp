@@ -1,0 +1,155 @@
+// Two-level warp scheduler (Gebhart et al., ISCA'11, Sec. 3.2): the scheduler's warps are
+// split into a small active set (`active`, default 8), among which the standard scheduler's
+// logic (scoreboard, greedy-then-oldest) picks each cycle, and a pending set. A warp is
+// suspended to the pending set when its next instruction consumes the result of a
+// long-latency operation (compiler mark InstInfo::consumes_long_latency; `suspend: pending`
+// only while that result is still outstanding, `always` as the paper's preemptive policy) and
+// when it has no instruction to offer (barrier, exit). Free active slots are refilled
+// round-robin from the pending warps that can issue. With a register file cache (`rfc:`), the
+// RFC is told of every deactivation (it flushes the warp's entries, live dirty ones to the
+// MRF) and activation (results of inactive warps bypass the RFC).
+#include "modules/rfc/i_rfc.h"
+#include "modules/scheduler/impl/standard.h"
+
+namespace gpurf {
+
+class TwoLevelScheduler : public StandardScheduler, public IRfcClient {
+public:
+  enum State { kIssued, kStallPendingReady, kStallNoneReady, kStates };
+  enum Why { kLongLatency, kIdle, kWhyKinds };
+
+  TwoLevelScheduler(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : StandardScheduler(nm, p, c),
+        active_max_(p.get_uint("active", 8, "active warps (inner level) per scheduler", 1, 4096)),
+        suspend_always_(p.get_choice("suspend", "pending",
+                                     "suspend on a long-latency consumer: pending (its value is "
+                                     "still outstanding) or always (preemptive)",
+                                     {"pending", "always"}) == "always"),
+        to_rfc_("to_rfc"),
+        states_(stats().vector("cycles_by_state", kStates, "scheduler cycles by state", "cycles",
+                               {"issued", "stalled_pending_ready", "stalled_none_ready"})),
+        deactivations_(stats().vector("deactivations", kWhyKinds,
+                                      "warps moved from the active to the pending set", "warps",
+                                      {"long_latency", "idle"})),
+        activations_(stats().scalar("activations", "warps moved into the active set", "warps")) {
+    active_.assign(warps_.size(), false);
+    resumed_.assign(warps_.size(), false);
+  }
+
+  RfcNotifySocket& rfc_port() override { return to_rfc_; }
+
+  void tick(Cycle now) override {
+    if (first_) { // every warp starts pending: no RFC entries
+      first_ = false;
+      for (unsigned i = 0; i < warps_.size(); ++i) notify_rfc(Txn::Kind::RfcFlush, i);
+    }
+    for (unsigned i = 0; i < warps_.size(); ++i)
+      if (active_[i] && !ctx_.frontend->peek(warps_[i])) deactivate(i, kIdle);
+    refill();
+    const uint64_t before = issued_;
+    StandardScheduler::tick(now);
+    const bool issued = issued_ != before;
+    if (!issued && refill()) wake(now + 1); // a warp was suspended and replaced this cycle
+    // Cycles slept since the last tick kept the state seen then.
+    if (last_tick_ != kNever && now > last_tick_ + 1) states_[last_state_] += now - last_tick_ - 1;
+    last_state_ = issued ? kIssued : pending_ready() ? kStallPendingReady : kStallNoneReady;
+    ++states_[last_state_];
+    last_tick_ = now;
+  }
+
+  void finish() override {
+    if (last_tick_ != kNever && now() > last_tick_ + 1)
+      states_[last_state_] += now() - last_tick_ - 1;
+    last_tick_ = now();
+  }
+
+  void dump_state(std::ostream& os) const override {
+    os << "  active:";
+    for (unsigned i = 0; i < warps_.size(); ++i)
+      if (active_[i]) os << " " << warps_[i];
+    os << "\n";
+    StandardScheduler::dump_state(os);
+  }
+
+protected:
+  bool selectable(unsigned i) const override { return active_[i]; }
+
+  bool hold(unsigned i, const InstInfo& info, Stall hazard) override {
+    if (resumed_[i] || !info.consumes_long_latency) return false;
+    if (!suspend_always_ && hazard != kScoreboard) return false;
+    resumed_[i] = true; // once reactivated, this instruction issues
+    deactivate(i, kLongLatency);
+    return true;
+  }
+
+  void on_issued(unsigned i, const WarpInst&) override { resumed_[i] = false; }
+
+private:
+  // Pending warp i may enter the active set: it has an instruction, and that instruction is
+  // not waiting for a long-latency value (unless it was suspended for it already).
+  bool can_activate(unsigned i) const {
+    const InstInfo* info = ctx_.frontend->peek(warps_[i]);
+    if (!info) return false;
+    return !(info->consumes_long_latency && check(i, *info) == kScoreboard);
+  }
+
+  bool pending_ready() const {
+    for (unsigned i = 0; i < warps_.size(); ++i) {
+      if (active_[i]) continue;
+      const InstInfo* info = ctx_.frontend->peek(warps_[i]);
+      if (info && check(i, *info) == kStallKinds) return true;
+    }
+    return false;
+  }
+
+  // Round-robin over the pending warps from the one after the last activated.
+  bool refill() {
+    bool any = false;
+    const unsigned n = unsigned(warps_.size());
+    for (unsigned k = 0; k < n && n_active_ < active_max_; ++k) {
+      const unsigned i = (rr_ + k) % n;
+      if (active_[i] || !can_activate(i)) continue;
+      active_[i] = true;
+      ++n_active_;
+      ++activations_;
+      notify_rfc(Txn::Kind::RfcActivate, i);
+      rr_ = (i + 1) % n;
+      any = true;
+    }
+    return any;
+  }
+
+  void deactivate(unsigned i, Why why) {
+    active_[i] = false;
+    --n_active_;
+    ++deactivations_[why];
+    notify_rfc(Txn::Kind::RfcFlush, i);
+  }
+
+  void notify_rfc(Txn::Kind k, unsigned i) {
+    if (!to_rfc_.size()) return;
+    rfc_pkt_.prepare(k);
+    rfc_pkt_.txn.warp = warps_[i];
+    rfc_pkt_.txn.inst = nullptr;
+    to_rfc_[0]->b_transport(rfc_pkt_.gp, rfc_pkt_.delay);
+  }
+
+  const unsigned active_max_;
+  const bool suspend_always_;
+  RfcNotifySocket to_rfc_;
+  Stat& states_;
+  Stat& deactivations_;
+  uint64_t& activations_;
+  std::vector<bool> active_, resumed_;
+  unsigned n_active_ = 0, rr_ = 0;
+  bool first_ = true;
+  Cycle last_tick_ = kNever;
+  State last_state_ = kStallNoneReady;
+  Packet rfc_pkt_;
+};
+
+GPURF_REGISTER_UNIT(IScheduler, TwoLevelScheduler, "two_level",
+                    "two-level scheduler (Gebhart): greedy among `active` warps, suspension on "
+                    "long-latency consumers, round-robin refill from the pending warps");
+
+} // namespace gpurf

@@ -1,0 +1,71 @@
+// CMRC writeback (shared/papers/000, Sec. IV-B1/2/5/6): detects each result's width (a sign
+// check of bytes 1..3 over all 32 lanes -> a 3-bit mask, byte 0 always stored), records it
+// in the sub-core's mask buffer, and writes only the slices that width needs, in the
+// thread-interleaved format, byte-swapped (left-aligned) in odd bank rows.
+// Divergence, which the paper leaves open (Sec. IV-B6): a divergent instruction's result is
+// written full width (mask 111) with every lane's value, the inactive lanes' old ones
+// included; see docs/cmrc.md.
+#include <deque>
+
+#include "modules/writeback/impl/priority.h"
+#include "policies/cmrc_format.h"
+
+namespace gpurf {
+
+class CmrcWriteback : public PriorityWriteback {
+public:
+  CmrcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : PriorityWriteback(nm, p, c), masks_(c.width_masks),
+        width_writes_(stats().vector("width_writes", 4, "registers written, by stored width",
+                                     "registers", {"1B", "2B", "3B", "4B"})),
+        divergent_(stats().scalar("divergent_full_writes",
+                                  "divergent results written full width though narrower",
+                                  "registers")) {
+    if (masks_ && c.shape->slices != cmrc::kSlices)
+      p.fail("impl", "cmrc needs banks of 4 x 32 B slices (bank.slices: 4), not " +
+                         std::to_string(c.shape->slices));
+  }
+
+protected:
+  void prepare_write(Txn& t) override {
+    const LaneValues& v = t.inst->dst[t.operand].value;
+    uint8_t w = cmrc::width_mask(v);
+    if (t.inst->divergent() && w != 7) {
+      ++divergent_;
+      w = 7;
+    }
+    masks_->set(t.bank, t.row, w);
+    ++width_writes_[cmrc::width_bytes(w) - 1];
+    const bool odd = t.row & 1;
+    unsigned char* buf = alloc();
+    cmrc::pack(v, odd, buf);
+    t.data = buf;
+    t.slice_mask = cmrc::slice_mask(w, odd);
+  }
+
+  void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    if (unsigned char* buf = txn_of(gp).data) free_.push_back(buf);
+    PriorityWriteback::on_write_done(gp, d);
+  }
+
+private:
+  // Packed write data must live until the arbiter grants the write.
+  unsigned char* alloc() {
+    if (free_.empty()) return store_.emplace_back().data();
+    unsigned char* b = free_.back();
+    free_.pop_back();
+    return b;
+  }
+
+  cmrc::MaskBuffer* masks_;
+  Stat& width_writes_;
+  uint64_t& divergent_;
+  std::deque<std::array<unsigned char, kRegBytes>> store_; // stable addresses
+  std::vector<unsigned char*> free_;
+};
+
+GPURF_REGISTER_UNIT(IWriteback, CmrcWriteback, "cmrc",
+                    "CMRC writeback: width detection, mask buffer, thread-interleaved packing "
+                    "with byte swap in odd rows, narrow writes");
+
+} // namespace gpurf
