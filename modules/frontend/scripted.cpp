@@ -18,7 +18,11 @@ ScriptedFrontend::ScriptedFrontend(std::vector<ScriptOp> program, unsigned warps
     i.pipe = op.kind == ScriptOp::Load || op.kind == ScriptOp::Store ? Pipe::MEM : op.pipe;
     i.n_src = op.src.size();
     i.n_dst = op.dst.size();
-    for (unsigned k = 0; k < op.src.size(); ++k) i.src_reg[k] = op.src[k];
+    for (unsigned k = 0; k < op.src.size(); ++k) {
+      i.src_reg[k] = op.src[k];
+      i.src_last_read[k] = k < op.last_read.size() && op.last_read[k];
+    }
+    i.consumes_long_latency = op.consumes_long_latency;
     for (unsigned k = 0; k < op.dst.size(); ++k) i.dst_reg[k] = op.dst[k];
     if (op.kind == ScriptOp::Load || op.kind == ScriptOp::Store) {
       i.space = op.space;
@@ -59,6 +63,7 @@ void ScriptedFrontend::execute(unsigned warp, WarpInst& out) {
   out.n_dst = op.dst.size();
   for (unsigned k = 0; k < op.src.size(); ++k) {
     out.src[k].reg = op.src[k];
+    out.src[k].last_read = out.info->src_last_read[k];
     out.src[k].value = w.regs[op.src[k]];
   }
   LaneValues result{};
@@ -68,7 +73,9 @@ void ScriptedFrontend::execute(unsigned warp, WarpInst& out) {
     case ScriptOp::Add:
       for (uint16_t s : op.src) v += w.regs[s][l];
       break;
-    case ScriptOp::Mov: v = op.imm + l; break;
+    case ScriptOp::Mov:
+      v = op.imm + l;
+      break;
     case ScriptOp::Load:
       out.addr[l] = op.base + uint64_t(l) * op.stride;
       mem_->read(out.addr[l], &v, 4);
@@ -78,7 +85,8 @@ void ScriptedFrontend::execute(unsigned warp, WarpInst& out) {
       v = op.src.empty() ? 0 : w.regs[op.src[0]][l];
       mem_->write(out.addr[l], &v, 4);
       break;
-    default: break;
+    default:
+      break;
     }
     result[l] = v;
   }
@@ -105,9 +113,7 @@ void ScriptedFrontend::retire(const WarpInst& i) {
   log_.push_back({i.warp, i.info->pc, i.issue_cycle, i.dispatch_cycle, i.complete_cycle});
 }
 
-bool ScriptedFrontend::done() const {
-  return exited_ == warps_ && retired_ == issued_;
-}
+bool ScriptedFrontend::done() const { return exited_ == warps_ && retired_ == issued_; }
 
 std::string ScriptedFrontend::describe_warp(unsigned warp) const {
   if (warp >= warps_) return "no program";

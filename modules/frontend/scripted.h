@@ -13,10 +13,13 @@ struct ScriptOp {
   enum Kind { Add, Mov, Load, Store, Exit, Barrier } kind = Add;
   Pipe pipe = Pipe::SP;
   std::vector<uint16_t> dst, src;
-  uint32_t imm = 0;        // Mov: value base (lane l gets imm + l); Add: added constant
+  uint32_t imm = 0; // Mov: value base (lane l gets imm + l); Add: added constant
   MemSpace space = MemSpace::Global;
-  uint64_t base = 0;       // Load/Store: lane l accesses base + l * stride
+  uint64_t base = 0; // Load/Store: lane l accesses base + l * stride
   uint32_t stride = 4;
+  // Compiler hints a real front-end computes (for RFC / two-level scheduler tests).
+  std::vector<bool> last_read;        // per source: its last read
+  bool consumes_long_latency = false; // reads a long-latency result
 };
 
 class ScriptedFrontend : public IFrontend {

@@ -4,11 +4,10 @@
 // and the baseline units on the same program for comparison.
 #include <gtest/gtest.h>
 
-#include "modules/frontend/scripted.h"
-#include "platform/config.h"
-#include "platform/simulation.h"
+#include "tests/support/scripted_sim.h"
 
 using namespace gpurf;
+using test::op;
 
 namespace {
 
@@ -30,36 +29,12 @@ memory: {latency: 100, bytes_per_cycle: 32}
 const std::vector<std::string> kBaseline = {"collector.impl=ocu", "arbiter.impl=write_first",
                                             "crossbar.impl=full", "writeback.impl=priority"};
 
-ScriptOp op(ScriptOp::Kind k, std::vector<uint16_t> dst, std::vector<uint16_t> src,
-            uint32_t imm = 0) {
-  ScriptOp o;
-  o.kind = k;
-  o.dst = std::move(dst);
-  o.src = std::move(src);
-  o.imm = imm;
-  return o;
-}
-
-struct Sim {
-  ConfigPtr cfg;
-  ScriptedFrontend fe;
-  RunResult r;
+// Runs `prog` on one warp of the platform above.
+struct Sim : test::Sim {
   Sim(std::vector<ScriptOp> prog, std::vector<std::string> overrides = {})
-      : cfg(parse_config_string(kPlatform, "cmrc-test-platform")), fe(std::move(prog), 1, 16) {
-    for (auto& o : overrides) apply_override(*cfg, o);
-    Simulation sim(*cfg, fe, fe.regs());
-    r = sim.run();
-  }
-  const ScriptedFrontend::Retired& at(unsigned pc) const {
-    for (auto& x : fe.log())
-      if (x.warp == 0 && x.pc == pc) return x;
-    throw std::runtime_error("instruction not retired");
-  }
-  uint64_t stat(const std::string& group, const std::string& name, int i = -1) const {
-    auto& s = r.stats.at(group).at(name);
-    return i < 0 ? s.value("value", s.value("total", uint64_t(0)))
-                 : s.at("values").at(i).get<uint64_t>();
-  }
+      : test::Sim(parse_config_string(kPlatform, "cmrc-test-platform"), std::move(prog), 1,
+                  overrides) {}
+  const ScriptedFrontend::Retired& at(unsigned pc) const { return test::Sim::at(0, pc); }
   // Every retired instruction's timing, for failure messages.
   std::string timeline() const {
     std::string s;
