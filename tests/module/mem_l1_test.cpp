@@ -12,15 +12,12 @@
 #include "modules/l1/i_l1.h"
 #include "modules/memory/i_memory.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
 
 // A memory that records what reaches it: fixed latency, contents in a byte map.
 struct StubMem : sc_core::sc_module {
@@ -72,19 +69,11 @@ struct StubMem : sc_core::sc_module {
   }
 };
 
-uint64_t stat(Unit& u, const std::string& n) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.total();
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
-
 InstInfo load_info, store_info, atomic_info;
 
 struct Bench {
   SimClock clock;
-  ConfigPtr cfg, mcfg;
-  std::unique_ptr<Params> params, mparams;
+  UnitConfig conf, mconf;
   std::unique_ptr<IL1> l1;
   std::unique_ptr<IMemory> real_mem;
   std::unique_ptr<StubMem> stub_mem;
@@ -96,18 +85,9 @@ struct Bench {
     load_info.mem = MemKind::Load;
     store_info.mem = MemKind::Store;
     atomic_info.mem = MemKind::Atomic;
-    cfg = parse_config_string(yaml.empty() ? "{}" : yaml, "l1.yaml");
-    params = std::make_unique<Params>(cfg.get(), "l1");
-    UnitContext c = default_context("l1");
-    c.clock = &clock;
-    l1 = IL1::Registry::create("set_assoc", *params, c);
-    params->check_unused();
+    l1 = make_unit<IL1>(conf, yaml, "l1.yaml", "l1", "set_assoc", "l1", clock);
     if (!mem_yaml.empty()) {
-      mcfg = parse_config_string(mem_yaml, "mem.yaml");
-      mparams = std::make_unique<Params>(mcfg.get(), "memory");
-      UnitContext m = default_context("mem");
-      m.clock = &clock;
-      real_mem = IMemory::Registry::create("simple", *mparams, m);
+      real_mem = make_unit<IMemory>(mconf, mem_yaml, "mem.yaml", "memory", "simple", "mem", clock);
       l1->mem.bind(real_mem->socket);
     } else {
       stub_mem = std::make_unique<StubMem>("stub_mem");
@@ -366,4 +346,3 @@ TEST(MemL1, StreamingReadIsABurstError) {
   b.lsu0.sock->b_transport(gp, t);
   EXPECT_EQ(gp.get_response_status(), tlm::TLM_BURST_ERROR_RESPONSE);
 }
-

@@ -12,15 +12,12 @@
 
 #include "modules/lsu/i_lsu.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
-
-struct StubExec : sc_core::sc_module {
-  InitSocket<StubExec> sock;
-  explicit StubExec(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
 
 struct StubL1 : sc_core::sc_module {
   TargetSocket<StubL1> sock;
@@ -89,31 +86,18 @@ struct StubWb : sc_core::sc_module {
   }
 };
 
-uint64_t stat(Unit& u, const std::string& n, int i = -1) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return i < 0 ? s.total() : s.values.at(i);
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
-
 struct Bench {
   SimClock clock;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<ILsu> lsu;
-  StubExec exec{"exec"};
+  StubInit exec{"exec"};
   StubL1 l1{"l1"};
   StubWb wb{"wb"};
   std::vector<std::unique_ptr<InstInfo>> infos;
   std::vector<std::unique_ptr<WarpInst>> insts;
 
   explicit Bench(const std::string& yaml) {
-    cfg = parse_config_string(yaml.empty() ? "{}" : yaml, "lsu.yaml");
-    params = std::make_unique<Params>(cfg.get(), "lsu");
-    UnitContext c = default_context("lsu");
-    c.clock = &clock;
-    lsu = ILsu::Registry::create("coalescing", *params, c);
-    params->check_unused();
+    lsu = make_unit<ILsu>(conf, yaml, "lsu.yaml", "lsu", "coalescing", "lsu", clock);
     l1.clock = wb.clock = &clock;
     exec.sock.bind(lsu->in);
     lsu->to_l1.bind(l1.sock);
@@ -345,4 +329,3 @@ TEST(MemLsu, BusyL1AndWritebackAreRetried) {
   EXPECT_EQ(stat(*b.lsu, "l1_busy_cycles"), 2u);
   EXPECT_EQ(stat(*b.lsu, "wb_busy_cycles"), 1u);
 }
-

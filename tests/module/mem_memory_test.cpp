@@ -10,37 +10,21 @@
 
 #include "modules/memory/i_memory.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
 
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-uint64_t stat(Unit& u, const std::string& n) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.total();
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
-
 struct Bench {
   SimClock clock;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<IMemory> mem;
   StubInit init{"init"};
 
   explicit Bench(const std::string& yaml) {
-    cfg = parse_config_string(yaml.empty() ? "{}" : yaml, "test.yaml");
-    params = std::make_unique<Params>(cfg.get(), "memory");
-    UnitContext c = default_context("mem");
-    c.clock = &clock;
-    mem = IMemory::Registry::create("simple", *params, c);
-    params->check_unused();
+    mem = make_unit<IMemory>(conf, yaml, "test.yaml", "memory", "simple", "mem", clock);
     init.sock.bind(mem->socket);
     sc_core::sc_start(sc_core::SC_ZERO_TIME); // elaboration: sockets become usable
   }
@@ -192,4 +176,3 @@ TEST(MemMemory, DebugTransportAndNoDmi) {
   gp.set_address(0);
   EXPECT_FALSE(b.init.sock->get_direct_mem_ptr(gp, dmi));
 }
-

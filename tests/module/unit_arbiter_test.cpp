@@ -9,54 +9,14 @@
 
 #include "modules/arbiter/i_arbiter.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
 
 enum { kReadRead, kReadWrite, kWriteWrite, kCollectorPort };
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-// Records every transfer it receives: the Txn, the command, the address and byte enables.
-struct StubTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubTarget> sock;
-  SimClock* clock;
-  struct Seen {
-    Txn txn;
-    tlm::tlm_command cmd;
-    uint64_t addr;
-    std::vector<unsigned char> be;
-    Cycle at;
-  };
-  std::vector<Seen> seen;
-  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
-    sock.register_b_transport(this, &StubTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    const unsigned char* be = gp.get_byte_enable_ptr();
-    seen.push_back({txn_of(gp), gp.get_command(), gp.get_address(),
-                    be ? std::vector<unsigned char>(be, be + gp.get_byte_enable_length())
-                       : std::vector<unsigned char>(),
-                    clock->now});
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-  size_t count(tlm::tlm_command c) const {
-    size_t n = 0;
-    for (auto& s : seen) n += s.cmd == c;
-    return n;
-  }
-};
-
-uint64_t stat(Unit& u, const std::string& n, int i = -1) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return i < 0 ? s.total() : s.values.at(i);
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
 
 struct Bank {
   unsigned slices;
@@ -65,8 +25,7 @@ struct Bank {
 
 struct Bench {
   SimClock clock;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<IArbiter> arb;
   std::vector<std::unique_ptr<StubTarget>> banks;
   StubTarget wb{"wb", &clock};
@@ -74,12 +33,8 @@ struct Bench {
   WarpInst inst; // the instruction the writes come from
 
   Bench(std::vector<Bank> layout, const std::string& yaml = "{}") {
-    cfg = parse_config_string(yaml, "arbiter.yaml");
-    params = std::make_unique<Params>(cfg.get(), "arbiter");
-    UnitContext c = default_context("arbiter");
-    c.clock = &clock;
-    arb = IArbiter::Registry::create("write_first", *params, c);
-    params->check_unused();
+    arb =
+        make_unit<IArbiter>(conf, yaml, "arbiter.yaml", "arbiter", "write_first", "arbiter", clock);
     for (unsigned b = 0; b < layout.size(); ++b) {
       banks.push_back(std::make_unique<StubTarget>(("bank" + std::to_string(b)).c_str(), &clock));
       arb->to_bank.bind(banks.back()->sock);

@@ -10,59 +10,25 @@
 
 #include "modules/bank/i_bank.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-// The crossbar side: records the data and the delay of every read the bank forwards.
-struct StubXbar : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubXbar> sock;
-  struct Seen {
-    std::vector<unsigned char> data;
-    sc_core::sc_time delay;
-    Txn txn;
-  };
-  std::vector<Seen> seen;
-  explicit StubXbar(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {
-    sock.register_b_transport(this, &StubXbar::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
-    const unsigned char* p = gp.get_data_ptr();
-    seen.push_back({std::vector<unsigned char>(p, p + gp.get_data_length()), d, txn_of(gp)});
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
-
-uint64_t stat(Unit& u, const std::string& n) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.total();
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
 
 using Row = std::array<unsigned char, kRegBytes>;
 
 struct Bench {
   SimClock clock;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<IBank> bank;
   StubInit arb{"arb"};
-  StubXbar xbar{"xbar"};
+  StubTarget xbar{"xbar", &clock};
 
   explicit Bench(const std::string& yaml) {
-    cfg = parse_config_string(yaml, "bank.yaml");
-    params = std::make_unique<Params>(cfg.get(), "bank");
-    UnitContext c = default_context("bank0");
-    c.clock = &clock;
-    bank = IBank::Registry::create("sliced", *params, c);
-    params->check_unused();
+    bank = make_unit<IBank>(conf, yaml, "bank.yaml", "bank", "sliced", "bank0", clock);
+    xbar.keep_data = true;
     arb.sock.bind(bank->in);
     bank->out.bind(xbar.sock);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);

@@ -11,48 +11,12 @@
 #include "modules/collector/i_collector.h"
 #include "platform/config.h"
 #include "policies/reg_mapping.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-// Records every transfer with the cycle it arrived in; `busy_for` transfers are refused.
-struct StubTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubTarget> sock;
-  SimClock* clock;
-  struct Seen {
-    Txn txn;
-    Cycle at;
-  };
-  std::vector<Seen> seen;
-  unsigned busy_for = 0;
-  unsigned refused = 0;
-  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
-    sock.register_b_transport(this, &StubTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    if (busy_for) {
-      --busy_for;
-      ++refused;
-      txn_of(gp).busy = true;
-      return;
-    }
-    seen.push_back({txn_of(gp), clock->now});
-  }
-};
-
-uint64_t stat(Unit& u, const std::string& n) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.total();
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
 
 LaneValues lanes(uint32_t base) {
   LaneValues v;
@@ -64,8 +28,7 @@ struct Bench {
   SimClock clock;
   SmShape shape;
   std::unique_ptr<RegMapping> mapping;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<ICollector> col;
   StubInit alloc{"alloc"}, xbar{"xbar"};
   StubTarget arb{"arb", &clock}, exec{"exec", &clock}, release{"release", &clock},
@@ -78,17 +41,9 @@ struct Bench {
     shape.banks = 4;
     shape.slices = slices;
     shape.subcores = 1;
-    Params none(nullptr, "register_mapping");
-    mapping = RegMapping::Registry::create("gpgpusim", none, 4, 64);
-    shape.mapping = mapping.get();
-    cfg = parse_config_string(yaml, "collector.yaml");
-    params = std::make_unique<Params>(cfg.get(), "collector");
-    UnitContext c = default_context("collector2");
-    c.clock = &clock;
-    c.shape = &shape;
-    c.index = 2;
-    col = ICollector::Registry::create("ocu", *params, c);
-    params->check_unused();
+    mapping = install_mapping(shape);
+    col = make_unit<ICollector>(conf, yaml, "collector.yaml", "collector", "ocu", "collector2",
+                                clock, &shape, [&](UnitContext& c) { c.index = 2; });
     alloc.sock.bind(col->in);
     xbar.sock.bind(col->from_xbar);
     col->to_arb.bind(arb.sock);

@@ -9,48 +9,19 @@
 
 #include "modules/exec/i_exec.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-struct StubTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubTarget> sock;
-  SimClock* clock;
-  struct Seen {
-    Txn txn;
-    Cycle at;
-    sc_core::sc_time delay;
-  };
-  std::vector<Seen> seen;
-  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
-    sock.register_b_transport(this, &StubTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
-    seen.push_back({txn_of(gp), clock->now, d});
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
-
-uint64_t stat(Unit& u, const std::string& n, int i) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.values.at(i);
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
 
 unsigned idx(Pipe p) { return static_cast<unsigned>(p); }
 
 struct Bench {
   SimClock clock;
   SmShape shape;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<IExec> exec;
   StubInit col0{"col0"}, col1{"col1"};
   StubTarget lsu{"lsu", &clock}, wb{"wb", &clock};
@@ -58,13 +29,7 @@ struct Bench {
   std::vector<std::unique_ptr<WarpInst>> insts;
 
   explicit Bench(const std::string& yaml) {
-    cfg = parse_config_string(yaml, "exec.yaml");
-    params = std::make_unique<Params>(cfg.get(), "exec");
-    UnitContext c = default_context("exec");
-    c.clock = &clock;
-    c.shape = &shape;
-    exec = IExec::Registry::create("pipes", *params, c);
-    params->check_unused();
+    exec = make_unit<IExec>(conf, yaml, "exec.yaml", "exec", "pipes", "exec", clock, &shape);
     // As the SM builder does: pipes without units fold onto SP.
     for (unsigned i = 0; i < kNumPipes; ++i)
       if (static_cast<Pipe>(i) != Pipe::MEM && !exec->units(static_cast<Pipe>(i)))

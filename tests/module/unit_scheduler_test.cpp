@@ -11,42 +11,14 @@
 #include "modules/frontend/i_frontend.h"
 #include "modules/scheduler/i_scheduler.h"
 #include "platform/config.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
 
 enum { kScoreboard, kWar, kCollectorFull, kNoInstruction };
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-// The allocator: records issued instructions; refuses while `full`.
-struct StubAlloc : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubAlloc> sock;
-  SimClock* clock;
-  bool full = false;
-  struct Seen {
-    WarpInst* inst;
-    const InstInfo* info;
-    Cycle at;
-  };
-  std::vector<Seen> seen;
-  StubAlloc(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
-    sock.register_b_transport(this, &StubAlloc::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    Txn& t = txn_of(gp);
-    if (full) {
-      t.busy = true;
-      return;
-    }
-    seen.push_back({t.inst, t.inst->info, clock->now});
-  }
-};
 
 // Per warp a straight-line program of hand-built instructions.
 struct StubFrontend : IFrontend {
@@ -89,22 +61,14 @@ uint64_t stall(Unit& u, int kind) {
   return 0;
 }
 
-uint64_t stat(Unit& u, const std::string& n) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.total();
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
-
 struct Bench {
   SimClock clock;
   SmShape shape;
   StubFrontend fe;
   InstPool pool;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<IScheduler> sch;
-  StubAlloc alloc{"alloc", &clock};
+  StubTarget alloc{"alloc", &clock};
   StubInit collector{"collector"}, writeback{"writeback"};
 
   Bench(std::vector<std::vector<InstInfo>> prog, const std::string& yaml = "{policy: lrr}") {
@@ -114,15 +78,11 @@ struct Bench {
     shape.regs_per_thread = 16;
     fe.prog = std::move(prog);
     fe.pc.assign(fe.prog.size(), 0);
-    cfg = parse_config_string(yaml, "scheduler.yaml");
-    params = std::make_unique<Params>(cfg.get(), "scheduler");
-    UnitContext c = default_context("scheduler0");
-    c.clock = &clock;
-    c.shape = &shape;
-    c.frontend = &fe;
-    c.pool = &pool;
-    sch = IScheduler::Registry::create("standard", *params, c);
-    params->check_unused();
+    sch = make_unit<IScheduler>(conf, yaml, "scheduler.yaml", "scheduler", "standard", "scheduler0",
+                                clock, &shape, [&](UnitContext& c) {
+                                  c.frontend = &fe;
+                                  c.pool = &pool;
+                                });
     sch->to_alloc.bind(alloc.sock);
     collector.sock.bind(sch->notify);
     writeback.sock.bind(sch->notify);
@@ -153,7 +113,7 @@ TEST(UnitScheduler, RawHazardStallsAsScoreboard) {
   Bench b({{inst({1}, {2, 3}), inst({4}, {1, 5})}});
   EXPECT_TRUE(b.tick(0));
   ASSERT_EQ(b.alloc.seen.size(), 1u);
-  WarpInst* first = b.alloc.seen[0].inst;
+  WarpInst* first = b.alloc.seen[0].txn.inst;
   EXPECT_EQ(first->issue_cycle, 0u);
   EXPECT_TRUE(b.tick(1));
   EXPECT_EQ(b.alloc.seen.size(), 1u);
@@ -176,7 +136,7 @@ TEST(UnitScheduler, RawHazardStallsAsScoreboard) {
 TEST(UnitScheduler, WawHazardStallsAsScoreboard) {
   Bench b({{inst({1}, {2}), inst({1}, {3})}});
   b.tick(0);
-  b.notify(0, Txn::Kind::OperandsRead, b.alloc.seen[0].inst);
+  b.notify(0, Txn::Kind::OperandsRead, b.alloc.seen[0].txn.inst);
   b.tick(1);
   EXPECT_EQ(b.alloc.seen.size(), 1u);
   EXPECT_EQ(stall(*b.sch, kScoreboard), 1u);
@@ -188,7 +148,7 @@ TEST(UnitScheduler, WarHazardStallsAsWar) {
   Bench b({{inst({1}, {2, 3}), inst({2}, {5})}});
   b.tick(0);
   ASSERT_EQ(b.alloc.seen.size(), 1u);
-  WarpInst* first = b.alloc.seen[0].inst;
+  WarpInst* first = b.alloc.seen[0].txn.inst;
   EXPECT_TRUE(b.tick(1));
   EXPECT_EQ(b.alloc.seen.size(), 1u);
   EXPECT_EQ(stall(*b.sch, kWar), 1u);
@@ -229,8 +189,8 @@ TEST(UnitScheduler, AHazardInOneWarpDoesNotBlockAnother) {
   b.tick(1); // warp 0
   b.tick(2); // warp 0's RAW: stalled, nothing else to issue
   ASSERT_EQ(b.alloc.seen.size(), 2u);
-  EXPECT_EQ(b.alloc.seen[0].inst->warp, 1u);
-  EXPECT_EQ(b.alloc.seen[1].inst->warp, 0u);
+  EXPECT_EQ(b.alloc.seen[0].txn.inst->warp, 1u);
+  EXPECT_EQ(b.alloc.seen[1].txn.inst->warp, 0u);
   EXPECT_EQ(stall(*b.sch, kScoreboard), 1u);
 }
 

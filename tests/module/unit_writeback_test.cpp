@@ -12,32 +12,12 @@
 #include "modules/writeback/i_writeback.h"
 #include "platform/config.h"
 #include "policies/reg_mapping.h"
+#include "tests/support/stubs.h"
 
 using namespace gpurf;
+using namespace gpurf::test;
 
 namespace {
-
-struct StubInit : sc_core::sc_module {
-  tlm_utils::simple_initiator_socket<StubInit> sock;
-  explicit StubInit(sc_core::sc_module_name nm) : sc_module(nm), sock("sock") {}
-};
-
-struct StubTarget : sc_core::sc_module {
-  tlm_utils::simple_target_socket<StubTarget> sock;
-  SimClock* clock;
-  struct Seen {
-    Txn txn;
-    Cycle at;
-  };
-  std::vector<Seen> seen;
-  StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
-    sock.register_b_transport(this, &StubTarget::b_transport);
-  }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
-    seen.push_back({txn_of(gp), clock->now});
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-  }
-};
 
 struct StubFrontend : IFrontend {
   std::vector<const WarpInst*> retired;
@@ -49,13 +29,6 @@ struct StubFrontend : IFrontend {
   std::string describe_warp(unsigned) const override { return ""; }
 };
 
-uint64_t stat(Unit& u, const std::string& n) {
-  for (const Stat& s : u.stats().stats())
-    if (s.name == n) return s.total();
-  ADD_FAILURE() << "no stat " << n;
-  return 0;
-}
-
 struct Bench {
   SimClock clock;
   SmShape shape;
@@ -63,8 +36,7 @@ struct Bench {
   StubFrontend fe;
   InstPool pool;
   unsigned issue_wakes = 0;
-  ConfigPtr cfg;
-  std::unique_ptr<Params> params;
+  UnitConfig conf;
   std::unique_ptr<IWriteback> wb;
   StubInit exec{"exec"}, lsu{"lsu"}, arb_done{"arb_done"};
   StubTarget arb{"arb", &clock}, sched0{"sched0", &clock}, sched1{"sched1", &clock};
@@ -73,19 +45,13 @@ struct Bench {
   explicit Bench(const std::string& yaml) {
     shape.banks = 4;
     shape.slices = 1;
-    Params none(nullptr, "register_mapping");
-    mapping = RegMapping::Registry::create("gpgpusim", none, 4, 64);
-    shape.mapping = mapping.get();
-    cfg = parse_config_string(yaml, "writeback.yaml");
-    params = std::make_unique<Params>(cfg.get(), "writeback");
-    UnitContext c = default_context("writeback");
-    c.clock = &clock;
-    c.shape = &shape;
-    c.frontend = &fe;
-    c.pool = &pool;
-    c.wake_issue = [this] { ++issue_wakes; };
-    wb = IWriteback::Registry::create("priority", *params, c);
-    params->check_unused();
+    mapping = install_mapping(shape);
+    wb = make_unit<IWriteback>(conf, yaml, "writeback.yaml", "writeback", "priority", "writeback",
+                               clock, &shape, [&](UnitContext& c) {
+                                 c.frontend = &fe;
+                                 c.pool = &pool;
+                                 c.wake_issue = [this] { ++issue_wakes; };
+                               });
     exec.sock.bind(wb->in);
     lsu.sock.bind(wb->in);
     arb_done.sock.bind(wb->write_done);

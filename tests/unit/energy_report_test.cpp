@@ -73,8 +73,8 @@ Json stats() {
   s["sm.sub0.crossbar"] = {{"transfers", scalar(12)}, {"bytes", scalar(1536)}};
   s["sm.sub0.lsu"] = {{"instructions", vec({1, 2, 6, 0, 0, 0}, {"none", "global", "shared", "local",
                                                                 "param", "const"})}};
-  s["sm.sub0.rfc"] = {{"reads", scalar(10)}, {"writes", scalar(4)}};
-  s["sm.sub1.rfc"] = {{"reads", scalar(2)}, {"writes", scalar(0)}};
+  s["sm.sub0.rfc"] = {{"reads", scalar(10)}, {"writes", scalar(4)}, {"writebacks", scalar(3)}};
+  s["sm.sub1.rfc"] = {{"reads", scalar(2)}, {"writes", scalar(0)}, {"writebacks", scalar(0)}};
   s["sm.sub0.hash"] = {{"hashes", vec({2, 3}, {})}};
   s["sm.l1"] = {{"reads", scalar(20)},
                 {"writes", scalar(5)},
