@@ -4,8 +4,8 @@
 
 #include <cstdint>
 #include <deque>
-#include <memory>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,10 +33,9 @@ public:
                     double min = -1e300, double max = 1e300);
   bool get_bool(const std::string& name, bool def, const std::string& desc);
   // One of `choices`.
-  std::string get_choice(const std::string& name, const std::string& def,
-                         const std::string& desc, const std::vector<std::string>& choices);
-  std::string get_string(const std::string& name, const std::string& def,
-                         const std::string& desc);
+  std::string get_choice(const std::string& name, const std::string& def, const std::string& desc,
+                         const std::vector<std::string>& choices);
+  std::string get_string(const std::string& name, const std::string& def, const std::string& desc);
   // A list of choices (e.g. pipe priority order); empty node -> def.
   std::vector<std::string> get_choice_list(const std::string& name,
                                            const std::vector<std::string>& def,

@@ -67,24 +67,25 @@ std::unique_ptr<Base> Registry<Base, Args...>::create(const std::string& impl, P
 
 // Registers `Class`, constructible from (Params&, Args...), as implementation `name` of the
 // slot whose interface is `Base` (which declares `using Registry = gpurf::Registry<...>`).
-#define GPURF_REGISTER(Base, Class, name, desc)                                               \
-  static const bool gpurf_registered_##Class = Base::Registry::add(                          \
-      name, desc, [](gpurf::Params& p, auto&&... a) -> std::unique_ptr<Base> {                \
-        return std::make_unique<Class>(p, a...);                                              \
+#define GPURF_REGISTER(Base, Class, name, desc)                                                    \
+  static const bool gpurf_registered_##Class =                                                     \
+      Base::Registry::add(name, desc, [](gpurf::Params& p, auto&&... a) -> std::unique_ptr<Base> { \
+        return std::make_unique<Class>(p, a...);                                                   \
       })
 
 // The same for an sc_module unit constructible from (sc_module_name, Params&, const
 // UnitContext&): the module name is pushed for the whole construction, so the unit's
 // sockets and children are named under it.
 #define GPURF_REGISTER_UNIT(Base, Class, impl_name, desc)                                          \
-  static const bool gpurf_registered_##Class = Base::Registry::add(                          \
-      impl_name, desc, [](gpurf::Params& p, const gpurf::UnitContext& c) -> std::unique_ptr<Base> { \
-        return std::make_unique<Class>(sc_core::sc_module_name(c.name.c_str()), p, c);        \
+  static const bool gpurf_registered_##Class = Base::Registry::add(                                \
+      impl_name, desc,                                                                             \
+      [](gpurf::Params& p, const gpurf::UnitContext& c) -> std::unique_ptr<Base> {                 \
+        return std::make_unique<Class>(sc_core::sc_module_name(c.name.c_str()), p, c);             \
       })
 
 // Declares the slot of interface `Base` for --list/--describe; `make_default` is a callable
 // (const std::string& impl, Params&) -> std::unique_ptr<Base> used by --describe.
-#define GPURF_SLOT(Base, slot, desc, make_default)                                            \
+#define GPURF_SLOT(Base, slot, desc, make_default)                                                 \
   static const bool gpurf_slot_##Base = gpurf::add_slot<Base>(slot, desc, make_default)
 
 namespace gpurf {

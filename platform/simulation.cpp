@@ -41,18 +41,16 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   if (!opt.vcd_path.empty()) {
     const bool chosen = !opt.vcd_signals.empty();
     const std::vector<std::string> names =
-        chosen ? opt.vcd_signals
-               : std::vector<std::string>{"*.scheduler*.issued", "*.bank*.busy",
-                                          "*.allocator.in_use", "*.arbiter.queue_depth",
-                                          "sm.warp_instructions"};
+        chosen
+            ? opt.vcd_signals
+            : std::vector<std::string>{"*.scheduler*.issued", "*.bank*.busy", "*.allocator.in_use",
+                                       "*.arbiter.queue_depth", "sm.warp_instructions"};
     vcd_ = std::make_unique<VcdRecorder>(opt.vcd_path, names, sm_->clock(), chosen);
     sm_->set_vcd(vcd_.get());
   }
 }
 
-std::vector<std::string> Simulation::vcd_signal_names() const {
-  return VcdRecorder::available();
-}
+std::vector<std::string> Simulation::vcd_signal_names() const { return VcdRecorder::available(); }
 
 Simulation::~Simulation() = default;
 
@@ -75,8 +73,7 @@ RunResult Simulation::run() {
   r.stats = dump_stats_json();
   if (energy_) {
     const SmShape& s = sm_->shape();
-    r.energy =
-        energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});
+    r.energy = energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});
   }
   const double s = std::max(r.host_seconds, 1e-9);
   r.stats["host"] = {{"seconds", r.host_seconds},

@@ -24,10 +24,10 @@ class VcdRecorder;
 
 // Optional outputs of a run (docs/trace.md).
 struct SimOptions {
-  std::string trace_path;            // instruction-lifecycle trace (Chrome JSON); "": off
+  std::string trace_path;                  // instruction-lifecycle trace (Chrome JSON); "": off
   Cycle trace_from = 0, trace_to = kNever; // its cycle window [from, to)
-  std::string vcd_path;              // VCD waveform; "": off
-  std::vector<std::string> vcd_signals; // names or '*' patterns; empty: a default set
+  std::string vcd_path;                    // VCD waveform; "": off
+  std::vector<std::string> vcd_signals;    // names or '*' patterns; empty: a default set
 };
 
 struct RunResult {

@@ -41,7 +41,8 @@ template <class I> Slot slot(Params& top, const char* key, const char* def, cons
 // Reads `count` as an SM total that must split evenly over the sub-cores.
 unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::string& what,
                      unsigned min = 1) {
-  const unsigned n = p.get_uint("count", def, what + " in the SM (split over sub-cores)", min, 4096);
+  const unsigned n =
+      p.get_uint("count", def, what + " in the SM (split over sub-cores)", min, 4096);
   if (n % subcores)
     p.fail("count", std::to_string(n) + " does not divide over " + std::to_string(subcores) +
                         " sub-cores; use a multiple of sm.subcores");
@@ -101,7 +102,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   // A register file cache only when the platform has an `rfc:` section (docs/gebhart.md).
   std::unique_ptr<Slot> rf;
   if (top.node() && top.node()->find("rfc"))
-    rf = std::make_unique<Slot>(slot<IRfc>(top, "rfc", "cache", "register file cache (per sub-core)"));
+    rf = std::make_unique<Slot>(
+        slot<IRfc>(top, "rfc", "cache", "register file cache (per sub-core)"));
 
   subcores_.resize(sub);
   for (unsigned s = 0; s < sub; ++s) {
@@ -240,9 +242,7 @@ void Sm::retire(const WarpInst& inst) {
   frontend_.retire(inst);
 }
 
-void Sm::start_of_simulation() {
-  host_start_ = last_report_ = std::chrono::steady_clock::now();
-}
+void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::steady_clock::now(); }
 
 void Sm::step() {
   try {

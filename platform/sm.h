@@ -75,9 +75,7 @@ private:
   void execute(unsigned warp, WarpInst& out) override { frontend_.execute(warp, out); }
   void retire(const WarpInst& inst) override;
   bool done() const override { return frontend_.done(); }
-  std::string describe_warp(unsigned warp) const override {
-    return frontend_.describe_warp(warp);
-  }
+  std::string describe_warp(unsigned warp) const override { return frontend_.describe_warp(warp); }
 
   void step();
   void start_of_simulation() override;

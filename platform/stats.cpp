@@ -102,7 +102,8 @@ uint64_t sum_stat(const std::string& group_kind, const std::string& name) {
     size_t dot = p.rfind('.');
     std::string last = dot == std::string::npos ? p : p.substr(dot + 1);
     if (last != group_kind) { // "bank3" is of kind "bank"; "l1" of kind "l1"
-      while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
+      while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back())))
+        last.pop_back();
       if (last != group_kind) continue;
     }
     for (const Stat& s : g->stats())

@@ -18,7 +18,7 @@ class StatGroup;
 // A counter, or a vector of counters (one per bank, per kind...).
 struct Stat {
   std::string name, description, unit;
-  std::vector<uint64_t> values; // size 1 for scalars
+  std::vector<uint64_t> values;    // size 1 for scalars
   std::vector<std::string> labels; // optional names of the vector elements
   bool is_vector = false;          // declared with vector() (dumped as "values" even if size 1)
   uint64_t& operator[](size_t i) { return values[i]; }
@@ -37,8 +37,8 @@ public:
   StatGroup(const StatGroup&) = delete;
   ~StatGroup();
   uint64_t& scalar(const std::string& name, const std::string& desc, const std::string& unit);
-  Stat& vector(const std::string& name, size_t n, const std::string& desc,
-               const std::string& unit, std::vector<std::string> labels = {});
+  Stat& vector(const std::string& name, size_t n, const std::string& desc, const std::string& unit,
+               std::vector<std::string> labels = {});
   void formula(const std::string& name, const std::string& desc, const std::string& unit,
                std::function<double()> f);
   const std::string& path() const { return path_; }

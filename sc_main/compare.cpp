@@ -52,8 +52,8 @@ struct BadInput : std::runtime_error {
 struct HelpRequested {};
 
 struct Source {
-  std::string arg, label, file;       // as given, column label, the file read
-  std::vector<std::string> kernels;   // in file order
+  std::string arg, label, file;     // as given, column label, the file read
+  std::vector<std::string> kernels; // in file order
   std::map<std::string, json> by_kernel;
 };
 
@@ -70,7 +70,8 @@ std::string summary_file(const std::string& arg) {
   if (fs::exists(p / "summary.json")) return (p / "summary.json").string();
   std::vector<std::string> subs;
   for (auto& e : fs::directory_iterator(p))
-    if (e.is_directory() && fs::exists(e.path() / "summary.json")) subs.push_back(e.path().filename());
+    if (e.is_directory() && fs::exists(e.path() / "summary.json"))
+      subs.push_back(e.path().filename());
   std::sort(subs.begin(), subs.end());
   if (subs.size() == 1) return (p / subs.front() / "summary.json").string();
   if (subs.empty() && fs::exists(p / "result.json")) return (p / "result.json").string();
@@ -106,9 +107,10 @@ Source load(const std::string& arg) {
     const std::string k = o["kernel"].get<std::string>();
     const std::string who = s.file + ": kernel '" + k + "'";
     if (!o.contains("schema"))
-      throw BadInput(who + " has no \"schema\" field (schema 0, written by an older gpurf); "
-                     "this gpurf reads schema " + std::to_string(kCompareSchema) +
-                     ": rerun gpurf suite to regenerate it");
+      throw BadInput(who +
+                     " has no \"schema\" field (schema 0, written by an older gpurf); "
+                     "this gpurf reads schema " +
+                     std::to_string(kCompareSchema) + ": rerun gpurf suite to regenerate it");
     if (!o["schema"].is_number_integer() || o["schema"].get<long long>() != kCompareSchema)
       throw BadInput(who + " has \"schema\": " + o["schema"].dump() + "; this gpurf reads schema " +
                      std::to_string(kCompareSchema) + ": use a matching gpurf or rerun the suite");
@@ -187,12 +189,15 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 std::vector<std::string> suggestions(const std::string& word, const std::set<std::string>& keys) {
   std::vector<std::pair<size_t, std::string>> scored;
   const size_t limit = std::max<size_t>(2, word.size() / 3);
-  const std::string last = word.substr(word.rfind('.') == std::string::npos ? 0 : word.rfind('.') + 1);
+  const std::string last =
+      word.substr(word.rfind('.') == std::string::npos ? 0 : word.rfind('.') + 1);
   for (auto& k : keys) {
     const size_t d = edit_distance(word, k);
     const std::string klast = k.substr(k.rfind('.') == std::string::npos ? 0 : k.rfind('.') + 1);
-    if (d <= limit) scored.push_back({d, k});
-    else if (edit_distance(last, klast) <= std::max<size_t>(1, last.size() / 4)) scored.push_back({limit + 1, k});
+    if (d <= limit)
+      scored.push_back({d, k});
+    else if (edit_distance(last, klast) <= std::max<size_t>(1, last.size() / 4))
+      scored.push_back({limit + 1, k});
   }
   std::sort(scored.begin(), scored.end());
   std::vector<std::string> out;
@@ -205,8 +210,10 @@ std::string fmt_abs(const json& v) {
   if (v.is_number_integer()) return v.dump();
   const double d = v.get<double>();
   char buf[64];
-  if (d == 0 || std::fabs(d) >= 1e3) std::snprintf(buf, sizeof buf, "%.0f", d);
-  else std::snprintf(buf, sizeof buf, "%#.4g", d);
+  if (d == 0 || std::fabs(d) >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.0f", d);
+  else
+    std::snprintf(buf, sizeof buf, "%#.4g", d);
   return buf;
 }
 
@@ -214,9 +221,12 @@ std::string fmt_double(double d, bool ratio) {
   char buf[64];
   if (std::isnan(d)) return "n/a";
   if (std::isinf(d)) return "inf";
-  if (ratio) std::snprintf(buf, sizeof buf, "%.3f", d);
-  else if (d == 0 || std::fabs(d) >= 1e3) std::snprintf(buf, sizeof buf, "%.0f", d);
-  else std::snprintf(buf, sizeof buf, "%#.4g", d);
+  if (ratio)
+    std::snprintf(buf, sizeof buf, "%.3f", d);
+  else if (d == 0 || std::fabs(d) >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.0f", d);
+  else
+    std::snprintf(buf, sizeof buf, "%#.4g", d);
   return buf;
 }
 
@@ -243,7 +253,8 @@ struct Options {
 Options parse_args(const std::vector<std::string>& args) {
   Options o;
   auto value = [&](size_t& i) -> std::string {
-    if (i + 1 >= args.size()) throw BadInput("option " + args[i] + " needs a value\n" + kCompareUsage);
+    if (i + 1 >= args.size())
+      throw BadInput("option " + args[i] + " needs a value\n" + kCompareUsage);
     return args[++i];
   };
   auto on_off = [](const std::string& opt, const std::string& v) {
@@ -284,7 +295,8 @@ Options parse_args(const std::vector<std::string>& args) {
       o.dirs.push_back(a);
     }
   }
-  if (o.dirs.empty()) throw BadInput(std::string("compare: no result directory given\n") + kCompareUsage);
+  if (o.dirs.empty())
+    throw BadInput(std::string("compare: no result directory given\n") + kCompareUsage);
   return o;
 }
 
@@ -306,8 +318,10 @@ void print_text(const Table& t, std::ostream& os) {
   auto line = [&](const std::vector<std::string>& cells) {
     for (size_t c = 0; c < cells.size(); ++c) {
       const std::string& s = cells[c];
-      if (c == 0) os << s << std::string(w[c] - s.size(), ' ');
-      else os << "  " << std::string(w[c] - s.size(), ' ') << s;
+      if (c == 0)
+        os << s << std::string(w[c] - s.size(), ' ');
+      else
+        os << "  " << std::string(w[c] - s.size(), ' ') << s;
     }
     os << "\n";
   };
@@ -420,15 +434,19 @@ int compare_main(const std::vector<std::string>& args) {
       std::vector<std::string> missing, unverified;
       for (auto& s : srcs) {
         auto it = s.by_kernel.find(k);
-        if (it == s.by_kernel.end()) missing.push_back(s.label);
-        else if (!it->second.value("verified", false)) unverified.push_back(s.label);
+        if (it == s.by_kernel.end())
+          missing.push_back(s.label);
+        else if (!it->second.value("verified", false))
+          unverified.push_back(s.label);
       }
       auto join = [](const std::vector<std::string>& v) {
         std::string r;
         for (auto& x : v) r += (r.empty() ? "" : ", ") + x;
         return r;
       };
-      if (!missing.empty()) notes.push_back("kernel " + k + " is missing in " + join(missing) + " ('-'); not in the means");
+      if (!missing.empty())
+        notes.push_back("kernel " + k + " is missing in " + join(missing) +
+                        " ('-'); not in the means");
       if (!unverified.empty()) {
         any_unverified = true;
         for (auto& s : srcs) {
@@ -440,7 +458,8 @@ int compare_main(const std::vector<std::string>& args) {
                               : ": " + it->second.value("error", std::string()).substr(0, 200))
                       << "\n";
         }
-        notes.push_back("kernel " + k + " is not verified in " + join(unverified) + " ('*'); not in the means");
+        notes.push_back("kernel " + k + " is not verified in " + join(unverified) +
+                        " ('*'); not in the means");
       }
       if (missing.empty() && unverified.empty()) in_means.insert(k);
     }
@@ -462,7 +481,8 @@ int compare_main(const std::vector<std::string>& args) {
 
     for (const std::string& st : opt.stats) {
       Table t;
-      t.title = st + (ratios ? " (" + srcs[0].label + ": absolute; others: ratio to " + srcs[0].label + ")"
+      t.title = st + (ratios ? " (" + srcs[0].label + ": absolute; others: ratio to " +
+                                   srcs[0].label + ")"
                              : " (absolute)");
       t.header.push_back("kernel");
       for (auto& s : srcs) t.header.push_back(s.label);
@@ -481,7 +501,7 @@ int compare_main(const std::vector<std::string>& args) {
             if (it != srcs[i].by_kernel.end()) stat_missing_somewhere = true;
             cells.push_back("-");
             vals.push_back(NAN);
-            
+
             continue;
           }
           const double d = v->get<double>();
@@ -492,9 +512,12 @@ int compare_main(const std::vector<std::string>& args) {
             has_base = true;
             cell = fmt_abs(*v);
           } else if (ratios) {
-            if (!has_base) shown = NAN;
-            else if (base == 0) shown = d == 0 ? 1.0 : INFINITY;
-            else shown = d / base;
+            if (!has_base)
+              shown = NAN;
+            else if (base == 0)
+              shown = d == 0 ? 1.0 : INFINITY;
+            else
+              shown = d / base;
             cell = has_base ? fmt_double(shown, true) : "-";
           } else {
             cell = fmt_abs(*v);
@@ -573,10 +596,12 @@ int compare_main(const std::vector<std::string>& args) {
     if (opt.format != "csv") {
       std::set<std::string> printed;
       for (auto& n : notes)
-        if (printed.insert(n).second) os << (opt.format == "markdown" ? "- " : "") << "note: " << n << "\n";
+        if (printed.insert(n).second)
+          os << (opt.format == "markdown" ? "- " : "") << "note: " << n << "\n";
       if (in_means.size() < kernels.size())
-        os << (opt.format == "markdown" ? "- " : "") << "note: means over " << in_means.size() << " of "
-           << kernels.size() << " kernels" << (any_unverified ? " (unverified ones excluded)" : "") << "\n";
+        os << (opt.format == "markdown" ? "- " : "") << "note: means over " << in_means.size()
+           << " of " << kernels.size() << " kernels"
+           << (any_unverified ? " (unverified ones excluded)" : "") << "\n";
     }
     return kExitOk;
   } catch (const BadInput& e) {

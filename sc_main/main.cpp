@@ -1,11 +1,11 @@
 // gpurf command line.
 #include <fcntl.h>
 #include <filesystem>
-#include <map>
-#include <sstream>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -15,12 +15,12 @@
 #include "modules/frontend/launch.h"
 #include "modules/frontend/ptx_frontend.h"
 #include "modules/frontend/scripted.h"
-#include "platform/stats.h"
-#include "sc_main/compare.h"
-#include "workloads/reference/reference.h"
 #include "platform/config.h"
 #include "platform/registry.h"
 #include "platform/simulation.h"
+#include "platform/stats.h"
+#include "sc_main/compare.h"
+#include "workloads/reference/reference.h"
 
 namespace fs = std::filesystem;
 using namespace gpurf;
@@ -80,7 +80,8 @@ unsigned to_count(const std::string& opt, const std::string& v) {
 Cli parse(int argc, char** argv) {
   Cli c;
   auto value = [&](int& i) -> std::string {
-    if (i + 1 >= argc) throw ConfigError(std::string("option ") + argv[i] + " needs a value\n" + kUsage);
+    if (i + 1 >= argc)
+      throw ConfigError(std::string("option ") + argv[i] + " needs a value\n" + kUsage);
     return argv[++i];
   };
   for (int i = 1; i < argc; ++i) {
@@ -159,7 +160,8 @@ int list() {
   std::sort(slots.begin(), slots.end(), [](auto& a, auto& b) { return a.slot < b.slot; });
   for (const SlotInfo& s : slots) {
     std::cout << s.slot << ": " << s.description << "\n";
-    for (auto& [name, desc] : s.impls()) std::cout << "  " << std::left << std::setw(14) << name << desc << "\n";
+    for (auto& [name, desc] : s.impls())
+      std::cout << "  " << std::left << std::setw(14) << name << desc << "\n";
   }
   return 0;
 }
@@ -195,8 +197,8 @@ int describe(const std::string& impl) {
 // global loads and stores, and a barrier: it exercises every unit of the pipeline.
 std::unique_ptr<ScriptedFrontend> synthetic() {
   std::vector<ScriptOp> prog;
-  auto op = [&](ScriptOp::Kind k, std::vector<uint16_t> d, std::vector<uint16_t> s, uint32_t imm = 0,
-                Pipe pipe = Pipe::SP) {
+  auto op = [&](ScriptOp::Kind k, std::vector<uint16_t> d, std::vector<uint16_t> s,
+                uint32_t imm = 0, Pipe pipe = Pipe::SP) {
     ScriptOp o;
     o.kind = k;
     o.dst = d;
@@ -241,7 +243,8 @@ std::string workload_path(const std::string& w) {
   std::string list, hint = closest(w, names);
   for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
   throw ConfigError("--workload: no launch file or suite kernel '" + w + "'" +
-                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + list + ")");
+                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + list +
+                    ")");
 }
 
 uint64_t sum(const std::string& kind, const std::string& stat) { return sum_stat(kind, stat); }
@@ -266,7 +269,8 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   j["coalesced_accesses"] = sum("arbiter", "coalesced"); // CMRC Table I kinds; 0 elsewhere
   j["operands_checked"] = sum("collector", "operands_checked");
   nlohmann::ordered_json conflicts;
-  for (const char* k : {"read_read", "read_write", "write_write", "collector_port"}) conflicts[k] = 0;
+  for (const char* k : {"read_read", "read_write", "write_write", "collector_port"})
+    conflicts[k] = 0;
   for (StatGroup* g : all_stat_groups())
     for (const Stat& st : g->stats())
       if (st.name == "conflicts" && st.labels.size() == st.values.size())
@@ -282,8 +286,8 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
       for (const Stat& st : g->stats())
         if (st.name == name && st.labels.size() == st.values.size())
           for (size_t i = 0; i < st.values.size(); ++i)
-            o[st.labels[i]] = (o.contains(st.labels[i]) ? o[st.labels[i]].get<uint64_t>() : 0) +
-                              st.values[i];
+            o[st.labels[i]] =
+                (o.contains(st.labels[i]) ? o[st.labels[i]].get<uint64_t>() : 0) + st.values[i];
     return o;
   };
   if (sum("rfc", "results") + sum("rfc", "misses") > 0) {
@@ -417,7 +421,8 @@ int suite(const Cli& c) {
   };
   std::vector<Job> all;
   for (auto& p : platforms)
-    for (auto& k : kernels) all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
+    for (auto& k : kernels)
+      all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
   std::map<pid_t, size_t> running;
   size_t next = 0;
   while (next < all.size() || !running.empty()) {
@@ -425,9 +430,10 @@ int suite(const Cli& c) {
       const Job& j = all[next];
       fs::create_directories(j.dir);
       fs::remove(j.dir + "/result.json");
-      std::vector<std::string> args = {"gpurf", "run", "--quiet", "--platform", j.platform,
-                                       "--workload", j.kernel, "--scale", std::to_string(c.scale),
-                                       "--out", j.dir};
+      std::vector<std::string> args = {"gpurf",      "run",      "--quiet",
+                                       "--platform", j.platform, "--workload",
+                                       j.kernel,     "--scale",  std::to_string(c.scale),
+                                       "--out",      j.dir};
       for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
       running[spawn(args, j.dir + "/log.txt")] = next++;
     }
@@ -441,7 +447,8 @@ int suite(const Cli& c) {
   for (auto& p : platforms) {
     const std::string pname = fs::path(p).stem();
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    std::cout << "\n" << pname << "\n"
+    std::cout << "\n"
+              << pname << "\n"
               << std::left << std::setw(12) << "kernel" << std::right << std::setw(9) << "verified"
               << std::setw(11) << "cycles" << std::setw(12) << "warp-insts" << std::setw(8) << "IPC"
               << std::setw(11) << "bank-rd" << std::setw(11) << "bank-wr" << std::setw(11)
@@ -455,7 +462,10 @@ int suite(const Cli& c) {
       } else {
         std::ifstream log(j.dir + "/log.txt");
         std::string text((std::istreambuf_iterator<char>(log)), {});
-        r = {{"schema", kSchema}, {"kernel", j.kernel}, {"platform", pname}, {"verified", false},
+        r = {{"schema", kSchema},
+             {"kernel", j.kernel},
+             {"platform", pname},
+             {"verified", false},
              {"error", text.empty() ? "the simulation process failed" : text}};
       }
       const bool ok = r.value("verified", false);

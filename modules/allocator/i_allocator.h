@@ -10,9 +10,9 @@ namespace gpurf {
 class IAllocator : public Unit {
 public:
   using Registry = gpurf::Registry<IAllocator, const UnitContext&>;
-  MultiTargetSocket<IAllocator> in;           // Issue from the schedulers
-  MultiTargetSocket<IAllocator> release;      // Release from collector i (binding order)
-  MultiInitSocket<IAllocator> to_collector;   // Issue to collector i
+  MultiTargetSocket<IAllocator> in;         // Issue from the schedulers
+  MultiTargetSocket<IAllocator> release;    // Release from collector i (binding order)
+  MultiInitSocket<IAllocator> to_collector; // Issue to collector i
   IAllocator(const sc_core::sc_module_name& nm, const UnitContext& c)
       : Unit(nm, c), in("in"), release("release"), to_collector("to_collector") {
     in.register_b_transport(this, &IAllocator::on_issue);

@@ -15,17 +15,17 @@ namespace gpurf {
 
 struct Txn : tlm::tlm_extension<Txn> {
   enum class Kind : uint8_t {
-    Issue,       // scheduler -> collector allocator: bind a collector to `inst`
-    Read,        // collector -> arbiter -> bank -> crossbar -> collector: one source register
-    Write,       // writeback -> arbiter -> bank: one destination register
-    WriteDone,   // arbiter -> writeback: the write reached the bank
-    Dispatch,    // collector -> exec -> pipe: operands complete
-    Complete,    // pipe -> writeback: result ready after the pipe latency (the delay)
-    OperandsRead,// collector -> scheduler: sources have left the banks (WAR release)
-    Written,     // writeback -> scheduler: destinations written (scoreboard release)
-    Release,     // collector -> allocator: the collector is free again
-    RfcFlush,    // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
-    RfcActivate, // scheduler -> RFC: warp `warp` enters the active set
+    Issue,        // scheduler -> collector allocator: bind a collector to `inst`
+    Read,         // collector -> arbiter -> bank -> crossbar -> collector: one source register
+    Write,        // writeback -> arbiter -> bank: one destination register
+    WriteDone,    // arbiter -> writeback: the write reached the bank
+    Dispatch,     // collector -> exec -> pipe: operands complete
+    Complete,     // pipe -> writeback: result ready after the pipe latency (the delay)
+    OperandsRead, // collector -> scheduler: sources have left the banks (WAR release)
+    Written,      // writeback -> scheduler: destinations written (scoreboard release)
+    Release,      // collector -> allocator: the collector is free again
+    RfcFlush,     // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
+    RfcActivate,  // scheduler -> RFC: warp `warp` enters the active set
   };
   Kind kind = Kind::Issue;
   bool busy = false; // set by a target that cannot take the transfer this cycle; retry
@@ -43,9 +43,7 @@ struct Txn : tlm::tlm_extension<Txn> {
   unsigned char* data = nullptr;
 
   tlm::tlm_extension_base* clone() const override { return new Txn(*this); }
-  void copy_from(const tlm::tlm_extension_base& e) override {
-    *this = static_cast<const Txn&>(e);
-  }
+  void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const Txn&>(e); }
 };
 
 // A reusable payload with its Txn, for synchronous internal transfers (b_transport).

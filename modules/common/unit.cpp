@@ -29,8 +29,8 @@ UnitContext default_context(const std::string& name) {
   static SmShape shape;
   static SimClock clock;
   static Params none(nullptr, "register_mapping");
-  static auto mapping = RegMapping::Registry::create("gpgpusim", none, shape.banks,
-                                                     shape.regs_per_thread);
+  static auto mapping =
+      RegMapping::Registry::create("gpgpusim", none, shape.banks, shape.regs_per_thread);
   shape.mapping = mapping.get();
   UnitContext c;
   c.name = name;

@@ -19,7 +19,9 @@
 namespace gpurf {
 
 class RegMapping;
-namespace cmrc { class MaskBuffer; }
+namespace cmrc {
+class MaskBuffer;
+}
 class IFrontend;
 class InstPool;
 
@@ -36,14 +38,14 @@ struct SimClock {
 
 // SM-wide shape every unit may need, fixed by the platform before units are built.
 struct SmShape {
-  unsigned warps = 48;          // warp slots in the SM
-  unsigned subcores = 1;        // partitions; warp w lives in sub-core w % subcores
-  unsigned schedulers = 2;      // per sub-core; warp w -> (w / subcores) % schedulers
-  unsigned banks = 4;           // logical banks per sub-core
-  unsigned slices = 1;          // slices per bank
+  unsigned warps = 48;           // warp slots in the SM
+  unsigned subcores = 1;         // partitions; warp w lives in sub-core w % subcores
+  unsigned schedulers = 2;       // per sub-core; warp w -> (w / subcores) % schedulers
+  unsigned banks = 4;            // logical banks per sub-core
+  unsigned slices = 1;           // slices per bank
   unsigned regs_per_thread = 64; // architectural registers a warp may use (bank rows)
-  unsigned collectors = 4;      // per sub-core
-  unsigned bank_rows = 256;     // entries per bank
+  unsigned collectors = 4;       // per sub-core
+  unsigned bank_rows = 256;      // entries per bank
   double clock_ghz = 1.0;
   const RegMapping* mapping = nullptr;
   // The pipe that executes instructions of pipe p: pipes configured with no units fold
@@ -58,9 +60,9 @@ struct SmShape {
 
 // What the builder hands every unit's constructor besides its parameters.
 struct UnitContext {
-  std::string name;       // sc_module name (child of the SM)
-  unsigned subcore = 0;   // partition the unit belongs to
-  unsigned index = 0;     // instance within its kind and partition
+  std::string name;     // sc_module name (child of the SM)
+  unsigned subcore = 0; // partition the unit belongs to
+  unsigned index = 0;   // instance within its kind and partition
   const SmShape* shape = nullptr;
   SimClock* clock = nullptr;
   IFrontend* frontend = nullptr;
@@ -114,7 +116,7 @@ private:
 } // namespace gpurf
 
 // Declares the slot of unit interface `Base` for --list and --describe.
-#define GPURF_UNIT_SLOT(Base, slot, desc)                                                     \
-  GPURF_SLOT(Base, slot, desc, [](const std::string& impl, gpurf::Params& p) {                \
-    return Base::Registry::create(impl, p, gpurf::default_context("describe_" + impl));      \
+#define GPURF_UNIT_SLOT(Base, slot, desc)                                                          \
+  GPURF_SLOT(Base, slot, desc, [](const std::string& impl, gpurf::Params& p) {                     \
+    return Base::Registry::create(impl, p, gpurf::default_context("describe_" + impl));            \
   })

@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 #include "modules/common/warp_inst.h"

@@ -70,7 +70,8 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
     std::vector<bool> entry_read(plan_.regs_per_thread, false);
     fp.rfc.entry_live.for_each([&](unsigned u) {
       if (f.regs[u].is_pred || fp.regs.reg[u] < 0) return;
-      for (unsigned h = 0; h < compiler::reg_width(f.regs[u]); ++h) entry_read[fp.arch(u, h)] = true;
+      for (unsigned h = 0; h < compiler::reg_width(f.regs[u]); ++h)
+        entry_read[fp.arch(u, h)] = true;
     });
     auto may_die = [&](unsigned v) {
       for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h)

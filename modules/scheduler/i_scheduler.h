@@ -10,8 +10,8 @@ namespace gpurf {
 class IScheduler : public Unit {
 public:
   using Registry = gpurf::Registry<IScheduler, const UnitContext&>;
-  InitSocket<IScheduler> to_alloc;        // Issue
-  MultiTargetSocket<IScheduler> notify;   // OperandsRead (collectors), Written (writeback)
+  InitSocket<IScheduler> to_alloc;      // Issue
+  MultiTargetSocket<IScheduler> notify; // OperandsRead (collectors), Written (writeback)
   IScheduler(const sc_core::sc_module_name& nm, const UnitContext& c)
       : Unit(nm, c), to_alloc("to_alloc"), notify("notify") {
     notify.register_b_transport(this, &IScheduler::on_notify);

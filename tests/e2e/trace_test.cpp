@@ -10,12 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "modules/frontend/scripted.h"
-#include "platform/config.h"
-#include "platform/simulation.h"
+#include "tests/support/scripted_sim.h"
 
 using namespace gpurf;
 using nlohmann::json;
+using test::op;
 
 namespace {
 
@@ -30,20 +29,9 @@ l1: {hit_latency: 20}
 memory: {latency: 100, bytes_per_cycle: 32}
 )";
 
-ScriptOp op(ScriptOp::Kind k, std::vector<uint16_t> dst, std::vector<uint16_t> src,
-            uint32_t imm = 0) {
-  ScriptOp o;
-  o.kind = k;
-  o.dst = std::move(dst);
-  o.src = std::move(src);
-  o.imm = imm;
-  return o;
-}
-
 // Arithmetic with bank conflicts, a load and a store: every stage of every pipe kind used.
 std::vector<ScriptOp> program() {
-  ScriptOp ld = op(ScriptOp::Load, {5}, {});
-  ld.base = 0x4000;
+  ScriptOp ld = test::load(5, 0x4000);
   ScriptOp st = op(ScriptOp::Store, {}, {2});
   st.base = 0x8000;
   return {op(ScriptOp::Mov, {0}, {}, 1),

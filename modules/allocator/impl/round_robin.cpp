@@ -12,8 +12,7 @@ public:
         full_(stats().scalar("full", "issue attempts refused: no free collector for the pipe",
                              "attempts")),
         occupancy_(stats().scalar("occupied_collector_cycles",
-                                  "sum over cycles of allocated collectors", "collector-cycles")) {
-  }
+                                  "sum over cycles of allocated collectors", "collector-cycles")) {}
 
   void finish() override { account(); }
 

@@ -19,10 +19,9 @@ public:
       : IArbiter(nm, c),
         collector_ports_(p.get_uint("collector_ports", 1,
                                     "operands one collector can receive per cycle", 1, 16)),
-        conflicts_(stats().vector("conflicts", kKinds,
-                                  "request-cycles a request waited, by what blocked it",
-                                  "request-cycles",
-                                  {"read_read", "read_write", "write_write", "collector_port"})),
+        conflicts_(stats().vector(
+            "conflicts", kKinds, "request-cycles a request waited, by what blocked it",
+            "request-cycles", {"read_read", "read_write", "write_write", "collector_port"})),
         reads_(stats().scalar("reads_granted", "read requests granted", "requests")),
         writes_(stats().scalar("writes_granted", "write requests granted", "requests")),
         accesses_(stats().scalar("bank_accesses",
@@ -99,7 +98,8 @@ public:
   void observables(std::vector<Observable>& o) override {
     auto queued = [this](bool reads, bool writes) {
       uint64_t n = 0;
-      for (const Queue& q : queues_) n += (reads ? q.reads.size() : 0) + (writes ? q.writes.size() : 0);
+      for (const Queue& q : queues_)
+        n += (reads ? q.reads.size() : 0) + (writes ? q.writes.size() : 0);
       return n;
     };
     o.push_back({"queue_depth", [queued] { return queued(true, true); }});
@@ -113,8 +113,7 @@ protected:
     queues_.resize(banks_.size());
     if (t.bank >= banks_.size())
       throw std::runtime_error(std::string(name()) + ": request for bank " +
-                               std::to_string(t.bank) + " of " +
-                               std::to_string(banks_.size()));
+                               std::to_string(t.bank) + " of " + std::to_string(banks_.size()));
     auto& q = queues_[t.bank];
     (t.kind == Txn::Kind::Write ? q.writes : q.reads).push_back(t);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -146,8 +145,9 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     gp_.set_command(cmd);
     gp_.set_address(uint64_t(t.row) * kRegBytes);
     gp_.set_data_ptr(cmd != tlm::TLM_WRITE_COMMAND ? data_.data()
-                     : t.data ? t.data
-                              : reinterpret_cast<unsigned char*>(t.inst->dst[t.operand].value.data()));
+                     : t.data
+                         ? t.data
+                         : reinterpret_cast<unsigned char*>(t.inst->dst[t.operand].value.data()));
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     to_bank[b]->b_transport(gp_, d);

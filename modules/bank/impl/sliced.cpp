@@ -22,8 +22,9 @@ public:
         entries_(p.get_uint("entries", 256, "rows of 128 B warp registers", 1, 1u << 20)),
         slices_(p.get_uint("slices", 1, "slices per bank, each with its own ports", 1, 32)),
         latency_(p.get_uint("latency", 1, "access latency in cycles", 0, 1000)),
-        split_(p.get_choice("ports", "1rw", "ports per slice: one shared read/write port, or "
-                                            "one read and one write port",
+        split_(p.get_choice("ports", "1rw",
+                            "ports per slice: one shared read/write port, or "
+                            "one read and one write port",
                             {"1rw", "1r1w"}) == "1r1w"),
         reads_(stats().scalar("reads", "read accesses", "accesses")),
         writes_(stats().scalar("writes", "write accesses", "accesses")),

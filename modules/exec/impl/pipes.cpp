@@ -15,9 +15,12 @@ public:
       unsigned count, latency, ii;
     };
     // Defaults: a Fermi-like SM (GPGPU-Sim's GTX480 latencies); baselines override.
-    const Def defs[kNumPipes] = {{1, 4, 1}, {0, 4, 1}, {0, 8, 2}, {1, 20, 4}, {1, 0, 1}, {0, 16, 4}};
-    Stat& busy = stats().vector("busy_cycles", kNumPipes, "cycles the pipe's units were reserved "
-                                "(sum over units)", "unit-cycles", pipe_labels());
+    const Def defs[kNumPipes] = {{1, 4, 1},  {0, 4, 1}, {0, 8, 2},
+                                 {1, 20, 4}, {1, 0, 1}, {0, 16, 4}};
+    Stat& busy = stats().vector("busy_cycles", kNumPipes,
+                                "cycles the pipe's units were reserved "
+                                "(sum over units)",
+                                "unit-cycles", pipe_labels());
     Stat& n = stats().vector("instructions", kNumPipes, "instructions dispatched per pipe",
                              "instructions", pipe_labels());
     busy_ = &busy;
@@ -31,7 +34,8 @@ public:
       k.latency = q.get_uint("latency", defs[i].latency, "result latency in cycles", 1, 10000);
       k.ii = q.get_uint("ii", defs[i].ii, "initiation interval in cycles", 1, 1000);
     }
-    if (kinds_[0].free_at.empty()) p.fail("sp", "sp.count must be at least 1 (other pipes fold onto sp)");
+    if (kinds_[0].free_at.empty())
+      p.fail("sp", "sp.count must be at least 1 (other pipes fold onto sp)");
   }
 
   unsigned units(Pipe p) const override { return kinds_[static_cast<unsigned>(p)].free_at.size(); }

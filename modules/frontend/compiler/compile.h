@@ -28,7 +28,7 @@ struct FunctionPlan {
   Liveness liveness;
   RegAssignment regs;
   LongLatency long_latency;
-  RfcHints rfc; // Gebhart register-file-cache hints per destination
+  RfcHints rfc;           // Gebhart register-file-cache hints per destination
   unsigned base = 0;      // first data register of the function's range
   unsigned pred_base = 0; // first predicate register of its range
   // Architectural 32-bit register of data vreg `v`, half `half` (1: high half of 64-bit).

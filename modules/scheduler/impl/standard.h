@@ -22,11 +22,10 @@ public:
             p.get_choice("policy", "gto", "warp priority policy", WarpPolicy::Registry::names()),
             p)),
         issued_(stats().scalar("issued", "warp instructions issued", "instructions")),
-        active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue",
-                                      "cycles")),
+        active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue", "cycles")),
         stalls_(stats().vector("stall_cycles", kStallKinds,
-                               "cycles without issue, by the reason that held the warps",
-                               "cycles", {"scoreboard", "war", "collector_full", "no_instruction"})) {
+                               "cycles without issue, by the reason that held the warps", "cycles",
+                               {"scoreboard", "war", "collector_full", "no_instruction"})) {
     const SmShape& s = *c.shape;
     for (unsigned w = 0; w < s.warps; ++w)
       if (s.subcore_of(w) == c.subcore && s.scheduler_of(w) == c.index) warps_.push_back(w);
@@ -168,7 +167,7 @@ protected:
   std::vector<unsigned> warps_, order_, slot_of_;
   std::vector<uint64_t> age_;
   std::vector<bool> fresh_;
-  std::vector<Stall> blocked_; // per warp: why it cannot issue until an event, or kStallKinds
+  std::vector<Stall> blocked_;       // per warp: why it cannot issue until an event, or kStallKinds
   std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
   uint64_t epoch_ = 1;
   std::vector<std::vector<uint8_t>> pending_write_, pending_read_;
