@@ -2,22 +2,19 @@
 // slice; crossbar k links sub-bank k of every bank to the k-th 32 B write port of every
 // collector. Transfers to one collector in one cycle may share the crossbars when their
 // slices differ (the arbiter grants them; this unit checks it and counts slice transfers).
-#include "modules/crossbar/i_crossbar.h"
+#include "modules/crossbar/impl/full.h"
 
 namespace gpurf {
 
-class SplitCrossbar : public ICrossbar {
+class SplitCrossbar : public FullCrossbar {
 public:
   SplitCrossbar(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : ICrossbar(nm, c),
-        latency_(p.get_uint("latency", 0, "extra cycles from bank to collector", 0, 100)),
-        transfers_(stats().scalar("transfers", "register transfers to collectors", "transfers")),
-        bytes_(stats().scalar("bytes", "bytes moved (enabled slices)", "bytes")),
+      : FullCrossbar(nm, p, c),
         per_slice_(stats().vector("slice_transfers", 8, "transfers on each slice crossbar",
                                   "transfers")) {}
 
 protected:
-  void on_data(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+  void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     const unsigned slices = ctx_.shape->slices;
     const unsigned mask = t.slice_mask & ((1u << slices) - 1);
@@ -30,16 +27,10 @@ protected:
                                std::to_string(now()));
     u.second |= mask;
     for (unsigned s = 0; s < slices && s < 8; ++s) per_slice_[s] += mask >> s & 1;
-    ++transfers_;
-    bytes_ += __builtin_popcount(mask) * (kRegBytes / slices);
-    d += clock_->time(latency_);
-    to_collector[t.collector]->b_transport(gp, d);
+    FullCrossbar::on_data(id, gp, d);
   }
 
 private:
-  const unsigned latency_;
-  uint64_t& transfers_;
-  uint64_t& bytes_;
   Stat& per_slice_;
   std::vector<std::pair<Cycle, unsigned>> used_; // per collector: cycle, slices taken
 };

@@ -1,0 +1,35 @@
+// A full crossbar: any bank to any collector, one transfer per collector port per cycle
+// (the arbiter enforces the port limit), fixed latency.
+#pragma once
+
+#include "modules/crossbar/i_crossbar.h"
+
+namespace gpurf {
+
+class FullCrossbar : public ICrossbar {
+public:
+  FullCrossbar(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : ICrossbar(nm, c),
+        latency_(p.get_uint("latency", 0, "extra cycles from bank to collector", 0, 100)),
+        transfers_(stats().scalar("transfers", "register transfers to collectors", "transfers")),
+        bytes_(stats().scalar("bytes", "bytes moved (enabled slices)", "bytes")) {}
+
+protected:
+  void on_data(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    unsigned n = 0;
+    for (unsigned i = 0; i < kRegBytes; ++i) n += !be || be[i] == TLM_BYTE_ENABLED;
+    ++transfers_;
+    bytes_ += n;
+    d += clock_->time(latency_);
+    to_collector[t.collector]->b_transport(gp, d);
+  }
+
+protected:
+  const unsigned latency_;
+  uint64_t& transfers_;
+  uint64_t& bytes_;
+};
+
+} // namespace gpurf
