@@ -9,23 +9,11 @@ using test::op;
 
 namespace {
 
-// A small Fermi-like platform: 4 x 128 B banks, (reg + warp) mod 4 mapping.
-const char* kPlatform = R"(
-sm: {warps: 8, subcores: 1}
-scheduler: {count: 1, policy: gto}
-collector: {count: 4, src_slots: 3}
-bank: {count: 4, entries: 64, slices: 1, ports: 1rw, latency: 1}
-exec: {sp: {count: 1, latency: 4, ii: 1}}
-writeback: {ports: 2}
-l1: {hit_latency: 20}
-memory: {latency: 100, bytes_per_cycle: 32}
-)";
-
 // Runs `prog` on the small platform above.
 struct Sim : test::Sim {
   Sim(std::vector<ScriptOp> prog, unsigned warps, std::vector<std::string> overrides = {})
-      : test::Sim(parse_config_string(kPlatform, "test-platform"), std::move(prog), warps,
-                  overrides) {}
+      : test::Sim(parse_config_string(test::kSmallPlatform, "test-platform"), std::move(prog),
+                  warps, overrides) {}
 };
 
 } // namespace

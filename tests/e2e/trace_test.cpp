@@ -18,17 +18,6 @@ using test::op;
 
 namespace {
 
-const char* kPlatform = R"(
-sm: {warps: 8, subcores: 1}
-scheduler: {count: 1, policy: gto}
-collector: {count: 4, src_slots: 3}
-bank: {count: 4, entries: 64, slices: 1, ports: 1rw, latency: 1}
-exec: {sp: {count: 1, latency: 4, ii: 1}}
-writeback: {ports: 2}
-l1: {hit_latency: 20}
-memory: {latency: 100, bytes_per_cycle: 32}
-)";
-
 // Arithmetic with bank conflicts, a load and a store: every stage of every pipe kind used.
 std::vector<ScriptOp> program() {
   ScriptOp ld = test::load(5, 0x4000);
@@ -49,7 +38,7 @@ std::string temp_path(const char* what) {
 }
 
 struct TracedRun {
-  ConfigPtr cfg = parse_config_string(kPlatform, "test-platform");
+  ConfigPtr cfg = parse_config_string(test::kSmallPlatform, "test-platform");
   ScriptedFrontend fe{program(), 4, 16};
   RunResult r;
   explicit TracedRun(const SimOptions& o) {
@@ -170,7 +159,7 @@ TEST(Trace, VcdHasTheChosenSignals) {
 }
 
 TEST(Trace, UnknownVcdSignalSuggestsTheClosest) {
-  ConfigPtr cfg = parse_config_string(kPlatform, "test-platform");
+  ConfigPtr cfg = parse_config_string(test::kSmallPlatform, "test-platform");
   ScriptedFrontend fe(program(), 1, 16);
   SimOptions o;
   o.vcd_path = temp_path("bad.vcd");

@@ -13,6 +13,18 @@
 
 namespace gpurf::test {
 
+// A small Fermi-like platform: 4 x 128 B banks, (reg + warp) mod 4 mapping, one scheduler.
+inline const char* const kSmallPlatform = R"(
+sm: {warps: 8, subcores: 1}
+scheduler: {count: 1, policy: gto}
+collector: {count: 4, src_slots: 3}
+bank: {count: 4, entries: 64, slices: 1, ports: 1rw, latency: 1}
+exec: {sp: {count: 1, latency: 4, ii: 1}}
+writeback: {ports: 2}
+l1: {hit_latency: 20}
+memory: {latency: 100, bytes_per_cycle: 32}
+)";
+
 inline ScriptOp op(ScriptOp::Kind k, std::vector<uint16_t> dst, std::vector<uint16_t> src,
                    uint32_t imm = 0) {
   ScriptOp o;
