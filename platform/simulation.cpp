@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "modules/memory/i_memory.h"
+#include "platform/check/identities.h"
 #include "platform/sm.h"
 #include "platform/trace.h"
 
@@ -71,6 +72,19 @@ RunResult Simulation::run() {
   r.cycles = sm_->cycles();
   r.warp_instructions = sm_->retired();
   r.stats = dump_stats_json();
+  if (r.ok && sm_->checker()) {
+    std::string broken;
+    for (const std::string& b :
+         check_identities(r.stats, sm_->checker()->counts(), sm_->shape().slices))
+      broken += "\n  " + b;
+    if (sm_->checker()->in_flight())
+      broken += "\n  " + std::to_string(sm_->checker()->in_flight()) +
+                " instructions issued but never retired";
+    if (!broken.empty()) {
+      r.ok = false;
+      r.error = "conservation identities broken:" + broken;
+    }
+  }
   if (energy_) {
     const SmShape& s = sm_->shape();
     r.energy = energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});

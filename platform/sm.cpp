@@ -66,11 +66,16 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   watchdog_ = sm.get_uint("watchdog_cycles", 200000,
                           "stop when no instruction retires for this many cycles", 100, 1u << 31);
   max_cycles_ = sm.get_int("max_cycles", 2000000000, "stop after this many cycles", 1, INT64_MAX);
+  checks_ = sm.get_bool("checks", true,
+                        "run the timing checker and the conservation identities (off: speed "
+                        "runs only; docs/checks.md)");
   const unsigned sub = shape_.subcores;
   if (shape_.warps % sub)
     sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
                          std::to_string(sub) + " sub-cores");
   shape_.regs_per_thread = std::max(1u, regs_per_thread);
+  shape_.preds_per_thread = frontend.predicate_registers();
+  if (tracer_) probes_.add(tracer_);
 
   Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
   shape_.schedulers = per_subcore(sch.p, 2, sub, "schedulers");
@@ -206,6 +211,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   for (SubCore& c : subcores_)
     for (auto& k : c.schedulers) order_.push_back(k.get());
 
+  if (checks_) {
+    checker_ = std::make_unique<TimingChecker>(timing_spec());
+    probes_.add(checker_.get());
+  }
+  version_.assign(shape_.warps, std::vector<uint64_t>(shape_.regs_per_thread, 0));
+
   stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
                  [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
   SC_METHOD(step); // runs at time 0, then re-triggers itself
@@ -223,7 +234,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.clock = &clock_;
   c.frontend = this;
   c.pool = &pool_;
-  c.tracer = tracer_;
+  c.probe = checks_ || tracer_ ? &probes_ : nullptr;
   if (subcore < subcores_.size()) c.width_masks = subcores_[subcore].width_masks.get();
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)
@@ -235,6 +246,51 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
 tlm::tlm_initiator_socket<>& Sm::memory_port() { return l1_->mem; }
 
 IFunctionalMemory& Sm::functional_memory() { return *l1_; }
+
+TimingSpec Sm::timing_spec() const {
+  TimingSpec t;
+  const SubCore& c = subcores_[0];
+  t.subcores = shape_.subcores;
+  t.warps = shape_.warps;
+  t.regs_per_thread = shape_.regs_per_thread;
+  t.preds_per_thread = shape_.preds_per_thread;
+  t.banks = shape_.banks;
+  t.slices = shape_.slices;
+  t.bank_split_ports = c.banks[0]->separate_write_port();
+  t.bank_latency = c.banks[0]->latency();
+  t.xbar_latency = c.crossbar->latency();
+  t.collector_ports = c.arbiter->collector_ports();
+  t.collectors = shape_.collectors;
+  for (unsigned i = 0; i < kNumPipes; ++i) {
+    const Pipe p = static_cast<Pipe>(i);
+    if (p == Pipe::MEM) continue;
+    const IExec::Timing x = c.exec->timing(p);
+    t.pipes[i] = {c.exec->units(p), x.latency, x.ii};
+  }
+  t.schedulers = shape_.schedulers;
+  t.issue_width = c.schedulers[0]->issue_width();
+  t.active_limit = c.schedulers[0]->active_limit();
+  if (c.rfc) {
+    const IRfc::Timing r = c.rfc->timing();
+    t.rfc = true;
+    t.rfc_read_ports = r.read_ports;
+    t.rfc_write_ports = r.write_ports;
+    t.rfc_tag_latency = r.tag_latency;
+    t.rfc_hit_latency = r.hit_latency;
+  }
+  return t;
+}
+
+// Every instruction gets the next sequence number; each source the number of the
+// instruction that last wrote its register in program order (the version a correct
+// pipeline must deliver), independently of the scoreboard and the units.
+void Sm::execute(unsigned warp, WarpInst& out) {
+  frontend_.execute(warp, out);
+  out.seq = ++seq_;
+  std::vector<uint64_t>& v = version_[warp];
+  for (unsigned k = 0; k < out.n_src; ++k) out.src[k].version = v[out.src[k].reg];
+  for (unsigned k = 0; k < out.n_dst; ++k) v[out.dst[k].reg] = out.seq;
+}
 
 void Sm::retire(const WarpInst& inst) {
   ++retired_;

@@ -11,6 +11,7 @@
 #include "modules/common/inst_pool.h"
 #include "modules/common/unit.h"
 #include "modules/frontend/i_frontend.h"
+#include "platform/check/timing_checker.h"
 #include "policies/cmrc_format.h"
 #include "policies/reg_mapping.h"
 
@@ -53,6 +54,8 @@ public:
   uint64_t retired() const { return retired_; }
   // A waveform recorder, sampled after every simulated cycle.
   void set_vcd(VcdRecorder* vcd) { vcd_ = vcd; }
+  // The timing checker (null when sm.checks is off).
+  const TimingChecker* checker() const { return checker_.get(); }
 
 private:
   struct SubCore {
@@ -72,7 +75,7 @@ private:
   // The units see the front-end through the SM, which notes every retirement (progress).
   void start(unsigned, IFunctionalMemory&) override {}
   const InstInfo* peek(unsigned warp) override { return frontend_.peek(warp); }
-  void execute(unsigned warp, WarpInst& out) override { frontend_.execute(warp, out); }
+  void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
   bool done() const override { return frontend_.done(); }
   std::string describe_warp(unsigned warp) const override { return frontend_.describe_warp(warp); }
@@ -83,6 +86,7 @@ private:
   void stop(const std::string& error);
   void watchdog_report();
   UnitContext context(const std::string& name, unsigned subcore, unsigned index);
+  TimingSpec timing_spec() const;
 
   IFrontend& frontend_;
   SimClock clock_;
@@ -93,6 +97,11 @@ private:
   std::unique_ptr<IL1> l1_;
   std::vector<Unit*> order_; // tick order: downstream units first
   Tracer* tracer_ = nullptr;
+  Probes probes_;
+  std::unique_ptr<TimingChecker> checker_;
+  bool checks_ = true;
+  uint64_t seq_ = 0;                           // last sequence number handed out
+  std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   VcdRecorder* vcd_ = nullptr;
   unsigned warp_slots_ = 0;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;

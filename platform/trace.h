@@ -1,8 +1,8 @@
 // Instruction-lifecycle tracing (Chrome trace-event JSON for Perfetto / chrome://tracing) and
 // waveforms of chosen SM signals (VCD through sc_trace). See docs/trace.md.
 //
-// Units call the Tracer through UnitContext::tracer, which is null unless a trace was asked
-// for: with tracing off every hook is one null check. With tracing on, a hook outside the
+// The Tracer is an Observer of the units' events (platform/probe.h), added to the SM's probes
+// only when a trace was asked for. With tracing on, a hook outside the
 // cycle window [from, to) is one compare; only what happens inside the window is kept.
 #pragma once
 
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "modules/common/warp_inst.h"
+#include "platform/probe.h"
 
 namespace gpurf {
 
@@ -28,7 +29,7 @@ struct SimClock;
 // (result ready..last register written); instant events for each operand read grant
 // ("read rN", from where), operand arrival at the collector ("operand rN") and register
 // write ("write rN", to where).
-class Tracer {
+class Tracer : public Observer {
 public:
   // Opens `path` for writing (std::runtime_error if it cannot); [from, to) is the window.
   Tracer(const std::string& path, Cycle from = 0, Cycle to = kNever, double clock_ghz = 1.0);
@@ -39,35 +40,27 @@ public:
   Cycle from() const { return from_; }
   Cycle to() const { return to_; }
 
-  // --- hooks, in lifecycle order ---------------------------------------------------------
-  // The scheduler issued `i` (after the allocator took it).
-  void issue(const WarpInst& i, Cycle now) {
+  // --- Observer hooks (platform/probe.h); only what falls inside the window is kept -------
+  void issue(const WarpInst& i, Cycle now) override {
     if (now < to_) on_issue(i, now);
   }
-  // Collector `collector` of the sub-core was bound to `i`.
-  void allocated(const WarpInst& i, unsigned collector, Cycle now) {
+  void allocated(const WarpInst& i, unsigned collector, Cycle now) override {
     if (now < to_) on_allocated(i, collector, now);
   }
-  // A read of source register `reg` was granted: `source` says from where ("bank" with its
-  // bank index and row; an RFC or a coalesced read passes its own word and bank = -1).
-  void read(const WarpInst& i, unsigned reg, const char* source, int bank, unsigned row,
-            unsigned slice_mask, Cycle now) {
-    if (enabled(now)) on_read(i, reg, source, bank, row, slice_mask, now);
+  void read(const RegAccess& a, Cycle now) override {
+    if (enabled(now))
+      on_read(*a.inst, a.reg, store_name(a.store), a.bank, a.row, a.slice_mask, now);
   }
-  // Operand `reg` reaches the collector at cycle `at`.
-  void arrived(const WarpInst& i, unsigned reg, Cycle at) {
+  void arrived(const WarpInst& i, unsigned reg, unsigned, Store, unsigned, Cycle at) override {
     if (enabled(at)) on_arrived(i, reg, at);
   }
-  // The execution unit took `i` into `pipe` (result after `latency` cycles; 0: variable).
-  void dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cycle now) {
+  void dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cycle now) override {
     if (now < to_) on_dispatch(i, pipe, latency);
   }
-  // Destination `reg` was written (`dest`: "bank" with its index and row, or another store).
-  void write(const WarpInst& i, unsigned reg, const char* dest, int bank, unsigned row, Cycle now) {
-    if (enabled(now)) on_write(i, reg, dest, bank, row, now);
+  void write(const RegAccess& a, Cycle now) override {
+    if (enabled(now)) on_write(*a.inst, a.reg, store_name(a.store), a.bank, a.row, now);
   }
-  // `i` retired (every result written); its slices are written out now.
-  void retire(const WarpInst& i, Cycle now) {
+  void retire(const WarpInst& i, Cycle now) override {
     if (!live_.empty()) on_retire(i, now);
   }
   // End of the run: writes instructions still in flight (clipped at `now`) and closes the

@@ -47,7 +47,8 @@ unsigned RfcStore::victim(unsigned warp) const {
 }
 
 std::optional<RfcEntry> RfcStore::allocate(unsigned warp, uint16_t reg, const LaneValues& value,
-                                           bool dirty, bool dead, bool evict_first) {
+                                           bool dirty, bool dead, bool evict_first,
+                                           uint64_t version) {
   std::optional<RfcEntry> out;
   RfcEntry* e = lookup(warp, reg);
   if (!e) {
@@ -61,6 +62,7 @@ std::optional<RfcEntry> RfcStore::allocate(unsigned warp, uint16_t reg, const La
   e->evict_first = evict_first;
   e->inserted = e->used = ++clock_;
   e->value = value;
+  e->version = version;
   return out;
 }
 

@@ -28,6 +28,7 @@ struct RfcEntry {
   bool evict_first = false; // hint: not read before the next long-latency operation
   uint64_t inserted = 0;    // allocation order (FIFO)
   uint64_t used = 0;        // last read or write (LRU)
+  uint64_t version = 0;     // sequence number of the instruction that produced the value
   LaneValues value{};
 };
 
@@ -46,7 +47,8 @@ public:
   // victim chosen by the replacement policy is returned (the caller writes it back to the MRF
   // if it is dirty and not dead).
   std::optional<RfcEntry> allocate(unsigned warp, uint16_t reg, const LaneValues& value, bool dirty,
-                                   bool dead = false, bool evict_first = false);
+                                   bool dead = false, bool evict_first = false,
+                                   uint64_t version = 0);
   // Drops (warp, reg) without write-back (a newer value bypasses the RFC to the MRF).
   bool invalidate(unsigned warp, uint16_t reg);
   // Empties a warp's set; returns its valid entries (the caller writes back the dirty live

@@ -22,6 +22,9 @@ public:
   void add_bank(unsigned slices, bool separate_write_port) {
     banks_.push_back({slices, separate_write_port});
   }
+  // Operands one collector may receive per cycle on each of its slice ports; 0: no limit
+  // (and no bank port limit either: a limit study).
+  virtual unsigned collector_ports() const = 0;
 
 protected:
   struct BankPorts {

@@ -13,6 +13,8 @@
 
 namespace gpurf {
 
+constexpr uint64_t kMixedVersion = ~uint64_t(0);
+
 struct Txn : tlm::tlm_extension<Txn> {
   enum class Kind : uint8_t {
     Issue,        // scheduler -> collector allocator: bind a collector to `inst`
@@ -38,6 +40,11 @@ struct Txn : tlm::tlm_extension<Txn> {
   uint8_t slice_mask = 0; // slices touched (bit i: slice i)
   uint16_t collector = 0; // destination collector of a read
   uint8_t operand = 0;    // source/destination slot in `inst`
+  // Version tag of the value: writes carry the producer's sequence number into the storage;
+  // reads come back with the tag the storage holds (kMixedVersion: slices of different
+  // writes). `from` says which storage delivered a read.
+  uint64_t version = 0;
+  Store from = Store::Bank;
   // Write data (128 B, the bank's byte layout); null: the destination's lane values as they
   // are (inst->dst[operand].value). Set by writebacks that store a packed format (CMRC).
   unsigned char* data = nullptr;
@@ -59,6 +66,7 @@ struct Packet {
     txn.kind = k;
     txn.busy = false;
     txn.data = nullptr;
+    txn.from = Store::Bank;
     gp.set_command(cmd);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     delay = sc_core::SC_ZERO_TIME;

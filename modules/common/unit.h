@@ -12,6 +12,7 @@
 
 #include "modules/common/warp_inst.h"
 #include "platform/params.h"
+#include "platform/probe.h"
 #include "platform/registry.h"
 #include "platform/stats.h"
 #include "platform/trace.h"
@@ -44,6 +45,7 @@ struct SmShape {
   unsigned banks = 4;            // logical banks per sub-core
   unsigned slices = 1;           // slices per bank
   unsigned regs_per_thread = 64; // architectural registers a warp may use (bank rows)
+  unsigned preds_per_thread = 0; // predicate registers (a separate file, not banks)
   unsigned collectors = 4;       // per sub-core
   unsigned bank_rows = 256;      // entries per bank
   double clock_ghz = 1.0;
@@ -70,8 +72,9 @@ struct UnitContext {
   // The sub-core's register width masks (CMRC, policies/cmrc_format.h), shared by its
   // writeback and collectors; null for units built before the banks (sizes unknown).
   cmrc::MaskBuffer* width_masks = nullptr;
-  // Instruction-lifecycle trace (platform/trace.h); null unless --trace: hooks test it.
-  Tracer* tracer = nullptr;
+  // Observers of the units' events (platform/probe.h: timing checker, tracer); null when
+  // nobody listens: hooks test it.
+  Observer* probe = nullptr;
   // SM-wide wire: something that may unblock issue happened (CTA launched, barrier
   // released, collector freed); wakes every scheduler for the next cycle.
   std::function<void()> wake_issue = [] {};

@@ -21,6 +21,10 @@ constexpr unsigned kNumPipes = 6;
 const char* pipe_name(Pipe p);
 bool pipe_from_name(const std::string& s, Pipe& out);
 
+// Where a register value is stored or read from.
+enum class Store : uint8_t { Bank, Rfc };
+inline const char* store_name(Store s) { return s == Store::Bank ? "bank" : "rfc"; }
+
 enum class MemSpace : uint8_t { None, Global, Shared, Local, Param, Const };
 enum class MemKind : uint8_t { None, Load, Store, Atomic };
 
@@ -31,7 +35,10 @@ struct RegOperand {
   bool last_read = false;    // Gebhart: this read is the register instance's last
   bool reuse_near = false;   // Malekeh: reuse distance below the threshold
   bool long_latency = false; // value is produced by a long-latency (memory) operation
-  LaneValues value{};        // functional per-lane value (source: read; destination: result)
+  // Sources: sequence number of the instruction whose value the read must return (0: the
+  // register was not written since the SM started). Set by the SM at issue.
+  uint64_t version = 0;
+  LaneValues value{}; // functional per-lane value (source: read; destination: result)
 };
 
 // Static description of an instruction; identical for every dynamic instance.
@@ -47,6 +54,11 @@ struct InstInfo {
   std::array<uint16_t, kMaxDst> dst_reg{};
   std::array<bool, kMaxSrc> src_last_read{};
   std::array<bool, kMaxSrc> src_reuse_near{};
+  // Predicate registers read (guard, selp/addc inputs) and written (setp, carry-out), in the
+  // separate predicate file; scoreboarded like data registers (index regs_per_thread + p).
+  static constexpr unsigned kMaxPred = 4;
+  uint8_t n_psrc = 0, n_pdst = 0;
+  std::array<uint16_t, kMaxPred> psrc_reg{}, pdst_reg{};
   // Gebhart RFC hints per destination (compiler/rfc_hints.h): never read (dead on definition);
   // not read before the warp is next deactivated (bypass the RFC, Sec. 5.3); not read before
   // the next long-latency operation (evict first, Sec. 5.3).
@@ -65,7 +77,7 @@ struct WarpInst {
   const InstInfo* info = nullptr;
   uint32_t warp = 0; // warp slot in the SM
   uint32_t cta = 0;  // CTA slot in the SM
-  uint64_t seq = 0;  // dynamic sequence number within the SM
+  uint64_t seq = 0;  // dynamic sequence number within the SM, from 1 (set by the SM at issue)
   uint32_t active_mask = 0;
   bool divergent() const { return active_mask != 0xffffffffu; }
   uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality

@@ -15,6 +15,8 @@ public:
       : Unit(nm, c), in("in"), to_collector("to_collector") {
     in.register_b_transport(this, &ICrossbar::on_data);
   }
+  // Cycles a transfer adds on its way from the bank to the collector.
+  virtual unsigned latency() const = 0;
 
 protected:
   virtual void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

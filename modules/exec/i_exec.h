@@ -19,6 +19,11 @@ public:
 
   // Units configured for pipe p (0: its instructions fold onto SP). MEM is the LSU's.
   virtual unsigned units(Pipe p) const = 0;
+  // Result latency and initiation interval of pipe p's units (not MEM).
+  struct Timing {
+    unsigned latency = 0, ii = 1;
+  };
+  virtual Timing timing(Pipe p) const = 0;
 
 protected:
   virtual void on_dispatch(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

@@ -43,6 +43,8 @@ public:
   virtual bool done() const = 0;
   // One line about the warp, for the watchdog report.
   virtual std::string describe_warp(unsigned warp) const = 0;
+  // Predicate registers per thread (InstInfo::psrc_reg/pdst_reg index them).
+  virtual unsigned predicate_registers() const { return 0; }
 };
 
 } // namespace gpurf

@@ -114,6 +114,18 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
                             " 32-bit registers; the instruction record holds at most " +
                             std::to_string(InstInfo::kMaxSrc) + " sources and " +
                             std::to_string(InstInfo::kMaxDst) + " destinations");
+      // Predicates: the predicate file, scoreboarded (index pred_base + register).
+      auto pred = [&](unsigned v, uint8_t& n, std::array<uint16_t, InstInfo::kMaxPred>& regs) {
+        if (n == InstInfo::kMaxPred)
+          throw WorkloadError(where(m, in) + ": uses more than " +
+                              std::to_string(InstInfo::kMaxPred) +
+                              " predicate registers; the instruction record holds that many");
+        regs[n++] = uint16_t(fp.pred_base + unsigned(fp.regs.reg[v]));
+      };
+      for (unsigned v : ud.uses)
+        if (f.regs[v].is_pred && fp.regs.reg[v] >= 0) pred(v, info.n_psrc, info.psrc_reg);
+      for (unsigned v : ud.defs)
+        if (f.regs[v].is_pred && fp.regs.reg[v] >= 0) pred(v, info.n_pdst, info.pdst_reg);
       for (unsigned v : ud.uses) {
         if (f.regs[v].is_pred) continue;
         const bool last = fp.liveness.last_read(i, v) && may_die(v);
@@ -460,8 +472,12 @@ std::string PtxFrontend::info_table() const {
       o << (layout_[fi]->is_entry ? ".entry " : ".func ") << layout_[fi]->name << ":\n";
     std::ostringstream dst, src, flags;
     for (unsigned k = 0; k < i.n_dst; ++k) dst << (k ? "," : "") << "r" << i.dst_reg[k];
+    for (unsigned k = 0; k < i.n_pdst; ++k)
+      dst << (k || i.n_dst ? "," : "") << "p" << i.pdst_reg[k];
     for (unsigned k = 0; k < i.n_src; ++k)
       src << (k ? "," : "") << "r" << i.src_reg[k] << (i.src_last_read[k] ? "*" : "");
+    for (unsigned k = 0; k < i.n_psrc; ++k)
+      src << (k || i.n_src ? "," : "") << "p" << i.psrc_reg[k];
     if (i.produces_long_latency) flags << " LL-produce";
     if (i.consumes_long_latency) flags << " LL-consume";
     if (i.barrier) flags << " barrier";

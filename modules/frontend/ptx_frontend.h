@@ -84,6 +84,7 @@ public:
   const LaunchSpec& launch() const { return launch_; }
   unsigned regs_per_thread() const { return plan_.regs_per_thread; }
   unsigned preds_per_thread() const { return plan_.preds_per_thread; }
+  unsigned predicate_registers() const override { return plan_.preds_per_thread; }
   const compiler::KernelPlan& plan() const { return plan_; }
   // The static record of every instruction of the kernel, indexed by InstInfo::pc.
   const std::vector<InstInfo>& static_info() const { return info_; }

@@ -33,6 +33,11 @@ public:
     write_done.register_b_transport(this, &IRfc::on_write_done);
     from_xbar.register_b_transport(this, &IRfc::on_data);
   }
+  // Configuration the timing checker holds the RFC to.
+  struct Timing {
+    unsigned read_ports = 0, write_ports = 0, tag_latency = 0, hit_latency = 0;
+  };
+  virtual Timing timing() const = 0;
 
 protected:
   virtual void on_request(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

@@ -21,6 +21,11 @@ public:
   // released, a collector freed): look at every warp again next cycle.
   virtual void issue_event() { wake(now() + 1); }
 
+  // Configuration the timing checker holds the scheduler to.
+  virtual unsigned issue_width() const = 0;
+  // Warps allowed in the active set at once (two-level); 0: no such limit.
+  virtual unsigned active_limit() const { return 0; }
+
 protected:
   virtual void on_notify(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
 };

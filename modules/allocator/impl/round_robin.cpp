@@ -40,7 +40,7 @@ protected:
       ++in_use_;
       last_ = i;
       ++allocations_;
-      if (ctx_.tracer) ctx_.tracer->allocated(*t.inst, i, now());
+      if (ctx_.probe) ctx_.probe->allocated(*t.inst, i, now());
       to_collector[i]->b_transport(gp, d);
       return;
     }

@@ -55,6 +55,9 @@ public:
     if (more) wake(now + 1);
   }
 
+  // One 32 B write port per slice on each collector.
+  unsigned collector_ports() const override { return unlimited_ ? 0 : 1; }
+
 private:
   cmrc::Request req(unsigned b, const Txn& t) const {
     return {t.kind == Txn::Kind::Write, t.inst, b, t.slice_mask, t.collector};

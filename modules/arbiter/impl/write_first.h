@@ -89,6 +89,8 @@ public:
     if (more) wake(now + 1);
   }
 
+  unsigned collector_ports() const override { return collector_ports_; }
+
   void dump_state(std::ostream& os) const override {
     for (unsigned b = 0; b < queues_.size(); ++b)
       os << "  bank " << b << ": " << queues_[b].reads.size() << " reads, "
@@ -128,11 +130,12 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
   void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
-    if (ctx_.tracer) { // before the access: a write may retire the instruction
+    if (ctx_.probe) { // before the access: a read arrives, a write may retire its instruction
+      const RegAccess a{t.inst, t.reg, Store::Bank, int(b), t.row, t.slice_mask, t.version};
       if (cmd == tlm::TLM_READ_COMMAND)
-        ctx_.tracer->read(*t.inst, t.reg, "bank", b, t.row, t.slice_mask, now());
+        ctx_.probe->read(a, now());
       else
-        ctx_.tracer->write(*t.inst, t.reg, "bank", b, t.row, now());
+        ctx_.probe->write(a, now());
     }
     if (t.slice_mask != be_mask_ || banks_[b].slices != be_slices_) {
       be_mask_ = t.slice_mask;

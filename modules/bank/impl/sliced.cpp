@@ -30,7 +30,7 @@ public:
         writes_(stats().scalar("writes", "write accesses", "accesses")),
         slice_reads_(stats().scalar("slice_reads", "slices activated by reads", "slices")),
         slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices")),
-        data_(size_t(entries_) * kRegBytes, 0) {
+        data_(size_t(entries_) * kRegBytes, 0), tags_(size_t(entries_) * slices_, 0) {
     if (kRegBytes % slices_) p.fail("slices", "128 B must split evenly into slices");
   }
 
@@ -62,8 +62,25 @@ protected:
       for (unsigned i = o; i < o + sb; ++i)
         if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
     }
-    const unsigned mask = txn_of(gp).slice_mask;
-    const unsigned n = __builtin_popcount(mask & ((1u << slices_) - 1));
+    Txn& t = txn_of(gp);
+    const unsigned mask = t.slice_mask & ((1u << slices_) - 1);
+    // Version tags per slice: a write stamps its slices; a read returns the common tag of
+    // the slices it reads (kMixedVersion if different writes left them).
+    uint64_t* tag = &tags_[size_t(addr / kRegBytes) * slices_];
+    if (read) {
+      t.version = 0;
+      bool first = true;
+      for (unsigned s = 0; s < slices_; ++s)
+        if (mask >> s & 1) {
+          if (!first && tag[s] != t.version) t.version = kMixedVersion;
+          if (first) t.version = tag[s];
+          first = false;
+        }
+    } else {
+      for (unsigned s = 0; s < slices_; ++s)
+        if (mask >> s & 1) tag[s] = t.version;
+    }
+    const unsigned n = __builtin_popcount(mask);
     (read ? slice_reads_ : slice_writes_) += n;
     ++(read ? reads_ : writes_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -79,6 +96,7 @@ private:
   uint64_t& slice_reads_;
   uint64_t& slice_writes_;
   std::vector<unsigned char> data_;
+  std::vector<uint64_t> tags_; // per row and slice: version of the value it holds
 };
 
 GPURF_REGISTER_UNIT(IBank, SlicedBank, "sliced",

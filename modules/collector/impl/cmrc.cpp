@@ -35,9 +35,7 @@ protected:
     Txn& t = txn_of(gp);
     Operand& o = ops_[t.operand];
     o.value = cmrc::unpack(gp.get_data_ptr(), t.slice_mask, t.row & 1);
-    o.at = now() + clock_->cycles(d);
-    if (ctx_.tracer) ctx_.tracer->arrived(*t.inst, t.reg, o.at);
-    ++arrived_;
+    arrive(o, t, d);
     if (o.at != last_write_) {
       ++writes_;
       last_write_ = o.at;
@@ -45,7 +43,6 @@ protected:
       ++shared_;
     slice_writes_ += __builtin_popcount(t.slice_mask);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    wake(o.at);
   }
 
 private:

@@ -40,6 +40,7 @@ public:
     if (!operands_read_sent_) {
       check();
       send_sched(Txn::Kind::OperandsRead);
+      if (ctx_.probe) ctx_.probe->operands_read(*inst_, now);
       operands_read_sent_ = true;
     }
     pkt_.prepare(Txn::Kind::Dispatch);
@@ -72,7 +73,7 @@ protected:
     for (unsigned k = 0; k < info.n_src; ++k) {
       bool dup = false;
       for (auto& o : ops_) dup |= o.reg == info.src_reg[k];
-      if (!dup) ops_.push_back({info.src_reg[k], kNever, {}});
+      if (!dup) ops_.push_back({info.src_reg[k], kNever, {}, 0});
     }
     sent_ = arrived_ = 0;
     operands_read_sent_ = false;
@@ -84,12 +85,9 @@ protected:
     Txn& t = txn_of(gp);
     Operand& o = ops_[t.operand];
     std::memcpy(o.value.data(), gp.get_data_ptr(), kRegBytes);
-    o.at = now() + clock_->cycles(d);
-    if (ctx_.tracer) ctx_.tracer->arrived(*t.inst, t.reg, o.at);
-    ++arrived_;
+    arrive(o, t, d);
     ++writes_;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    wake(o.at);
   }
 
 protected:
@@ -97,7 +95,17 @@ protected:
     uint16_t reg;
     Cycle at; // arrival cycle
     LaneValues value;
+    uint64_t version = 0; // tag the storage delivered with the value
   };
+
+  // Bookkeeping of an operand that entered the collector: arrival cycle, version tag.
+  void arrive(Operand& o, const Txn& t, const sc_core::sc_time& d) {
+    o.at = now() + clock_->cycles(d);
+    o.version = t.version;
+    if (ctx_.probe) ctx_.probe->arrived(*t.inst, t.reg, ctx_.index, t.from, t.slice_mask, o.at);
+    ++arrived_;
+    wake(o.at);
+  }
 
   virtual void request(Cycle now) {
     const SmShape& s = *ctx_.shape;
@@ -125,23 +133,35 @@ protected:
     return (1u << ctx_.shape->slices) - 1;
   }
 
-  // Every source operand must equal the functional value in all 32 lanes (inactive lanes
-  // hold the thread's previous value in both).
+  // Every source operand must be the value of the right producer (version tag: a stale read
+  // is caught even when the old and new values are equal) and equal the functional value in
+  // all 32 lanes (inactive lanes hold the thread's previous value in both).
   virtual void check() {
     const InstInfo& info = *inst_->info;
     for (unsigned k = 0; k < info.n_src; ++k) {
       const Operand* o = nullptr;
       for (auto& x : ops_)
         if (x.reg == info.src_reg[k]) o = &x;
-      const LaneValues& want = inst_->src[k].value;
+      const RegOperand& want = inst_->src[k];
+      auto fail = [&](const std::string& what) {
+        std::ostringstream m;
+        m << "operand check failed in " << name() << ": warp " << inst_->warp << " pc " << info.pc
+          << " (PTX line " << info.ptx_line << ", " << info.opname << ") source " << k
+          << " register r" << info.src_reg[k] << ": " << what;
+        throw OperandMismatch(m.str());
+      };
+      if (o->version != want.version)
+        fail("stale value: expected the value of instruction #" + std::to_string(want.version) +
+             ", got " +
+             (o->version == kMixedVersion
+                  ? std::string("slices of different writes")
+                  : "the value of instruction #" + std::to_string(o->version)));
       for (unsigned l = 0; l < kWarpSize; ++l)
-        if (o->value[l] != want[l]) {
+        if (o->value[l] != want.value[l]) {
           std::ostringstream m;
-          m << "operand check failed in " << name() << ": warp " << inst_->warp << " pc " << info.pc
-            << " (PTX line " << info.ptx_line << ", " << info.opname << ") source " << k
-            << " register r" << info.src_reg[k] << " lane " << l << ": expected 0x" << std::hex
-            << want[l] << " got 0x" << o->value[l];
-          throw OperandMismatch(m.str());
+          m << "lane " << l << ": expected 0x" << std::hex << want.value[l] << " got 0x"
+            << o->value[l];
+          fail(m.str());
         }
       ++checked_;
     }

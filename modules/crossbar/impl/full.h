@@ -14,6 +14,8 @@ public:
         transfers_(stats().scalar("transfers", "register transfers to collectors", "transfers")),
         bytes_(stats().scalar("bytes", "bytes moved (enabled slices)", "bytes")) {}
 
+  unsigned latency() const override { return latency_; }
+
 protected:
   void on_data(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);

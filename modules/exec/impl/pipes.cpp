@@ -39,6 +39,10 @@ public:
   }
 
   unsigned units(Pipe p) const override { return kinds_[static_cast<unsigned>(p)].free_at.size(); }
+  Timing timing(Pipe p) const override {
+    const Kind& k = kinds_[static_cast<unsigned>(p)];
+    return {k.latency, k.ii};
+  }
 
 protected:
   void on_dispatch(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
@@ -54,7 +58,7 @@ protected:
         f = now + k.ii;
         (*busy_)[i] += k.ii;
         ++(*dispatched_)[i];
-        if (ctx_.tracer) ctx_.tracer->dispatch(*t.inst, pipe, k.latency, now);
+        if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, k.latency, now);
         pkt_.prepare(Txn::Kind::Complete);
         pkt_.txn.inst = t.inst;
         pkt_.delay = clock_->time(k.latency);

@@ -171,7 +171,7 @@ protected:
       e.degree = conflict_degree(inst);
       conflict_cycles_ += e.degree - 1;
     }
-    if (ctx_.tracer) ctx_.tracer->dispatch(inst, Pipe::MEM, latency_, at);
+    if (ctx_.probe) ctx_.probe->dispatch(inst, Pipe::MEM, latency_, at);
     queue_.push_back(std::move(e));
     if (queue_.size() == 1) wake(queue_.front().start);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);

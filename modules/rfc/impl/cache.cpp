@@ -119,8 +119,10 @@ public:
       --wports;
       ++writes_;
       const bool dead = liveness_ && info.dst_dead[t.operand];
+      if (ctx_.probe)
+        ctx_.probe->write({inst, t.reg, Store::Rfc, -1, 0, t.slice_mask, t.version}, now);
       if (auto v = store_.allocate(t.warp, t.reg, inst->dst[t.operand].value, true, dead,
-                                   info.dst_evict_first[t.operand]))
+                                   info.dst_evict_first[t.operand], t.version))
         evict(t.warp, *v, false);
       pkt_.prepare(Txn::Kind::WriteDone);
       pkt_.txn = t;
@@ -155,8 +157,12 @@ public:
         e = store_.read(t.warp, t.reg, liveness_ && last_read(t));
         buf_ = e->value;
         ++reads_;
+        if (ctx_.probe)
+          ctx_.probe->read({t.inst, t.reg, Store::Rfc, -1, 0, t.slice_mask, e->version}, now);
         pkt_.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
         pkt_.txn = t;
+        pkt_.txn.version = e->version;
+        pkt_.txn.from = Store::Rfc;
         pkt_.gp.set_data_ptr(reinterpret_cast<unsigned char*>(buf_.data()));
         pkt_.gp.set_byte_enable_ptr(nullptr);
         pkt_.gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -172,6 +178,8 @@ public:
     }
     if (more) wake(now + 1);
   }
+
+  Timing timing() const override { return {read_ports_, write_ports_, tag_latency_, hit_latency_}; }
 
   void dump_state(std::ostream& os) const override {
     os << "  " << reads_q_.size() << " reads, " << writes_q_.size() << " results queued, "
@@ -222,7 +230,8 @@ protected:
       LaneValues v;
       std::memcpy(v.data(), gp.get_data_ptr(), kRegBytes);
       ++writes_;
-      if (auto e = store_.allocate(t.warp, t.reg, v, false)) evict(t.warp, *e, false);
+      if (auto e = store_.allocate(t.warp, t.reg, v, false, false, false, t.version))
+        evict(t.warp, *e, false);
     }
     to_collector[t.collector]->b_transport(gp, d);
   }
@@ -257,6 +266,7 @@ private:
     const SmShape& s = *ctx_.shape;
     WarpInst* c = ctx_.pool->get();
     c->info = &kWritebackInfo;
+    c->seq = 0; // not an instruction: a copy of the value of instruction #e.version
     c->warp = warp;
     c->n_src = 0;
     c->n_dst = 1;
@@ -273,6 +283,7 @@ private:
     t.row = loc.row;
     t.slice_mask = uint8_t((1u << s.slices) - 1);
     t.operand = 0;
+    t.version = e.version;
     ++pending_[key(warp, e.reg)];
     to_arb->b_transport(fwd_.gp, fwd_.delay);
   }

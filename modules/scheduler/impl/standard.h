@@ -33,8 +33,10 @@ public:
     blocked_.assign(warps_.size(), kStallKinds);
     idle_epoch_.assign(warps_.size(), 0);
     fresh_.assign(warps_.size(), true);
-    pending_write_.assign(warps_.size(), std::vector<uint8_t>(s.regs_per_thread, 0));
-    pending_read_.assign(warps_.size(), std::vector<uint8_t>(s.regs_per_thread, 0));
+    // Data registers, then the predicate registers (index regs_per_thread + p).
+    const unsigned regs = s.regs_per_thread + s.preds_per_thread;
+    pending_write_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
+    pending_read_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
     for (unsigned i = 0; i < s.warps; ++i) slot_of_.push_back(~0u);
     for (unsigned i = 0; i < warps_.size(); ++i) slot_of_[warps_[i]] = i;
     wake(0);
@@ -85,10 +87,9 @@ public:
       }
       ctx_.frontend->execute(w, *inst);
       inst->issue_cycle = now;
-      inst->seq = seq_++;
-      if (ctx_.tracer) ctx_.tracer->issue(*inst, now);
-      for (unsigned k = 0; k < info->n_src; ++k) ++pending_read_[i][info->src_reg[k]];
-      for (unsigned k = 0; k < info->n_dst; ++k) ++pending_write_[i][info->dst_reg[k]];
+      if (ctx_.probe) ctx_.probe->issue(*inst, now);
+      for_regs(*info, true, [&](unsigned r) { ++pending_read_[i][r]; });
+      for_regs(*info, false, [&](unsigned r) { ++pending_write_[i][r]; });
       if (info->exit) fresh_[i] = true;
       if (info->barrier || info->exit) ctx_.wake_issue();
       policy_->issued(i);
@@ -117,23 +118,31 @@ public:
       os << "  warp " << warps_[i] << ": " << ctx_.frontend->describe_warp(warps_[i]);
       os << "; pending writes:";
       for (unsigned r = 0; r < pending_write_[i].size(); ++r)
-        if (pending_write_[i][r]) os << " r" << r;
+        if (pending_write_[i][r]) os << " " << reg_name(r);
       os << "; pending reads:";
       for (unsigned r = 0; r < pending_read_[i].size(); ++r)
-        if (pending_read_[i][r]) os << " r" << r;
+        if (pending_read_[i][r]) os << " " << reg_name(r);
       os << "\n";
     }
   }
 
+  unsigned issue_width() const override { return issue_width_; }
+
 protected:
+  // A scoreboard index as the register it stands for (rN, or pN for predicates).
+  std::string reg_name(unsigned r) const {
+    const unsigned n = ctx_.shape->regs_per_thread;
+    return r < n ? "r" + std::to_string(r) : "p" + std::to_string(r - n);
+  }
+
   void on_notify(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     Txn& t = txn_of(gp);
     const InstInfo& info = *t.inst->info;
     const unsigned i = slot_of_[t.inst->warp];
     if (t.kind == Txn::Kind::OperandsRead)
-      for (unsigned k = 0; k < info.n_src; ++k) --pending_read_[i][info.src_reg[k]];
+      for_regs(info, true, [&](unsigned r) { --pending_read_[i][r]; });
     else
-      for (unsigned k = 0; k < info.n_dst; ++k) --pending_write_[i][info.dst_reg[k]];
+      for_regs(info, false, [&](unsigned r) { --pending_write_[i][r]; });
     blocked_[i] = kStallKinds;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
@@ -150,16 +159,30 @@ protected:
   virtual bool hold(unsigned, const InstInfo&, Stall) { return false; }
   virtual void on_issued(unsigned, const WarpInst&) {}
 
+  // Calls f(index) for every scoreboard entry `info` reads (sources) or writes: its data
+  // registers and its predicate registers.
+  template <class F> void for_regs(const InstInfo& info, bool sources, F&& f) const {
+    const unsigned pbase = ctx_.shape->regs_per_thread;
+    if (sources) {
+      for (unsigned k = 0; k < info.n_src; ++k) f(info.src_reg[k]);
+      for (unsigned k = 0; k < info.n_psrc; ++k) f(pbase + info.psrc_reg[k]);
+    } else {
+      for (unsigned k = 0; k < info.n_dst; ++k) f(info.dst_reg[k]);
+      for (unsigned k = 0; k < info.n_pdst; ++k) f(pbase + info.pdst_reg[k]);
+    }
+  }
+
   // The hazard holding `info` back, or kStallKinds if it may issue.
   Stall check(unsigned i, const InstInfo& info) const {
     const auto& pw = pending_write_[i];
-    for (unsigned k = 0; k < info.n_src; ++k)
-      if (pw[info.src_reg[k]]) return kScoreboard;
-    for (unsigned k = 0; k < info.n_dst; ++k) {
-      if (pw[info.dst_reg[k]]) return kScoreboard;
-      if (pending_read_[i][info.dst_reg[k]]) return kWar;
-    }
-    return kStallKinds;
+    const auto& pr = pending_read_[i];
+    bool raw = false, war = false;
+    for_regs(info, true, [&](unsigned r) { raw |= pw[r] != 0; });
+    for_regs(info, false, [&](unsigned r) {
+      raw |= pw[r] != 0;
+      war |= pr[r] != 0;
+    });
+    return raw ? kScoreboard : war ? kWar : kStallKinds;
   }
 
   const unsigned issue_width_;
@@ -171,7 +194,7 @@ protected:
   std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
   uint64_t epoch_ = 1;
   std::vector<std::vector<uint8_t>> pending_write_, pending_read_;
-  uint64_t launches_ = 0, seq_ = 0;
+  uint64_t launches_ = 0;
   Cycle stalled_since_ = 0;
   Packet pkt_;
   uint64_t& issued_;

@@ -37,6 +37,7 @@ public:
   }
 
   RfcNotifySocket& rfc_port() override { return to_rfc_; }
+  unsigned active_limit() const override { return active_max_; }
 
   void tick(Cycle now) override {
     if (first_) { // every warp starts pending: no RFC entries
@@ -111,6 +112,7 @@ private:
       if (active_[i] || !can_activate(i)) continue;
       active_[i] = true;
       ++n_active_;
+      if (ctx_.probe) ctx_.probe->active(ctx_.subcore, ctx_.index, warps_[i], true, now());
       ++activations_;
       notify_rfc(Txn::Kind::RfcActivate, i);
       rr_ = (i + 1) % n;
@@ -122,6 +124,7 @@ private:
   void deactivate(unsigned i, Why why) {
     active_[i] = false;
     --n_active_;
+    if (ctx_.probe) ctx_.probe->active(ctx_.subcore, ctx_.index, warps_[i], false, now());
     ++deactivations_[why];
     notify_rfc(Txn::Kind::RfcFlush, i);
   }

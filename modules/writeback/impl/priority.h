@@ -59,6 +59,7 @@ public:
           t.row = loc.row;
           t.slice_mask = (1u << s.slices) - 1;
           t.operand = inst->wb_sent++;
+          t.version = inst->seq;
           ++inst->wb_pending;
           prepare_write(t);
           to_arb->b_transport(pkt_.gp, pkt_.delay);
@@ -90,6 +91,7 @@ protected:
     Txn& t = txn_of(gp);
     const Cycle ready = now() + clock_->cycles(d);
     t.inst->complete_cycle = ready;
+    if (ctx_.probe) ctx_.probe->complete(*t.inst, ready);
     t.inst->wb_sent = t.inst->wb_pending = 0;
     waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(t.inst->info->pipe))].push_back(
         {ready, t.inst});
@@ -107,7 +109,7 @@ protected:
   // data in t.data, which must stay valid until on_write_done).
   virtual void prepare_write(Txn&) {}
   virtual void retire(WarpInst* inst) {
-    if (ctx_.tracer) ctx_.tracer->retire(*inst, now());
+    if (ctx_.probe) ctx_.probe->retire(*inst, now());
     pkt_.prepare(Txn::Kind::Written);
     pkt_.txn.inst = inst;
     to_sched[inst->scheduler]->b_transport(pkt_.gp, pkt_.delay);

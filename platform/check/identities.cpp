@@ -1,0 +1,119 @@
+#include "platform/check/identities.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace gpurf {
+
+namespace {
+bool of_kind(const std::string& group, const std::string& kind) {
+  const size_t dot = group.rfind('.');
+  std::string last = dot == std::string::npos ? group : group.substr(dot + 1);
+  while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
+  return last == kind;
+}
+} // namespace
+
+bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind) {
+  for (auto it = stats.begin(); it != stats.end(); ++it)
+    if (it.value().is_object() && of_kind(it.key(), kind)) return true;
+  return false;
+}
+
+double sum_stat(const nlohmann::ordered_json& stats, const std::string& kind,
+                const std::string& stat) {
+  double sum = 0;
+  for (auto it = stats.begin(); it != stats.end(); ++it) {
+    if (!it.value().is_object() || !of_kind(it.key(), kind)) continue;
+    auto s = it.value().find(stat);
+    if (s == it.value().end() || !s->is_object()) continue;
+    if (s->contains("value"))
+      sum += (*s)["value"].get<double>();
+    else if (s->contains("total"))
+      sum += (*s)["total"].get<double>();
+  }
+  return sum;
+}
+
+std::vector<std::string> check_identities(const nlohmann::ordered_json& st, const EventCounts& e,
+                                          unsigned slices) {
+  std::vector<std::string> bad;
+  // Each identity: named terms that must all be equal.
+  using Term = std::pair<std::string, double>;
+  auto equal = [&](const char* what, std::vector<Term> terms) {
+    for (const Term& t : terms)
+      if (t.second != terms[0].second) {
+        std::ostringstream m;
+        m << what << ":";
+        for (const Term& x : terms) m << " " << x.first << " = " << uint64_t(x.second) << ";";
+        std::string s = m.str();
+        s.pop_back();
+        bad.push_back(s);
+        return;
+      }
+  };
+  auto sum = [&](const char* kind, const char* stat) { return sum_stat(st, kind, stat); };
+  const double retired = st.contains("sm") ? sum_stat(st, "sm", "warp_instructions") : 0;
+
+  equal("instructions issued = dispatched = retired",
+        {{"scheduler.issued", sum("scheduler", "issued")},
+         {"collector.dispatched", sum("collector", "dispatched")},
+         {"writeback.retired", sum("writeback", "retired")},
+         {"sm.warp_instructions", retired},
+         {"issue events", double(e.issued)},
+         {"dispatch events", double(e.dispatched)},
+         {"retire events", double(e.retired)}});
+  equal("bank reads granted = performed = crossed = seen",
+        {{"arbiter.reads_granted", sum("arbiter", "reads_granted")},
+         {"bank.reads", sum("bank", "reads")},
+         {"crossbar.transfers", sum("crossbar", "transfers")},
+         {"bank read events", double(e.bank_reads)}});
+  equal("bank writes granted = performed = seen",
+        {{"arbiter.writes_granted", sum("arbiter", "writes_granted")},
+         {"bank.writes", sum("bank", "writes")},
+         {"bank write events", double(e.bank_writes)}});
+  equal("slices activated by reads = slices in the granted masks",
+        {{"bank.slice_reads", sum("bank", "slice_reads")},
+         {"granted read slices", double(e.bank_slice_reads)}});
+  equal("slices activated by writes = slices in the granted masks",
+        {{"bank.slice_writes", sum("bank", "slice_writes")},
+         {"granted write slices", double(e.bank_slice_writes)}});
+  equal("crossbar bytes = slices moved x slice bytes",
+        {{"crossbar.bytes", sum("crossbar", "bytes")},
+         {"read slices x slice bytes", double(e.bank_slice_reads) * (128.0 / slices)}});
+  equal("operands into collectors = operands read",
+        {{"collector.oc_writes + oc_coalesced_operands",
+          sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")},
+         {"arrival events", double(e.arrivals)},
+         {"bank reads + RFC hits", double(e.bank_reads + e.rfc_reads)}});
+  equal("results written = register writes of the writeback",
+        {{"writeback.register_writes", sum("writeback", "register_writes")},
+         {"producer write events", double(e.arch_writes)}});
+  equal("L1 line reads = hits + misses + MSHR merges",
+        {{"l1.reads", sum("l1", "reads")},
+         {"l1.hits + misses + mshr_merges",
+          sum("l1", "hits") + sum("l1", "misses") + sum("l1", "mshr_merges")}});
+  if (has_kind(st, "rfc")) {
+    equal("RFC hits = RFC read events",
+          {{"rfc.reads", sum("rfc", "reads")}, {"RFC read events", double(e.rfc_reads)}});
+    equal("RFC lookups = hits + misses",
+          {{"rfc.reads + rfc.misses", sum("rfc", "reads") + sum("rfc", "misses")},
+           {"operands read", double(e.bank_reads + e.rfc_reads)}});
+    equal("RFC results = allocated + bypassed",
+          {{"rfc.results", sum("rfc", "results")},
+           {"RFC result writes + rfc.bypass", double(e.rfc_writes) + sum("rfc", "bypass")},
+           {"writeback.register_writes", sum("writeback", "register_writes")}});
+    equal("MRF writes = bank writes", {{"rfc.mrf_writes", sum("rfc", "mrf_writes")},
+                                       {"bank write events", double(e.bank_writes)}});
+    equal("RFC write-backs = bank writes of cached values",
+          {{"rfc.writebacks", sum("rfc", "writebacks")},
+           {"copy write events", double(e.bank_copy_writes)}});
+  } else {
+    equal("no RFC: every result is one bank write",
+          {{"bank write events", double(e.bank_writes)},
+           {"producer write events", double(e.arch_writes)}});
+  }
+  return bad;
+}
+
+} // namespace gpurf

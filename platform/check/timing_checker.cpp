@@ -1,0 +1,352 @@
+#include "platform/check/timing_checker.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace gpurf {
+
+namespace {
+const char* pipe_label(Pipe p) {
+  static const char* const names[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
+  return names[unsigned(p) % kNumPipes];
+}
+
+unsigned popcount(unsigned m) { return unsigned(__builtin_popcount(m)); }
+
+// Distinct source registers of `info` (a collector reads each once).
+unsigned distinct_sources(const InstInfo& info) {
+  unsigned n = 0;
+  for (unsigned k = 0; k < info.n_src; ++k) {
+    bool dup = false;
+    for (unsigned j = 0; j < k; ++j) dup |= info.src_reg[j] == info.src_reg[k];
+    n += !dup;
+  }
+  return n;
+}
+} // namespace
+
+TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
+  const unsigned sub = s.subcores;
+  regs_.resize(size_t(s.warps) * (s.regs_per_thread + s.preds_per_thread));
+  bank_use_.resize(size_t(sub) * s.banks);
+  collector_use_.resize(size_t(sub) * s.collectors);
+  issue_use_.resize(size_t(sub) * s.schedulers);
+  rfc_reads_.resize(sub);
+  rfc_writes_.resize(sub);
+  pipe_use_.resize(size_t(sub) * kNumPipes);
+  active_count_.resize(size_t(sub) * s.schedulers);
+  active_.resize(s.warps);
+}
+
+void TimingChecker::fail(const char* rule, const std::string& unit, Cycle at, const WarpInst* i,
+                         const std::string& what) const {
+  std::ostringstream m;
+  m << "timing check failed (" << rule << ") in " << unit << " at cycle " << at;
+  if (i && i->info)
+    m << ": warp " << i->warp << " #" << i->seq << " pc " << i->info->pc << " (PTX line "
+      << i->info->ptx_line << ", " << i->info->opname << ")";
+  m << ": " << what;
+  throw TimingViolation(m.str());
+}
+
+TimingChecker::Inst& TimingChecker::state(const WarpInst& i, const char* rule, Cycle at) {
+  auto it = live_.find(i.seq);
+  if (it == live_.end() || it->second.inst != &i)
+    fail(rule, "sm", at, &i, "event for an instruction that is not in flight");
+  return it->second;
+}
+
+TimingChecker::Reg& TimingChecker::reg(unsigned warp, unsigned index) {
+  return regs_[size_t(warp) * (spec_.regs_per_thread + spec_.preds_per_thread) + index];
+}
+
+std::string TimingChecker::reg_name(unsigned index) const {
+  return index < spec_.regs_per_thread ? "r" + std::to_string(index)
+                                       : "p" + std::to_string(index - spec_.regs_per_thread);
+}
+
+unsigned TimingChecker::bump(Count& c, Cycle at) {
+  if (c.at != at) c = {at, 0};
+  return ++c.n;
+}
+
+static std::string sub_unit(const char* kind, unsigned subcore, long index) {
+  std::string s = "sub" + std::to_string(subcore) + "." + kind;
+  if (index >= 0) s += std::to_string(index);
+  return s;
+}
+
+void TimingChecker::issue(const WarpInst& i, Cycle t) {
+  const InstInfo& info = *i.info;
+  const std::string unit = sub_unit("scheduler", i.subcore, i.scheduler);
+  if (i.seq <= last_seq_)
+    fail("issue", unit, t, &i,
+         "sequence number not above the last issued #" + std::to_string(last_seq_));
+  last_seq_ = i.seq;
+  const size_t k = size_t(i.subcore) * spec_.schedulers + i.scheduler;
+  if (bump(issue_use_[k], t) > spec_.issue_width)
+    fail("issue width", unit, t, &i,
+         "more than issue_width = " + std::to_string(spec_.issue_width) + " issues this cycle");
+  if (spec_.active_limit && !active_[i.warp])
+    fail("two-level", unit, t, &i, "issued from a warp outside the active set");
+  const unsigned pbase = spec_.regs_per_thread;
+  auto raw = [&](unsigned index) {
+    if (reg(i.warp, index).unwritten)
+      fail("RAW", unit, t, &i,
+           "source " + reg_name(index) +
+               " issued before the write of its older producer was granted");
+  };
+  for (unsigned s = 0; s < info.n_src; ++s) raw(info.src_reg[s]);
+  for (unsigned s = 0; s < info.n_psrc; ++s) raw(pbase + info.psrc_reg[s]);
+  for (unsigned s = 0; s < info.n_src; ++s) {
+    auto& r = reg(i.warp, info.src_reg[s]).readers;
+    if (std::find(r.begin(), r.end(), i.seq) == r.end()) r.push_back(i.seq);
+  }
+  for (unsigned s = 0; s < info.n_psrc; ++s)
+    reg(i.warp, pbase + info.psrc_reg[s]).readers.push_back(i.seq);
+  for (unsigned d = 0; d < info.n_dst; ++d) ++reg(i.warp, info.dst_reg[d]).unwritten;
+  for (unsigned d = 0; d < info.n_pdst; ++d) ++reg(i.warp, pbase + info.pdst_reg[d]).unwritten;
+  Inst& s = live_[i.seq];
+  s = Inst{};
+  s.inst = &i;
+  s.issue = t;
+  s.sources = uint8_t(distinct_sources(info));
+  if (alloc_inst_ == &i) s.alloc = alloc_at_;
+  alloc_inst_ = nullptr;
+  ++counts_.issued;
+}
+
+// The allocator binds the collector before the scheduler executes and issues the
+// instruction (which then gets its sequence number): remember it until the issue event.
+void TimingChecker::allocated(const WarpInst& i, unsigned, Cycle t) {
+  alloc_inst_ = &i;
+  alloc_at_ = t;
+}
+
+void TimingChecker::read(const RegAccess& a, Cycle t) {
+  const WarpInst& i = *a.inst;
+  Inst& s = state(i, "read", t);
+  const bool bank = a.store == Store::Bank;
+  const std::string unit =
+      bank ? sub_unit("bank", i.subcore, a.bank) : sub_unit("rfc", i.subcore, -1);
+  // The request leaves the collector the cycle after allocation, then the RFC's tag check.
+  const Cycle earliest = s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
+  if (s.alloc == kNever || t < earliest)
+    fail("latency", unit, t, &i,
+         "read of r" + std::to_string(a.reg) + " granted before cycle " + std::to_string(earliest) +
+             " (collector allocated at " + std::to_string(s.alloc) + ")");
+  auto& readers = reg(i.warp, a.reg).readers;
+  auto it = std::find(readers.begin(), readers.end(), i.seq);
+  if (it == readers.end() || s.reads == s.sources)
+    fail("read", unit, t, &i, "r" + std::to_string(a.reg) + " read twice or not a source");
+  readers.erase(it);
+  s.read_reg[s.reads] = uint16_t(a.reg);
+  s.read_at[s.reads] = t;
+  s.read_from[s.reads] = a.store;
+  ++s.reads;
+  if (bank) {
+    ++counts_.bank_reads;
+    counts_.bank_slice_reads += popcount(a.slice_mask);
+    if (!spec_.collector_ports) return; // limit study: no port limits
+    PortUse& u = bank_use_[size_t(i.subcore) * spec_.banks + unsigned(a.bank)];
+    if (u.at != t) u = PortUse{t};
+    for (unsigned sl = 0; sl < spec_.slices; ++sl)
+      if (a.slice_mask >> sl & 1) {
+        ++u.r[sl];
+        if (u.r[sl] + (spec_.bank_split_ports ? 0 : u.w[sl]) > 1)
+          fail("ports", unit, t, &i,
+               "slice " + std::to_string(sl) + " read by two accesses in one cycle" +
+                   (spec_.bank_split_ports ? "" : " or read and written (one shared port)"));
+      }
+  } else {
+    ++counts_.rfc_reads;
+    if (bump(rfc_reads_[i.subcore], t) > spec_.rfc_read_ports)
+      fail("ports", unit, t, &i,
+           "more than " + std::to_string(spec_.rfc_read_ports) + " RFC reads this cycle");
+  }
+}
+
+void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, Store from,
+                            unsigned mask, Cycle at) {
+  Inst& s = state(i, "arrival", at);
+  const std::string unit = sub_unit("collector", i.subcore, collector);
+  int k = -1;
+  for (unsigned j = 0; j < s.reads; ++j)
+    if (s.read_reg[j] == r) k = int(j);
+  if (k < 0 || s.read_from[unsigned(k)] != from)
+    fail("latency", unit, at, &i,
+         "operand r" + std::to_string(r) + " arrived from the " + store_name(from) +
+             " without a read granted there");
+  const Cycle want =
+      s.read_at[unsigned(k)] +
+      (from == Store::Bank ? spec_.bank_latency + spec_.xbar_latency : spec_.rfc_hit_latency);
+  if (at != want)
+    fail("latency", unit, at, &i,
+         "operand r" + std::to_string(r) + " read at cycle " +
+             std::to_string(s.read_at[unsigned(k)]) + " arrived at " + std::to_string(at) +
+             ", the configuration says " + std::to_string(want));
+  ++s.arrivals;
+  s.last_arrival = std::max(s.last_arrival, at);
+  ++counts_.arrivals;
+  if (from != Store::Bank) return;
+  ++counts_.arrivals_from_bank;
+  if (!spec_.collector_ports) return;
+  PortUse& u = collector_use_[size_t(i.subcore) * spec_.collectors + collector];
+  if (u.at != at) u = PortUse{at};
+  for (unsigned sl = 0; sl < spec_.slices; ++sl)
+    if (mask >> sl & 1 && ++u.r[sl] > spec_.collector_ports)
+      fail("ports", unit, at, &i,
+           "more than " + std::to_string(spec_.collector_ports) +
+               " operands through one collector write port in a cycle (slice " +
+               std::to_string(sl) + ")");
+}
+
+void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
+  Inst& s = state(i, "operands read", t);
+  const std::string unit = sub_unit("collector", i.subcore, -1);
+  if (s.arrivals != s.sources || t < s.last_arrival)
+    fail("dispatch", unit, t, &i,
+         std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
+             " operands in (last at cycle " + std::to_string(s.last_arrival) +
+             ") when the collector released its sources");
+  const InstInfo& info = *i.info;
+  for (unsigned k = 0; k < info.n_psrc; ++k) {
+    auto& r = reg(i.warp, spec_.regs_per_thread + info.psrc_reg[k]).readers;
+    auto it = std::find(r.begin(), r.end(), i.seq);
+    if (it != r.end()) r.erase(it);
+  }
+}
+
+void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
+  Inst& s = state(i, "dispatch", t);
+  const std::string unit = sub_unit("exec", i.subcore, -1) + "." + pipe_label(pipe);
+  if (s.arrivals != s.sources || t < s.last_arrival)
+    fail("dispatch", unit, t, &i,
+         "dispatched with " + std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
+             " operands, the last arriving at cycle " + std::to_string(s.last_arrival));
+  if (s.dispatch != kNever) fail("dispatch", unit, t, &i, "dispatched twice");
+  s.dispatch = t;
+  s.pipe = pipe;
+  ++counts_.dispatched;
+  if (pipe == Pipe::MEM) return;
+  const TimingSpec::Pipe& p = spec_.pipes[unsigned(pipe)];
+  auto& recent = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
+  // `count` units each take one instruction per `ii` cycles: the count-th last dispatch
+  // must lie at least ii cycles back.
+  if (p.count && recent.size() == p.count && recent.front() + p.ii > t)
+    fail("initiation interval", unit, t, &i,
+         std::to_string(p.count) + " unit(s) with ii " + std::to_string(p.ii) +
+             " already took an instruction at cycle " + std::to_string(recent.front()));
+  recent.push_back(t);
+  if (recent.size() > p.count) recent.pop_front();
+}
+
+void TimingChecker::complete(const WarpInst& i, Cycle ready) {
+  Inst& s = state(i, "complete", ready);
+  const std::string unit = sub_unit("exec", i.subcore, -1) + "." + pipe_label(s.pipe);
+  if (s.dispatch == kNever) fail("latency", unit, ready, &i, "result ready before dispatch");
+  // Fixed-latency pipes deliver exactly `latency` cycles after dispatch; memory later.
+  const Cycle want = s.dispatch + (s.pipe == Pipe::MEM ? 0 : spec_.pipes[unsigned(s.pipe)].latency);
+  if (s.pipe == Pipe::MEM ? ready < want : ready != want)
+    fail("latency", unit, ready, &i,
+         "result ready at cycle " + std::to_string(ready) + " after dispatch at " +
+             std::to_string(s.dispatch) + "; the configured latency gives " + std::to_string(want));
+  s.ready = ready;
+}
+
+void TimingChecker::arch_write(const WarpInst& i, unsigned index, const std::string& unit,
+                               Cycle t) {
+  Reg& r = reg(i.warp, index);
+  if (!r.unwritten)
+    fail("WAW", unit, t, &i, reg_name(index) + " written without a pending producer");
+  if (i.seq <= r.arch_version)
+    fail("WAW", unit, t, &i,
+         reg_name(index) + " written after the younger #" + std::to_string(r.arch_version));
+  for (uint64_t q : r.readers)
+    if (q < i.seq)
+      fail("WAR", unit, t, &i,
+           reg_name(index) + " written while the older #" + std::to_string(q) +
+               " has not read it yet");
+  --r.unwritten;
+  r.arch_version = i.seq;
+}
+
+void TimingChecker::write(const RegAccess& a, Cycle t) {
+  const WarpInst& i = *a.inst;
+  const bool bank = a.store == Store::Bank;
+  const std::string unit =
+      bank ? sub_unit("bank", i.subcore, a.bank) : sub_unit("rfc", i.subcore, -1);
+  if (i.seq == a.version) { // the producer's own write
+    Inst& s = state(i, "write", t);
+    if (s.ready == kNever || t < s.ready)
+      fail("latency", unit, t, &i,
+           "r" + std::to_string(a.reg) + " written before the result was ready (cycle " +
+               (s.ready == kNever ? std::string("unknown") : std::to_string(s.ready)) + ")");
+    arch_write(i, a.reg, unit, t);
+    ++s.writes;
+    ++counts_.arch_writes;
+  } else if (bank) {
+    ++counts_.bank_copy_writes;
+  } else {
+    fail("write", unit, t, &i, "RFC write of a value not produced by the writing instruction");
+  }
+  if (!bank) {
+    ++counts_.rfc_writes;
+    if (bump(rfc_writes_[i.subcore], t) > spec_.rfc_write_ports)
+      fail("ports", unit, t, &i,
+           "more than " + std::to_string(spec_.rfc_write_ports) + " RFC writes this cycle");
+    return;
+  }
+  Reg& r = reg(i.warp, a.reg);
+  if (a.version <= r.bank_version)
+    fail("WAW", unit, t, &i,
+         "bank write of r" + std::to_string(a.reg) + " version #" + std::to_string(a.version) +
+             " after version #" + std::to_string(r.bank_version));
+  r.bank_version = a.version;
+  ++counts_.bank_writes;
+  counts_.bank_slice_writes += popcount(a.slice_mask);
+  if (!spec_.collector_ports) return;
+  PortUse& u = bank_use_[size_t(i.subcore) * spec_.banks + unsigned(a.bank)];
+  if (u.at != t) u = PortUse{t};
+  for (unsigned sl = 0; sl < spec_.slices; ++sl)
+    if (a.slice_mask >> sl & 1) {
+      ++u.w[sl];
+      if (u.w[sl] + (spec_.bank_split_ports ? 0 : u.r[sl]) > 1)
+        fail("ports", unit, t, &i,
+             "slice " + std::to_string(sl) + " written by two accesses in one cycle" +
+                 (spec_.bank_split_ports ? "" : " or read and written (one shared port)"));
+    }
+}
+
+void TimingChecker::retire(const WarpInst& i, Cycle t) {
+  Inst& s = state(i, "retire", t);
+  const InstInfo& info = *i.info;
+  const std::string unit = sub_unit("writeback", i.subcore, -1);
+  if (s.dispatch == kNever || s.ready == kNever || t < s.ready)
+    fail("retire", unit, t, &i, "retired before its result was ready");
+  if (s.writes != info.n_dst)
+    fail("retire", unit, t, &i,
+         "retired with " + std::to_string(s.writes) + " of " + std::to_string(info.n_dst) +
+             " destinations written");
+  // The predicate file is written as the instruction retires.
+  for (unsigned k = 0; k < info.n_pdst; ++k)
+    arch_write(i, spec_.regs_per_thread + info.pdst_reg[k], unit, t);
+  ++counts_.retired;
+  live_.erase(i.seq);
+}
+
+void TimingChecker::active(unsigned subcore, unsigned scheduler, unsigned warp, bool on, Cycle t) {
+  const size_t k = size_t(subcore) * spec_.schedulers + scheduler;
+  const std::string unit = sub_unit("scheduler", subcore, scheduler);
+  if (active_[warp] == on)
+    fail("two-level", unit, t, nullptr,
+         "warp " + std::to_string(warp) + (on ? " activated twice" : " deactivated twice"));
+  active_[warp] = on;
+  on ? ++active_count_[k] : --active_count_[k];
+  if (spec_.active_limit && active_count_[k] > spec_.active_limit)
+    fail("two-level", unit, t, nullptr,
+         std::to_string(active_count_[k]) +
+             " active warps, more than active = " + std::to_string(spec_.active_limit));
+}
+
+} // namespace gpurf

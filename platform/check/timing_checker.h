@@ -1,0 +1,138 @@
+// Independent timing checker: an Observer of the units' events (platform/probe.h) that holds
+// every instruction to the rules the platform's configuration promises, without sharing
+// code with the units it checks. Plain C++ (no SystemC): tests drive it with hand-made
+// events. A broken rule throws TimingViolation naming the rule, the unit, the cycle, the
+// warp, pc, PTX line and what was seen; the SM stops the run with it like an operand
+// mismatch. Rules (docs/checks.md):
+//   ports      per bank and slice, per cycle: reads/writes granted <= ports (1rw: one
+//              shared, 1r1w: one each); per collector, slice and cycle: operands from the
+//              banks <= collector_ports; per RFC and cycle: hits <= read ports, result
+//              allocations <= write ports
+//   latency    operand arrival = read grant + bank latency + crossbar latency (RFC hit:
+//              + hit latency); result ready = dispatch + pipe latency; a read is granted
+//              no earlier than the cycle after the collector was allocated (+ RFC tag check)
+//   dispatch   every source arrived, no earlier than the last arrival; per pipe: no more
+//              than `count` dispatches within any `ii` cycles
+//   hazards    RAW: a source is not read by an instruction issued before its producer's
+//              write was granted; WAR: a write is not granted while an older instruction
+//              still has to read the register; WAW: writes of a register land in program
+//              order (per storage too); predicates included
+//   issue      per scheduler and cycle <= issue_width; a two-level scheduler issues only
+//              from active warps and never holds more than `active`
+//   retire     every destination written, no earlier than the result was ready
+#pragma once
+
+#include <array>
+#include <deque>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "platform/probe.h"
+
+namespace gpurf {
+
+struct TimingViolation : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What the configuration promises (filled by the SM from its units' parameters).
+struct TimingSpec {
+  unsigned subcores = 1, warps = 1, regs_per_thread = 1, preds_per_thread = 0;
+  unsigned banks = 1, slices = 1;
+  bool bank_split_ports = false; // 1r1w
+  unsigned bank_latency = 1, xbar_latency = 0;
+  unsigned collector_ports = 1; // per collector slice port and cycle; 0: no port limits
+  unsigned collectors = 1;      // per sub-core
+  struct Pipe {
+    unsigned count = 0, latency = 0, ii = 1;
+  };
+  std::array<Pipe, kNumPipes> pipes{}; // MEM: unchecked (variable latency)
+  unsigned schedulers = 1;             // per sub-core
+  unsigned issue_width = 1;
+  unsigned active_limit = 0; // two-level active warps per scheduler; 0: none
+  bool rfc = false;
+  unsigned rfc_read_ports = 0, rfc_write_ports = 0, rfc_tag_latency = 0, rfc_hit_latency = 0;
+};
+
+// Events seen, for the conservation identities (platform/check/identities.h).
+struct EventCounts {
+  uint64_t issued = 0, dispatched = 0, retired = 0;
+  uint64_t bank_reads = 0, bank_writes = 0, bank_slice_reads = 0, bank_slice_writes = 0;
+  uint64_t rfc_reads = 0, rfc_writes = 0;
+  uint64_t arrivals = 0, arrivals_from_bank = 0;
+  uint64_t arch_writes = 0;      // destination registers written by their producer
+  uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
+};
+
+class TimingChecker : public Observer {
+public:
+  explicit TimingChecker(const TimingSpec& spec);
+
+  void issue(const WarpInst&, Cycle) override;
+  void allocated(const WarpInst&, unsigned collector, Cycle) override;
+  void read(const RegAccess&, Cycle) override;
+  void arrived(const WarpInst&, unsigned reg, unsigned collector, Store from, unsigned slice_mask,
+               Cycle at) override;
+  void operands_read(const WarpInst&, Cycle) override;
+  void dispatch(const WarpInst&, Pipe, unsigned latency, Cycle) override;
+  void complete(const WarpInst&, Cycle ready) override;
+  void write(const RegAccess&, Cycle) override;
+  void retire(const WarpInst&, Cycle) override;
+  void active(unsigned subcore, unsigned scheduler, unsigned warp, bool on, Cycle) override;
+
+  const EventCounts& counts() const { return counts_; }
+  // Instructions issued and not yet retired.
+  size_t in_flight() const { return live_.size(); }
+
+private:
+  struct Inst {
+    const WarpInst* inst = nullptr;
+    Cycle issue = 0, alloc = kNever, dispatch = kNever, ready = kNever, last_arrival = 0;
+    uint8_t sources = 0, reads = 0, arrivals = 0, writes = 0;
+    Pipe pipe = Pipe::SP;
+    std::array<uint16_t, InstInfo::kMaxSrc> read_reg{};
+    std::array<Cycle, InstInfo::kMaxSrc> read_at{};
+    std::array<Store, InstInfo::kMaxSrc> read_from{};
+  };
+  struct Reg {
+    uint32_t unwritten = 0;        // issued producers whose write is not granted yet
+    uint64_t arch_version = 0;     // last producer whose write was granted
+    uint64_t bank_version = 0;     // last version written into the bank
+    std::vector<uint64_t> readers; // issued instructions that have not read it yet
+  };
+  struct PortUse {
+    Cycle at = kNever;
+    std::array<uint8_t, 32> r{}, w{};
+  };
+  struct Count {
+    Cycle at = kNever;
+    unsigned n = 0;
+  };
+
+  [[noreturn]] void fail(const char* rule, const std::string& unit, Cycle at, const WarpInst* i,
+                         const std::string& what) const;
+  Inst& state(const WarpInst& i, const char* rule, Cycle at);
+  Reg& reg(unsigned warp, unsigned index);
+  void arch_write(const WarpInst& i, unsigned index, const std::string& name, Cycle at);
+  static unsigned bump(Count& c, Cycle at);
+  std::string reg_name(unsigned index) const;
+
+  TimingSpec spec_;
+  EventCounts counts_;
+  std::unordered_map<uint64_t, Inst> live_; // by sequence number
+  std::vector<Reg> regs_;                   // warp * (regs + preds) + index
+  std::vector<PortUse> bank_use_;           // sub-core * banks + bank
+  std::vector<PortUse> collector_use_;      // sub-core * collectors + collector (r: slices)
+  std::vector<Count> issue_use_;            // sub-core * schedulers + scheduler
+  std::vector<Count> rfc_reads_, rfc_writes_;
+  std::vector<std::deque<Cycle>> pipe_use_; // sub-core * pipes + pipe: recent dispatches
+  std::vector<unsigned> active_count_;      // per scheduler
+  std::vector<bool> active_;                // per warp
+  uint64_t last_seq_ = 0;
+  const WarpInst* alloc_inst_ = nullptr; // allocated, not yet issued
+  Cycle alloc_at_ = 0;
+};
+
+} // namespace gpurf

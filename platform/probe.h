@@ -1,0 +1,91 @@
+// Events of the timing model, for observers that do not share its code: the timing
+// checker (platform/check/timing_checker.h) proves the timing rules, the tracer
+// (platform/trace.h) draws the instruction lifecycle. Units report what they did through
+// UnitContext::probe, which is null when nobody listens (one null check per hook).
+#pragma once
+
+#include <vector>
+
+#include "modules/common/warp_inst.h"
+
+namespace gpurf {
+
+// One register access (a granted read or a write) of one storage structure.
+struct RegAccess {
+  const WarpInst* inst = nullptr; // the reading instruction, or the writing one
+  unsigned reg = 0;
+  Store store = Store::Bank;
+  int bank = -1; // bank within the sub-core (-1: not a bank)
+  unsigned row = 0;
+  unsigned slice_mask = 0;
+  uint64_t version = 0; // writes: sequence number of the instruction that produced the value
+};
+
+class Observer {
+public:
+  virtual ~Observer() = default;
+  // The scheduler issued `i` (after the allocator took it; i.seq and versions are set).
+  virtual void issue(const WarpInst&, Cycle) {}
+  // Collector `collector` of the sub-core was bound to `i`.
+  virtual void allocated(const WarpInst&, unsigned /*collector*/, Cycle) {}
+  // A read was granted: the storage handed over its data in this cycle.
+  virtual void read(const RegAccess&, Cycle) {}
+  // Operand `reg` of `i` reaches collector `collector` at cycle `at`, from `from`.
+  virtual void arrived(const WarpInst&, unsigned /*reg*/, unsigned /*collector*/, Store /*from*/,
+                       unsigned /*slice_mask*/, Cycle /*at*/) {}
+  // The collector has every source of `i` (its sources may be overwritten from now on).
+  virtual void operands_read(const WarpInst&, Cycle) {}
+  // The execution unit took `i` into `pipe` (result after `latency` cycles; 0: variable).
+  virtual void dispatch(const WarpInst&, Pipe, unsigned /*latency*/, Cycle) {}
+  // The writeback learnt that the result of `i` is ready at `ready`.
+  virtual void complete(const WarpInst&, Cycle /*ready*/) {}
+  // A write was granted: the storage holds the new value from this cycle on.
+  virtual void write(const RegAccess&, Cycle) {}
+  // `i` retired (every result written, predicates included).
+  virtual void retire(const WarpInst&, Cycle) {}
+  // Warp `warp` entered (true) or left the active set of scheduler `scheduler` (two-level).
+  virtual void active(unsigned /*subcore*/, unsigned /*scheduler*/, unsigned /*warp*/, bool,
+                      Cycle) {}
+};
+
+// Hands every event to each observer, in the order they were added.
+class Probes : public Observer {
+public:
+  void add(Observer* o) { obs_.push_back(o); }
+  bool empty() const { return obs_.empty(); }
+  void issue(const WarpInst& i, Cycle t) override {
+    for (Observer* o : obs_) o->issue(i, t);
+  }
+  void allocated(const WarpInst& i, unsigned c, Cycle t) override {
+    for (Observer* o : obs_) o->allocated(i, c, t);
+  }
+  void read(const RegAccess& a, Cycle t) override {
+    for (Observer* o : obs_) o->read(a, t);
+  }
+  void arrived(const WarpInst& i, unsigned r, unsigned c, Store s, unsigned m, Cycle t) override {
+    for (Observer* o : obs_) o->arrived(i, r, c, s, m, t);
+  }
+  void operands_read(const WarpInst& i, Cycle t) override {
+    for (Observer* o : obs_) o->operands_read(i, t);
+  }
+  void dispatch(const WarpInst& i, Pipe p, unsigned l, Cycle t) override {
+    for (Observer* o : obs_) o->dispatch(i, p, l, t);
+  }
+  void complete(const WarpInst& i, Cycle t) override {
+    for (Observer* o : obs_) o->complete(i, t);
+  }
+  void write(const RegAccess& a, Cycle t) override {
+    for (Observer* o : obs_) o->write(a, t);
+  }
+  void retire(const WarpInst& i, Cycle t) override {
+    for (Observer* o : obs_) o->retire(i, t);
+  }
+  void active(unsigned s, unsigned k, unsigned w, bool a, Cycle t) override {
+    for (Observer* o : obs_) o->active(s, k, w, a, t);
+  }
+
+private:
+  std::vector<Observer*> obs_;
+};
+
+} // namespace gpurf
