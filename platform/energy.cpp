@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -417,6 +418,17 @@ void check_structure_stats(const EnergyTable& t, const Json& stats) {
   }
 }
 
+// Equal up to floating-point rounding: relative difference at most 1e-9.
+bool same_energy(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+std::string fmt17(double d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
 double sm_cycles(const Json& stats) {
   double cycles = 0;
   auto sm = stats.find("sm");
@@ -532,6 +544,57 @@ void check_energy_declared(const EnergyTable& t, const Json& declared, const Con
          " does not price; " + what_to_add(t, k, events);
   }
   throw ConfigError(m);
+}
+
+double energy_identity_total(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
+  check_inputs(stats, pf);
+  const double cycles = sm_cycles(stats);
+  const std::vector<EnergyPrice> prices = energy_prices(t, pf);
+  const double slice_mw =
+      t.bank_leakage_mw * pf.bank_rows * (kRegBytes / pf.bank_slices) / t.bank_bytes;
+  double total = 0;
+  for (auto g = stats.begin(); g != stats.end(); ++g) {
+    if (!g->is_object()) continue;
+    const std::string kind = energy_group_kind(g.key(), &t);
+    // Dynamic: count x price, for every priced statistic of the group.
+    for (const EnergyPrice& p : prices)
+      if (p.kind == kind)
+        if (auto st = g->find(p.stat); st != g->end() && is_stat(*st))
+          total += count_of(*st, p.label) * p.pj;
+    // Leakage: every slice of a bank leaks for every cycle it is not gated; a structure's
+    // leakage per group for the whole run.
+    if (kind == "bank") {
+      double gated = 0;
+      if (auto st = g->find("gated_cycles"); st != g->end() && is_stat(*st))
+        gated = count_of(*st, "");
+      total += (pf.bank_slices * cycles - gated) / pf.clock_ghz * slice_mw;
+    }
+    for (const EnergyStructure& s : t.structures)
+      if (s.name == kind) total += s.leakage_mw * cycles / pf.clock_ghz;
+  }
+  return total;
+}
+
+void check_energy_identity(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf,
+                           const Json& report) {
+  const double want = energy_identity_total(t, stats, pf);
+  const double total = report.at("total_energy_pj").get<double>();
+  double sum = 0;
+  for (auto& [k, v] : report.at("breakdown").items()) sum += v.get<double>();
+  const double parts =
+      report.at("sm_energy_pj").get<double>() + report.at("memory_energy_pj").get<double>();
+  auto broken = [&](const std::string& what, double a, double b) {
+    throw std::runtime_error(
+        "energy identity broken (" + t.path + "): " + what + ": " + fmt17(a) + " pJ vs " +
+        fmt17(b) + " pJ, relative difference " +
+        fmt(std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b))) +
+        " > 1e-9; the report's breakdown does not follow the table (platform/energy.cpp)");
+  };
+  if (!same_energy(total, want))
+    broken("total_energy_pj vs the sum over events of count x price plus leakage", total, want);
+  if (!same_energy(total, sum)) broken("total_energy_pj vs the sum of the breakdown", total, sum);
+  if (!same_energy(total, parts))
+    broken("total_energy_pj vs sm_energy_pj + memory_energy_pj", total, parts);
 }
 
 EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
@@ -756,6 +819,7 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
   out["memory_energy_pj"] = memory;
   out["total_energy_pj"] = total;
   out["breakdown"] = std::move(b);
+  check_energy_identity(t, stats, pf, out);
   return out;
 }
 

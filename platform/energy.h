@@ -98,7 +98,7 @@ struct EnergyPrice {
   std::string kind, stat, label;
   double pj = 0;
 };
-// Every price the table gives, as a flat list.
+// Every price the table gives, as a flat list (the energy identity's input).
 std::vector<EnergyPrice> energy_prices(const EnergyTable& table, const EnergyPlatform& platform);
 
 // Every energy event counted non-zero in `stats` must have a price. Throws ConfigError
@@ -114,13 +114,25 @@ void check_energy_priced(const EnergyTable& table, const nlohmann::ordered_json&
 void check_energy_declared(const EnergyTable& table, const nlohmann::ordered_json& declared,
                            const ConfigNode* platform);
 
+// The energy identity: total = sum over every group and priced statistic of count x price,
+// plus the leakage terms, recomputed by a separate walk over `stats` and energy_prices(),
+// not by the code that builds the report's breakdown.
+double energy_identity_total(const EnergyTable& table, const nlohmann::ordered_json& stats,
+                             const EnergyPlatform& platform);
+// Throws std::runtime_error when the report's total_energy_pj differs from
+// energy_identity_total, or from the sum of its breakdown, or from sm + memory energy, by
+// more than 1e-9 relative.
+void check_energy_identity(const EnergyTable& table, const nlohmann::ordered_json& stats,
+                           const EnergyPlatform& platform, const nlohmann::ordered_json& report);
+
 // Energy of one run, in pJ:
 // {"table", "rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj",
 //  "memory_energy_pj", "total_energy_pj", "breakdown": {component: pj}}.
 // `stats` is dump_stats_json()'s object. Checks every counted energy event has a price
-// (check_energy_priced). Throws ConfigError for an unpriced event or when the table names a
-// statistic the run's groups do not have, std::runtime_error when the statistics lack what
-// every run has (sm.cycles) or `platform` is incomplete.
+// (check_energy_priced) and the result against the energy identity (check_energy_identity).
+// Throws ConfigError for an unpriced event or when the table names a statistic the run's
+// groups do not have, std::runtime_error when the statistics lack what every run has
+// (sm.cycles), `platform` is incomplete or the identity does not hold.
 nlohmann::ordered_json energy_report(const EnergyTable& table, const nlohmann::ordered_json& stats,
                                      const EnergyPlatform& platform);
 nlohmann::ordered_json energy_report(const std::string& table_path,

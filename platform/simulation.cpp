@@ -75,7 +75,7 @@ RunResult Simulation::run() {
   r.warp_instructions = sm_->retired();
   r.stats = dump_stats_json();
   if (energy_) {
-    // An unpriced event fails the run (docs/energy.md).
+    // An unpriced event or a broken energy identity fails the run (docs/energy.md).
     const SmShape& s = sm_->shape();
     try {
       r.energy =

@@ -1,6 +1,7 @@
 // Unit tests of platform/energy: a hand-built statistics JSON gives exactly the expected
 // picojoules per component; bad tables give errors naming file:line, key and range; an
-// unpriced energy event is an error naming unit, event and table.
+// unpriced energy event is an error naming unit, event and table; the energy identity holds
+// and catches a breakdown that does not follow the table.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -372,6 +373,13 @@ TEST(Energy, PlatformKeyResolvesRelativeToItsFile) {
 
 namespace {
 
+// A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data.
+Json recorded(const std::string& name) {
+  std::ifstream f(fs::path(__FILE__).parent_path() / "energy_data" / name);
+  EXPECT_TRUE(f) << name;
+  return Json::parse(f);
+}
+
 // `s` as right after elaboration: every counter 0 (formulas keep their values).
 Json declared_only(Json s) {
   for (auto& [g, group] : s.items())
@@ -561,4 +569,78 @@ TEST(Energy, LoadTimeCheckNamesPlatformKeyTableAndWhatToAdd) {
   std::string typo = kTable;
   typo.replace(typo.find("writebacks: 0.5"), 15, "writeback: 0.5");
   EXPECT_THROW(check_energy_declared(table(typo), declared, nullptr), ConfigError);
+}
+
+// --- The energy identity -------------------------------------------------------------------
+
+TEST(Energy, IdentityHoldsAndIsIndependentOfTheBreakdown) {
+  const EnergyTable t = table(kTable);
+  const Json r = energy_report(t, stats(), kPlatform);
+  EXPECT_NEAR(energy_identity_total(t, stats(), kPlatform), 111899.5, 1e-9);
+  EXPECT_NO_THROW(check_energy_identity(t, stats(), kPlatform, r));
+
+  // A price perturbed in the breakdown path only: the report built with bank reads at 2.5 pJ
+  // instead of the table's 2 is internally consistent, but not the table's sum.
+  const Json wrong = energy_report(table(with("bank_read_pj_per_16B", "bank_read_pj_per_16B: 2.5")),
+                                   stats(), kPlatform);
+  try {
+    check_energy_identity(t, stats(), kPlatform, wrong);
+    FAIL() << "expected the identity to fail";
+  } catch (const std::runtime_error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("energy identity broken (t.yaml): total_energy_pj vs the sum over events of "
+                     "count x price plus leakage"),
+              std::string::npos)
+        << m;
+  }
+  // A doctored report: one component moved, or the total not the sum of its parts.
+  Json d = r;
+  d["breakdown"]["rf_bank_read"] = d["breakdown"]["rf_bank_read"].get<double>() + 1e-3;
+  EXPECT_THROW(check_energy_identity(t, stats(), kPlatform, d), std::runtime_error);
+  d = r;
+  d["total_energy_pj"] = d["total_energy_pj"].get<double>() * (1 + 1e-8);
+  EXPECT_THROW(check_energy_identity(t, stats(), kPlatform, d), std::runtime_error);
+  d = r;
+  d["sm_energy_pj"] = d["sm_energy_pj"].get<double>() + 1;
+  EXPECT_THROW(check_energy_identity(t, stats(), kPlatform, d), std::runtime_error);
+  // Rounding is not a mismatch.
+  d = r;
+  d["total_energy_pj"] = d["total_energy_pj"].get<double>() * (1 + 1e-12);
+  EXPECT_NO_THROW(check_energy_identity(t, stats(), kPlatform, d));
+}
+
+TEST(Energy, IdentityAndPricesOnRecordedRuns) {
+  // `gpurf run --workload scan` on gebhart-rfc-twolevel (RFC, two-level scheduler) and on
+  // cmrc-wid (CMRC collector, writeback, split crossbar, coalescing arbiter): every
+  // statistic is classified, every event priced, and the identity holds.
+  struct Case {
+    const char *stats, *table;
+    EnergyPlatform pf;
+    double total; // total_energy_pj of that run's result.json
+  };
+  for (const Case& c :
+       {Case{"gebhart-rfc-twolevel-scan.stats.json", "gebhart", {1.0, 8, 256}, 16739443.52},
+        Case{
+            "cmrc-wid-scan.stats.json", "warped-compression", {0.7, 4, 256}, 19709102.342857145}}) {
+    const EnergyTable t = load_energy_table(source_dir() + "/configs/energy/" + c.table + ".yaml");
+    const Json s = recorded(c.stats);
+    const Json r = energy_report(t, s, c.pf);
+    EXPECT_NEAR(r["total_energy_pj"].get<double>(), c.total, c.total * 1e-12) << c.stats;
+    EXPECT_NEAR(energy_identity_total(t, s, c.pf), c.total, c.total * 1e-9) << c.stats;
+    EXPECT_NO_THROW(check_energy_declared(t, declared_only(s), nullptr)) << c.stats;
+    // Any price the breakdown takes wrongly breaks the identity.
+    Json d = r;
+    d["breakdown"]["rf_bank_write"] = d["breakdown"]["rf_bank_write"].get<double>() * 1.001;
+    d["total_energy_pj"] = d["total_energy_pj"].get<double>() +
+                           d["breakdown"]["rf_bank_write"].get<double>() -
+                           r["breakdown"]["rf_bank_write"].get<double>();
+    d["sm_energy_pj"] = d["total_energy_pj"].get<double>() - d["memory_energy_pj"].get<double>();
+    EXPECT_THROW(check_energy_identity(t, s, c.pf, d), std::runtime_error) << c.stats;
+  }
+  // The RFC run under the table fermi uses: its RFC is unpriced.
+  const Json s = recorded("gebhart-rfc-twolevel-scan.stats.json");
+  const std::string e =
+      report_error(load_energy_table(source_dir() + "/configs/energy/warped-compression.yaml"), s);
+  EXPECT_NE(e.find("event 'reads' of unit sm.sub0.rfc"), std::string::npos) << e;
+  EXPECT_NE(e.find("warped-compression.yaml"), std::string::npos) << e;
 }
