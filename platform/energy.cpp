@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 
 namespace gpurf {
@@ -20,10 +22,143 @@ constexpr double kMaxMw = 1e6;
 // Pipe labels of the exec `instructions` vector, each with its table entry.
 const char* const kPipes[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
 
-// Group kinds the fixed entries model; an added structure may not reuse them.
-const char* const kReserved[] = {"sm",   "bank",      "crossbar", "collector", "exec",
-                                 "l1",   "memory",    "lsu",      "arbiter",   "allocator",
-                                 "host", "writeback", "scheduler"};
+// ---------------------------------------------------------------------------------------
+// Which statistics are energy events. The one place that says, for every statistic of every
+// unit kind gpurf knows, what the energy model does with it (docs/energy.md, "Unpriced
+// events and the energy identity"). Rules:
+// - Formulas (floating-point values computed from other statistics at dump time: ipc,
+//   hit_rate, ...) are never events and are not listed.
+// - A fixed kind (kFixedKinds) has every statistic listed here. A statistic of a fixed kind
+//   that is not listed stops every run: whoever adds a counter to one of these units
+//   classifies it here, as priced by a table entry, a leakage time base, no event, or an
+//   event the model deliberately leaves out.
+// - Any other kind is an added structure (RFC, compressor, ...). Each of its statistics that
+//   is not listed here as NotEvent/NotModelled is an energy event: the table's
+//   structures.<kind>.events must price it, or the run fails.
+// - An energy event counted non-zero without a price is an error (check_energy_priced);
+//   at load time, every energy event a unit declares needs a price (check_energy_declared).
+using R = EnergyRole;
+const std::vector<EnergyStatClass> kEnergyStats = {
+    // kind, statistic, label ("" = whole statistic), role, what prices it / why it is no event
+    {"sm", "cycles", "", R::Leakage, "time base of every leakage term"},
+    {"sm", "warp_instructions", "", R::NotEvent,
+     "retired instructions; priced by exec.instructions"},
+
+    {"bank", "slice_reads", "", R::Priced, "bank_read_pj_per_16B x slice bytes / 16"},
+    {"bank", "slice_writes", "", R::Priced, "bank_write_pj_per_16B x slice bytes / 16"},
+    {"bank", "gated_cycles", "", R::Leakage, "reduces bank_leakage_mw's slice-cycles"},
+    {"bank", "reads", "", R::NotEvent, "accesses; priced per activated slice by slice_reads"},
+    {"bank", "writes", "", R::NotEvent, "accesses; priced per activated slice by slice_writes"},
+
+    {"crossbar", "bytes", "", R::Priced, "wire_pj_per_mm_per_128b (or _32b) x wire_mm"},
+    {"crossbar", "transfers", "", R::NotEvent, "transfers; priced per byte by bytes"},
+    {"crossbar", "slice_transfers", "", R::NotEvent,
+     "the same transfers per slice crossbar; priced per byte by bytes"},
+
+    {"collector", "oc_writes", "", R::Priced, "collector_write_pj_per_operand"},
+    {"collector", "reads_requested", "", R::NotEvent,
+     "requests; the reads are priced by bank slice_reads"},
+    {"collector", "dispatched", "", R::NotModelled,
+     "reading the operands out of the collector at dispatch"},
+    {"collector", "dispatch_stall_cycles", "", R::NotEvent, "stall cycles"},
+    {"collector", "operands_checked", "", R::NotEvent, "the simulator's value check, no hardware"},
+    {"collector", "width_reads", "", R::NotEvent,
+     "CMRC: bank reads by stored width; priced by bank slice_reads"},
+    {"collector", "oc_slice_writes", "", R::NotEvent,
+     "CMRC: the collector writes in 32 B slices; priced per write by oc_writes"},
+    {"collector", "oc_coalesced_operands", "", R::NotEvent,
+     "CMRC: operands that entered in another operand's write; no write of their own"},
+
+    {"exec", "instructions", "", R::Priced, "fu_<pipe>_pj_per_lane_op x 32 lanes, per pipe label"},
+    {"exec", "busy_cycles", "", R::NotEvent, "occupancy (functional-unit leakage not modelled)"},
+
+    {"lsu", "instructions", "shared", R::Priced, "shared_access_pj_per_warp_access"},
+    {"lsu", "instructions", "global", R::NotEvent,
+     "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
+    {"lsu", "instructions", "local", R::NotEvent,
+     "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
+    {"lsu", "instructions", "none", R::NotEvent, "no memory access"},
+    {"lsu", "instructions", "param", R::NotModelled, "parameter (constant) memory access"},
+    {"lsu", "instructions", "const", R::NotModelled, "constant cache access"},
+    {"lsu", "segments", "", R::NotEvent, "coalesced L1 accesses; priced as l1 requests"},
+    {"lsu", "shared_bank_conflict_cycles", "", R::NotModelled,
+     "extra shared-memory port cycles of bank conflicts"},
+    {"lsu", "busy_cycles", "", R::NotEvent, "occupancy"},
+    {"lsu", "stall_cycles", "", R::NotEvent, "stalls"},
+    {"lsu", "l1_busy_cycles", "", R::NotEvent, "stalls"},
+    {"lsu", "wb_busy_cycles", "", R::NotEvent, "stalls"},
+    {"lsu", "completed", "", R::NotEvent, "instructions; priced by exec.instructions[mem]"},
+    {"lsu", "latency_total", "", R::NotEvent, "a sum of latencies"},
+
+    {"l1", "reads", "", R::Priced, "l1_access_pj_per_request"},
+    {"l1", "writes", "", R::Priced, "l1_access_pj_per_request"},
+    {"l1", "atomics", "", R::Priced, "l1_access_pj_per_request"},
+    {"l1", "bytes_from_memory", "", R::Priced, "l1_fill_pj_per_byte"},
+    {"l1", "hits", "", R::NotEvent, "outcomes of reads; priced by reads"},
+    {"l1", "misses", "", R::NotEvent, "outcomes of reads; priced by reads and bytes_from_memory"},
+    {"l1", "mshr_merges", "", R::NotEvent, "outcomes of reads; priced by reads"},
+    {"l1", "write_hits", "", R::NotEvent, "outcomes of writes; priced by writes"},
+    {"l1", "mshr_full_stalls", "", R::NotEvent, "stalls"},
+    {"l1", "bytes_to_memory", "", R::NotEvent,
+     "write-through bytes; priced by memory.bytes_written"},
+
+    {"memory", "bytes_read", "", R::Priced, "memory_pj_per_byte"},
+    {"memory", "bytes_written", "", R::Priced, "memory_pj_per_byte"},
+    {"memory", "reads", "", R::NotEvent, "transactions; priced per byte by bytes_read"},
+    {"memory", "writes", "", R::NotEvent, "transactions; priced per byte by bytes_written"},
+    {"memory", "busy_cycles", "", R::NotEvent, "occupancy"},
+    {"memory", "queue_cycles", "", R::NotEvent, "waits"},
+
+    {"arbiter", "conflicts", "", R::NotEvent, "request-cycles spent waiting"},
+    {"arbiter", "reads_granted", "", R::NotEvent, "grants; priced by bank slice_reads"},
+    {"arbiter", "writes_granted", "", R::NotEvent, "grants; priced by bank slice_writes"},
+    {"arbiter", "bank_accesses", "", R::NotEvent,
+     "port cycles; priced per slice by bank slice_reads and slice_writes"},
+    {"arbiter", "coalesced", "", R::NotEvent,
+     "CMRC: requests served by another request's access; no access of their own"},
+
+    {"allocator", "allocations", "", R::NotModelled, "collector allocation logic"},
+    {"allocator", "full", "", R::NotEvent, "refused attempts"},
+    {"allocator", "occupied_collector_cycles", "", R::NotEvent, "occupancy"},
+
+    {"writeback", "retired", "", R::NotEvent, "retired instructions; priced by exec.instructions"},
+    {"writeback", "register_writes", "", R::NotEvent,
+     "priced by bank slice_writes (result wires to the banks not modelled)"},
+    {"writeback", "port_stall_cycles", "", R::NotEvent, "stalls"},
+    {"writeback", "width_writes", "", R::NotEvent,
+     "CMRC: register writes by stored width; priced by bank slice_writes"},
+    {"writeback", "divergent_full_writes", "", R::NotEvent,
+     "CMRC: register writes; priced by bank slice_writes"},
+
+    {"scheduler", "issued", "", R::NotModelled, "fetch, decode and issue logic"},
+    {"scheduler", "active_cycles", "", R::NotEvent, "cycles"},
+    {"scheduler", "stall_cycles", "", R::NotEvent, "stalls"},
+    {"scheduler", "cycles_by_state", "", R::NotEvent, "cycles"},
+    {"scheduler", "activations", "", R::NotModelled, "two-level scheduler set moves"},
+    {"scheduler", "deactivations", "", R::NotModelled, "two-level scheduler set moves"},
+
+    // Gebhart's register file cache: an added structure (the table's structures.rfc).
+    {"rfc", "reads", "", R::Structure, "operands read from the RFC"},
+    {"rfc", "writes", "", R::Structure, "values written into the RFC"},
+    {"rfc", "writebacks", "", R::Structure, "dirty values read out of the RFC for the MRF"},
+    {"rfc", "misses", "", R::NotEvent,
+     "MRF reads; priced by bank slice_reads (tag checks not modelled)"},
+    {"rfc", "results", "", R::NotEvent, "results offered; each is an rfc write or a bank write"},
+    {"rfc", "mrf_writes", "", R::NotEvent, "priced by bank slice_writes"},
+    {"rfc", "bypass", "", R::NotEvent,
+     "results written around the RFC; priced by bank slice_writes"},
+    {"rfc", "dead_elided", "", R::NotEvent, "dead values dropped without an access"},
+    {"rfc", "flush_writebacks", "", R::NotEvent, "part of writebacks"},
+    {"rfc", "flushes", "", R::NotEvent, "flush operations; their write-backs are in writebacks"},
+    {"rfc", "eviction_waits", "", R::NotEvent, "waits"},
+    {"rfc", "write_port_stall_cycles", "", R::NotEvent, "stalls"},
+};
+
+// Kinds whose statistics must all be classified above: the units the fixed entries model
+// and the units that have no energy events of their own. An added structure may not use them.
+const char* const kFixedKinds[] = {"sm",   "bank",      "crossbar", "collector", "exec",
+                                   "l1",   "memory",    "lsu",      "arbiter",   "allocator",
+                                   "host", "writeback", "scheduler"};
 
 std::string fmt(double d) {
   char buf[64];
@@ -113,7 +248,354 @@ bool stat_label(const Json& group, const std::string& name, const std::string& l
   return false;
 }
 
+// A statistic in the dump: an object with "value" (scalar, formula) or "values" (vector).
+bool is_stat(const Json& st) {
+  return st.is_object() && (st.contains("value") || st.contains("values"));
+}
+
+// A formula: a floating-point value computed from other statistics, never an event.
+bool is_formula(const Json& st) {
+  auto v = st.find("value");
+  return v != st.end() && v->is_number_float();
+}
+
+// The counts of one statistic: one per element of a labelled vector, otherwise one with an
+// empty label (a scalar's value, a vector's total).
+std::vector<std::pair<std::string, double>> counts(const Json& st) {
+  std::vector<std::pair<std::string, double>> out;
+  if (st.contains("values") && st.contains("labels")) {
+    const Json& labels = st["labels"];
+    const Json& values = st["values"];
+    for (size_t i = 0; i < labels.size() && i < values.size(); ++i)
+      out.emplace_back(labels[i].get<std::string>(), values[i].get<double>());
+    return out;
+  }
+  double n = 0;
+  if (auto t = st.find("total"); t != st.end() && t->is_number())
+    n = t->get<double>();
+  else if (auto v = st.find("value"); v != st.end() && v->is_number())
+    n = v->get<double>();
+  else if (auto vs = st.find("values"); vs != st.end())
+    for (const Json& x : *vs) n += x.get<double>();
+  out.emplace_back("", n);
+  return out;
+}
+
+// The count of element `label` of a statistic ("" = all of it); 0 when absent.
+double count_of(const Json& st, const std::string& label) {
+  double all = 0;
+  for (auto& [l, n] : counts(st)) {
+    if (!label.empty() && l == label) return n;
+    all += n;
+  }
+  return label.empty() ? all : 0;
+}
+
+const EnergyStatClass* find_class(const std::string& kind, const std::string& stat,
+                                  const std::string& label) {
+  const EnergyStatClass* whole = nullptr;
+  for (const EnergyStatClass& c : kEnergyStats)
+    if (kind == c.kind && stat == c.stat) {
+      if (!label.empty() && label == c.label) return &c;
+      if (!*c.label) whole = &c;
+    }
+  return whole;
+}
+
+// One unpriced event: a statistic (element) of one kind, over every unit that counts it.
+struct Unpriced {
+  std::string kind, stat, event; // event: "reads", or "instructions[x]" for a vector element
+  std::vector<std::string> units;
+  double count = 0;
+  bool classified = true; // false: a fixed kind's statistic missing from kEnergyStats
+};
+
+// Every energy event in `stats` without a price: counted non-zero, or, if `declared`, any.
+std::vector<Unpriced> find_unpriced(const EnergyTable& t, const Json& stats, bool declared) {
+  // Only which events have a price matters here, not how much.
+  const std::vector<EnergyPrice> prices = energy_prices(t, EnergyPlatform{1, 1, 1});
+  auto priced = [&](const std::string& kind, const std::string& stat, const std::string& label) {
+    return std::any_of(prices.begin(), prices.end(), [&](const EnergyPrice& p) {
+      return p.kind == kind && p.stat == stat && (p.label.empty() || p.label == label);
+    });
+  };
+  std::vector<Unpriced> out;
+  for (auto g = stats.begin(); g != stats.end(); ++g) {
+    if (!g->is_object()) continue;
+    const std::string kind = energy_group_kind(g.key(), &t);
+    const bool fixed = energy_fixed_kind(kind);
+    for (auto st = g->begin(); st != g->end(); ++st) {
+      if (!is_stat(*st) || is_formula(*st)) continue;
+      // Only fixed kinds classify or price the elements of a vector; a structure prices a
+      // vector by its total.
+      const std::vector<std::pair<std::string, double>> items =
+          fixed ? counts(*st)
+                : std::vector<std::pair<std::string, double>>{{"", count_of(*st, "")}};
+      for (auto& [label, n] : items) {
+        if (!declared && n == 0) continue;
+        const EnergyStatClass* c = find_class(kind, st.key(), label);
+        if (c && c->role != R::Priced && c->role != R::Structure) continue; // no event
+        if (priced(kind, st.key(), label)) continue;
+        const bool classified = c || !fixed;
+        const std::string event =
+            classified && !label.empty() ? st.key() + "[" + label + "]" : st.key();
+        auto u = std::find_if(out.begin(), out.end(), [&](const Unpriced& x) {
+          return x.kind == kind && x.event == event;
+        });
+        if (u == out.end()) {
+          out.push_back({kind, st.key(), event, {}, 0, classified});
+          u = out.end() - 1;
+        }
+        if (std::find(u->units.begin(), u->units.end(), g.key()) == u->units.end())
+          u->units.push_back(g.key());
+        u->count += n;
+      }
+    }
+  }
+  return out;
+}
+
+// "sm.sub0.rfc", or "sm.sub0.rfc (and 3 more)" for several units.
+std::string units_text(const std::vector<std::string>& units) {
+  std::string s = units.empty() ? "" : units[0];
+  if (units.size() > 1) s += " (and " + std::to_string(units.size() - 1) + " more)";
+  return s;
+}
+
+// A statistic of a fixed kind that kEnergyStats does not classify: a gpurf bug, not bad input.
+void throw_unclassified(const std::vector<Unpriced>& u) {
+  std::string m;
+  for (const Unpriced& x : u)
+    if (!x.classified)
+      m += (m.empty() ? "" : "; ") + std::string("statistic '") + x.stat + "' of unit " +
+           units_text(x.units) + " (kind '" + x.kind + "')";
+  if (m.empty()) return;
+  throw std::logic_error(
+      "platform/energy.cpp: energy events not classified in kEnergyStats: " + m +
+      ". Every statistic of this kind must be listed there: priced by a table entry, a leakage "
+      "time base, no energy event or not modelled (docs/energy.md, \"Unpriced events and the "
+      "energy identity\")");
+}
+
+// What to add to the table so that `events` of `kind` have a price.
+std::string what_to_add(const EnergyTable& t, const std::string& kind,
+                        const std::vector<std::string>& events) {
+  if (energy_fixed_kind(kind))
+    return "the table format has no entry for them: give the fixed entry in platform/energy.cpp "
+           "(energy_prices) or classify them in kEnergyStats";
+  std::string list;
+  for (const std::string& e : events) list += (list.empty() ? "" : ", ") + e + ": <pJ>";
+  auto s = std::find_if(t.structures.begin(), t.structures.end(),
+                        [&](const EnergyStructure& x) { return x.name == kind; });
+  std::string add = s != t.structures.end()
+                        ? "add {" + list + "} to structures." + kind + ".events (" + s->where + ")"
+                        : "add structures: {" + kind +
+                              ": {part_of_rf: <true|false>, leakage_mw: <mW>, events: {" + list +
+                              "}}} to " + t.path;
+  return add + ", each number with its source in a comment (docs/energy.md); a statistic that is "
+               "no energy event is classified in kEnergyStats (platform/energy.cpp) instead";
+}
+
+// The table names a statistic that the groups of its kind do not have.
+void check_structure_stats(const EnergyTable& t, const Json& stats) {
+  for (const EnergyStructure& s : t.structures) {
+    const auto gs = groups(stats, s.name);
+    if (gs.empty()) continue;
+    for (size_t e = 0; e < s.events.size(); ++e) {
+      const std::string& stat = s.events[e].first;
+      if (std::any_of(gs.begin(), gs.end(), [&](auto& g) {
+            auto it = g.second->find(stat);
+            return it != g.second->end() && is_stat(*it);
+          }))
+        continue;
+      std::string have;
+      for (auto it = gs[0].second->begin(); it != gs[0].second->end(); ++it)
+        have += (have.empty() ? "" : ", ") + it.key();
+      throw ConfigError(s.event_where[e] + ": structures." + s.name + ".events." + stat +
+                        ": no statistic '" + stat + "' in the run's '" + s.name + "' groups (" +
+                        gs[0].first + " has: " + have + ")");
+    }
+  }
+}
+
+// Equal up to floating-point rounding: relative difference at most 1e-9.
+bool same_energy(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max(std::fabs(a), std::fabs(b));
+}
+
+std::string fmt17(double d) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+double sm_cycles(const Json& stats) {
+  double cycles = 0;
+  auto sm = stats.find("sm");
+  if (sm == stats.end() || !stat_value(*sm, "cycles", cycles))
+    throw std::runtime_error("energy: statistics have no sm.cycles");
+  return cycles;
+}
+
+void check_inputs(const Json& stats, const EnergyPlatform& pf) {
+  if (!(pf.clock_ghz > 0) || !pf.bank_slices || !pf.bank_rows)
+    throw std::runtime_error("energy: platform clock_ghz, bank_slices and bank_rows must be > 0");
+  if (!stats.is_object()) throw std::runtime_error("energy: statistics are not a JSON object");
+}
+
 } // namespace
+
+const std::vector<EnergyStatClass>& energy_stat_classes() { return kEnergyStats; }
+
+bool energy_fixed_kind(const std::string& kind) {
+  return std::find(std::begin(kFixedKinds), std::end(kFixedKinds), kind) != std::end(kFixedKinds);
+}
+
+std::string energy_group_kind(const std::string& path, const EnergyTable* table) {
+  const size_t dot = path.rfind('.');
+  std::string last = dot == std::string::npos ? path : path.substr(dot + 1);
+  auto known = [&](const std::string& k) {
+    if (energy_fixed_kind(k)) return true;
+    for (const EnergyStatClass& c : kEnergyStats)
+      if (k == c.kind) return true;
+    if (table)
+      for (const EnergyStructure& s : table->structures)
+        if (k == s.name) return true;
+    return false;
+  };
+  if (known(last)) return last;
+  std::string stripped = last;
+  while (!stripped.empty() && std::isdigit(static_cast<unsigned char>(stripped.back())))
+    stripped.pop_back();
+  return stripped.empty() ? last : stripped;
+}
+
+std::vector<EnergyPrice> energy_prices(const EnergyTable& t, const EnergyPlatform& pf) {
+  const double slice_bytes = kRegBytes / pf.bank_slices;
+  std::vector<EnergyPrice> p = {
+      {"bank", "slice_reads", "", t.bank_read_pj_per_16B * slice_bytes / 16},
+      {"bank", "slice_writes", "", t.bank_write_pj_per_16B * slice_bytes / 16},
+      {"crossbar", "bytes", "", t.wire_pj_per_mm_per_byte * t.wire_mm},
+      {"collector", "oc_writes", "", t.collector_write_pj},
+      {"l1", "reads", "", t.l1_access_pj},
+      {"l1", "writes", "", t.l1_access_pj},
+      {"l1", "atomics", "", t.l1_access_pj},
+      {"l1", "bytes_from_memory", "", t.l1_fill_pj_per_byte},
+      {"lsu", "instructions", "shared", t.shared_access_pj},
+      {"memory", "bytes_read", "", t.memory_pj_per_byte},
+      {"memory", "bytes_written", "", t.memory_pj_per_byte},
+  };
+  for (auto& [pipe, pj] : t.fu_pj_per_lane_op)
+    p.push_back({"exec", "instructions", pipe, kLanes * pj});
+  for (const EnergyStructure& s : t.structures)
+    for (auto& [stat, pj] : s.events) p.push_back({s.name, stat, "", pj});
+  return p;
+}
+
+void check_energy_priced(const EnergyTable& t, const Json& stats) {
+  const std::vector<Unpriced> u = find_unpriced(t, stats, false);
+  if (u.empty()) return;
+  throw_unclassified(u);
+  std::string m = t.path + ": energy events counted but not priced by this table (their energy "
+                           "would silently be 0):";
+  std::vector<std::string> kinds;
+  for (const Unpriced& x : u) {
+    m += " event '" + x.event + "' of unit " + units_text(x.units) + " (" + fmt(x.count) +
+         " counted);";
+    if (std::find(kinds.begin(), kinds.end(), x.kind) == kinds.end()) kinds.push_back(x.kind);
+  }
+  for (const std::string& k : kinds) {
+    std::vector<std::string> events;
+    for (const Unpriced& x : u)
+      if (x.kind == k && std::find(events.begin(), events.end(), x.stat) == events.end())
+        events.push_back(x.stat);
+    m += " " + what_to_add(t, k, events) + ".";
+  }
+  throw ConfigError(m);
+}
+
+void check_energy_declared(const EnergyTable& t, const Json& declared, const ConfigNode* platform) {
+  check_structure_stats(t, declared);
+  const std::vector<Unpriced> u = find_unpriced(t, declared, true);
+  if (u.empty()) return;
+  throw_unclassified(u);
+  std::string table_at = t.path;
+  if (const ConfigNode* e = platform ? platform->find("energy") : nullptr)
+    if (const ConfigNode* n = e->find("table")) table_at += " (energy.table, " + n->where() + ")";
+  std::vector<std::string> kinds;
+  for (const Unpriced& x : u)
+    if (std::find(kinds.begin(), kinds.end(), x.kind) == kinds.end()) kinds.push_back(x.kind);
+  std::string m;
+  for (const std::string& k : kinds) {
+    std::vector<std::string> events, units;
+    std::string quoted;
+    for (const Unpriced& x : u)
+      if (x.kind == k) {
+        if (std::find(events.begin(), events.end(), x.stat) == events.end())
+          events.push_back(x.stat);
+        quoted += (quoted.empty() ? "'" : ", '") + x.event + "'";
+        for (const std::string& g : x.units)
+          if (std::find(units.begin(), units.end(), g) == units.end()) units.push_back(g);
+      }
+    const ConfigNode* key = platform ? platform->find(k) : nullptr;
+    m += (m.empty() ? "" : "; ") + (key ? key->where() + ": " + k + ": " : std::string()) +
+         "the platform's unit " + units_text(units) + " counts energy event" +
+         (events.size() > 1 ? "s " : " ") + quoted + " that its energy table " + table_at +
+         " does not price; " + what_to_add(t, k, events);
+  }
+  throw ConfigError(m);
+}
+
+double energy_identity_total(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
+  check_inputs(stats, pf);
+  const double cycles = sm_cycles(stats);
+  const std::vector<EnergyPrice> prices = energy_prices(t, pf);
+  const double slice_mw =
+      t.bank_leakage_mw * pf.bank_rows * (kRegBytes / pf.bank_slices) / t.bank_bytes;
+  double total = 0;
+  for (auto g = stats.begin(); g != stats.end(); ++g) {
+    if (!g->is_object()) continue;
+    const std::string kind = energy_group_kind(g.key(), &t);
+    // Dynamic: count x price, for every priced statistic of the group.
+    for (const EnergyPrice& p : prices)
+      if (p.kind == kind)
+        if (auto st = g->find(p.stat); st != g->end() && is_stat(*st))
+          total += count_of(*st, p.label) * p.pj;
+    // Leakage: every slice of a bank leaks for every cycle it is not gated; a structure's
+    // leakage per group for the whole run.
+    if (kind == "bank") {
+      double gated = 0;
+      if (auto st = g->find("gated_cycles"); st != g->end() && is_stat(*st))
+        gated = count_of(*st, "");
+      total += (pf.bank_slices * cycles - gated) / pf.clock_ghz * slice_mw;
+    }
+    for (const EnergyStructure& s : t.structures)
+      if (s.name == kind) total += s.leakage_mw * cycles / pf.clock_ghz;
+  }
+  return total;
+}
+
+void check_energy_identity(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf,
+                           const Json& report) {
+  const double want = energy_identity_total(t, stats, pf);
+  const double total = report.at("total_energy_pj").get<double>();
+  double sum = 0;
+  for (auto& [k, v] : report.at("breakdown").items()) sum += v.get<double>();
+  const double parts =
+      report.at("sm_energy_pj").get<double>() + report.at("memory_energy_pj").get<double>();
+  auto broken = [&](const std::string& what, double a, double b) {
+    throw std::runtime_error(
+        "energy identity broken (" + t.path + "): " + what + ": " + fmt17(a) + " pJ vs " +
+        fmt17(b) + " pJ, relative difference " +
+        fmt(std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b))) +
+        " > 1e-9; the report's breakdown does not follow the table (platform/energy.cpp)");
+  };
+  if (!same_energy(total, want))
+    broken("total_energy_pj vs the sum over events of count x price plus leakage", total, want);
+  if (!same_energy(total, sum)) broken("total_energy_pj vs the sum of the breakdown", total, sum);
+  if (!same_energy(total, parts))
+    broken("total_energy_pj vs sm_energy_pj + memory_energy_pj", total, parts);
+}
 
 EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
   Params top(&root, "");
@@ -151,11 +633,8 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
         16;
   t.wire_mm = required(top, root, "wire_mm", "distance from the banks to the collectors, mm", 100);
 
-  if (root.find("collector_write_pj_per_operand")) {
-    t.has_collector = true;
-    t.collector_write_pj = top.get_double("collector_write_pj_per_operand", 0,
-                                          "pJ per operand write into a collector", 0, kMaxPj);
-  }
+  t.collector_write_pj = required(top, root, "collector_write_pj_per_operand",
+                                  "pJ per operand write into a collector", kMaxPj);
 
   for (const char* pipe : kPipes) {
     const std::string key = std::string("fu_") + pipe + "_pj_per_lane_op";
@@ -178,7 +657,7 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
     if (ss.node())
       for (const std::string& name : ss.node()->keys()) {
         Params& sp = ss.sub(name, "an added structure");
-        if (std::find(std::begin(kReserved), std::end(kReserved), name) != std::end(kReserved))
+        if (energy_fixed_kind(name))
           ss.fail(name, "'" + name +
                             "' is a unit the fixed entries already model; name an "
                             "added structure by its own statistics group kind");
@@ -236,15 +715,10 @@ std::shared_ptr<const EnergyTable> platform_energy_table(Params& top) {
 }
 
 Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
-  if (!(pf.clock_ghz > 0) || !pf.bank_slices || !pf.bank_rows)
-    throw std::runtime_error("energy: platform clock_ghz, bank_slices and bank_rows must be > 0");
-  if (!stats.is_object()) throw std::runtime_error("energy: statistics are not a JSON object");
-  double cycles = 0;
-  {
-    auto sm = stats.find("sm");
-    if (sm == stats.end() || !stat_value(*sm, "cycles", cycles))
-      throw std::runtime_error("energy: statistics have no sm.cycles");
-  }
+  check_inputs(stats, pf);
+  const double cycles = sm_cycles(stats);
+  check_structure_stats(t, stats);
+  check_energy_priced(t, stats);
   const double ns = cycles / pf.clock_ghz; // mW x ns = pJ
 
   Json b = Json::object();
@@ -271,8 +745,7 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
   b["rf_wire"] = bytes * t.wire_pj_per_mm_per_byte * t.wire_mm;
 
   double oc = 0;
-  if (t.has_collector)
-    for (auto& g : groups(stats, "collector")) oc += stat_required(g, "oc_writes");
+  for (auto& g : groups(stats, "collector")) oc += stat_required(g, "oc_writes");
   b["collector"] = oc * t.collector_write_pj;
 
   // Functional units: every lane of a warp instruction counted (active masks not counted).
@@ -321,25 +794,11 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
   for (const EnergyStructure& s : t.structures) {
     const auto gs = groups(stats, s.name);
     double dyn = 0;
-    for (size_t e = 0; e < s.events.size() && !gs.empty(); ++e) {
-      const auto& [stat, pj] = s.events[e];
-      bool found = false;
+    for (const auto& [stat, pj] : s.events)
       for (auto& g : gs) {
         double v = 0;
-        if (stat_value(*g.second, stat, v)) {
-          dyn += v * pj;
-          found = true;
-        }
+        if (stat_value(*g.second, stat, v)) dyn += v * pj;
       }
-      if (!found) {
-        std::string have;
-        for (auto it = gs[0].second->begin(); it != gs[0].second->end(); ++it)
-          have += (have.empty() ? "" : ", ") + it.key();
-        throw ConfigError(s.event_where[e] + ": structures." + s.name + ".events." + stat +
-                          ": no statistic '" + stat + "' in the run's '" + s.name + "' groups (" +
-                          gs[0].first + " has: " + have + ")");
-      }
-    }
     const double sleak = gs.size() * s.leakage_mw * ns;
     b[s.name] = dyn;
     b[s.name + "_leakage"] = sleak;
@@ -360,6 +819,7 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
   out["memory_energy_pj"] = memory;
   out["total_energy_pj"] = total;
   out["breakdown"] = std::move(b);
+  check_energy_identity(t, stats, pf, out);
   return out;
 }
 

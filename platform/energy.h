@@ -42,8 +42,7 @@ struct EnergyTable {
   double bank_read_pj_per_16B = 0, bank_write_pj_per_16B = 0, bank_leakage_mw = 0, bank_bytes = 0;
   // wire between the banks and the collectors (crossbar), per byte per mm
   double wire_pj_per_mm_per_byte = 0, wire_mm = 0;
-  // collector operand buffer; absent from the table -> not counted
-  bool has_collector = false;
+  // collector operand buffer, per operand written into it
   double collector_write_pj = 0;
   // functional units, per lane operation, indexed like the exec `instructions` labels
   std::vector<std::pair<std::string, double>> fu_pj_per_lane_op;
@@ -63,12 +62,77 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path);
 // file that sets it (as `include:`). Returns null when the platform names no table.
 std::shared_ptr<const EnergyTable> platform_energy_table(Params& top);
 
+// Which statistics are energy events: the one list (platform/energy.cpp, kEnergyStats) that
+// says, for every statistic of every unit kind gpurf knows, what the energy model does with
+// it. A unit author who adds a statistic classifies it there, or the run fails.
+enum class EnergyRole {
+  Priced,      // an energy event priced by a fixed table entry (`why` names it)
+  Structure,   // an energy event of an added structure: structures.<kind>.events prices it
+  Leakage,     // a time base of a leakage term (sm.cycles, bank gated_cycles)
+  NotEvent,    // bookkeeping: stalls, waits, occupancy, outcomes, or a count of events that
+               // another statistic already prices (`why` names it)
+  NotModelled, // a real energy event the model deliberately leaves out (docs/energy.md,
+               // "What is not modelled")
+};
+struct EnergyStatClass {
+  const char* kind;  // statistics group kind ("bank", "rfc", ...)
+  const char* stat;  // statistic name
+  const char* label; // element of a labelled vector; "" = the whole statistic
+  EnergyRole role;
+  const char* why;
+};
+const std::vector<EnergyStatClass>& energy_stat_classes();
+// Kinds whose every statistic must be in that list (the units the fixed entries model and
+// the units with no energy events of their own); an added structure may not use them.
+// Any other kind is an added structure: each of its statistics the list does not mark as no
+// event (or formula) is an energy event the table's `structures:` must price.
+bool energy_fixed_kind(const std::string& kind);
+// The kind of the statistics group at `path`: its last component when that is a kind gpurf
+// or `table` knows ("sm.l1" -> "l1"), else without its instance index ("sm.sub0.bank3" ->
+// "bank", "sm.sub1.rfc2" -> "rfc").
+std::string energy_group_kind(const std::string& path, const EnergyTable* table = nullptr);
+
+// pJ per count of statistic `stat` (element `label` of a labelled vector; the whole
+// statistic, a vector by its total, when `label` is empty) in every group of kind `kind`.
+struct EnergyPrice {
+  std::string kind, stat, label;
+  double pj = 0;
+};
+// Every price the table gives, as a flat list (the energy identity's input).
+std::vector<EnergyPrice> energy_prices(const EnergyTable& table, const EnergyPlatform& platform);
+
+// Every energy event counted non-zero in `stats` must have a price. Throws ConfigError
+// naming the table file and, for each unpriced event, the unit (statistics group path), the
+// event (statistic name) and its count; std::logic_error for a statistic of a fixed kind
+// that kEnergyStats does not classify.
+void check_energy_priced(const EnergyTable& table, const nlohmann::ordered_json& stats);
+// Load time: the same for every energy event the platform's units declare, whatever its
+// count (`declared` is dump_stats_json() right after elaboration), and every structure event
+// the table names exists in the groups of its kind. Throws ConfigError naming the platform
+// key of the unit (`platform` is the platform's root node; may be null), the table file and
+// what to add to it.
+void check_energy_declared(const EnergyTable& table, const nlohmann::ordered_json& declared,
+                           const ConfigNode* platform);
+
+// The energy identity: total = sum over every group and priced statistic of count x price,
+// plus the leakage terms, recomputed by a separate walk over `stats` and energy_prices(),
+// not by the code that builds the report's breakdown.
+double energy_identity_total(const EnergyTable& table, const nlohmann::ordered_json& stats,
+                             const EnergyPlatform& platform);
+// Throws std::runtime_error when the report's total_energy_pj differs from
+// energy_identity_total, or from the sum of its breakdown, or from sm + memory energy, by
+// more than 1e-9 relative.
+void check_energy_identity(const EnergyTable& table, const nlohmann::ordered_json& stats,
+                           const EnergyPlatform& platform, const nlohmann::ordered_json& report);
+
 // Energy of one run, in pJ:
 // {"table", "rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj",
 //  "memory_energy_pj", "total_energy_pj", "breakdown": {component: pj}}.
-// `stats` is dump_stats_json()'s object. Throws ConfigError when the table names a
-// statistic the run's groups do not have, std::runtime_error when the statistics lack
-// what every run has (sm.cycles) or `platform` is incomplete.
+// `stats` is dump_stats_json()'s object. Checks every counted energy event has a price
+// (check_energy_priced) and the result against the energy identity (check_energy_identity).
+// Throws ConfigError for an unpriced event or when the table names a statistic the run's
+// groups do not have, std::runtime_error when the statistics lack what every run has
+// (sm.cycles), `platform` is incomplete or the identity does not hold.
 nlohmann::ordered_json energy_report(const EnergyTable& table, const nlohmann::ordered_json& stats,
                                      const EnergyPlatform& platform);
 nlohmann::ordered_json energy_report(const std::string& table_path,

@@ -6,6 +6,7 @@
 #include "modules/memory/i_memory.h"
 #include "platform/check/identities.h"
 #include "platform/sm.h"
+#include "platform/stats.h"
 #include "platform/trace.h"
 
 namespace gpurf {
@@ -38,6 +39,8 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   memory_ = IMemory::Registry::create(impl, mp, c);
   sm_->memory_port().bind(memory_->socket);
   energy_ = platform_energy_table(top_);
+  // Every energy event the units declare must have a price (docs/energy.md).
+  if (energy_) check_energy_declared(*energy_, dump_stats_json(false), &platform);
   top_.check_unused();
   if (!opt.vcd_path.empty()) {
     const bool chosen = !opt.vcd_signals.empty();
@@ -86,8 +89,16 @@ RunResult Simulation::run() {
     }
   }
   if (energy_) {
+    // An unpriced event or a broken energy identity fails the run (docs/energy.md).
     const SmShape& s = sm_->shape();
-    r.energy = energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});
+    try {
+      r.energy =
+          energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});
+    } catch (const std::exception& e) {
+      r.energy = nullptr;
+      r.error += (r.error.empty() ? "energy: " : "; energy: ") + std::string(e.what());
+      r.ok = false;
+    }
   }
   const double s = std::max(r.host_seconds, 1e-9);
   r.stats["host"] = {{"seconds", r.host_seconds},

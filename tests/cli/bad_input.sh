@@ -52,6 +52,20 @@ expect_exit 2 "unknown implementation 'nosuch'" "gpurf --list" -- --describe nos
 expect_exit 2 "unknown implementation 'slicd'" "did you mean 'sliced'" -- --describe slicd
 expect_exit 2 "did you mean 'write_first'" -- --describe write_frist
 
+# An energy event the platform's table does not price (docs/energy.md, "Unpriced events and
+# the energy identity"): fermi's table has no RFC, so adding one fails at load time, naming
+# the platform key, the unit, its events, the table and what to add to it.
+expect_exit 2 "command line: rfc:" "unit sm.sub0.rfc" "'reads', 'writes', 'writebacks'" \
+  "configs/energy/warped-compression.yaml" "energy.table" "add structures: {rfc:" \
+  -- run --platform "$FERMI" -p rfc.entries=4 --workload scan --out "$TMP/unpriced"
+[ -e "$TMP/unpriced" ] && fail "an unpriced RFC still ran and wrote $TMP/unpriced"
+# A suite reports it as a failed job (exit 1) with the same message.
+expect_exit 1 "command line: rfc:" "warped-compression.yaml" -- suite --platform "$FERMI" \
+  -p rfc.entries=4 --kernels scan --out "$TMP/unpriced-suite" -j 1
+# The same platform with a table that prices the RFC runs.
+expect_exit 0 "verified" -- run --platform "$FERMI" -p rfc.entries=4 \
+  -p energy.table="$SRC/configs/energy/gebhart.yaml" --workload scan
+
 # Nothing is simulated for bad input: no output directory is made.
 expect_exit 2 "bank.count" -- run -p bank.count=0 --out "$TMP/never"
 [ -e "$TMP/never" ] && fail "a bad platform still wrote $TMP/never"

@@ -1,5 +1,7 @@
 // Unit tests of platform/energy: a hand-built statistics JSON gives exactly the expected
-// picojoules per component; bad tables give errors naming file:line, key and range.
+// picojoules per component; bad tables give errors naming file:line, key and range; an
+// unpriced energy event is an error naming unit, event and table; the energy identity holds
+// and catches a breakdown that does not follow the table.
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -37,7 +39,7 @@ l1_fill_pj_per_byte: 0.25
 shared_access_pj_per_warp_access: 7
 memory_pj_per_byte: 2
 structures:
-  rfc: {part_of_rf: true, leakage_mw: 1, events: {reads: 1.5, writes: 2.5}}
+  rfc: {part_of_rf: true, leakage_mw: 1, events: {reads: 1.5, writes: 2.5, writebacks: 0.5}}
   hash: {part_of_rf: false, leakage_mw: 0, events: {hashes: 4}}
   compressor: {part_of_rf: true, leakage_mw: 9, events: {compressions: 23}}
 )";
@@ -83,7 +85,28 @@ Json stats() {
                 {"bytes_from_memory", scalar(400)},
                 {"hit_rate", Json{{"value", 0.1}}}};
   s["memory"] = {{"reads", scalar(4)}, {"bytes_read", scalar(100)}, {"bytes_written", scalar(50)}};
+  // Units with no energy events of their own: bookkeeping only, never priced.
+  s["sm.sub0.scheduler0"] = {
+      {"issued", scalar(25)},
+      {"active_cycles", scalar(25)},
+      {"stall_cycles",
+       vec({5, 1, 2, 3}, {"scoreboard", "war", "collector_full", "no_instruction"})}};
+  s["sm.sub0.allocator"] = {{"allocations", scalar(25)}, {"full", scalar(2)}};
+  s["sm.sub0.arbiter"] = {{"conflicts", vec({3, 1, 0, 2}, {"read_read", "read_write", "write_write",
+                                                           "collector_port"})},
+                          {"reads_granted", scalar(12)},
+                          {"writes_granted", scalar(6)},
+                          {"bank_accesses", scalar(18)}};
+  s["sm.sub0.writeback"] = {
+      {"retired", scalar(25)}, {"register_writes", scalar(6)}, {"port_stall_cycles", scalar(4)}};
   s["host"] = {{"seconds", 1.5}};
+  return s;
+}
+
+// stats() without the added structures (RFC, hash): a baseline run.
+Json baseline_stats() {
+  Json s = stats();
+  for (const char* g : {"sm.sub0.rfc", "sm.sub1.rfc", "sm.sub0.hash"}) s.erase(g);
   return s;
 }
 
@@ -137,7 +160,7 @@ TEST(Energy, EachComponentExactly) {
   EXPECT_DOUBLE_EQ(b["l1"].get<double>(), (20 + 5 + 1) * 10 + 400 * 0.25);
   EXPECT_DOUBLE_EQ(b["shared_memory"].get<double>(), 6 * 7);
   EXPECT_DOUBLE_EQ(b["memory"].get<double>(), 150 * 2);
-  EXPECT_DOUBLE_EQ(b["rfc"].get<double>(), 12 * 1.5 + 4 * 2.5);
+  EXPECT_DOUBLE_EQ(b["rfc"].get<double>(), 12 * 1.5 + 4 * 2.5 + 3 * 0.5);
   EXPECT_DOUBLE_EQ(b["rfc_leakage"].get<double>(), 2 * 1 * 2000); // 2 groups x 1 mW x 2000 ns
   EXPECT_DOUBLE_EQ(b["hash"].get<double>(), 5 * 4);               // a vector counts its total
   EXPECT_DOUBLE_EQ(b["hash_leakage"].get<double>(), 0);
@@ -145,9 +168,9 @@ TEST(Energy, EachComponentExactly) {
   EXPECT_DOUBLE_EQ(b["compressor_leakage"].get<double>(), 0);
 
   EXPECT_EQ(r["table"], "t");
-  EXPECT_DOUBLE_EQ(r["rf_dynamic_energy_pj"].get<double>(), 192 + 144 + 768 + 60 + 28);
+  EXPECT_DOUBLE_EQ(r["rf_dynamic_energy_pj"].get<double>(), 192 + 144 + 768 + 60 + 29.5);
   EXPECT_DOUBLE_EQ(r["rf_leakage_energy_pj"].get<double>(), 104000 + 4000);
-  const double total = 111898;
+  const double total = 111899.5;
   EXPECT_DOUBLE_EQ(r["total_energy_pj"].get<double>(), total);
   EXPECT_DOUBLE_EQ(r["memory_energy_pj"].get<double>(), 300);
   EXPECT_DOUBLE_EQ(r["sm_energy_pj"].get<double>(), total - 300);
@@ -175,12 +198,7 @@ TEST(Energy, GroupKindMayEndInADigit) {
   s.erase("sm.sub1.rfc");
   Json r = energy_report(table(kTable), s, kPlatform);
   EXPECT_DOUBLE_EQ(r["breakdown"]["l1"].get<double>(), 360);
-  EXPECT_DOUBLE_EQ(r["breakdown"]["rfc"].get<double>(), 28);
-}
-
-TEST(Energy, CollectorAbsentFromTableCostsNothing) {
-  Json r = energy_report(table(with("collector_write_pj_per_operand", "")), stats(), kPlatform);
-  EXPECT_DOUBLE_EQ(r["breakdown"]["collector"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(r["breakdown"]["rfc"].get<double>(), 29.5);
 }
 
 TEST(Energy, WirePer32BitsIsTheSameWire) {
@@ -198,7 +216,8 @@ TEST(Energy, MissingEntryNamesFileKeyAndRange) {
   for (const char* key :
        {"bank_write_pj_per_16B", "bank_leakage_mw", "bank_bytes", "wire_mm", "fu_sp_pj_per_lane_op",
         "fu_tensor_pj_per_lane_op", "l1_access_pj_per_request", "l1_fill_pj_per_byte",
-        "shared_access_pj_per_warp_access", "memory_pj_per_byte"}) {
+        "shared_access_pj_per_warp_access", "memory_pj_per_byte",
+        "collector_write_pj_per_operand"}) {
     e = error_of(with(key, ""));
     EXPECT_NE(e.find(std::string(key) + ": missing required entry"), std::string::npos) << e;
   }
@@ -294,9 +313,16 @@ TEST(Energy, ShippedTablesLoad) {
     const std::string p = source_dir() + "/configs/energy/" + name + ".yaml";
     EnergyTable t = load_energy_table(p);
     EXPECT_EQ(t.name, name);
-    Json r = energy_report(t, stats(), kPlatform);
+    Json r = energy_report(t, baseline_stats(), kPlatform);
     EXPECT_GT(r["sm_energy_pj"].get<double>(), 0) << name;
   }
+  // Gebhart's table prices every event of its RFC.
+  Json s = baseline_stats();
+  s["sm.sub0.rfc"] = stats()["sm.sub0.rfc"];
+  EXPECT_GT(energy_report(load_energy_table(source_dir() + "/configs/energy/gebhart.yaml"), s,
+                          kPlatform)["breakdown"]["rfc"]
+                .get<double>(),
+            0);
   // Warped-Compression Table 3: a full 128 B register read = 8 x 7 pJ on either bank shape.
   EnergyTable wc = load_energy_table(source_dir() + "/configs/energy/warped-compression.yaml");
   EXPECT_DOUBLE_EQ(wc.bank_read_pj_per_16B * 8, 56);
@@ -343,4 +369,278 @@ TEST(Energy, PlatformKeyResolvesRelativeToItsFile) {
     }
   }
   fs::remove_all(dir);
+}
+
+namespace {
+
+// A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data.
+Json recorded(const std::string& name) {
+  std::ifstream f(fs::path(__FILE__).parent_path() / "energy_data" / name);
+  EXPECT_TRUE(f) << name;
+  return Json::parse(f);
+}
+
+// `s` as right after elaboration: every counter 0 (formulas keep their values).
+Json declared_only(Json s) {
+  for (auto& [g, group] : s.items())
+    for (auto& [n, st] : group.items()) {
+      if (st.contains("value") && st["value"].is_number_unsigned()) st["value"] = 0;
+      if (st.contains("values"))
+        for (auto& v : st["values"]) v = 0;
+      if (st.contains("total")) st["total"] = 0;
+    }
+  return s;
+}
+
+} // namespace
+
+// --- Unpriced events -----------------------------------------------------------------------
+
+namespace {
+
+// What energy_report throws (ConfigError), or "".
+std::string report_error(const EnergyTable& t, const Json& s) {
+  try {
+    energy_report(t, s, kPlatform);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// kTable without its line `text` (which must exist).
+std::string without(const std::string& text) {
+  std::string t = kTable;
+  size_t at = t.find(text);
+  EXPECT_NE(at, std::string::npos) << text;
+  t.erase(at, text.size());
+  return t;
+}
+
+} // namespace
+
+TEST(Energy, UnpricedEventNamesUnitEventAndTable) {
+  // The RFC's write-backs are counted (3 in sm.sub0.rfc, 0 in sm.sub1.rfc) but not priced.
+  const std::string e = report_error(table(without(", writebacks: 0.5")), stats());
+  EXPECT_NE(e.find("t.yaml: energy events counted but not priced"), std::string::npos) << e;
+  EXPECT_NE(e.find("event 'writebacks' of unit sm.sub0.rfc (3 counted)"), std::string::npos) << e;
+  EXPECT_EQ(e.find("sm.sub1.rfc"), std::string::npos) << e; // counted 0 there
+  EXPECT_NE(e.find("add {writebacks: <pJ>} to structures.rfc.events (t.yaml:20)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("kEnergyStats"), std::string::npos) << e;
+
+  // A vector element without a price: a pipe the table format does not know.
+  Json s = stats();
+  s["sm.sub0.exec"]["instructions"] =
+      vec({10, 1, 2, 3, 4, 5, 2}, {"sp", "int", "dp", "sfu", "mem", "tensor", "rt"});
+  const std::string v = report_error(table(kTable), s);
+  EXPECT_NE(v.find("event 'instructions[rt]' of unit sm.sub0.exec (2 counted)"), std::string::npos)
+      << v;
+}
+
+TEST(Energy, AddedStructureWithoutTableEntryIsAnError) {
+  // fermi + -p rfc.entries=4: an RFC in a run whose table has no `rfc` structure. Before,
+  // its hits cost 0 pJ without a word.
+  std::string t = without("  rfc: {part_of_rf: true, leakage_mw: 1, events: {reads: 1.5, writes: "
+                          "2.5, writebacks: 0.5}}\n");
+  std::string e = report_error(table(t), stats());
+  EXPECT_NE(e.find("event 'reads' of unit sm.sub0.rfc (and 1 more) (12 counted)"),
+            std::string::npos)
+      << e;
+  EXPECT_NE(e.find("event 'writes' of unit sm.sub0.rfc (4 counted)"), std::string::npos) << e;
+  EXPECT_NE(e.find("event 'writebacks' of unit sm.sub0.rfc (3 counted)"), std::string::npos) << e;
+  EXPECT_NE(e.find("add structures: {rfc: {part_of_rf: <true|false>, leakage_mw: <mW>, events: "
+                   "{reads: <pJ>, writes: <pJ>, writebacks: <pJ>}}} to t.yaml"),
+            std::string::npos)
+      << e;
+  // The RFC's bookkeeping (misses, results, stalls...) is no energy event.
+  Json s = stats();
+  s["sm.sub0.rfc"]["misses"] = scalar(7);
+  s["sm.sub0.rfc"]["write_port_stall_cycles"] = scalar(9);
+  s["sm.sub0.rfc"]["hit_rate"] = Json{{"value", 0.5}};
+  e = report_error(table(t), s);
+  EXPECT_EQ(e.find("misses"), std::string::npos) << e;
+  EXPECT_EQ(e.find("stall"), std::string::npos) << e;
+  EXPECT_EQ(e.find("hit_rate"), std::string::npos) << e;
+
+  // A structure gpurf does not know: each of its counters is an event unless kEnergyStats
+  // says otherwise; a formula (floating-point value) never is; a zero count is no error at
+  // the end of a run.
+  s = baseline_stats();
+  s["sm.sub0.reuse_buffer"] = {
+      {"lookups", scalar(5)}, {"inserts", scalar(0)}, {"hit_rate", Json{{"value", 0.25}}}};
+  e = report_error(table(kTable), s);
+  EXPECT_NE(e.find("event 'lookups' of unit sm.sub0.reuse_buffer (5 counted)"), std::string::npos)
+      << e;
+  EXPECT_EQ(e.find("inserts"), std::string::npos) << e;
+  EXPECT_EQ(e.find("hit_rate"), std::string::npos) << e;
+  EXPECT_NE(e.find("add structures: {reuse_buffer: {part_of_rf: <true|false>, leakage_mw: <mW>, "
+                   "events: {lookups: <pJ>}}}"),
+            std::string::npos)
+      << e;
+  s["sm.sub0.reuse_buffer"]["lookups"]["value"] = 0;
+  EXPECT_EQ(report_error(table(kTable), s), "");
+}
+
+TEST(Energy, ShippedBaselineTableRejectsAnRfc) {
+  // The same with the table fermi uses.
+  const std::string p = source_dir() + "/configs/energy/warped-compression.yaml";
+  Json s = baseline_stats();
+  s["sm.sub0.rfc"] = stats()["sm.sub0.rfc"];
+  const std::string e = report_error(load_energy_table(p), s);
+  EXPECT_NE(e.find(p + ": energy events counted but not priced"), std::string::npos) << e;
+  EXPECT_NE(e.find("event 'reads' of unit sm.sub0.rfc (10 counted)"), std::string::npos) << e;
+}
+
+TEST(Energy, UnclassifiedStatisticOfAFixedKindIsAnError) {
+  // A new bank counter must be classified in kEnergyStats: priced, or no event.
+  Json s = stats();
+  s["sm.sub0.bank1"]["tag_checks"] = scalar(5);
+  try {
+    energy_report(table(kTable), s, kPlatform);
+    FAIL() << "expected a std::logic_error";
+  } catch (const std::logic_error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("not classified in kEnergyStats"), std::string::npos) << m;
+    EXPECT_NE(m.find("statistic 'tag_checks' of unit sm.sub0.bank1 (kind 'bank')"),
+              std::string::npos)
+        << m;
+  }
+  // A fixed kind cannot be priced as an added structure instead.
+  std::string t = kTable;
+  t += "  bank: {part_of_rf: true, leakage_mw: 0, events: {tag_checks: 1}}\n";
+  EXPECT_NE(error_of(t).find("'bank' is a unit the fixed entries already model"),
+            std::string::npos);
+}
+
+TEST(Energy, EveryClassificationIsComplete) {
+  for (const EnergyStatClass& c : energy_stat_classes()) {
+    EXPECT_TRUE(c.kind && *c.kind && c.stat && *c.stat && c.label && c.why && *c.why)
+        << c.kind << "." << c.stat;
+    // Only fixed kinds and added structures gpurf ships are listed; a priced statistic
+    // belongs to a fixed kind, a structure event to an added one.
+    if (c.role == EnergyRole::Priced || c.role == EnergyRole::Leakage) {
+      EXPECT_TRUE(energy_fixed_kind(c.kind)) << c.kind << "." << c.stat;
+    }
+    if (c.role == EnergyRole::Structure) {
+      EXPECT_FALSE(energy_fixed_kind(c.kind)) << c.kind << "." << c.stat;
+    }
+  }
+  EXPECT_EQ(energy_group_kind("sm.sub0.bank3"), "bank");
+  EXPECT_EQ(energy_group_kind("sm.l1"), "l1");
+  EXPECT_EQ(energy_group_kind("sm.sub1.rfc2"), "rfc");
+  EXPECT_EQ(energy_group_kind("sm.sub0.vsb"), "vsb");
+  EXPECT_EQ(energy_group_kind("memory"), "memory");
+}
+
+TEST(Energy, LoadTimeCheckNamesPlatformKeyTableAndWhatToAdd) {
+  // Right after elaboration every count is 0, and every declared event needs a price.
+  const Json declared = declared_only(stats());
+  std::string t = without("  rfc: {part_of_rf: true, leakage_mw: 1, events: {reads: 1.5, writes: "
+                          "2.5, writebacks: 0.5}}\n");
+  ConfigPtr platform =
+      parse_config_string("rfc: {entries: 4}\nenergy: {table: t.yaml}\n", "p.yaml");
+  try {
+    check_energy_declared(table(t), declared, platform.get());
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("p.yaml:1: rfc: the platform's unit sm.sub0.rfc (and 1 more) counts energy "
+                     "events 'reads', 'writes', 'writebacks' that its energy table t.yaml "
+                     "(energy.table, p.yaml:2) does not price; add structures: {rfc: {"),
+              std::string::npos)
+        << m;
+  }
+  // -p rfc.entries=4 on a platform without an RFC: the command line is the key's place.
+  platform = parse_config_string("energy: {table: t.yaml}\n", "p.yaml");
+  apply_override(*platform, "rfc.entries=4");
+  try {
+    check_energy_declared(table(t), declared, platform.get());
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("command line: rfc: the platform's unit sm.sub0.rfc"),
+              std::string::npos)
+        << e.what();
+  }
+  // Priced by the table: fine, with or without a platform.
+  EXPECT_NO_THROW(check_energy_declared(table(kTable), declared, nullptr));
+  // A table event the groups do not declare is caught at load time too.
+  std::string typo = kTable;
+  typo.replace(typo.find("writebacks: 0.5"), 15, "writeback: 0.5");
+  EXPECT_THROW(check_energy_declared(table(typo), declared, nullptr), ConfigError);
+}
+
+// --- The energy identity -------------------------------------------------------------------
+
+TEST(Energy, IdentityHoldsAndIsIndependentOfTheBreakdown) {
+  const EnergyTable t = table(kTable);
+  const Json r = energy_report(t, stats(), kPlatform);
+  EXPECT_NEAR(energy_identity_total(t, stats(), kPlatform), 111899.5, 1e-9);
+  EXPECT_NO_THROW(check_energy_identity(t, stats(), kPlatform, r));
+
+  // A price perturbed in the breakdown path only: the report built with bank reads at 2.5 pJ
+  // instead of the table's 2 is internally consistent, but not the table's sum.
+  const Json wrong = energy_report(table(with("bank_read_pj_per_16B", "bank_read_pj_per_16B: 2.5")),
+                                   stats(), kPlatform);
+  try {
+    check_energy_identity(t, stats(), kPlatform, wrong);
+    FAIL() << "expected the identity to fail";
+  } catch (const std::runtime_error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("energy identity broken (t.yaml): total_energy_pj vs the sum over events of "
+                     "count x price plus leakage"),
+              std::string::npos)
+        << m;
+  }
+  // A doctored report: one component moved, or the total not the sum of its parts.
+  Json d = r;
+  d["breakdown"]["rf_bank_read"] = d["breakdown"]["rf_bank_read"].get<double>() + 1e-3;
+  EXPECT_THROW(check_energy_identity(t, stats(), kPlatform, d), std::runtime_error);
+  d = r;
+  d["total_energy_pj"] = d["total_energy_pj"].get<double>() * (1 + 1e-8);
+  EXPECT_THROW(check_energy_identity(t, stats(), kPlatform, d), std::runtime_error);
+  d = r;
+  d["sm_energy_pj"] = d["sm_energy_pj"].get<double>() + 1;
+  EXPECT_THROW(check_energy_identity(t, stats(), kPlatform, d), std::runtime_error);
+  // Rounding is not a mismatch.
+  d = r;
+  d["total_energy_pj"] = d["total_energy_pj"].get<double>() * (1 + 1e-12);
+  EXPECT_NO_THROW(check_energy_identity(t, stats(), kPlatform, d));
+}
+
+TEST(Energy, IdentityAndPricesOnRecordedRuns) {
+  // `gpurf run --workload scan` on gebhart-rfc-twolevel (RFC, two-level scheduler) and on
+  // cmrc-wid (CMRC collector, writeback, split crossbar, coalescing arbiter): every
+  // statistic is classified, every event priced, and the identity holds.
+  struct Case {
+    const char *stats, *table;
+    EnergyPlatform pf;
+    double total; // total_energy_pj of that run's result.json
+  };
+  for (const Case& c :
+       {Case{"gebhart-rfc-twolevel-scan.stats.json", "gebhart", {1.0, 8, 256}, 16739443.52},
+        Case{
+            "cmrc-wid-scan.stats.json", "warped-compression", {0.7, 4, 256}, 19709102.342857145}}) {
+    const EnergyTable t = load_energy_table(source_dir() + "/configs/energy/" + c.table + ".yaml");
+    const Json s = recorded(c.stats);
+    const Json r = energy_report(t, s, c.pf);
+    EXPECT_NEAR(r["total_energy_pj"].get<double>(), c.total, c.total * 1e-12) << c.stats;
+    EXPECT_NEAR(energy_identity_total(t, s, c.pf), c.total, c.total * 1e-9) << c.stats;
+    EXPECT_NO_THROW(check_energy_declared(t, declared_only(s), nullptr)) << c.stats;
+    // Any price the breakdown takes wrongly breaks the identity.
+    Json d = r;
+    d["breakdown"]["rf_bank_write"] = d["breakdown"]["rf_bank_write"].get<double>() * 1.001;
+    d["total_energy_pj"] = d["total_energy_pj"].get<double>() +
+                           d["breakdown"]["rf_bank_write"].get<double>() -
+                           r["breakdown"]["rf_bank_write"].get<double>();
+    d["sm_energy_pj"] = d["total_energy_pj"].get<double>() - d["memory_energy_pj"].get<double>();
+    EXPECT_THROW(check_energy_identity(t, s, c.pf, d), std::runtime_error) << c.stats;
+  }
+  // The RFC run under the table fermi uses: its RFC is unpriced.
+  const Json s = recorded("gebhart-rfc-twolevel-scan.stats.json");
+  const std::string e =
+      report_error(load_energy_table(source_dir() + "/configs/energy/warped-compression.yaml"), s);
+  EXPECT_NE(e.find("event 'reads' of unit sm.sub0.rfc"), std::string::npos) << e;
+  EXPECT_NE(e.find("warped-compression.yaml"), std::string::npos) << e;
 }
