@@ -29,7 +29,9 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
       throw ConfigError(std::string("--trace: ") + e.what());
     }
   }
-  sm_ = std::make_unique<Sm>("sm", top_, frontend, regs_per_thread, tracer_.get());
+  std::vector<Observer*> observers = opt.observers;
+  if (tracer_) observers.push_back(tracer_.get());
+  sm_ = std::make_unique<Sm>("sm", top_, frontend, regs_per_thread, observers);
   Params& mp = top_.sub("memory", "memory target behind the SM's TLM memory port");
   const std::string impl =
       mp.get_choice("impl", "simple", "implementation of the memory", IMemory::Registry::names());

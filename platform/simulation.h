@@ -20,6 +20,7 @@ namespace gpurf {
 class Sm;
 class IMemory;
 class Tracer;
+class Observer;
 class VcdRecorder;
 
 // Optional outputs of a run (docs/trace.md).
@@ -28,6 +29,7 @@ struct SimOptions {
   Cycle trace_from = 0, trace_to = kNever; // its cycle window [from, to)
   std::string vcd_path;                    // VCD waveform; "": off
   std::vector<std::string> vcd_signals;    // names or '*' patterns; empty: a default set
+  std::vector<Observer*> observers;        // more listeners to the units' events (probe.h)
 };
 
 struct RunResult {

@@ -52,11 +52,10 @@ unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::stri
 } // namespace
 
 Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
-       Tracer* tracer)
+       const std::vector<Observer*>& observers)
     : sc_core::sc_module(nm), frontend_(frontend), stats_(name()),
       cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")) {
-  tracer_ = tracer;
   Params& sm = top.sub("sm", "SM shape and run control");
   shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
@@ -75,7 +74,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                          std::to_string(sub) + " sub-cores");
   shape_.regs_per_thread = std::max(1u, regs_per_thread);
   shape_.preds_per_thread = frontend.predicate_registers();
-  if (tracer_) probes_.add(tracer_);
+  observed_ = checks_ || !observers.empty();
 
   Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
   shape_.schedulers = per_subcore(sch.p, 2, sub, "schedulers");
@@ -215,6 +214,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     checker_ = std::make_unique<TimingChecker>(timing_spec());
     probes_.add(checker_.get());
   }
+  for (Observer* o : observers) probes_.add(o);
   version_.assign(shape_.warps, std::vector<uint64_t>(shape_.regs_per_thread, 0));
 
   stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
@@ -234,7 +234,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.clock = &clock_;
   c.frontend = this;
   c.pool = &pool_;
-  c.probe = checks_ || tracer_ ? &probes_ : nullptr;
+  c.probe = observed_ ? &probes_ : nullptr;
   if (subcore < subcores_.size()) c.width_masks = subcores_[subcore].width_masks.get();
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)

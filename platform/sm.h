@@ -33,9 +33,9 @@ class Sm : public sc_core::sc_module, private IFrontend {
 public:
   SC_HAS_PROCESS(Sm);
   // `params` is the platform's top-level parameter set; `regs_per_thread` the kernel's.
-  // `tracer`: instruction-lifecycle trace handed to every unit (null: off).
+  // `observers`: told of every unit event (platform/probe.h), after the timing checker.
   Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread,
-     Tracer* tracer = nullptr);
+     const std::vector<Observer*>& observers = {});
   ~Sm() override;
 
   // The SM's memory port (the L1's miss/write-through socket).
@@ -96,10 +96,9 @@ private:
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
   std::vector<Unit*> order_; // tick order: downstream units first
-  Tracer* tracer_ = nullptr;
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
-  bool checks_ = true;
+  bool checks_ = true, observed_ = false;
   uint64_t seq_ = 0;                           // last sequence number handed out
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   VcdRecorder* vcd_ = nullptr;

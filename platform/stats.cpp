@@ -95,19 +95,35 @@ nlohmann::ordered_json dump_stats_json(bool with_descriptions) {
   return out;
 }
 
+bool group_of_kind(const std::string& path, const std::string& kind) {
+  const size_t dot = path.rfind('.');
+  std::string last = dot == std::string::npos ? path : path.substr(dot + 1);
+  if (last == kind) return true; // "l1" is a kind, not "l" + index 1
+  while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
+  return last == kind;
+}
+
 uint64_t sum_stat(const std::string& group_kind, const std::string& name) {
   uint64_t sum = 0;
   for (const StatGroup* g : all_stat_groups()) {
-    const std::string& p = g->path();
-    size_t dot = p.rfind('.');
-    std::string last = dot == std::string::npos ? p : p.substr(dot + 1);
-    if (last != group_kind) { // "bank3" is of kind "bank"; "l1" of kind "l1"
-      while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back())))
-        last.pop_back();
-      if (last != group_kind) continue;
-    }
+    if (!group_of_kind(g->path(), group_kind)) continue;
     for (const Stat& s : g->stats())
       if (s.name == name) sum += s.total();
+  }
+  return sum;
+}
+
+double sum_stat(const nlohmann::ordered_json& stats, const std::string& group_kind,
+                const std::string& name) {
+  double sum = 0;
+  for (auto it = stats.begin(); it != stats.end(); ++it) {
+    if (!it.value().is_object() || !group_of_kind(it.key(), group_kind)) continue;
+    auto s = it.value().find(name);
+    if (s == it.value().end() || !s->is_object()) continue;
+    if (s->contains("value"))
+      sum += (*s)["value"].get<double>();
+    else if (s->contains("total"))
+      sum += (*s)["total"].get<double>();
   }
   return sum;
 }

@@ -56,8 +56,15 @@ std::vector<StatGroup*>& all_stat_groups();
 // {"sm.subcore0.bank0": {"reads": {"value": 12, "unit": "...", "desc": "..."}, ...}, ...}
 // Keys keep creation/declaration order (ordered_json converts to nlohmann::json if needed).
 nlohmann::ordered_json dump_stats_json(bool with_descriptions = true);
-// Sum of a statistic over every group whose path matches `group_suffix` at its end
+// Whether the group at `path` is of kind `kind`: its last path component is `kind`, optionally
+// followed by an index ("sm.sub0.bank3" is of kind "bank"; "sm.l1" of kind "l1").
+bool group_of_kind(const std::string& path, const std::string& kind);
+// Sum of a statistic over every group of kind `group_kind`
 // (e.g. sum_stat("bank", "reads") sums reads of every ...bankN group).
 uint64_t sum_stat(const std::string& group_kind, const std::string& name);
+// The same over a statistics JSON (dump_stats_json()): a scalar's value or a vector's total;
+// absent statistics count 0.
+double sum_stat(const nlohmann::ordered_json& stats, const std::string& group_kind,
+                const std::string& name);
 
 } // namespace gpurf

@@ -1,38 +1,15 @@
 #include "platform/check/identities.h"
 
-#include <cctype>
+#include "platform/stats.h"
+
 #include <sstream>
 
 namespace gpurf {
 
-namespace {
-bool of_kind(const std::string& group, const std::string& kind) {
-  const size_t dot = group.rfind('.');
-  std::string last = dot == std::string::npos ? group : group.substr(dot + 1);
-  while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
-  return last == kind;
-}
-} // namespace
-
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind) {
   for (auto it = stats.begin(); it != stats.end(); ++it)
-    if (it.value().is_object() && of_kind(it.key(), kind)) return true;
+    if (it.value().is_object() && group_of_kind(it.key(), kind)) return true;
   return false;
-}
-
-double sum_stat(const nlohmann::ordered_json& stats, const std::string& kind,
-                const std::string& stat) {
-  double sum = 0;
-  for (auto it = stats.begin(); it != stats.end(); ++it) {
-    if (!it.value().is_object() || !of_kind(it.key(), kind)) continue;
-    auto s = it.value().find(stat);
-    if (s == it.value().end() || !s->is_object()) continue;
-    if (s->contains("value"))
-      sum += (*s)["value"].get<double>();
-    else if (s->contains("total"))
-      sum += (*s)["total"].get<double>();
-  }
-  return sum;
 }
 
 std::vector<std::string> check_identities(const nlohmann::ordered_json& st, const EventCounts& e,

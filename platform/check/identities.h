@@ -13,17 +13,12 @@
 
 namespace gpurf {
 
-// The broken identities, one line each ("" -free list when all hold). `slices`: slices per
+// The broken identities, one line each (empty when all hold). `slices`: slices per
 // bank (crossbar bytes = slices moved x 128 / slices).
 std::vector<std::string> check_identities(const nlohmann::ordered_json& stats,
                                           const EventCounts& events, unsigned slices);
 
-// Sum of statistic `stat` (its value, or a vector's total) over every group of kind `kind`:
-// groups whose last path component is `kind` optionally followed by an index (sm.sub0.bank3
-// is of kind "bank"). Absent statistics count 0.
-double sum_stat(const nlohmann::ordered_json& stats, const std::string& kind,
-                const std::string& stat);
-// Whether any group of kind `kind` exists.
+// Whether any group of kind `kind` (platform/stats.h: group_of_kind) exists.
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind);
 
 } // namespace gpurf

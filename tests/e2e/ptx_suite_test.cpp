@@ -1,8 +1,12 @@
-// End-to-end: real CUDA kernels of the suite (workloads/*.yaml) through the PTX front-end and
-// the whole timing model on configs/fermi.yaml. Each test case is one process (one SystemC
-// elaboration): ctest runs them separately.
+// End-to-end: every real CUDA kernel of the suite (workloads/*.yaml) through the PTX
+// front-end and the whole timing model on every platform of configs/ and the test platforms
+// (tests/platforms/), with the timing checker and the conservation identities on. Each test
+// case is one process (one SystemC elaboration): ctest runs them separately.
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -33,10 +37,10 @@ uint64_t stat_total(const nlohmann::ordered_json& stats, const std::string& name
   return sum;
 }
 
-void run_workload(const std::string& name) {
+void run_workload(const std::string& name, const std::string& platform_file) {
   const LaunchSpec spec = load_launch(repo_root() + "/workloads/" + name + ".yaml");
   PtxFrontend fe(spec);
-  ConfigPtr platform = load_config(repo_root() + "/configs/fermi.yaml");
+  ConfigPtr platform = load_config(repo_root() + "/" + platform_file);
   Simulation sim(*platform, fe, fe.regs_per_thread());
   const RunResult r = sim.run();
   ASSERT_TRUE(r.ok) << r.error;
@@ -54,23 +58,49 @@ void run_workload(const std::string& name) {
               (unsigned long long)r.warp_instructions, (unsigned long long)checked);
 }
 
+std::vector<std::string> files(const std::string& dir) {
+  std::vector<std::string> v;
+  for (const auto& e : std::filesystem::directory_iterator(repo_root() + "/" + dir))
+    if (e.path().extension() == ".yaml") v.push_back(dir + "/" + e.path().filename().string());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+std::vector<std::string> platforms() {
+  std::vector<std::string> v = files("configs");
+  for (const std::string& t : files("tests/platforms")) v.push_back(t);
+  return v;
+}
+
+std::vector<std::string> kernels() {
+  std::vector<std::string> v;
+  for (const std::string& f : files("workloads")) {
+    const std::string base = std::filesystem::path(f).stem().string();
+    v.push_back(base);
+  }
+  return v;
+}
+
+std::string test_name(const std::string& s) {
+  std::string n;
+  for (char c : std::filesystem::path(s).stem().string()) n += std::isalnum((unsigned char)c) ? c : '_';
+  return n;
+}
+
+class Suite : public testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
 } // namespace
 
-// One case per kernel; the four below cover register pairs (daxpy_dot), calls under divergence
-// (nw, backprop), barriers and shared memory (sgemm), shuffles and atomics (reduce).
-TEST(PtxE2e, Sgemm) { run_workload("sgemm"); }
-TEST(PtxE2e, Reduce) { run_workload("reduce"); }
-TEST(PtxE2e, DaxpyDot) { run_workload("daxpy_dot"); }
-TEST(PtxE2e, Backprop) { run_workload("backprop"); }
-TEST(PtxE2e, Nw) { run_workload("nw"); }
-TEST(PtxE2e, Bfs) { run_workload("bfs"); }
-TEST(PtxE2e, Bitonic) { run_workload("bitonic"); }
-TEST(PtxE2e, Dp1d) { run_workload("dp1d"); }
-TEST(PtxE2e, Gaussian) { run_workload("gaussian"); }
-TEST(PtxE2e, Heat2d) { run_workload("heat2d"); }
-TEST(PtxE2e, Histogram) { run_workload("histogram"); }
-TEST(PtxE2e, Kmeans) { run_workload("kmeans"); }
-TEST(PtxE2e, Nbody) { run_workload("nbody"); }
-TEST(PtxE2e, Nn) { run_workload("nn"); }
-TEST(PtxE2e, Scan) { run_workload("scan"); }
-TEST(PtxE2e, Sobel) { run_workload("sobel"); }
+// Every kernel (register pairs, calls under divergence, barriers, shared memory, shuffles,
+// atomics, predicates) on every platform, each operand, output, timing rule and identity
+// checked.
+TEST_P(Suite, VerifiedWithTimingChecks) {
+  run_workload(std::get<1>(GetParam()), std::get<0>(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(PtxE2e, Suite, testing::Combine(testing::ValuesIn(platforms()),
+                                                         testing::ValuesIn(kernels())),
+                         [](const auto& info) {
+                           return test_name(std::get<0>(info.param)) + "_" +
+                                  test_name(std::get<1>(info.param));
+                         });

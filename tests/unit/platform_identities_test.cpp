@@ -1,0 +1,102 @@
+// Conservation identities over a statistics JSON and the checker's event counts (plain C++).
+#include <gtest/gtest.h>
+
+#include "platform/check/identities.h"
+#include "platform/stats.h"
+
+using namespace gpurf;
+using nlohmann::ordered_json;
+
+namespace {
+
+ordered_json v(double x) { return {{"value", x}}; }
+
+// A consistent two-bank run: 10 instructions, 12 bank reads of 4 slices, 8 results.
+ordered_json stats() {
+  ordered_json s;
+  s["sm"] = {{"warp_instructions", v(10)}};
+  s["sm.sub0.scheduler0"] = {{"issued", v(10)}};
+  s["sm.sub0.collector0"] = {{"dispatched", v(6)}, {"oc_writes", v(7)}};
+  s["sm.sub0.collector1"] = {{"dispatched", v(4)}, {"oc_writes", v(5)}};
+  s["sm.sub0.writeback"] = {{"retired", v(10)}, {"register_writes", v(8)}};
+  s["sm.sub0.arbiter"] = {{"reads_granted", v(12)}, {"writes_granted", v(8)}};
+  s["sm.sub0.bank0"] = {{"reads", v(5)}, {"writes", v(3)}, {"slice_reads", v(20)},
+                        {"slice_writes", v(12)}};
+  s["sm.sub0.bank1"] = {{"reads", v(7)}, {"writes", v(5)}, {"slice_reads", v(28)},
+                        {"slice_writes", v(20)}};
+  s["sm.sub0.crossbar"] = {{"transfers", v(12)}, {"bytes", v(12 * 128)}};
+  s["sm.l1"] = {{"reads", v(4)}, {"hits", v(1)}, {"misses", v(2)}, {"mshr_merges", v(1)}};
+  return s;
+}
+
+EventCounts events() {
+  EventCounts e;
+  e.issued = e.dispatched = e.retired = 10;
+  e.bank_reads = 12;
+  e.bank_slice_reads = 48;
+  e.bank_writes = 8;
+  e.bank_slice_writes = 32;
+  e.arrivals = e.arrivals_from_bank = 12;
+  e.arch_writes = 8;
+  return e;
+}
+
+} // namespace
+
+TEST(Identities, ConsistentRunHolds) {
+  EXPECT_EQ(check_identities(stats(), events(), 4), std::vector<std::string>{});
+}
+
+TEST(Identities, SumStatAddsEveryGroupOfAKind) {
+  EXPECT_EQ(sum_stat(stats(), "bank", "reads"), 12);
+  EXPECT_EQ(sum_stat(stats(), "collector", "dispatched"), 10);
+  EXPECT_EQ(sum_stat(stats(), "bank", "absent"), 0);
+  EXPECT_TRUE(has_kind(stats(), "crossbar"));
+  EXPECT_FALSE(has_kind(stats(), "rfc"));
+}
+
+// Each fault the identities exist for: a counter counted twice or never.
+TEST(Identities, EachBrokenCounterIsNamed) {
+  struct Fault {
+    const char* group;
+    const char* stat;
+    double value;
+    const char* identity;
+  };
+  for (const Fault& f : {Fault{"sm.sub0.crossbar", "bytes", 2 * 12 * 128, "crossbar bytes"},
+                         Fault{"sm.sub0.bank1", "reads", 6, "bank reads"},
+                         Fault{"sm.sub0.collector1", "oc_writes", 0, "operands into collectors"},
+                         Fault{"sm.l1", "hits", 0, "L1 line reads"},
+                         Fault{"sm.sub0.bank0", "slice_writes", 13, "slices activated by writes"},
+                         Fault{"sm.sub0.writeback", "retired", 9, "issued = dispatched"}}) {
+    ordered_json s = stats();
+    s[f.group][f.stat] = v(f.value);
+    const auto bad = check_identities(s, events(), 4);
+    ASSERT_EQ(bad.size(), 1u) << f.group << "." << f.stat;
+    EXPECT_NE(bad[0].find(f.identity), std::string::npos) << bad[0];
+    EXPECT_NE(bad[0].find(f.stat), std::string::npos) << bad[0];
+  }
+}
+
+TEST(Identities, RfcStorageIsAccountedFor) {
+  ordered_json s = stats();
+  EventCounts e = events();
+  // 3 of the 12 operands hit in the RFC; 5 results allocated there, 3 bypassed; 2 write-backs.
+  e.bank_reads = 9;
+  e.bank_slice_reads = 36;
+  e.rfc_reads = 3;
+  e.rfc_writes = 5;
+  e.bank_writes = 5;
+  e.bank_copy_writes = 2;
+  e.bank_slice_writes = 20;
+  s["sm.sub0.arbiter"] = {{"reads_granted", v(9)}, {"writes_granted", v(5)}};
+  s["sm.sub0.bank0"] = {{"reads", v(9)}, {"writes", v(5)}, {"slice_reads", v(36)},
+                        {"slice_writes", v(20)}};
+  s.erase("sm.sub0.bank1");
+  s["sm.sub0.crossbar"] = {{"transfers", v(9)}, {"bytes", v(9 * 128)}};
+  s["sm.sub0.rfc"] = {{"reads", v(3)},   {"misses", v(9)},     {"results", v(8)},
+                      {"bypass", {{"total", 3}}}, {"mrf_writes", v(5)}, {"writebacks", v(2)}};
+  EXPECT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
+  s["sm.sub0.rfc"]["reads"] = v(2); // a hit counter that missed one
+  EXPECT_FALSE(check_identities(s, e, 4).empty());
+}

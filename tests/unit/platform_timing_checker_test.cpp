@@ -1,0 +1,210 @@
+// The timing checker on hand-made event sequences (plain C++, no SystemC): each rule passes
+// the legal order and throws TimingViolation, naming the rule, for the broken one.
+#include <gtest/gtest.h>
+
+#include "platform/check/timing_checker.h"
+
+using namespace gpurf;
+
+namespace {
+
+TimingSpec spec() {
+  TimingSpec s;
+  s.warps = 4;
+  s.regs_per_thread = 8;
+  s.preds_per_thread = 4;
+  s.banks = 4;
+  s.slices = 4;
+  s.bank_latency = 2;
+  s.xbar_latency = 1;
+  s.collector_ports = 1;
+  s.collectors = 4;
+  s.pipes[unsigned(Pipe::SP)] = {1, 4, 2};
+  s.schedulers = 1;
+  s.issue_width = 1;
+  return s;
+}
+
+// One instruction: data sources/destinations and predicate sources/destinations.
+struct Op {
+  InstInfo info;
+  WarpInst inst;
+  Op(uint64_t seq, std::vector<uint16_t> dst, std::vector<uint16_t> src,
+     std::vector<uint16_t> pdst = {}, std::vector<uint16_t> psrc = {}, unsigned warp = 0) {
+    info.opname = "op";
+    for (uint16_t r : dst) info.dst_reg[info.n_dst++] = r;
+    for (uint16_t r : src) info.src_reg[info.n_src++] = r;
+    for (uint16_t r : pdst) info.pdst_reg[info.n_pdst++] = r;
+    for (uint16_t r : psrc) info.psrc_reg[info.n_psrc++] = r;
+    inst.info = &info;
+    inst.seq = seq;
+    inst.warp = warp;
+    inst.n_src = info.n_src;
+    inst.n_dst = info.n_dst;
+  }
+};
+
+constexpr unsigned kAll = 0xf;
+
+// Drives `o` through the whole pipeline: issue at t, operands from bank `bank` (read at t+1,
+// arriving after bank + crossbar latency), dispatch when all are in, SP latency, writes.
+Cycle run(TimingChecker& c, Op& o, Cycle t, unsigned bank = 0) {
+  const WarpInst& i = o.inst;
+  c.allocated(i, 0, t);
+  c.issue(i, t);
+  Cycle last = t + 1;
+  for (unsigned k = 0; k < o.info.n_src; ++k) {
+    const Cycle g = t + 1 + k;
+    c.read({&i, o.info.src_reg[k], Store::Bank, int(bank), 0, kAll, 0}, g);
+    c.arrived(i, o.info.src_reg[k], 0, Store::Bank, kAll, g + 3);
+    last = g + 3;
+  }
+  c.operands_read(i, last);
+  c.dispatch(i, Pipe::SP, 4, last);
+  c.complete(i, last + 4);
+  for (unsigned k = 0; k < o.info.n_dst; ++k)
+    c.write({&i, o.info.dst_reg[k], Store::Bank, int(bank), 0, kAll, i.seq}, last + 4 + k);
+  c.retire(i, last + 4 + o.info.n_dst);
+  return last + 4 + o.info.n_dst;
+}
+
+template <class F> std::string violation(F&& f) {
+  try {
+    f();
+  } catch (const TimingViolation& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST(TimingChecker, LegalSequencePasses) {
+  TimingChecker c(spec());
+  Op a(1, {1}, {}), b(2, {2}, {1});
+  const Cycle t = run(c, a, 0);
+  run(c, b, t);
+  EXPECT_EQ(c.in_flight(), 0u);
+  EXPECT_EQ(c.counts().bank_reads, 1u);
+  EXPECT_EQ(c.counts().arch_writes, 2u);
+}
+
+// The old predicate bug (scan on fermi, PTX lines 53-54): `@%p2 bra` issued at 648 while the
+// setp writing %p2 completed at 651. Legal only once the setp retired.
+TEST(TimingChecker, PredicateReadBeforeItsWriteIsRaw) {
+  TimingChecker c(spec());
+  Op setp(1, {}, {1}, {2}), bra(2, {}, {}, {}, {2});
+  const WarpInst& s = setp.inst;
+  c.allocated(s, 0, 640);
+  c.issue(s, 640);
+  c.read({&s, 1, Store::Bank, 0, 0, kAll, 0}, 641);
+  c.arrived(s, 1, 0, Store::Bank, kAll, 644);
+  c.operands_read(s, 644);
+  c.dispatch(s, Pipe::SP, 4, 647);
+  const std::string v = violation([&] { c.issue(bra.inst, 648); });
+  EXPECT_NE(v.find("(RAW)"), std::string::npos) << v;
+  EXPECT_NE(v.find("p2"), std::string::npos) << v;
+
+  TimingChecker ok(spec());
+  Op setp2(1, {}, {1}, {2}), bra2(2, {}, {}, {}, {2});
+  const Cycle t = run(ok, setp2, 640);
+  EXPECT_EQ(violation([&] { run(ok, bra2, t); }), "");
+}
+
+TEST(TimingChecker, OperandArrivingEarlyOrLateBreaksLatency) {
+  for (Cycle at : {Cycle(12), Cycle(14)}) { // read at 10 + bank 2 + crossbar 1 = 13
+    TimingChecker c(spec());
+    Op a(1, {2}, {1});
+    c.allocated(a.inst, 0, 9);
+    c.issue(a.inst, 9);
+    c.read({&a.inst, 1, Store::Bank, 0, 0, kAll, 0}, 10);
+    const std::string v = violation([&] { c.arrived(a.inst, 1, 0, Store::Bank, kAll, at); });
+    EXPECT_NE(v.find("(latency)"), std::string::npos) << v;
+  }
+}
+
+TEST(TimingChecker, TwoReadsOfOneSliceInACycleBreakPorts) {
+  TimingChecker c(spec());
+  Op a(1, {4}, {1, 2});
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.read({&a.inst, 1, Store::Bank, 0, 0, 0x3, 0}, 1);
+  // Disjoint slices of one bank may share a cycle (CMRC); overlapping ones may not.
+  EXPECT_NE(violation([&] { c.read({&a.inst, 2, Store::Bank, 0, 0, 0x6, 0}, 1); })
+                .find("(ports)"),
+            std::string::npos);
+  TimingChecker d(spec());
+  Op b(1, {4}, {1, 2});
+  d.allocated(b.inst, 0, 0);
+  d.issue(b.inst, 0);
+  d.read({&b.inst, 1, Store::Bank, 0, 0, 0x3, 0}, 1);
+  EXPECT_EQ(violation([&] { d.read({&b.inst, 2, Store::Bank, 0, 0, 0xc, 0}, 1); }), "");
+}
+
+TEST(TimingChecker, DispatchBeforeTheLastOperandArrives) {
+  TimingChecker c(spec());
+  Op a(1, {2}, {1});
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.read({&a.inst, 1, Store::Bank, 0, 0, kAll, 0}, 1);
+  c.arrived(a.inst, 1, 0, Store::Bank, kAll, 4);
+  const std::string v = violation([&] { c.dispatch(a.inst, Pipe::SP, 4, 3); });
+  EXPECT_NE(v.find("(dispatch)"), std::string::npos) << v;
+}
+
+TEST(TimingChecker, InitiationIntervalAndResultLatency) {
+  TimingChecker c(spec());
+  Op a(1, {1}, {}, {}, {}, 0), b(2, {2}, {}, {}, {}, 1);
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.allocated(b.inst, 1, 1);
+  c.issue(b.inst, 1);
+  c.operands_read(a.inst, 2);
+  c.dispatch(a.inst, Pipe::SP, 4, 2);
+  c.operands_read(b.inst, 3);
+  // One SP unit with ii 2: the next dispatch no earlier than cycle 4.
+  EXPECT_NE(violation([&] { c.dispatch(b.inst, Pipe::SP, 4, 3); }).find("(initiation interval)"),
+            std::string::npos);
+  // Latency 4: the result is ready at exactly 6.
+  EXPECT_NE(violation([&] { c.complete(a.inst, 7); }).find("(latency)"), std::string::npos);
+}
+
+TEST(TimingChecker, WriteBeforeAnOlderReadIsWar) {
+  TimingChecker c(spec());
+  Op reader(1, {3}, {1}), writer(2, {1}, {});
+  c.allocated(reader.inst, 0, 0);
+  c.issue(reader.inst, 0);
+  const std::string v = violation([&] { run(c, writer, 1, 1); });
+  EXPECT_NE(v.find("(WAR)"), std::string::npos) << v;
+}
+
+TEST(TimingChecker, IssueWidthAndActiveSet) {
+  TimingSpec s = spec();
+  s.active_limit = 1;
+  TimingChecker c(s);
+  Op a(1, {1}, {}, {}, {}, 0), b(2, {2}, {}, {}, {}, 1);
+  c.active(0, 0, 0, true, 0);
+  EXPECT_NE(violation([&] { c.active(0, 0, 1, true, 0); }).find("(two-level)"),
+            std::string::npos);
+  TimingChecker d(s);
+  d.active(0, 0, 0, true, 0);
+  d.issue(a.inst, 5);
+  EXPECT_NE(violation([&] { d.issue(b.inst, 6); }).find("outside the active set"),
+            std::string::npos);
+  TimingChecker e(spec());
+  e.issue(a.inst, 5);
+  EXPECT_NE(violation([&] { e.issue(b.inst, 5); }).find("(issue width)"), std::string::npos);
+}
+
+TEST(TimingChecker, RetireWithAnUnwrittenDestination) {
+  TimingChecker c(spec());
+  Op a(1, {1, 2}, {});
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.operands_read(a.inst, 1);
+  c.dispatch(a.inst, Pipe::SP, 4, 1);
+  c.complete(a.inst, 5);
+  c.write({&a.inst, 1, Store::Bank, 0, 0, kAll, 1}, 5);
+  EXPECT_NE(violation([&] { c.retire(a.inst, 6); }).find("1 of 2 destinations"),
+            std::string::npos);
+}
