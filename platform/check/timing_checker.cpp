@@ -38,10 +38,17 @@ TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   active_.resize(s.warps);
 }
 
-void TimingChecker::fail(const char* rule, const std::string& unit, Cycle at, const WarpInst* i,
+void TimingChecker::fail(const char* rule, const Where& u, Cycle at, const WarpInst* i,
                          const std::string& what) const {
   std::ostringstream m;
-  m << "timing check failed (" << rule << ") in " << unit << " at cycle " << at;
+  m << "timing check failed (" << rule << ") in ";
+  if (u.kind)
+    m << "sub" << u.subcore << "." << u.kind;
+  else
+    m << "sm";
+  if (u.index >= 0) m << u.index;
+  if (u.pipe) m << "." << u.pipe;
+  m << " at cycle " << at;
   if (i && i->info)
     m << ": warp " << i->warp << " #" << i->seq << " pc " << i->info->pc << " (PTX line "
       << i->info->ptx_line << ", " << i->info->opname << ")";
@@ -52,7 +59,7 @@ void TimingChecker::fail(const char* rule, const std::string& unit, Cycle at, co
 TimingChecker::Inst& TimingChecker::state(const WarpInst& i, const char* rule, Cycle at) {
   auto it = live_.find(i.seq);
   if (it == live_.end() || it->second.inst != &i)
-    fail(rule, "sm", at, &i, "event for an instruction that is not in flight");
+    fail(rule, Where{}, at, &i, "event for an instruction that is not in flight");
   return it->second;
 }
 
@@ -70,15 +77,9 @@ unsigned TimingChecker::bump(Count& c, Cycle at) {
   return ++c.n;
 }
 
-static std::string sub_unit(const char* kind, unsigned subcore, long index) {
-  std::string s = "sub" + std::to_string(subcore) + "." + kind;
-  if (index >= 0) s += std::to_string(index);
-  return s;
-}
-
 void TimingChecker::issue(const WarpInst& i, Cycle t) {
   const InstInfo& info = *i.info;
-  const std::string unit = sub_unit("scheduler", i.subcore, i.scheduler);
+  const Where unit{"scheduler", i.subcore, i.scheduler};
   if (i.seq <= last_seq_)
     fail("issue", unit, t, &i,
          "sequence number not above the last issued #" + std::to_string(last_seq_));
@@ -127,8 +128,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   Inst& s = state(i, "read", t);
   const bool bank = a.store == Store::Bank;
-  const std::string unit =
-      bank ? sub_unit("bank", i.subcore, a.bank) : sub_unit("rfc", i.subcore, -1);
+  const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
   // The request leaves the collector the cycle after allocation, then the RFC's tag check.
   const Cycle earliest = s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
   if (s.alloc == kNever || t < earliest)
@@ -169,7 +169,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
 void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, Store from,
                             unsigned mask, Cycle at) {
   Inst& s = state(i, "arrival", at);
-  const std::string unit = sub_unit("collector", i.subcore, collector);
+  const Where unit{"collector", i.subcore, collector};
   int k = -1;
   for (unsigned j = 0; j < s.reads; ++j)
     if (s.read_reg[j] == r) k = int(j);
@@ -203,7 +203,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
 
 void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
   Inst& s = state(i, "operands read", t);
-  const std::string unit = sub_unit("collector", i.subcore, -1);
+  const Where unit{"collector", i.subcore, -1};
   if (s.arrivals != s.sources || t < s.last_arrival)
     fail("dispatch", unit, t, &i,
          std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
@@ -219,7 +219,7 @@ void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
 
 void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
   Inst& s = state(i, "dispatch", t);
-  const std::string unit = sub_unit("exec", i.subcore, -1) + "." + pipe_label(pipe);
+  const Where unit{"exec", i.subcore, -1, pipe_label(pipe)};
   if (s.arrivals != s.sources || t < s.last_arrival)
     fail("dispatch", unit, t, &i,
          "dispatched with " + std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
@@ -243,7 +243,7 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
 
 void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   Inst& s = state(i, "complete", ready);
-  const std::string unit = sub_unit("exec", i.subcore, -1) + "." + pipe_label(s.pipe);
+  const Where unit{"exec", i.subcore, -1, pipe_label(s.pipe)};
   if (s.dispatch == kNever) fail("latency", unit, ready, &i, "result ready before dispatch");
   // Fixed-latency pipes deliver exactly `latency` cycles after dispatch; memory later.
   const Cycle want = s.dispatch + (s.pipe == Pipe::MEM ? 0 : spec_.pipes[unsigned(s.pipe)].latency);
@@ -254,8 +254,7 @@ void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   s.ready = ready;
 }
 
-void TimingChecker::arch_write(const WarpInst& i, unsigned index, const std::string& unit,
-                               Cycle t) {
+void TimingChecker::arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle t) {
   Reg& r = reg(i.warp, index);
   if (!r.unwritten)
     fail("WAW", unit, t, &i, reg_name(index) + " written without a pending producer");
@@ -274,8 +273,7 @@ void TimingChecker::arch_write(const WarpInst& i, unsigned index, const std::str
 void TimingChecker::write(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   const bool bank = a.store == Store::Bank;
-  const std::string unit =
-      bank ? sub_unit("bank", i.subcore, a.bank) : sub_unit("rfc", i.subcore, -1);
+  const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
   if (i.seq == a.version) { // the producer's own write
     Inst& s = state(i, "write", t);
     if (s.ready == kNever || t < s.ready)
@@ -321,7 +319,7 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
 void TimingChecker::retire(const WarpInst& i, Cycle t) {
   Inst& s = state(i, "retire", t);
   const InstInfo& info = *i.info;
-  const std::string unit = sub_unit("writeback", i.subcore, -1);
+  const Where unit{"writeback", i.subcore, -1};
   if (s.dispatch == kNever || s.ready == kNever || t < s.ready)
     fail("retire", unit, t, &i, "retired before its result was ready");
   if (s.writes != info.n_dst)
@@ -337,7 +335,7 @@ void TimingChecker::retire(const WarpInst& i, Cycle t) {
 
 void TimingChecker::active(unsigned subcore, unsigned scheduler, unsigned warp, bool on, Cycle t) {
   const size_t k = size_t(subcore) * spec_.schedulers + scheduler;
-  const std::string unit = sub_unit("scheduler", subcore, scheduler);
+  const Where unit{"scheduler", subcore, scheduler};
   if (active_[warp] == on)
     fail("two-level", unit, t, nullptr,
          "warp " + std::to_string(warp) + (on ? " activated twice" : " deactivated twice"));

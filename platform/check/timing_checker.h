@@ -111,11 +111,18 @@ private:
     unsigned n = 0;
   };
 
-  [[noreturn]] void fail(const char* rule, const std::string& unit, Cycle at, const WarpInst* i,
+  // The unit a rule was broken in, named only when it is reported.
+  struct Where {
+    const char* kind = nullptr; // null: the SM
+    unsigned subcore = 0;
+    long index = -1;            // instance, -1: the sub-core has one
+    const char* pipe = nullptr; // exec: the pipe
+  };
+  [[noreturn]] void fail(const char* rule, const Where& unit, Cycle at, const WarpInst* i,
                          const std::string& what) const;
   Inst& state(const WarpInst& i, const char* rule, Cycle at);
   Reg& reg(unsigned warp, unsigned index);
-  void arch_write(const WarpInst& i, unsigned index, const std::string& name, Cycle at);
+  void arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle at);
   static unsigned bump(Count& c, Cycle at);
   std::string reg_name(unsigned index) const;
 
