@@ -72,8 +72,18 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   if (shape_.warps % sub)
     sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
                          std::to_string(sub) + " sub-cores");
-  shape_.regs_per_thread = std::max(1u, regs_per_thread);
+  shape_.regs_per_thread = data_regs_ = std::max(1u, regs_per_thread);
   shape_.preds_per_thread = frontend.predicate_registers();
+  preds_in_banks_ =
+      sm.get_choice("predicates", "file",
+                    "where predicate registers live: file (a separate predicate file, no bank "
+                    "ports) or banks (one 32-lane register each, read and written like data; "
+                    "docs/checks.md)",
+                    {"file", "banks"}) == "banks";
+  if (preds_in_banks_) {
+    shape_.regs_per_thread += shape_.preds_per_thread;
+    shape_.preds_per_thread = 0;
+  }
   observed_ = checks_ || !observers.empty();
 
   Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
@@ -281,11 +291,57 @@ TimingSpec Sm::timing_spec() const {
   return t;
 }
 
+const InstInfo* Sm::peek(unsigned warp) {
+  const InstInfo* info = frontend_.peek(warp);
+  return preds_in_banks_ && info && (info->n_psrc || info->n_pdst) ? with_predicates_in_banks(info)
+                                                                   : info;
+}
+
+const InstInfo* Sm::with_predicates_in_banks(const InstInfo* info) {
+  std::unique_ptr<InstInfo>& b = banked_[info];
+  if (b) return b.get();
+  if (info->n_src + info->n_psrc > InstInfo::kMaxSrc ||
+      info->n_dst + info->n_pdst > InstInfo::kMaxDst)
+    throw WorkloadError("sm.predicates: banks: instruction at pc " + std::to_string(info->pc) +
+                        " (PTX line " + std::to_string(info->ptx_line) +
+                        ") has more register operands than the instruction record holds");
+  b = std::make_unique<InstInfo>(*info);
+  for (unsigned k = 0; k < info->n_psrc; ++k) {
+    b->src_reg[b->n_src] = uint16_t(data_regs_ + info->psrc_reg[k]);
+    b->src_last_read[b->n_src] = b->src_reuse_near[b->n_src] = false;
+    ++b->n_src;
+  }
+  for (unsigned k = 0; k < info->n_pdst; ++k) {
+    b->dst_reg[b->n_dst] = uint16_t(data_regs_ + info->pdst_reg[k]);
+    b->dst_dead[b->n_dst] = b->dst_unread_before_suspend[b->n_dst] = false;
+    b->dst_evict_first[b->n_dst] = false;
+    ++b->n_dst;
+  }
+  b->n_psrc = b->n_pdst = 0;
+  return b.get();
+}
+
 // Every instruction gets the next sequence number; each source the number of the
 // instruction that last wrote its register in program order (the version a correct
 // pipeline must deliver), independently of the scoreboard and the units.
 void Sm::execute(unsigned warp, WarpInst& out) {
   frontend_.execute(warp, out);
+  if (preds_in_banks_ && (out.info->n_psrc || out.info->n_pdst)) {
+    const InstInfo& pred = *out.info;
+    out.info = with_predicates_in_banks(out.info);
+    for (unsigned k = 0; k < pred.n_psrc; ++k) {
+      RegOperand& o = out.src[out.n_src++];
+      o = RegOperand{};
+      o.reg = uint16_t(data_regs_ + pred.psrc_reg[k]);
+      o.value = out.psrc_value[k];
+    }
+    for (unsigned k = 0; k < pred.n_pdst; ++k) {
+      RegOperand& o = out.dst[out.n_dst++];
+      o = RegOperand{};
+      o.reg = uint16_t(data_regs_ + pred.pdst_reg[k]);
+      o.value = out.pdst_value[k];
+    }
+  }
   out.seq = ++seq_;
   std::vector<uint64_t>& v = version_[warp];
   for (unsigned k = 0; k < out.n_src; ++k) out.src[k].version = v[out.src[k].reg];

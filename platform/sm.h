@@ -6,6 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "modules/common/inst_pool.h"
@@ -74,7 +75,7 @@ private:
 
   // The units see the front-end through the SM, which notes every retirement (progress).
   void start(unsigned, IFunctionalMemory&) override {}
-  const InstInfo* peek(unsigned warp) override { return frontend_.peek(warp); }
+  const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
   bool done() const override { return frontend_.done(); }
@@ -87,6 +88,8 @@ private:
   void watchdog_report();
   UnitContext context(const std::string& name, unsigned subcore, unsigned index);
   TimingSpec timing_spec() const;
+  // sm.predicates: banks: `info` with its predicates as data registers regs + p.
+  const InstInfo* with_predicates_in_banks(const InstInfo* info);
 
   IFrontend& frontend_;
   SimClock clock_;
@@ -99,7 +102,10 @@ private:
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
   bool checks_ = true, observed_ = false;
-  uint64_t seq_ = 0;                           // last sequence number handed out
+  uint64_t seq_ = 0;            // last sequence number handed out
+  unsigned data_regs_ = 0;      // the front-end's registers per thread
+  bool preds_in_banks_ = false; // sm.predicates: banks
+  std::unordered_map<const InstInfo*, std::unique_ptr<InstInfo>> banked_;
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   VcdRecorder* vcd_ = nullptr;
   unsigned warp_slots_ = 0;

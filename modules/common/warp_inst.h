@@ -83,6 +83,9 @@ struct WarpInst {
   uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality
   std::array<RegOperand, InstInfo::kMaxSrc> src;
   std::array<RegOperand, InstInfo::kMaxDst> dst;
+  // Predicate operands' per-lane values (0/1), in psrc_reg/pdst_reg order: what a platform
+  // that keeps predicates in the banks reads and writes there.
+  std::array<LaneValues, InstInfo::kMaxPred> psrc_value{}, pdst_value{};
   // Memory access, per lane (valid where the lane is active).
   uint8_t access_bytes = 0; // bytes per lane per access
   std::array<uint64_t, kWarpSize> addr{};

@@ -115,17 +115,21 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
                             std::to_string(InstInfo::kMaxSrc) + " sources and " +
                             std::to_string(InstInfo::kMaxDst) + " destinations");
       // Predicates: the predicate file, scoreboarded (index pred_base + register).
-      auto pred = [&](unsigned v, uint8_t& n, std::array<uint16_t, InstInfo::kMaxPred>& regs) {
+      auto pred = [&](unsigned v, uint8_t& n, std::array<uint16_t, InstInfo::kMaxPred>& regs,
+                      std::array<uint16_t, InstInfo::kMaxPred>& vregs) {
         if (n == InstInfo::kMaxPred)
           throw WorkloadError(where(m, in) + ": uses more than " +
                               std::to_string(InstInfo::kMaxPred) +
                               " predicate registers; the instruction record holds that many");
+        vregs[n] = uint16_t(v);
         regs[n++] = uint16_t(fp.pred_base + unsigned(fp.regs.reg[v]));
       };
       for (unsigned v : ud.uses)
-        if (f.regs[v].is_pred && fp.regs.reg[v] >= 0) pred(v, info.n_psrc, info.psrc_reg);
+        if (f.regs[v].is_pred && fp.regs.reg[v] >= 0)
+          pred(v, info.n_psrc, info.psrc_reg, map.psrc_vreg);
       for (unsigned v : ud.defs)
-        if (f.regs[v].is_pred && fp.regs.reg[v] >= 0) pred(v, info.n_pdst, info.pdst_reg);
+        if (f.regs[v].is_pred && fp.regs.reg[v] >= 0)
+          pred(v, info.n_pdst, info.pdst_reg, map.pdst_vreg);
       for (unsigned v : ud.uses) {
         if (f.regs[v].is_pred) continue;
         const bool last = fp.liveness.last_read(i, v) && may_die(v);
@@ -224,6 +228,7 @@ void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
   for (WarpSlot& w : warps_) {
     w.shadow.assign(regs_per_thread(), LaneValues{});
     w.writer.assign(regs_per_thread(), -1);
+    w.pshadow.assign(preds_per_thread(), LaneValues{});
   }
   next_cta_ = live_ctas_ = 0;
   issued_ = retired_ = checked_ = 0;
@@ -336,6 +341,18 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     }
     w.shadow[o.reg] = o.value;
     w.writer[o.reg] = int32_t(info->pc);
+  }
+  for (unsigned k = 0; k < info->n_psrc; ++k)
+    if (!lanes_of(r.reads, map.psrc_vreg[k], 0, out.psrc_value[k]))
+      throw WorkloadError("internal: engine did not report predicate vreg " +
+                          std::to_string(map.psrc_vreg[k]) + " of " +
+                          where(*launch_.module, *r.instr));
+  for (unsigned k = 0; k < info->n_pdst; ++k) {
+    LaneValues& v = out.pdst_value[k];
+    if (lanes_of(r.writes, map.pdst_vreg[k], 0, v))
+      w.pshadow[info->pdst_reg[k]] = v;
+    else
+      v = w.pshadow[info->pdst_reg[k]];
   }
   out.access_bytes = 0;
   if (r.is_mem) {

@@ -105,6 +105,7 @@ private:
     std::array<uint8_t, InstInfo::kMaxSrc> src_half{};
     std::array<uint16_t, InstInfo::kMaxDst> dst_vreg{};
     std::array<uint8_t, InstInfo::kMaxDst> dst_half{};
+    std::array<uint16_t, InstInfo::kMaxPred> psrc_vreg{}, pdst_vreg{};
   };
   struct CtaSlot {
     bool busy = false;
@@ -114,9 +115,10 @@ private:
   struct WarpSlot {
     int cta_slot = -1; // -1: no CTA
     unsigned engine_warp = 0;
-    unsigned lanes = 0;             // threads of the CTA in this warp
-    std::vector<LaneValues> shadow; // architectural registers as the timing model holds them
-    std::vector<int32_t> writer;    // per register: last writing instruction's pc (-1: none)
+    unsigned lanes = 0;              // threads of the CTA in this warp
+    std::vector<LaneValues> shadow;  // architectural registers as the timing model holds them
+    std::vector<int32_t> writer;     // per register: last writing instruction's pc (-1: none)
+    std::vector<LaneValues> pshadow; // predicate registers as last written (0/1 per lane)
   };
 
   unsigned func_base(const ptx::Function* f) const;
