@@ -90,7 +90,7 @@ struct WarpInst {
   uint8_t access_bytes = 0; // bytes per lane per access
   std::array<uint64_t, kWarpSize> addr{};
   // Timing, filled by the timing model.
-  Cycle issue_cycle = 0, dispatch_cycle = 0, complete_cycle = 0;
+  Cycle issue_cycle = 0, dispatch_cycle = 0, complete_cycle = 0, retire_cycle = 0;
   unsigned subcore = 0, scheduler = 0;
   uint8_t wb_sent = 0, wb_pending = 0; // writeback progress over the destinations
 };

@@ -231,7 +231,7 @@ void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
     w.pshadow.assign(preds_per_thread(), LaneValues{});
   }
   next_cta_ = live_ctas_ = 0;
-  issued_ = retired_ = checked_ = 0;
+  issued_ = retired_ = checked_ = pred_sources_ = 0;
   for (unsigned k = 0; k < max_ctas_ && next_cta_ < total_ctas_; ++k) launch_into(k);
 }
 
@@ -342,6 +342,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     w.shadow[o.reg] = o.value;
     w.writer[o.reg] = int32_t(info->pc);
   }
+  pred_sources_ += info->n_psrc;
   for (unsigned k = 0; k < info->n_psrc; ++k)
     if (!lanes_of(r.reads, map.psrc_vreg[k], 0, out.psrc_value[k]))
       throw WorkloadError("internal: engine did not report predicate vreg " +

@@ -98,6 +98,7 @@ public:
   uint64_t issued() const { return issued_; }
   uint64_t retired() const { return retired_; }
   uint64_t operands_checked() const { return checked_; } // source registers compared
+  uint64_t predicate_sources() const { return pred_sources_; } // predicate operands read
 
 private:
   struct OperandMap {
@@ -142,7 +143,7 @@ private:
   std::vector<CtaSlot> ctas_;
   std::vector<WarpSlot> warps_;
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
-  uint64_t issued_ = 0, retired_ = 0, checked_ = 0;
+  uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0;
 };
 
 } // namespace gpurf

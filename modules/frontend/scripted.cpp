@@ -110,7 +110,8 @@ void ScriptedFrontend::execute(unsigned warp, WarpInst& out) {
 
 void ScriptedFrontend::retire(const WarpInst& i) {
   ++retired_;
-  log_.push_back({i.warp, i.info->pc, i.issue_cycle, i.dispatch_cycle, i.complete_cycle});
+  log_.push_back(
+      {i.warp, i.info->pc, i.issue_cycle, i.dispatch_cycle, i.complete_cycle, i.retire_cycle});
 }
 
 bool ScriptedFrontend::done() const { return exited_ == warps_ && retired_ == issued_; }

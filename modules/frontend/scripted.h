@@ -37,7 +37,7 @@ public:
   // Every retired instruction with its timing, in retirement order (for tests).
   struct Retired {
     unsigned warp, pc;
-    Cycle issue, dispatch, complete;
+    Cycle issue, dispatch, complete, retire; // retire: the last destination's write granted
   };
   const std::vector<Retired>& log() const { return log_; }
   // The functional value of a register (for tests).

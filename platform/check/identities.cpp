@@ -40,6 +40,18 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
          {"issue events", double(e.issued)},
          {"dispatch events", double(e.dispatched)},
          {"retire events", double(e.retired)}});
+  unsigned schedulers = 0;
+  for (auto it = st.begin(); it != st.end(); ++it)
+    schedulers += it.value().is_object() && group_of_kind(it.key(), "scheduler");
+  const double cycles = st.contains("sm") ? sum_stat(st, "sm", "cycles") : 0;
+  equal("every scheduler cycle issued or stalled for a reason",
+        {{"scheduler.active_cycles + stall_cycles",
+          sum("scheduler", "active_cycles") + sum("scheduler", "stall_cycles")},
+         {"schedulers x sm.cycles", schedulers * cycles}});
+  if (sum("scheduler", "cycles_by_state") > 0)
+    equal("every two-level scheduler cycle has a state",
+          {{"scheduler.cycles_by_state", sum("scheduler", "cycles_by_state")},
+           {"schedulers x sm.cycles", schedulers * cycles}});
   equal("bank reads granted = performed = crossed = seen",
         {{"arbiter.reads_granted", sum("arbiter", "reads_granted")},
          {"bank.reads", sum("bank", "reads")},

@@ -48,19 +48,6 @@ TEST(Pipeline, OneCollectorPortSerialisesOperandsFromTwoBanks) {
   EXPECT_EQ(run.stat("sm.sub0.arbiter", "conflicts", 3), 1u); // collector_port
 }
 
-TEST(Pipeline, DependentInstructionWaitsForWriteback) {
-  Sim run({op(ScriptOp::Mov, {0}, {}, 7), op(ScriptOp::Add, {1}, {0}, 1),
-           op(ScriptOp::Add, {2}, {1}, 1)},
-          1);
-  ASSERT_TRUE(run.r.ok) << run.r.error;
-  EXPECT_GE(run.at(0, 1).issue, run.at(0, 0).complete);
-  EXPECT_GE(run.at(0, 2).issue, run.at(0, 1).complete);
-  EXPECT_GT(run.stat("sm.sub0.scheduler0", "stall_cycles", 0), 0u); // scoreboard
-  EXPECT_EQ(run.fe.reg(0, 2)[3], 7u + 3 + 2);
-}
-
-// Each add reads two registers of one bank (two cycles in the collector): with a single
-// collector, the other warps' adds find none free.
 TEST(Pipeline, CollectorExhaustionStallsIssueAndIsCounted) {
   Sim run({op(ScriptOp::Add, {1}, {0, 4})}, 8, {"collector.count=1"});
   ASSERT_TRUE(run.r.ok) << run.r.error;

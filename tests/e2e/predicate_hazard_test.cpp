@@ -57,6 +57,6 @@ TEST(PredicateHazard, ScanConsumersWaitForTheirProducers) {
   EXPECT_EQ(fe.verify_outputs(), "");
   EXPECT_GT(watch.line54, 0u); // the guarded branch of the report was seen
   EXPECT_GT(watch.consumers, watch.line54);
-  EXPECT_TRUE(watch.bad.empty()) << watch.bad.size() << " early predicate reads, first: "
-                                 << watch.bad.front();
+  EXPECT_TRUE(watch.bad.empty()) << watch.bad.size()
+                                 << " early predicate reads, first: " << watch.bad.front();
 }

@@ -123,13 +123,13 @@ TEST(UnitScheduler, RawHazardStallsAsScoreboard) {
   b.notify(3, Txn::Kind::OperandsRead, first); // not enough: r1 is still being written
   EXPECT_TRUE(b.tick(3));
   EXPECT_EQ(b.alloc.seen.size(), 1u);
-  EXPECT_EQ(stall(*b.sch, kScoreboard), 2u);
+  EXPECT_EQ(stall(*b.sch, kScoreboard), 3u); // cycles 1, 2 (slept) and 3
   b.notify(5, Txn::Kind::Written, first);
   EXPECT_TRUE(b.tick(5));
   ASSERT_EQ(b.alloc.seen.size(), 2u);
   EXPECT_EQ(b.alloc.seen[1].info->pc, b.fe.prog[0][1].pc);
   EXPECT_EQ(b.alloc.seen[1].at, 5u);
-  EXPECT_EQ(stall(*b.sch, kScoreboard), 2u);
+  EXPECT_EQ(stall(*b.sch, kScoreboard), 4u); // and 4 (slept); 5 issued
   EXPECT_EQ(stat(*b.sch, "issued"), 2u);
 }
 

@@ -14,16 +14,17 @@ ordered_json v(double x) { return {{"value", x}}; }
 // A consistent two-bank run: 10 instructions, 12 bank reads of 4 slices, 8 results.
 ordered_json stats() {
   ordered_json s;
-  s["sm"] = {{"warp_instructions", v(10)}};
-  s["sm.sub0.scheduler0"] = {{"issued", v(10)}};
+  s["sm"] = {{"cycles", v(30)}, {"warp_instructions", v(10)}};
+  s["sm.sub0.scheduler0"] = {
+      {"issued", v(10)}, {"active_cycles", v(10)}, {"stall_cycles", {{"total", 20}}}};
   s["sm.sub0.collector0"] = {{"dispatched", v(6)}, {"oc_writes", v(7)}};
   s["sm.sub0.collector1"] = {{"dispatched", v(4)}, {"oc_writes", v(5)}};
   s["sm.sub0.writeback"] = {{"retired", v(10)}, {"register_writes", v(8)}};
   s["sm.sub0.arbiter"] = {{"reads_granted", v(12)}, {"writes_granted", v(8)}};
-  s["sm.sub0.bank0"] = {{"reads", v(5)}, {"writes", v(3)}, {"slice_reads", v(20)},
-                        {"slice_writes", v(12)}};
-  s["sm.sub0.bank1"] = {{"reads", v(7)}, {"writes", v(5)}, {"slice_reads", v(28)},
-                        {"slice_writes", v(20)}};
+  s["sm.sub0.bank0"] = {
+      {"reads", v(5)}, {"writes", v(3)}, {"slice_reads", v(20)}, {"slice_writes", v(12)}};
+  s["sm.sub0.bank1"] = {
+      {"reads", v(7)}, {"writes", v(5)}, {"slice_reads", v(28)}, {"slice_writes", v(20)}};
   s["sm.sub0.crossbar"] = {{"transfers", v(12)}, {"bytes", v(12 * 128)}};
   s["sm.l1"] = {{"reads", v(4)}, {"hits", v(1)}, {"misses", v(2)}, {"mshr_merges", v(1)}};
   return s;
@@ -68,7 +69,8 @@ TEST(Identities, EachBrokenCounterIsNamed) {
                          Fault{"sm.sub0.collector1", "oc_writes", 0, "operands into collectors"},
                          Fault{"sm.l1", "hits", 0, "L1 line reads"},
                          Fault{"sm.sub0.bank0", "slice_writes", 13, "slices activated by writes"},
-                         Fault{"sm.sub0.writeback", "retired", 9, "issued = dispatched"}}) {
+                         Fault{"sm.sub0.writeback", "retired", 9, "issued = dispatched"},
+                         Fault{"sm.sub0.scheduler0", "active_cycles", 9, "scheduler cycle"}}) {
     ordered_json s = stats();
     s[f.group][f.stat] = v(f.value);
     const auto bad = check_identities(s, events(), 4);
@@ -90,12 +92,13 @@ TEST(Identities, RfcStorageIsAccountedFor) {
   e.bank_copy_writes = 2;
   e.bank_slice_writes = 20;
   s["sm.sub0.arbiter"] = {{"reads_granted", v(9)}, {"writes_granted", v(5)}};
-  s["sm.sub0.bank0"] = {{"reads", v(9)}, {"writes", v(5)}, {"slice_reads", v(36)},
-                        {"slice_writes", v(20)}};
+  s["sm.sub0.bank0"] = {
+      {"reads", v(9)}, {"writes", v(5)}, {"slice_reads", v(36)}, {"slice_writes", v(20)}};
   s.erase("sm.sub0.bank1");
   s["sm.sub0.crossbar"] = {{"transfers", v(9)}, {"bytes", v(9 * 128)}};
-  s["sm.sub0.rfc"] = {{"reads", v(3)},   {"misses", v(9)},     {"results", v(8)},
-                      {"bypass", {{"total", 3}}}, {"mrf_writes", v(5)}, {"writebacks", v(2)}};
+  s["sm.sub0.rfc"] = {{"reads", v(3)},      {"misses", v(9)},
+                      {"results", v(8)},    {"bypass", {{"total", 3}}},
+                      {"mrf_writes", v(5)}, {"writebacks", v(2)}};
   EXPECT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
   s["sm.sub0.rfc"]["reads"] = v(2); // a hit counter that missed one
   EXPECT_FALSE(check_identities(s, e, 4).empty());

@@ -130,8 +130,9 @@ TEST(TimingChecker, TwoReadsOfOneSliceInACycleBreakPorts) {
   c.issue(a.inst, 0);
   c.read({&a.inst, 1, Store::Bank, 0, 0, 0x3, 0}, 1);
   // Disjoint slices of one bank may share a cycle (CMRC); overlapping ones may not.
-  EXPECT_NE(violation([&] { c.read({&a.inst, 2, Store::Bank, 0, 0, 0x6, 0}, 1); })
-                .find("(ports)"),
+  EXPECT_NE(violation([&] {
+              c.read({&a.inst, 2, Store::Bank, 0, 0, 0x6, 0}, 1);
+            }).find("(ports)"),
             std::string::npos);
   TimingChecker d(spec());
   Op b(1, {4}, {1, 2});
@@ -184,8 +185,7 @@ TEST(TimingChecker, IssueWidthAndActiveSet) {
   TimingChecker c(s);
   Op a(1, {1}, {}, {}, {}, 0), b(2, {2}, {}, {}, {}, 1);
   c.active(0, 0, 0, true, 0);
-  EXPECT_NE(violation([&] { c.active(0, 0, 1, true, 0); }).find("(two-level)"),
-            std::string::npos);
+  EXPECT_NE(violation([&] { c.active(0, 0, 1, true, 0); }).find("(two-level)"), std::string::npos);
   TimingChecker d(s);
   d.active(0, 0, 0, true, 0);
   d.issue(a.inst, 5);
@@ -205,6 +205,5 @@ TEST(TimingChecker, RetireWithAnUnwrittenDestination) {
   c.dispatch(a.inst, Pipe::SP, 4, 1);
   c.complete(a.inst, 5);
   c.write({&a.inst, 1, Store::Bank, 0, 0, kAll, 1}, 5);
-  EXPECT_NE(violation([&] { c.retire(a.inst, 6); }).find("1 of 2 destinations"),
-            std::string::npos);
+  EXPECT_NE(violation([&] { c.retire(a.inst, 6); }).find("1 of 2 destinations"), std::string::npos);
 }

@@ -23,9 +23,10 @@ public:
             p)),
         issued_(stats().scalar("issued", "warp instructions issued", "instructions")),
         active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue", "cycles")),
-        stalls_(stats().vector("stall_cycles", kStallKinds,
-                               "cycles without issue, by the reason that held the warps", "cycles",
-                               {"scoreboard", "war", "collector_full", "no_instruction"})) {
+        stalls_(stats().vector(
+            "stall_cycles", kStallKinds,
+            "cycles without issue (slept ones included), by the reason that held the warps",
+            "cycles", {"scoreboard", "war", "collector_full", "no_instruction"})) {
     const SmShape& s = *c.shape;
     for (unsigned w = 0; w < s.warps; ++w)
       if (s.subcore_of(w) == c.subcore && s.scheduler_of(w) == c.index) warps_.push_back(w);
@@ -43,6 +44,7 @@ public:
   }
 
   void tick(Cycle now) override {
+    account_sleep(now);
     policy_->prioritize(age_, order_);
     unsigned n = 0;
     bool saw[kStallKinds] = {};
@@ -97,21 +99,28 @@ public:
       ++issued_;
       if (++n == issue_width_) break;
     }
+    last_tick_ = now;
     if (n) {
       ++active_cycles_;
+      stalled_ = kStallKinds;
       wake(now + 1);
       return;
     }
-    // Nothing issued: blame the most structural reason seen. Every reason is lifted by an
-    // event that wakes this scheduler (notify, collector release, launch, barrier), so it
-    // sleeps until then.
-    for (unsigned r : {kCollectorFull, kScoreboard, kWar, kNoInstruction})
+    // Nothing issued: blame the most structural reason seen (no warp to look at: no
+    // instruction). Every reason is lifted by an event that wakes this scheduler (notify,
+    // collector release, launch, barrier), so it sleeps until then; the cycles it sleeps
+    // count for the same reason (account_sleep).
+    stalled_ = kNoInstruction;
+    for (Stall r : {kCollectorFull, kScoreboard, kWar, kNoInstruction})
       if (saw[r]) {
-        ++stalls_[r];
+        stalled_ = r;
         break;
       }
-    stalled_since_ = now;
+    ++stalls_[stalled_];
   }
+
+  // End of the run: the cycles slept since the last tick.
+  void finish() override { account_sleep(now()); }
 
   void dump_state(std::ostream& os) const override {
     for (unsigned i = 0; i < warps_.size(); ++i) {
@@ -195,7 +204,13 @@ protected:
   uint64_t epoch_ = 1;
   std::vector<std::vector<uint8_t>> pending_write_, pending_read_;
   uint64_t launches_ = 0;
-  Cycle stalled_since_ = 0;
+  // Cycles between the last tick and `now` were slept for the reason of that tick.
+  void account_sleep(Cycle now) {
+    if (last_tick_ != kNever && now > last_tick_ + 1 && stalled_ != kStallKinds)
+      stalls_[stalled_] += now - last_tick_ - 1;
+  }
+  Cycle last_tick_ = kNever;
+  Stall stalled_ = kStallKinds; // why the last tick issued nothing (kStallKinds: it issued)
   Packet pkt_;
   uint64_t& issued_;
   uint64_t& active_cycles_;

@@ -52,16 +52,18 @@ public:
     const bool issued = issued_ != before;
     if (!issued && refill()) wake(now + 1); // a warp was suspended and replaced this cycle
     // Cycles slept since the last tick kept the state seen then.
-    if (last_tick_ != kNever && now > last_tick_ + 1) states_[last_state_] += now - last_tick_ - 1;
+    if (last_state_tick_ != kNever && now > last_state_tick_ + 1)
+      states_[last_state_] += now - last_state_tick_ - 1;
     last_state_ = issued ? kIssued : pending_ready() ? kStallPendingReady : kStallNoneReady;
     ++states_[last_state_];
-    last_tick_ = now;
+    last_state_tick_ = now;
   }
 
   void finish() override {
-    if (last_tick_ != kNever && now() > last_tick_ + 1)
-      states_[last_state_] += now() - last_tick_ - 1;
-    last_tick_ = now();
+    StandardScheduler::finish();
+    if (last_state_tick_ != kNever && now() > last_state_tick_ + 1)
+      states_[last_state_] += now() - last_state_tick_ - 1;
+    last_state_tick_ = now();
   }
 
   void dump_state(std::ostream& os) const override {
@@ -146,7 +148,7 @@ private:
   std::vector<bool> active_, resumed_;
   unsigned n_active_ = 0, rr_ = 0;
   bool first_ = true;
-  Cycle last_tick_ = kNever;
+  Cycle last_state_tick_ = kNever;
   State last_state_ = kStallNoneReady;
   Packet rfc_pkt_;
 };

@@ -109,6 +109,7 @@ protected:
   // data in t.data, which must stay valid until on_write_done).
   virtual void prepare_write(Txn&) {}
   virtual void retire(WarpInst* inst) {
+    inst->retire_cycle = now();
     if (ctx_.probe) ctx_.probe->retire(*inst, now());
     pkt_.prepare(Txn::Kind::Written);
     pkt_.txn.inst = inst;
