@@ -277,6 +277,8 @@ TimingSpec Sm::timing_spec() const {
     const IExec::Timing x = c.exec->timing(p);
     t.pipes[i] = {c.exec->units(p), x.latency, x.ii};
   }
+  const ILsu::Timing m = c.lsu->timing();
+  t.pipes[unsigned(Pipe::MEM)] = {1, m.latency, m.ii};
   t.schedulers = shape_.schedulers;
   t.issue_width = c.schedulers[0]->issue_width();
   t.active_limit = c.schedulers[0]->active_limit();

@@ -19,6 +19,12 @@ public:
       : Unit(nm, c), in("in"), to_l1("to_l1"), to_wb("to_wb") {
     in.register_b_transport(this, &ILsu::on_dispatch);
   }
+  // Configuration the timing checker holds the MEM pipe to: cycles from dispatch to the
+  // L1/shared port (a result is never ready earlier) and between two accepted instructions.
+  struct Timing {
+    unsigned latency = 0, ii = 1;
+  };
+  virtual Timing timing() const = 0;
 
 protected:
   virtual void on_dispatch(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

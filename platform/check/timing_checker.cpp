@@ -228,7 +228,6 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
   s.dispatch = t;
   s.pipe = pipe;
   ++counts_.dispatched;
-  if (pipe == Pipe::MEM) return;
   const TimingSpec::Pipe& p = spec_.pipes[unsigned(pipe)];
   auto& recent = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
   // `count` units each take one instruction per `ii` cycles: the count-th last dispatch
@@ -245,8 +244,9 @@ void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   Inst& s = state(i, "complete", ready);
   const Where unit{"exec", i.subcore, -1, pipe_label(s.pipe)};
   if (s.dispatch == kNever) fail("latency", unit, ready, &i, "result ready before dispatch");
-  // Fixed-latency pipes deliver exactly `latency` cycles after dispatch; memory later.
-  const Cycle want = s.dispatch + (s.pipe == Pipe::MEM ? 0 : spec_.pipes[unsigned(s.pipe)].latency);
+  // Fixed-latency pipes deliver exactly `latency` cycles after dispatch; memory no earlier
+  // than its pipeline latency to the L1 or shared-memory port.
+  const Cycle want = s.dispatch + spec_.pipes[unsigned(s.pipe)].latency;
   if (s.pipe == Pipe::MEM ? ready < want : ready != want)
     fail("latency", unit, ready, &i,
          "result ready at cycle " + std::to_string(ready) + " after dispatch at " +

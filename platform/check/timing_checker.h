@@ -48,7 +48,7 @@ struct TimingSpec {
   struct Pipe {
     unsigned count = 0, latency = 0, ii = 1;
   };
-  std::array<Pipe, kNumPipes> pipes{}; // MEM: unchecked (variable latency)
+  std::array<Pipe, kNumPipes> pipes{}; // MEM: the LSU (latency: to the L1 port, a minimum)
   unsigned schedulers = 1;             // per sub-core
   unsigned issue_width = 1;
   unsigned active_limit = 0; // two-level active warps per scheduler; 0: none

@@ -145,6 +145,8 @@ public:
     if (!queue_.empty()) wake(std::max(now + 1, queue_.front().start));
   }
 
+  Timing timing() const override { return {latency_, ii_}; }
+
 protected:
   void on_dispatch(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
