@@ -160,6 +160,25 @@ TEST(UnitScheduler, WarHazardStallsAsWar) {
   EXPECT_EQ(stall(*b.sch, kScoreboard), 0u);
 }
 
+// Two instructions in flight read r2; the writer of r2 waits until both have read it, not
+// just the first (the WAR entry counts readers).
+TEST(UnitScheduler, WarWaitsForEveryOutstandingReader) {
+  Bench b({{inst({1}, {2}), inst({3}, {2}), inst({2}, {5})}});
+  EXPECT_TRUE(b.tick(0));
+  EXPECT_TRUE(b.tick(1));
+  ASSERT_EQ(b.alloc.seen.size(), 2u);
+  WarpInst* first = b.alloc.seen[0].txn.inst;
+  WarpInst* second = b.alloc.seen[1].txn.inst;
+  EXPECT_TRUE(b.tick(2)); // the writer waits for both readers
+  b.notify(3, Txn::Kind::OperandsRead, first);
+  EXPECT_TRUE(b.tick(3));
+  EXPECT_EQ(b.alloc.seen.size(), 2u); // the second reader still has to read r2
+  EXPECT_EQ(stall(*b.sch, kWar), 2u); // cycles 2 and 3
+  b.notify(4, Txn::Kind::OperandsRead, second);
+  EXPECT_TRUE(b.tick(4));
+  EXPECT_EQ(b.alloc.seen.size(), 3u);
+}
+
 TEST(UnitScheduler, IndependentInstructionsIssueBackToBack) {
   Bench b({{inst({1}, {2}), inst({3}, {4}), inst({5}, {2})}});
   for (Cycle c = 0; c < 3; ++c) EXPECT_TRUE(b.tick(c));

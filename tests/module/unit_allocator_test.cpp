@@ -1,0 +1,82 @@
+// Module tests of the collector allocator ("round_robin") alone, with stub schedulers and
+// collectors: which collector each instruction gets, busy when none serves its pipe.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "modules/allocator/i_allocator.h"
+#include "tests/support/stubs.h"
+
+using namespace gpurf;
+using namespace gpurf::test;
+
+namespace {
+
+struct Bench {
+  SimClock clock;
+  SmShape shape;
+  UnitConfig conf;
+  std::unique_ptr<IAllocator> al;
+  StubInit sched{"sched"};
+  std::vector<std::unique_ptr<StubInit>> release;
+  std::vector<std::unique_ptr<StubTarget>> col;
+  InstInfo sp, sfu;
+  WarpInst inst;
+
+  // Collectors 0-2 serve every pipe, collector 3 only the SFU.
+  Bench() {
+    shape.collectors = 4;
+    al = make_unit<IAllocator>(conf, "", "allocator.yaml", "allocator", "round_robin", "allocator",
+                               clock, &shape);
+    sched.sock.bind(al->in);
+    for (unsigned i = 0; i < 4; ++i) {
+      const std::string n = std::to_string(i);
+      col.push_back(std::make_unique<StubTarget>(("col" + n).c_str(), &clock));
+      release.push_back(std::make_unique<StubInit>(("rel" + n).c_str()));
+      al->to_collector.bind(col[i]->sock);
+      release[i]->sock.bind(al->release);
+      al->add_collector(i < 3 ? ~0u : 1u << unsigned(Pipe::SFU));
+    }
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    sfu.pipe = Pipe::SFU;
+  }
+  // The collector `info` was bound to, or -1 when the allocator answered busy.
+  int issue(const InstInfo& info) {
+    inst.info = &info;
+    Packet p;
+    p.prepare(Txn::Kind::Issue);
+    p.txn.inst = &inst;
+    sched.sock->b_transport(p.gp, p.delay);
+    if (p.txn.busy) return -1;
+    for (unsigned i = 0; i < 4; ++i)
+      if (!col[i]->seen.empty() && col[i]->seen.back().txn.inst == &inst) {
+        col[i]->seen.clear();
+        return int(i);
+      }
+    return -2;
+  }
+  void free(unsigned i) {
+    Packet p;
+    p.prepare(Txn::Kind::Release);
+    release[i]->sock->b_transport(p.gp, p.delay);
+  }
+};
+
+} // namespace
+
+// Round robin from the collector after the one allocated last, skipping busy ones and those
+// that do not serve the pipe.
+TEST(UnitAllocator, RoundRobinFromTheNextCollector) {
+  Bench b;
+  EXPECT_EQ(b.issue(b.sp), 1);
+  b.free(1);
+  EXPECT_EQ(b.issue(b.sp), 2); // not 1 again, though it is free
+  EXPECT_EQ(b.issue(b.sp), 0); // 3 serves only the SFU
+  EXPECT_EQ(b.issue(b.sp), 1);
+  EXPECT_EQ(b.issue(b.sp), -1); // 0-2 busy: busy, counted
+  EXPECT_EQ(stat(*b.al, "full"), 1u);
+  EXPECT_EQ(b.issue(b.sfu), 3);
+  EXPECT_EQ(stat(*b.al, "allocations"), 5u);
+}
