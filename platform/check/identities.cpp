@@ -57,6 +57,9 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
          {"bank.reads", sum("bank", "reads")},
          {"crossbar.transfers", sum("crossbar", "transfers")},
          {"bank read events", double(e.bank_reads)}});
+  equal("physical bank accesses = port cycles used",
+        {{"arbiter.bank_accesses", sum("arbiter", "bank_accesses")},
+         {"port cycles seen", double(e.bank_port_cycles)}});
   equal("bank writes granted = performed = seen",
         {{"arbiter.writes_granted", sum("arbiter", "writes_granted")},
          {"bank.writes", sum("bank", "writes")},

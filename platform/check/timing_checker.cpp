@@ -147,17 +147,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   if (bank) {
     ++counts_.bank_reads;
     counts_.bank_slice_reads += popcount(a.slice_mask);
-    if (!spec_.collector_ports) return; // limit study: no port limits
-    PortUse& u = bank_use_[size_t(i.subcore) * spec_.banks + unsigned(a.bank)];
-    if (u.at != t) u = PortUse{t};
-    for (unsigned sl = 0; sl < spec_.slices; ++sl)
-      if (a.slice_mask >> sl & 1) {
-        ++u.r[sl];
-        if (u.r[sl] + (spec_.bank_split_ports ? 0 : u.w[sl]) > 1)
-          fail("ports", unit, t, &i,
-               "slice " + std::to_string(sl) + " read by two accesses in one cycle" +
-                   (spec_.bank_split_ports ? "" : " or read and written (one shared port)"));
-      }
+    bank_port(a, false, unit, t);
   } else {
     ++counts_.rfc_reads;
     if (bump(rfc_reads_[i.subcore], t) > spec_.rfc_read_ports)
@@ -303,17 +293,30 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   r.bank_version = a.version;
   ++counts_.bank_writes;
   counts_.bank_slice_writes += popcount(a.slice_mask);
-  if (!spec_.collector_ports) return;
-  PortUse& u = bank_use_[size_t(i.subcore) * spec_.banks + unsigned(a.bank)];
+  bank_port(a, true, unit, t);
+}
+
+// One bank access: each slice's port(s) used at most once per cycle; port cycles counted
+// (a shared port: one per cycle with any access; split ports: one each for reads and writes).
+void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit, Cycle t) {
+  if (!spec_.collector_ports) { // limit study: every access its own port cycle, no limits
+    ++counts_.bank_port_cycles;
+    return;
+  }
+  PortUse& u = bank_use_[size_t(a.inst->subcore) * spec_.banks + unsigned(a.bank)];
   if (u.at != t) u = PortUse{t};
+  const bool split = spec_.bank_split_ports;
+  bool& used = split && write ? u.any_w : u.any_r;
+  counts_.bank_port_cycles += !used;
+  used = true;
+  auto& mine = write ? u.w : u.r;
+  const auto& other = write ? u.r : u.w;
   for (unsigned sl = 0; sl < spec_.slices; ++sl)
-    if (a.slice_mask >> sl & 1) {
-      ++u.w[sl];
-      if (u.w[sl] + (spec_.bank_split_ports ? 0 : u.r[sl]) > 1)
-        fail("ports", unit, t, &i,
-             "slice " + std::to_string(sl) + " written by two accesses in one cycle" +
-                 (spec_.bank_split_ports ? "" : " or read and written (one shared port)"));
-    }
+    if (a.slice_mask >> sl & 1 && ++mine[sl] + (split ? 0 : other[sl]) > 1)
+      fail("ports", unit, t, a.inst,
+           "slice " + std::to_string(sl) + (write ? " written" : " read") +
+               " by two accesses in one cycle" +
+               (split ? "" : " or read and written (one shared port)"));
 }
 
 void TimingChecker::retire(const WarpInst& i, Cycle t) {

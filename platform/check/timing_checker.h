@@ -60,6 +60,7 @@ struct TimingSpec {
 struct EventCounts {
   uint64_t issued = 0, dispatched = 0, retired = 0;
   uint64_t bank_reads = 0, bank_writes = 0, bank_slice_reads = 0, bank_slice_writes = 0;
+  uint64_t bank_port_cycles = 0; // physical accesses: port cycles used
   uint64_t rfc_reads = 0, rfc_writes = 0;
   uint64_t arrivals = 0, arrivals_from_bank = 0;
   uint64_t arch_writes = 0;      // destination registers written by their producer
@@ -105,6 +106,7 @@ private:
   struct PortUse {
     Cycle at = kNever;
     std::array<uint8_t, 32> r{}, w{};
+    bool any_r = false, any_w = false; // a read (shared port: any access) / a write this cycle
   };
   struct Count {
     Cycle at = kNever;
@@ -123,6 +125,7 @@ private:
   Inst& state(const WarpInst& i, const char* rule, Cycle at);
   Reg& reg(unsigned warp, unsigned index);
   void arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle at);
+  void bank_port(const RegAccess& a, bool write, const Where& unit, Cycle at);
   static unsigned bump(Count& c, Cycle at);
   std::string reg_name(unsigned index) const;
 

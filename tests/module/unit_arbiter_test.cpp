@@ -32,9 +32,9 @@ struct Bench {
   StubInit collectors{"collectors"}, writeback{"writeback"};
   WarpInst inst; // the instruction the writes come from
 
-  Bench(std::vector<Bank> layout, const std::string& yaml = "{}") {
-    arb =
-        make_unit<IArbiter>(conf, yaml, "arbiter.yaml", "arbiter", "write_first", "arbiter", clock);
+  Bench(std::vector<Bank> layout, const std::string& yaml = "{}",
+        const std::string& impl = "write_first") {
+    arb = make_unit<IArbiter>(conf, yaml, "arbiter.yaml", "arbiter", impl, "arbiter", clock);
     for (unsigned b = 0; b < layout.size(); ++b) {
       banks.push_back(std::make_unique<StubTarget>(("bank" + std::to_string(b)).c_str(), &clock));
       arb->to_bank.bind(banks.back()->sock);
@@ -235,3 +235,18 @@ TEST(UnitArbiter, RequestForAMissingBankThrows) {
   p.txn.bank = 3;
   EXPECT_THROW(b.collectors.sock->b_transport(p.gp, p.delay), std::runtime_error);
 }
+
+// CMRC's coalescing arbiter looks `window` requests past the primary for a partner with
+// disjoint slices: the partner two places behind is found with window 2, not with window 1.
+void coalesce_within(unsigned window) {
+  Bench b({{4, false}}, "{window: " + std::to_string(window) + "}", "coalescing");
+  b.read(0, 2, 0, 0x3);
+  b.read(0, 5, 1, 0x3); // overlaps the primary: no partner
+  b.read(0, 9, 2, 0xc); // disjoint: a partner, two places behind
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->seen.size(), window >= 2 ? 2u : 1u);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 1u);
+  EXPECT_EQ(stat(*b.arb, "coalesced"), window >= 2 ? 1u : 0u);
+}
+TEST(UnitArbiter, CoalescingWindowOneMissesAPartnerTwoBehind) { coalesce_within(1); }
+TEST(UnitArbiter, CoalescingWindowTwoFindsIt) { coalesce_within(2); }

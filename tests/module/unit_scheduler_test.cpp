@@ -202,6 +202,18 @@ TEST(UnitScheduler, FullAllocatorStallsAsCollectorFull) {
   EXPECT_EQ(b.fe.pc[0], 1u);
 }
 
+// Warp 0 waits on the scoreboard, warp 1 could issue but finds no collector: the cycle is
+// blamed on the most structural reason, the full collectors.
+TEST(UnitScheduler, AFullAllocatorIsBlamedBeforeAHazard) {
+  Bench b({{inst({1}, {2}), inst({4}, {1})}, {inst({5}, {6})}});
+  EXPECT_TRUE(b.tick(0)); // warp 0 issues its first instruction
+  ASSERT_EQ(b.alloc.seen.size(), 1u);
+  b.alloc.full = true;
+  b.tick(1);
+  EXPECT_EQ(stall(*b.sch, kCollectorFull), 1u);
+  EXPECT_EQ(stall(*b.sch, kScoreboard), 0u);
+}
+
 TEST(UnitScheduler, AHazardInOneWarpDoesNotBlockAnother) {
   Bench b({{inst({1}, {2}), inst({4}, {1})}, {inst({1}, {2})}});
   b.tick(0); // lrr starts after warp 0: warp 1

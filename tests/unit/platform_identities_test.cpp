@@ -20,7 +20,8 @@ ordered_json stats() {
   s["sm.sub0.collector0"] = {{"dispatched", v(6)}, {"oc_writes", v(7)}};
   s["sm.sub0.collector1"] = {{"dispatched", v(4)}, {"oc_writes", v(5)}};
   s["sm.sub0.writeback"] = {{"retired", v(10)}, {"register_writes", v(8)}};
-  s["sm.sub0.arbiter"] = {{"reads_granted", v(12)}, {"writes_granted", v(8)}};
+  s["sm.sub0.arbiter"] = {
+      {"reads_granted", v(12)}, {"writes_granted", v(8)}, {"bank_accesses", v(19)}};
   s["sm.sub0.bank0"] = {
       {"reads", v(5)}, {"writes", v(3)}, {"slice_reads", v(20)}, {"slice_writes", v(12)}};
   s["sm.sub0.bank1"] = {
@@ -39,6 +40,7 @@ EventCounts events() {
   e.bank_slice_writes = 32;
   e.arrivals = e.arrivals_from_bank = 12;
   e.arch_writes = 8;
+  e.bank_port_cycles = 19; // one read and one write shared a cycle (disjoint slices)
   return e;
 }
 
@@ -70,7 +72,8 @@ TEST(Identities, EachBrokenCounterIsNamed) {
                          Fault{"sm.l1", "hits", 0, "L1 line reads"},
                          Fault{"sm.sub0.bank0", "slice_writes", 13, "slices activated by writes"},
                          Fault{"sm.sub0.writeback", "retired", 9, "issued = dispatched"},
-                         Fault{"sm.sub0.scheduler0", "active_cycles", 9, "scheduler cycle"}}) {
+                         Fault{"sm.sub0.scheduler0", "active_cycles", 9, "scheduler cycle"},
+                         Fault{"sm.sub0.arbiter", "bank_accesses", 38, "physical bank accesses"}}) {
     ordered_json s = stats();
     s[f.group][f.stat] = v(f.value);
     const auto bad = check_identities(s, events(), 4);
@@ -91,7 +94,8 @@ TEST(Identities, RfcStorageIsAccountedFor) {
   e.bank_writes = 5;
   e.bank_copy_writes = 2;
   e.bank_slice_writes = 20;
-  s["sm.sub0.arbiter"] = {{"reads_granted", v(9)}, {"writes_granted", v(5)}};
+  s["sm.sub0.arbiter"] = {
+      {"reads_granted", v(9)}, {"writes_granted", v(5)}, {"bank_accesses", v(19)}};
   s["sm.sub0.bank0"] = {
       {"reads", v(9)}, {"writes", v(5)}, {"slice_reads", v(36)}, {"slice_writes", v(20)}};
   s.erase("sm.sub0.bank1");
