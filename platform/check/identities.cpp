@@ -73,6 +73,10 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   equal("crossbar bytes = slices moved x slice bytes",
         {{"crossbar.bytes", sum("crossbar", "bytes")},
          {"read slices x slice bytes", double(e.bank_slice_reads) * (128.0 / slices)}});
+  if (sum("crossbar", "slice_transfers") > 0) // CMRC's split crossbar: one per slice
+    equal("slice crossbar transfers = slices read",
+          {{"crossbar.slice_transfers", sum("crossbar", "slice_transfers")},
+           {"granted read slices", double(e.bank_slice_reads)}});
   equal("operands into collectors = operands read",
         {{"collector.oc_writes + oc_coalesced_operands",
           sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")},
