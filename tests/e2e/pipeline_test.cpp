@@ -35,7 +35,6 @@ TEST(Pipeline, TwoSourcesInOneBankCostAnExtraCycle) {
   EXPECT_EQ(same.dispatch - same.issue, diff.dispatch - diff.issue + 1);
   EXPECT_EQ(run.stat("sm.sub0.arbiter", "conflicts", 0), 1u); // read_read
   EXPECT_EQ(run.stat("sm.sub0.arbiter", "conflicts", 3), 0u); // collector_port
-  EXPECT_EQ(run.fe.reg(0, 12)[5], (2u + 5) + (3 + 5));
 }
 
 // With one 128 B write port per collector (the baseline), two operands from different banks
