@@ -205,11 +205,13 @@ TEST(UnitScheduler, FullAllocatorStallsAsCollectorFull) {
 // Warp 0 waits on the scoreboard, warp 1 could issue but finds no collector: the cycle is
 // blamed on the most structural reason, the full collectors.
 TEST(UnitScheduler, AFullAllocatorIsBlamedBeforeAHazard) {
-  Bench b({{inst({1}, {2}), inst({4}, {1})}, {inst({5}, {6})}});
-  EXPECT_TRUE(b.tick(0)); // warp 0 issues its first instruction
-  ASSERT_EQ(b.alloc.seen.size(), 1u);
+  Bench b({{inst({1}, {2}), inst({4}, {1})}, {inst({5}, {6}), inst({7}, {8})}});
+  EXPECT_TRUE(b.tick(0)); // each warp issues its first instruction
+  EXPECT_TRUE(b.tick(1));
+  ASSERT_EQ(b.alloc.seen.size(), 2u);
   b.alloc.full = true;
-  b.tick(1);
+  b.tick(2); // warp 0 waits for r1, warp 1 for a collector
+  EXPECT_EQ(b.alloc.refused, 1u);
   EXPECT_EQ(stall(*b.sch, kCollectorFull), 1u);
   EXPECT_EQ(stall(*b.sch, kScoreboard), 0u);
 }
