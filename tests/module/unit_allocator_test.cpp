@@ -1,6 +1,8 @@
-// Module tests of the collector allocator ("round_robin") alone, with stub schedulers and
-// collectors: which collector each instruction gets, busy when none serves its pipe.
+// Module tests of the collector allocators (round_robin, first_free, random) alone, with stub
+// schedulers and collectors: which collector each instruction gets, busy when none serves its
+// pipe.
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -26,10 +28,10 @@ struct Bench {
   WarpInst inst;
 
   // Collectors 0-2 serve every pipe, collector 3 only the SFU.
-  Bench() {
+  explicit Bench(const std::string& impl = "round_robin", const std::string& yaml = "") {
     shape.collectors = 4;
-    al = make_unit<IAllocator>(conf, "", "allocator.yaml", "allocator", "round_robin", "allocator",
-                               clock, &shape);
+    al = make_unit<IAllocator>(conf, yaml, "allocator.yaml", "allocator", impl, "allocator", clock,
+                               &shape);
     sched.sock.bind(al->in);
     for (unsigned i = 0; i < 4; ++i) {
       const std::string n = std::to_string(i);
@@ -79,4 +81,35 @@ TEST(UnitAllocator, RoundRobinFromTheNextCollector) {
   EXPECT_EQ(stat(*b.al, "full"), 1u);
   EXPECT_EQ(b.issue(b.sfu), 3);
   EXPECT_EQ(stat(*b.al, "allocations"), 5u);
+}
+
+TEST(UnitAllocator, FirstFreeTakesTheLowestFreeIndex) {
+  Bench b("first_free");
+  EXPECT_EQ(b.issue(b.sp), 0);
+  EXPECT_EQ(b.issue(b.sp), 1);
+  b.free(0);
+  EXPECT_EQ(b.issue(b.sp), 0); // free again: lowest first
+  EXPECT_EQ(b.issue(b.sp), 2);
+  EXPECT_EQ(b.issue(b.sp), -1); // 3 serves only the SFU
+  EXPECT_EQ(b.issue(b.sfu), 3);
+}
+
+// Every free collector that serves the pipe is chosen sometimes, a busy or foreign one never;
+// the same seed gives the same choices.
+TEST(UnitAllocator, RandomChoosesAmongTheFreeOnesDeterministically) {
+  Bench b("random", "{seed: 7}");
+  std::vector<int> got, count(4, 0);
+  for (unsigned k = 0; k < 300; ++k) {
+    const int i = b.issue(b.sp);
+    ASSERT_TRUE(i >= 0 && i <= 2) << i;
+    ++count[unsigned(i)];
+    got.push_back(i);
+    b.free(unsigned(i));
+  }
+  for (int i = 0; i < 3; ++i) EXPECT_GT(count[unsigned(i)], 60) << "collector " << i;
+  EXPECT_EQ(count[3], 0);
+  // The choices are a function of the seed: uniform over the three SP-capable collectors.
+  std::mt19937 rng(7);
+  for (unsigned k = 0; k < 20; ++k)
+    EXPECT_EQ(got[k], int(std::uniform_int_distribution<size_t>(0, 2)(rng))) << k;
 }

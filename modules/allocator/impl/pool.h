@@ -1,0 +1,83 @@
+// What every collector allocator shares: which collectors are busy, the statistics, and the
+// hand-over to the chosen collector. An implementation only chooses (choose()): among the
+// free collectors serving the instruction's pipe, or none (busy: the scheduler counts a
+// collector stall).
+#pragma once
+#include <vector>
+
+#include "modules/allocator/i_allocator.h"
+
+namespace gpurf {
+
+class CollectorPool : public IAllocator {
+public:
+  CollectorPool(sc_core::sc_module_name nm, const UnitContext& c)
+      : IAllocator(nm, c),
+        allocations_(stats().scalar("allocations", "collectors allocated", "allocations")),
+        full_(stats().scalar("full", "issue attempts refused: no free collector for the pipe",
+                             "attempts")),
+        occupancy_(stats().scalar("occupied_collector_cycles",
+                                  "sum over cycles of allocated collectors", "collector-cycles")) {}
+
+  void finish() override { account(); }
+
+  void dump_state(std::ostream& os) const override {
+    os << "  collectors busy:";
+    for (unsigned i = 0; i < busy_.size(); ++i) os << (busy_[i] ? " 1" : " 0");
+    os << "\n";
+  }
+
+  void observables(std::vector<Observable>& o) override {
+    o.push_back({"in_use", [this] { return uint64_t(in_use_); }});
+  }
+
+protected:
+  // Collector i may take an instruction of pipe bit `pipe_bit`.
+  bool eligible(unsigned i, unsigned pipe_bit) const {
+    return !busy_[i] && (collector_pipes_[i] & pipe_bit);
+  }
+  // The collector to allocate (eligible), or -1 if none is.
+  virtual int choose(unsigned pipe_bit) = 0;
+
+  void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    if (busy_.size() != collector_pipes_.size()) busy_.resize(collector_pipes_.size(), false);
+    const int i = choose(1u << static_cast<unsigned>(ctx_.shape->pipe_for(t.inst->info->pipe)));
+    if (i < 0) {
+      ++full_;
+      t.busy = true;
+      return;
+    }
+    account();
+    busy_[unsigned(i)] = true;
+    ++in_use_;
+    ++allocations_;
+    if (ctx_.probe) ctx_.probe->allocated(*t.inst, unsigned(i), now());
+    to_collector[unsigned(i)]->b_transport(gp, d);
+  }
+
+  void on_release(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    account();
+    busy_[unsigned(id)] = false;
+    --in_use_;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    ctx_.wake_issue();
+  }
+
+  unsigned collectors() const { return unsigned(collector_pipes_.size()); }
+
+private:
+  // Occupancy integrated over time, updated whenever it changes (no per-cycle work).
+  void account() {
+    occupancy_ += in_use_ * (now() - since_);
+    since_ = now();
+  }
+  std::vector<bool> busy_;
+  unsigned in_use_ = 0;
+  Cycle since_ = 0;
+  uint64_t& allocations_;
+  uint64_t& full_;
+  uint64_t& occupancy_;
+};
+
+} // namespace gpurf
