@@ -250,3 +250,23 @@ void coalesce_within(unsigned window) {
 }
 TEST(UnitArbiter, CoalescingWindowOneMissesAPartnerTwoBehind) { coalesce_within(1); }
 TEST(UnitArbiter, CoalescingWindowTwoFindsIt) { coalesce_within(2); }
+
+// Bank 1's oldest read waits for collector 0's port (bank 0 fills it this cycle). `search`
+// grants the younger read behind it; `head_only` (GPGPU-Sim's FIFO bank queues) does not.
+void younger_read_past_a_blocked_head(const std::string& order) {
+  Bench b({{1, false}, {1, false}}, "{order: " + order + "}");
+  b.read(0, 1, 0);
+  b.read(1, 2, 0);
+  b.read(1, 3, 1);
+  b.tick(0);
+  EXPECT_EQ(b.banks[1]->seen.size(), order == "search" ? 1u : 0u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), order == "search" ? 1u : 2u);
+  b.tick(1);
+  EXPECT_EQ(b.banks[1]->seen.size(), order == "search" ? 2u : 1u);
+}
+TEST(UnitArbiter, SearchGrantsAYoungerReadPastABlockedHead) {
+  younger_read_past_a_blocked_head("search");
+}
+TEST(UnitArbiter, HeadOnlyKeepsTheBankQueueInOrder) {
+  younger_read_past_a_blocked_head("head_only");
+}

@@ -98,13 +98,13 @@ private:
     size_t pi = 0;
     for (auto* l : lists) {
       if (!l || pl) continue;
-      for (size_t i = 0; i < l->size(); ++i)
+      for (size_t i = 0; i < l->size() && (i == 0 || !head_only_); ++i)
         if ((*l)[i].kind == Txn::Kind::Write || collector_takes(b, (*l)[i])) {
           pl = l, pi = i;
           break;
         }
     }
-    if (!pl) { // every candidate is a read its collector cannot take this cycle
+    if (!pl) { // no candidate may go first: reads their collectors cannot take this cycle
       conflicts_[kCollectorPort] += q.reads.size();
       return false;
     }

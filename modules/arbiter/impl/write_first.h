@@ -19,6 +19,11 @@ public:
       : IArbiter(nm, c),
         collector_ports_(p.get_uint("collector_ports", 1,
                                     "operands one collector can receive per cycle", 1, 16)),
+        head_only_(p.get_choice("order", "search",
+                                "which queued requests of a bank may be granted: search (any "
+                                "that fits, also past a blocked older one) or head_only (FIFO: "
+                                "nothing past a blocked head, as GPGPU-Sim's bank queues)",
+                                {"search", "head_only"}) == "head_only"),
         conflicts_(stats().vector(
             "conflicts", kKinds, "request-cycles a request waited, by what blocked it",
             "request-cycles", {"read_read", "read_write", "write_write", "collector_port"})),
@@ -49,8 +54,7 @@ public:
       for (auto it = q.writes.begin(); it != q.writes.end();) {
         const unsigned m = it->slice_mask;
         if (m & write_busy) {
-          ++conflicts_[kWriteWrite];
-          ++it;
+          if (wait(q.writes, it, kWriteWrite)) break;
           continue;
         }
         write_busy |= m;
@@ -63,13 +67,11 @@ public:
       for (auto it = q.reads.begin(); it != q.reads.end();) {
         const unsigned m = it->slice_mask;
         if (m & read_busy) {
-          ++conflicts_[(!split && (m & written)) ? kReadWrite : kReadRead];
-          ++it;
+          if (wait(q.reads, it, (!split && (m & written)) ? kReadWrite : kReadRead)) break;
           continue;
         }
         if (used_ports_[it->collector] >= collector_ports_) {
-          ++conflicts_[kCollectorPort];
-          ++it;
+          if (wait(q.reads, it, kCollectorPort)) break;
           continue;
         }
         read_busy |= m;
@@ -127,6 +129,18 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     std::deque<Txn> reads, writes;
   };
 
+  // Request *it waits this cycle for `why`; moves past it. With head_only the requests
+  // behind it wait too (for the same reason), and the queue is done: returns true.
+  bool wait(std::deque<Txn>& q, std::deque<Txn>::iterator& it, Conflict why) {
+    if (!head_only_) {
+      ++conflicts_[why];
+      ++it;
+      return false;
+    }
+    conflicts_[why] += uint64_t(q.end() - it);
+    return true;
+  }
+
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
   void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
@@ -164,6 +178,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   }
 
   const unsigned collector_ports_;
+  const bool head_only_;
   Stat& conflicts_;
   uint64_t& reads_;
   uint64_t& writes_;
