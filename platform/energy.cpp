@@ -94,6 +94,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"l1", "writes", "", R::Priced, "l1_access_pj_per_request"},
     {"l1", "atomics", "", R::Priced, "l1_access_pj_per_request"},
     {"l1", "bytes_from_memory", "", R::Priced, "l1_fill_pj_per_byte"},
+    {"l1", "line_reads", "", R::NotEvent, "lines the read requests cover; priced by reads"},
     {"l1", "hits", "", R::NotEvent, "outcomes of reads; priced by reads"},
     {"l1", "misses", "", R::NotEvent, "outcomes of reads; priced by reads and bytes_from_memory"},
     {"l1", "mshr_merges", "", R::NotEvent, "outcomes of reads; priced by reads"},

@@ -86,7 +86,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
         {{"writeback.register_writes", sum("writeback", "register_writes")},
          {"producer write events", double(e.arch_writes)}});
   equal("L1 line reads = hits + misses + MSHR merges",
-        {{"l1.reads", sum("l1", "reads")},
+        {{"l1.line_reads", sum("l1", "line_reads")},
          {"l1.hits + misses + mshr_merges",
           sum("l1", "hits") + sum("l1", "misses") + sum("l1", "mshr_merges")}});
   if (has_kind(st, "rfc")) {

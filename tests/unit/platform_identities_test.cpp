@@ -27,7 +27,11 @@ ordered_json stats() {
   s["sm.sub0.bank1"] = {
       {"reads", v(7)}, {"writes", v(5)}, {"slice_reads", v(28)}, {"slice_writes", v(20)}};
   s["sm.sub0.crossbar"] = {{"transfers", v(12)}, {"bytes", v(12 * 128)}};
-  s["sm.l1"] = {{"reads", v(4)}, {"hits", v(1)}, {"misses", v(2)}, {"mshr_merges", v(1)}};
+  s["sm.l1"] = {{"reads", v(3)},
+                {"line_reads", v(4)}, // one request covered two lines
+                {"hits", v(1)},
+                {"misses", v(2)},
+                {"mshr_merges", v(1)}};
   return s;
 }
 

@@ -48,6 +48,7 @@ public:
                                   "stores complete after hit_latency instead of waiting for "
                                   "the memory's write acknowledgement")),
         reads_(stats().scalar("reads", "read requests", "requests")),
+        line_reads_(stats().scalar("line_reads", "lines the read requests cover", "lines")),
         writes_(stats().scalar("writes", "write requests (write-through)", "requests")),
         atomics_(stats().scalar("atomics", "atomic requests (forwarded)", "requests")),
         hits_(stats().scalar("hits", "line reads that hit", "lines")),
@@ -217,6 +218,7 @@ private:
       t0 = next;
     }
     ++reads_;
+    line_reads_ += last - first + 1;
     Cycle ready_max = t0;
     for (uint64_t l = first; l <= last; ++l) {
       Cycle ready;
@@ -303,8 +305,8 @@ private:
 
   const unsigned sets_, ways_, line_bytes_, mshr_count_, hit_latency_;
   const bool posted_writes_;
-  uint64_t &reads_, &writes_, &atomics_, &hits_, &misses_, &mshr_merges_, &mshr_full_, &write_hits_,
-      &bytes_from_mem_, &bytes_to_mem_;
+  uint64_t &reads_, &line_reads_, &writes_, &atomics_, &hits_, &misses_, &mshr_merges_, &mshr_full_,
+      &write_hits_, &bytes_from_mem_, &bytes_to_mem_;
   std::vector<Line> lines_;
   std::vector<Mshr> mshrs_;
   uint64_t stamp_ = 0;
