@@ -1,5 +1,7 @@
 #include "platform/energy.h"
 
+#include "platform/stats.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -186,16 +188,6 @@ bool required_bool(Params& p, const std::string& name, const std::string& desc) 
   return p.get_bool(name, false, desc);
 }
 
-// Whether the group at `path` is of `kind`: its last component is the kind, or the kind
-// followed by an instance index ("sm.sub0.bank3" and "sm.l1" are of kinds "bank" and "l1").
-bool is_kind(const std::string& path, const std::string& kind) {
-  size_t dot = path.rfind('.');
-  std::string last = dot == std::string::npos ? path : path.substr(dot + 1);
-  if (last == kind) return true;
-  while (!last.empty() && std::isdigit(static_cast<unsigned char>(last.back()))) last.pop_back();
-  return last == kind;
-}
-
 using Json = nlohmann::ordered_json;
 
 // The groups of one kind, in dump order.
@@ -203,7 +195,7 @@ std::vector<std::pair<std::string, const Json*>> groups(const Json& stats,
                                                         const std::string& kind) {
   std::vector<std::pair<std::string, const Json*>> out;
   for (auto it = stats.begin(); it != stats.end(); ++it)
-    if (it.value().is_object() && is_kind(it.key(), kind)) out.emplace_back(it.key(), &*it);
+    if (it.value().is_object() && group_of_kind(it.key(), kind)) out.emplace_back(it.key(), &*it);
   return out;
 }
 

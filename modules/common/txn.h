@@ -67,6 +67,7 @@ struct Packet {
     txn.busy = false;
     txn.data = nullptr;
     txn.from = Store::Bank;
+    txn.version = 0; // writes must stamp it (the checker refuses a write without one)
     gp.set_command(cmd);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     delay = sc_core::SC_ZERO_TIME;

@@ -5,11 +5,6 @@ namespace gpurf {
 Unit::Unit(const sc_core::sc_module_name& nm, const UnitContext& ctx)
     : sc_core::sc_module(nm), ctx_(ctx), clock_(ctx.clock), stats_(name()) {}
 
-const char* pipe_name(Pipe p) {
-  static const char* names[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
-  return names[static_cast<unsigned>(p)];
-}
-
 bool pipe_from_name(const std::string& s, Pipe& out) {
   for (unsigned i = 0; i < kNumPipes; ++i)
     if (s == pipe_name(static_cast<Pipe>(i))) {

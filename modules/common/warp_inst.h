@@ -18,7 +18,10 @@ using LaneValues = std::array<uint32_t, kWarpSize>;
 // Execution pipes. A pipe with count 0 in the platform folds onto SP.
 enum class Pipe : uint8_t { SP, INT, DP, SFU, MEM, TENSOR };
 constexpr unsigned kNumPipes = 6;
-const char* pipe_name(Pipe p);
+inline const char* pipe_name(Pipe p) {
+  static const char* const names[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
+  return names[static_cast<unsigned>(p)];
+}
 bool pipe_from_name(const std::string& s, Pipe& out);
 
 // Where a register value is stored or read from.

@@ -97,7 +97,7 @@ public:
   uint64_t buffer_address(const std::string& name) const;
   uint64_t issued() const { return issued_; }
   uint64_t retired() const { return retired_; }
-  uint64_t operands_checked() const { return checked_; } // source registers compared
+  uint64_t operands_checked() const { return checked_; }       // source registers compared
   uint64_t predicate_sources() const { return pred_sources_; } // predicate operands read
 
 private:

@@ -7,8 +7,15 @@
 namespace gpurf {
 
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind) {
+  return has_stat(stats, kind, "");
+}
+
+bool has_stat(const nlohmann::ordered_json& stats, const std::string& kind,
+              const std::string& stat) {
   for (auto it = stats.begin(); it != stats.end(); ++it)
-    if (it.value().is_object() && group_of_kind(it.key(), kind)) return true;
+    if (it.value().is_object() && group_of_kind(it.key(), kind) &&
+        (stat.empty() || it.value().contains(stat)))
+      return true;
   return false;
 }
 
@@ -40,18 +47,22 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
          {"issue events", double(e.issued)},
          {"dispatch events", double(e.dispatched)},
          {"retire events", double(e.retired)}});
-  unsigned schedulers = 0;
-  for (auto it = st.begin(); it != st.end(); ++it)
-    schedulers += it.value().is_object() && group_of_kind(it.key(), "scheduler");
+  // Per scheduler: every cycle issued or stalled for a reason (two-level: has a state).
   const double cycles = st.contains("sm") ? sum_stat(st, "sm", "cycles") : 0;
-  equal("every scheduler cycle issued or stalled for a reason",
-        {{"scheduler.active_cycles + stall_cycles",
-          sum("scheduler", "active_cycles") + sum("scheduler", "stall_cycles")},
-         {"schedulers x sm.cycles", schedulers * cycles}});
-  if (sum("scheduler", "cycles_by_state") > 0)
-    equal("every two-level scheduler cycle has a state",
-          {{"scheduler.cycles_by_state", sum("scheduler", "cycles_by_state")},
-           {"schedulers x sm.cycles", schedulers * cycles}});
+  for (auto it = st.begin(); it != st.end(); ++it) {
+    if (!it.value().is_object() || !group_of_kind(it.key(), "scheduler")) continue;
+    const std::string g = it.key();
+    const nlohmann::ordered_json just_this{{g, it.value()}};
+    auto one = [&](const char* stat) { return sum_stat(just_this, "scheduler", stat); };
+    const std::string what = "every cycle of " + g + " issued or stalled for a reason";
+    equal(what.c_str(),
+          {{"active_cycles + stall_cycles", one("active_cycles") + one("stall_cycles")},
+           {"sm.cycles", cycles}});
+    if (it.value().contains("cycles_by_state")) {
+      const std::string w2 = "every cycle of " + g + " has a two-level state";
+      equal(w2.c_str(), {{"cycles_by_state", one("cycles_by_state")}, {"sm.cycles", cycles}});
+    }
+  }
   equal("bank reads granted = performed = crossed = seen",
         {{"arbiter.reads_granted", sum("arbiter", "reads_granted")},
          {"bank.reads", sum("bank", "reads")},
@@ -73,7 +84,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   equal("crossbar bytes = slices moved x slice bytes",
         {{"crossbar.bytes", sum("crossbar", "bytes")},
          {"read slices x slice bytes", double(e.bank_slice_reads) * (128.0 / slices)}});
-  if (sum("crossbar", "slice_transfers") > 0) // CMRC's split crossbar: one per slice
+  if (has_stat(st, "crossbar", "slice_transfers")) // CMRC's split crossbar: one per slice
     equal("slice crossbar transfers = slices read",
           {{"crossbar.slice_transfers", sum("crossbar", "slice_transfers")},
            {"granted read slices", double(e.bank_slice_reads)}});
@@ -85,6 +96,10 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   equal("results written = register writes of the writeback",
         {{"writeback.register_writes", sum("writeback", "register_writes")},
          {"producer write events", double(e.arch_writes)}});
+  equal("L1 requests = LSU segments",
+        {{"l1.reads + writes + atomics",
+          sum("l1", "reads") + sum("l1", "writes") + sum("l1", "atomics")},
+         {"lsu.segments", sum("lsu", "segments")}});
   equal("L1 line reads = hits + misses + MSHR merges",
         {{"l1.line_reads", sum("l1", "line_reads")},
          {"l1.hits + misses + mshr_merges",

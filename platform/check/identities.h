@@ -18,7 +18,10 @@ namespace gpurf {
 std::vector<std::string> check_identities(const nlohmann::ordered_json& stats,
                                           const EventCounts& events, unsigned slices);
 
-// Whether any group of kind `kind` (platform/stats.h: group_of_kind) exists.
+// Whether any group of kind `kind` (platform/stats.h: group_of_kind) exists; and one that
+// declares statistic `stat` (an identity of a counter that exists runs even when it is 0).
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind);
+bool has_stat(const nlohmann::ordered_json& stats, const std::string& kind,
+              const std::string& stat);
 
 } // namespace gpurf

@@ -6,11 +6,6 @@
 namespace gpurf {
 
 namespace {
-const char* pipe_label(Pipe p) {
-  static const char* const names[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
-  return names[unsigned(p) % kNumPipes];
-}
-
 unsigned popcount(unsigned m) { return unsigned(__builtin_popcount(m)); }
 
 // Distinct source registers of `info` (a collector reads each once).
@@ -130,8 +125,10 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   const bool bank = a.store == Store::Bank;
   const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
   // The request leaves the collector the cycle after allocation, then the RFC's tag check.
+  if (s.alloc == kNever)
+    fail("latency", unit, t, &i, "read granted without a collector allocation");
   const Cycle earliest = s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
-  if (s.alloc == kNever || t < earliest)
+  if (t < earliest)
     fail("latency", unit, t, &i,
          "read of r" + std::to_string(a.reg) + " granted before cycle " + std::to_string(earliest) +
              " (collector allocated at " + std::to_string(s.alloc) + ")");
@@ -209,7 +206,7 @@ void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
 
 void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
   Inst& s = state(i, "dispatch", t);
-  const Where unit{"exec", i.subcore, -1, pipe_label(pipe)};
+  const Where unit{"exec", i.subcore, -1, pipe_name(pipe)};
   if (s.arrivals != s.sources || t < s.last_arrival)
     fail("dispatch", unit, t, &i,
          "dispatched with " + std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
@@ -232,7 +229,7 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
 
 void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   Inst& s = state(i, "complete", ready);
-  const Where unit{"exec", i.subcore, -1, pipe_label(s.pipe)};
+  const Where unit{"exec", i.subcore, -1, pipe_name(s.pipe)};
   if (s.dispatch == kNever) fail("latency", unit, ready, &i, "result ready before dispatch");
   // Fixed-latency pipes deliver exactly `latency` cycles after dispatch; memory no earlier
   // than its pipeline latency to the L1 or shared-memory port.
@@ -264,6 +261,8 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   const bool bank = a.store == Store::Bank;
   const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
+  if (!a.version)
+    fail("write", unit, t, &i, "r" + std::to_string(a.reg) + " written without a version tag");
   if (i.seq == a.version) { // the producer's own write
     Inst& s = state(i, "write", t);
     if (s.ready == kNever || t < s.ready)
@@ -274,6 +273,10 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
     ++s.writes;
     ++counts_.arch_writes;
   } else if (bank) {
+    if (a.version > reg(i.warp, a.reg).arch_version)
+      fail("WAW", unit, t, &i,
+           "r" + std::to_string(a.reg) + " copy of version #" + std::to_string(a.version) +
+               " written before its producer");
     ++counts_.bank_copy_writes;
   } else {
     fail("write", unit, t, &i, "RFC write of a value not produced by the writing instruction");

@@ -27,6 +27,7 @@ ordered_json stats() {
   s["sm.sub0.bank1"] = {
       {"reads", v(7)}, {"writes", v(5)}, {"slice_reads", v(28)}, {"slice_writes", v(20)}};
   s["sm.sub0.crossbar"] = {{"transfers", v(12)}, {"bytes", v(12 * 128)}};
+  s["sm.sub0.lsu"] = {{"segments", v(3)}};
   s["sm.l1"] = {{"reads", v(3)},
                 {"line_reads", v(4)}, // one request covered two lines
                 {"hits", v(1)},
@@ -76,8 +77,9 @@ TEST(Identities, EachBrokenCounterIsNamed) {
                          Fault{"sm.l1", "hits", 0, "L1 line reads"},
                          Fault{"sm.sub0.bank0", "slice_writes", 13, "slices activated by writes"},
                          Fault{"sm.sub0.writeback", "retired", 9, "issued = dispatched"},
-                         Fault{"sm.sub0.scheduler0", "active_cycles", 9, "scheduler cycle"},
-                         Fault{"sm.sub0.arbiter", "bank_accesses", 38, "physical bank accesses"}}) {
+                         Fault{"sm.sub0.scheduler0", "active_cycles", 9, "issued or stalled"},
+                         Fault{"sm.sub0.arbiter", "bank_accesses", 38, "physical bank accesses"},
+                         Fault{"sm.sub0.lsu", "segments", 4, "LSU segments"}}) {
     ordered_json s = stats();
     s[f.group][f.stat] = v(f.value);
     const auto bad = check_identities(s, events(), 4);
@@ -110,4 +112,24 @@ TEST(Identities, RfcStorageIsAccountedFor) {
   EXPECT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
   s["sm.sub0.rfc"]["reads"] = v(2); // a hit counter that missed one
   EXPECT_FALSE(check_identities(s, e, 4).empty());
+}
+
+// Per scheduler, not summed: one scheduler a cycle over and another a cycle under is caught.
+TEST(Identities, EverySchedulerAccountsForEveryCycle) {
+  ordered_json s = stats();
+  s["sm.sub0.scheduler1"] = {
+      {"issued", v(0)}, {"active_cycles", v(0)}, {"stall_cycles", {{"total", 30}}}};
+  EXPECT_EQ(check_identities(s, events(), 4), std::vector<std::string>{});
+  s["sm.sub0.scheduler0"]["active_cycles"] = v(11);
+  s["sm.sub0.scheduler1"]["stall_cycles"] = {{"total", 29}};
+  EXPECT_EQ(check_identities(s, events(), 4).size(), 2u); // one line per scheduler
+}
+
+// A split-crossbar counter that exists is checked even when it stayed 0.
+TEST(Identities, AnExistingCounterLeftAtZeroIsCaught) {
+  ordered_json s = stats();
+  s["sm.sub0.crossbar"]["slice_transfers"] = {{"total", 0}};
+  const auto bad = check_identities(s, events(), 4);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("slice_transfers"), std::string::npos) << bad[0];
 }

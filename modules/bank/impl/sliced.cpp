@@ -20,7 +20,7 @@ public:
   SlicedBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : IBank(nm, c),
         entries_(p.get_uint("entries", 256, "rows of 128 B warp registers", 1, 1u << 20)),
-        slices_(p.get_uint("slices", 1, "slices per bank, each with its own ports", 1, 32)),
+        slices_(p.get_uint("slices", 1, "slices per bank, each with its own ports", 1, 8)),
         latency_(p.get_uint("latency", 1, "access latency in cycles", 0, 1000)),
         split_(p.get_choice("ports", "1rw",
                             "ports per slice: one shared read/write port, or "
