@@ -23,6 +23,8 @@ expect_exit 2 "$TMP/key.yaml:3" "bank.entires" "unknown key" "did you mean 'entr
   -- run --platform "$TMP/key.yaml"
 expect_exit 2 "command line" "arbiter.colector_ports" "did you mean 'collector_ports'" \
   -- run -p arbiter.colector_ports=2
+expect_exit 2 "arbiter.collector_ports" "one 32 B write port per slice" "valid: 1" \
+  -- run --platform "$SRC/configs/cmrc-wid.yaml" -p arbiter.collector_ports=2
 printf 'include: %s\nbnak:\n  count: 4\n' "$FERMI" >"$TMP/slot.yaml"
 expect_exit 2 "$TMP/slot.yaml:2" "bnak" "did you mean 'bank'" -- run --platform "$TMP/slot.yaml"
 

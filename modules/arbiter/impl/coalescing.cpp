@@ -31,6 +31,11 @@ public:
     const auto names = p.get_choice_list("kinds", cmrc::kind_names(),
                                          "Table I coalescing kinds allowed", cmrc::kind_names());
     kinds_ = cmrc::KindSet::parse(names);
+    if (collector_ports_ != 1)
+      p.fail("collector_ports",
+             std::to_string(collector_ports_) +
+                 ": the coalescing arbiter gives each collector one 32 B write port per slice "
+                 "(Sec. IV-B4); valid: 1");
   }
 
   void tick(Cycle now) override {
