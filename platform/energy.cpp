@@ -199,21 +199,6 @@ std::vector<std::pair<std::string, const Json*>> groups(const Json& stats,
   return out;
 }
 
-// A statistic's count: "value" for scalars (and formulas), "total" for vectors.
-bool stat_value(const Json& group, const std::string& name, double& out) {
-  auto it = group.find(name);
-  if (it == group.end() || !it->is_object()) return false;
-  if (auto t = it->find("total"); t != it->end() && t->is_number()) {
-    out = t->get<double>();
-    return true;
-  }
-  if (auto v = it->find("value"); v != it->end() && v->is_number()) {
-    out = v->get<double>();
-    return true;
-  }
-  return false;
-}
-
 double stat_or(const Json& group, const std::string& name, double def) {
   double v = def;
   return stat_value(group, name, v) ? v : def;

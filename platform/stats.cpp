@@ -113,18 +113,24 @@ uint64_t sum_stat(const std::string& group_kind, const std::string& name) {
   return sum;
 }
 
+bool stat_value(const nlohmann::ordered_json& group, const std::string& name, double& out) {
+  auto it = group.find(name);
+  if (it == group.end() || !it->is_object()) return false;
+  for (const char* key : {"total", "value"})
+    if (auto v = it->find(key); v != it->end() && v->is_number()) {
+      out = v->get<double>();
+      return true;
+    }
+  return false;
+}
+
 double sum_stat(const nlohmann::ordered_json& stats, const std::string& group_kind,
                 const std::string& name) {
-  double sum = 0;
-  for (auto it = stats.begin(); it != stats.end(); ++it) {
-    if (!it.value().is_object() || !group_of_kind(it.key(), group_kind)) continue;
-    auto s = it.value().find(name);
-    if (s == it.value().end() || !s->is_object()) continue;
-    if (s->contains("value"))
-      sum += (*s)["value"].get<double>();
-    else if (s->contains("total"))
-      sum += (*s)["total"].get<double>();
-  }
+  double sum = 0, v = 0;
+  for (auto it = stats.begin(); it != stats.end(); ++it)
+    if (it.value().is_object() && group_of_kind(it.key(), group_kind) &&
+        stat_value(it.value(), name, v))
+      sum += v;
   return sum;
 }
 

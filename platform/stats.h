@@ -62,8 +62,10 @@ bool group_of_kind(const std::string& path, const std::string& kind);
 // Sum of a statistic over every group of kind `group_kind`
 // (e.g. sum_stat("bank", "reads") sums reads of every ...bankN group).
 uint64_t sum_stat(const std::string& group_kind, const std::string& name);
-// The same over a statistics JSON (dump_stats_json()): a scalar's value or a vector's total;
-// absent statistics count 0.
+// A statistic's count in one group of a statistics JSON: "total" for vectors, "value" for
+// scalars (and formulas); false if the group has no such statistic.
+bool stat_value(const nlohmann::ordered_json& group, const std::string& name, double& out);
+// sum_stat over a statistics JSON (dump_stats_json()); absent statistics count 0.
 double sum_stat(const nlohmann::ordered_json& stats, const std::string& group_kind,
                 const std::string& name);
 
