@@ -175,9 +175,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   ++s.arrivals;
   s.last_arrival = std::max(s.last_arrival, at);
   ++counts_.arrivals;
-  if (from != Store::Bank) return;
-  ++counts_.arrivals_from_bank;
-  if (!spec_.collector_ports) return;
+  if (from != Store::Bank || !spec_.collector_ports) return;
   PortUse& u = collector_use_[size_t(i.subcore) * spec_.collectors + collector];
   if (u.at != at) u = PortUse{at};
   for (unsigned sl = 0; sl < spec_.slices; ++sl)

@@ -62,7 +62,7 @@ struct EventCounts {
   uint64_t bank_reads = 0, bank_writes = 0, bank_slice_reads = 0, bank_slice_writes = 0;
   uint64_t bank_port_cycles = 0; // physical accesses: port cycles used
   uint64_t rfc_reads = 0, rfc_writes = 0;
-  uint64_t arrivals = 0, arrivals_from_bank = 0;
+  uint64_t arrivals = 0;
   uint64_t arch_writes = 0;      // destination registers written by their producer
   uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
 };

@@ -43,7 +43,7 @@ EventCounts events() {
   e.bank_slice_reads = 48;
   e.bank_writes = 8;
   e.bank_slice_writes = 32;
-  e.arrivals = e.arrivals_from_bank = 12;
+  e.arrivals = 12;
   e.arch_writes = 8;
   e.bank_port_cycles = 19; // one read and one write shared a cycle (disjoint slices)
   return e;
