@@ -140,6 +140,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       for (unsigned i = 0; i < total; ++i)
         c.collectors.push_back(
             ICollector::Registry::create(col.impl, col.p, context("collector", s, i)));
+      shape_.forward_stages = c.collectors[0]->read_stages();
       if (rf) c.rfc = IRfc::Registry::create(rf->impl, rf->p, context("rfc", s, 0));
       c.arbiter = IArbiter::Registry::create(ar.impl, ar.p, context("arbiter", s, 0));
       c.crossbar = ICrossbar::Registry::create(xb.impl, xb.p, context("crossbar", s, 0));
@@ -149,6 +150,15 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     new SubCoreModule(("sub" + std::to_string(s)).c_str(), build);
   }
   l1_ = IL1::Registry::create(l1.impl, l1.p, context("l1", 0, 0));
+
+  // A fixed register-read stage takes one instruction per issue slot and cycle: one
+  // collector per stage and issue slot, or issue would stall on the stage itself.
+  if (const unsigned n = shape_.forward_stages,
+      need = n * shape_.schedulers * subcores_[0].schedulers[0]->issue_width();
+      n && total < need)
+    col.p.fail("count", std::to_string(total * sub) + " collectors cannot hold a " +
+                            std::to_string(n) + "-stage register read: it needs stages x " +
+                            "schedulers x issue_width = " + std::to_string(need * sub));
 
   // Occupancy: the warps whose registers fit in the banks.
   const unsigned rows = subcores_[0].banks[0]->rows();
@@ -173,6 +183,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
           o.to_arb.bind(c.arbiter->in);
         o.to_exec.bind(c.exec->in);
         for (auto& k : c.schedulers) o.to_sched.bind(k->notify);
+        o.to_fwd.bind(c.writeback->forward);
         if (c.rfc) {
           c.crossbar->to_collector.bind(c.rfc->from_xbar);
           c.rfc->to_collector.bind(o.from_xbar);
@@ -271,6 +282,7 @@ TimingSpec Sm::timing_spec() const {
   t.xbar_latency = c.crossbar->latency();
   t.collector_ports = c.arbiter->collector_ports();
   t.collectors = shape_.collectors;
+  t.forward_stages = shape_.forward_stages;
   for (unsigned i = 0; i < kNumPipes; ++i) {
     const Pipe p = static_cast<Pipe>(i);
     if (p == Pipe::MEM) continue;

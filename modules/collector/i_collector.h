@@ -17,14 +17,17 @@ public:
   InitSocket<ICollector> to_exec;       // Dispatch
   InitSocket<ICollector> to_alloc;      // Release
   MultiInitSocket<ICollector> to_sched; // OperandsRead, to scheduler k of the sub-core
+  InitSocket<ICollector> to_fwd;        // Forward queries to the writeback's result bus
   ICollector(const sc_core::sc_module_name& nm, const UnitContext& c)
       : Unit(nm, c), in("in"), from_xbar("from_xbar"), to_arb("to_arb"), to_exec("to_exec"),
-        to_alloc("to_alloc"), to_sched("to_sched") {
+        to_alloc("to_alloc"), to_sched("to_sched"), to_fwd("to_fwd") {
     in.register_b_transport(this, &ICollector::on_issue);
     from_xbar.register_b_transport(this, &ICollector::on_operand);
   }
   // The pipes this collector serves (bit i: Pipe i), set by the builder.
   unsigned pipe_mask = ~0u;
+  // Register-read stages with forwarding (fixed_stage); 0: an operand collector.
+  virtual unsigned read_stages() const { return 0; }
 
 protected:
   virtual void on_issue(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

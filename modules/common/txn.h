@@ -25,6 +25,8 @@ struct Txn : tlm::tlm_extension<Txn> {
     Complete,     // pipe -> writeback: result ready after the pipe latency (the delay)
     OperandsRead, // collector -> scheduler: sources have left the banks (WAR release)
     Written,      // writeback -> scheduler: destinations written (scoreboard release)
+    ValueReady,   // writeback -> scheduler: data results forwardable to a dependent issued now
+    Forward,      // collector -> writeback: is the producer of (warp, reg) still in flight?
     Release,      // collector -> allocator: the collector is free again
     RfcFlush,     // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
     RfcActivate,  // scheduler -> RFC: warp `warp` enters the active set

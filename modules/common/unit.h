@@ -48,6 +48,9 @@ struct SmShape {
   unsigned preds_per_thread = 0; // predicate registers (a separate file, not banks)
   unsigned collectors = 4;       // per sub-core
   unsigned bank_rows = 256;      // entries per bank
+  // Register-read stages of a fixed-stage pipeline with result forwarding (collector
+  // fixed_stage); 0: operand collectors, values only from the register file.
+  unsigned forward_stages = 0;
   double clock_ghz = 1.0;
   const RegMapping* mapping = nullptr;
   // The pipe that executes instructions of pipe p: pipes configured with no units fold

@@ -24,9 +24,12 @@ inline const char* pipe_name(Pipe p) {
 }
 bool pipe_from_name(const std::string& s, Pipe& out);
 
-// Where a register value is stored or read from.
-enum class Store : uint8_t { Bank, Rfc };
-inline const char* store_name(Store s) { return s == Store::Bank ? "bank" : "rfc"; }
+// Where a register value is stored or read from. Bypass: forwarded from the result of an
+// instruction still in flight (fixed-stage register read, collector/impl/fixed_stage.cpp).
+enum class Store : uint8_t { Bank, Rfc, Bypass };
+inline const char* store_name(Store s) {
+  return s == Store::Bank ? "bank" : s == Store::Rfc ? "rfc" : "bypass";
+}
 
 enum class MemSpace : uint8_t { None, Global, Shared, Local, Param, Const };
 enum class MemKind : uint8_t { None, Load, Store, Atomic };
@@ -96,6 +99,9 @@ struct WarpInst {
   Cycle issue_cycle = 0, dispatch_cycle = 0, complete_cycle = 0, retire_cycle = 0;
   unsigned subcore = 0, scheduler = 0;
   uint8_t wb_sent = 0, wb_pending = 0; // writeback progress over the destinations
+  // Dependents of the data destinations were released early (ValueReady): their values
+  // reach them through forwarding; the write still releases WAW.
+  bool value_ready = false;
 };
 
 } // namespace gpurf

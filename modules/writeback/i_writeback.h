@@ -14,14 +14,21 @@ public:
   MultiTargetSocket<IWriteback> in;     // Complete from the exec unit and the LSU
   TargetSocket<IWriteback> write_done;  // WriteDone from the arbiter
   InitSocket<IWriteback> to_arb;        // Write requests
-  MultiInitSocket<IWriteback> to_sched; // Written, to scheduler k of the sub-core
+  MultiInitSocket<IWriteback> to_sched; // Written/ValueReady, to scheduler k of the sub-core
+  MultiTargetSocket<IWriteback> forward; // Forward queries from the collectors
   IWriteback(const sc_core::sc_module_name& nm, const UnitContext& c)
-      : Unit(nm, c), in("in"), write_done("write_done"), to_arb("to_arb"), to_sched("to_sched") {
+      : Unit(nm, c), in("in"), write_done("write_done"), to_arb("to_arb"), to_sched("to_sched"),
+        forward("forward") {
     in.register_b_transport(this, &IWriteback::on_complete);
     write_done.register_b_transport(this, &IWriteback::on_write_done);
+    forward.register_b_transport(this, &IWriteback::on_forward);
   }
 
 protected:
+  // Forward query for (txn.warp, txn.reg): the youngest instruction whose result for it is
+  // known (completed) and not yet retired. Found: txn.version = its sequence number, the
+  // data pointer at its 128 B value, the delay = until it is ready; else txn.busy.
+  virtual void on_forward(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
   virtual void on_complete(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
   virtual void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
 };

@@ -96,6 +96,10 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
           sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")},
          {"arrival events", double(e.arrivals)},
          {"bank reads + RFC hits", double(e.bank_reads + e.rfc_reads)}});
+  if (has_stat(st, "collector", "operands_forwarded"))
+    equal("operands forwarded = forwarded arrivals",
+          {{"collector.operands_forwarded", sum("collector", "operands_forwarded")},
+           {"forwarded arrival events", double(e.forwarded)}});
   equal("results written = register writes of the writeback",
         {{"writeback.register_writes", sum("writeback", "register_writes")},
          {"producer write events", double(e.arch_writes)}});

@@ -86,11 +86,22 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
   if (spec_.active_limit && !active_[i.warp])
     fail("two-level", unit, t, &i, "issued from a warp outside the active set");
   const unsigned pbase = spec_.regs_per_thread;
+  // With forwarding a data source may issue while its producer is in flight, if the
+  // producer's result is ready by the end of the consumer's register-read stage.
   auto raw = [&](unsigned index) {
-    if (reg(i.warp, index).unwritten)
+    const Reg& r = reg(i.warp, index);
+    if (!r.unwritten) return;
+    if (!spec_.forward_stages || index >= pbase)
       fail("RAW", unit, t, &i,
            "source " + reg_name(index) +
                " issued before the write of its older producer was granted");
+    const Cycle ready = r.producer_ready[0];
+    if (ready == kNever || t + spec_.forward_stages < ready)
+      fail("RAW", unit, t, &i,
+           "source " + reg_name(index) + " issued while the result of #" +
+               std::to_string(r.producer[0]) + " is ready only at cycle " +
+               (ready == kNever ? std::string("(unknown)") : std::to_string(ready)) +
+               ", after the " + std::to_string(spec_.forward_stages) + "-stage register read");
   };
   for (unsigned s = 0; s < info.n_src; ++s) raw(info.src_reg[s]);
   for (unsigned s = 0; s < info.n_psrc; ++s) raw(pbase + info.psrc_reg[s]);
@@ -100,8 +111,18 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
   }
   for (unsigned s = 0; s < info.n_psrc; ++s)
     reg(i.warp, pbase + info.psrc_reg[s]).readers.push_back(i.seq);
-  for (unsigned d = 0; d < info.n_dst; ++d) ++reg(i.warp, info.dst_reg[d]).unwritten;
-  for (unsigned d = 0; d < info.n_pdst; ++d) ++reg(i.warp, pbase + info.pdst_reg[d]).unwritten;
+  for (unsigned d = 0; d < info.n_dst; ++d) {
+    Reg& r = reg(i.warp, info.dst_reg[d]);
+    ++r.unwritten;
+    r.producer = {i.seq, r.producer[0]};
+    r.producer_ready = {kNever, r.producer_ready[0]};
+  }
+  for (unsigned d = 0; d < info.n_pdst; ++d) {
+    Reg& r = reg(i.warp, pbase + info.pdst_reg[d]);
+    ++r.unwritten;
+    r.producer = {i.seq, r.producer[0]};
+    r.producer_ready = {kNever, r.producer_ready[0]};
+  }
   Inst& s = live_[i.seq];
   s = Inst{};
   s.inst = &i;
@@ -137,9 +158,24 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   if (it == readers.end() || s.reads == s.sources)
     fail("read", unit, t, &i, "r" + std::to_string(a.reg) + " read twice or not a source");
   readers.erase(it);
+  // RAW at the read: the storage must hold the producer's value, unless forwarding replaces
+  // it with the producer's result (still in flight: its ready cycle is known).
+  uint64_t want = 0;
+  for (unsigned k = 0; k < i.info->n_src; ++k)
+    if (i.info->src_reg[k] == a.reg) want = i.src[k].version;
+  const Reg& rr = reg(i.warp, a.reg);
+  const Cycle fwd = spec_.forward_stages && want ? rr.ready_of(want) : kNever;
+  const bool stale = want > (bank ? rr.bank_version : a.version);
+  if (stale && fwd == kNever)
+    fail("RAW", unit, t, &i,
+         "r" + std::to_string(a.reg) + " read from the " + store_name(a.store) +
+             " before it held the value of its producer #" + std::to_string(want) +
+             (spec_.forward_stages ? ", with no result to forward" : ""));
   s.read_reg[s.reads] = uint16_t(a.reg);
   s.read_at[s.reads] = t;
   s.read_from[s.reads] = a.store;
+  s.forward_at[s.reads] = fwd;
+  s.stale[s.reads] = stale;
   ++s.reads;
   if (bank) {
     ++counts_.bank_reads;
@@ -160,13 +196,21 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   int k = -1;
   for (unsigned j = 0; j < s.reads; ++j)
     if (s.read_reg[j] == r) k = int(j);
-  if (k < 0 || s.read_from[unsigned(k)] != from)
+  const bool fwd = from == Store::Bypass;
+  if (k < 0 || (!fwd && s.read_from[unsigned(k)] != from))
     fail("latency", unit, at, &i,
          "operand r" + std::to_string(r) + " arrived from the " + store_name(from) +
              " without a read granted there");
-  const Cycle want =
-      s.read_at[unsigned(k)] +
-      (from == Store::Bank ? spec_.bank_latency + spec_.xbar_latency : spec_.rfc_hit_latency);
+  const unsigned j = unsigned(k);
+  if (fwd ? s.forward_at[j] == kNever : s.stale[j])
+    fail("RAW", unit, at, &i,
+         "operand r" + std::to_string(r) +
+             (fwd ? " forwarded, but its producer was not in flight at the read"
+                  : " read before its producer's write and not replaced by forwarding"));
+  const Cycle read_done = s.read_at[j] + (s.read_from[j] == Store::Bank
+                                              ? spec_.bank_latency + spec_.xbar_latency
+                                              : spec_.rfc_hit_latency);
+  const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   if (at != want)
     fail("latency", unit, at, &i,
          "operand r" + std::to_string(r) + " read at cycle " +
@@ -175,9 +219,12 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   ++s.arrivals;
   s.last_arrival = std::max(s.last_arrival, at);
   ++counts_.arrivals;
-  if (from != Store::Bank || !spec_.collector_ports) return;
+  counts_.forwarded += fwd;
+  if (s.read_from[j] != Store::Bank || !spec_.collector_ports) return;
+  // The bank's data crosses into the collector at read_done, even when a forwarded result
+  // replaces it later.
   PortUse& u = collector_use_[size_t(i.subcore) * spec_.collectors + collector];
-  if (u.at != at) u = PortUse{at};
+  if (u.at != read_done) u = PortUse{read_done};
   for (unsigned sl = 0; sl < spec_.slices; ++sl)
     if (mask >> sl & 1 && ++u.r[sl] > spec_.collector_ports)
       fail("ports", unit, at, &i,
@@ -210,6 +257,10 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
          "dispatched with " + std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
              " operands, the last arriving at cycle " + std::to_string(s.last_arrival));
   if (s.dispatch != kNever) fail("dispatch", unit, t, &i, "dispatched twice");
+  if (spec_.forward_stages && t < s.alloc + spec_.forward_stages)
+    fail("latency", unit, t, &i,
+         "dispatched before the " + std::to_string(spec_.forward_stages) +
+             "-stage register read that began at cycle " + std::to_string(s.alloc) + " ended");
   s.dispatch = t;
   s.pipe = pipe;
   ++counts_.dispatched;
@@ -237,6 +288,11 @@ void TimingChecker::complete(const WarpInst& i, Cycle ready) {
          "result ready at cycle " + std::to_string(ready) + " after dispatch at " +
              std::to_string(s.dispatch) + "; the configured latency gives " + std::to_string(want));
   s.ready = ready;
+  for (unsigned d = 0; d < i.info->n_dst; ++d) {
+    Reg& r = reg(i.warp, i.info->dst_reg[d]);
+    for (unsigned k = 0; k < 2; ++k)
+      if (r.producer[k] == i.seq) r.producer_ready[k] = ready;
+  }
 }
 
 void TimingChecker::arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle t) {

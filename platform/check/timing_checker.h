@@ -13,8 +13,10 @@
 //              no earlier than the cycle after the collector was allocated (+ RFC tag check)
 //   dispatch   every source arrived, no earlier than the last arrival; per pipe: no more
 //              than `count` dispatches within any `ii` cycles
-//   hazards    RAW: a source is not read by an instruction issued before its producer's
-//              write was granted; WAR: a write is not granted while an older instruction
+//   hazards    RAW: a source is not issued before its producer's write was granted, nor
+//              read before it (with forwarding, forward_stages > 0: issued no earlier than
+//              `stages` cycles before the producer's result is ready, and a read of the old
+//              value is replaced by the producer's result, arriving when it is ready); WAR: a write is not granted while an older instruction
 //              still has to read the register; WAW: writes of a register land in program
 //              order (per storage too); predicates included
 //   issue      per scheduler and cycle <= issue_width; a two-level scheduler issues only
@@ -45,6 +47,7 @@ struct TimingSpec {
   unsigned bank_latency = 1, xbar_latency = 0;
   unsigned collector_ports = 1; // per collector slice port and cycle; 0: no port limits
   unsigned collectors = 1;      // per sub-core
+  unsigned forward_stages = 0;  // fixed-stage register read with forwarding; 0: none
   struct Pipe {
     unsigned count = 0, latency = 0, ii = 1;
   };
@@ -62,6 +65,7 @@ struct EventCounts {
   uint64_t bank_reads = 0, bank_writes = 0, bank_slice_reads = 0, bank_slice_writes = 0;
   uint64_t bank_port_cycles = 0; // physical accesses: port cycles used
   uint64_t rfc_reads = 0, rfc_writes = 0;
+  uint64_t forwarded = 0; // reads replaced by a forwarded result
   uint64_t arrivals = 0;
   uint64_t arch_writes = 0;      // destination registers written by their producer
   uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
@@ -96,10 +100,21 @@ private:
     std::array<uint16_t, InstInfo::kMaxSrc> read_reg{};
     std::array<Cycle, InstInfo::kMaxSrc> read_at{};
     std::array<Store, InstInfo::kMaxSrc> read_from{};
+    std::array<Cycle, InstInfo::kMaxSrc> forward_at{}; // kNever: the read value stands
+    std::array<bool, InstInfo::kMaxSrc> stale{}; // the read returned an older value
   };
   struct Reg {
     uint32_t unwritten = 0;        // issued producers whose write is not granted yet
     uint64_t arch_version = 0;     // last producer whose write was granted
+    // The last two producers issued and when their results are ready (kNever: not known
+    // yet); two, as an instruction may read the older one's value and be the newer one.
+    std::array<uint64_t, 2> producer{};
+    std::array<Cycle, 2> producer_ready{kNever, kNever};
+    Cycle ready_of(uint64_t seq) const {
+      return producer[0] == seq ? producer_ready[0]
+             : producer[1] == seq ? producer_ready[1]
+                                  : kNever;
+    }
     uint64_t bank_version = 0;     // last version written into the bank
     std::vector<uint64_t> readers; // issued instructions that have not read it yet
   };

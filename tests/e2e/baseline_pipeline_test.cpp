@@ -12,9 +12,11 @@ namespace {
 
 class Baseline : public testing::TestWithParam<const char*> {
 protected:
+  ConfigPtr platform() const {
+    return load_config(std::string(GPURF_SOURCE_DIR "/configs/") + GetParam() + ".yaml");
+  }
   test::Sim run(std::vector<ScriptOp> prog, unsigned warps, std::vector<std::string> o = {}) {
-    return test::Sim(load_config(std::string(GPURF_SOURCE_DIR "/configs/") + GetParam() + ".yaml"),
-                     std::move(prog), warps, o);
+    return test::Sim(platform(), std::move(prog), warps, o);
   }
 };
 
@@ -22,17 +24,21 @@ protected:
 // is read the cycle after issue and arrives after the bank and crossbar latencies, the result
 // is ready the SP latency after dispatch and written in that cycle, the dependent
 // instruction issues in the cycle its producer's write is granted, and every cycle the
-// scheduler did not issue is a stall for the reason that held it.
+// scheduler did not issue is a stall for the reason that held it. With a fixed N-stage
+// register read (collector fixed_stage) every instruction dispatches N cycles after issue and
+// the dependent one issues N cycles before its producer's result is ready (forwarding).
 TEST_P(Baseline, DependentChainTakesExactlyTheConfiguredCycles) {
   auto s = run({op(ScriptOp::Mov, {0}, {}, 7), op(ScriptOp::Add, {1}, {0}, 1),
                 op(ScriptOp::Add, {2}, {1}, 1)},
                1);
   ASSERT_TRUE(s.r.ok) << s.r.error;
   const uint64_t sp = s.param("exec.sp.latency");
-  const uint64_t read = 1 + s.param("bank.latency") + s.param("crossbar.latency");
+  const uint64_t stages = s.has_param("collector.stages") ? s.param("collector.stages") : 0;
+  const uint64_t read =
+      stages ? stages : 1 + s.param("bank.latency") + s.param("crossbar.latency");
   for (unsigned pc = 0; pc < 3; ++pc) {
     const auto& i = s.at(0, pc);
-    Cycle ready = i.issue + (pc ? read : 1); // Mov reads nothing
+    Cycle ready = i.issue + (pc || stages ? read : 1); // Mov reads nothing
     // The exit (pc 3, no operands) issues right after pc 2 and may take the only SP unit
     // first: pc 2 then waits out its initiation interval.
     const auto& exit = s.at(0, 3);
@@ -42,7 +48,7 @@ TEST_P(Baseline, DependentChainTakesExactlyTheConfiguredCycles) {
     EXPECT_EQ(i.dispatch, ready) << "pc " << pc;
     EXPECT_EQ(i.complete, i.dispatch + sp) << "pc " << pc;
     EXPECT_EQ(i.retire, i.complete) << "pc " << pc;
-    if (pc) EXPECT_EQ(i.issue, s.at(0, pc - 1).retire) << "pc " << pc;
+    if (pc) EXPECT_EQ(i.issue, s.at(0, pc - 1).complete - stages) << "pc " << pc;
   }
   // Every cycle between the issues waited on the scoreboard; the exit (pc 3) issues next, and
   // from then on the scheduler has no instruction.
@@ -69,11 +75,15 @@ TEST_P(Baseline, L1HitAndMissLatenciesAsConfigured) {
 
 // One collector per sub-core, and adds reading two registers of one bank: the other warps
 // find no free collector.
+// Fewer collectors than the issue rate needs stall issue. A fixed-stage read has one slot
+// per stage (fewer is refused): its slots fill when dispatch stalls, here on a slow SP.
 TEST_P(Baseline, CollectorExhaustionStallsIssueAndIsCounted) {
   const std::string per_sm = GetParam() == std::string("turing-subcore") ? "4" : "1";
-  auto s = run({op(ScriptOp::Add, {1}, {0, 4}), op(ScriptOp::Add, {2}, {1, 3})}, 8,
-               {"collector.count=" + per_sm, "collector.sets.sp=0", "collector.sets.sfu=0",
-                "collector.sets.mem=0"});
+  std::vector<std::string> o = {"collector.count=" + per_sm, "collector.sets.sp=0",
+                                "collector.sets.sfu=0", "collector.sets.mem=0"};
+  if (test::has_param(*platform(), "collector.stages"))
+    o = {"exec.sp.ii=4"};
+  auto s = run({op(ScriptOp::Add, {1}, {0, 4}), op(ScriptOp::Add, {2}, {1, 3})}, 8, o);
   ASSERT_TRUE(s.r.ok) << s.r.error;
   EXPECT_GT(s.stat("sm.sub0.allocator", "full"), 0u);
 }

@@ -32,7 +32,8 @@ struct Bench {
   std::unique_ptr<ICollector> col;
   StubInit alloc{"alloc"}, xbar{"xbar"};
   StubTarget arb{"arb", &clock}, exec{"exec", &clock}, release{"release", &clock},
-      sched0{"sched0", &clock}, sched1{"sched1", &clock};
+      sched0{"sched0", &clock}, sched1{"sched1", &clock},
+      results{"results", &clock};
   InstInfo info;
   WarpInst inst;
 
@@ -51,6 +52,8 @@ struct Bench {
     col->to_alloc.bind(release.sock);
     col->to_sched.bind(sched0.sock);
     col->to_sched.bind(sched1.sock);
+    results.full = true; // no result in flight: nothing to forward
+    col->to_fwd.bind(results.sock);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
 
     info.pc = 12;

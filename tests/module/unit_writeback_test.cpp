@@ -38,7 +38,7 @@ struct Bench {
   unsigned issue_wakes = 0;
   UnitConfig conf;
   std::unique_ptr<IWriteback> wb;
-  StubInit exec{"exec"}, lsu{"lsu"}, arb_done{"arb_done"};
+  StubInit exec{"exec"}, lsu{"lsu"}, arb_done{"arb_done"}, fwd{"fwd"};
   StubTarget arb{"arb", &clock}, sched0{"sched0", &clock}, sched1{"sched1", &clock};
   InstInfo info[kNumPipes];
 
@@ -58,6 +58,7 @@ struct Bench {
     wb->to_arb.bind(arb.sock);
     wb->to_sched.bind(sched0.sock);
     wb->to_sched.bind(sched1.sock);
+    fwd.sock.bind(wb->forward);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     for (unsigned i = 0; i < kNumPipes; ++i) {
       info[i].pipe = static_cast<Pipe>(i);

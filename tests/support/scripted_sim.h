@@ -41,6 +41,25 @@ inline ScriptOp load(uint16_t dst, uint64_t base) {
   return o;
 }
 
+// The parameter at key path `path` ("l1.hit_latency") of a platform tree, or null.
+inline const ConfigNode* find_param(const ConfigNode& root, const std::string& path) {
+  const ConfigNode* n = &root;
+  for (size_t b = 0, e; n; b = e + 1) {
+    e = path.find('.', b);
+    n = n->find(path.substr(b, e == std::string::npos ? e : e - b));
+    if (e == std::string::npos) break;
+  }
+  return n;
+}
+inline bool has_param(const ConfigNode& root, const std::string& path) {
+  return find_param(root, path) != nullptr;
+}
+inline uint64_t param(const ConfigNode& root, const std::string& path) {
+  const ConfigNode* n = find_param(root, path);
+  if (!n) throw std::runtime_error("no parameter " + path);
+  return std::stoull(n->scalar);
+}
+
 // Runs `prog` on `warps` warps of the platform `cfg` (with `overrides`). The platform tree
 // afterwards holds every parameter in effect, defaults included (`value()`).
 struct Sim {
@@ -67,16 +86,8 @@ struct Sim {
                  : s.at("values").at(i).get<uint64_t>();
   }
   // A parameter in effect, by key path ("l1.hit_latency").
-  uint64_t param(const std::string& path) const {
-    const ConfigNode* n = cfg.get();
-    size_t b = 0;
-    for (size_t e; n && (e = path.find('.', b), true); b = e + 1) {
-      n = n->find(path.substr(b, e == std::string::npos ? e : e - b));
-      if (e == std::string::npos) break;
-    }
-    if (!n) throw std::runtime_error("no parameter " + path);
-    return std::stoull(n->scalar);
-  }
+  uint64_t param(const std::string& path) const { return test::param(*cfg, path); }
+  bool has_param(const std::string& path) const { return test::has_param(*cfg, path); }
 };
 
 } // namespace gpurf::test

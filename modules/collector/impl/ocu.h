@@ -34,7 +34,7 @@ public:
     if (!inst_) return;
     request(now);
     if (arrived_ < ops_.size()) return; // woken again by operand arrivals
-    Cycle ready = 0;
+    Cycle ready = earliest_;
     for (auto& o : ops_) ready = std::max(ready, o.at);
     if (ready > now) return wake(ready);
     if (!operands_read_sent_) {
@@ -77,6 +77,7 @@ protected:
     }
     sent_ = arrived_ = 0;
     operands_read_sent_ = false;
+    earliest_ = now() + read_stages();
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now() + 1);
   }
@@ -121,12 +122,16 @@ protected:
       t.slice_mask = read_mask(loc, t.reg);
       t.collector = ctx_.index;
       t.operand = sent_;
+      requesting(sent_);
       to_arb->b_transport(pkt_.gp, pkt_.delay);
       ++sent_;
       ++reads_;
     }
     (void)now;
   }
+
+  // Operand `k`'s read request is about to leave (fixed_stage: look for a result to forward).
+  virtual void requesting(unsigned k) {}
 
   // Slices a read of register `reg` at `loc` touches: all of them in the baseline.
   virtual unsigned read_mask(const BankLoc& loc, unsigned reg) const {
@@ -175,6 +180,7 @@ protected:
 
   const unsigned slots_;
   WarpInst* inst_ = nullptr;
+  Cycle earliest_ = 0; // dispatch no earlier (fixed-stage register read)
   std::vector<Operand> ops_;
   unsigned sent_ = 0, arrived_ = 0;
   bool operands_read_sent_ = false;

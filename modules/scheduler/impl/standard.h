@@ -37,6 +37,7 @@ public:
     // Data registers, then the predicate registers (index regs_per_thread + p).
     const unsigned regs = s.regs_per_thread + s.preds_per_thread;
     pending_write_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
+    pending_value_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
     pending_read_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
     for (unsigned i = 0; i < s.warps; ++i) slot_of_.push_back(~0u);
     for (unsigned i = 0; i < warps_.size(); ++i) slot_of_[warps_[i]] = i;
@@ -79,6 +80,7 @@ public:
       inst->warp = w;
       inst->subcore = ctx_.subcore;
       inst->scheduler = ctx_.index;
+      inst->value_ready = false;
       pkt_.prepare(Txn::Kind::Issue);
       pkt_.txn.inst = inst;
       to_alloc->b_transport(pkt_.gp, pkt_.delay);
@@ -91,7 +93,10 @@ public:
       inst->issue_cycle = now;
       if (ctx_.probe) ctx_.probe->issue(*inst, now);
       for_regs(*info, true, [&](unsigned r) { ++pending_read_[i][r]; });
-      for_regs(*info, false, [&](unsigned r) { ++pending_write_[i][r]; });
+      for_regs(*info, false, [&](unsigned r) {
+        ++pending_write_[i][r];
+        ++pending_value_[i][r];
+      });
       if (info->exit) fresh_[i] = true;
       if (info->barrier || info->exit) ctx_.wake_issue();
       policy_->issued(i);
@@ -148,10 +153,20 @@ protected:
     Txn& t = txn_of(gp);
     const InstInfo& info = *t.inst->info;
     const unsigned i = slot_of_[t.inst->warp];
-    if (t.kind == Txn::Kind::OperandsRead)
+    const unsigned pbase = ctx_.shape->regs_per_thread;
+    switch (t.kind) {
+    case Txn::Kind::OperandsRead:
       for_regs(info, true, [&](unsigned r) { --pending_read_[i][r]; });
-    else
-      for_regs(info, false, [&](unsigned r) { --pending_write_[i][r]; });
+      break;
+    case Txn::Kind::ValueReady: // data results forwardable; predicates wait for the write
+      for (unsigned k = 0; k < info.n_dst; ++k) --pending_value_[i][info.dst_reg[k]];
+      break;
+    default: // Written
+      for_regs(info, false, [&](unsigned r) {
+        --pending_write_[i][r];
+        if (!t.inst->value_ready || r >= pbase) --pending_value_[i][r];
+      });
+    }
     blocked_[i] = kStallKinds;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
@@ -181,12 +196,15 @@ protected:
     }
   }
 
-  // The hazard holding `info` back, or kStallKinds if it may issue.
+  // The hazard holding `info` back, or kStallKinds if it may issue. RAW: a source's value
+  // is not available yet; WAW: a destination's older write is not granted yet (with
+  // forwarding: its value is not, and the writeback keeps the writes in order).
   Stall check(unsigned i, const InstInfo& info) const {
-    const auto& pw = pending_write_[i];
+    const auto& pw = ctx_.shape->forward_stages ? pending_value_[i] : pending_write_[i];
+    const auto& pv = pending_value_[i];
     const auto& pr = pending_read_[i];
     bool raw = false, war = false;
-    for_regs(info, true, [&](unsigned r) { raw |= pw[r] != 0; });
+    for_regs(info, true, [&](unsigned r) { raw |= pv[r] != 0; });
     for_regs(info, false, [&](unsigned r) {
       raw |= pw[r] != 0;
       war |= pr[r] != 0;
@@ -202,7 +220,9 @@ protected:
   std::vector<Stall> blocked_;       // per warp: why it cannot issue until an event, or kStallKinds
   std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
   uint64_t epoch_ = 1;
-  std::vector<std::vector<uint8_t>> pending_write_, pending_read_;
+  // Per warp and scoreboard index: writes not granted (WAW), values not available to a new
+  // reader (RAW: until the write, or until ValueReady with forwarding), reads not done (WAR).
+  std::vector<std::vector<uint8_t>> pending_write_, pending_value_, pending_read_;
   uint64_t launches_ = 0;
   // Cycles between the last tick and `now` were slept for the reason of that tick.
   void account_sleep(Cycle now) {

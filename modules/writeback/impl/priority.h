@@ -19,7 +19,11 @@ public:
         retired_(stats().scalar("retired", "warp instructions retired", "instructions")),
         writes_(stats().scalar("register_writes", "destination registers written", "registers")),
         port_stall_(stats().scalar("port_stall_cycles",
-                                   "cycles a ready result waited for a write port", "cycles")) {
+                                   "cycles a ready result waited for a write port", "cycles")),
+        order_stall_(stats().scalar("order_stall_cycles",
+                                    "forwarding: cycles a result waited for an older write of "
+                                    "its register to leave first",
+                                    "cycles")) {
     std::vector<std::string> names;
     for (unsigned i = 0; i < kNumPipes; ++i) names.push_back(pipe_name(static_cast<Pipe>(i)));
     for (const std::string& s :
@@ -37,6 +41,16 @@ public:
     unsigned ports = ports_;
     Cycle next = kNever;
     bool stalled = false;
+    for (size_t k = 0; k < value_ready_.size();) {
+      if (value_ready_[k].ready > now) {
+        next = std::min(next, value_ready_[k].ready);
+        ++k;
+        continue;
+      }
+      release_value(value_ready_[k].inst);
+      value_ready_[k] = value_ready_.back();
+      value_ready_.pop_back();
+    }
     for (unsigned pipe : order_) {
       auto& q = waiting_[pipe];
       for (auto it = q.begin(); it != q.end();) {
@@ -47,9 +61,13 @@ public:
           continue;
         }
         while (inst->wb_sent < inst->n_dst && ports) {
-          pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
           const SmShape& s = *ctx_.shape;
           const unsigned reg = inst->info->dst_reg[inst->wb_sent];
+          if (s.forward_stages && older_write_unsent(*inst, reg)) {
+            ++order_stall_;
+            break;
+          }
+          pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
           const BankLoc loc = s.mapping->map(s.local_warp(inst->warp), reg);
           Txn& t = pkt_.txn;
           t.inst = inst;
@@ -97,6 +115,35 @@ protected:
         {ready, t.inst});
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(ready);
+    // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
+    // result is ready dispatches when it is (collector/impl/fixed_stage.cpp).
+    if (const unsigned n = ctx_.shape->forward_stages; n && t.inst->n_dst) {
+      in_flight_.push_back(t.inst);
+      const Cycle at = ready > now() + n ? ready - n : now();
+      if (at == now()) return release_value(t.inst);
+      value_ready_.push_back({at, t.inst});
+      wake(at);
+    }
+  }
+
+  void on_forward(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    const WarpInst* found = nullptr;
+    unsigned slot = 0;
+    for (const WarpInst* i : in_flight_)
+      if (i->warp == t.warp && (!found || i->seq > found->seq))
+        for (unsigned k = 0; k < i->n_dst; ++k)
+          if (i->info->dst_reg[k] == t.reg) {
+            found = i;
+            slot = k;
+          }
+    t.busy = !found;
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (!found) return;
+    t.version = found->seq;
+    gp.set_data_ptr(reinterpret_cast<unsigned char*>(
+        const_cast<WarpInst*>(found)->dst[slot].value.data()));
+    d = clock_->time(found->complete_cycle > now() ? found->complete_cycle - now() : 0);
   }
 
   void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
@@ -108,7 +155,27 @@ protected:
   // Variants adjust a write request before it goes to the arbiter (CMRC: slice mask, packed
   // data in t.data, which must stay valid until on_write_done).
   virtual void prepare_write(Txn&) {}
+  // With forwarding a younger writer of a register may issue before an older one's write
+  // (WAW is released with the value): its write waits until the older one's has left.
+  bool older_write_unsent(const WarpInst& inst, unsigned reg) const {
+    for (const WarpInst* o : in_flight_)
+      if (o->warp == inst.warp && o->seq < inst.seq)
+        for (unsigned k = o->wb_sent; k < o->n_dst; ++k)
+          if (o->info->dst_reg[k] == reg) return true;
+    return false;
+  }
+
+  // Dependents of inst's data results may issue from now on (forwarding).
+  void release_value(WarpInst* inst) {
+    inst->value_ready = true;
+    pkt_.prepare(Txn::Kind::ValueReady);
+    pkt_.txn.inst = inst;
+    to_sched[inst->scheduler]->b_transport(pkt_.gp, pkt_.delay);
+  }
+
   virtual void retire(WarpInst* inst) {
+    if (ctx_.shape->forward_stages && inst->n_dst)
+      in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), inst));
     inst->retire_cycle = now();
     if (ctx_.probe) ctx_.probe->retire(*inst, now());
     pkt_.prepare(Txn::Kind::Written);
@@ -127,10 +194,13 @@ protected:
   const unsigned ports_;
   std::vector<unsigned> order_;
   std::deque<Waiting> waiting_[kNumPipes];
+  std::vector<WarpInst*> in_flight_; // forwarding: completed, not retired
+  std::vector<Waiting> value_ready_; // forwarding: ValueReady due at `ready`
   Packet pkt_;
   uint64_t& retired_;
   uint64_t& writes_;
   uint64_t& port_stall_;
+  uint64_t& order_stall_;
 };
 
 } // namespace gpurf
