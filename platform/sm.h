@@ -57,6 +57,9 @@ public:
   void set_vcd(VcdRecorder* vcd) { vcd_ = vcd; }
   // The timing checker (null when sm.checks is off).
   const TimingChecker* checker() const { return checker_.get(); }
+  // What the configuration promises, from the units' parameter accessors (the timing
+  // checker's rules, gpurf micro's expected values).
+  TimingSpec timing_spec() const;
 
 private:
   struct SubCore {
@@ -87,7 +90,6 @@ private:
   void stop(const std::string& error);
   void watchdog_report();
   UnitContext context(const std::string& name, unsigned subcore, unsigned index);
-  TimingSpec timing_spec() const;
   // sm.predicates: banks: `info` with its predicates as data registers regs + p.
   const InstInfo* with_predicates_in_banks(const InstInfo* info);
 

@@ -1,5 +1,4 @@
 // gpurf command line.
-#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -7,7 +6,6 @@
 #include <map>
 #include <sstream>
 
-#include <spawn.h>
 #include <sys/wait.h>
 #include <systemc>
 #include <thread>
@@ -20,6 +18,8 @@
 #include "platform/simulation.h"
 #include "platform/stats.h"
 #include "sc_main/compare.h"
+#include "sc_main/micro.h"
+#include "sc_main/spawn.h"
 #include "workloads/reference/reference.h"
 
 namespace fs = std::filesystem;
@@ -35,6 +35,7 @@ constexpr int kExitBadInput = 2, kExitFailed = 1;
 const char* kUsage = R"(usage:
   gpurf run [--platform FILE] [-p key.path=value]... [--workload W] [--scale N] [--out DIR]
             W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic
+            [--var name=value]...                          replace a var of the launch file
             [--trace FILE.json [--trace-window FROM:TO]]   instruction lifecycles (Perfetto)
             [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
@@ -42,6 +43,9 @@ const char* kUsage = R"(usage:
                                          five baselines); DIR/<platform>/summary.json
   gpurf compare DIR... [--stats S,S...] [--kernels K,K...] [--format text|markdown|csv]
                 [--normalize[=on|off]]   per-kernel tables normalised to the first DIR
+  gpurf micro [--platform FILE] [-p key.path=value]... [--format text|markdown|json] [-j JOBS]
+              [--out DIR]                microbenchmarks: measured vs configured latencies
+                                         and throughputs (docs/tools.md)
   gpurf --list                      every slot and its implementations
   gpurf --describe IMPL             an implementation's parameters with defaults
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
@@ -55,7 +59,7 @@ const std::vector<std::string> kBaselines = {"fermi", "warped-compression", "geb
 
 struct Cli {
   std::string command, workload = "sgemm", out, describe, kernels;
-  std::vector<std::string> platforms, overrides;
+  std::vector<std::string> platforms, overrides, vars;
   unsigned scale = 1, jobs = 0;
   bool quiet = false;
   std::string trace, vcd; // docs/trace.md
@@ -103,6 +107,8 @@ Cli parse(int argc, char** argv) {
       c.quiet = true;
     } else if (a == "-p") {
       c.overrides.push_back(value(i));
+    } else if (a == "--var") {
+      c.vars.push_back(value(i));
     } else if (a == "--workload") {
       c.workload = value(i);
     } else if (a == "--out") {
@@ -141,6 +147,8 @@ Cli parse(int argc, char** argv) {
     }
   }
   if (c.command.empty()) throw ConfigError(std::string("no command given\n") + kUsage);
+  if (!c.vars.empty() && (c.command != "run" || c.workload == "synthetic"))
+    throw ConfigError("option --var needs gpurf run with a launch file (--workload)");
   if (c.trace_window && c.trace.empty())
     throw ConfigError("option --trace-window needs --trace FILE.json");
   const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
@@ -323,7 +331,7 @@ int run(const Cli& c) {
     regs = s->regs();
     fe = std::move(s);
   } else {
-    LaunchSpec spec = load_launch(workload_path(c.workload), c.scale);
+    LaunchSpec spec = load_launch(workload_path(c.workload), c.scale, c.vars);
     kernel = spec.name;
     auto p = std::make_unique<PtxFrontend>(spec);
     ptx = p.get();
@@ -379,22 +387,6 @@ int run(const Cli& c) {
   return 0;
 }
 
-// Runs `args` as a child gpurf process; returns its pid.
-pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid = 0;
-  if (posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ) != 0)
-    throw std::runtime_error("cannot start a gpurf process for " + args.back());
-  posix_spawn_file_actions_destroy(&fa);
-  return pid;
-}
-
 // Every suite kernel on every platform, each simulation in its own process (SystemC allows
 // one elaboration per process), `jobs` at a time.
 int suite(const Cli& c) {
@@ -435,7 +427,7 @@ int suite(const Cli& c) {
                                        j.kernel,     "--scale",  std::to_string(c.scale),
                                        "--out",      j.dir};
       for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
-      running[spawn(args, j.dir + "/log.txt")] = next++;
+      running[spawn_gpurf(args, j.dir + "/log.txt")] = next++;
     }
     int status = 0;
     const pid_t pid = wait(&status);
@@ -493,6 +485,8 @@ int sc_main(int argc, char** argv) {
   try {
     if (argc > 1 && std::string(argv[1]) == "compare")
       return compare_main(std::vector<std::string>(argv + 2, argv + argc));
+    if (argc > 1 && std::string(argv[1]) == "micro")
+      return micro_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);
     if (c.command == "help") return std::cout << kUsage, 0;
     if (c.command == "--list") return list();

@@ -466,9 +466,25 @@ bool ptx_type_is_int(ptx::Type t) {
 
 } // namespace
 
-LaunchSpec load_launch(const std::string& path, unsigned scale) {
+LaunchSpec load_launch(const std::string& path, unsigned scale,
+                       const std::vector<std::string>& var_overrides) {
   if (scale < 1) throw ConfigError("--scale " + std::to_string(scale) + ": must be at least 1");
   ConfigPtr rootp = load_config(path);
+  for (const std::string& a : var_overrides) {
+    const std::string name = a.substr(0, a.find('='));
+    const Node* vn = rootp->find("vars");
+    std::vector<std::string> names = vn ? vn->keys() : std::vector<std::string>{};
+    if (a.find('=') == std::string::npos || !vn || !vn->find(name)) {
+      const std::string near = closest(name, names);
+      throw ConfigError("--var '" + a + "': " +
+                        (a.find('=') == std::string::npos
+                             ? std::string("expected name=value (e.g. warps=4)")
+                             : path + " declares no var '" + name + "'" +
+                                   (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                                   " (vars: " + (names.empty() ? "none" : join(names)) + ")"));
+    }
+    apply_override(*rootp, "vars." + a);
+  }
   const Node& root = *rootp;
   LaunchSpec s;
   s.file = path;

@@ -80,7 +80,10 @@ struct LaunchSpec {
 
 // Loads and validates a launch file; `scale` (>= 1) multiplies the `scaled` vars. Parses the
 // PTX (a PTX syntax error becomes a ConfigError "ptxfile:line: message (ptx of file:line)").
-LaunchSpec load_launch(const std::string& path, unsigned scale = 1);
+// `vars`: "name=value" assignments that replace the value of a var the file declares (before
+// --scale; gpurf run --var), e.g. "warps=4".
+LaunchSpec load_launch(const std::string& path, unsigned scale = 1,
+                       const std::vector<std::string>& vars = {});
 
 // Packs the kernel parameter buffer (entry layout) given each buffer's device address
 // (`buffer_addr[i]` for `spec.buffers[i]`).

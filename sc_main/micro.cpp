@@ -1,0 +1,596 @@
+// gpurf micro --platform FILE [-p key.path=value]... [--format text|markdown|json] [-j N]
+//              [--out DIR]
+//
+// Runs the microbenchmarks of workloads/micro/ on one platform and compares what they
+// measure with what the platform configures. Every kernel runs its measured part once or
+// twice (launch var `extra` 0 and 1), each run a `gpurf run` process of its own, and a
+// quantity comes from the difference of the two runs' cycles, warp instructions and
+// counters, so launch, prologue and drain cancel: the way one times code on silicon.
+//
+// Expected values come from one place, `expectations()`, which reads the platform once: the
+// SM's timing spec (the units' parameter accessors) and the resolved parameters of the units
+// that have none (shared memory, L1, memory, writeback). The register-read overhead of a
+// dependent chain comes from the registers the front-end allocated and the platform's
+// register-to-bank mapping (read_cycles/write_cycles). docs/tools.md states every formula.
+#include "sc_main/micro.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "modules/frontend/launch.h"
+#include "modules/frontend/ptx_frontend.h"
+#include "platform/config.h"
+#include "platform/simulation.h"
+#include "platform/sm.h"
+#include "policies/reg_mapping.h"
+#include "sc_main/spawn.h"
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace gpurf {
+namespace {
+
+constexpr int kExitMismatch = 1, kExitBadInput = 2;
+const std::string kSource = GPURF_SOURCE_DIR;
+const std::string kMicroDir = kSource + "/workloads/micro/";
+
+const char* kMicroUsage =
+    R"(usage: gpurf micro [--platform FILE] [-p key.path=value]... [--format text|markdown|json]
+                   [-j JOBS] [--out DIR]
+  --platform  the platform to measure (default configs/fermi.yaml)
+  -p          override a platform parameter, as in gpurf run
+  --format    text (default), markdown or json
+  -j          simulations at a time (default: every core)
+  --out       keep every run's result.json, stats.json and log.txt under DIR
+Exit status: 0 every measured value equals its configuration, 1 one differs (MISMATCH) or a
+simulation failed, 2 bad input.
+)";
+
+// The kernels whose chain instruction's latency is measured, one per instruction kind
+// (workloads/micro/cuda/chain.cu).
+const std::vector<std::string> kChains = {
+    "dep_iadd", "dep_ixor", "dep_ishl", "dep_imul", "dep_imad", "dep_idiv", "dep_fadd",
+    "dep_fmul", "dep_ffma", "dep_fdiv", "dep_cvt",  "dep_sin",  "dep_ex2",  "dep_rcp",
+    "dep_sqrt", "dep_dadd", "dep_dfma", "dep_ddiv", "dep_shfl"};
+const std::vector<unsigned> kStrides = {1, 2, 3, 4, 8, 16, 32};
+
+struct BadInput : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::string platform = kSource + "/configs/fermi.yaml", format = "text", out;
+  std::vector<std::string> overrides;
+  unsigned jobs = 0;
+};
+
+Options parse(const std::vector<std::string>& args) {
+  Options o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= args.size()) throw BadInput("option " + a + " needs a value\n" + kMicroUsage);
+      return args[++i];
+    };
+    if (a == "--platform") {
+      o.platform = value();
+    } else if (a == "-p") {
+      o.overrides.push_back(value());
+    } else if (a == "--format") {
+      o.format = value();
+      if (o.format != "text" && o.format != "markdown" && o.format != "json")
+        throw BadInput("option --format: '" + o.format + "' is not a format; expected text, " +
+                       "markdown or json");
+    } else if (a == "-j") {
+      const std::string v = value();
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 1024)
+        throw BadInput("option -j: '" + v + "' is not a count; expected an integer >= 1");
+      o.jobs = unsigned(n);
+    } else if (a == "--out") {
+      o.out = value();
+    } else if (a == "-h" || a == "--help") {
+      std::cout << kMicroUsage;
+      std::exit(0);
+    } else {
+      throw BadInput("unknown argument '" + a + "'\n" + kMicroUsage);
+    }
+  }
+  if (!fs::exists(o.platform))
+    throw BadInput("--platform: cannot open platform file '" + o.platform + "'");
+  return o;
+}
+
+// The chain instruction of a micro kernel (the instruction it repeats), as compiled.
+struct Chain {
+  InstInfo info;
+  std::string opname; // info.opname points into the front-end, which is gone
+  unsigned regs = 0;  // registers per thread of the kernel
+};
+
+Chain chain_of(const std::string& kernel) {
+  const LaunchSpec spec = load_launch(kMicroDir + kernel + ".yaml");
+  PtxFrontend fe(spec);
+  std::map<std::string, std::pair<unsigned, const InstInfo*>> kinds;
+  for (const InstInfo& i : fe.static_info()) {
+    std::string key = i.opname;
+    for (unsigned k = 0; k < i.n_src; ++k) key += " s" + std::to_string(i.src_reg[k]);
+    for (unsigned k = 0; k < i.n_dst; ++k) key += " d" + std::to_string(i.dst_reg[k]);
+    auto& e = kinds[key];
+    ++e.first;
+    e.second = &i;
+  }
+  auto most = std::max_element(kinds.begin(), kinds.end(),
+                               [](auto& a, auto& b) { return a.second.first < b.second.first; });
+  return {*most->second.second, most->second.second->opname, fe.regs_per_thread()};
+}
+
+// The platform as configured: built once like --dump-config (an elaboration, never run).
+struct Platform {
+  std::string name;
+  ConfigPtr root; // every parameter resolved, defaults included
+  TimingSpec spec;
+  SmShape shape; // pipe folding; its mapping pointer is not used
+  unsigned warp_slots = 0;
+
+  const ConfigNode* find(const std::string& path) const {
+    const ConfigNode* n = root.get();
+    std::stringstream ss(path);
+    for (std::string k; n && std::getline(ss, k, '.');) n = n->find(k);
+    return n && n->kind == ConfigNode::Kind::Scalar ? n : nullptr;
+  }
+  const ConfigNode& node(const std::string& path) const {
+    if (const ConfigNode* n = find(path)) return *n;
+    throw std::runtime_error("gpurf micro: the platform has no parameter " + path);
+  }
+  unsigned uint(const std::string& path) const { return unsigned(std::stoul(node(path).scalar)); }
+  // A parameter of a section the platform may leave out (collector.sets.<pipe>).
+  unsigned uint_or(const std::string& path, unsigned def) const {
+    const ConfigNode* n = find(path);
+    return n ? unsigned(std::stoul(n->scalar)) : def;
+  }
+  const std::string& str(const std::string& path) const { return node(path).scalar; }
+
+  // The register-to-bank mapping for a kernel of `regs` registers per thread.
+  std::unique_ptr<RegMapping> mapping(unsigned regs) const {
+    Params p(root->find("register_mapping"), "register_mapping");
+    return RegMapping::Registry::create(str("register_mapping.impl"), p, spec.banks, regs);
+  }
+};
+
+Platform load_platform(const Options& o) {
+  Platform pl;
+  pl.name = fs::path(o.platform).stem();
+  pl.root = load_config(o.platform);
+  for (const auto& ov : o.overrides) apply_override(*pl.root, ov);
+  Params::fill_defaults = true;
+  PtxFrontend fe(load_launch(kMicroDir + "dep_fadd.yaml"));
+  Simulation sim(*pl.root, fe, fe.regs_per_thread());
+  pl.spec = sim.sm().timing_spec();
+  pl.shape = sim.sm().shape();
+  pl.shape.mapping = nullptr;
+  pl.warp_slots = sim.sm().warp_slots();
+  return pl;
+}
+
+// One simulation: a micro kernel with launch vars and platform overrides.
+struct RunKey {
+  std::string kernel;
+  std::vector<std::string> vars;
+  std::string id() const {
+    std::string s = kernel;
+    for (auto& v : vars) s += "_" + v;
+    std::replace(s.begin(), s.end(), '=', '-');
+    return s;
+  }
+};
+
+// The two runs whose difference is measured: extra = 0 and extra = 1.
+struct Diff {
+  RunKey base, more;
+};
+
+struct Row {
+  std::string quantity, formula;
+  double configured = 0;
+  std::function<double()> measure;
+  double measured = 0;
+  bool ok = false;
+};
+
+class Micro {
+public:
+  explicit Micro(const Platform& p) : p_(p) {}
+
+  std::vector<Row> rows; // the quantities, in table order
+  std::vector<RunKey> runs;
+
+  // What the platform configures and how each quantity is measured (the one place that
+  // knows both; adding a latency class or a cache level adds rows here).
+  void expectations();
+
+  // Reads the runs' results from `dir` (DIR/<run id>/result.json) and measures every row.
+  void measure(const std::string& dir) {
+    for (const RunKey& r : runs) {
+      std::ifstream f(dir + "/" + r.id() + "/result.json");
+      results_[r.id()] = json::parse(f);
+    }
+    for (Row& r : rows) {
+      r.measured = r.measure();
+      r.ok = std::fabs(r.measured - r.configured) < 1e-9;
+    }
+  }
+
+private:
+  Diff diff(const std::string& kernel, std::vector<std::string> vars = {}) {
+    Diff d;
+    d.base = {kernel, vars};
+    d.base.vars.push_back("extra=0");
+    d.more = {kernel, vars};
+    d.more.vars.push_back("extra=1");
+    for (const RunKey* k : {&d.base, &d.more})
+      if (std::none_of(runs.begin(), runs.end(), [&](auto& r) { return r.id() == k->id(); }))
+        runs.push_back(*k);
+    return d;
+  }
+  // A summary field of run `k`, by dot path (bank_conflicts.read_read).
+  double field(const RunKey& k, const std::string& path) const {
+    const json* j = &results_.at(k.id());
+    std::stringstream ss(path);
+    for (std::string s; std::getline(ss, s, '.');) j = &j->at(s);
+    return j->get<double>();
+  }
+  double delta(const Diff& d, const std::string& path) const {
+    return field(d.more, path) - field(d.base, path);
+  }
+  // Cycles per extra warp instruction.
+  double cpi(const Diff& d) const { return delta(d, "cycles") / delta(d, "warp_instructions"); }
+
+  // Cycles from issue until a lone instruction's operands are all in its collector, minus
+  // one (the issue cycle): the reads, `collector_ports` per cycle and one per bank and cycle
+  // (each bank has one read port per slice).
+  unsigned read_cycles(const Chain& c) const {
+    const unsigned n = c.info.n_src, ports = std::max(1u, p_.spec.collector_ports);
+    return std::max((n + ports - 1) / ports, per_bank(c, c.info.src_reg, n));
+  }
+  // Cycles a lone instruction's results take to be written: `writeback.ports` per cycle,
+  // one per bank and cycle.
+  unsigned write_cycles(const Chain& c) const {
+    const unsigned n = c.info.n_dst, ports = p_.uint("writeback.ports");
+    return std::max((n + ports - 1) / ports, per_bank(c, c.info.dst_reg, n));
+  }
+  template <class Regs> unsigned per_bank(const Chain& c, const Regs& regs, unsigned n) const {
+    const auto map = p_.mapping(c.regs);
+    std::map<unsigned, unsigned> count;
+    unsigned most = n ? 1 : 0;
+    for (unsigned k = 0; k < n; ++k) most = std::max(most, ++count[map->map(0, regs[k]).bank]);
+    return most;
+  }
+  // Register-read (and -write) overhead of a dependent chain of `c` on top of its latency.
+  unsigned overhead(const Chain& c) const {
+    return read_cycles(c) + p_.spec.bank_latency + p_.spec.xbar_latency + write_cycles(c) - 1;
+  }
+  std::string overhead_text(const Chain& c) const {
+    std::ostringstream s;
+    s << overhead(c) << " (reads " << read_cycles(c) << " + bank " << p_.spec.bank_latency
+      << " + crossbar " << p_.spec.xbar_latency;
+    if (write_cycles(c) > 1) s << " + writes " << write_cycles(c) << " - 1";
+    s << ")";
+    return s.str();
+  }
+  Pipe pipe_of(const Chain& c) const { return p_.shape.pipe_for(c.info.pipe); }
+  unsigned latency_of(const Chain& c) const { return p_.spec.pipes[unsigned(pipe_of(c))].latency; }
+  std::string regs_text(const Chain& c, bool src) const {
+    const auto map = p_.mapping(c.regs);
+    std::string s;
+    const unsigned n = src ? c.info.n_src : c.info.n_dst;
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned r = src ? c.info.src_reg[k] : c.info.dst_reg[k];
+      s += (k ? " " : "") + std::string("r") + std::to_string(r) + "/b" +
+           std::to_string(map->map(0, r).bank);
+    }
+    return s;
+  }
+
+  const Platform& p_;
+  std::map<std::string, json> results_;
+  std::map<std::string, Chain> chains_;
+  const Chain& chain(const std::string& k) {
+    auto it = chains_.find(k);
+    return it != chains_.end() ? it->second : chains_[k] = chain_of(k);
+  }
+};
+
+std::string num(double v) {
+  std::ostringstream s;
+  if (std::fabs(v - std::round(v)) < 1e-9)
+    s << (long long)std::llround(v);
+  else
+    s << std::fixed << std::setprecision(3) << v;
+  return s.str();
+}
+
+void Micro::expectations() {
+  const TimingSpec& t = p_.spec;
+  // Latency of every instruction kind: a dependent chain in one warp.
+  for (const std::string& k : kChains) {
+    const Chain& c = chain(k);
+    const Diff d = diff(k);
+    const unsigned ov = overhead(c);
+    const Pipe pipe = pipe_of(c);
+    Row r;
+    r.quantity = "latency " + c.opname + " [" + pipe_name(pipe) + "]";
+    r.configured = latency_of(c);
+    r.formula =
+        "cycles/instr - " + overhead_text(c) + "; " +
+        (pipe == Pipe::MEM ? "lsu.latency" : std::string("exec.") + pipe_name(pipe) + ".latency");
+    r.measure = [this, d, ov] { return cpi(d) - ov; };
+    rows.push_back(r);
+  }
+
+  // Latency hiding: independent chains in N warps reach the peak IPC once N covers the
+  // latency.
+  {
+    const Chain& c = chain("dep_fadd");
+    const unsigned pipe = unsigned(pipe_of(c)), s = t.subcores;
+    const double issue = double(s) * t.schedulers * t.issue_width;
+    const double units = double(s) * t.pipes[pipe].count / t.pipes[pipe].ii;
+    const unsigned cols = (p_.uint("collector.count") +
+                           p_.uint_or(std::string("collector.sets.") + pipe_name(pipe_of(c)), 0)) /
+                          s;
+    const unsigned hold = read_cycles(c) + t.bank_latency + t.xbar_latency;
+    const double collectors = double(s) * cols / hold;
+    const double writes = double(s) * p_.uint("writeback.ports") / write_cycles(c);
+    const double peak = std::min({issue, units, collectors, writes});
+    const unsigned per_op = latency_of(c) + overhead(c), group = s * t.schedulers;
+    const unsigned need = unsigned(std::ceil(peak * per_op - 1e-9));
+    unsigned warps = (need + group - 1) / group * group;
+    warps = std::min({warps, 32u, p_.warp_slots});
+    std::ostringstream f;
+    f << "instr/cycle; min(issue " << num(issue) << ", " << pipe_name(pipe_of(c)) << " units "
+      << num(units) << ", collectors " << s * cols << "/" << hold << ", writeback " << num(writes)
+      << ")";
+    const Diff d = diff("dep_fadd", {"warps=" + std::to_string(warps)});
+    Row r;
+    r.quantity = "peak IPC, " + std::to_string(warps) + " warps of independent add.f32 chains";
+    r.configured = peak;
+    r.formula = f.str();
+    r.measure = [this, d] { return delta(d, "warp_instructions") / delta(d, "cycles"); };
+    rows.push_back(r);
+  }
+
+  // Bank conflicts: two sources in different banks or in the same bank.
+  for (const std::string k : {"pair_near", "pair_far"}) {
+    const Chain& c = chain(k);
+    const Diff d = diff(k);
+    const unsigned same = per_bank(c, c.info.src_reg, c.info.n_src);
+    Row r;
+    r.quantity = "bank conflicts/instr, add " + regs_text(c, true);
+    r.configured = same - 1;
+    r.formula =
+        "read_read conflicts/instr; sources in one bank " + std::to_string(same) + " - 1 read port";
+    r.measure = [this, d] {
+      return delta(d, "bank_conflicts.read_read") / delta(d, "warp_instructions");
+    };
+    rows.push_back(r);
+    Row q;
+    q.quantity = "cycles/instr, add " + regs_text(c, true);
+    q.configured = latency_of(c) + overhead(c);
+    q.formula = "latency " + std::to_string(latency_of(c)) + " + " + overhead_text(c);
+    q.measure = [this, d] { return cpi(d); };
+    rows.push_back(q);
+  }
+
+  // Collector ports: three sources against one.
+  {
+    const Chain& one = chain("dep_ffma");
+    const Chain& three = chain("three_srcs");
+    const Diff d1 = diff("dep_ffma"), d3 = diff("three_srcs");
+    const unsigned r1 = read_cycles(one);
+    Row r;
+    r.quantity = "operand read cycles, fma " + regs_text(three, true);
+    r.configured = read_cycles(three);
+    r.formula = "cycles/instr(3 sources) - cycles/instr(1) + " + std::to_string(r1) +
+                "; max(ceil(3 / arbiter.collector_ports " + std::to_string(t.collector_ports) +
+                "), sources in one bank)";
+    r.measure = [this, d1, d3, r1] { return cpi(d3) - cpi(d1) + r1; };
+    rows.push_back(r);
+  }
+
+  // Writeback ports: four results against one.
+  {
+    const Chain& v1 = chain("sh_v1");
+    const Chain& v4 = chain("sh_v4");
+    const Diff d1 = diff("sh_v1"), d4 = diff("sh_v4");
+    const unsigned w1 = write_cycles(v1);
+    Row r;
+    r.quantity = "write cycles, ld.shared.v4 " + regs_text(v4, false);
+    r.configured = write_cycles(v4);
+    r.formula = "cycles/instr(4 results) - cycles/instr(1) + " + std::to_string(w1) +
+                "; max(ceil(4 / writeback.ports " + std::to_string(p_.uint("writeback.ports")) +
+                "), results in one bank)";
+    r.measure = [this, d1, d4, w1] { return cpi(d4) - cpi(d1) + w1; };
+    rows.push_back(r);
+
+    // Shared-memory latency: a broadcast pointer chase.
+    const unsigned ov = overhead(v1) + t.pipes[unsigned(Pipe::MEM)].latency;
+    Row s;
+    s.quantity = "shared-memory latency";
+    s.configured = p_.uint("lsu.shared_latency");
+    s.formula = "cycles/instr - " + std::to_string(ov) + " (lsu.latency " +
+                std::to_string(t.pipes[unsigned(Pipe::MEM)].latency) + " + " + overhead_text(v1) +
+                ")";
+    s.measure = [this, d1, ov] { return cpi(d1) - ov; };
+    rows.push_back(s);
+
+    // Shared-memory bank conflicts: lane l at word l * stride.
+    const unsigned banks = p_.uint("lsu.shared_banks"), width = p_.uint("lsu.shared_bank_bytes");
+    for (unsigned stride : kStrides) {
+      std::map<unsigned, std::vector<uint64_t>> words; // bank -> distinct bank words
+      unsigned degree = 1;
+      for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        const uint64_t w = uint64_t(lane) * stride * 4 / width;
+        auto& b = words[w % banks];
+        if (std::find(b.begin(), b.end(), w) == b.end()) b.push_back(w);
+        degree = std::max<unsigned>(degree, b.size());
+      }
+      const Diff ds = diff("sh_stride", {"stride=" + std::to_string(stride)});
+      Row q;
+      q.quantity = "shared stride " + std::to_string(stride) + ": cycles/access";
+      q.configured = degree;
+      q.formula = "cycles/instr - cycles/instr(broadcast) + 1; conflict degree over " +
+                  std::to_string(banks) + " banks x " + std::to_string(width) + " B";
+      q.measure = [this, d1, ds] { return cpi(ds) - cpi(d1) + 1; };
+      rows.push_back(q);
+    }
+  }
+
+  // L1 hit and miss latency: global pointer chases on one line and over new lines.
+  {
+    const Chain& c = chain("gl_chase");
+    const unsigned ov = overhead(c) + t.pipes[unsigned(Pipe::MEM)].latency;
+    const std::string ovt = std::to_string(ov) + " (lsu.latency " +
+                            std::to_string(t.pipes[unsigned(Pipe::MEM)].latency) + " + " +
+                            overhead_text(c) + ")";
+    const unsigned line = p_.uint("l1.line_bytes"), bw = p_.uint("memory.bytes_per_cycle");
+    const unsigned hit = p_.uint("l1.hit_latency"), mem = p_.uint("memory.latency");
+    const Diff dh = diff("gl_chase", {"step=0"});
+    Row h;
+    h.quantity = "L1 hit latency";
+    h.configured = hit;
+    h.formula = "cycles/instr - " + ovt;
+    h.measure = [this, dh, ov] { return cpi(dh) - ov; };
+    rows.push_back(h);
+    const unsigned step = std::max(line, p_.uint("lsu.segment_bytes"));
+    const Diff dm = diff("gl_chase", {"step=" + std::to_string(step)});
+    Row m;
+    m.quantity = "L1 miss latency";
+    m.configured = hit + mem + (line + bw - 1) / bw;
+    m.formula = "cycles/instr - " + ovt + "; l1.hit_latency " + std::to_string(hit) +
+                " + memory.latency " + std::to_string(mem) + " + line " + std::to_string(line) +
+                " B / " + std::to_string(bw) + " B per cycle";
+    m.measure = [this, dm, ov] { return cpi(dm) - ov; };
+    rows.push_back(m);
+  }
+}
+
+// Runs every simulation, `jobs` at a time; returns the runs that failed, with their logs.
+std::vector<std::string> run_all(const Options& o, const std::vector<RunKey>& runs,
+                                 const std::string& dir) {
+  const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::map<pid_t, size_t> running;
+  std::vector<std::string> failed;
+  size_t next = 0;
+  while (next < runs.size() || !running.empty()) {
+    while (next < runs.size() && running.size() < jobs) {
+      const RunKey& r = runs[next];
+      const std::string out = dir + "/" + r.id();
+      fs::create_directories(out);
+      std::vector<std::string> args = {"gpurf",
+                                       "run",
+                                       "--quiet",
+                                       "--platform",
+                                       o.platform,
+                                       "--workload",
+                                       kMicroDir + r.kernel + ".yaml"};
+      for (auto& v : o.overrides) args.insert(args.end(), {"-p", v});
+      for (auto& v : r.vars) args.insert(args.end(), {"--var", v});
+      args.insert(args.end(), {"--out", out});
+      running[spawn_gpurf(args, out + "/log.txt")] = next++;
+    }
+    int status = 0;
+    const pid_t pid = wait(&status);
+    if (pid < 0) break;
+    const RunKey& r = runs[running[pid]];
+    running.erase(pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      std::ifstream log(dir + "/" + r.id() + "/log.txt");
+      failed.push_back(r.id() + ": " + std::string(std::istreambuf_iterator<char>(log), {}));
+    }
+  }
+  return failed;
+}
+
+void print(const Options& o, const Platform& p, const std::vector<Row>& rows) {
+  if (o.format == "json") {
+    json j;
+    j["platform"] = p.name;
+    j["rows"] = json::array();
+    for (const Row& r : rows)
+      j["rows"].push_back({{"quantity", r.quantity},
+                           {"configured", r.configured},
+                           {"measured", r.measured},
+                           {"formula", r.formula},
+                           {"ok", r.ok}});
+    std::cout << j.dump(2) << "\n";
+    return;
+  }
+  if (o.format == "markdown") {
+    std::cout << "| quantity | configured | measured | formula | |\n|---|---:|---:|---|---|\n";
+    for (const Row& r : rows)
+      std::cout << "| " << r.quantity << " | " << num(r.configured) << " | " << num(r.measured)
+                << " | " << r.formula << " | " << (r.ok ? "OK" : "MISMATCH") << " |\n";
+    return;
+  }
+  size_t w = 8;
+  for (const Row& r : rows) w = std::max(w, r.quantity.size());
+  std::cout << p.name << "\n"
+            << std::left << std::setw(w + 2) << "quantity" << std::right << std::setw(11)
+            << "configured" << std::setw(10) << "measured"
+            << "  status    formula\n";
+  for (const Row& r : rows)
+    std::cout << std::left << std::setw(w + 2) << r.quantity << std::right << std::setw(11)
+              << num(r.configured) << std::setw(10) << num(r.measured) << "  " << std::left
+              << std::setw(10) << (r.ok ? "OK" : "MISMATCH") << r.formula << "\n";
+}
+
+} // namespace
+
+int micro_main(const std::vector<std::string>& args) {
+  try {
+    const Options o = parse(args);
+    const Platform p = load_platform(o);
+    Micro m(p);
+    m.expectations();
+    std::string dir = o.out;
+    if (dir.empty()) {
+      std::string tmpl = (fs::temp_directory_path() / "gpurf-micro.XXXXXX").string();
+      if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary folder");
+      dir = tmpl;
+    }
+    fs::create_directories(dir);
+    const std::vector<std::string> failed = run_all(o, m.runs, dir);
+    if (failed.empty()) m.measure(dir);
+    if (o.out.empty()) fs::remove_all(dir);
+    if (!failed.empty()) {
+      for (auto& f : failed) std::cerr << "error: micro run " << f << "\n";
+      return kExitMismatch;
+    }
+    print(o, p, m.rows);
+    const bool all = std::all_of(m.rows.begin(), m.rows.end(), [](auto& r) { return r.ok; });
+    if (!all) std::cerr << "gpurf micro: a measured value differs from the configuration\n";
+    return all ? 0 : kExitMismatch;
+  } catch (const BadInput& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const ConfigError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+}
+
+} // namespace gpurf

@@ -1,0 +1,26 @@
+#include "sc_main/spawn.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace gpurf {
+
+pid_t spawn_gpurf(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot start a gpurf process for " + args.back());
+  return pid;
+}
+
+} // namespace gpurf

@@ -1,0 +1,15 @@
+// Child gpurf processes: SystemC allows one elaboration per process, so `suite` and `micro`
+// run every simulation in a process of its own.
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace gpurf {
+
+// Runs this executable with `args` (args[0] is the program name), stdout and stderr to the
+// file `log`; returns its pid. Throws std::runtime_error when it cannot start.
+pid_t spawn_gpurf(const std::vector<std::string>& args, const std::string& log);
+
+} // namespace gpurf
