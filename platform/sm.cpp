@@ -217,10 +217,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     for (auto& k : c.schedulers) c.writeback->to_sched.bind(k->notify);
   }
 
-  // Tick order: downstream first, so a value produced in cycle t is consumed in t + 1.
+  // Tick order: downstream first, so a value produced in cycle t is consumed in t + 1. The
+  // LSU goes before the writeback: it hands over a result in the cycle it is ready (exec
+  // pipes hand theirs over at dispatch, with the latency as delay).
   for (SubCore& c : subcores_) {
-    order_.push_back(c.writeback.get());
     order_.push_back(c.lsu.get());
+    order_.push_back(c.writeback.get());
     order_.push_back(c.exec.get());
     for (auto& o : c.collectors) order_.push_back(o.get());
     if (c.rfc) order_.push_back(c.rfc.get());
