@@ -75,6 +75,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
 
     {"exec", "instructions", "", R::Priced, "fu_<pipe>_pj_per_lane_op x 32 lanes, per pipe label"},
     {"exec", "busy_cycles", "", R::NotEvent, "occupancy (functional-unit leakage not modelled)"},
+    {"exec", "class_instructions", "", R::NotEvent,
+     "the same instructions by latency class; priced per pipe by instructions"},
 
     {"lsu", "instructions", "shared", R::Priced, "shared_access_pj_per_warp_access"},
     {"lsu", "instructions", "global", R::NotEvent,

@@ -128,6 +128,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         const Pipe p = static_cast<Pipe>(i);
         if (p != Pipe::MEM && !c.exec->units(p)) shape_.pipe_map[i] = Pipe::SP;
       }
+      for (unsigned i = 0; i < kNumOpClasses; ++i)
+        shape_.class_pipe[i] = int8_t(c.exec->class_timing(static_cast<OpClass>(i)).pipe);
       for (unsigned b = 0; b < shape_.banks; ++b)
         c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
@@ -290,6 +292,10 @@ TimingSpec Sm::timing_spec() const {
     if (p == Pipe::MEM) continue;
     const IExec::Timing x = c.exec->timing(p);
     t.pipes[i] = {c.exec->units(p), x.latency, x.ii};
+  }
+  for (unsigned i = 0; i < kNumOpClasses; ++i) {
+    const IExec::ClassTiming x = c.exec->class_timing(static_cast<OpClass>(i));
+    t.classes[i] = {x.pipe, x.latency, x.ii};
   }
   const ILsu::Timing m = c.lsu->timing();
   t.pipes[unsigned(Pipe::MEM)] = {1, m.latency, m.ii};

@@ -329,8 +329,26 @@ private:
     s << ")";
     return s.str();
   }
-  Pipe pipe_of(const Chain& c) const { return p_.shape.pipe_for(c.info.pipe); }
-  unsigned latency_of(const Chain& c) const { return p_.spec.pipes[unsigned(pipe_of(c))].latency; }
+  Pipe pipe_of(const Chain& c) const { return p_.shape.pipe_for(c.info); }
+  // The latency class's own timing (exec.classes), else the executing pipe's.
+  const TimingSpec::Class& class_of(const Chain& c) const {
+    return p_.spec.classes[unsigned(c.info.op_class)];
+  }
+  unsigned latency_of(const Chain& c) const {
+    const unsigned l = class_of(c).latency;
+    return l ? l : p_.spec.pipes[unsigned(pipe_of(c))].latency;
+  }
+  unsigned ii_of(const Chain& c) const {
+    const unsigned ii = class_of(c).ii;
+    return ii ? ii : p_.spec.pipes[unsigned(pipe_of(c))].ii;
+  }
+  // Where latency_of comes from in the platform file.
+  std::string latency_key(const Chain& c) const {
+    if (pipe_of(c) == Pipe::MEM) return "lsu.latency";
+    if (class_of(c).latency)
+      return std::string("exec.classes.") + op_class_name(c.info.op_class) + ".latency";
+    return std::string("exec.") + pipe_name(pipe_of(c)) + ".latency";
+  }
   std::string regs_text(const Chain& c, bool src) const {
     const auto map = p_.mapping(c.regs);
     std::string s;
@@ -370,11 +388,10 @@ void Micro::expectations() {
     const unsigned ov = overhead(c);
     const Pipe pipe = pipe_of(c);
     Row r;
-    r.quantity = "latency " + c.opname + " [" + pipe_name(pipe) + "]";
+    r.quantity = "latency " + c.opname + " (" + op_class_name(c.info.op_class) + ") [" +
+                 pipe_name(pipe) + "]";
     r.configured = latency_of(c);
-    r.formula =
-        "cycles/instr - " + overhead_text(c) + "; " +
-        (pipe == Pipe::MEM ? "lsu.latency" : std::string("exec.") + pipe_name(pipe) + ".latency");
+    r.formula = "cycles/instr - " + overhead_text(c) + "; " + latency_key(c);
     r.measure = [this, d, ov] { return cpi(d) - ov; };
     rows.push_back(r);
   }
@@ -385,7 +402,7 @@ void Micro::expectations() {
     const Chain& c = chain("dep_fadd");
     const unsigned pipe = unsigned(pipe_of(c)), s = t.subcores;
     const double issue = double(s) * t.schedulers * t.issue_width;
-    const double units = double(s) * t.pipes[pipe].count / t.pipes[pipe].ii;
+    const double units = double(s) * t.pipes[pipe].count / ii_of(c);
     const unsigned cols = (p_.uint("collector.count") +
                            p_.uint_or(std::string("collector.sets.") + pipe_name(pipe_of(c)), 0)) /
                           s;

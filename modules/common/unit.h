@@ -3,6 +3,7 @@
 // skips cycles in which no unit is awake, so idle units cost nothing.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <ostream>
 #include <string>
@@ -57,6 +58,17 @@ struct SmShape {
   // onto SP.
   Pipe pipe_map[kNumPipes] = {Pipe::SP, Pipe::INT, Pipe::DP, Pipe::SFU, Pipe::MEM, Pipe::TENSOR};
   Pipe pipe_for(Pipe p) const { return pipe_map[static_cast<unsigned>(p)]; }
+  // The pipe a latency class runs on where the platform moved it (exec.classes), -1: the
+  // front-end's choice. Every unit that picks a pipe for an instruction asks pipe_for(info).
+  std::array<int8_t, kNumOpClasses> class_pipe = [] {
+    std::array<int8_t, kNumOpClasses> a;
+    a.fill(-1);
+    return a;
+  }();
+  Pipe pipe_for(const InstInfo& i) const {
+    const int c = class_pipe[static_cast<unsigned>(i.op_class)];
+    return pipe_for(c < 0 ? i.pipe : static_cast<Pipe>(c));
+  }
   unsigned subcore_of(unsigned warp) const { return warp % subcores; }
   unsigned scheduler_of(unsigned warp) const { return (warp / subcores) % schedulers; }
   unsigned local_warp(unsigned warp) const { return warp / subcores; }

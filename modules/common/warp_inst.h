@@ -24,6 +24,53 @@ inline const char* pipe_name(Pipe p) {
 }
 bool pipe_from_name(const std::string& s, Pipe& out);
 
+// Latency classes: what an instruction does, as far as its timing goes (the front-end
+// classifies each PTX instruction by opcode and type, docs/frontend.md). A platform gives a
+// class its own latency, initiation interval and pipe (exec.classes); by default a class
+// runs on the pipe the front-end chose with that pipe's timing. `unclassified`: hand-built
+// instructions (scripted workloads, tests), always timed by their pipe.
+enum class OpClass : uint8_t {
+  Unclassified,
+  IntAdd,         // add/sub/addc/subc on integers
+  IntMinMax,      // min/max on integers
+  IntLogic,       // and/or/xor/not/cnot/lop3, shifts, bit fields, popc/clz/brev/prmt/sad, abs/neg
+  IntMul,         // mul (lo/hi/wide), mul24
+  IntMad,         // mad, madc, mad24
+  IntDiv,         // div, rem
+  Compare,        // setp/testp (not f64), selp, slct
+  FpAdd,          // add/sub/abs/neg/copysign f32
+  FpMinMax,       // min/max f32
+  FpMul,          // mul f32
+  FpFma,          // fma/mad f32
+  FpDiv,          // div f32
+  RcpSqrt,        // rcp/sqrt/rsqrt f32
+  Transcendental, // sin/cos/ex2/lg2
+  DpAdd,          // add/sub/abs/neg/copysign/setp/testp f64
+  DpMinMax,       // min/max f64
+  DpMul,          // mul f64
+  DpFma,          // fma/mad f64
+  DpDiv,          // div f64
+  DpRcpSqrt,      // rcp/sqrt/rsqrt f64
+  Cvt,            // cvt without f64
+  DpCvt,          // cvt to or from f64
+  Move,           // mov, cvta
+  Shfl,           // shfl, match
+  Vote,           // vote, activemask
+  Control,        // bra, call, ret, exit, bar, membar, fence, nanosleep
+  Mem,            // ld, ldu, st, atom, red, prefetch (timed by the LSU)
+  Tensor,         // mma (no PTX instruction the front-end runs yet)
+};
+constexpr unsigned kNumOpClasses = static_cast<unsigned>(OpClass::Tensor) + 1;
+inline const char* op_class_name(OpClass c) {
+  static const char* const names[kNumOpClasses] = {
+      "unclassified", "int_add",  "int_minmax",     "int_logic", "int_mul",   "int_mad",
+      "int_div",      "compare",  "fp_add",         "fp_minmax", "fp_mul",    "fp_fma",
+      "fp_div",       "rcp_sqrt", "transcendental", "dp_add",    "dp_minmax", "dp_mul",
+      "dp_fma",       "dp_div",   "dp_rcp_sqrt",    "cvt",       "dp_cvt",    "move",
+      "shfl",         "vote",     "control",        "mem",       "tensor"};
+  return names[static_cast<unsigned>(c)];
+}
+
 // Where a register value is stored or read from. Bypass: forwarded from the result of an
 // instruction still in flight (fixed-stage register read, collector/impl/fixed_stage.cpp).
 enum class Store : uint8_t { Bank, Rfc, Bypass };
@@ -52,8 +99,8 @@ struct InstInfo {
   uint32_t pc = 0;       // instruction index within the kernel
   uint32_t ptx_line = 0; // source line in the PTX file (0: hand-built)
   const char* opname = "?";
-  Pipe pipe = Pipe::SP;
-  uint8_t latency_class = 0; // pipe-specific sub-class (e.g. SFU transcendental vs. rcp)
+  Pipe pipe = Pipe::SP; // the pipe the front-end chose (a platform may move the class)
+  OpClass op_class = OpClass::Unclassified;
   uint8_t n_src = 0, n_dst = 0;
   static constexpr unsigned kMaxSrc = 8, kMaxDst = 8;
   std::array<uint16_t, kMaxSrc> src_reg{};

@@ -24,6 +24,13 @@ public:
     unsigned latency = 0, ii = 1;
   };
   virtual Timing timing(Pipe p) const = 0;
+  // What the platform sets for latency class c (exec.classes): the pipe it runs on (-1: the
+  // one the front-end chose, InstInfo::pipe) and its latency and ii (0: the executing pipe's).
+  struct ClassTiming {
+    int pipe = -1;
+    unsigned latency = 0, ii = 0;
+  };
+  virtual ClassTiming class_timing(OpClass c) const = 0;
 
 protected:
   virtual void on_dispatch(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

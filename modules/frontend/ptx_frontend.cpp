@@ -88,7 +88,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
       info.ptx_line = in.ptx_line;
       info.opname = in.text.c_str();
       info.pipe = t.pipe;
-      info.latency_class = t.latency_class;
+      info.op_class = t.op_class;
       info.space = ptx::mem_space(in);
       info.mem = t.is_load     ? MemKind::Load
                  : t.is_store  ? MemKind::Store

@@ -264,25 +264,36 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
   s.dispatch = t;
   s.pipe = pipe;
   ++counts_.dispatched;
+  // The pipe the class runs on (else the front-end's), folded onto SP where it has no units.
+  const InstInfo& info = *i.info;
+  const TimingSpec::Class& c = spec_.classes[unsigned(info.op_class)];
+  Pipe want = c.pipe < 0 ? info.pipe : static_cast<Pipe>(c.pipe);
+  if (want != Pipe::MEM && !spec_.pipes[unsigned(want)].count) want = Pipe::SP;
+  if (pipe != want)
+    fail("dispatch", unit, t, &i,
+         std::string("latency class ") + op_class_name(info.op_class) + " runs on the " +
+             pipe_name(want) + " pipe, dispatched into " + pipe_name(pipe));
   const TimingSpec::Pipe& p = spec_.pipes[unsigned(pipe)];
-  auto& recent = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
-  // `count` units each take one instruction per `ii` cycles: the count-th last dispatch
-  // must lie at least ii cycles back.
-  if (p.count && recent.size() == p.count && recent.front() + p.ii > t)
+  s.latency = pipe != Pipe::MEM && c.latency ? c.latency : p.latency;
+  const unsigned ii = pipe != Pipe::MEM && c.ii ? c.ii : p.ii;
+  // `count` units, each reserved for the ii of the instruction it took: a free one must exist.
+  auto& busy = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
+  busy.erase(std::remove_if(busy.begin(), busy.end(), [t](Cycle until) { return until <= t; }),
+             busy.end());
+  if (p.count && busy.size() >= p.count)
     fail("initiation interval", unit, t, &i,
-         std::to_string(p.count) + " unit(s) with ii " + std::to_string(p.ii) +
-             " already took an instruction at cycle " + std::to_string(recent.front()));
-  recent.push_back(t);
-  if (recent.size() > p.count) recent.pop_front();
+         std::to_string(p.count) + " unit(s) all reserved, the first free at cycle " +
+             std::to_string(*std::min_element(busy.begin(), busy.end())));
+  busy.push_back(t + ii);
 }
 
 void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   Inst& s = state(i, "complete", ready);
   const Where unit{"exec", i.subcore, -1, pipe_name(s.pipe)};
   if (s.dispatch == kNever) fail("latency", unit, ready, &i, "result ready before dispatch");
-  // Fixed-latency pipes deliver exactly `latency` cycles after dispatch; memory no earlier
-  // than its pipeline latency to the L1 or shared-memory port.
-  const Cycle want = s.dispatch + spec_.pipes[unsigned(s.pipe)].latency;
+  // Fixed-latency pipes deliver exactly the class's (else the pipe's) latency after dispatch;
+  // memory no earlier than its pipeline latency to the L1 or shared-memory port.
+  const Cycle want = s.dispatch + s.latency;
   if (s.pipe == Pipe::MEM ? ready < want : ready != want)
     fail("latency", unit, ready, &i,
          "result ready at cycle " + std::to_string(ready) + " after dispatch at " +

@@ -9,14 +9,17 @@
 //              banks <= collector_ports; per RFC and cycle: hits <= read ports, result
 //              allocations <= write ports
 //   latency    operand arrival = read grant + bank latency + crossbar latency (RFC hit:
-//              + hit latency); result ready = dispatch + pipe latency; a read is granted
+//              + hit latency); result ready = dispatch + the latency of the instruction's
+//              class (else of its pipe); a read is granted
 //              no earlier than the cycle after the collector was allocated (+ RFC tag check)
-//   dispatch   every source arrived, no earlier than the last arrival; per pipe: no more
-//              than `count` dispatches within any `ii` cycles
+//   dispatch   every source arrived, no earlier than the last arrival; into the pipe its
+//              class runs on; per pipe: never more than `count` units reserved, each
+//              dispatch reserving one for its class's ii (else the pipe's)
 //   hazards    RAW: a source is not issued before its producer's write was granted, nor
 //              read before it (with forwarding, forward_stages > 0: issued no earlier than
 //              `stages` cycles before the producer's result is ready, and a read of the old
-//              value is replaced by the producer's result, arriving when it is ready); WAR: a write is not granted while an older instruction
+//              value is replaced by the producer's result, arriving when it is ready); WAR:
+//              a write is not granted while an older instruction
 //              still has to read the register; WAW: writes of a register land in program
 //              order (per storage too); predicates included
 //   issue      per scheduler and cycle <= issue_width; a two-level scheduler issues only
@@ -52,7 +55,14 @@ struct TimingSpec {
     unsigned count = 0, latency = 0, ii = 1;
   };
   std::array<Pipe, kNumPipes> pipes{}; // MEM: the LSU (latency: to the L1 port, a minimum)
-  unsigned schedulers = 1;             // per sub-core
+  // Per latency class (InstInfo::op_class): the pipe it must run on (-1: InstInfo::pipe),
+  // its latency and ii (0: the executing pipe's). A pipe with count 0 folds onto SP.
+  struct Class {
+    int pipe = -1;
+    unsigned latency = 0, ii = 0;
+  };
+  std::array<Class, kNumOpClasses> classes{};
+  unsigned schedulers = 1; // per sub-core
   unsigned issue_width = 1;
   unsigned active_limit = 0; // two-level active warps per scheduler; 0: none
   bool rfc = false;
@@ -95,6 +105,7 @@ private:
   struct Inst {
     const WarpInst* inst = nullptr;
     Cycle issue = 0, alloc = kNever, dispatch = kNever, ready = kNever, last_arrival = 0;
+    unsigned latency = 0; // the result latency its class and pipe promise
     uint8_t sources = 0, reads = 0, arrivals = 0, writes = 0;
     Pipe pipe = Pipe::SP;
     std::array<uint16_t, InstInfo::kMaxSrc> read_reg{};
@@ -152,9 +163,9 @@ private:
   std::vector<PortUse> collector_use_;      // sub-core * collectors + collector (r: slices)
   std::vector<Count> issue_use_;            // sub-core * schedulers + scheduler
   std::vector<Count> rfc_reads_, rfc_writes_;
-  std::vector<std::deque<Cycle>> pipe_use_; // sub-core * pipes + pipe: recent dispatches
-  std::vector<unsigned> active_count_;      // per scheduler
-  std::vector<bool> active_;                // per warp
+  std::vector<std::vector<Cycle>> pipe_use_; // sub-core * pipes + pipe: units reserved until
+  std::vector<unsigned> active_count_;       // per scheduler
+  std::vector<bool> active_;                 // per warp
   uint64_t last_seq_ = 0;
   const WarpInst* alloc_inst_ = nullptr; // allocated, not yet issued
   Cycle alloc_at_ = 0;

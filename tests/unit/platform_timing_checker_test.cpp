@@ -170,6 +170,77 @@ TEST(TimingChecker, InitiationIntervalAndResultLatency) {
   EXPECT_NE(violation([&] { c.complete(a.inst, 7); }).find("(latency)"), std::string::npos);
 }
 
+// Latency classes: SP (1 unit, latency 4, ii 2) runs fp_fma at latency 6 with ii 3 and
+// int_add with the pipe's timing; int_mul is moved onto the SFU (1 unit, 20/4).
+TimingSpec class_spec() {
+  TimingSpec s = spec();
+  s.pipes[unsigned(Pipe::SFU)] = {1, 20, 4};
+  s.classes[unsigned(OpClass::FpFma)] = {-1, 6, 3};
+  s.classes[unsigned(OpClass::IntMul)] = {int(Pipe::SFU), 0, 0};
+  return s;
+}
+
+// Issues `o` of class `c` (front-end pipe `p`) with no sources and reads it at `t`.
+void ready_at(TimingChecker& k, Op& o, OpClass c, Pipe p, Cycle t) {
+  o.info.op_class = c;
+  o.info.pipe = p;
+  k.allocated(o.inst, 0, t);
+  k.issue(o.inst, t);
+  k.operands_read(o.inst, t);
+}
+
+TEST(TimingChecker, ResultLatencyIsTheClassLatency) {
+  TimingChecker c(class_spec());
+  Op f(1, {1}, {}), a(2, {2}, {}, {}, {}, 1);
+  ready_at(c, f, OpClass::FpFma, Pipe::SP, 0);
+  c.dispatch(f.inst, Pipe::SP, 6, 1);
+  // The pipe's latency 4 is wrong for fp_fma: 6.
+  EXPECT_NE(violation([&] { c.complete(f.inst, 5); }).find("(latency)"), std::string::npos);
+  TimingChecker d(class_spec());
+  ready_at(d, f, OpClass::FpFma, Pipe::SP, 0);
+  d.dispatch(f.inst, Pipe::SP, 6, 1);
+  EXPECT_EQ(violation([&] { d.complete(f.inst, 7); }), "");
+  // A class without its own latency keeps the pipe's.
+  ready_at(d, a, OpClass::IntAdd, Pipe::SP, 3);
+  d.dispatch(a.inst, Pipe::SP, 4, 4);
+  EXPECT_NE(violation([&] { d.complete(a.inst, 10); }).find("(latency)"), std::string::npos);
+}
+
+TEST(TimingChecker, AClassReservesTheUnitForItsIi) {
+  TimingChecker c(class_spec());
+  Op f(1, {1}, {}), a(2, {2}, {}, {}, {}, 1), b(3, {3}, {}, {}, {}, 2);
+  ready_at(c, f, OpClass::FpFma, Pipe::SP, 0);
+  ready_at(c, a, OpClass::IntAdd, Pipe::SP, 1);
+  c.dispatch(f.inst, Pipe::SP, 6, 1);
+  // fp_fma's ii 3 holds the SP unit through cycle 3 (the pipe's ii 2 would free it at 3).
+  EXPECT_NE(violation([&] { c.dispatch(a.inst, Pipe::SP, 4, 3); }).find("(initiation interval)"),
+            std::string::npos);
+  // int_add keeps the pipe's ii 2: busy through cycle 5.
+  for (Cycle at : {Cycle(5), Cycle(6)}) {
+    TimingChecker d(class_spec());
+    ready_at(d, f, OpClass::FpFma, Pipe::SP, 0);
+    ready_at(d, a, OpClass::IntAdd, Pipe::SP, 1);
+    ready_at(d, b, OpClass::IntAdd, Pipe::SP, 2);
+    d.dispatch(f.inst, Pipe::SP, 6, 1);
+    d.dispatch(a.inst, Pipe::SP, 4, 4);
+    const std::string v = violation([&] { d.dispatch(b.inst, Pipe::SP, 4, at); });
+    EXPECT_EQ(v.find("(initiation interval)") != std::string::npos, at == 5) << v;
+  }
+}
+
+TEST(TimingChecker, AClassRunsOnItsPipe) {
+  TimingChecker c(class_spec());
+  Op m(1, {1}, {});
+  ready_at(c, m, OpClass::IntMul, Pipe::INT, 0);
+  // int_mul moved onto the SFU: the front-end's INT (folded onto SP) is the wrong pipe.
+  const std::string v = violation([&] { c.dispatch(m.inst, Pipe::SP, 4, 1); });
+  EXPECT_NE(v.find("runs on the sfu pipe"), std::string::npos) << v;
+  TimingChecker d(class_spec());
+  ready_at(d, m, OpClass::IntMul, Pipe::INT, 0);
+  d.dispatch(m.inst, Pipe::SFU, 20, 1);
+  EXPECT_EQ(violation([&] { d.complete(m.inst, 21); }), "");
+}
+
 TEST(TimingChecker, WriteBeforeAnOlderReadIsWar) {
   TimingChecker c(spec());
   Op reader(1, {3}, {1}), writer(2, {1}, {});

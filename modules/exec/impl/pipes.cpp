@@ -1,7 +1,9 @@
 // Execution pipes: per pipe kind `count` units, each accepting a warp instruction every
-// `ii` cycles and producing its result `latency` cycles later. Units need no clock: a
-// dispatch reserves the unit and hands the instruction to writeback with the latency as the
-// annotated delay. MEM instructions go to the LSU.
+// `ii` cycles and producing its result `latency` cycles later. A latency class may carry its
+// own latency and ii (a unit stays reserved for the class's ii) and run on another pipe
+// (`classes:`; the SM routes it there, SmShape::pipe_for). Units need no clock: a dispatch
+// reserves the unit and hands the instruction to writeback with the latency as the annotated
+// delay. MEM instructions go to the LSU.
 #include <array>
 
 #include "modules/exec/i_exec.h"
@@ -20,44 +22,51 @@ public:
     Stat& busy = stats().vector("busy_cycles", kNumPipes,
                                 "cycles the pipe's units were reserved "
                                 "(sum over units)",
-                                "unit-cycles", pipe_labels());
+                                "unit-cycles", labels(kNumPipes, pipe_name));
     Stat& n = stats().vector("instructions", kNumPipes, "instructions dispatched per pipe",
-                             "instructions", pipe_labels());
+                             "instructions", labels(kNumPipes, pipe_name));
+    Stat& nc = stats().vector("class_instructions", kNumOpClasses,
+                              "instructions dispatched to a pipe per latency class", "instructions",
+                              labels(kNumOpClasses, op_class_name));
     busy_ = &busy;
     dispatched_ = &n;
+    by_class_ = &nc;
+    std::vector<std::string> pipes;
     for (unsigned i = 0; i < kNumPipes; ++i) {
       const Pipe pipe = static_cast<Pipe>(i);
       if (pipe == Pipe::MEM) continue;
+      pipes.push_back(pipe_name(pipe));
       Params& q = p.sub(pipe_name(pipe), std::string("the ") + pipe_name(pipe) + " pipe");
       Kind& k = kinds_[i];
       k.free_at.assign(q.get_uint("count", defs[i].count, "units (0: fold onto sp)", 0, 64), 0);
-      k.latency = q.get_uint("latency", defs[i].latency, "result latency in cycles", 1, 10000);
-      k.ii = q.get_uint("ii", defs[i].ii, "initiation interval in cycles", 1, 1000);
+      k.t.latency = q.get_uint("latency", defs[i].latency, "result latency in cycles", 1, 10000);
+      k.t.ii = q.get_uint("ii", defs[i].ii, "initiation interval in cycles", 1, 1000);
     }
     if (kinds_[0].free_at.empty())
       p.fail("sp", "sp.count must be at least 1 (other pipes fold onto sp)");
+    read_classes(p, pipes);
   }
 
   unsigned units(Pipe p) const override { return kinds_[static_cast<unsigned>(p)].free_at.size(); }
-  Timing timing(Pipe p) const override {
-    const Kind& k = kinds_[static_cast<unsigned>(p)];
-    return {k.latency, k.ii};
-  }
+  Timing timing(Pipe p) const override { return kinds_[static_cast<unsigned>(p)].t; }
+  ClassTiming class_timing(OpClass c) const override { return classes_[static_cast<unsigned>(c)]; }
 
 protected:
   void on_dispatch(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
-    const Pipe pipe = ctx_.shape->pipe_for(t.inst->info->pipe);
+    const InstInfo& info = *t.inst->info;
+    const Pipe pipe = ctx_.shape->pipe_for(info);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (pipe == Pipe::MEM) return to_lsu->b_transport(gp, d);
     const unsigned i = static_cast<unsigned>(pipe);
-    Kind& k = kinds_[i];
+    const Timing k = timing_of(info.op_class, pipe);
     const Cycle now = this->now();
-    for (Cycle& f : k.free_at)
+    for (Cycle& f : kinds_[i].free_at)
       if (f <= now) {
         f = now + k.ii;
         (*busy_)[i] += k.ii;
         ++(*dispatched_)[i];
+        ++(*by_class_)[static_cast<unsigned>(info.op_class)];
         if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, k.latency, now);
         pkt_.prepare(Txn::Kind::Complete);
         pkt_.txn.inst = t.inst;
@@ -69,22 +78,59 @@ protected:
   }
 
 private:
-  static std::vector<std::string> pipe_labels() {
+  template <class E> static std::vector<std::string> labels(unsigned n, const char* (*name)(E)) {
     std::vector<std::string> v;
-    for (unsigned i = 0; i < kNumPipes; ++i) v.push_back(pipe_name(static_cast<Pipe>(i)));
+    for (unsigned i = 0; i < n; ++i) v.push_back(name(static_cast<E>(i)));
     return v;
+  }
+  // `classes: {name: {pipe, latency, ii}}`: every key optional; a missing one keeps the
+  // pipe's. `mem` and `unclassified` are not the exec's to time.
+  void read_classes(Params& p, const std::vector<std::string>& pipes) {
+    Params& cl = p.sub("classes", "per latency class: pipe, latency, ii (docs/frontend.md)");
+    for (unsigned i = 0; i < kNumOpClasses; ++i) {
+      const OpClass c = static_cast<OpClass>(i);
+      if (c == OpClass::Unclassified || c == OpClass::Mem) continue;
+      const std::string name = op_class_name(c);
+      Params& q = cl.sub(name, "latency class " + name);
+      std::vector<std::string> choices{"default"};
+      choices.insert(choices.end(), pipes.begin(), pipes.end());
+      const std::string pipe = q.get_choice(
+          "pipe", "default", "pipe it runs on (default: the front-end's choice)", choices);
+      ClassTiming& k = classes_[i];
+      if (pipe != "default") {
+        Pipe x;
+        pipe_from_name(pipe, x);
+        k.pipe = static_cast<int>(x);
+      }
+      k.latency = q.get_uint("latency", 0, "result latency in cycles (0: the pipe's)", 0, 10000);
+      k.ii = q.get_uint("ii", 0, "initiation interval in cycles (0: the pipe's)", 0, 1000);
+      // shfl runs on the LSU unless moved: the LSU times it.
+      if (c == OpClass::Shfl && k.pipe < 0 && (k.latency || k.ii))
+        q.fail(k.latency ? "latency" : "ii",
+               "shfl runs on the mem pipe (the lsu times it); give it a pipe (sp, int, ...) "
+               "to time it here");
+    }
+  }
+  // The class's timing where it set one, else the executing pipe's.
+  Timing timing_of(OpClass c, Pipe pipe) const {
+    const ClassTiming& k = classes_[static_cast<unsigned>(c)];
+    const Timing& p = kinds_[static_cast<unsigned>(pipe)].t;
+    return {k.latency ? k.latency : p.latency, k.ii ? k.ii : p.ii};
   }
   struct Kind {
     std::vector<Cycle> free_at; // per unit: first cycle it accepts again
-    unsigned latency = 1, ii = 1;
+    Timing t;
   };
   std::array<Kind, kNumPipes> kinds_;
+  std::array<ClassTiming, kNumOpClasses> classes_{};
   Stat* busy_;
   Stat* dispatched_;
+  Stat* by_class_;
   Packet pkt_;
 };
 
 GPURF_REGISTER_UNIT(IExec, Pipes, "pipes",
-                    "SP/INT/DP/SFU/TENSOR pipes with count, latency and initiation interval");
+                    "SP/INT/DP/SFU/TENSOR pipes with count, latency and initiation interval, "
+                    "and per latency class latency, ii and pipe");
 
 } // namespace gpurf

@@ -187,31 +187,87 @@ static bool is_mem_long(Space s) {
   return s == Space::Global || s == Space::Local || s == Space::Generic || s == Space::Const;
 }
 
-OpTraits op_traits(const Instr& in) {
+// The pipe a class runs on unless the platform moves it.
+static gpurf::Pipe class_pipe(gpurf::OpClass c) {
+  using gpurf::OpClass;
   using gpurf::Pipe;
+  switch (c) {
+  case OpClass::IntLogic:
+  case OpClass::IntMul:
+  case OpClass::IntMad:
+  case OpClass::IntDiv:
+    return Pipe::INT;
+  case OpClass::FpDiv:
+  case OpClass::RcpSqrt:
+  case OpClass::Transcendental:
+    return Pipe::SFU;
+  case OpClass::DpAdd:
+  case OpClass::DpMinMax:
+  case OpClass::DpMul:
+  case OpClass::DpFma:
+  case OpClass::DpDiv:
+  case OpClass::DpRcpSqrt:
+  case OpClass::DpCvt:
+    return Pipe::DP;
+  case OpClass::Shfl:
+  case OpClass::Mem:
+    return Pipe::MEM;
+  case OpClass::Tensor:
+    return Pipe::TENSOR;
+  default:
+    return Pipe::SP;
+  }
+}
+
+OpTraits op_traits(const Instr& in) {
+  using gpurf::OpClass;
   OpTraits t;
-  const bool f64 = in.type == Type::F64 || in.type2 == Type::F64;
-  const bool flt = type_is_float(in.type);
+  const bool f64 = in.type == Type::F64;
+  const bool f32 = in.type == Type::F32;
+  // By operand type: integer, f32 or f64 variant of a class.
+  auto by_type = [&](OpClass i, OpClass f, OpClass d) { return f64 ? d : f32 ? f : i; };
+  OpClass& c = t.op_class;
   switch (in.op) {
   case Op::Add:
   case Op::Sub:
-  case Op::Abs:
-  case Op::Neg:
-  case Op::Min:
-  case Op::Max:
   case Op::Addc:
   case Op::Subc:
-    t.pipe = in.type == Type::F64 ? Pipe::DP : Pipe::SP;
+    c = by_type(OpClass::IntAdd, OpClass::FpAdd, OpClass::DpAdd);
+    break;
+  case Op::Abs:
+  case Op::Neg:
+  case Op::Copysign:
+    c = by_type(OpClass::IntLogic, OpClass::FpAdd, OpClass::DpAdd);
+    break;
+  case Op::Min:
+  case Op::Max:
+    c = by_type(OpClass::IntMinMax, OpClass::FpMinMax, OpClass::DpMinMax);
     break;
   case Op::Mul:
-  case Op::Mad:
-  case Op::Fma:
-  case Op::Madc:
-    t.pipe = in.type == Type::F64 ? Pipe::DP : flt ? Pipe::SP : Pipe::INT;
-    break;
   case Op::Mul24:
+    c = by_type(OpClass::IntMul, OpClass::FpMul, OpClass::DpMul);
+    break;
+  case Op::Mad:
+  case Op::Madc:
   case Op::Mad24:
+  case Op::Fma:
+    c = by_type(OpClass::IntMad, OpClass::FpFma, OpClass::DpFma);
+    break;
+  case Op::Div:
   case Op::Rem:
+    c = by_type(OpClass::IntDiv, OpClass::FpDiv, OpClass::DpDiv);
+    break;
+  case Op::Rcp:
+  case Op::Sqrt:
+  case Op::Rsqrt:
+    c = f64 ? OpClass::DpRcpSqrt : OpClass::RcpSqrt;
+    break;
+  case Op::Ex2:
+  case Op::Lg2:
+  case Op::Sin:
+  case Op::Cos:
+    c = OpClass::Transcendental;
+    break;
   case Op::Popc:
   case Op::Clz:
   case Op::Brev:
@@ -219,70 +275,62 @@ OpTraits op_traits(const Instr& in) {
   case Op::Bfi:
   case Op::Bfind:
   case Op::Prmt:
+  case Op::And:
+  case Op::Or:
+  case Op::Xor:
+  case Op::Not:
+  case Op::Cnot:
   case Op::Shl:
   case Op::Shr:
-    t.pipe = Pipe::INT;
-    break;
-  case Op::Div:
-    if (in.type == Type::F64) {
-      t.pipe = Pipe::DP;
-      t.latency_class = 1;
-    } else if (in.type == Type::F32) {
-      t.pipe = Pipe::SFU;
-      t.latency_class = 1;
-    } else {
-      t.pipe = Pipe::INT;
-    }
-    break;
-  case Op::Rcp:
-  case Op::Sqrt:
-  case Op::Rsqrt:
-    t.pipe = in.type == Type::F64 ? Pipe::DP : Pipe::SFU;
-    t.latency_class = 1;
-    break;
-  case Op::Ex2:
-  case Op::Lg2:
-  case Op::Sin:
-  case Op::Cos:
-    t.pipe = in.type == Type::F64 ? Pipe::DP : Pipe::SFU;
-    t.latency_class = in.type == Type::F64 ? 1 : 0;
-    break;
   case Op::Lop3:
   case Op::Shf:
   case Op::Sad:
-    t.pipe = Pipe::INT;
+    c = OpClass::IntLogic;
     break;
-  case Op::Cvt:
   case Op::Setp:
+  case Op::Testp:
+    c = f64 ? OpClass::DpAdd : OpClass::Compare;
+    break;
   case Op::Selp:
   case Op::Slct:
-  case Op::Copysign:
-  case Op::Testp:
-    t.pipe = f64 ? Pipe::DP : Pipe::SP;
+    c = OpClass::Compare;
+    break;
+  case Op::Cvt:
+    c = f64 || in.type2 == Type::F64 ? OpClass::DpCvt : OpClass::Cvt;
+    break;
+  case Op::Mov:
+  case Op::Cvta:
+    c = OpClass::Move;
+    break;
+  case Op::Shfl:
+  case Op::Match:
+    c = OpClass::Shfl;
+    break;
+  case Op::Vote:
+  case Op::Activemask:
+    c = OpClass::Vote;
     break;
   case Op::Ld:
   case Op::Ldu:
-    t.pipe = Pipe::MEM;
+    c = OpClass::Mem;
     t.is_load = true;
     t.long_latency = is_mem_long(in.space);
     break;
   case Op::St:
-    t.pipe = Pipe::MEM;
+    c = OpClass::Mem;
     t.is_store = true;
     break;
   case Op::Atom:
-    t.pipe = Pipe::MEM;
+    c = OpClass::Mem;
     t.is_atomic = true;
     t.long_latency = in.space != Space::Shared;
     break;
   case Op::Red:
-    t.pipe = Pipe::MEM;
+    c = OpClass::Mem;
     t.is_atomic = true;
     break;
   case Op::Prefetch:
-  case Op::Shfl:
-  case Op::Match:
-    t.pipe = Pipe::MEM;
+    c = OpClass::Mem;
     break;
   case Op::Bra:
     t.branch = true;
@@ -299,10 +347,10 @@ OpTraits op_traits(const Instr& in) {
   case Op::Bar:
     t.barrier = in.bar == BarMode::Sync || in.bar == BarMode::Red;
     break;
-  default:
-    t.pipe = Pipe::SP;
+  default: // membar, fence, nanosleep: control (the OpTraits default)
     break;
   }
+  t.pipe = class_pipe(c);
   return t;
 }
 

@@ -380,18 +380,17 @@ struct Module {
 void reads_writes(const Function& f, const Instr& in, std::vector<unsigned>& reads,
                   std::vector<unsigned>& writes);
 
-// Timing-model classification of an instruction.
-//   Pipe choice: f64 arithmetic and any cvt touching f64 → DP; rcp/sqrt/rsqrt/ex2/lg2/sin/cos
-//   and div.approx/div.full(f32) → SFU; integer mul/mad/mul24/mad24/div/rem, shifts,
-//   popc/clz/brev/bfe/bfi/bfind/prmt → INT; ld/st/atom/red/prefetch and shfl (executed by the
-//   LSU/MIO path on Volta+) → MEM; everything else (f32 arithmetic, integer add/sub/min/max/
-//   abs/neg/logic, mov, setp, selp, slct, cvt without f64, cvta, branches, call/ret/exit,
-//   vote, activemask, bar, membar/fence) → SP.
-//   latency_class: SFU 0 = transcendental (sin/cos/ex2/lg2), 1 = rcp/sqrt/rsqrt/div;
-//   DP 0 = add/mul/fma class, 1 = div/sqrt/rcp (multi-instruction sequences on real HW).
+// Timing-model classification of an instruction: its latency class (gpurf::OpClass, by
+// opcode and type; the table is in docs/frontend.md) and the pipe the class runs on unless
+// the platform moves it (exec.classes):
+//   SP: int_add, int_minmax, compare, fp_add, fp_minmax, fp_mul, fp_fma, cvt, move, vote,
+//       control; INT: int_logic, int_mul, int_mad, int_div; SFU: fp_div, rcp_sqrt,
+//       transcendental; DP: dp_* (f64 arithmetic, setp/testp f64, cvt touching f64);
+//   MEM: mem (ld/st/atom/red/prefetch) and shfl/match (the LSU/MIO path on Volta+);
+//   TENSOR: tensor.
 struct OpTraits {
   gpurf::Pipe pipe = gpurf::Pipe::SP;
-  uint8_t latency_class = 0;
+  gpurf::OpClass op_class = gpurf::OpClass::Control;
   bool long_latency = false; // ld/ldu/atom on global/local/const/generic, atom on shared is not
   bool is_load = false, is_store = false, is_atomic = false; // atomic: atom and red
   bool barrier = false; // bar.sync / bar.red / barrier.sync (bar.arrive, bar.warp: false)

@@ -111,8 +111,7 @@ protected:
     t.inst->complete_cycle = ready;
     if (ctx_.probe) ctx_.probe->complete(*t.inst, ready);
     t.inst->wb_sent = t.inst->wb_pending = 0;
-    waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(t.inst->info->pipe))].push_back(
-        {ready, t.inst});
+    waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info))].push_back({ready, t.inst});
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(ready);
     // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
