@@ -10,6 +10,7 @@
 #include "modules/crossbar/i_crossbar.h"
 #include "modules/exec/i_exec.h"
 #include "modules/l1/i_l1.h"
+#include "modules/l2/i_l2.h"
 #include "modules/lsu/i_lsu.h"
 #include "modules/rfc/i_rfc.h"
 #include "modules/scheduler/i_scheduler.h"
@@ -113,6 +114,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   Slot wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
   Slot ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
   Slot l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
+  Slot l2 = slot<IL2>(top, "l2", "none",
+                      "L2 cache between the L1 and the memory port (the SM's share of the "
+                      "chip's L2; docs/platforms.md)");
   // A register file cache only when the platform has an `rfc:` section (docs/gebhart.md).
   std::unique_ptr<Slot> rf;
   if (top.node() && top.node()->find("rfc"))
@@ -149,6 +153,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     new SubCoreModule(("sub" + std::to_string(s)).c_str(), build);
   }
   l1_ = IL1::Registry::create(l1.impl, l1.p, context("l1", 0, 0));
+  l2_ = IL2::Registry::create(l2.impl, l2.p, context("l2", 0, 0));
+  if (l2_) l1_->mem.bind(l2_->in);
 
   // Occupancy: the warps whose registers fit in the banks.
   const unsigned rows = subcores_[0].banks[0]->rows();
@@ -217,6 +223,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     order_.push_back(c.allocator.get());
   }
   order_.push_back(l1_.get());
+  if (l2_) order_.push_back(l2_.get()); // never ticks; listed for the watchdog report
   for (SubCore& c : subcores_)
     for (auto& k : c.schedulers) order_.push_back(k.get());
 
@@ -253,7 +260,10 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   return c;
 }
 
-tlm::tlm_initiator_socket<>& Sm::memory_port() { return l1_->mem; }
+tlm::tlm_initiator_socket<>& Sm::memory_port() {
+  if (l2_) return l2_->mem;
+  return l1_->mem;
+}
 
 IFunctionalMemory& Sm::functional_memory() { return *l1_; }
 

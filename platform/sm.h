@@ -28,6 +28,7 @@ class IExec;
 class IWriteback;
 class ILsu;
 class IL1;
+class IL2;
 class IRfc;
 
 class Sm : public sc_core::sc_module, private IFrontend {
@@ -39,7 +40,7 @@ public:
      const std::vector<Observer*>& observers = {});
   ~Sm() override;
 
-  // The SM's memory port (the L1's miss/write-through socket).
+  // The SM's memory port (the L2's memory socket; without an L2 the L1's).
   tlm::tlm_initiator_socket<>& memory_port();
   // Functional access to the memory behind the memory port (TLM debug transport).
   IFunctionalMemory& functional_memory();
@@ -98,6 +99,7 @@ private:
   std::unique_ptr<RegMapping> mapping_;
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
+  std::unique_ptr<IL2> l2_;  // null: no L2 (impl: none)
   std::vector<Unit*> order_; // tick order: downstream units first
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
