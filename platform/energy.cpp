@@ -45,6 +45,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"sm", "cycles", "", R::Leakage, "time base of every leakage term"},
     {"sm", "warp_instructions", "", R::NotEvent,
      "retired instructions; priced by exec.instructions"},
+    {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
+    {"sm", "resident_ctas", "", R::NotEvent, "occupancy"},
+    {"sm", "cta_limit", "", R::NotEvent, "occupancy"},
 
     {"bank", "slice_reads", "", R::Priced, "bank_read_pj_per_16B x slice bytes / 16"},
     {"bank", "slice_writes", "", R::Priced, "bank_write_pj_per_16B x slice bytes / 16"},

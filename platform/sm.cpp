@@ -56,7 +56,18 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
        const std::vector<Observer*>& observers)
     : sc_core::sc_module(nm), frontend_(frontend), stats_(name()),
       cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
-      retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")) {
+      retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")),
+      resident_warps_(
+          stats_.scalar("resident_warps", "warps resident at most (occupancy)", "warps")),
+      resident_ctas_(stats_.scalar("resident_ctas", "CTAs resident at most (occupancy)", "CTAs")),
+      cta_limit_(
+          stats_.vector("cta_limit", Occupancy::kLimits,
+                        "CTAs each resource allows (0: it does not bound them); the "
+                        "smallest bounds resident_ctas",
+                        "CTAs",
+                        {Occupancy::name(Occupancy::Warps), Occupancy::name(Occupancy::Registers),
+                         Occupancy::name(Occupancy::Ctas), Occupancy::name(Occupancy::SharedMemory),
+                         Occupancy::name(Occupancy::Grid)})) {
   Params& sm = top.sub("sm", "SM shape and run control");
   shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
@@ -69,6 +80,15 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   checks_ = sm.get_bool("checks", true,
                         "run the timing checker and the conservation identities (off: speed "
                         "runs only; docs/checks.md)");
+  limits_.warps = shape_.warps;
+  limits_.max_ctas = sm.get_uint("max_ctas", 0,
+                                 "CTAs resident in the SM at most (CTA slots); 0: no limit "
+                                 "besides warps, registers and shared memory",
+                                 0, 4096);
+  limits_.shared_bytes = sm.get_uint("shared_bytes", 48 * 1024,
+                                     "shared memory per SM in bytes (the CTAs' shared memory "
+                                     "must fit together)",
+                                     0, 1u << 30);
   const unsigned sub = shape_.subcores;
   if (shape_.warps % sub)
     sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
@@ -156,11 +176,13 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   l2_ = IL2::Registry::create(l2.impl, l2.p, context("l2", 0, 0));
   if (l2_) l1_->mem.bind(l2_->in);
 
-  // Occupancy: the warps whose registers fit in the banks.
+  // Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that
+  // the summary can say which of the two bounds the kernel).
   const unsigned rows = subcores_[0].banks[0]->rows();
   unsigned fit = 0;
-  while (fit < shape_.warps_per_subcore() && mapping_->rows_needed(fit + 1) <= rows) ++fit;
-  warp_slots_ = fit * sub;
+  while (fit < 4096 && mapping_->rows_needed(fit + 1) <= rows) ++fit;
+  limits_.register_warps = fit * sub;
+  limits_.regs_per_thread = shape_.regs_per_thread;
 
   for (SubCore& c : subcores_) {
     for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);
@@ -240,6 +262,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
 }
 
 Sm::~Sm() = default;
+
+void Sm::set_occupancy(const Occupancy& o) {
+  resident_warps_ = o.warps;
+  resident_ctas_ = o.ctas;
+  for (unsigned l = 0; l < Occupancy::kLimits; ++l) cta_limit_[l] = o.by[l];
+}
 
 UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned index) {
   UnitContext c;
