@@ -45,6 +45,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"sm", "cycles", "", R::Leakage, "time base of every leakage term"},
     {"sm", "warp_instructions", "", R::NotEvent,
      "retired instructions; priced by exec.instructions"},
+    {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
+    {"sm", "resident_ctas", "", R::NotEvent, "occupancy"},
+    {"sm", "cta_limit", "", R::NotEvent, "occupancy"},
 
     {"bank", "slice_reads", "", R::Priced, "bank_read_pj_per_16B x slice bytes / 16"},
     {"bank", "slice_writes", "", R::Priced, "bank_write_pj_per_16B x slice bytes / 16"},
@@ -109,6 +112,24 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"l1", "bytes_to_memory", "", R::NotEvent,
      "write-through bytes; priced by memory.bytes_written"},
 
+    {"l2", "reads", "", R::Priced, "l2_access_pj_per_request"},
+    {"l2", "writes", "", R::Priced, "l2_access_pj_per_request"},
+    {"l2", "atomics", "", R::Priced, "l2_access_pj_per_request"},
+    {"l2", "writebacks", "", R::Priced,
+     "l2_access_pj_per_request (the dirty line read out of the L2)"},
+    {"l2", "bytes_from_memory", "", R::Priced, "l2_fill_pj_per_byte"},
+    {"l2", "line_reads", "", R::NotEvent, "lines the read requests cover; priced by reads"},
+    {"l2", "hits", "", R::NotEvent, "outcomes of reads; priced by reads"},
+    {"l2", "misses", "", R::NotEvent, "outcomes of reads; priced by reads and bytes_from_memory"},
+    {"l2", "mshr_merges", "", R::NotEvent, "outcomes of reads; priced by reads"},
+    {"l2", "write_hits", "", R::NotEvent, "outcomes of writes; priced by writes"},
+    {"l2", "write_misses", "", R::NotEvent, "outcomes of writes; priced by writes"},
+    {"l2", "write_fetches", "", R::NotEvent, "fills; priced by bytes_from_memory"},
+    {"l2", "bank_conflict_cycles", "", R::NotEvent, "waits"},
+    {"l2", "mshr_wait_cycles", "", R::NotEvent, "waits"},
+    {"l2", "bytes_to_memory", "", R::NotEvent,
+     "write-backs and write-throughs; priced by memory.bytes_written"},
+
     {"memory", "bytes_read", "", R::Priced, "memory_pj_per_byte"},
     {"memory", "bytes_written", "", R::Priced, "memory_pj_per_byte"},
     {"memory", "reads", "", R::NotEvent, "transactions; priced per byte by bytes_read"},
@@ -164,9 +185,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
 
 // Kinds whose statistics must all be classified above: the units the fixed entries model
 // and the units that have no energy events of their own. An added structure may not use them.
-const char* const kFixedKinds[] = {"sm",   "bank",      "crossbar", "collector", "exec",
-                                   "l1",   "memory",    "lsu",      "arbiter",   "allocator",
-                                   "host", "writeback", "scheduler"};
+const char* const kFixedKinds[] = {"sm",        "bank",      "crossbar",  "collector", "exec",
+                                   "l1",        "l2",        "memory",    "lsu",       "arbiter",
+                                   "allocator", "writeback", "scheduler", "host"};
 
 std::string fmt(double d) {
   char buf[64];
@@ -464,6 +485,11 @@ std::vector<EnergyPrice> energy_prices(const EnergyTable& t, const EnergyPlatfor
       {"l1", "writes", "", t.l1_access_pj},
       {"l1", "atomics", "", t.l1_access_pj},
       {"l1", "bytes_from_memory", "", t.l1_fill_pj_per_byte},
+      {"l2", "reads", "", t.l2_access_pj},
+      {"l2", "writes", "", t.l2_access_pj},
+      {"l2", "atomics", "", t.l2_access_pj},
+      {"l2", "writebacks", "", t.l2_access_pj},
+      {"l2", "bytes_from_memory", "", t.l2_fill_pj_per_byte},
       {"lsu", "instructions", "shared", t.shared_access_pj},
       {"memory", "bytes_read", "", t.memory_pj_per_byte},
       {"memory", "bytes_written", "", t.memory_pj_per_byte},
@@ -629,6 +655,11 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
                             "pJ per L1 request (one line access: read, write or atomic)", kMaxPj);
   t.l1_fill_pj_per_byte =
       required(top, root, "l1_fill_pj_per_byte", "pJ per byte filled into the L1", kMaxPj);
+  t.l2_access_pj =
+      required(top, root, "l2_access_pj_per_request",
+               "pJ per L2 request (one line access: read, write, atomic or write-back)", kMaxPj);
+  t.l2_fill_pj_per_byte =
+      required(top, root, "l2_fill_pj_per_byte", "pJ per byte filled into the L2", kMaxPj);
   t.shared_access_pj = required(top, root, "shared_access_pj_per_warp_access",
                                 "pJ per warp shared-memory access (32 x 4 B)", kMaxPj);
   t.memory_pj_per_byte =
@@ -759,6 +790,14 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
               t.l1_access_pj +
           stat_or(*g.second, "bytes_from_memory", 0) * t.l1_fill_pj_per_byte;
   b["l1"] = l1;
+
+  double l2 = 0;
+  for (auto& g : groups(stats, "l2"))
+    l2 += (stat_required(g, "reads") + stat_required(g, "writes") + stat_required(g, "atomics") +
+           stat_required(g, "writebacks")) *
+              t.l2_access_pj +
+          stat_required(g, "bytes_from_memory") * t.l2_fill_pj_per_byte;
+  b["l2"] = l2;
 
   double shared = 0;
   for (auto& g : groups(stats, "lsu")) {

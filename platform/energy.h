@@ -46,8 +46,9 @@ struct EnergyTable {
   double collector_write_pj = 0;
   // functional units, per lane operation, indexed like the exec `instructions` labels
   std::vector<std::pair<std::string, double>> fu_pj_per_lane_op;
-  // L1 data cache, shared memory, off-chip memory
-  double l1_access_pj = 0, l1_fill_pj_per_byte = 0, shared_access_pj = 0, memory_pj_per_byte = 0;
+  // L1 data cache, L2, shared memory, off-chip memory
+  double l1_access_pj = 0, l1_fill_pj_per_byte = 0, l2_access_pj = 0, l2_fill_pj_per_byte = 0,
+         shared_access_pj = 0, memory_pj_per_byte = 0;
   std::vector<EnergyStructure> structures;
 };
 

@@ -305,6 +305,12 @@ Params& Params::sub(const std::string& name, const std::string& desc) {
   return subs_.back().second;
 }
 
+void Params::accept_unused() {
+  if (node_ && node_->kind == ConfigNode::Kind::Map)
+    for (auto& [k, v] : node_->map)
+      if (std::find(used_->begin(), used_->end(), k) == used_->end()) used_->push_back(k);
+}
+
 void Params::check_unused() const {
   if (node_ && node_->kind == ConfigNode::Kind::Map) {
     for (auto& [k, v] : node_->map) {

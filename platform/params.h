@@ -46,6 +46,9 @@ public:
 
   // Throws ConfigError for a key that no get_*() declared (with did-you-mean).
   void check_unused() const;
+  // Accepts every key of this set unread: a slot switched off (`impl: none`) ignores the
+  // parameters a platform file gave its implementation.
+  void accept_unused();
   // Throws ConfigError naming this parameter set's key `name` with message `what`.
   [[noreturn]] void fail(const std::string& name, const std::string& what) const;
 

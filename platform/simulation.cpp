@@ -62,9 +62,7 @@ Simulation::~Simulation() = default;
 
 RunResult Simulation::run() {
   RunResult r;
-  if (!sm_->warp_slots())
-    throw WorkloadError("the kernel's registers do not fit the register file: no warp can run");
-  frontend_.start(sm_->warp_slots(), sm_->functional_memory());
+  sm_->set_occupancy(frontend_.start(sm_->limits(), sm_->functional_memory()));
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   if (tracer_) tracer_->finish(sm_->cycles());

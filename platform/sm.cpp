@@ -10,6 +10,7 @@
 #include "modules/crossbar/i_crossbar.h"
 #include "modules/exec/i_exec.h"
 #include "modules/l1/i_l1.h"
+#include "modules/l2/i_l2.h"
 #include "modules/lsu/i_lsu.h"
 #include "modules/rfc/i_rfc.h"
 #include "modules/scheduler/i_scheduler.h"
@@ -55,7 +56,18 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
        const std::vector<Observer*>& observers)
     : sc_core::sc_module(nm), frontend_(frontend), stats_(name()),
       cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
-      retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")) {
+      retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")),
+      resident_warps_(
+          stats_.scalar("resident_warps", "warps resident at most (occupancy)", "warps")),
+      resident_ctas_(stats_.scalar("resident_ctas", "CTAs resident at most (occupancy)", "CTAs")),
+      cta_limit_(
+          stats_.vector("cta_limit", Occupancy::kLimits,
+                        "CTAs each resource allows (0: it does not bound them); the "
+                        "smallest bounds resident_ctas",
+                        "CTAs",
+                        {Occupancy::name(Occupancy::Warps), Occupancy::name(Occupancy::Registers),
+                         Occupancy::name(Occupancy::Ctas), Occupancy::name(Occupancy::SharedMemory),
+                         Occupancy::name(Occupancy::Grid)})) {
   Params& sm = top.sub("sm", "SM shape and run control");
   shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
@@ -68,6 +80,15 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   checks_ = sm.get_bool("checks", true,
                         "run the timing checker and the conservation identities (off: speed "
                         "runs only; docs/checks.md)");
+  limits_.warps = shape_.warps;
+  limits_.max_ctas = sm.get_uint("max_ctas", 0,
+                                 "CTAs resident in the SM at most (CTA slots); 0: no limit "
+                                 "besides warps, registers and shared memory",
+                                 0, 4096);
+  limits_.shared_bytes = sm.get_uint("shared_bytes", 48 * 1024,
+                                     "shared memory per SM in bytes (the CTAs' shared memory "
+                                     "must fit together)",
+                                     0, 1u << 30);
   const unsigned sub = shape_.subcores;
   if (shape_.warps % sub)
     sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
@@ -113,6 +134,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   Slot wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
   Slot ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
   Slot l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
+  Slot l2 = slot<IL2>(top, "l2", "none",
+                      "L2 cache between the L1 and the memory port (the SM's share of the "
+                      "chip's L2; docs/platforms.md)");
   // A register file cache only when the platform has an `rfc:` section (docs/gebhart.md).
   std::unique_ptr<Slot> rf;
   if (top.node() && top.node()->find("rfc"))
@@ -152,6 +176,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     new SubCoreModule(("sub" + std::to_string(s)).c_str(), build);
   }
   l1_ = IL1::Registry::create(l1.impl, l1.p, context("l1", 0, 0));
+  l2_ = IL2::Registry::create(l2.impl, l2.p, context("l2", 0, 0));
+  if (l2_) l1_->mem.bind(l2_->in);
 
   // A fixed register-read stage takes one instruction per issue slot and cycle: one
   // collector per stage and issue slot, or issue would stall on the stage itself.
@@ -162,11 +188,13 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                             std::to_string(n) + "-stage register read: it needs stages x " +
                             "schedulers x issue_width = " + std::to_string(need * sub));
 
-  // Occupancy: the warps whose registers fit in the banks.
+  // Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that
+  // the summary can say which of the two bounds the kernel).
   const unsigned rows = subcores_[0].banks[0]->rows();
   unsigned fit = 0;
-  while (fit < shape_.warps_per_subcore() && mapping_->rows_needed(fit + 1) <= rows) ++fit;
-  warp_slots_ = fit * sub;
+  while (fit < 4096 && mapping_->rows_needed(fit + 1) <= rows) ++fit;
+  limits_.register_warps = fit * sub;
+  limits_.regs_per_thread = shape_.regs_per_thread;
 
   for (SubCore& c : subcores_) {
     for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);
@@ -232,6 +260,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     order_.push_back(c.allocator.get());
   }
   order_.push_back(l1_.get());
+  if (l2_) order_.push_back(l2_.get()); // never ticks; listed for the watchdog report
   for (SubCore& c : subcores_)
     for (auto& k : c.schedulers) order_.push_back(k.get());
 
@@ -248,6 +277,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
 }
 
 Sm::~Sm() = default;
+
+void Sm::set_occupancy(const Occupancy& o) {
+  resident_warps_ = o.warps;
+  resident_ctas_ = o.ctas;
+  for (unsigned l = 0; l < Occupancy::kLimits; ++l) cta_limit_[l] = o.by[l];
+}
 
 UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned index) {
   UnitContext c;
@@ -268,7 +303,10 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   return c;
 }
 
-tlm::tlm_initiator_socket<>& Sm::memory_port() { return l1_->mem; }
+tlm::tlm_initiator_socket<>& Sm::memory_port() {
+  if (l2_) return l2_->mem;
+  return l1_->mem;
+}
 
 IFunctionalMemory& Sm::functional_memory() { return *l1_; }
 

@@ -28,6 +28,7 @@ class IExec;
 class IWriteback;
 class ILsu;
 class IL1;
+class IL2;
 class IRfc;
 
 class Sm : public sc_core::sc_module, private IFrontend {
@@ -39,12 +40,15 @@ public:
      const std::vector<Observer*>& observers = {});
   ~Sm() override;
 
-  // The SM's memory port (the L1's miss/write-through socket).
+  // The SM's memory port (the L2's memory socket; without an L2 the L1's).
   tlm::tlm_initiator_socket<>& memory_port();
   // Functional access to the memory behind the memory port (TLM debug transport).
   IFunctionalMemory& functional_memory();
-  // Warp slots the register file can hold for the kernel (occupancy by registers).
-  unsigned warp_slots() const { return warp_slots_; }
+  // The resources the kernel's CTAs share (warps, registers, CTA slots, shared memory).
+  const SmLimits& limits() const { return limits_; }
+  // Records the kernel's occupancy in the statistics (sm.resident_warps, resident_ctas,
+  // cta_limit: the CTAs each resource allows).
+  void set_occupancy(const Occupancy& o);
   const SmShape& shape() const { return shape_; }
   SimClock& clock() { return clock_; }
 
@@ -77,7 +81,7 @@ private:
   };
 
   // The units see the front-end through the SM, which notes every retirement (progress).
-  void start(unsigned, IFunctionalMemory&) override {}
+  Occupancy start(const SmLimits&, IFunctionalMemory&) override { return {}; }
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
@@ -100,6 +104,7 @@ private:
   std::unique_ptr<RegMapping> mapping_;
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
+  std::unique_ptr<IL2> l2_;  // null: no L2 (impl: none)
   std::vector<Unit*> order_; // tick order: downstream units first
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
@@ -110,13 +115,15 @@ private:
   std::unordered_map<const InstInfo*, std::unique_ptr<InstInfo>> banked_;
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   VcdRecorder* vcd_ = nullptr;
-  unsigned warp_slots_ = 0;
+  SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
   bool finished_ = false;
   std::string error_;
   StatGroup stats_;
   uint64_t& cycles_;
   uint64_t& retired_;
+  uint64_t &resident_warps_, &resident_ctas_;
+  Stat& cta_limit_;
   std::chrono::steady_clock::time_point host_start_, last_report_;
 };
 

@@ -287,6 +287,20 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   j["bank_conflicts"] = conflicts;
   j["l1_hits"] = sum("l1", "hits");
   j["l1_misses"] = sum("l1", "misses");
+  j["l2_hits"] = sum("l2", "hits");
+  j["l2_misses"] = sum("l2", "misses");
+  // Occupancy and what bounds it, so that a sweep that changes it (bank.count) shows it.
+  j["resident_warps"] = sum("sm", "resident_warps");
+  j["resident_ctas"] = sum("sm", "resident_ctas");
+  Occupancy occ;
+  occ.ctas = unsigned(sum("sm", "resident_ctas"));
+  for (StatGroup* g : all_stat_groups())
+    if (group_of_kind(g->path(), "sm"))
+      for (const Stat& st : g->stats())
+        if (st.name == "cta_limit")
+          for (size_t i = 0; i < st.values.size() && i < Occupancy::kLimits; ++i)
+            occ.by[i] = unsigned(st.values[i]);
+  j["occupancy_limit"] = occ.limited_by();
   // Gebhart register file cache / two-level scheduler statistics, only where the units exist.
   auto labelled = [](const std::string& name) {
     nlohmann::ordered_json o;
@@ -369,6 +383,9 @@ int run(const Cli& c) {
     std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"
               << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
               << ", IPC " << std::setprecision(4) << summary["ipc"].get<double>() << "\n"
+              << "  occupancy " << summary["resident_warps"] << " warps, "
+              << summary["resident_ctas"] << " CTAs (limited by "
+              << summary["occupancy_limit"].get<std::string>() << ")\n"
               << "  host " << std::setprecision(3) << r.host_seconds << " s, "
               << uint64_t(summary["warp_instructions_per_second"].get<double>())
               << " warp-instructions/s, " << uint64_t(summary["cycles_per_second"].get<double>())

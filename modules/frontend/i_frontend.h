@@ -8,6 +8,7 @@
 #include <string>
 
 #include "modules/common/warp_inst.h"
+#include "policies/occupancy.h"
 
 namespace gpurf {
 
@@ -28,8 +29,10 @@ struct WorkloadError : std::runtime_error {
 class IFrontend {
 public:
   virtual ~IFrontend() = default;
-  // Called once before the run: the SM's warp slots and its functional memory.
-  virtual void start(unsigned warp_slots, IFunctionalMemory& mem) = 0;
+  // Called once before the run with the SM's resources (warp slots: limits.warp_slots())
+  // and its functional memory; returns how many CTAs and warps are resident at most and
+  // what bounds them. Throws ConfigError when not one CTA fits.
+  virtual Occupancy start(const SmLimits& limits, IFunctionalMemory& mem) = 0;
   // The next instruction of warp slot `warp`, or nullptr when it has none to offer now (no
   // CTA in the slot, finished, waiting at a barrier). Stable until execute() is called.
   virtual const InstInfo* peek(unsigned warp) = 0;

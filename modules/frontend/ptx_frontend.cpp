@@ -41,8 +41,7 @@ std::string where(const ptx::Module& m, const ptx::Instr& in) {
 // =============================================================================================
 // Construction: compile, static instruction records
 // =============================================================================================
-PtxFrontend::PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm)
-    : launch_(launch), shared_per_sm_(shared_bytes_per_sm) {
+PtxFrontend::PtxFrontend(const LaunchSpec& launch) : launch_(launch) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   const ptx::Module& m = *launch_.module;
   try {
@@ -170,7 +169,7 @@ unsigned PtxFrontend::func_base(const ptx::Function* f) const {
 // =============================================================================================
 // Launch
 // =============================================================================================
-void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
+Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
   mem_ = &mem;
   adaptor_ = std::make_unique<MemAdaptor>(mem);
   const uint64_t threads = launch_.threads_per_cta();
@@ -210,18 +209,10 @@ void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
   }
 
   // Residency.
-  const unsigned shared = kernel_->shared_bytes();
-  if (warps_per_cta_ > warp_slots)
-    throw WorkloadError("kernel '" + launch_.kernel + "': a CTA of " + std::to_string(threads) +
-                        " threads needs " + std::to_string(warps_per_cta_) +
-                        " warp slots; the SM holds " + std::to_string(warp_slots) + " at " +
-                        std::to_string(regs_per_thread()) + " registers per thread");
-  if (shared > shared_per_sm_)
-    throw WorkloadError("kernel '" + launch_.kernel + "': a CTA needs " + std::to_string(shared) +
-                        " bytes of shared memory; the SM has " + std::to_string(shared_per_sm_));
-  max_ctas_ = warp_slots / warps_per_cta_;
-  if (shared) max_ctas_ = std::min(max_ctas_, shared_per_sm_ / shared);
-  max_ctas_ = std::min(max_ctas_, std::max(1u, total_ctas_));
+  const Occupancy occ =
+      occupancy(limits, launch_.kernel, warps_per_cta_, kernel_->shared_bytes(), total_ctas_);
+  max_ctas_ = occ.ctas;
+  const unsigned warp_slots = limits.warp_slots();
 
   ctas_.assign(max_ctas_, CtaSlot{});
   warps_.assign(warp_slots, WarpSlot{});
@@ -233,6 +224,7 @@ void PtxFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
   next_cta_ = live_ctas_ = 0;
   issued_ = retired_ = checked_ = pred_sources_ = 0;
   for (unsigned k = 0; k < max_ctas_ && next_cta_ < total_ctas_; ++k) launch_into(k);
+  return occ;
 }
 
 void PtxFrontend::launch_into(unsigned k) {

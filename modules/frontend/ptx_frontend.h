@@ -7,7 +7,8 @@
 // kDataBase), packs the parameters and launches the first CTAs.
 //
 // CTA scheduling: a CTA of T threads occupies ceil(T/32) consecutive warp slots; as many CTAs
-// are resident as the warp slots and the shared memory per SM allow; CTA slot k owns warp
+// are resident as the SM's warp slots, registers, CTA slots and shared memory allow
+// (policies/occupancy.h); CTA slot k owns warp
 // slots [k * warps_per_cta, (k + 1) * warps_per_cta). The next CTA (in linear id order) is
 // launched into a CTA slot once every warp of its previous CTA exited and all its instructions
 // retired.
@@ -61,14 +62,13 @@ public:
 
   // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run
   // (recursion, an instruction with more than 8 source or destination registers).
-  // `shared_bytes_per_sm` limits the resident CTAs together with the warp slots.
-  explicit PtxFrontend(const LaunchSpec& launch, unsigned shared_bytes_per_sm = 48 * 1024);
+  explicit PtxFrontend(const LaunchSpec& launch);
   ~PtxFrontend() override;
   PtxFrontend(const PtxFrontend&) = delete;
   PtxFrontend& operator=(const PtxFrontend&) = delete;
 
   // IFrontend
-  void start(unsigned warp_slots, IFunctionalMemory& mem) override;
+  Occupancy start(const SmLimits& limits, IFunctionalMemory& mem) override;
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
@@ -128,7 +128,6 @@ private:
                        uint64_t addr) const;
 
   LaunchSpec launch_;
-  unsigned shared_per_sm_;
   compiler::KernelPlan plan_;
   std::vector<const ptx::Function*> layout_; // functions in pc layout order
   std::vector<unsigned> layout_base_;

@@ -35,14 +35,13 @@ ScriptedFrontend::ScriptedFrontend(std::vector<ScriptOp> program, unsigned warps
   }
 }
 
-void ScriptedFrontend::start(unsigned warp_slots, IFunctionalMemory& mem) {
-  if (warp_slots < warps_)
-    throw WorkloadError("scripted workload needs " + std::to_string(warps_) +
-                        " warp slots; the platform holds " + std::to_string(warp_slots));
-  slots_ = warp_slots;
+Occupancy ScriptedFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
+  const Occupancy o = occupancy(limits, "scripted", warps_, 0, 1);
+  slots_ = limits.warp_slots();
   mem_ = &mem;
   state_.assign(slots_, Warp{});
   for (auto& w : state_) w.regs.assign(regs_, LaneValues{});
+  return o;
 }
 
 const InstInfo* ScriptedFrontend::peek(unsigned warp) {

@@ -26,7 +26,8 @@ class ScriptedFrontend : public IFrontend {
 public:
   // Every warp of `warps` runs `program` (an Exit is appended); `regs` registers per thread.
   ScriptedFrontend(std::vector<ScriptOp> program, unsigned warps, unsigned regs);
-  void start(unsigned warp_slots, IFunctionalMemory& mem) override;
+  // One CTA of all the program's warps.
+  Occupancy start(const SmLimits& limits, IFunctionalMemory& mem) override;
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;

@@ -111,6 +111,33 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
         {{"l1.line_reads", sum("l1", "line_reads")},
          {"l1.hits + misses + mshr_merges",
           sum("l1", "hits") + sum("l1", "misses") + sum("l1", "mshr_merges")}});
+  // The L2 takes what the L1 sends to its memory port: line fills (one per miss),
+  // write-throughs and atomics.
+  const bool l2 = has_stat(st, "l2", "reads");
+  if (l2) {
+    equal("L2 requests = L1 misses + write-throughs + atomics",
+          {{"l2.reads + writes + atomics",
+            sum("l2", "reads") + sum("l2", "writes") + sum("l2", "atomics")},
+           {"l1.misses + writes + atomics",
+            sum("l1", "misses") + sum("l1", "writes") + sum("l1", "atomics")}});
+    equal("L2 line reads = hits + misses + MSHR merges",
+          {{"l2.line_reads", sum("l2", "line_reads")},
+           {"l2.hits + misses + mshr_merges",
+            sum("l2", "hits") + sum("l2", "misses") + sum("l2", "mshr_merges")}});
+  }
+  // The memory's traffic is what the cache at the memory port sent (the functional debug
+  // accesses are not counted by either).
+  if (has_stat(st, "memory", "bytes_read")) {
+    const char* port = l2 ? "l2" : "l1";
+    const std::string from = std::string(port) + ".bytes_from_memory";
+    const std::string to = std::string(port) + ".bytes_to_memory";
+    equal("memory bytes read = bytes the memory port's cache read",
+          {{"memory.bytes_read", sum("memory", "bytes_read")},
+           {from, sum(port, "bytes_from_memory")}});
+    equal("memory bytes written = bytes the memory port's cache wrote",
+          {{"memory.bytes_written", sum("memory", "bytes_written")},
+           {to, sum(port, "bytes_to_memory")}});
+  }
   if (has_kind(st, "rfc")) {
     equal("RFC hits = RFC read events",
           {{"rfc.reads", sum("rfc", "reads")}, {"RFC read events", double(e.rfc_reads)}});

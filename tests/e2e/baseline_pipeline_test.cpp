@@ -66,11 +66,18 @@ TEST_P(Baseline, L1HitAndMissLatenciesAsConfigured) {
   ASSERT_TRUE(s.r.ok) << s.r.error;
   const uint64_t lsu = s.param("lsu.latency"), hit = s.param("l1.hit_latency");
   const uint64_t line = s.param("l1.line_bytes"), bpc = s.param("memory.bytes_per_cycle");
-  const uint64_t miss = hit + s.param("memory.latency") + (line + bpc - 1) / bpc;
+  // A cold miss goes through the L2 (when the platform has one) to the memory.
+  const bool l2 = s.r.stats.contains("sm.l2");
+  const uint64_t l2_hit = l2 ? s.param("l2.hit_latency") : 0;
+  const uint64_t miss = hit + l2_hit + s.param("memory.latency") + (line + bpc - 1) / bpc;
   EXPECT_EQ(s.at(0, 0).complete - s.at(0, 0).dispatch, lsu + miss);
   EXPECT_EQ(s.at(0, 2).complete - s.at(0, 2).dispatch, lsu + hit);
   EXPECT_EQ(s.stat("sm.l1", "misses"), 1u);
   EXPECT_EQ(s.stat("sm.l1", "hits"), 1u);
+  if (l2) {
+    EXPECT_EQ(s.stat("sm.l2", "misses"), 1u);
+    EXPECT_EQ(s.stat("sm.l2", "reads"), 1u);
+  }
 }
 
 // One collector per sub-core, and adds reading two registers of one bank: the other warps

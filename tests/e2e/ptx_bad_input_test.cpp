@@ -126,15 +126,33 @@ TEST(PtxE2eBadInput, GoodLaunchRunsAndChecks) {
 TEST(PtxE2eBadInput, CtaTooLargeForTheSm) {
   Dir d;
   const LaunchSpec spec = load_launch(d.write("l.yaml", launch_text("reduce")));
-  PtxFrontend fe(spec, 512); // 512 B of shared memory per SM; the kernel needs 1024 per CTA
+  PtxFrontend fe(spec);
   ConfigPtr platform = load_config(repo_root() + "/configs/fermi.yaml");
+  // 512 B of shared memory per SM; the kernel needs 1024 per CTA.
+  apply_override(*platform, "sm.shared_bytes=512");
   Simulation sim(*platform, fe, fe.regs_per_thread());
   try {
     sim.run();
-    FAIL() << "expected a WorkloadError";
-  } catch (const WorkloadError& e) {
-    EXPECT_NE(std::string(e.what()).find("1024 bytes of shared memory; the SM has 512"),
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("1024 bytes of shared memory; sm.shared_bytes is 512"),
               std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(PtxE2eBadInput, CtaWiderThanTheWarpSlots) {
+  Dir d;
+  const LaunchSpec spec = load_launch(d.write("l.yaml", launch_text("reduce")));
+  PtxFrontend fe(spec);
+  ConfigPtr platform = load_config(repo_root() + "/configs/fermi.yaml");
+  apply_override(*platform, "sm.warps=2"); // reduce's CTA has 8 warps
+  Simulation sim(*platform, fe, fe.regs_per_thread());
+  try {
+    sim.run();
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs 8 warp slots; sm.warps is 2"), std::string::npos)
         << e.what();
   }
 }

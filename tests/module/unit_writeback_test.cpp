@@ -21,7 +21,7 @@ namespace {
 
 struct StubFrontend : IFrontend {
   std::vector<const WarpInst*> retired;
-  void start(unsigned, IFunctionalMemory&) override {}
+  Occupancy start(const SmLimits&, IFunctionalMemory&) override { return {}; }
   const InstInfo* peek(unsigned) override { return nullptr; }
   void execute(unsigned, WarpInst&) override {}
   void retire(const WarpInst& i) override { retired.push_back(&i); }

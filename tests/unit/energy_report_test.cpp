@@ -36,6 +36,8 @@ fu_mem_pj_per_lane_op: 0.5
 fu_tensor_pj_per_lane_op: 6
 l1_access_pj_per_request: 10
 l1_fill_pj_per_byte: 0.25
+l2_access_pj_per_request: 20
+l2_fill_pj_per_byte: 0.5
 shared_access_pj_per_warp_access: 7
 memory_pj_per_byte: 2
 structures:
@@ -84,6 +86,10 @@ Json stats() {
                 {"hits", scalar(3)},
                 {"bytes_from_memory", scalar(400)},
                 {"hit_rate", Json{{"value", 0.1}}}};
+  s["sm.l2"] = {
+      {"reads", scalar(8)},           {"writes", scalar(5)}, {"atomics", scalar(1)},
+      {"writebacks", scalar(2)},      {"hits", scalar(6)},   {"bytes_from_memory", scalar(300)},
+      {"bytes_to_memory", scalar(90)}};
   s["memory"] = {{"reads", scalar(4)}, {"bytes_read", scalar(100)}, {"bytes_written", scalar(50)}};
   // Units with no energy events of their own: bookkeeping only, never priced.
   s["sm.sub0.scheduler0"] = {
@@ -158,6 +164,8 @@ TEST(Energy, EachComponentExactly) {
   EXPECT_DOUBLE_EQ(b["fu_mem"].get<double>(), 4 * 32 * 0.5);
   EXPECT_DOUBLE_EQ(b["fu_tensor"].get<double>(), 5 * 32 * 6);
   EXPECT_DOUBLE_EQ(b["l1"].get<double>(), (20 + 5 + 1) * 10 + 400 * 0.25);
+  // L2: requests and write-backs x pJ per access + bytes filled.
+  EXPECT_DOUBLE_EQ(b["l2"].get<double>(), (8 + 5 + 1 + 2) * 20 + 300 * 0.5);
   EXPECT_DOUBLE_EQ(b["shared_memory"].get<double>(), 6 * 7);
   EXPECT_DOUBLE_EQ(b["memory"].get<double>(), 150 * 2);
   EXPECT_DOUBLE_EQ(b["rfc"].get<double>(), 12 * 1.5 + 4 * 2.5 + 3 * 0.5);
@@ -170,7 +178,7 @@ TEST(Energy, EachComponentExactly) {
   EXPECT_EQ(r["table"], "t");
   EXPECT_DOUBLE_EQ(r["rf_dynamic_energy_pj"].get<double>(), 192 + 144 + 768 + 60 + 29.5);
   EXPECT_DOUBLE_EQ(r["rf_leakage_energy_pj"].get<double>(), 104000 + 4000);
-  const double total = 111899.5;
+  const double total = 111899.5 + 470; // 470: the L2
   EXPECT_DOUBLE_EQ(r["total_energy_pj"].get<double>(), total);
   EXPECT_DOUBLE_EQ(r["memory_energy_pj"].get<double>(), 300);
   EXPECT_DOUBLE_EQ(r["sm_energy_pj"].get<double>(), total - 300);
@@ -216,8 +224,8 @@ TEST(Energy, MissingEntryNamesFileKeyAndRange) {
   for (const char* key :
        {"bank_write_pj_per_16B", "bank_leakage_mw", "bank_bytes", "wire_mm", "fu_sp_pj_per_lane_op",
         "fu_tensor_pj_per_lane_op", "l1_access_pj_per_request", "l1_fill_pj_per_byte",
-        "shared_access_pj_per_warp_access", "memory_pj_per_byte",
-        "collector_write_pj_per_operand"}) {
+        "l2_access_pj_per_request", "l2_fill_pj_per_byte", "shared_access_pj_per_warp_access",
+        "memory_pj_per_byte", "collector_write_pj_per_operand"}) {
     e = error_of(with(key, ""));
     EXPECT_NE(e.find(std::string(key) + ": missing required entry"), std::string::npos) << e;
   }
@@ -244,7 +252,7 @@ TEST(Energy, NegativeEntryNamesFileLineKeyAndRange) {
   std::string t = kTable;
   t.replace(t.find("hashes: 4"), 9, "hashes: -4");
   e = error_of(t);
-  EXPECT_NE(e.find("t.yaml:21: structures.hash.events.hashes: '-4' is out of range"),
+  EXPECT_NE(e.find("t.yaml:23: structures.hash.events.hashes: '-4' is out of range"),
             std::string::npos)
       << e;
 }
@@ -266,7 +274,7 @@ TEST(Energy, StructureEntriesAreRequired) {
     return error_of(s);
   };
   std::string e = replace("part_of_rf: true, leakage_mw: 1,", "leakage_mw: 1,");
-  EXPECT_NE(e.find("t.yaml:20: structures.rfc.part_of_rf: missing required entry"),
+  EXPECT_NE(e.find("t.yaml:22: structures.rfc.part_of_rf: missing required entry"),
             std::string::npos)
       << e;
   e = replace("leakage_mw: 1, ", "");
@@ -287,7 +295,7 @@ TEST(Energy, StructureStatisticTheRunLacksIsAnError) {
     FAIL() << "expected a ConfigError";
   } catch (const ConfigError& e) {
     std::string m = e.what();
-    EXPECT_NE(m.find("t.yaml:21: structures.hash.events.hashs: no statistic 'hashs'"),
+    EXPECT_NE(m.find("t.yaml:23: structures.hash.events.hashs: no statistic 'hashs'"),
               std::string::npos)
         << m;
     EXPECT_NE(m.find("has: hashes"), std::string::npos) << m;
@@ -425,7 +433,7 @@ TEST(Energy, UnpricedEventNamesUnitEventAndTable) {
   EXPECT_NE(e.find("t.yaml: energy events counted but not priced"), std::string::npos) << e;
   EXPECT_NE(e.find("event 'writebacks' of unit sm.sub0.rfc (3 counted)"), std::string::npos) << e;
   EXPECT_EQ(e.find("sm.sub1.rfc"), std::string::npos) << e; // counted 0 there
-  EXPECT_NE(e.find("add {writebacks: <pJ>} to structures.rfc.events (t.yaml:20)"),
+  EXPECT_NE(e.find("add {writebacks: <pJ>} to structures.rfc.events (t.yaml:22)"),
             std::string::npos)
       << e;
   EXPECT_NE(e.find("kEnergyStats"), std::string::npos) << e;
@@ -576,7 +584,7 @@ TEST(Energy, LoadTimeCheckNamesPlatformKeyTableAndWhatToAdd) {
 TEST(Energy, IdentityHoldsAndIsIndependentOfTheBreakdown) {
   const EnergyTable t = table(kTable);
   const Json r = energy_report(t, stats(), kPlatform);
-  EXPECT_NEAR(energy_identity_total(t, stats(), kPlatform), 111899.5, 1e-9);
+  EXPECT_NEAR(energy_identity_total(t, stats(), kPlatform), 111899.5 + 470, 1e-9);
   EXPECT_NO_THROW(check_energy_identity(t, stats(), kPlatform, r));
 
   // A price perturbed in the breakdown path only: the report built with bank reads at 2.5 pJ

@@ -32,7 +32,10 @@ ordered_json stats() {
                 {"line_reads", v(4)}, // one request covered two lines
                 {"hits", v(1)},
                 {"misses", v(2)},
-                {"mshr_merges", v(1)}};
+                {"mshr_merges", v(1)},
+                {"bytes_from_memory", v(256)},
+                {"bytes_to_memory", v(64)}};
+  s["memory"] = {{"bytes_read", v(256)}, {"bytes_written", v(64)}};
   return s;
 }
 
@@ -79,7 +82,9 @@ TEST(Identities, EachBrokenCounterIsNamed) {
                          Fault{"sm.sub0.writeback", "retired", 9, "issued = dispatched"},
                          Fault{"sm.sub0.scheduler0", "active_cycles", 9, "issued or stalled"},
                          Fault{"sm.sub0.arbiter", "bank_accesses", 38, "physical bank accesses"},
-                         Fault{"sm.sub0.lsu", "segments", 4, "LSU segments"}}) {
+                         Fault{"sm.sub0.lsu", "segments", 4, "LSU segments"},
+                         Fault{"sm.l1", "bytes_from_memory", 128, "memory bytes read"},
+                         Fault{"sm.l1", "bytes_to_memory", 0, "memory bytes written"}}) {
     ordered_json s = stats();
     s[f.group][f.stat] = v(f.value);
     const auto bad = check_identities(s, events(), 4);
@@ -112,6 +117,26 @@ TEST(Identities, RfcStorageIsAccountedFor) {
   EXPECT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
   s["sm.sub0.rfc"]["reads"] = v(2); // a hit counter that missed one
   EXPECT_FALSE(check_identities(s, e, 4).empty());
+}
+
+// An L2 takes the L1's misses, write-throughs and atomics, and is the memory's initiator.
+TEST(Identities, L2IsAccountedFor) {
+  ordered_json s = stats();
+  s["sm.l1"]["writes"] = v(1);
+  s["sm.sub0.lsu"]["segments"] = v(4);
+  s["sm.l2"] = {{"reads", v(2)},          {"writes", v(1)},     {"atomics", v(0)},
+                {"line_reads", v(2)},     {"hits", v(1)},       {"misses", v(1)},
+                {"mshr_merges", v(0)},    {"writebacks", v(0)}, {"bytes_from_memory", v(128)},
+                {"bytes_to_memory", v(0)}};
+  s["memory"] = {{"bytes_read", v(128)}, {"bytes_written", v(0)}};
+  EXPECT_EQ(check_identities(s, events(), 4), std::vector<std::string>{});
+  for (const char* stat : {"reads", "hits", "bytes_from_memory"}) {
+    ordered_json b = s;
+    b["sm.l2"][stat] = v(7);
+    const auto bad = check_identities(b, events(), 4);
+    ASSERT_FALSE(bad.empty()) << stat;
+    EXPECT_NE(bad[0].find(std::string("l2.")), std::string::npos) << bad[0];
+  }
 }
 
 // Per scheduler, not summed: one scheduler a cycle over and another a cycle under is caught.

@@ -22,6 +22,7 @@
 //                                 atomic on the memory, so the L1 must neither cache nor
 //                                 modify anything; it invalidates the line (atomics are
 //                                 performed beyond the L1) and returns the memory's delay.
+//                                 The READ carries the Txn, so an L2 behind can tell.
 // A request may span several lines (each is looked up; the request is ready when its last
 // line is). Streaming reads get TLM_BURST_ERROR_RESPONSE; an error response from the memory
 // raises WorkloadError.
@@ -30,7 +31,9 @@
 #include <sstream>
 #include <vector>
 
+#include "modules/common/line_io.h"
 #include "modules/l1/i_l1.h"
+#include "policies/cache.h"
 
 namespace gpurf {
 namespace {
@@ -61,7 +64,6 @@ public:
         bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
         bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")) {
     if (line_bytes_ & (line_bytes_ - 1)) p.fail("line_bytes", "must be a power of two");
-    lines_.resize(size_t(sets_) * ways_);
     buf_.resize(line_bytes_);
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
       const double n = double(hits_ + misses_ + mshr_merges_);
@@ -71,8 +73,8 @@ public:
   }
 
   void dump_state(std::ostream& os) const override {
-    os << "  MSHRs in use: " << mshrs_.size() << "/" << mshr_count_;
-    for (const Mshr& m : mshrs_)
+    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << mshr_count_;
+    for (const Mshrs::Entry& m : mshrs_.entries())
       os << " [0x" << std::hex << m.line * line_bytes_ << std::dec << " until " << m.complete
          << "]";
     os << "\n";
@@ -98,7 +100,7 @@ protected:
     }
     const Cycle arrival = now() + clock_->cycles(delay);
     if (t && t->inst && t->inst->info && t->inst->info->mem == MemKind::Atomic) {
-      atomic(gp, delay);
+      atomic(gp, delay, *t);
     } else if (cmd == tlm::TLM_WRITE_COMMAND) {
       write(gp, delay);
     } else {
@@ -112,83 +114,11 @@ protected:
   }
 
 private:
-  struct Line {
-    uint64_t line = 0; // line number (address / line_bytes)
-    bool valid = false;
-    uint64_t lru = 0; // last use stamp
-  };
-  struct Mshr {
-    uint64_t line;
-    Cycle complete; // the fill arrives; the MSHR is free from this cycle on
-  };
-
-  Line* lookup(uint64_t line) {
-    Line* set = &lines_[(line % sets_) * ways_];
-    for (unsigned w = 0; w < ways_; ++w)
-      if (set[w].valid && set[w].line == line) return &set[w];
-    return nullptr;
-  }
-  void touch(Line* l) { l->lru = ++stamp_; }
-  void install(uint64_t line) {
-    Line* set = &lines_[(line % sets_) * ways_];
-    Line* victim = &set[0];
-    for (unsigned w = 0; w < ways_; ++w) {
-      if (!set[w].valid) {
-        victim = &set[w];
-        break;
-      }
-      if (set[w].lru < victim->lru) victim = &set[w];
-    }
-    victim->valid = true;
-    victim->line = line;
-    touch(victim);
-  }
-  const Mshr* in_flight(uint64_t line) const {
-    for (const Mshr& m : mshrs_)
-      if (m.line == line) return &m;
-    return nullptr;
-  }
-  // Frees the MSHRs whose fill has arrived by cycle `t`.
-  void release(Cycle t) {
-    mshrs_.erase(std::remove_if(mshrs_.begin(), mshrs_.end(),
-                                [t](const Mshr& m) { return m.complete <= t; }),
-                 mshrs_.end());
-  }
-
-  void check(const tlm::tlm_generic_payload& gp, const char* what) const {
-    if (gp.is_response_ok()) return;
-    std::ostringstream os;
-    os << name() << ": memory " << what << " of " << gp.get_data_length() << " bytes at 0x"
-       << std::hex << gp.get_address() << " failed: " << gp.get_response_string();
-    throw WorkloadError(os.str());
-  }
-
-  // Copies the requested bytes of `line` (whose data is in buf_) into the payload.
-  void copy_out(tlm::tlm_generic_payload& gp, uint64_t line) {
-    const uint64_t addr = gp.get_address(), base = line * line_bytes_;
-    const uint64_t lo = std::max(addr, base);
-    const uint64_t hi = std::min<uint64_t>(addr + gp.get_data_length(), base + line_bytes_);
-    unsigned char* data = gp.get_data_ptr();
-    const unsigned char* be = gp.get_byte_enable_ptr();
-    const unsigned be_len = gp.get_byte_enable_length();
-    for (uint64_t a = lo; a < hi; ++a) {
-      const uint64_t i = a - addr;
-      if (be && be[i % be_len] != TLM_BYTE_ENABLED) continue;
-      data[i] = buf_[a - base];
-    }
-  }
-
   // The current bytes of `line` into buf_, untimed (a hit: the memory holds the line's data
   // since the L1 is write-through).
   void peek_line(uint64_t line) {
     std::memset(buf_.data(), 0, line_bytes_);
-    mgp_.set_command(tlm::TLM_READ_COMMAND);
-    mgp_.set_address(line * line_bytes_);
-    mgp_.set_data_ptr(buf_.data());
-    mgp_.set_data_length(line_bytes_);
-    mgp_.set_streaming_width(line_bytes_);
-    mgp_.set_byte_enable_ptr(nullptr);
-    mgp_.set_byte_enable_length(0);
+    line_payload(mgp_, tlm::TLM_READ_COMMAND, line * line_bytes_, buf_.data(), line_bytes_);
     mem->transport_dbg(mgp_);
   }
 
@@ -196,63 +126,49 @@ private:
     const uint64_t addr = gp.get_address();
     const uint64_t first = addr / line_bytes_;
     const uint64_t last = (addr + gp.get_data_length() - 1) / line_bytes_;
-    Cycle t0 = arrival;
-    for (;;) {
-      release(t0);
+    const Mshrs::Room room = mshrs_.room(arrival, !t, [&] {
       unsigned needed = 0;
-      for (uint64_t l = first; l <= last; ++l)
-        if (!in_flight(l) && !lookup(l)) ++needed;
-      if (needed > mshr_count_) {
-        gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE); // can never be served
-        return;
-      }
-      if (mshrs_.size() + needed <= mshr_count_) break;
-      if (t) {
-        t->busy = true;
-        ++mshr_full_;
-        return;
-      }
-      // No Txn: an external initiator cannot retry; serialise it behind the first fill.
-      Cycle next = kNever;
-      for (const Mshr& m : mshrs_) next = std::min(next, m.complete);
-      t0 = next;
+      for (uint64_t l = first; l <= last; ++l) needed += !mshrs_.find(l) && !tags_.lookup(l);
+      return needed;
+    });
+    if (room.status == Mshrs::Status::Never) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE); // can never be served
+      return;
     }
+    if (room.status == Mshrs::Status::Busy) {
+      t->busy = true;
+      ++mshr_full_;
+      return;
+    }
+    const Cycle t0 = room.start;
     ++reads_;
     line_reads_ += last - first + 1;
     Cycle ready_max = t0;
     for (uint64_t l = first; l <= last; ++l) {
       Cycle ready;
-      Line* line = lookup(l);
-      if (const Mshr* m = in_flight(l)) {
+      CacheTags::Line* line = tags_.lookup(l);
+      if (const Mshrs::Entry* m = mshrs_.find(l)) {
         ++mshr_merges_;
         ready = std::max(m->complete, t0 + hit_latency_);
-        if (line) touch(line);
+        if (line) tags_.touch(line);
         peek_line(l);
       } else if (line) {
         ++hits_;
-        touch(line);
+        tags_.touch(line);
         ready = t0 + hit_latency_;
         peek_line(l);
       } else {
         ++misses_;
-        mgp_.set_command(tlm::TLM_READ_COMMAND);
-        mgp_.set_address(l * line_bytes_);
-        mgp_.set_data_ptr(buf_.data());
-        mgp_.set_data_length(line_bytes_);
-        mgp_.set_streaming_width(line_bytes_);
-        mgp_.set_byte_enable_ptr(nullptr);
-        mgp_.set_byte_enable_length(0);
-        mgp_.set_dmi_allowed(false);
-        mgp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        line_payload(mgp_, tlm::TLM_READ_COMMAND, l * line_bytes_, buf_.data(), line_bytes_);
         sc_core::sc_time md = delay + clock_->time(t0 - arrival + hit_latency_);
         mem->b_transport(mgp_, md);
-        check(mgp_, "line fill READ");
+        check_memory_response(mgp_, name(), "line fill READ");
         ready = now() + clock_->cycles(md);
-        mshrs_.push_back({l, ready});
-        install(l);
+        mshrs_.add(l, ready);
+        tags_.install(l);
         bytes_from_mem_ += line_bytes_;
       }
-      copy_out(gp, l);
+      move_overlap(gp, l * line_bytes_, buf_.data(), line_bytes_, /*to_request=*/true);
       ready_max = std::max(ready_max, ready);
     }
     delay += clock_->time(ready_max - arrival);
@@ -263,24 +179,24 @@ private:
     ++writes_;
     const uint64_t addr = gp.get_address();
     for (uint64_t l = addr / line_bytes_; l <= (addr + gp.get_data_length() - 1) / line_bytes_; ++l)
-      if (Line* line = lookup(l)) {
+      if (CacheTags::Line* line = tags_.lookup(l)) {
         ++write_hits_;
-        touch(line);
+        tags_.touch(line);
       }
     sc_core::sc_time md = delay + clock_->time(hit_latency_);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     mem->b_transport(gp, md);
-    check(gp, "WRITE");
+    check_memory_response(gp, name(), "WRITE");
     bytes_to_mem_ += gp.get_data_length();
     delay = posted_writes_ ? delay + clock_->time(hit_latency_) : md;
   }
 
-  void atomic(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  void atomic(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Txn& t) {
     ++atomics_;
     const uint64_t addr = gp.get_address();
     const unsigned len = gp.get_data_length();
     for (uint64_t l = addr / line_bytes_; l <= (addr + len - 1) / line_bytes_; ++l)
-      if (Line* line = lookup(l)) line->valid = false;
+      tags_.invalidate(l);
     std::vector<unsigned char> scratch(len);
     tlm::tlm_generic_payload ag;
     ag.set_command(tlm::TLM_READ_COMMAND);
@@ -289,9 +205,11 @@ private:
     ag.set_data_length(len);
     ag.set_streaming_width(len);
     ag.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    ag.set_extension(&t);
     sc_core::sc_time md = delay + clock_->time(hit_latency_);
     mem->b_transport(ag, md);
-    check(ag, "atomic READ");
+    ag.clear_extension(&t);
+    check_memory_response(ag, name(), "atomic READ");
     bytes_from_mem_ += len;
     if (gp.get_command() == tlm::TLM_READ_COMMAND) {
       const unsigned char* be = gp.get_byte_enable_ptr();
@@ -307,9 +225,8 @@ private:
   const bool posted_writes_;
   uint64_t &reads_, &line_reads_, &writes_, &atomics_, &hits_, &misses_, &mshr_merges_, &mshr_full_,
       &write_hits_, &bytes_from_mem_, &bytes_to_mem_;
-  std::vector<Line> lines_;
-  std::vector<Mshr> mshrs_;
-  uint64_t stamp_ = 0;
+  CacheTags tags_{sets_, ways_};
+  Mshrs mshrs_{mshr_count_};
   std::vector<unsigned char> buf_;
   tlm::tlm_generic_payload mgp_;
 };

@@ -1,0 +1,300 @@
+// Set-associative L2 with LRU replacement, MSHRs, banks and a write-back/write-allocate or
+// write-through/no-write-allocate policy. Tags only, like the L1 (policies/cache.h): every
+// byte lives in the memory behind `mem`, which the front-end reads and writes functionally;
+// a write's bytes are also put into the memory through its debug transport, so the memory
+// holds them whatever the initiator, and a dirty line's write-back is a timed WRITE of the
+// bytes the memory holds.
+//
+// Timing (cycles; t = now + the incoming delay, the arrival of the request). The lines a
+// request covers are looked up in address order; line n is in bank n % banks, and each
+// lookup takes its bank for one cycle (start = max(t0, bank free); waiting counts as
+// bank_conflict_cycles).
+//   MSHRs            before any lookup, a request waits (t0 >= t) until the lines it must
+//                    fetch fit in the free MSHRs (the L1 cannot retry: mshr_wait_cycles).
+//   READ hit         ready = start + hit_latency
+//   READ merge       the line is being fetched: ready = max(its fill, start + hit_latency)
+//   READ miss        a full-line READ to `mem` at start + hit_latency; ready = its response;
+//                    the line is installed at once and holds an MSHR until the fill.
+//   eviction         a dirty victim is written back (a full-line WRITE to `mem` at
+//                    start + hit_latency, not waited for).
+//   WRITE            write_back: a hit (or a line being fetched) becomes dirty; a miss
+//                    allocates the line dirty, fetching it first (a full-line READ, an MSHR)
+//                    unless the write covers every byte. The write completes at
+//                    start + hit_latency of its last line.
+//                    write_through: a hit only refreshes LRU, nothing is allocated; the
+//                    request goes to `mem` as is at t0 + hit_latency of its last line and
+//                    completes with the memory's acknowledgement.
+//   atomic (a READ   write_back: performed in the L2, as a read whose lines become dirty.
+//   with the LSU's   write_through: forwarded to `mem` at t + hit_latency (a READ of the same
+//   atomic Txn)      bytes), the cached lines invalidated; ready = the memory's response.
+// Dirty lines left at the end of the run are not written back. Streaming requests get
+// TLM_BURST_ERROR_RESPONSE; an error response from the memory raises WorkloadError.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "modules/common/line_io.h"
+#include "modules/l2/i_l2.h"
+#include "policies/cache.h"
+
+namespace gpurf {
+namespace {
+
+class SetAssocL2 final : public IL2 {
+public:
+  SetAssocL2(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IL2(nm, c), sets_(p.get_uint("sets", 64, "number of sets", 1)),
+        ways_(p.get_uint("ways", 8, "lines per set", 1)),
+        line_bytes_(
+            p.get_uint("line_bytes", 128, "line size in bytes (power of two)", 4, 1u << 16)),
+        banks_(p.get_uint("banks", 1,
+                          "banks, each taking one lookup per cycle (line n in "
+                          "bank n % banks)",
+                          1, 1024)),
+        mshr_count_(p.get_uint("mshrs", 32, "miss status holding registers", 1)),
+        hit_latency_(p.get_uint("hit_latency", 100, "lookup / hit latency in cycles", 0)),
+        write_back_(p.get_choice("write_policy", "write_back",
+                                 "write_back: write-back, write-allocate (fetch on a partial "
+                                 "write miss); write_through: write-through, no-write-allocate",
+                                 {"write_back", "write_through"}) == "write_back"),
+        reads_(stats().scalar("reads", "read requests (L1 line fills)", "requests")),
+        line_reads_(stats().scalar("line_reads", "lines the read requests cover", "lines")),
+        hits_(stats().scalar("hits", "line reads that hit", "lines")),
+        misses_(stats().scalar("misses", "line reads that missed", "lines")),
+        mshr_merges_(
+            stats().scalar("mshr_merges", "line reads merged with an in-flight miss", "lines")),
+        writes_(stats().scalar("writes", "write requests (L1 write-throughs)", "requests")),
+        write_hits_(stats().scalar("write_hits", "lines of writes found cached", "lines")),
+        write_misses_(stats().scalar("write_misses", "lines of writes not cached", "lines")),
+        write_fetches_(stats().scalar(
+            "write_fetches", "lines fetched for a partial write miss (write_back)", "lines")),
+        atomics_(stats().scalar("atomics", "atomic requests", "requests")),
+        writebacks_(stats().scalar("writebacks", "dirty lines written back on eviction", "lines")),
+        bank_conflict_cycles_(stats().scalar("bank_conflict_cycles",
+                                             "cycles lookups waited for their bank", "cycles")),
+        mshr_wait_cycles_(
+            stats().scalar("mshr_wait_cycles", "cycles requests waited for a free MSHR", "cycles")),
+        bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
+        bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")),
+        tags_(sets_, ways_), mshrs_(mshr_count_), bank_free_(banks_, 0), buf_(line_bytes_),
+        victim_(line_bytes_) {
+    if (line_bytes_ & (line_bytes_ - 1)) p.fail("line_bytes", "must be a power of two");
+    stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
+      const double n = double(hits_ + misses_ + mshr_merges_);
+      return n ? double(hits_) / n : 0.0;
+    });
+    sc_assert(clock_);
+  }
+
+  void dump_state(std::ostream& os) const override {
+    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << mshr_count_ << "\n";
+  }
+
+protected:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override {
+    const unsigned len = gp.get_data_length();
+    if (gp.get_command() == tlm::TLM_IGNORE_COMMAND || len == 0) {
+      gp.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
+    if (!gp.get_data_ptr()) {
+      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+      return;
+    }
+    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0) {
+      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+      return;
+    }
+    const unsigned sw = gp.get_streaming_width();
+    if (sw != 0 && sw < len) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+      return;
+    }
+    Txn* t = nullptr;
+    gp.get_extension(t);
+    const bool atomic = t && t->inst && t->inst->info && t->inst->info->mem == MemKind::Atomic;
+    const Cycle arrival = now() + clock_->cycles(delay);
+    if (atomic) ++atomics_;
+    if (atomic && !write_back_) {
+      forward_atomic(gp, delay);
+      return;
+    }
+    if (gp.is_write() && !write_back_) {
+      write_through(gp, delay, arrival);
+      return;
+    }
+    access(gp, delay, arrival, gp.is_write() ? Kind::Write : atomic ? Kind::Atomic : Kind::Read);
+  }
+
+private:
+  enum class Kind { Read, Write, Atomic };
+
+  uint64_t first_line(const tlm::tlm_generic_payload& gp) const {
+    return gp.get_address() / line_bytes_;
+  }
+  uint64_t last_line(const tlm::tlm_generic_payload& gp) const {
+    return (gp.get_address() + gp.get_data_length() - 1) / line_bytes_;
+  }
+
+  // The cycle line `l`'s lookup starts, no earlier than `t0`; takes its bank for a cycle.
+  Cycle lookup_start(uint64_t l, Cycle t0) {
+    Cycle& free = bank_free_[l % banks_];
+    const Cycle start = std::max(t0, free);
+    bank_conflict_cycles_ += start - t0;
+    free = start + 1;
+    return start;
+  }
+
+  // The bytes the memory holds for line `l`, untimed, into `buf`.
+  void peek_line(uint64_t l, std::vector<unsigned char>& buf) {
+    std::memset(buf.data(), 0, line_bytes_);
+    line_payload(mgp_, tlm::TLM_READ_COMMAND, l * line_bytes_, buf.data(), line_bytes_);
+    mem->transport_dbg(mgp_);
+  }
+
+  // Sends a full-line READ (fill) or WRITE (write-back) of line `l` at cycle `at`; returns the
+  // cycle the memory answers.
+  Cycle line_transfer(tlm::tlm_command cmd, uint64_t l, Cycle at, std::vector<unsigned char>& buf) {
+    line_payload(mgp_, cmd, l * line_bytes_, buf.data(), line_bytes_);
+    sc_core::sc_time md = clock_->time(at - now());
+    mem->b_transport(mgp_, md);
+    check_memory_response(mgp_, name(),
+                          cmd == tlm::TLM_READ_COMMAND ? "line fill READ" : "write-back WRITE");
+    (cmd == tlm::TLM_READ_COMMAND ? bytes_from_mem_ : bytes_to_mem_) += line_bytes_;
+    return now() + clock_->cycles(md);
+  }
+
+  // Fetches line `l` at cycle `at` (miss): MSHR, install, write-back of a dirty victim.
+  Cycle fill(uint64_t l, Cycle at) {
+    const Cycle ready = line_transfer(tlm::TLM_READ_COMMAND, l, at, buf_);
+    mshrs_.add(l, ready);
+    install(l, at);
+    return ready;
+  }
+  CacheTags::Line* install(uint64_t l, Cycle at) {
+    const CacheTags::Line old = tags_.install(l);
+    if (old.valid && old.dirty) {
+      ++writebacks_;
+      peek_line(old.line, victim_);
+      line_transfer(tlm::TLM_WRITE_COMMAND, old.line, at, victim_);
+    }
+    return tags_.lookup(l);
+  }
+
+  // A read, a write-back write or an atomic performed here.
+  void access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Cycle arrival, Kind kind) {
+    const uint64_t first = first_line(gp), last = last_line(gp);
+    const bool write = kind == Kind::Write;
+    // A write miss that covers its line allocates it without a fetch (no MSHR).
+    auto fetches = [&](uint64_t l) {
+      return !mshrs_.find(l) && !tags_.lookup(l) &&
+             !(write && covers(gp, l * line_bytes_, line_bytes_));
+    };
+    const Mshrs::Room room = mshrs_.room(arrival, true, [&] {
+      unsigned n = 0;
+      for (uint64_t l = first; l <= last; ++l) n += fetches(l);
+      return n;
+    });
+    if (room.status == Mshrs::Status::Never) {
+      gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE); // can never be served
+      return;
+    }
+    const Cycle t0 = room.start;
+    mshr_wait_cycles_ += t0 - arrival;
+    if (kind == Kind::Read) {
+      ++reads_;
+      line_reads_ += last - first + 1;
+    }
+    if (write) ++writes_;
+    Cycle ready_max = t0;
+    for (uint64_t l = first; l <= last; ++l) {
+      const Cycle looked_up = lookup_start(l, t0) + hit_latency_;
+      CacheTags::Line* line = tags_.lookup(l);
+      const Mshrs::Entry* m = mshrs_.find(l);
+      Cycle ready = looked_up;
+      if (write) {
+        (line ? write_hits_ : write_misses_) += 1;
+        if (!line && fetches(l)) {
+          ++write_fetches_;
+          fill(l, looked_up);
+          line = tags_.lookup(l);
+        } else if (!line) {
+          line = install(l, looked_up);
+        }
+        tags_.touch(line);
+        line->dirty = true;
+        peek_line(l, buf_); // the memory holds the line's bytes: merge the write into them
+        move_overlap(gp, l * line_bytes_, buf_.data(), line_bytes_, /*to_request=*/false);
+        line_payload(mgp_, tlm::TLM_WRITE_COMMAND, l * line_bytes_, buf_.data(), line_bytes_);
+        mem->transport_dbg(mgp_);
+      } else {
+        if (m) {
+          if (kind == Kind::Read) ++mshr_merges_;
+          ready = std::max(m->complete, looked_up);
+          if (line) tags_.touch(line);
+          peek_line(l, buf_);
+        } else if (line) {
+          if (kind == Kind::Read) ++hits_;
+          tags_.touch(line);
+          peek_line(l, buf_);
+        } else {
+          if (kind == Kind::Read) ++misses_;
+          ready = fill(l, looked_up);
+          line = tags_.lookup(l);
+        }
+        if (kind == Kind::Atomic && (line = tags_.lookup(l))) line->dirty = true;
+        move_overlap(gp, l * line_bytes_, buf_.data(), line_bytes_, /*to_request=*/true);
+      }
+      ready_max = std::max(ready_max, ready);
+    }
+    delay += clock_->time(ready_max - arrival);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  void write_through(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Cycle arrival) {
+    ++writes_;
+    Cycle sent = arrival;
+    for (uint64_t l = first_line(gp); l <= last_line(gp); ++l) {
+      sent = std::max(sent, lookup_start(l, arrival) + hit_latency_);
+      if (CacheTags::Line* line = tags_.lookup(l)) {
+        ++write_hits_;
+        tags_.touch(line);
+      } else {
+        ++write_misses_;
+      }
+    }
+    sc_core::sc_time md = delay + clock_->time(sent - arrival);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    mem->b_transport(gp, md);
+    check_memory_response(gp, name(), "WRITE");
+    bytes_to_mem_ += gp.get_data_length();
+    delay = md;
+  }
+
+  void forward_atomic(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    for (uint64_t l = first_line(gp); l <= last_line(gp); ++l) tags_.invalidate(l);
+    sc_core::sc_time md = delay + clock_->time(hit_latency_);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    mem->b_transport(gp, md);
+    check_memory_response(gp, name(), "atomic READ");
+    bytes_from_mem_ += gp.get_data_length();
+    delay = md;
+  }
+
+  const unsigned sets_, ways_, line_bytes_, banks_, mshr_count_, hit_latency_;
+  const bool write_back_;
+  uint64_t &reads_, &line_reads_, &hits_, &misses_, &mshr_merges_, &writes_, &write_hits_,
+      &write_misses_, &write_fetches_, &atomics_, &writebacks_, &bank_conflict_cycles_,
+      &mshr_wait_cycles_, &bytes_from_mem_, &bytes_to_mem_;
+  CacheTags tags_;
+  Mshrs mshrs_;
+  std::vector<Cycle> bank_free_;
+  std::vector<unsigned char> buf_, victim_;
+  tlm::tlm_generic_payload mgp_;
+};
+
+GPURF_REGISTER_UNIT(IL2, SetAssocL2, "set_assoc",
+                    "set-associative LRU cache, banks, MSHRs, write-back or write-through");
+
+} // namespace
+} // namespace gpurf

@@ -1,0 +1,77 @@
+// The tag and MSHR bookkeeping of a set-associative cache, shared by the L1 and L2 units
+// (modules/l1/impl/set_assoc.cpp, modules/l2/impl/set_assoc.cpp). Plain C++, no SystemC, no
+// data: the units keep tags only.
+//
+// A line number n = address / line_bytes lives in set n % sets and is compared whole (every
+// address bit). Replacement: a free way first, else the least recently used line. An MSHR
+// holds one line being filled until the cycle its fill arrives.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace gpurf {
+
+class CacheTags {
+public:
+  struct Line {
+    uint64_t line = 0; // line number
+    bool valid = false;
+    bool dirty = false; // written since the fill (write-back caches)
+    uint64_t lru = 0;   // last use stamp
+  };
+  CacheTags(unsigned sets, unsigned ways);
+  Line* lookup(uint64_t line);
+  void touch(Line* l) { l->lru = ++stamp_; }
+  // Installs `line` as the most recently used line of its set and returns the line it
+  // replaced (valid = false when a way was free).
+  Line install(uint64_t line);
+  void invalidate(uint64_t line);
+
+private:
+  unsigned sets_, ways_;
+  std::vector<Line> lines_;
+  uint64_t stamp_ = 0;
+};
+
+class Mshrs {
+public:
+  struct Entry {
+    uint64_t line;
+    uint64_t complete; // the fill arrives; the entry is free from this cycle on
+  };
+  explicit Mshrs(unsigned count) : count_(count) {}
+  const Entry* find(uint64_t line) const;
+  void add(uint64_t line, uint64_t complete) { entries_.push_back({line, complete}); }
+  unsigned count() const { return count_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+
+  // Room for an access arriving at cycle `t`: frees the entries whose fill has arrived, asks
+  // `needed()` how many new entries the access takes (lines neither in flight nor cached)
+  // and answers Ok with the cycle from which they fit; when they do not fit now, Busy if the
+  // initiator retries by itself (!wait), else waits for the earliest fill and asks again.
+  // Never: the access needs more entries than exist.
+  enum class Status { Ok, Busy, Never };
+  struct Room {
+    Status status;
+    uint64_t start;
+  };
+  template <class Needed> Room room(uint64_t t, bool wait, Needed needed) {
+    for (;;) {
+      release(t);
+      const unsigned n = needed();
+      if (n > count_) return {Status::Never, t};
+      if (entries_.size() + n <= count_) return {Status::Ok, t};
+      if (!wait) return {Status::Busy, t};
+      t = earliest();
+    }
+  }
+
+private:
+  void release(uint64_t t);
+  uint64_t earliest() const;
+  unsigned count_;
+  std::vector<Entry> entries_;
+};
+
+} // namespace gpurf

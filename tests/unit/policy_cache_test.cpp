@@ -1,0 +1,59 @@
+// The cache bookkeeping the L1 and L2 share (policies/cache.h): LRU replacement with free
+// ways first, whole-tag compare, dirty victims, and MSHR room (busy, wait, never).
+#include <gtest/gtest.h>
+
+#include "policies/cache.h"
+
+using namespace gpurf;
+
+TEST(CacheTags, FreeWaysFirstThenLeastRecentlyUsed) {
+  CacheTags t(1, 2);
+  EXPECT_FALSE(t.install(10).valid);
+  EXPECT_FALSE(t.install(11).valid);
+  t.touch(t.lookup(10)); // 11 is now the LRU line
+  const CacheTags::Line v = t.install(12);
+  EXPECT_TRUE(v.valid);
+  EXPECT_EQ(v.line, 11u);
+  EXPECT_NE(t.lookup(10), nullptr);
+  EXPECT_EQ(t.lookup(11), nullptr);
+}
+
+TEST(CacheTags, SetsAndWholeTags) {
+  CacheTags t(4, 1);
+  t.install(1);
+  t.install(2); // another set: 1 stays
+  EXPECT_NE(t.lookup(1), nullptr);
+  EXPECT_EQ(t.lookup(1 + (uint64_t(1) << 50)), nullptr); // same set, differs only high up
+  EXPECT_EQ(t.install(5).line, 1u);                      // set 1 is full: 1 goes
+}
+
+TEST(CacheTags, DirtyVictimAndInvalidate) {
+  CacheTags t(1, 1);
+  t.install(3);
+  t.lookup(3)->dirty = true;
+  const CacheTags::Line v = t.install(4);
+  EXPECT_TRUE(v.valid && v.dirty);
+  EXPECT_FALSE(t.lookup(4)->dirty); // a new line is clean
+  t.invalidate(4);
+  EXPECT_EQ(t.lookup(4), nullptr);
+  EXPECT_FALSE(t.install(6).valid); // the invalidated way is free
+}
+
+TEST(Mshrs, BusyWaitOrNever) {
+  Mshrs m(2);
+  m.add(5, 100);
+  m.add(6, 200);
+  EXPECT_NE(m.find(5), nullptr);
+  EXPECT_EQ(m.find(7), nullptr);
+  auto one = [] { return 1u; };
+  EXPECT_EQ(m.room(50, false, one).status, Mshrs::Status::Busy);
+  const Mshrs::Room r = m.room(50, true, one); // waits for the first fill
+  EXPECT_EQ(r.status, Mshrs::Status::Ok);
+  EXPECT_EQ(r.start, 100u);
+  EXPECT_EQ(m.find(5), nullptr); // freed at its fill
+  EXPECT_EQ(m.room(100, true, [] { return 3u; }).status, Mshrs::Status::Never);
+  // Two entries fit once the fill of 6 is back.
+  const Mshrs::Room w = m.room(100, true, [] { return 2u; });
+  EXPECT_EQ(w.start, 200u);
+  EXPECT_TRUE(m.entries().empty());
+}
