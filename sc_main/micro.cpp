@@ -546,11 +546,12 @@ void Micro::expectations() {
     Row m;
     m.quantity = l2_holds ? "L1 miss latency (L2 hit)" : "L1 miss latency";
     m.configured = miss;
-    m.formula = "cycles/instr - " + mem_overhead_text(c, miss) + "; l1.hit_latency " +
-                std::to_string(hit) + (l2 ? " + l2.hit_latency " + std::to_string(l2_hit) : "") +
-                (l2_holds ? "" : " + memory.latency " + std::to_string(mem) + " + line " +
-                                     std::to_string(line) + " B / " + std::to_string(bw) +
-                                     " B per cycle");
+    m.formula =
+        "cycles/instr - " + mem_overhead_text(c, miss) + "; l1.hit_latency " + std::to_string(hit) +
+        (l2 ? " + l2.hit_latency " + std::to_string(l2_hit) : "") +
+        (l2_holds ? ""
+                  : " + memory.latency " + std::to_string(mem) + " + line " + std::to_string(line) +
+                        " B / " + std::to_string(bw) + " B per cycle");
     m.measure = [this, dm, ovm] { return cpi(dm) - ovm; };
     rows.push_back(m);
   }

@@ -11,10 +11,10 @@ namespace gpurf {
 class IWriteback : public Unit {
 public:
   using Registry = gpurf::Registry<IWriteback, const UnitContext&>;
-  MultiTargetSocket<IWriteback> in;     // Complete from the exec unit and the LSU
-  TargetSocket<IWriteback> write_done;  // WriteDone from the arbiter
-  InitSocket<IWriteback> to_arb;        // Write requests
-  MultiInitSocket<IWriteback> to_sched; // Written/ValueReady, to scheduler k of the sub-core
+  MultiTargetSocket<IWriteback> in;      // Complete from the exec unit and the LSU
+  TargetSocket<IWriteback> write_done;   // WriteDone from the arbiter
+  InitSocket<IWriteback> to_arb;         // Write requests
+  MultiInitSocket<IWriteback> to_sched;  // Written/ValueReady, to scheduler k of the sub-core
   MultiTargetSocket<IWriteback> forward; // Forward queries from the collectors
   IWriteback(const sc_core::sc_module_name& nm, const UnitContext& c)
       : Unit(nm, c), in("in"), write_done("write_done"), to_arb("to_arb"), to_sched("to_sched"),

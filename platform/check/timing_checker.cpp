@@ -207,9 +207,9 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
          "operand r" + std::to_string(r) +
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
-  const Cycle read_done = s.read_at[j] + (s.read_from[j] == Store::Bank
-                                              ? spec_.bank_latency + spec_.xbar_latency
-                                              : spec_.rfc_hit_latency);
+  const Cycle read_done =
+      s.read_at[j] + (s.read_from[j] == Store::Bank ? spec_.bank_latency + spec_.xbar_latency
+                                                    : spec_.rfc_hit_latency);
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   if (at != want)
     fail("latency", unit, at, &i,

@@ -112,17 +112,17 @@ private:
     std::array<Cycle, InstInfo::kMaxSrc> read_at{};
     std::array<Store, InstInfo::kMaxSrc> read_from{};
     std::array<Cycle, InstInfo::kMaxSrc> forward_at{}; // kNever: the read value stands
-    std::array<bool, InstInfo::kMaxSrc> stale{}; // the read returned an older value
+    std::array<bool, InstInfo::kMaxSrc> stale{};       // the read returned an older value
   };
   struct Reg {
-    uint32_t unwritten = 0;        // issued producers whose write is not granted yet
-    uint64_t arch_version = 0;     // last producer whose write was granted
+    uint32_t unwritten = 0;    // issued producers whose write is not granted yet
+    uint64_t arch_version = 0; // last producer whose write was granted
     // The last two producers issued and when their results are ready (kNever: not known
     // yet); two, as an instruction may read the older one's value and be the newer one.
     std::array<uint64_t, 2> producer{};
     std::array<Cycle, 2> producer_ready{kNever, kNever};
     Cycle ready_of(uint64_t seq) const {
-      return producer[0] == seq ? producer_ready[0]
+      return producer[0] == seq   ? producer_ready[0]
              : producer[1] == seq ? producer_ready[1]
                                   : kNever;
     }

@@ -34,8 +34,7 @@ TEST_P(Baseline, DependentChainTakesExactlyTheConfiguredCycles) {
   ASSERT_TRUE(s.r.ok) << s.r.error;
   const uint64_t sp = s.param("exec.sp.latency");
   const uint64_t stages = s.has_param("collector.stages") ? s.param("collector.stages") : 0;
-  const uint64_t read =
-      stages ? stages : 1 + s.param("bank.latency") + s.param("crossbar.latency");
+  const uint64_t read = stages ? stages : 1 + s.param("bank.latency") + s.param("crossbar.latency");
   for (unsigned pc = 0; pc < 3; ++pc) {
     const auto& i = s.at(0, pc);
     Cycle ready = i.issue + (pc || stages ? read : 1); // Mov reads nothing
@@ -88,8 +87,7 @@ TEST_P(Baseline, CollectorExhaustionStallsIssueAndIsCounted) {
   const std::string per_sm = GetParam() == std::string("turing-subcore") ? "4" : "1";
   std::vector<std::string> o = {"collector.count=" + per_sm, "collector.sets.sp=0",
                                 "collector.sets.sfu=0", "collector.sets.mem=0"};
-  if (test::has_param(*platform(), "collector.stages"))
-    o = {"exec.sp.ii=4"};
+  if (test::has_param(*platform(), "collector.stages")) o = {"exec.sp.ii=4"};
   auto s = run({op(ScriptOp::Add, {1}, {0, 4}), op(ScriptOp::Add, {2}, {1, 3})}, 8, o);
   ASSERT_TRUE(s.r.ok) << s.r.error;
   EXPECT_GT(s.stat("sm.sub0.allocator", "full"), 0u);

@@ -32,8 +32,7 @@ struct Bench {
   std::unique_ptr<ICollector> col;
   StubInit alloc{"alloc"}, xbar{"xbar"};
   StubTarget arb{"arb", &clock}, exec{"exec", &clock}, release{"release", &clock},
-      sched0{"sched0", &clock}, sched1{"sched1", &clock},
-      results{"results", &clock};
+      sched0{"sched0", &clock}, sched1{"sched1", &clock}, results{"results", &clock};
   InstInfo info;
   WarpInst inst;
 

@@ -140,8 +140,8 @@ protected:
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (!found) return;
     t.version = found->seq;
-    gp.set_data_ptr(reinterpret_cast<unsigned char*>(
-        const_cast<WarpInst*>(found)->dst[slot].value.data()));
+    gp.set_data_ptr(
+        reinterpret_cast<unsigned char*>(const_cast<WarpInst*>(found)->dst[slot].value.data()));
     d = clock_->time(found->complete_cycle > now() ? found->complete_cycle - now() : 0);
   }
 
