@@ -270,3 +270,20 @@ TEST(UnitArbiter, SearchGrantsAYoungerReadPastABlockedHead) {
 TEST(UnitArbiter, HeadOnlyKeepsTheBankQueueInOrder) {
   younger_read_past_a_blocked_head("head_only");
 }
+
+// Bank 1's two oldest reads wait for collector 0's port (bank 0 fills it this cycle); the
+// third, for collector 1, is granted only when the search window reaches past both.
+void read_behind_two_blocked(unsigned window) {
+  Bench b({{1, false}, {1, false}}, "{search_window: " + std::to_string(window) + "}");
+  b.read(0, 1, 0);
+  b.read(1, 2, 0);
+  b.read(1, 3, 0);
+  b.read(1, 4, 1);
+  b.tick(0);
+  const bool reached = window == 0 || window > 2;
+  EXPECT_EQ(b.banks[1]->seen.size(), reached ? 1u : 0u);
+  EXPECT_EQ(b.conflicts(kCollectorPort), reached ? 2u : 3u);
+}
+TEST(UnitArbiter, SearchWindowTwoStopsAtTheSecondBlockedRead) { read_behind_two_blocked(2); }
+TEST(UnitArbiter, SearchWindowThreeReachesTheThirdRead) { read_behind_two_blocked(3); }
+TEST(UnitArbiter, SearchWindowZeroSearchesTheWholeQueue) { read_behind_two_blocked(0); }

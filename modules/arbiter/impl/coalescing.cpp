@@ -103,7 +103,7 @@ private:
     size_t pi = 0;
     for (auto* l : lists) {
       if (!l || pl) continue;
-      for (size_t i = 0; i < l->size() && (i == 0 || !head_only_); ++i)
+      for (size_t i = 0; i < l->size() && (!search_window_ || i < search_window_); ++i)
         if ((*l)[i].kind == Txn::Kind::Write || collector_takes(b, (*l)[i])) {
           pl = l, pi = i;
           break;

@@ -19,11 +19,18 @@ public:
       : IArbiter(nm, c),
         collector_ports_(p.get_uint("collector_ports", 1,
                                     "operands one collector can receive per cycle", 1, 16)),
-        head_only_(p.get_choice("order", "search",
-                                "which queued requests of a bank may be granted: search (any "
-                                "that fits, also past a blocked older one) or head_only (FIFO: "
-                                "nothing past a blocked head, as GPGPU-Sim's bank queues)",
-                                {"search", "head_only"}) == "head_only"),
+        search_window_(p.get_choice("order", "search",
+                                    "which queued requests of a bank may be granted: search (any "
+                                    "that fits, also past a blocked older one, within "
+                                    "search_window) or head_only (FIFO: nothing past a blocked "
+                                    "head, as GPGPU-Sim's bank queues; = search_window 1)",
+                                    {"search", "head_only"}) == "head_only"
+                           ? 1
+                           : p.get_uint("search_window", 0,
+                                        "with order: search, requests of a bank queue that may "
+                                        "be blocked ahead of a granted one, plus one (1: the "
+                                        "head only; 0: the whole queue)",
+                                        0, 1u << 16)),
         conflicts_(stats().vector(
             "conflicts", kKinds, "request-cycles a request waited, by what blocked it",
             "request-cycles", {"read_read", "read_write", "write_write", "collector_port"})),
@@ -50,11 +57,11 @@ public:
       auto& q = queues_[b];
       if (q.writes.empty() && q.reads.empty()) continue;
       const bool split = banks_[b].separate_write_port;
-      unsigned write_busy = 0, read_busy = 0, written = 0;
+      unsigned write_busy = 0, read_busy = 0, written = 0, blocked = 0;
       for (auto it = q.writes.begin(); it != q.writes.end();) {
         const unsigned m = it->slice_mask;
         if (m & write_busy) {
-          if (wait(q.writes, it, kWriteWrite)) break;
+          if (wait(q.writes, it, kWriteWrite, blocked)) break;
           continue;
         }
         write_busy |= m;
@@ -64,14 +71,16 @@ public:
         ++writes_;
         it = q.writes.erase(it);
       }
+      blocked = 0;
       for (auto it = q.reads.begin(); it != q.reads.end();) {
         const unsigned m = it->slice_mask;
         if (m & read_busy) {
-          if (wait(q.reads, it, (!split && (m & written)) ? kReadWrite : kReadRead)) break;
+          if (wait(q.reads, it, (!split && (m & written)) ? kReadWrite : kReadRead, blocked))
+            break;
           continue;
         }
         if (used_ports_[it->collector] >= collector_ports_) {
-          if (wait(q.reads, it, kCollectorPort)) break;
+          if (wait(q.reads, it, kCollectorPort, blocked)) break;
           continue;
         }
         read_busy |= m;
@@ -129,10 +138,11 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     std::deque<Txn> reads, writes;
   };
 
-  // Request *it waits this cycle for `why`; moves past it. With head_only the requests
-  // behind it wait too (for the same reason), and the queue is done: returns true.
-  bool wait(std::deque<Txn>& q, std::deque<Txn>::iterator& it, Conflict why) {
-    if (!head_only_) {
+  // Request *it waits this cycle for `why`; moves past it. When it is the search window's
+  // last (`blocked`: the queue's requests found blocked so far this cycle) the requests
+  // behind it wait too, for the same reason, and the queue is done: returns true.
+  bool wait(std::deque<Txn>& q, std::deque<Txn>::iterator& it, Conflict why, unsigned& blocked) {
+    if (!search_window_ || ++blocked < search_window_) {
       ++conflicts_[why];
       ++it;
       return false;
@@ -178,7 +188,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   }
 
   const unsigned collector_ports_;
-  const bool head_only_;
+  const unsigned search_window_; // 0: the whole queue; 1: the head only
   Stat& conflicts_;
   uint64_t& reads_;
   uint64_t& writes_;
