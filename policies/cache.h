@@ -10,7 +10,26 @@
 #include <cstdint>
 #include <vector>
 
+#include "platform/params.h"
+
 namespace gpurf {
+
+// The parameters every set-associative cache level declares; `def` holds the level's
+// defaults. Refuses a line size that is not a power of two.
+struct CacheGeometry {
+  unsigned sets = 1, ways = 1, line_bytes = 128, mshrs = 1, hit_latency = 0;
+  static CacheGeometry read(Params& p, const CacheGeometry& def) {
+    CacheGeometry g;
+    g.sets = p.get_uint("sets", def.sets, "number of sets", 1);
+    g.ways = p.get_uint("ways", def.ways, "lines per set", 1);
+    g.line_bytes =
+        p.get_uint("line_bytes", def.line_bytes, "line size in bytes (power of two)", 4, 1u << 16);
+    g.mshrs = p.get_uint("mshrs", def.mshrs, "miss status holding registers", 1);
+    g.hit_latency = p.get_uint("hit_latency", def.hit_latency, "lookup / hit latency in cycles", 0);
+    if (g.line_bytes & (g.line_bytes - 1)) p.fail("line_bytes", "must be a power of two");
+    return g;
+  }
+};
 
 class CacheTags {
 public:

@@ -41,12 +41,7 @@ namespace {
 class SetAssocL1 final : public IL1 {
 public:
   SetAssocL1(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : IL1(nm, c), sets_(p.get_uint("sets", 32, "number of sets", 1)),
-        ways_(p.get_uint("ways", 4, "lines per set", 1)),
-        line_bytes_(
-            p.get_uint("line_bytes", 128, "line size in bytes (power of two)", 4, 1u << 16)),
-        mshr_count_(p.get_uint("mshrs", 32, "miss status holding registers", 1)),
-        hit_latency_(p.get_uint("hit_latency", 20, "tag lookup / hit latency in cycles", 0)),
+      : IL1(nm, c), geo_(CacheGeometry::read(p, {32, 4, 128, 32, 20})),
         posted_writes_(p.get_bool("posted_writes", true,
                                   "stores complete after hit_latency instead of waiting for "
                                   "the memory's write acknowledgement")),
@@ -63,8 +58,7 @@ public:
         write_hits_(stats().scalar("write_hits", "writes to a cached line", "lines")),
         bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
         bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")) {
-    if (line_bytes_ & (line_bytes_ - 1)) p.fail("line_bytes", "must be a power of two");
-    buf_.resize(line_bytes_);
+    buf_.resize(geo_.line_bytes);
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
       const double n = double(hits_ + misses_ + mshr_merges_);
       return n ? double(hits_) / n : 0.0;
@@ -73,9 +67,9 @@ public:
   }
 
   void dump_state(std::ostream& os) const override {
-    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << mshr_count_;
+    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << geo_.mshrs;
     for (const Mshrs::Entry& m : mshrs_.entries())
-      os << " [0x" << std::hex << m.line * line_bytes_ << std::dec << " until " << m.complete
+      os << " [0x" << std::hex << m.line * geo_.line_bytes << std::dec << " until " << m.complete
          << "]";
     os << "\n";
   }
@@ -117,15 +111,15 @@ private:
   // The current bytes of `line` into buf_, untimed (a hit: the memory holds the line's data
   // since the L1 is write-through).
   void peek_line(uint64_t line) {
-    std::memset(buf_.data(), 0, line_bytes_);
-    line_payload(mgp_, tlm::TLM_READ_COMMAND, line * line_bytes_, buf_.data(), line_bytes_);
+    std::memset(buf_.data(), 0, geo_.line_bytes);
+    line_payload(mgp_, tlm::TLM_READ_COMMAND, line * geo_.line_bytes, buf_.data(), geo_.line_bytes);
     mem->transport_dbg(mgp_);
   }
 
   void read(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Cycle arrival, Txn* t) {
     const uint64_t addr = gp.get_address();
-    const uint64_t first = addr / line_bytes_;
-    const uint64_t last = (addr + gp.get_data_length() - 1) / line_bytes_;
+    const uint64_t first = addr / geo_.line_bytes;
+    const uint64_t last = (addr + gp.get_data_length() - 1) / geo_.line_bytes;
     const Mshrs::Room room = mshrs_.room(arrival, !t, [&] {
       unsigned needed = 0;
       for (uint64_t l = first; l <= last; ++l) needed += !mshrs_.find(l) && !tags_.lookup(l);
@@ -149,26 +143,27 @@ private:
       CacheTags::Line* line = tags_.lookup(l);
       if (const Mshrs::Entry* m = mshrs_.find(l)) {
         ++mshr_merges_;
-        ready = std::max(m->complete, t0 + hit_latency_);
+        ready = std::max(m->complete, t0 + geo_.hit_latency);
         if (line) tags_.touch(line);
         peek_line(l);
       } else if (line) {
         ++hits_;
         tags_.touch(line);
-        ready = t0 + hit_latency_;
+        ready = t0 + geo_.hit_latency;
         peek_line(l);
       } else {
         ++misses_;
-        line_payload(mgp_, tlm::TLM_READ_COMMAND, l * line_bytes_, buf_.data(), line_bytes_);
-        sc_core::sc_time md = delay + clock_->time(t0 - arrival + hit_latency_);
+        line_payload(mgp_, tlm::TLM_READ_COMMAND, l * geo_.line_bytes, buf_.data(),
+                     geo_.line_bytes);
+        sc_core::sc_time md = delay + clock_->time(t0 - arrival + geo_.hit_latency);
         mem->b_transport(mgp_, md);
         check_memory_response(mgp_, name(), "line fill READ");
         ready = now() + clock_->cycles(md);
         mshrs_.add(l, ready);
         tags_.install(l);
-        bytes_from_mem_ += line_bytes_;
+        bytes_from_mem_ += geo_.line_bytes;
       }
-      move_overlap(gp, l * line_bytes_, buf_.data(), line_bytes_, /*to_request=*/true);
+      move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/true);
       ready_max = std::max(ready_max, ready);
     }
     delay += clock_->time(ready_max - arrival);
@@ -178,24 +173,25 @@ private:
   void write(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     ++writes_;
     const uint64_t addr = gp.get_address();
-    for (uint64_t l = addr / line_bytes_; l <= (addr + gp.get_data_length() - 1) / line_bytes_; ++l)
+    for (uint64_t l = addr / geo_.line_bytes;
+         l <= (addr + gp.get_data_length() - 1) / geo_.line_bytes; ++l)
       if (CacheTags::Line* line = tags_.lookup(l)) {
         ++write_hits_;
         tags_.touch(line);
       }
-    sc_core::sc_time md = delay + clock_->time(hit_latency_);
+    sc_core::sc_time md = delay + clock_->time(geo_.hit_latency);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     mem->b_transport(gp, md);
     check_memory_response(gp, name(), "WRITE");
     bytes_to_mem_ += gp.get_data_length();
-    delay = posted_writes_ ? delay + clock_->time(hit_latency_) : md;
+    delay = posted_writes_ ? delay + clock_->time(geo_.hit_latency) : md;
   }
 
   void atomic(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Txn& t) {
     ++atomics_;
     const uint64_t addr = gp.get_address();
     const unsigned len = gp.get_data_length();
-    for (uint64_t l = addr / line_bytes_; l <= (addr + len - 1) / line_bytes_; ++l)
+    for (uint64_t l = addr / geo_.line_bytes; l <= (addr + len - 1) / geo_.line_bytes; ++l)
       tags_.invalidate(l);
     std::vector<unsigned char> scratch(len);
     tlm::tlm_generic_payload ag;
@@ -206,7 +202,7 @@ private:
     ag.set_streaming_width(len);
     ag.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     ag.set_extension(&t);
-    sc_core::sc_time md = delay + clock_->time(hit_latency_);
+    sc_core::sc_time md = delay + clock_->time(geo_.hit_latency);
     mem->b_transport(ag, md);
     ag.clear_extension(&t);
     check_memory_response(ag, name(), "atomic READ");
@@ -221,12 +217,12 @@ private:
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
-  const unsigned sets_, ways_, line_bytes_, mshr_count_, hit_latency_;
+  const CacheGeometry geo_;
   const bool posted_writes_;
   uint64_t &reads_, &line_reads_, &writes_, &atomics_, &hits_, &misses_, &mshr_merges_, &mshr_full_,
       &write_hits_, &bytes_from_mem_, &bytes_to_mem_;
-  CacheTags tags_{sets_, ways_};
-  Mshrs mshrs_{mshr_count_};
+  CacheTags tags_{geo_.sets, geo_.ways};
+  Mshrs mshrs_{geo_.mshrs};
   std::vector<unsigned char> buf_;
   tlm::tlm_generic_payload mgp_;
 };

@@ -43,16 +43,11 @@ namespace {
 class SetAssocL2 final : public IL2 {
 public:
   SetAssocL2(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : IL2(nm, c), sets_(p.get_uint("sets", 64, "number of sets", 1)),
-        ways_(p.get_uint("ways", 8, "lines per set", 1)),
-        line_bytes_(
-            p.get_uint("line_bytes", 128, "line size in bytes (power of two)", 4, 1u << 16)),
+      : IL2(nm, c), geo_(CacheGeometry::read(p, {64, 8, 128, 32, 100})),
         banks_(p.get_uint("banks", 1,
                           "banks, each taking one lookup per cycle (line n in "
                           "bank n % banks)",
                           1, 1024)),
-        mshr_count_(p.get_uint("mshrs", 32, "miss status holding registers", 1)),
-        hit_latency_(p.get_uint("hit_latency", 100, "lookup / hit latency in cycles", 0)),
         write_back_(p.get_choice("write_policy", "write_back",
                                  "write_back: write-back, write-allocate (fetch on a partial "
                                  "write miss); write_through: write-through, no-write-allocate",
@@ -76,9 +71,8 @@ public:
             stats().scalar("mshr_wait_cycles", "cycles requests waited for a free MSHR", "cycles")),
         bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
         bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")),
-        tags_(sets_, ways_), mshrs_(mshr_count_), bank_free_(banks_, 0), buf_(line_bytes_),
-        victim_(line_bytes_) {
-    if (line_bytes_ & (line_bytes_ - 1)) p.fail("line_bytes", "must be a power of two");
+        tags_(geo_.sets, geo_.ways), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
+        buf_(geo_.line_bytes), victim_(geo_.line_bytes) {
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
       const double n = double(hits_ + misses_ + mshr_merges_);
       return n ? double(hits_) / n : 0.0;
@@ -87,7 +81,7 @@ public:
   }
 
   void dump_state(std::ostream& os) const override {
-    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << mshr_count_ << "\n";
+    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << geo_.mshrs << "\n";
   }
 
 protected:
@@ -130,10 +124,10 @@ private:
   enum class Kind { Read, Write, Atomic };
 
   uint64_t first_line(const tlm::tlm_generic_payload& gp) const {
-    return gp.get_address() / line_bytes_;
+    return gp.get_address() / geo_.line_bytes;
   }
   uint64_t last_line(const tlm::tlm_generic_payload& gp) const {
-    return (gp.get_address() + gp.get_data_length() - 1) / line_bytes_;
+    return (gp.get_address() + gp.get_data_length() - 1) / geo_.line_bytes;
   }
 
   // The cycle line `l`'s lookup starts, no earlier than `t0`; takes its bank for a cycle.
@@ -147,20 +141,20 @@ private:
 
   // The bytes the memory holds for line `l`, untimed, into `buf`.
   void peek_line(uint64_t l, std::vector<unsigned char>& buf) {
-    std::memset(buf.data(), 0, line_bytes_);
-    line_payload(mgp_, tlm::TLM_READ_COMMAND, l * line_bytes_, buf.data(), line_bytes_);
+    std::memset(buf.data(), 0, geo_.line_bytes);
+    line_payload(mgp_, tlm::TLM_READ_COMMAND, l * geo_.line_bytes, buf.data(), geo_.line_bytes);
     mem->transport_dbg(mgp_);
   }
 
   // Sends a full-line READ (fill) or WRITE (write-back) of line `l` at cycle `at`; returns the
   // cycle the memory answers.
   Cycle line_transfer(tlm::tlm_command cmd, uint64_t l, Cycle at, std::vector<unsigned char>& buf) {
-    line_payload(mgp_, cmd, l * line_bytes_, buf.data(), line_bytes_);
+    line_payload(mgp_, cmd, l * geo_.line_bytes, buf.data(), geo_.line_bytes);
     sc_core::sc_time md = clock_->time(at - now());
     mem->b_transport(mgp_, md);
     check_memory_response(mgp_, name(),
                           cmd == tlm::TLM_READ_COMMAND ? "line fill READ" : "write-back WRITE");
-    (cmd == tlm::TLM_READ_COMMAND ? bytes_from_mem_ : bytes_to_mem_) += line_bytes_;
+    (cmd == tlm::TLM_READ_COMMAND ? bytes_from_mem_ : bytes_to_mem_) += geo_.line_bytes;
     return now() + clock_->cycles(md);
   }
 
@@ -188,7 +182,7 @@ private:
     // A write miss that covers its line allocates it without a fetch (no MSHR).
     auto fetches = [&](uint64_t l) {
       return !mshrs_.find(l) && !tags_.lookup(l) &&
-             !(write && covers(gp, l * line_bytes_, line_bytes_));
+             !(write && covers(gp, l * geo_.line_bytes, geo_.line_bytes));
     };
     const Mshrs::Room room = mshrs_.room(arrival, true, [&] {
       unsigned n = 0;
@@ -208,7 +202,7 @@ private:
     if (write) ++writes_;
     Cycle ready_max = t0;
     for (uint64_t l = first; l <= last; ++l) {
-      const Cycle looked_up = lookup_start(l, t0) + hit_latency_;
+      const Cycle looked_up = lookup_start(l, t0) + geo_.hit_latency;
       CacheTags::Line* line = tags_.lookup(l);
       const Mshrs::Entry* m = mshrs_.find(l);
       Cycle ready = looked_up;
@@ -224,8 +218,9 @@ private:
         tags_.touch(line);
         line->dirty = true;
         peek_line(l, buf_); // the memory holds the line's bytes: merge the write into them
-        move_overlap(gp, l * line_bytes_, buf_.data(), line_bytes_, /*to_request=*/false);
-        line_payload(mgp_, tlm::TLM_WRITE_COMMAND, l * line_bytes_, buf_.data(), line_bytes_);
+        move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/false);
+        line_payload(mgp_, tlm::TLM_WRITE_COMMAND, l * geo_.line_bytes, buf_.data(),
+                     geo_.line_bytes);
         mem->transport_dbg(mgp_);
       } else {
         if (m) {
@@ -243,7 +238,7 @@ private:
           line = tags_.lookup(l);
         }
         if (kind == Kind::Atomic && (line = tags_.lookup(l))) line->dirty = true;
-        move_overlap(gp, l * line_bytes_, buf_.data(), line_bytes_, /*to_request=*/true);
+        move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/true);
       }
       ready_max = std::max(ready_max, ready);
     }
@@ -255,7 +250,7 @@ private:
     ++writes_;
     Cycle sent = arrival;
     for (uint64_t l = first_line(gp); l <= last_line(gp); ++l) {
-      sent = std::max(sent, lookup_start(l, arrival) + hit_latency_);
+      sent = std::max(sent, lookup_start(l, arrival) + geo_.hit_latency);
       if (CacheTags::Line* line = tags_.lookup(l)) {
         ++write_hits_;
         tags_.touch(line);
@@ -273,7 +268,7 @@ private:
 
   void forward_atomic(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     for (uint64_t l = first_line(gp); l <= last_line(gp); ++l) tags_.invalidate(l);
-    sc_core::sc_time md = delay + clock_->time(hit_latency_);
+    sc_core::sc_time md = delay + clock_->time(geo_.hit_latency);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     mem->b_transport(gp, md);
     check_memory_response(gp, name(), "atomic READ");
@@ -281,7 +276,8 @@ private:
     delay = md;
   }
 
-  const unsigned sets_, ways_, line_bytes_, banks_, mshr_count_, hit_latency_;
+  const CacheGeometry geo_;
+  const unsigned banks_;
   const bool write_back_;
   uint64_t &reads_, &line_reads_, &hits_, &misses_, &mshr_merges_, &writes_, &write_hits_,
       &write_misses_, &write_fetches_, &atomics_, &writebacks_, &bank_conflict_cycles_,
