@@ -62,9 +62,10 @@ simulation failed, 2 bad input.
 // The kernels whose chain instruction's latency is measured, one per instruction kind
 // (workloads/micro/cuda/chain.cu).
 const std::vector<std::string> kChains = {
-    "dep_iadd", "dep_ixor", "dep_ishl", "dep_imul", "dep_imad", "dep_idiv", "dep_fadd",
-    "dep_fmul", "dep_ffma", "dep_fdiv", "dep_cvt",  "dep_sin",  "dep_ex2",  "dep_rcp",
-    "dep_sqrt", "dep_dadd", "dep_dfma", "dep_ddiv", "dep_shfl"};
+    "dep_iadd", "dep_ixor", "dep_ishl", "dep_imin", "dep_imul", "dep_imad", "dep_idiv",
+    "dep_mov",  "dep_fadd", "dep_fmin", "dep_fmul", "dep_ffma", "dep_fdiv", "dep_cvt",
+    "dep_sin",  "dep_ex2",  "dep_rcp",  "dep_sqrt", "dep_dadd", "dep_dmin", "dep_dmul",
+    "dep_dfma", "dep_ddiv", "dep_drcp", "dep_dcvt", "dep_shfl"};
 const std::vector<unsigned> kStrides = {1, 2, 3, 4, 8, 16, 32};
 
 struct BadInput : std::runtime_error {
