@@ -23,6 +23,7 @@ struct Txn : tlm::tlm_extension<Txn> {
     WriteDone,    // arbiter -> writeback: the write reached the bank
     Dispatch,     // collector -> exec -> pipe: operands complete
     Complete,     // pipe -> writeback: result ready after the pipe latency (the delay)
+    ResultSlot,   // pipe -> writeback: would a Complete be taken now? (busy: no)
     OperandsRead, // collector -> scheduler: sources have left the banks (WAR release)
     Written,      // writeback -> scheduler: destinations written (scoreboard release)
     ValueReady,   // writeback -> scheduler: data results forwardable to a dependent issued now

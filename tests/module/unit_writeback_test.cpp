@@ -201,3 +201,28 @@ TEST(UnitWriteback, NoDestinationRetiresWhenReady) {
   EXPECT_EQ(b.fe.retired[0], i);
   ASSERT_EQ(b.sched0.seen.size(), 1u);
 }
+
+// With `results: 1` the writeback holds one produced result: while it is announced for a
+// later cycle it takes no entry; from its ready cycle to its retirement another pipe's
+// request for a result slot, and a Complete, are refused.
+TEST(UnitWriteback, FullResultBufferRefusesUntilARetirement) {
+  Bench b("{ports: 1, results: 1}");
+  b.complete(0, Pipe::SP, {4}, 2);
+  auto refused = [&](Cycle now, Txn::Kind k) {
+    b.clock.now = now;
+    Packet pk;
+    pk.prepare(k);
+    pk.txn.inst = b.pool.get();
+    pk.txn.inst->info = &b.info[0];
+    b.exec.sock->b_transport(pk.gp, pk.delay);
+    b.pool.put(pk.txn.inst);
+    return pk.txn.busy;
+  };
+  EXPECT_FALSE(refused(1, Txn::Kind::ResultSlot)); // ready only at cycle 2
+  EXPECT_TRUE(refused(2, Txn::Kind::ResultSlot));
+  EXPECT_TRUE(refused(2, Txn::Kind::Complete));
+  EXPECT_TRUE(b.tick(2)); // the write leaves
+  EXPECT_TRUE(refused(2, Txn::Kind::ResultSlot));
+  b.write_done(3, 0); // retires
+  EXPECT_FALSE(refused(3, Txn::Kind::ResultSlot));
+}

@@ -63,6 +63,10 @@ protected:
     const Cycle now = this->now();
     for (Cycle& f : kinds_[i].free_at)
       if (f <= now) {
+        pkt_.prepare(Txn::Kind::ResultSlot); // a full writeback holds the instruction back
+        pkt_.txn.inst = t.inst;
+        to_wb->b_transport(pkt_.gp, pkt_.delay);
+        if (pkt_.txn.busy) break;
         f = now + k.ii;
         (*busy_)[i] += k.ii;
         ++(*dispatched_)[i];
@@ -72,6 +76,7 @@ protected:
         pkt_.txn.inst = t.inst;
         pkt_.delay = clock_->time(k.latency);
         to_wb->b_transport(pkt_.gp, pkt_.delay);
+        sc_assert(!pkt_.txn.busy);
         return;
       }
     t.busy = true;

@@ -16,6 +16,11 @@ class PriorityWriteback : public IWriteback {
 public:
   PriorityWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : IWriteback(nm, c), ports_(p.get_uint("ports", 2, "register writes per cycle", 1, 64)),
+        buffer_(p.get_uint("results", 0,
+                           "results the writeback holds at once, from the cycle they are "
+                           "ready to retirement; a full buffer refuses more and stalls "
+                           "dispatch (0: unlimited)",
+                           0, 1u << 16)),
         retired_(stats().scalar("retired", "warp instructions retired", "instructions")),
         writes_(stats().scalar("register_writes", "destination registers written", "registers")),
         port_stall_(stats().scalar("port_stall_cycles",
@@ -40,7 +45,7 @@ public:
   void tick(Cycle now) override {
     unsigned ports = ports_;
     Cycle next = kNever;
-    bool stalled = false;
+    bool stalled = false, order_wait = false;
     for (size_t k = 0; k < value_ready_.size();) {
       if (value_ready_[k].ready > now) {
         next = std::min(next, value_ready_[k].ready);
@@ -60,11 +65,12 @@ public:
           ++it;
           continue;
         }
+        bool ordered = false; // waits for an older write of the same register
         while (inst->wb_sent < inst->n_dst && ports) {
           const SmShape& s = *ctx_.shape;
           const unsigned reg = inst->info->dst_reg[inst->wb_sent];
-          if (s.forward_stages && older_write_unsent(*inst, reg)) {
-            ++order_stall_;
+          if (s.forward_stages && older_write_pending(*inst, reg)) {
+            ordered = true;
             break;
           }
           pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
@@ -85,8 +91,13 @@ public:
           ++writes_;
         }
         if (inst->wb_sent < inst->n_dst) {
-          stalled = true;
           next = now + 1;
+          if (ordered) { // the older one may stand behind it in this queue: go on
+            order_wait = true;
+            ++it;
+            continue;
+          }
+          stalled = true;
           break;
         }
         it = q.erase(it);
@@ -94,6 +105,7 @@ public:
       }
     }
     port_stall_ += stalled;
+    order_stall_ += order_wait;
     if (next != kNever) wake(next);
   }
 
@@ -107,6 +119,13 @@ public:
 protected:
   void on_complete(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (buffer_ && produced() >= buffer_) { // full: the pipe retries (backpressure to dispatch)
+      t.busy = true;
+      return;
+    }
+    if (t.kind == Txn::Kind::ResultSlot) return;
+    ++held_;
     const Cycle ready = now() + clock_->cycles(d);
     t.inst->complete_cycle = ready;
     if (ctx_.probe) ctx_.probe->complete(*t.inst, ready);
@@ -154,12 +173,23 @@ protected:
   // Variants adjust a write request before it goes to the arbiter (CMRC: slice mask, packed
   // data in t.data, which must stay valid until on_write_done).
   virtual void prepare_write(Txn&) {}
+  // Results produced (ready) and not yet retired: those the result buffer holds. A result
+  // announced for a later cycle (a load on its way from memory) takes no entry yet.
+  unsigned produced() const {
+    unsigned future = 0;
+    for (const auto& q : waiting_)
+      for (const Waiting& w : q) future += w.ready > now();
+    return held_ - future;
+  }
+
   // With forwarding a younger writer of a register may issue before an older one's write
-  // (WAW is released with the value): its write waits until the older one's has left.
-  bool older_write_unsent(const WarpInst& inst, unsigned reg) const {
+  // (WAW is released with the value): its write waits until the older one has retired, so
+  // the writes reach the storage in order whatever path each takes (an RFC may allocate one
+  // and send another straight to the MRF).
+  bool older_write_pending(const WarpInst& inst, unsigned reg) const {
     for (const WarpInst* o : in_flight_)
       if (o->warp == inst.warp && o->seq < inst.seq)
-        for (unsigned k = o->wb_sent; k < o->n_dst; ++k)
+        for (unsigned k = 0; k < o->n_dst; ++k)
           if (o->info->dst_reg[k] == reg) return true;
     return false;
   }
@@ -173,6 +203,7 @@ protected:
   }
 
   virtual void retire(WarpInst* inst) {
+    --held_;
     if (ctx_.shape->forward_stages && inst->n_dst)
       in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), inst));
     inst->retire_cycle = now();
@@ -191,6 +222,8 @@ protected:
     WarpInst* inst;
   };
   const unsigned ports_;
+  const unsigned buffer_; // results held at once; 0: unlimited
+  unsigned held_ = 0;     // results taken and not retired (some not ready yet)
   std::vector<unsigned> order_;
   std::deque<Waiting> waiting_[kNumPipes];
   std::vector<WarpInst*> in_flight_; // forwarding: completed, not retired
