@@ -15,6 +15,25 @@ namespace gpurf {
 
 // Sets `gp` up as a plain transfer (no byte enables, no streaming) of `len` bytes at `addr`
 // from or into `buf`.
+// A request a cache cannot serve as such: nothing to do (ignore command, no bytes: answered
+// OK), or malformed (no data pointer, empty byte-enable array: answered with the TLM error).
+// Returns true when the request has been answered.
+inline bool answered_trivially(tlm::tlm_generic_payload& gp) {
+  if (gp.get_command() == tlm::TLM_IGNORE_COMMAND || gp.get_data_length() == 0) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    return true;
+  }
+  if (!gp.get_data_ptr()) {
+    gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return true;
+  }
+  if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0) {
+    gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
+    return true;
+  }
+  return false;
+}
+
 inline void line_payload(tlm::tlm_generic_payload& gp, tlm::tlm_command cmd, uint64_t addr,
                          unsigned char* buf, unsigned len) {
   gp.set_command(cmd);

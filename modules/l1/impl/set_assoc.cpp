@@ -80,18 +80,7 @@ protected:
     gp.get_extension(t);
     const tlm::tlm_command cmd = gp.get_command();
     const unsigned len = gp.get_data_length();
-    if (cmd == tlm::TLM_IGNORE_COMMAND || len == 0) {
-      gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
-    if (!gp.get_data_ptr()) {
-      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
-    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0) {
-      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-      return;
-    }
+    if (answered_trivially(gp)) return;
     const Cycle arrival = now() + clock_->cycles(delay);
     if (t && t->inst && t->inst->info && t->inst->info->mem == MemKind::Atomic) {
       atomic(gp, delay, *t);

@@ -87,18 +87,7 @@ public:
 protected:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override {
     const unsigned len = gp.get_data_length();
-    if (gp.get_command() == tlm::TLM_IGNORE_COMMAND || len == 0) {
-      gp.set_response_status(tlm::TLM_OK_RESPONSE);
-      return;
-    }
-    if (!gp.get_data_ptr()) {
-      gp.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
-      return;
-    }
-    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0) {
-      gp.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-      return;
-    }
+    if (answered_trivially(gp)) return;
     const unsigned sw = gp.get_streaming_width();
     if (sw != 0 && sw < len) {
       gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
