@@ -43,6 +43,12 @@ std::string where(const ptx::Module& m, const ptx::Instr& in) {
 // Construction: compile, static instruction records
 // =============================================================================================
 compiler::RegAllocMode frontend_regalloc(Params& top) {
+  // --dump-config shows the mode in effect even where the platform has no `frontend:` section.
+  if (Params::fill_defaults && top.node() && !top.node()->find("frontend")) {
+    ConfigNode& n = top.node()->child("frontend");
+    n.kind = ConfigNode::Kind::Map;
+    n.file = "default";
+  }
   Params& fe = top.sub("frontend", "how the PTX front-end compiles kernels (docs/frontend.md)");
   return compiler::regalloc_mode(fe.get_choice(
       "regalloc", "linear_scan",
