@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "modules/frontend/ptx/engine.h"
+#include "platform/params.h"
 #include "workloads/reference/reference.h"
 
 namespace gpurf {
@@ -41,11 +42,32 @@ std::string where(const ptx::Module& m, const ptx::Instr& in) {
 // =============================================================================================
 // Construction: compile, static instruction records
 // =============================================================================================
-PtxFrontend::PtxFrontend(const LaunchSpec& launch) : launch_(launch) {
+compiler::RegAllocMode frontend_regalloc(Params& top) {
+  // --dump-config shows the mode in effect even where the platform has no `frontend:` section.
+  if (Params::fill_defaults && top.node() && !top.node()->find("frontend")) {
+    ConfigNode& n = top.node()->child("frontend");
+    n.kind = ConfigNode::Kind::Map;
+    n.file = "default";
+  }
+  Params& fe = top.sub("frontend", "how the PTX front-end compiles kernels (docs/frontend.md)");
+  return compiler::regalloc_mode(fe.get_choice(
+      "regalloc", "linear_scan",
+      "register allocation: linear_scan (gpurf's colouring, registers reused) or ptx_virtual "
+      "(GPGPU-Sim PTX mode: every PTX virtual register its own register)",
+      compiler::regalloc_mode_names()));
+}
+
+compiler::RegAllocMode frontend_regalloc(ConfigNode& platform) {
+  Params top(&platform, "");
+  return frontend_regalloc(top);
+}
+
+PtxFrontend::PtxFrontend(const LaunchSpec& launch, compiler::RegAllocMode regalloc)
+    : launch_(launch), regalloc_(regalloc) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   const ptx::Module& m = *launch_.module;
   try {
-    plan_ = compiler::compile_kernel(m, launch_.kernel);
+    plan_ = compiler::compile_kernel(m, launch_.kernel, {}, regalloc_);
   } catch (const compiler::CompileError& e) {
     throw WorkloadError(e.what());
   }

@@ -46,6 +46,17 @@
 
 namespace gpurf {
 
+struct ConfigNode;
+class Params;
+
+// The platform's `frontend:` section, declared here once: how the PTX front-end compiles
+// (`regalloc`). The Params overload declares it on the platform's parameter set (Simulation
+// does, so the key is validated and shown by --dump-config); the ConfigNode overload reads the
+// same declaration from a platform tree, for whoever builds a PtxFrontend before the
+// Simulation. A bad value throws ConfigError.
+compiler::RegAllocMode frontend_regalloc(Params& top);
+compiler::RegAllocMode frontend_regalloc(ConfigNode& platform);
+
 namespace ptx {
 class Kernel;
 struct GlobalMemory;
@@ -62,7 +73,8 @@ public:
 
   // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run
   // (recursion, an instruction with more than 8 source or destination registers).
-  explicit PtxFrontend(const LaunchSpec& launch);
+  explicit PtxFrontend(const LaunchSpec& launch,
+                       compiler::RegAllocMode regalloc = compiler::RegAllocMode::LinearScan);
   ~PtxFrontend() override;
   PtxFrontend(const PtxFrontend&) = delete;
   PtxFrontend& operator=(const PtxFrontend&) = delete;
@@ -86,6 +98,7 @@ public:
   unsigned preds_per_thread() const { return plan_.preds_per_thread; }
   unsigned predicate_registers() const override { return plan_.preds_per_thread; }
   const compiler::KernelPlan& plan() const { return plan_; }
+  compiler::RegAllocMode regalloc() const { return regalloc_; }
   // The static record of every instruction of the kernel, indexed by InstInfo::pc.
   const std::vector<InstInfo>& static_info() const { return info_; }
   // A text table of static_info() (pc, line, opcode, pipe, registers, hints) for docs.
@@ -128,6 +141,7 @@ private:
                        uint64_t addr) const;
 
   LaunchSpec launch_;
+  compiler::RegAllocMode regalloc_;
   compiler::KernelPlan plan_;
   std::vector<const ptx::Function*> layout_; // functions in pc layout order
   std::vector<unsigned> layout_base_;

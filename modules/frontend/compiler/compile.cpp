@@ -14,7 +14,7 @@ const FunctionPlan* KernelPlan::plan(const ptx::Function& f) const {
 }
 
 KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
-                          const LivenessOptions& opt) {
+                          const LivenessOptions& opt, RegAllocMode mode) {
   KernelPlan k;
   k.module = &m;
   const int ei = m.function_index(entry);
@@ -59,7 +59,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     FunctionPlan& p = k.funcs[fi];
     p.func = &m.functions[fi];
     p.liveness = compute_liveness(*p.func, opt);
-    p.regs = allocate_registers(*p.func, p.liveness);
+    p.regs = allocate_registers(*p.func, p.liveness, mode);
     p.long_latency = mark_long_latency(*p.func, p.liveness);
     p.rfc = rfc_hints(*p.func, p.liveness, p.long_latency);
   }

@@ -47,7 +47,8 @@ struct KernelPlan {
 
 // Throws CompileError for an unknown entry, a call to a function without a body or recursion.
 KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
-                          const LivenessOptions& opt = {});
+                          const LivenessOptions& opt = {},
+                          RegAllocMode mode = RegAllocMode::LinearScan);
 
 // verify_allocation() over every function of the plan, plus disjoint caller/callee ranges.
 std::string verify_kernel(const KernelPlan& k);

@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 namespace gpurf::compiler {
 
@@ -84,7 +85,51 @@ unsigned colour(const ptx::Function& f, const Graph& g, const std::vector<unsign
   return used;
 }
 
+// GPGPU-Sim's PTX mode: the parser gives every declared register the next number of its
+// function (declaration order, `%r<N>` ranges expanded), and nothing is ever reused. A vreg no
+// instruction touches takes no register, so the count is what the kernel's values need.
+RegAssignment allocate_ptx_virtual(const ptx::Function& f, const Liveness& lv) {
+  const unsigned nr = unsigned(f.regs.size());
+  RegAssignment a;
+  a.reg.assign(nr, -1);
+  a.width.assign(nr, 0);
+  a.is_pred.assign(nr, false);
+  a.order = "PTX declaration order";
+  std::vector<bool> touched(nr, false);
+  for (const UseDef& u : lv.ud) {
+    for (unsigned s : u.uses) touched[s] = true;
+    for (unsigned d : u.defs) touched[d] = true;
+  }
+  for (unsigned v = 0; v < nr; ++v) {
+    a.is_pred[v] = f.regs[v].is_pred;
+    if (!touched[v]) continue;
+    if (f.regs[v].is_pred) {
+      a.width[v] = 1;
+      a.reg[v] = int(a.num_preds++);
+      continue;
+    }
+    const unsigned w = reg_width(f.regs[v]);
+    a.num_regs += a.num_regs % w; // a pair starts on an even register
+    a.width[v] = uint8_t(w);
+    a.reg[v] = int(a.num_regs);
+    a.num_regs += w;
+  }
+  return a;
+}
+
 } // namespace
+
+const std::vector<std::string>& regalloc_mode_names() {
+  static const std::vector<std::string> names = {"linear_scan", "ptx_virtual"};
+  return names;
+}
+
+RegAllocMode regalloc_mode(const std::string& name) {
+  const auto& n = regalloc_mode_names();
+  for (size_t i = 0; i < n.size(); ++i)
+    if (n[i] == name) return RegAllocMode(i);
+  throw std::invalid_argument("unknown register allocation mode '" + name + "'");
+}
 
 std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Liveness& lv) {
   Graph g = build_graph(f, lv);
@@ -93,7 +138,8 @@ std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Li
   return out;
 }
 
-RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv) {
+RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv, RegAllocMode mode) {
+  if (mode == RegAllocMode::PtxVirtual) return allocate_ptx_virtual(f, lv);
   const unsigned nr = unsigned(f.regs.size());
   const Graph g = build_graph(f, lv);
   RegAssignment a;

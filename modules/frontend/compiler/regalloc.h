@@ -10,8 +10,15 @@
 //     the first definition, which is optimal for the chordal graphs of SSA-like code; 64-bit
 //     first; Chaitin's smallest-last order with pair-weighted degrees); the order giving the
 //     fewest registers wins. No spilling: the register count is whatever the colouring needs.
+//
+// Two modes (platform `frontend.regalloc`, docs/frontend.md#register-allocation-modes):
+//   * linear_scan: the colouring above (gpurf's own compiler; the default).
+//   * ptx_virtual: GPGPU-Sim's PTX mode (what CMRC and Warped-Compression simulated): no reuse,
+//     every touched data vreg gets its own register(s) in declaration order (64-bit vregs on
+//     the next even register), every touched predicate its own predicate register.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,7 +44,15 @@ unsigned reg_width(const ptx::VReg& r);
 // Interference graph of one register class (data or predicate) as adjacency lists.
 std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Liveness& lv);
 
-RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv);
+enum class RegAllocMode { LinearScan, PtxVirtual };
+
+// Platform names of the modes, in enum order: "linear_scan", "ptx_virtual".
+const std::vector<std::string>& regalloc_mode_names();
+// The mode of a name from regalloc_mode_names(); throws std::invalid_argument for another.
+RegAllocMode regalloc_mode(const std::string& name);
+
+RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
+                                 RegAllocMode mode = RegAllocMode::LinearScan);
 
 // Independent check of an assignment against the live sets: at every instruction, every vreg
 // it writes and every vreg live after it (and all vregs live on entry) must occupy disjoint
