@@ -19,6 +19,7 @@
 #include "platform/stats.h"
 #include "sc_main/compare.h"
 #include "sc_main/micro.h"
+#include "sc_main/profile.h"
 #include "sc_main/spawn.h"
 #include "workloads/reference/reference.h"
 
@@ -46,6 +47,10 @@ const char* kUsage = R"(usage:
   gpurf micro [--platform FILE] [-p key.path=value]... [--format text|markdown|json] [-j JOBS]
               [--out DIR]                microbenchmarks: measured vs configured latencies
                                          and throughputs (docs/tools.md)
+  gpurf profile [--platform FILE] [-p key.path=value]... [--workload W] [--scale N]
+                [--format text|markdown|json]   the kernel's register traffic: operand reads
+                                         per register and bank, value lifetimes, widths,
+                                         reuse distances (docs/tools.md, docs/workloads.md)
   gpurf --list                      every slot and its implementations
   gpurf --describe IMPL             an implementation's parameters with defaults
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
@@ -58,7 +63,7 @@ const std::vector<std::string> kBaselines = {"fermi", "warped-compression", "geb
                                              "turing-subcore", "wir"};
 
 struct Cli {
-  std::string command, workload = "sgemm", out, describe, kernels;
+  std::string command, workload = "sgemm", out, describe, kernels, format;
   std::vector<std::string> platforms, overrides, vars;
   unsigned scale = 1, jobs = 0;
   bool quiet = false;
@@ -90,7 +95,7 @@ Cli parse(int argc, char** argv) {
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "run" || a == "suite" || a == "--list" || a == "--dump-config") {
+    if (a == "run" || a == "suite" || a == "profile" || a == "--list" || a == "--dump-config") {
       c.command = a;
     } else if (a == "--describe") {
       c.command = a;
@@ -111,6 +116,11 @@ Cli parse(int argc, char** argv) {
       c.vars.push_back(value(i));
     } else if (a == "--workload") {
       c.workload = value(i);
+    } else if (a == "--format") {
+      c.format = value(i);
+      if (c.format != "text" && c.format != "markdown" && c.format != "json")
+        throw ConfigError("option --format: '" + c.format +
+                          "' is not a format; expected text, markdown or json");
     } else if (a == "--out") {
       c.out = value(i);
     } else if (a == "--trace") {
@@ -149,6 +159,12 @@ Cli parse(int argc, char** argv) {
   if (c.command.empty()) throw ConfigError(std::string("no command given\n") + kUsage);
   if (!c.vars.empty() && (c.command != "run" || c.workload == "synthetic"))
     throw ConfigError("option --var needs gpurf run with a launch file (--workload)");
+  if (!c.format.empty() && c.command != "profile")
+    throw ConfigError("option --format needs gpurf profile (gpurf compare and gpurf micro take "
+                      "their own)");
+  if (c.command == "profile" && c.workload == "synthetic")
+    throw ConfigError("gpurf profile needs a PTX kernel (--workload: a launch file or suite "
+                      "kernel name), not synthetic");
   if (c.trace_window && c.trace.empty())
     throw ConfigError("option --trace-window needs --trace FILE.json");
   const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
@@ -517,6 +533,12 @@ int sc_main(int argc, char** argv) {
       return 0;
     }
     if (c.command == "suite") return suite(c);
+    if (c.command == "profile") {
+      ConfigPtr root = platform(c);
+      return profile_kernel(*root, fs::path(c.platform()).stem(),
+                            load_launch(workload_path(c.workload), c.scale),
+                            c.format.empty() ? "text" : c.format);
+    }
     return run(c);
   } catch (const ConfigError& e) {
     std::cerr << "error: " << e.what() << "\n";

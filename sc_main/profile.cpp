@@ -1,0 +1,123 @@
+#include "sc_main/profile.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "modules/frontend/ptx_frontend.h"
+#include "platform/probe.h"
+#include "platform/profile.h"
+#include "platform/simulation.h"
+#include "platform/sm.h"
+
+namespace gpurf {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// Feeds every issued instruction to the profiler (values are set at issue: the front-end
+// executes an instruction when the scheduler issues it).
+struct ProfileObserver : Observer {
+  std::unique_ptr<Profiler> profiler;
+  void issue(const WarpInst& i, Cycle) override { profiler->add(i); }
+};
+
+// The kernel's `ptxas -v` register count (workloads/ptxas-registers.txt); null if not listed.
+json ptxas_registers(const std::string& kernel) {
+  std::ifstream f(std::string(GPURF_SOURCE_DIR) + "/workloads/ptxas-registers.txt");
+  for (std::string line; std::getline(f, line);) {
+    std::istringstream ss(line);
+    std::string name;
+    unsigned regs = 0;
+    if (ss >> name >> regs && name == kernel) return regs;
+  }
+  return nullptr;
+}
+
+std::string pct(const json& share) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << 100 * share.get<double>() << "%";
+  return o.str();
+}
+
+std::string histogram(const json& h) {
+  std::string s;
+  for (size_t k = 0; k < h["labels"].size(); ++k)
+    s += (k ? "  " : "") + h["labels"][k].get<std::string>() + ": " + pct(h["share"][k]);
+  return s;
+}
+
+// The report's headline figures as (quantity, value) rows, for text and markdown.
+std::vector<std::pair<std::string, std::string>> rows(const json& j) {
+  const json& b = j["banks"];
+  const json& l = j["value_lifetime"];
+  const json& w = j["operand_width"];
+  const json& r = j["reuse_distance"];
+  std::string bank_shares;
+  for (const json& s : b["read_share"]) bank_shares += (bank_shares.empty() ? "" : " ") + pct(s);
+  const json& px = j["registers_per_thread"]["ptxas"];
+  return {
+      {"registers per thread (gpurf / ptxas)",
+       std::to_string(j["registers_per_thread"]["gpurf"].get<unsigned>()) + " / " +
+           (px.is_null() ? "-" : std::to_string(px.get<unsigned>()))},
+      {"warp instructions", std::to_string(j["warp_instructions"].get<uint64_t>())},
+      {"reads to the 6 hottest registers", pct(j["register_reads"]["hottest6_share"])},
+      {"reads per bank", bank_shares},
+      {"same-bank sources (random mapping)",
+       pct(b["same_bank_share"]) + " (" + pct(b["same_bank_share_random"]) + ")"},
+      {"reads per value", histogram(l["reads_per_value"])},
+      {"values read once", pct(l["read_once_share"])},
+      {"values read once within 3 instructions", pct(l["read_once_within3_share"])},
+      {"lifetime of once-read values", histogram(l["lifetime_of_once_read"])},
+      {"bytes per lane (reads and writes)",
+       histogram({{"labels", w["labels"]}, {"share", w["accesses"]}})},
+      {"full-width accesses", pct(w["full_width_share"])},
+      {"wasted bank bandwidth", pct(w["wasted_bandwidth"])},
+      {"reuse distance", histogram(r)},
+      {"reuses below 12 (above 10)",
+       pct(r["below12_share"]) + " (" + pct(r["above10_share"]) + ")"},
+  };
+}
+
+} // namespace
+
+int profile_kernel(ConfigNode& platform, const std::string& platform_name, const LaunchSpec& spec,
+                   const std::string& format) {
+  PtxFrontend fe(spec);
+  const unsigned regs = fe.regs_per_thread();
+  ProfileObserver obs;
+  SimOptions opt;
+  opt.observers.push_back(&obs);
+  Simulation sim(platform, fe, regs, opt);
+  const SmShape& shape = sim.sm().shape();
+  obs.profiler = std::make_unique<Profiler>(shape.banks, [&shape](unsigned warp, unsigned reg) {
+    return shape.mapping->map(warp / shape.subcores, reg).bank;
+  });
+  const RunResult r = sim.run();
+  if (!r.ok) {
+    std::cerr << "error: " << spec.name << " on " << platform_name << ": " << r.error << "\n";
+    return 1;
+  }
+  obs.profiler->finish();
+
+  json j;
+  j["kernel"] = spec.name;
+  j["platform"] = platform_name;
+  j["counted"] = "warp-level: one access per warp instruction and register operand";
+  j["registers_per_thread"] = {{"gpurf", regs}, {"ptxas", ptxas_registers(spec.name)}};
+  j.update(obs.profiler->report());
+  if (format == "json") {
+    std::cout << j.dump(2) << "\n";
+  } else if (format == "markdown") {
+    std::cout << "| " << spec.name << " on " << platform_name << " | |\n|---|---|\n";
+    for (auto& [q, v] : rows(j)) std::cout << "| " << q << " | " << v << " |\n";
+  } else {
+    std::cout << spec.name << " on " << platform_name << " (warp-level accesses)\n";
+    for (auto& [q, v] : rows(j)) std::cout << "  " << std::left << std::setw(42) << q << v << "\n";
+  }
+  return 0;
+}
+
+} // namespace gpurf
