@@ -42,6 +42,15 @@ PY
   fail "profile --format markdown exited $?"
 grep -qF "| registers per thread (gpurf / ptxas) |" "$TMP/p.md" || fail "markdown: $(head -3 "$TMP/p.md")"
 
+# the profile follows the platform's register allocation (frontend.regalloc)
+"$GPURF" profile --platform "$SRC/tests/platforms/ptx-virtual.yaml" --workload sgemm --format json \
+  >"$TMP/pv.json" 2>"$TMP/err" || fail "profile on ptx-virtual exited $?: $(head -c 300 "$TMP/err")"
+python3 -c '
+import json, sys
+a, b = (json.load(open(f))["registers_per_thread"] for f in sys.argv[1:])
+assert b["gpurf"] > a["gpurf"] and b["ptxas"] == a["ptxas"], (a, b)
+' "$TMP/p.json" "$TMP/pv.json" || fail "ptx_virtual profile registers not above linear_scan's"
+
 expect_exit 2 "option --format" "text, markdown or json" -- profile --workload sgemm --format xml
 expect_exit 2 "--workload" "sgemm" -- profile --workload sgemmm
 expect_exit 2 "option --format needs gpurf profile" -- run --workload sgemm --format json
