@@ -75,8 +75,7 @@ public:
       for (auto it = q.reads.begin(); it != q.reads.end();) {
         const unsigned m = it->slice_mask;
         if (m & read_busy) {
-          if (wait(q.reads, it, (!split && (m & written)) ? kReadWrite : kReadRead, blocked))
-            break;
+          if (wait(q.reads, it, (!split && (m & written)) ? kReadWrite : kReadRead, blocked)) break;
           continue;
         }
         if (used_ports_[it->collector] >= collector_ports_) {
