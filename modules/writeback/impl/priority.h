@@ -69,7 +69,7 @@ public:
         while (inst->wb_sent < inst->n_dst && ports) {
           const SmShape& s = *ctx_.shape;
           const unsigned reg = inst->info->dst_reg[inst->wb_sent];
-          if (s.forward_stages && older_write_pending(*inst, reg)) {
+          if (s.forward_stages && writer_in_flight(inst->warp, reg, inst->seq)) {
             ordered = true;
             break;
           }
@@ -146,15 +146,8 @@ protected:
 
   void on_forward(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
-    const WarpInst* found = nullptr;
     unsigned slot = 0;
-    for (const WarpInst* i : in_flight_)
-      if (i->warp == t.warp && (!found || i->seq > found->seq))
-        for (unsigned k = 0; k < i->n_dst; ++k)
-          if (i->info->dst_reg[k] == t.reg) {
-            found = i;
-            slot = k;
-          }
+    const WarpInst* found = writer_in_flight(t.warp, t.reg, ~uint64_t(0), &slot);
     t.busy = !found;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (!found) return;
@@ -182,16 +175,22 @@ protected:
     return held_ - future;
   }
 
-  // With forwarding a younger writer of a register may issue before an older one's write
-  // (WAW is released with the value): its write waits until the older one has retired, so
-  // the writes reach the storage in order whatever path each takes (an RFC may allocate one
-  // and send another straight to the MRF).
-  bool older_write_pending(const WarpInst& inst, unsigned reg) const {
-    for (const WarpInst* o : in_flight_)
-      if (o->warp == inst.warp && o->seq < inst.seq)
-        for (unsigned k = 0; k < o->n_dst; ++k)
-          if (o->info->dst_reg[k] == reg) return true;
-    return false;
+  // The youngest instruction of `warp` older than `before` whose result for `reg` is in
+  // flight (completed, not retired), and that destination's slot; null if none. Forwarding
+  // takes its value; a younger result of the register waits for it: WAW is released with the
+  // value, so only retirement keeps the writes in order whatever path each takes (an RFC may
+  // allocate one and send another straight to the MRF).
+  const WarpInst* writer_in_flight(unsigned warp, unsigned reg, uint64_t before,
+                                   unsigned* slot = nullptr) const {
+    const WarpInst* found = nullptr;
+    for (const WarpInst* i : in_flight_)
+      if (i->warp == warp && i->seq < before && (!found || i->seq > found->seq))
+        for (unsigned k = 0; k < i->n_dst; ++k)
+          if (i->info->dst_reg[k] == reg) {
+            found = i;
+            if (slot) *slot = k;
+          }
+    return found;
   }
 
   // Dependents of inst's data results may issue from now on (forwarding).
