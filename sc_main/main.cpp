@@ -3,12 +3,9 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <sstream>
 
-#include <sys/wait.h>
 #include <systemc>
-#include <thread>
 
 #include "modules/frontend/launch.h"
 #include "modules/frontend/ptx_frontend.h"
@@ -439,8 +436,6 @@ int suite(const Cli& c) {
   }
   for (auto& k : kernels) workload_path(k); // unknown names fail before anything runs
   const std::string out = c.out.empty() ? "out" : c.out;
-  const unsigned jobs = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
-
   struct Job {
     std::string platform, kernel, dir;
   };
@@ -448,25 +443,18 @@ int suite(const Cli& c) {
   for (auto& p : platforms)
     for (auto& k : kernels)
       all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
-  std::map<pid_t, size_t> running;
-  size_t next = 0;
-  while (next < all.size() || !running.empty()) {
-    while (next < all.size() && running.size() < jobs) {
-      const Job& j = all[next];
-      fs::create_directories(j.dir);
-      fs::remove(j.dir + "/result.json");
-      std::vector<std::string> args = {"gpurf",      "run",      "--quiet",
-                                       "--platform", j.platform, "--workload",
-                                       j.kernel,     "--scale",  std::to_string(c.scale),
-                                       "--out",      j.dir};
-      for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
-      running[spawn_gpurf(args, j.dir + "/log.txt")] = next++;
-    }
-    int status = 0;
-    const pid_t pid = wait(&status);
-    if (pid < 0) break;
-    running.erase(pid);
+  std::vector<GpurfRun> runs;
+  for (const Job& j : all) {
+    fs::create_directories(j.dir);
+    fs::remove(j.dir + "/result.json");
+    std::vector<std::string> args = {"gpurf",      "run",      "--quiet",
+                                     "--platform", j.platform, "--workload",
+                                     j.kernel,     "--scale",  std::to_string(c.scale),
+                                     "--out",      j.dir};
+    for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
+    runs.push_back({args, j.dir + "/log.txt"});
   }
+  run_gpurf_all(runs, c.jobs); // a failed run is reported from its missing result.json
 
   int failed = 0;
   for (auto& p : platforms) {

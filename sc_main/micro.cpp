@@ -24,8 +24,6 @@
 #include <iostream>
 #include <map>
 #include <sstream>
-#include <sys/wait.h>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -563,38 +561,30 @@ void Micro::expectations() {
 // Runs every simulation, `jobs` at a time; returns the runs that failed, with their logs.
 std::vector<std::string> run_all(const Options& o, const std::vector<RunKey>& runs,
                                  const std::string& dir) {
-  const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-  std::map<pid_t, size_t> running;
-  std::vector<std::string> failed;
-  size_t next = 0;
-  while (next < runs.size() || !running.empty()) {
-    while (next < runs.size() && running.size() < jobs) {
-      const RunKey& r = runs[next];
-      const std::string out = dir + "/" + r.id();
-      fs::create_directories(out);
-      std::vector<std::string> args = {"gpurf",
-                                       "run",
-                                       "--quiet",
-                                       "--platform",
-                                       o.platform,
-                                       "--workload",
-                                       kMicroDir + r.kernel + ".yaml"};
-      for (auto& v : o.overrides) args.insert(args.end(), {"-p", v});
-      for (auto& v : r.overrides) args.insert(args.end(), {"-p", v});
-      for (auto& v : r.vars) args.insert(args.end(), {"--var", v});
-      args.insert(args.end(), {"--out", out});
-      running[spawn_gpurf(args, out + "/log.txt")] = next++;
-    }
-    int status = 0;
-    const pid_t pid = wait(&status);
-    if (pid < 0) break;
-    const RunKey& r = runs[running[pid]];
-    running.erase(pid);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-      std::ifstream log(dir + "/" + r.id() + "/log.txt");
-      failed.push_back(r.id() + ": " + std::string(std::istreambuf_iterator<char>(log), {}));
-    }
+  std::vector<GpurfRun> children;
+  for (const RunKey& r : runs) {
+    const std::string out = dir + "/" + r.id();
+    fs::create_directories(out);
+    std::vector<std::string> args = {"gpurf",
+                                     "run",
+                                     "--quiet",
+                                     "--platform",
+                                     o.platform,
+                                     "--workload",
+                                     kMicroDir + r.kernel + ".yaml"};
+    for (auto& v : o.overrides) args.insert(args.end(), {"-p", v});
+    for (auto& v : r.overrides) args.insert(args.end(), {"-p", v});
+    for (auto& v : r.vars) args.insert(args.end(), {"--var", v});
+    args.insert(args.end(), {"--out", out});
+    children.push_back({args, out + "/log.txt"});
   }
+  const std::vector<bool> ok = run_gpurf_all(children, o.jobs);
+  std::vector<std::string> failed;
+  for (size_t i = 0; i < runs.size(); ++i)
+    if (!ok[i]) {
+      std::ifstream log(children[i].log);
+      failed.push_back(runs[i].id() + ": " + std::string(std::istreambuf_iterator<char>(log), {}));
+    }
   return failed;
 }
 

@@ -1,8 +1,11 @@
 #include "sc_main/spawn.h"
 
 #include <fcntl.h>
+#include <map>
 #include <spawn.h>
 #include <stdexcept>
+#include <sys/wait.h>
+#include <thread>
 
 extern char** environ;
 
@@ -21,6 +24,25 @@ pid_t spawn_gpurf(const std::vector<std::string>& args, const std::string& log) 
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) throw std::runtime_error("cannot start a gpurf process for " + args.back());
   return pid;
+}
+
+std::vector<bool> run_gpurf_all(const std::vector<GpurfRun>& runs, unsigned jobs) {
+  if (!jobs) jobs = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<bool> ok(runs.size(), false);
+  std::map<pid_t, size_t> running;
+  size_t next = 0;
+  while (next < runs.size() || !running.empty()) {
+    while (next < runs.size() && running.size() < jobs) {
+      running[spawn_gpurf(runs[next].args, runs[next].log)] = next;
+      ++next;
+    }
+    int status = 0;
+    const pid_t pid = wait(&status);
+    if (pid < 0) break;
+    ok[running[pid]] = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    running.erase(pid);
+  }
+  return ok;
 }
 
 } // namespace gpurf

@@ -12,4 +12,13 @@ namespace gpurf {
 // file `log`; returns its pid. Throws std::runtime_error when it cannot start.
 pid_t spawn_gpurf(const std::vector<std::string>& args, const std::string& log);
 
+// One child gpurf process: its arguments and its log file.
+struct GpurfRun {
+  std::vector<std::string> args;
+  std::string log;
+};
+// Runs every child, `jobs` at a time (0: one per hardware thread); returns whether each
+// exited with status 0, in `runs` order.
+std::vector<bool> run_gpurf_all(const std::vector<GpurfRun>& runs, unsigned jobs);
+
 } // namespace gpurf
