@@ -30,6 +30,17 @@ ConfigNode* ConfigNode::find(const std::string& key) {
   return nullptr;
 }
 
+const ConfigNode* ConfigNode::find_path(const std::string& path) const {
+  const ConfigNode* n = this;
+  for (size_t b = 0; n;) {
+    const size_t e = path.find('.', b);
+    n = n->find(path.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  return n;
+}
+
 ConfigNode& ConfigNode::child(const std::string& key) {
   if (ConfigNode* c = find(key)) return *c;
   if (kind == Kind::Null) kind = Kind::Map;

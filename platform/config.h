@@ -26,6 +26,8 @@ struct ConfigNode {
   std::string where() const; // "file:line" or "command line"
   const ConfigNode* find(const std::string& key) const;
   ConfigNode* find(const std::string& key);
+  // The node at a dotted key path ("l1.hit_latency"), or null.
+  const ConfigNode* find_path(const std::string& path) const;
   // Returns the child, creating a Null child if missing.
   ConfigNode& child(const std::string& key);
   std::vector<std::string> keys() const;

@@ -148,9 +148,7 @@ struct Platform {
   compiler::RegAllocMode regalloc = compiler::RegAllocMode::LinearScan; // frontend.regalloc
 
   const ConfigNode* find(const std::string& path) const {
-    const ConfigNode* n = root.get();
-    std::stringstream ss(path);
-    for (std::string k; n && std::getline(ss, k, '.');) n = n->find(k);
+    const ConfigNode* n = root->find_path(path);
     return n && n->kind == ConfigNode::Kind::Scalar ? n : nullptr;
   }
   const ConfigNode& node(const std::string& path) const {

@@ -41,21 +41,11 @@ inline ScriptOp load(uint16_t dst, uint64_t base) {
   return o;
 }
 
-// The parameter at key path `path` ("l1.hit_latency") of a platform tree, or null.
-inline const ConfigNode* find_param(const ConfigNode& root, const std::string& path) {
-  const ConfigNode* n = &root;
-  for (size_t b = 0, e; n; b = e + 1) {
-    e = path.find('.', b);
-    n = n->find(path.substr(b, e == std::string::npos ? e : e - b));
-    if (e == std::string::npos) break;
-  }
-  return n;
-}
 inline bool has_param(const ConfigNode& root, const std::string& path) {
-  return find_param(root, path) != nullptr;
+  return root.find_path(path) != nullptr;
 }
 inline uint64_t param(const ConfigNode& root, const std::string& path) {
-  const ConfigNode* n = find_param(root, path);
+  const ConfigNode* n = root.find_path(path);
   if (!n) throw std::runtime_error("no parameter " + path);
   return std::stoull(n->scalar);
 }

@@ -212,3 +212,14 @@ TEST(PlatformConfig, Closest) {
   EXPECT_EQ(closest("", keys), "");
   EXPECT_EQ(closest("count", {}), "");
 }
+
+TEST(PlatformConfig, FindPathFollowsDottedKeys) {
+  ConfigPtr c = parse_config_string("l1: {hit_latency: 20, mshr: {count: 4}}\nsm: 1\n", "t.yaml");
+  ASSERT_NE(c->find_path("l1.hit_latency"), nullptr);
+  EXPECT_EQ(c->find_path("l1.hit_latency")->scalar, "20");
+  EXPECT_EQ(c->find_path("l1.mshr.count")->scalar, "4");
+  EXPECT_EQ(c->find_path("sm")->scalar, "1");
+  EXPECT_EQ(c->find_path("l1.ways"), nullptr);
+  EXPECT_EQ(c->find_path("sm.warps"), nullptr);
+  EXPECT_EQ(c->find_path("l2.sets"), nullptr);
+}
