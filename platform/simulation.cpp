@@ -21,12 +21,10 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   top_.get_string("description", "", "what the platform models");
   top_.get_string("paper", "", "where its parameters come from");
   // The PTX front-end compiled before the platform was built: it must have used its mode.
-  const compiler::RegAllocMode ra = frontend_regalloc(top_);
-  if (auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend); ptx && ptx->regalloc() != ra)
-    throw ConfigError("frontend.regalloc: the kernel was compiled with '" +
-                      compiler::regalloc_mode_names()[size_t(ptx->regalloc())] +
-                      "', the platform asks for '" + compiler::regalloc_mode_names()[size_t(ra)] +
-                      "'");
+  const FrontendOptions fo = frontend_options(top_);
+  if (auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend); ptx && !(ptx->options() == fo))
+    throw ConfigError("frontend: the kernel was compiled with " + ptx->options().describe() +
+                      ", the platform asks for " + fo.describe());
   if (!opt.trace_path.empty()) {
     const ConfigNode* sm = platform.find("sm");
     const ConfigNode* ghz = sm ? sm->find("clock_ghz") : nullptr;

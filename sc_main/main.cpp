@@ -360,7 +360,7 @@ int run(const Cli& c) {
   } else {
     LaunchSpec spec = load_launch(workload_path(c.workload), c.scale, c.vars);
     kernel = spec.name;
-    auto p = std::make_unique<PtxFrontend>(spec, frontend_regalloc(*root));
+    auto p = std::make_unique<PtxFrontend>(spec, frontend_options(*root));
     ptx = p.get();
     regs = p->regs_per_thread();
     fe = std::move(p);

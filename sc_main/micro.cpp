@@ -121,9 +121,9 @@ struct Chain {
   unsigned regs = 0;  // registers per thread of the kernel
 };
 
-Chain chain_of(const std::string& kernel, compiler::RegAllocMode regalloc) {
+Chain chain_of(const std::string& kernel, const FrontendOptions& frontend) {
   const LaunchSpec spec = load_launch(kMicroDir + kernel + ".yaml");
-  PtxFrontend fe(spec, regalloc);
+  PtxFrontend fe(spec, frontend);
   std::map<std::string, std::pair<unsigned, const InstInfo*>> kinds;
   for (const InstInfo& i : fe.static_info()) {
     std::string key = i.opname;
@@ -145,7 +145,7 @@ struct Platform {
   TimingSpec spec;
   SmShape shape; // pipe folding; its mapping pointer is not used
   unsigned warp_slots = 0;
-  compiler::RegAllocMode regalloc = compiler::RegAllocMode::LinearScan; // frontend.regalloc
+  FrontendOptions frontend; // the platform's frontend: section
 
   const ConfigNode* find(const std::string& path) const {
     const ConfigNode* n = root->find_path(path);
@@ -176,8 +176,8 @@ Platform load_platform(const Options& o) {
   pl.root = load_config(o.platform);
   for (const auto& ov : o.overrides) apply_override(*pl.root, ov);
   Params::fill_defaults = true;
-  pl.regalloc = frontend_regalloc(*pl.root);
-  PtxFrontend fe(load_launch(kMicroDir + "dep_fadd.yaml"), pl.regalloc);
+  pl.frontend = frontend_options(*pl.root);
+  PtxFrontend fe(load_launch(kMicroDir + "dep_fadd.yaml"), pl.frontend);
   Simulation sim(*pl.root, fe, fe.regs_per_thread());
   pl.spec = sim.sm().timing_spec();
   pl.shape = sim.sm().shape();
@@ -365,7 +365,7 @@ private:
   std::map<std::string, Chain> chains_;
   const Chain& chain(const std::string& k) {
     auto it = chains_.find(k);
-    return it != chains_.end() ? it->second : chains_[k] = chain_of(k, p_.regalloc);
+    return it != chains_.end() ? it->second : chains_[k] = chain_of(k, p_.frontend);
   }
 };
 

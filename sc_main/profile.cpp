@@ -85,7 +85,7 @@ std::vector<std::pair<std::string, std::string>> rows(const json& j) {
 
 int profile_kernel(ConfigNode& platform, const std::string& platform_name, const LaunchSpec& spec,
                    const std::string& format) {
-  PtxFrontend fe(spec, frontend_regalloc(platform));
+  PtxFrontend fe(spec, frontend_options(platform));
   const unsigned regs = fe.regs_per_thread();
   ProfileObserver obs;
   SimOptions opt;

@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "modules/frontend/compiler/ptxas_table.h"
 #include "modules/frontend/ptx/engine.h"
 #include "platform/params.h"
 #include "workloads/reference/reference.h"
@@ -42,35 +43,73 @@ std::string where(const ptx::Module& m, const ptx::Instr& in) {
 // =============================================================================================
 // Construction: compile, static instruction records
 // =============================================================================================
-compiler::RegAllocMode frontend_regalloc(Params& top) {
-  // --dump-config shows the mode in effect even where the platform has no `frontend:` section.
+std::string FrontendOptions::describe() const {
+  return "regalloc=" + compiler::regalloc_mode_names()[size_t(regalloc)] +
+         " schedule=" + compiler::schedule_names()[size_t(schedule)] +
+         " constants=" + (constant_operands ? "operands" : "registers") +
+         " alloc_banks=" + std::to_string(alloc_banks);
+}
+
+FrontendOptions frontend_options(Params& top) {
+  // --dump-config shows the modes in effect even where the platform has no `frontend:` section.
   if (Params::fill_defaults && top.node() && !top.node()->find("frontend")) {
     ConfigNode& n = top.node()->child("frontend");
     n.kind = ConfigNode::Kind::Map;
     n.file = "default";
   }
   Params& fe = top.sub("frontend", "how the PTX front-end compiles kernels (docs/frontend.md)");
-  return compiler::regalloc_mode(fe.get_choice(
+  FrontendOptions o;
+  o.regalloc = compiler::regalloc_mode(fe.get_choice(
       "regalloc", "linear_scan",
-      "register allocation: linear_scan (gpurf's colouring, registers reused) or ptx_virtual "
-      "(GPGPU-Sim PTX mode: every PTX virtual register its own register)",
+      "register allocation: linear_scan (gpurf's colouring, registers reused), ptx_virtual "
+      "(GPGPU-Sim PTX mode: every PTX virtual register its own register) or ptxas_like "
+      "(ptxas's register count, values spread over it, bank-aware)",
       compiler::regalloc_mode_names()));
+  o.schedule = compiler::schedule_mode(
+      fe.get_choice("schedule", "none",
+                    "instruction order: none (nvcc's PTX order) or list (ptxas-like list "
+                    "scheduling within basic blocks: long-latency loads hoisted)",
+                    compiler::schedule_names()));
+  o.constant_operands =
+      fe.get_choice("constants", "registers",
+                    "kernel parameters and immediates: registers (ld.param / mov issued, as in "
+                    "PTX) or operands (constant bank and immediates, as in SASS)",
+                    {"registers", "operands"}) == "operands";
+  o.alloc_banks = fe.get_uint("alloc_banks", 2,
+                              "ptxas_like: banks whose same-bank sources the allocator avoids "
+                              "(bank = register % alloc_banks; sm_75 ptxas: 2)",
+                              1, 32);
+  return o;
 }
 
-compiler::RegAllocMode frontend_regalloc(ConfigNode& platform) {
+FrontendOptions frontend_options(ConfigNode& platform) {
   Params top(&platform, "");
-  return frontend_regalloc(top);
+  return frontend_options(top);
 }
 
-PtxFrontend::PtxFrontend(const LaunchSpec& launch, compiler::RegAllocMode regalloc)
-    : launch_(launch), regalloc_(regalloc) {
+PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options)
+    : launch_(launch), options_(options) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
-  const ptx::Module& m = *launch_.module;
   try {
-    plan_ = compiler::compile_kernel(m, launch_.kernel, {}, regalloc_);
+    if (auto px = compiler::ptxas_info(launch_.ptx_path, launch_.kernel))
+      ptxas_regs_ = px->registers;
+    compiler::CompileOptions co;
+    co.alloc.mode = options_.regalloc;
+    co.alloc.banks = options_.alloc_banks;
+    if (options_.regalloc == compiler::RegAllocMode::PtxasLike) co.alloc.target_regs = ptxas_regs_;
+    co.constant_operands = options_.constant_operands;
+    if (options_.schedule == compiler::Schedule::List) {
+      compiler::ScheduleOptions so;
+      so.entry_budget = co.alloc.target_regs;
+      so.constant_operands = co.constant_operands;
+      scheduled_ = std::make_unique<ptx::Module>(
+          compiler::schedule_module(*launch_.module, launch_.kernel, so));
+    }
+    plan_ = compiler::compile_kernel(module(), launch_.kernel, co);
   } catch (const compiler::CompileError& e) {
     throw WorkloadError(e.what());
   }
+  const ptx::Module& m = module();
   // pc layout: the entry first, then the called functions in module order.
   layout_.push_back(plan_.entry);
   for (const compiler::FunctionPlan& p : plan_.funcs)
@@ -82,6 +121,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, compiler::RegAllocMode regall
   }
   info_.resize(total);
   maps_.resize(total);
+  hidden_.assign(total, false);
 
   for (size_t fi = 0; fi < layout_.size(); ++fi) {
     const ptx::Function& f = *layout_[fi];
@@ -105,6 +145,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, compiler::RegAllocMode regall
       InstInfo& info = info_[pc];
       OperandMap& map = maps_[pc];
       const ptx::OpTraits t = ptx::op_traits(in);
+      hidden_[pc] = fp.constants.hidden[i];
       info.pc = pc;
       info.ptx_line = in.ptx_line;
       info.opname = in.text.c_str();
@@ -225,7 +266,7 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   try {
     kernel_ =
-        std::make_unique<ptx::Kernel>(*launch_.module, launch_.kernel, cfg, params_, *adaptor_);
+        std::make_unique<ptx::Kernel>(module(), launch_.kernel, cfg, params_, *adaptor_);
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
@@ -244,7 +285,7 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
     w.pshadow.assign(preds_per_thread(), LaneValues{});
   }
   next_cta_ = live_ctas_ = 0;
-  issued_ = retired_ = checked_ = pred_sources_ = 0;
+  issued_ = retired_ = checked_ = pred_sources_ = hidden_steps_ = 0;
   for (unsigned k = 0; k < max_ctas_ && next_cta_ < total_ctas_; ++k) launch_into(k);
   return occ;
 }
@@ -275,10 +316,21 @@ void PtxFrontend::launch_into(unsigned k) {
 // =============================================================================================
 const InstInfo* PtxFrontend::peek(unsigned warp) {
   if (warp >= warps_.size() || warps_[warp].cta_slot < 0) return nullptr;
-  const ptx::Peek p = kernel_->peek(warps_[warp].engine_warp);
-  if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
-  const unsigned base = p.func == layout_[0] ? 0 : func_base(p.func);
-  return &info_[base + p.pc];
+  const unsigned ew = warps_[warp].engine_warp;
+  for (;;) {
+    const ptx::Peek p = kernel_->peek(ew);
+    if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
+    const unsigned pc = (p.func == layout_[0] ? 0 : func_base(p.func)) + p.pc;
+    if (!hidden_[pc]) return &info_[pc];
+    // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
+    ptx::StepResult r;
+    try {
+      kernel_->step(ew, r);
+    } catch (const ptx::RuntimeError& e) {
+      throw WorkloadError(e.what());
+    }
+    ++hidden_steps_;
+  }
 }
 
 void PtxFrontend::execute(unsigned warp, WarpInst& out) {
@@ -321,7 +373,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     if (!lanes_of(r.reads, map.src_vreg[k], map.src_half[k], o.value))
       throw WorkloadError("internal: engine did not report source vreg " +
                           std::to_string(map.src_vreg[k]) + " of " +
-                          where(*launch_.module, *r.instr));
+                          where(module(), *r.instr));
     const LaneValues& sh = w.shadow[o.reg];
     if (sh != o.value) {
       unsigned l = 0;
@@ -330,7 +382,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       const ptx::Function& f = *r.func;
       std::ostringstream m;
       m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
-        << where(*launch_.module, *r.instr) << ": source " << k << " "
+        << where(module(), *r.instr) << ": source " << k << " "
         << f.regs[map.src_vreg[k]].name << " in r" << o.reg << " lane " << l << " is "
         << hex(o.value[l]) << ", but the register holds " << hex(sh[l]);
       if (wr >= 0)
@@ -361,7 +413,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     if (!lanes_of(r.reads, map.psrc_vreg[k], 0, out.psrc_value[k]))
       throw WorkloadError("internal: engine did not report predicate vreg " +
                           std::to_string(map.psrc_vreg[k]) + " of " +
-                          where(*launch_.module, *r.instr));
+                          where(module(), *r.instr));
   for (unsigned k = 0; k < info->n_pdst; ++k) {
     LaneValues& v = out.pdst_value[k];
     if (lanes_of(r.writes, map.pdst_vreg[k], 0, v))
@@ -512,6 +564,7 @@ std::string PtxFrontend::info_table() const {
       src << (k || i.n_src ? "," : "") << "p" << i.psrc_reg[k];
     if (i.produces_long_latency) flags << " LL-produce";
     if (i.consumes_long_latency) flags << " LL-consume";
+    if (hidden_[i.pc]) flags << " constant (not issued)";
     if (i.barrier) flags << " barrier";
     if (i.exit) flags << " exit";
     o << std::setw(4) << i.pc << std::setw(6) << i.ptx_line << "  " << std::left << std::setw(30)

@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "modules/frontend/compiler/compile.h"
+#include "modules/frontend/compiler/schedule.h"
 #include "modules/frontend/i_frontend.h"
 #include "modules/frontend/launch.h"
 
@@ -49,13 +50,26 @@ namespace gpurf {
 struct ConfigNode;
 class Params;
 
-// The platform's `frontend:` section, declared here once: how the PTX front-end compiles
-// (`regalloc`). The Params overload declares it on the platform's parameter set (Simulation
-// does, so the key is validated and shown by --dump-config); the ConfigNode overload reads the
-// same declaration from a platform tree, for whoever builds a PtxFrontend before the
-// Simulation. A bad value throws ConfigError.
-compiler::RegAllocMode frontend_regalloc(Params& top);
-compiler::RegAllocMode frontend_regalloc(ConfigNode& platform);
+// How the PTX front-end compiles a kernel: the platform's `frontend:` section
+// (docs/frontend.md).
+struct FrontendOptions {
+  compiler::RegAllocMode regalloc = compiler::RegAllocMode::LinearScan;
+  compiler::Schedule schedule = compiler::Schedule::None;
+  bool constant_operands = false; // `constants: operands` (compiler/constants.h)
+  unsigned alloc_banks = 2;       // ptxas_like: bank = register % alloc_banks
+  bool operator==(const FrontendOptions& o) const {
+    return regalloc == o.regalloc && schedule == o.schedule &&
+           constant_operands == o.constant_operands && alloc_banks == o.alloc_banks;
+  }
+  std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
+};
+
+// The `frontend:` section, declared here once. The Params overload declares it on the
+// platform's parameter set (Simulation does, so the keys are validated and shown by
+// --dump-config); the ConfigNode overload reads the same declaration from a platform tree, for
+// whoever builds a PtxFrontend before the Simulation. A bad value throws ConfigError.
+FrontendOptions frontend_options(Params& top);
+FrontendOptions frontend_options(ConfigNode& platform);
 
 namespace ptx {
 class Kernel;
@@ -73,8 +87,7 @@ public:
 
   // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run
   // (recursion, an instruction with more than 8 source or destination registers).
-  explicit PtxFrontend(const LaunchSpec& launch,
-                       compiler::RegAllocMode regalloc = compiler::RegAllocMode::LinearScan);
+  explicit PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options = {});
   ~PtxFrontend() override;
   PtxFrontend(const PtxFrontend&) = delete;
   PtxFrontend& operator=(const PtxFrontend&) = delete;
@@ -98,7 +111,13 @@ public:
   unsigned preds_per_thread() const { return plan_.preds_per_thread; }
   unsigned predicate_registers() const override { return plan_.preds_per_thread; }
   const compiler::KernelPlan& plan() const { return plan_; }
-  compiler::RegAllocMode regalloc() const { return regalloc_; }
+  const FrontendOptions& options() const { return options_; }
+  // ptxas's register count for the kernel (ptxas-registers.txt beside the PTX); 0: unknown.
+  unsigned ptxas_registers() const { return ptxas_regs_; }
+  // The module the kernel runs: the launch's, or its list-scheduled copy.
+  const ptx::Module& module() const { return scheduled_ ? *scheduled_ : *launch_.module; }
+  // Warp instructions executed functionally but never issued (constant-operand definitions).
+  uint64_t hidden_steps() const { return hidden_steps_; }
   // The static record of every instruction of the kernel, indexed by InstInfo::pc.
   const std::vector<InstInfo>& static_info() const { return info_; }
   // A text table of static_info() (pc, line, opcode, pipe, registers, hints) for docs.
@@ -141,7 +160,10 @@ private:
                        uint64_t addr) const;
 
   LaunchSpec launch_;
-  compiler::RegAllocMode regalloc_;
+  FrontendOptions options_;
+  unsigned ptxas_regs_ = 0;
+  std::unique_ptr<ptx::Module> scheduled_; // Schedule::List
+  std::vector<bool> hidden_;               // per pc: a constant-operand definition
   compiler::KernelPlan plan_;
   std::vector<const ptx::Function*> layout_; // functions in pc layout order
   std::vector<unsigned> layout_base_;
@@ -156,7 +178,7 @@ private:
   std::vector<CtaSlot> ctas_;
   std::vector<WarpSlot> warps_;
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
-  uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0;
+  uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;
 };
 
 } // namespace gpurf

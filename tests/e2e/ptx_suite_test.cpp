@@ -40,7 +40,7 @@ uint64_t stat_total(const nlohmann::ordered_json& stats, const std::string& name
 void run_workload(const std::string& name, const std::string& platform_file) {
   const LaunchSpec spec = load_launch(repo_root() + "/workloads/" + name + ".yaml");
   ConfigPtr platform = load_config(repo_root() + "/" + platform_file);
-  PtxFrontend fe(spec, frontend_regalloc(*platform));
+  PtxFrontend fe(spec, frontend_options(*platform));
   Simulation sim(*platform, fe, fe.regs_per_thread());
   const RunResult r = sim.run();
   ASSERT_TRUE(r.ok) << r.error;

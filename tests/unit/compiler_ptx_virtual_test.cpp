@@ -72,7 +72,7 @@ TEST(CompilerPtxVirtual, ModeNames) {
 
 TEST(CompilerPtxVirtual, DeclarationOrderPairsAndPredicates) {
   Fixture x;
-  const KernelPlan p = compile_kernel(x.m, "k", {}, RegAllocMode::PtxVirtual);
+  const KernelPlan p = compile_kernel(x.m, "k", {{}, RegAllocMode::PtxVirtual});
   EXPECT_EQ(verify_kernel(p), "");
   const FunctionPlan& e = *p.plan(x.k);
   auto reg = [&](const char* n) { return e.regs.reg[unsigned(x.k.find_reg(n))]; };
@@ -106,7 +106,7 @@ TEST(CompilerPtxVirtual, DeclarationOrderPairsAndPredicates) {
 TEST(CompilerPtxVirtual, LinearScanIsTheDefaultAndReuses) {
   Fixture x;
   const KernelPlan d = compile_kernel(x.m, "k");
-  const KernelPlan l = compile_kernel(x.m, "k", {}, RegAllocMode::LinearScan);
+  const KernelPlan l = compile_kernel(x.m, "k", {{}, RegAllocMode::LinearScan});
   EXPECT_EQ(verify_kernel(l), "");
   EXPECT_EQ(describe_plan(d, true), describe_plan(l, true));
   // %r1 dies at the setp; later values take its register.
@@ -120,7 +120,7 @@ TEST(CompilerPtxVirtual, SuiteKernels) {
   for (const std::string& name : compilertest::suite()) {
     SCOPED_TRACE(name);
     const ptx::Module m = ptx::parse_ptx_file(compilertest::workloads() + "/ptx/" + name + ".ptx");
-    const KernelPlan v = compile_kernel(m, name, {}, RegAllocMode::PtxVirtual);
+    const KernelPlan v = compile_kernel(m, name, {{}, RegAllocMode::PtxVirtual});
     EXPECT_EQ(verify_kernel(v), "");
     unsigned words = 0;
     for (const FunctionPlan& p : v.funcs) {

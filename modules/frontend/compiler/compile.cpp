@@ -14,7 +14,7 @@ const FunctionPlan* KernelPlan::plan(const ptx::Function& f) const {
 }
 
 KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
-                          const LivenessOptions& opt, RegAllocMode mode) {
+                          const CompileOptions& opt) {
   KernelPlan k;
   k.module = &m;
   const int ei = m.function_index(entry);
@@ -55,11 +55,26 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
   };
   visit(unsigned(ei), k.entry->name);
 
+  std::vector<unsigned> stack(m.functions.size(), 0);
   for (unsigned fi : post) {
     FunctionPlan& p = k.funcs[fi];
     p.func = &m.functions[fi];
-    p.liveness = compute_liveness(*p.func, opt);
-    p.regs = allocate_registers(*p.func, p.liveness, mode);
+    const unsigned n = unsigned(p.func->instrs.size());
+    p.constants = opt.constant_operands
+                      ? constant_operands(*p.func)
+                      : ConstantOperands{std::vector<bool>(p.func->regs.size(), false),
+                                         std::vector<bool>(n, false)};
+    LivenessOptions lo = opt.liveness;
+    if (opt.constant_operands) lo.constant = p.constants.vreg;
+    p.liveness = compute_liveness(*p.func, lo);
+    // Registers stacked above this function by its callees (allocated first: postorder).
+    unsigned above = 0;
+    for (unsigned c : callees[fi]) above = std::max(above, stack[c]);
+    AllocOptions ao = opt.alloc;
+    // ptxas's count covers the whole kernel: the entry gets what its callees leave.
+    ao.target_regs = p.func == k.entry && ao.target_regs > above ? ao.target_regs - above : 0;
+    p.regs = allocate_registers(*p.func, p.liveness, ao);
+    stack[fi] = p.regs.num_regs + above;
     p.long_latency = mark_long_latency(*p.func, p.liveness);
     p.rfc = rfc_hints(*p.func, p.liveness, p.long_latency);
   }

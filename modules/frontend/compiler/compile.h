@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "modules/frontend/compiler/constants.h"
 #include "modules/frontend/compiler/liveness.h"
 #include "modules/frontend/compiler/long_latency.h"
 #include "modules/frontend/compiler/regalloc.h"
@@ -25,6 +26,7 @@ struct CompileError : std::runtime_error {
 
 struct FunctionPlan {
   const ptx::Function* func = nullptr; // nullptr: not reachable from the kernel
+  ConstantOperands constants;          // all false unless CompileOptions::constant_operands
   Liveness liveness;
   RegAssignment regs;
   LongLatency long_latency;
@@ -45,10 +47,15 @@ struct KernelPlan {
   const FunctionPlan* plan(const ptx::Function& f) const;
 };
 
+struct CompileOptions {
+  LivenessOptions liveness;
+  AllocOptions alloc;             // target_regs applies to the .entry (called functions: 0)
+  bool constant_operands = false; // constants.h: parameters and immediates in the encoding
+};
+
 // Throws CompileError for an unknown entry, a call to a function without a body or recursion.
 KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
-                          const LivenessOptions& opt = {},
-                          RegAllocMode mode = RegAllocMode::LinearScan);
+                          const CompileOptions& opt = {});
 
 // verify_allocation() over every function of the plan, plus disjoint caller/callee ranges.
 std::string verify_kernel(const KernelPlan& k);

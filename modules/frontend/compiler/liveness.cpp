@@ -101,8 +101,14 @@ Liveness compute_liveness(const ptx::Function& f, const LivenessOptions& opt) {
   lv.n_regs = nr;
   lv.ud.resize(n);
   for (unsigned i = 0; i < n; ++i) {
-    lv.ud[i] = use_def(f, f.instrs[i]);
-    if (opt.guarded_defs_kill) lv.ud[i].partial = false;
+    UseDef& u = lv.ud[i];
+    u = use_def(f, f.instrs[i]);
+    if (opt.guarded_defs_kill) u.partial = false;
+    if (!opt.constant.empty()) {
+      auto is_const = [&](unsigned v) { return opt.constant[v]; };
+      u.uses.erase(std::remove_if(u.uses.begin(), u.uses.end(), is_const), u.uses.end());
+      u.defs.erase(std::remove_if(u.defs.begin(), u.defs.end(), is_const), u.defs.end());
+    }
   }
   const unsigned nb = unsigned(lv.cfg.blocks.size());
   lv.succs.resize(nb);

@@ -60,6 +60,9 @@ struct UseDef {
 struct LivenessOptions {
   bool simt_edges = true;         // add the SIMT execution-order edges (see above)
   bool guarded_defs_kill = false; // treat guarded destinations as full definitions
+  // Per vreg: a constant operand (constants.h), held in the instruction encoding: no use or
+  // definition of it is a register access. Empty: none.
+  std::vector<bool> constant;
 };
 
 struct Liveness {

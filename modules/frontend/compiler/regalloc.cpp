@@ -117,10 +117,80 @@ RegAssignment allocate_ptx_virtual(const ptx::Function& f, const Liveness& lv) {
   return a;
 }
 
+// Registers of vreg v placed at r: bit mask of the banks its halves sit in.
+unsigned bank_mask(unsigned r, unsigned w, unsigned banks) {
+  unsigned m = 0;
+  for (unsigned k = 0; k < w; ++k) m |= 1u << ((r + k) % banks);
+  return m;
+}
+
+// ptxas_like on top of a finished colouring `a` (widths and predicates): colour the data vregs
+// in `order`, spreading them round-robin over `regs` registers, bank-aware. Returns false when
+// the greedy spread does not fit in `regs`.
+bool spread(const ptx::Function& f, const Liveness& lv, const Graph& g,
+            const std::vector<unsigned>& order, unsigned regs, unsigned banks, RegAssignment& a) {
+  const unsigned nr = unsigned(f.regs.size());
+  banks = std::max(1u, std::min(banks, 32u));
+  // Per data vreg: the other data vregs it is read together with, once per instruction.
+  std::vector<std::vector<unsigned>> co(nr);
+  for (const UseDef& u : lv.ud)
+    for (unsigned x : u.uses)
+      for (unsigned y : u.uses)
+        if (x != y && !f.regs[x].is_pred && !f.regs[y].is_pred) co[x].push_back(y);
+  std::vector<int> reg(nr, -1);
+  std::vector<char> busy;
+  unsigned next = 0;
+  bool pairs_matter = false;
+  for (unsigned v : order) pairs_matter |= a.width[v] == 2;
+  for (unsigned v : order) {
+    const unsigned w = std::max(1u, reg_width(f.regs[v]));
+    busy.assign(regs + 2, 0);
+    g.adj[v].for_each([&](unsigned n) {
+      if (reg[n] < 0 || f.regs[n].is_pred) return;
+      for (unsigned k = 0; k < a.width[n]; ++k) busy[unsigned(reg[n]) + k] = 1;
+    });
+    unsigned best = regs, best_cost = 0, best_dist = 0;
+    for (unsigned r = 0; r + w <= regs; r += w) {
+      if (busy[r] || (w == 2 && busy[r + 1])) continue;
+      unsigned cost = 0;
+      const unsigned m = bank_mask(r, w, banks);
+      for (unsigned u : co[v])
+        if (reg[u] >= 0 && (m & bank_mask(unsigned(reg[u]), a.width[u], banks))) ++cost;
+      // Round-robin: the next register after `next`; a 32-bit value breaks a free aligned
+      // pair only when no other register is free (keeps room for 64-bit values).
+      const bool breaks = w == 1 && (r ^ 1) < regs && !busy[r ^ 1] && pairs_matter;
+      const unsigned dist = (r + regs - next) % regs + (breaks ? regs : 0);
+      if (best == regs || cost < best_cost || (cost == best_cost && dist < best_dist))
+        best = r, best_cost = cost, best_dist = dist;
+    }
+    if (best == regs) return false;
+    reg[v] = int(best);
+    next = (best + w) % regs;
+  }
+  for (unsigned v : order) a.reg[v] = reg[v];
+  a.num_regs = order.empty() ? 0 : regs;
+  return true;
+}
+
 } // namespace
 
+unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv,
+                                const RegAssignment& a, unsigned banks) {
+  banks = std::max(1u, banks);
+  unsigned pairs = 0;
+  for (const UseDef& u : lv.ud) {
+    std::vector<unsigned> regs;
+    for (unsigned v : u.uses)
+      if (!f.regs[v].is_pred && a.reg[v] >= 0)
+        for (unsigned k = 0; k < a.width[v]; ++k) regs.push_back(unsigned(a.reg[v]) + k);
+    for (size_t x = 0; x < regs.size(); ++x)
+      for (size_t y = x + 1; y < regs.size(); ++y) pairs += regs[x] % banks == regs[y] % banks;
+  }
+  return pairs;
+}
+
 const std::vector<std::string>& regalloc_mode_names() {
-  static const std::vector<std::string> names = {"linear_scan", "ptx_virtual"};
+  static const std::vector<std::string> names = {"linear_scan", "ptx_virtual", "ptxas_like"};
   return names;
 }
 
@@ -138,8 +208,9 @@ std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Li
   return out;
 }
 
-RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv, RegAllocMode mode) {
-  if (mode == RegAllocMode::PtxVirtual) return allocate_ptx_virtual(f, lv);
+RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
+                                 const AllocOptions& opt) {
+  if (opt.mode == RegAllocMode::PtxVirtual) return allocate_ptx_virtual(f, lv);
   const unsigned nr = unsigned(f.regs.size());
   const Graph g = build_graph(f, lv);
   RegAssignment a;
@@ -241,6 +312,29 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv, Reg
   std::vector<int> preg;
   a.num_preds = colour(f, g, by_def(preds), preg);
   for (unsigned v : preds) a.reg[v] = preg[v];
+  if (opt.mode == RegAllocMode::PtxasLike && !data.empty()) {
+    // At least ptxas's count; above it only as far as the greedy spread needs. Every colouring
+    // order is tried; the spread with the fewest same-bank source pairs wins.
+    const std::string packed = a.order;
+    for (unsigned regs = std::max(a.num_regs, opt.target_regs);; ++regs) {
+      unsigned best_pairs = std::numeric_limits<unsigned>::max();
+      RegAssignment trial = a, chosen;
+      for (auto& [name, o] : orders) {
+        if (!spread(f, lv, g, o, regs, opt.banks, trial)) continue;
+        const unsigned pairs = same_bank_source_pairs(f, lv, trial, opt.banks);
+        if (pairs < best_pairs) {
+          best_pairs = pairs;
+          chosen = trial;
+          chosen.order = "ptxas_like: " + name + " spread over " + std::to_string(regs) + " (" +
+                         packed + " needs " + std::to_string(best) + ")";
+        }
+      }
+      if (best_pairs != std::numeric_limits<unsigned>::max()) {
+        a = chosen;
+        break;
+      }
+    }
+  }
   return a;
 }
 

@@ -11,11 +11,18 @@
 //     first; Chaitin's smallest-last order with pair-weighted degrees); the order giving the
 //     fewest registers wins. No spilling: the register count is whatever the colouring needs.
 //
-// Two modes (platform `frontend.regalloc`, docs/frontend.md#register-allocation-modes):
+// Three modes (platform `frontend.regalloc`, docs/frontend.md#register-allocation-modes):
 //   * linear_scan: the colouring above (gpurf's own compiler; the default).
 //   * ptx_virtual: GPGPU-Sim's PTX mode (what CMRC and Warped-Compression simulated): no reuse,
 //     every touched data vreg gets its own register(s) in declaration order (64-bit vregs on
 //     the next even register), every touched predicate its own predicate register.
+//   * ptxas_like: the allocation ptxas makes (what Gebhart, Malekeh and WIR simulated): the
+//     register count is ptxas's (`target_regs`, from `ptxas -v`; the colouring's minimum when
+//     unknown or when the colouring needs more), values are spread round-robin over the whole
+//     range instead of packed into the lowest numbers (a register is reused as late as
+//     possible), and among the free registers the allocator picks one whose bank differs from
+//     the other sources of the instructions reading the value (bank = register % `banks`), as
+//     ptxas does for Volta and later.
 #pragma once
 
 #include <cstdint>
@@ -44,15 +51,28 @@ unsigned reg_width(const ptx::VReg& r);
 // Interference graph of one register class (data or predicate) as adjacency lists.
 std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Liveness& lv);
 
-enum class RegAllocMode { LinearScan, PtxVirtual };
+enum class RegAllocMode { LinearScan, PtxVirtual, PtxasLike };
 
-// Platform names of the modes, in enum order: "linear_scan", "ptx_virtual".
+// Platform names of the modes, in enum order: "linear_scan", "ptx_virtual", "ptxas_like".
 const std::vector<std::string>& regalloc_mode_names();
 // The mode of a name from regalloc_mode_names(); throws std::invalid_argument for another.
 RegAllocMode regalloc_mode(const std::string& name);
 
+struct AllocOptions {
+  AllocOptions(RegAllocMode m = RegAllocMode::LinearScan) : mode(m) {}
+  RegAllocMode mode;
+  unsigned target_regs = 0; // ptxas_like: registers to spread over (0: the colouring's minimum)
+  unsigned banks = 2;       // ptxas_like: bank = register % banks (sm_75: 2 banks, Volta+)
+};
+
 RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
-                                 RegAllocMode mode = RegAllocMode::LinearScan);
+                                 const AllocOptions& opt = {});
+
+// Same-bank pairs among the distinct data-register sources of each instruction under
+// bank = register % banks (a 64-bit source counts its two halves): the figure ptxas_like
+// minimises, for tests and the characterisation report.
+unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv,
+                                const RegAssignment& a, unsigned banks);
 
 // Independent check of an assignment against the live sets: at every instruction, every vreg
 // it writes and every vreg live after it (and all vregs live on entry) must occupy disjoint
