@@ -10,16 +10,15 @@ int single_dst(const ptx::Instr& in) {
   return int(in.dst[0].reg);
 }
 
+} // namespace
+
 bool is_kernel_param_load(const ptx::Function& f, const ptx::Instr& in) {
-  if (!f.is_entry || in.op != ptx::Op::Ld || in.space != ptx::Space::Param || in.vec != 1)
+  if (!f.is_entry || in.op != ptx::Op::Ld || in.space != ptx::Space::Param || in.src.size() != 1)
     return false;
-  if (in.src.size() != 1) return false;
   const ptx::Operand& a = in.src[0];
   return a.kind == ptx::Operand::Kind::Addr && !a.has_base_reg &&
          a.sym.scope == ptx::SymRef::Scope::Param;
 }
-
-} // namespace
 
 ConstantOperands constant_operands(const ptx::Function& f) {
   const unsigned nr = unsigned(f.regs.size()), n = unsigned(f.instrs.size());
@@ -50,7 +49,7 @@ ConstantOperands constant_operands(const ptx::Function& f) {
     if (!candidate(i, v)) continue;
     const bool imm_mov = in.op == ptx::Op::Mov && in.src.size() == 1 &&
                          in.src[0].kind == ptx::Operand::Kind::Imm;
-    if (imm_mov || is_kernel_param_load(f, in)) c.vreg[unsigned(v)] = c.hidden[i] = true;
+    if (imm_mov || (is_kernel_param_load(f, in) && in.vec == 1)) c.vreg[unsigned(v)] = c.hidden[i] = true;
   }
   for (bool changed = true; changed;) {
     changed = false;

@@ -29,4 +29,8 @@ struct ConstantOperands {
 
 ConstantOperands constant_operands(const ptx::Function& f);
 
+// ld.param of a parameter of the kernel (`f` an .entry): memory no instruction writes (unlike
+// the call-sequence .param variables a caller stores and a callee returns through).
+bool is_kernel_param_load(const ptx::Function& f, const ptx::Instr& in);
+
 } // namespace gpurf::compiler

@@ -40,8 +40,7 @@ bool ordered(const ptx::Instr& in) {
 bool memory_load(const ptx::Function& f, const ptx::Instr& in) {
   const ptx::OpTraits t = ptx::op_traits(in);
   if (!t.is_load && in.op != ptx::Op::Prefetch) return false;
-  if (in.space == ptx::Space::Const) return false;
-  return !(in.space == ptx::Space::Param && f.is_entry);
+  return in.space != ptx::Space::Const && !is_kernel_param_load(f, in);
 }
 
 unsigned latency(const ptx::Function& f, const ptx::Instr& in, bool hidden) {
