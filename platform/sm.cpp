@@ -143,6 +143,11 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     rf = std::make_unique<Slot>(
         slot<IRfc>(top, "rfc", "cache", "register file cache (per sub-core)"));
 
+  // GPGPU-Sim's PTX mode (the front-end counts fewer registers for occupancy than its
+  // instructions name): storage for every named register of every warp slot.
+  const unsigned occ_data = frontend.occupancy_registers();
+  const unsigned store_rows =
+      occ_data && occ_data != data_regs_ ? mapping_->rows_needed(shape_.warps / sub) : 0;
   subcores_.resize(sub);
   for (unsigned s = 0; s < sub; ++s) {
     SubCore& c = subcores_[s];
@@ -158,7 +163,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
       shape_.bank_rows = c.banks[0]->rows();
-      c.width_masks = std::make_unique<cmrc::MaskBuffer>(shape_.banks, shape_.bank_rows);
+      for (auto& b : c.banks) b->reserve_rows(store_rows);
+      c.width_masks =
+          std::make_unique<cmrc::MaskBuffer>(shape_.banks, std::max(shape_.bank_rows, store_rows));
       for (unsigned k = 0; k < shape_.schedulers; ++k)
         c.schedulers.push_back(
             IScheduler::Registry::create(sch.impl, sch.p, context("scheduler", s, k)));
@@ -190,11 +197,21 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
 
   // Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that
   // the summary can say which of the two bounds the kernel).
+  // Under GPGPU-Sim's PTX mode the front-end names more registers than occupancy counts
+  // (ptxas's): the warps that fit are those of ptxas's count, and the banks get storage for
+  // the registers the instructions name.
   const unsigned rows = subcores_[0].banks[0]->rows();
+  std::unique_ptr<RegMapping> occ_map;
+  if (occ_data && occ_data != data_regs_) {
+    limits_.regs_per_thread = occ_data + (shape_.regs_per_thread - data_regs_);
+    occ_map = RegMapping::Registry::create(mp.impl, mp.p, shape_.banks, limits_.regs_per_thread);
+  } else {
+    limits_.regs_per_thread = shape_.regs_per_thread;
+  }
+  const RegMapping& fit_map = occ_map ? *occ_map : *mapping_;
   unsigned fit = 0;
-  while (fit < 4096 && mapping_->rows_needed(fit + 1) <= rows) ++fit;
+  while (fit < 4096 && fit_map.rows_needed(fit + 1) <= rows) ++fit;
   limits_.register_warps = fit * sub;
-  limits_.regs_per_thread = shape_.regs_per_thread;
 
   for (SubCore& c : subcores_) {
     for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);

@@ -19,6 +19,10 @@ public:
   }
   virtual unsigned slices() const = 0;
   virtual unsigned rows() const = 0;
+  // Storage for `rows` rows although the bank has rows() (GPGPU-Sim PTX mode: occupancy counts
+  // ptxas's registers while every PTX virtual register keeps its own number, so the
+  // simulated values need more rows than the hardware has; docs/frontend.md).
+  virtual void reserve_rows(unsigned rows) = 0;
   // Port structure per slice: true for one read and one write port, false for one shared.
   virtual bool separate_write_port() const = 0;
   virtual unsigned latency() const = 0;

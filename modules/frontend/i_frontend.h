@@ -48,6 +48,9 @@ public:
   virtual std::string describe_warp(unsigned warp) const = 0;
   // Predicate registers per thread (InstInfo::psrc_reg/pdst_reg index them).
   virtual unsigned predicate_registers() const { return 0; }
+  // Data registers per thread that count for occupancy when they differ from the registers
+  // the instructions name (GPGPU-Sim PTX mode: ptxas's count); 0: the same.
+  virtual unsigned occupancy_registers() const { return 0; }
 };
 
 } // namespace gpurf

@@ -110,6 +110,10 @@ public:
   unsigned regs_per_thread() const { return plan_.regs_per_thread; }
   unsigned preds_per_thread() const { return plan_.preds_per_thread; }
   unsigned predicate_registers() const override { return plan_.preds_per_thread; }
+  // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), when the table lists it.
+  unsigned occupancy_registers() const override {
+    return options_.regalloc == compiler::RegAllocMode::PtxVirtual ? ptxas_regs_ : 0;
+  }
   const compiler::KernelPlan& plan() const { return plan_; }
   const FrontendOptions& options() const { return options_; }
   // ptxas's register count for the kernel (ptxas-registers.txt beside the PTX); 0: unknown.

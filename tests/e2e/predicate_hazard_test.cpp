@@ -45,8 +45,8 @@ struct PredicateWatch : Observer {
 TEST(PredicateHazard, ScanConsumersWaitForTheirProducers) {
   const std::string root = GPURF_SOURCE_DIR;
   const LaunchSpec spec = load_launch(root + "/workloads/scan.yaml");
-  PtxFrontend fe(spec);
   ConfigPtr platform = load_config(root + "/configs/fermi.yaml");
+  PtxFrontend fe(spec, frontend_options(*platform));
   apply_override(*platform, "sm.checks=false");
   PredicateWatch watch;
   SimOptions o;

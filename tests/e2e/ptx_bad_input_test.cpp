@@ -115,8 +115,8 @@ TEST(PtxE2eBadInput, MalformedPtxNamesFileAndLine) {
 TEST(PtxE2eBadInput, GoodLaunchRunsAndChecks) {
   Dir d;
   const LaunchSpec spec = load_launch(d.write("l.yaml", launch_text("reduce")));
-  PtxFrontend fe(spec);
   ConfigPtr platform = load_config(repo_root() + "/configs/fermi.yaml");
+  PtxFrontend fe(spec, frontend_options(*platform));
   Simulation sim(*platform, fe, fe.regs_per_thread());
   const RunResult r = sim.run();
   ASSERT_TRUE(r.ok) << r.error;
@@ -126,8 +126,8 @@ TEST(PtxE2eBadInput, GoodLaunchRunsAndChecks) {
 TEST(PtxE2eBadInput, CtaTooLargeForTheSm) {
   Dir d;
   const LaunchSpec spec = load_launch(d.write("l.yaml", launch_text("reduce")));
-  PtxFrontend fe(spec);
   ConfigPtr platform = load_config(repo_root() + "/configs/fermi.yaml");
+  PtxFrontend fe(spec, frontend_options(*platform));
   // 512 B of shared memory per SM; the kernel needs 1024 per CTA.
   apply_override(*platform, "sm.shared_bytes=512");
   Simulation sim(*platform, fe, fe.regs_per_thread());
@@ -144,8 +144,8 @@ TEST(PtxE2eBadInput, CtaTooLargeForTheSm) {
 TEST(PtxE2eBadInput, CtaWiderThanTheWarpSlots) {
   Dir d;
   const LaunchSpec spec = load_launch(d.write("l.yaml", launch_text("reduce")));
-  PtxFrontend fe(spec);
   ConfigPtr platform = load_config(repo_root() + "/configs/fermi.yaml");
+  PtxFrontend fe(spec, frontend_options(*platform));
   apply_override(*platform, "sm.warps=2"); // reduce's CTA has 8 warps
   Simulation sim(*platform, fe, fe.regs_per_thread());
   try {

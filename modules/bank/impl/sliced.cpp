@@ -36,13 +36,18 @@ public:
 
   unsigned slices() const override { return slices_; }
   unsigned rows() const override { return entries_; }
+  void reserve_rows(unsigned rows) override {
+    if (rows <= data_.size() / kRegBytes) return;
+    data_.resize(size_t(rows) * kRegBytes, 0);
+    tags_.resize(size_t(rows) * slices_, 0);
+  }
   bool separate_write_port() const override { return split_; }
   unsigned latency() const override { return latency_; }
 
 protected:
   void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     const uint64_t addr = gp.get_address();
-    if (addr % kRegBytes || addr / kRegBytes >= entries_ || gp.get_data_length() != kRegBytes) {
+    if (addr % kRegBytes || addr >= data_.size() || gp.get_data_length() != kRegBytes) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
       return;
     }
