@@ -140,8 +140,6 @@ bool spread(const ptx::Function& f, const Liveness& lv, const Graph& g,
   std::vector<int> reg(nr, -1);
   std::vector<char> busy;
   unsigned next = 0;
-  bool pairs_matter = false;
-  for (unsigned v : order) pairs_matter |= a.width[v] == 2;
   for (unsigned v : order) {
     const unsigned w = std::max(1u, reg_width(f.regs[v]));
     busy.assign(regs + 2, 0);
@@ -156,10 +154,7 @@ bool spread(const ptx::Function& f, const Liveness& lv, const Graph& g,
       const unsigned m = bank_mask(r, w, banks);
       for (unsigned u : co[v])
         if (reg[u] >= 0 && (m & bank_mask(unsigned(reg[u]), a.width[u], banks))) ++cost;
-      // Round-robin: the next register after `next`; a 32-bit value breaks a free aligned
-      // pair only when no other register is free (keeps room for 64-bit values).
-      const bool breaks = w == 1 && (r ^ 1) < regs && !busy[r ^ 1] && pairs_matter;
-      const unsigned dist = (r + regs - next) % regs + (breaks ? regs : 0);
+      const unsigned dist = (r + regs - next) % regs; // round-robin: the next one after `next`
       if (best == regs || cost < best_cost || (cost == best_cost && dist < best_dist))
         best = r, best_cost = cost, best_dist = dist;
     }
