@@ -24,18 +24,6 @@ struct ProfileObserver : Observer {
   void issue(const WarpInst& i, Cycle) override { profiler->add(i); }
 };
 
-// The kernel's `ptxas -v` register count (workloads/ptxas-registers.txt); null if not listed.
-json ptxas_registers(const std::string& kernel) {
-  std::ifstream f(std::string(GPURF_SOURCE_DIR) + "/workloads/ptxas-registers.txt");
-  for (std::string line; std::getline(f, line);) {
-    std::istringstream ss(line);
-    std::string name;
-    unsigned regs = 0;
-    if (ss >> name >> regs && name == kernel) return regs;
-  }
-  return nullptr;
-}
-
 std::string pct(const json& share) {
   std::ostringstream o;
   o << std::fixed << std::setprecision(1) << 100 * share.get<double>() << "%";
@@ -57,11 +45,14 @@ std::vector<std::pair<std::string, std::string>> rows(const json& j) {
   const json& r = j["reuse_distance"];
   std::string bank_shares;
   for (const json& s : b["read_share"]) bank_shares += (bank_shares.empty() ? "" : " ") + pct(s);
-  const json& px = j["registers_per_thread"]["ptxas"];
+  const json& rt = j["registers_per_thread"];
+  const json& px = rt["ptxas"];
+  const unsigned gpurf = rt["gpurf"].get<unsigned>(), numbered = rt["numbered"].get<unsigned>();
   return {
       {"registers per thread (gpurf / ptxas)",
-       std::to_string(j["registers_per_thread"]["gpurf"].get<unsigned>()) + " / " +
-           (px.is_null() ? "-" : std::to_string(px.get<unsigned>()))},
+       std::to_string(gpurf) +
+           (numbered != gpurf ? " (numbered r0-r" + std::to_string(numbered - 1) + ")" : "") +
+           " / " + (px.is_null() ? "-" : std::to_string(px.get<unsigned>()))},
       {"warp instructions", std::to_string(j["warp_instructions"].get<uint64_t>())},
       {"reads to the 6 hottest registers", pct(j["register_reads"]["hottest6_share"])},
       {"reads per bank", bank_shares},
@@ -106,7 +97,13 @@ int profile_kernel(ConfigNode& platform, const std::string& platform_name, const
   j["kernel"] = spec.name;
   j["platform"] = platform_name;
   j["counted"] = "warp-level: one access per warp instruction and register operand";
-  j["registers_per_thread"] = {{"gpurf", regs}, {"ptxas", ptxas_registers(spec.name)}};
+  // gpurf: the registers the allocation needs (ptx_virtual: those of the PTX values, no
+  // reuse); numbered: highest register number + 1 (ptx_virtual numbers by GPGPU-Sim's banks).
+  const bool virt = fe.options().regalloc == compiler::RegAllocMode::PtxVirtual;
+  j["registers_per_thread"] = {
+      {"gpurf", virt ? fe.plan().value_regs : regs},
+      {"numbered", regs},
+      {"ptxas", fe.ptxas_registers() ? json(fe.ptxas_registers()) : json(nullptr)}};
   j.update(obs.profiler->report());
   if (format == "json") {
     std::cout << j.dump(2) << "\n";

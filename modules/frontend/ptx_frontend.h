@@ -110,9 +110,11 @@ public:
   unsigned regs_per_thread() const { return plan_.regs_per_thread; }
   unsigned preds_per_thread() const { return plan_.preds_per_thread; }
   unsigned predicate_registers() const override { return plan_.preds_per_thread; }
-  // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), when the table lists it.
+  // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), else what the PTX values
+  // need without holes.
   unsigned occupancy_registers() const override {
-    return options_.regalloc == compiler::RegAllocMode::PtxVirtual ? ptxas_regs_ : 0;
+    if (options_.regalloc != compiler::RegAllocMode::PtxVirtual) return 0;
+    return ptxas_regs_ ? ptxas_regs_ : std::max(1u, plan_.value_regs);
   }
   const compiler::KernelPlan& plan() const { return plan_; }
   const FrontendOptions& options() const { return options_; }

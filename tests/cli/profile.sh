@@ -10,14 +10,14 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 assert j["kernel"] == "sgemm" and j["platform"] == "fermi", j["kernel"]
 regs = j["registers_per_thread"]
-assert regs["ptxas"] == 39 and 8 <= regs["gpurf"] <= 128, regs  # fermi: ptx_virtual (sgemm: 100)
+assert regs["ptxas"] == 39 and 8 <= regs["gpurf"] <= 128 and regs["numbered"] >= regs["gpurf"], regs  # fermi: ptx_virtual (sgemm: 100 values)
 assert j["warp_instructions"] > 1000 and j["reads"] > j["writes"] > 0, j["reads"]
 def share(x):
     assert 0 <= x <= 1, x
 def dist(a, n):
     assert len(a) == n and abs(sum(a) - 1) < 1e-9, a
 rr = j["register_reads"]
-assert sum(rr["reads_by_register"]) == j["reads"] and len(rr["reads_by_register"]) <= regs["gpurf"]
+assert sum(rr["reads_by_register"]) == j["reads"] and len(rr["reads_by_register"]) <= regs["numbered"]
 share(rr["hottest6_share"])
 b = j["banks"]
 dist(b["read_share"], b["count"])

@@ -1,5 +1,6 @@
-// Register allocation modes: ptx_virtual (GPGPU-Sim PTX mode) numbers every touched PTX virtual
-// register in declaration order with no reuse; linear_scan is what it always was.
+// Register allocation modes: ptx_virtual (GPGPU-Sim PTX mode) gives every touched PTX virtual
+// register its own register, numbered by the number in its name (GPGPU-Sim's bank); linear_scan
+// is what it always was.
 #include <gtest/gtest.h>
 
 #include "modules/frontend/compiler/compile.h"
@@ -70,37 +71,41 @@ TEST(CompilerPtxVirtual, ModeNames) {
   EXPECT_THROW(regalloc_mode("ptxas"), std::invalid_argument);
 }
 
-TEST(CompilerPtxVirtual, DeclarationOrderPairsAndPredicates) {
+TEST(CompilerPtxVirtual, NameNumbersClassesPairsAndPredicates) {
   Fixture x;
   const KernelPlan p = compile_kernel(x.m, "k", {{}, RegAllocMode::PtxVirtual});
   EXPECT_EQ(verify_kernel(p), "");
   const FunctionPlan& e = *p.plan(x.k);
   auto reg = [&](const char* n) { return e.regs.reg[unsigned(x.k.find_reg(n))]; };
-  // Data registers in declaration order, untouched ones skipped: rs1 r1 r3 r4 f1 f2, then the
-  // pairs from the next even register: rd1 = r6:r7, rd2 = r8:r9, rd3 = r10:r11.
-  EXPECT_EQ(reg("%rs1"), 0);
-  EXPECT_EQ(reg("%r1"), 1);
-  EXPECT_EQ(reg("%r3"), 2);
-  EXPECT_EQ(reg("%r4"), 3);
-  EXPECT_EQ(reg("%f1"), 4);
-  EXPECT_EQ(reg("%f2"), 5);
-  EXPECT_EQ(reg("%rd1"), 6);
-  EXPECT_EQ(reg("%rd2"), 8);
-  EXPECT_EQ(reg("%rd3"), 10);
+  // GPGPU-Sim banks by the number in the name: each class (prefix, width) starts on a multiple
+  // of 64 in declaration order (%rs, %r, %f, %rd) and NAME<d> sits at base + d.
+  EXPECT_EQ(reg("%rs1"), 1);
+  EXPECT_EQ(reg("%r1"), 65);
+  EXPECT_EQ(reg("%r3"), 67);
+  EXPECT_EQ(reg("%r4"), 68);
+  EXPECT_EQ(reg("%f1"), 129);
+  EXPECT_EQ(reg("%f2"), 130);
+  // 64-bit pairs: the low half at base + d too; odd d one plane (64) up so pairs never overlap.
+  EXPECT_EQ(reg("%rd2"), 194);
+  EXPECT_EQ(reg("%rd1"), 257);
+  EXPECT_EQ(reg("%rd3"), 259);
   for (const char* n : {"%r0", "%r2", "%rs0", "%f0", "%rd0", "%p0"}) EXPECT_EQ(reg(n), -1) << n;
   EXPECT_EQ(e.regs.width[unsigned(x.k.find_reg("%rd2"))], 2u);
-  EXPECT_EQ(e.regs.num_regs, 12u);
+  EXPECT_EQ(e.regs.num_regs, 261u);
+  EXPECT_FALSE(e.regs.aligned_pairs);
   // Predicates in the predicate file, numbered on their own.
   EXPECT_EQ(reg("%p1"), 0);
   EXPECT_EQ(reg("%p2"), 1);
   EXPECT_EQ(e.regs.num_preds, 2u);
-  // The callee's registers follow the caller's: %g1 = r12, %g2 = r13.
+  // The callee's range starts on the next multiple of 64: %g1 = r321, %g2 = r322.
   const FunctionPlan& c = *p.plan(x.twice);
-  EXPECT_EQ(c.base, 12u);
-  EXPECT_EQ(c.arch(unsigned(x.twice.find_reg("%g1"))), 12u);
-  EXPECT_EQ(c.arch(unsigned(x.twice.find_reg("%g2"))), 13u);
-  EXPECT_EQ(p.regs_per_thread, 14u);
+  EXPECT_EQ(c.base, 320u);
+  EXPECT_EQ(c.arch(unsigned(x.twice.find_reg("%g1"))), 321u);
+  EXPECT_EQ(c.arch(unsigned(x.twice.find_reg("%g2"))), 322u);
+  EXPECT_EQ(p.regs_per_thread, 323u);
   EXPECT_EQ(p.preds_per_thread, 2u);
+  // The values need 1 + 3 + 2 + 3 x 2 + 2 registers without reuse.
+  EXPECT_EQ(p.value_regs, 14u);
 }
 
 TEST(CompilerPtxVirtual, LinearScanIsTheDefaultAndReuses) {
@@ -113,9 +118,9 @@ TEST(CompilerPtxVirtual, LinearScanIsTheDefaultAndReuses) {
   EXPECT_LT(l.regs_per_thread, 14u);
 }
 
-// Every suite kernel: ptx_virtual verifies, never shares a register, and needs exactly the
-// registers of its touched virtual registers (plus pair alignment: at most one hole per pair);
-// linear_scan never needs more.
+// Every suite kernel: ptx_virtual verifies, never shares a register, keeps GPGPU-Sim's bank
+// number (register = the number in the vreg's name, mod 64, for the low half), and needs the
+// registers of its touched virtual registers; linear_scan never needs more.
 TEST(CompilerPtxVirtual, SuiteKernels) {
   for (const std::string& name : compilertest::suite()) {
     SCOPED_TRACE(name);
@@ -123,24 +128,24 @@ TEST(CompilerPtxVirtual, SuiteKernels) {
     const KernelPlan v = compile_kernel(m, name, {{}, RegAllocMode::PtxVirtual});
     EXPECT_EQ(verify_kernel(v), "");
     unsigned words = 0;
+    std::vector<int> owner(v.regs_per_thread, -1);
     for (const FunctionPlan& p : v.funcs) {
       if (!p.func) continue;
-      std::vector<int> owner(p.regs.num_regs, -1);
-      unsigned mine = 0;
       for (size_t r = 0; r < p.func->regs.size(); ++r) {
         if (p.regs.reg[r] < 0 || p.func->regs[r].is_pred) continue;
-        mine += p.regs.width[r];
+        const std::string& n = p.func->regs[r].name;
+        const size_t digit = n.find_first_of("0123456789");
+        if (digit != std::string::npos) {
+          EXPECT_EQ(p.arch(unsigned(r)) % 64, std::stoul(n.substr(digit)) % 64) << n;
+        }
+        words += p.regs.width[r];
         for (unsigned h = 0; h < p.regs.width[r]; ++h) {
-          EXPECT_EQ(owner[unsigned(p.regs.reg[r]) + h], -1) << p.func->regs[r].name;
-          owner[unsigned(p.regs.reg[r]) + h] = int(r);
+          EXPECT_EQ(owner[p.arch(unsigned(r), h)], -1) << n;
+          owner[p.arch(unsigned(r), h)] = int(r);
         }
       }
-      EXPECT_GE(p.regs.num_regs, mine);
-      EXPECT_LE(p.regs.num_regs, mine + mine / 2);
-      words += p.regs.num_regs;
     }
-    // The suite's calls are one level deep from the entry: the callee's range follows it.
-    EXPECT_EQ(v.regs_per_thread, words);
-    EXPECT_LE(compile_kernel(m, name).regs_per_thread, v.regs_per_thread);
+    EXPECT_EQ(v.value_regs, words);
+    EXPECT_LE(compile_kernel(m, name).regs_per_thread, v.value_regs);
   }
 }

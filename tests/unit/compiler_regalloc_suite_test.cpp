@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "modules/frontend/compiler/compile.h"
+#include "modules/frontend/compiler/ptxas_table.h"
 #include "modules/frontend/ptx/parser.h"
 #include "tests/unit/compiler_test_util.h"
 
@@ -13,7 +14,6 @@ using namespace gpurf;
 using namespace gpurf::compiler;
 
 TEST(CompilerSuite, AllocationVerifiedOnEveryKernel) {
-  const auto ptxas = compilertest::ptxas_registers();
   const auto names = compilertest::suite();
   ASSERT_GE(names.size(), 16u);
   std::printf("%-10s %6s %6s %6s %6s  %s\n", "kernel", "vregs", "ours", "ptxas", "ratio", "preds");
@@ -42,7 +42,8 @@ TEST(CompilerSuite, AllocationVerifiedOnEveryKernel) {
         EXPECT_LT(p.arch(unsigned(v), p.regs.width[v] - 1), k.regs_per_thread) << r.name;
       }
     }
-    const unsigned ref = ptxas.count(name) ? ptxas.at(name) : 0;
+    const auto px = ptxas_info(compilertest::workloads() + "/ptx/" + name + ".ptx", name);
+    const unsigned ref = px ? px->registers : 0;
     std::printf("%-10s %6u %6u %6u %6.2f  %u\n", name.c_str(), vregs, k.regs_per_thread, ref,
                 ref ? double(k.regs_per_thread) / ref : 0.0, k.preds_per_thread);
     ASSERT_GT(ref, 0u) << "no ptxas count";

@@ -29,21 +29,6 @@ inline std::vector<std::string> suite() {
   return names;
 }
 
-// workloads/ptxas-registers.txt: kernel -> registers.
-inline std::map<std::string, unsigned> ptxas_registers() {
-  std::map<std::string, unsigned> r;
-  std::ifstream in(workloads() + "/ptxas-registers.txt");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream s(line);
-    std::string name;
-    unsigned regs = 0;
-    if (s >> name >> regs) r[name] = regs;
-  }
-  return r;
-}
-
 // A temporary directory with files, removed at the end of the test.
 struct TempDir {
   std::filesystem::path dir;

@@ -84,13 +84,19 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     FunctionPlan& p = k.funcs[*it];
     for (unsigned c : callees[*it]) {
       FunctionPlan& q = k.funcs[c];
-      q.base = std::max(q.base, p.base + p.regs.num_regs);
+      unsigned next = p.base + p.regs.num_regs;
+      if (opt.alloc.mode == RegAllocMode::PtxVirtual) next = (next + 63) / 64 * 64;
+      q.base = std::max(q.base, next);
       q.pred_base = std::max(q.pred_base, p.pred_base + p.regs.num_preds);
     }
     regs = std::max(regs, p.base + p.regs.num_regs);
     preds = std::max(preds, p.pred_base + p.regs.num_preds);
   }
   k.regs_per_thread = std::max(1u, regs);
+  for (const FunctionPlan& p : k.funcs)
+    if (p.func)
+      for (size_t v = 0; v < p.func->regs.size(); ++v)
+        if (p.regs.reg[v] >= 0 && !p.func->regs[v].is_pred) k.value_regs += p.regs.width[v];
   k.preds_per_thread = preds;
   return k;
 }

@@ -5,7 +5,8 @@
 // start at r0 and a called function's range starts above the ranges of all its callers
 // (base(callee) = max over callers of base(caller) + registers(caller)), so a call never
 // clobbers a caller's value and no save/restore code is needed. Recursion is not supported.
-// regs_per_thread = the highest register used + 1 (at least 1).
+// regs_per_thread = the highest register used + 1 (at least 1). Under ptx_virtual a function's
+// range starts on a multiple of 64 (its register numbers keep GPGPU-Sim's banks).
 #pragma once
 
 #include <stdexcept>
@@ -41,7 +42,8 @@ struct KernelPlan {
   const ptx::Module* module = nullptr;
   const ptx::Function* entry = nullptr;
   std::vector<FunctionPlan> funcs; // indexed like Module::functions
-  unsigned regs_per_thread = 1;    // 32-bit data registers per thread
+  unsigned regs_per_thread = 1;    // 32-bit data registers per thread (highest used + 1)
+  unsigned value_regs = 0;         // 32-bit registers of the touched PTX data vregs (no reuse)
   unsigned preds_per_thread = 0;   // predicate registers per thread
   // The plan of `f` (a function of `module`), nullptr if it is not part of the kernel.
   const FunctionPlan* plan(const ptx::Function& f) const;

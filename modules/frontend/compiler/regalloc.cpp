@@ -1,6 +1,7 @@
 #include "modules/frontend/compiler/regalloc.h"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -85,35 +86,79 @@ unsigned colour(const ptx::Function& f, const Graph& g, const std::vector<unsign
   return used;
 }
 
-// GPGPU-Sim's PTX mode: the parser gives every declared register the next number of its
-// function (declaration order, `%r<N>` ranges expanded), and nothing is ever reused. A vreg no
-// instruction touches takes no register, so the count is what the kernel's values need.
+// The first run of decimal digits in a register's name (%r12 -> 12, %rd3 -> 3), -1 if none.
+int name_number(const std::string& name) {
+  const size_t k = name.find_first_of("0123456789");
+  if (k == std::string::npos) return -1;
+  int n = 0;
+  for (size_t i = k; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) &&
+                     n < (1 << 20);
+       ++i)
+    n = n * 10 + (name[i] - '0');
+  return n;
+}
+
+unsigned round64(unsigned n) { return (n + 63) / 64 * 64; }
+
+// GPGPU-Sim's PTX mode: nothing is ever reused, and the number its operand collector banks
+// by is the first run of digits in the register's name (ptx_parser.cc add_identifier:
+// symbol::set_regno(counter, name digits); shader.cc register_bank: (number + warp) % banks),
+// so %r1, %rd1 and %f1 share a bank. gpurf gives every touched vreg its own storage and keeps
+// that bank: a class (name prefix and width, in declaration order) starts on a multiple of 64
+// and vreg NAME<d> of a 32-bit class sits at base + d, so register % banks = d % banks for any
+// bank count dividing 64. A 64-bit vreg is a pair whose low half sits at base + d too; odd d
+// go to a second plane P registers up (P a multiple of 64) so that the pairs never overlap
+// (pairs are not even-aligned in this mode). Names without digits get numbers after the
+// class's largest. A vreg no instruction touches takes no register.
 RegAssignment allocate_ptx_virtual(const ptx::Function& f, const Liveness& lv) {
   const unsigned nr = unsigned(f.regs.size());
   RegAssignment a;
   a.reg.assign(nr, -1);
   a.width.assign(nr, 0);
   a.is_pred.assign(nr, false);
-  a.order = "PTX declaration order";
+  a.aligned_pairs = false;
+  a.order = "GPGPU-Sim PTX mode: register = class base + the number in its name";
   std::vector<bool> touched(nr, false);
   for (const UseDef& u : lv.ud) {
     for (unsigned s : u.uses) touched[s] = true;
     for (unsigned d : u.defs) touched[d] = true;
   }
+  struct Class {
+    std::string prefix;
+    unsigned width = 1;
+    std::vector<std::pair<unsigned, int>> members; // vreg, number in its name
+  };
+  std::vector<Class> classes;
   for (unsigned v = 0; v < nr; ++v) {
     a.is_pred[v] = f.regs[v].is_pred;
     if (!touched[v]) continue;
-    if (f.regs[v].is_pred) {
-      a.width[v] = 1;
+    a.width[v] = 1;
+    if (f.regs[v].is_pred) { // predicates: their own file, declaration order
       a.reg[v] = int(a.num_preds++);
       continue;
     }
+    const std::string& n = f.regs[v].name;
+    const std::string prefix = n.substr(0, n.find_first_of("0123456789"));
     const unsigned w = reg_width(f.regs[v]);
-    a.num_regs += a.num_regs % w; // a pair starts on an even register
     a.width[v] = uint8_t(w);
-    a.reg[v] = int(a.num_regs);
-    a.num_regs += w;
+    auto c = std::find_if(classes.begin(), classes.end(),
+                          [&](const Class& k) { return k.prefix == prefix && k.width == w; });
+    if (c == classes.end()) c = classes.insert(classes.end(), Class{prefix, w, {}});
+    c->members.push_back({v, name_number(n)});
   }
+  unsigned cursor = 0;
+  for (Class& c : classes) {
+    int top = -1;
+    for (auto& m : c.members) top = std::max(top, m.second);
+    for (auto& m : c.members)
+      if (m.second < 0) m.second = ++top;
+    const unsigned base = round64(cursor), span = unsigned(top) + 1;
+    const unsigned plane = c.width == 2 ? round64(span + 1) : 0;
+    for (const auto& [v, d] : c.members)
+      a.reg[v] = int(base + unsigned(d) + (c.width == 2 && (d & 1) ? plane : 0));
+    cursor = base + plane + span + (c.width == 2 ? 1 : 0);
+  }
+  a.num_regs = cursor;
   return a;
 }
 
@@ -347,7 +392,7 @@ std::string verify_allocation(const ptx::Function& f, const Liveness& lv, const 
     const unsigned w = a.width[v];
     if (w != std::max(1u, reg_width(f.regs[v])))
       return "'" + f.name + "': " + f.regs[v].name + " has width " + std::to_string(w);
-    if (w == 2 && (a.reg[v] & 1)) return "'" + f.name + "': 64-bit " + name(v) + " is not aligned";
+    if (w == 2 && a.aligned_pairs && (a.reg[v] & 1)) return "'" + f.name + "': 64-bit " + name(v) + " is not aligned";
     const unsigned limit = f.regs[v].is_pred ? a.num_preds : a.num_regs;
     if (unsigned(a.reg[v]) + w > limit)
       return "'" + f.name + "': " + name(v) + " beyond the register count " + std::to_string(limit);

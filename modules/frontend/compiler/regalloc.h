@@ -14,8 +14,9 @@
 // Three modes (platform `frontend.regalloc`, docs/frontend.md#register-allocation-modes):
 //   * linear_scan: the colouring above (gpurf's own compiler; the default).
 //   * ptx_virtual: GPGPU-Sim's PTX mode (what CMRC and Warped-Compression simulated): no reuse,
-//     every touched data vreg gets its own register(s) in declaration order (64-bit vregs on
-//     the next even register), every touched predicate its own predicate register.
+//     every touched data vreg its own register(s), numbered so that register % banks is the
+//     bank GPGPU-Sim derives from the number in the register's name (regalloc.cpp); every
+//     touched predicate its own predicate register.
 //   * ptxas_like: the allocation ptxas makes (what Gebhart, Malekeh and WIR simulated): the
 //     register count is ptxas's (`target_regs`, from `ptxas -v`; the colouring's minimum when
 //     unknown or when the colouring needs more), values are spread round-robin over the whole
@@ -42,6 +43,7 @@ struct RegAssignment {
   std::vector<bool> is_pred;
   unsigned num_regs = 0;  // data registers used (highest + 1)
   unsigned num_preds = 0; // predicate registers used
+  bool aligned_pairs = true; // 64-bit vregs start on even registers (ptx_virtual: not always)
   std::string order;      // name of the colouring order that won
 };
 
@@ -76,7 +78,7 @@ unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv,
 
 // Independent check of an assignment against the live sets: at every instruction, every vreg
 // it writes and every vreg live after it (and all vregs live on entry) must occupy disjoint
-// registers, 64-bit vregs must sit on an even register, every touched vreg has a register
+// registers, 64-bit vregs must sit on an even register (when aligned_pairs), every touched vreg has a register
 // below num_regs (num_preds). Returns "" or a message naming the first conflict.
 std::string verify_allocation(const ptx::Function& f, const Liveness& lv, const RegAssignment& a);
 
