@@ -11,7 +11,7 @@
 //     first; Chaitin's smallest-last order with pair-weighted degrees); the order giving the
 //     fewest registers wins. No spilling: the register count is whatever the colouring needs.
 //
-// Three modes (platform `frontend.regalloc`, docs/frontend.md#register-allocation-modes):
+// Three modes (platform `frontend.regalloc`, docs/frontend.md#instruction-stream-modes):
 //   * linear_scan: the colouring above (gpurf's own compiler; the default).
 //   * ptx_virtual: GPGPU-Sim's PTX mode (what CMRC and Warped-Compression simulated): no reuse,
 //     every touched data vreg its own register(s), numbered so that register % banks is the
