@@ -391,6 +391,8 @@ int run(const Cli& c) {
   const std::string pname = fs::path(c.platform()).stem();
   nlohmann::ordered_json summary = summarize(kernel, pname, r, verified, error);
   summary["registers_per_thread"] = regs;
+  // Warp instructions executed functionally but never issued (frontend.constants: operands).
+  summary["constant_instructions"] = ptx ? ptx->hidden_steps() : 0;
   summary["outputs_checked"] = outputs_checked;
   if (!c.quiet) {
     std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"

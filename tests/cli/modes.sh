@@ -24,4 +24,23 @@ for m in "${modes[@]}"; do
   [ "${BASH_REMATCH[1]:-0}" -ge $((16 * ${#platforms[@]} / 2)) ] || fail "$m: only $last"
 done
 
+# Constant operands change what is issued, not what runs: the warp instructions issued with
+# parameters and immediates in registers equal those issued with them in the encoding plus
+# the definitions executed but not issued (two processes: the functional count is
+# independent of the mode).
+for k in reduce sgemm nbody; do
+  for c in registers operands; do
+    "$GPURF" run --quiet --platform "$SRC/configs/gebhart.yaml" --workload "$k" \
+      -p frontend.constants=$c --out "$TMP/c-$k-$c" >/dev/null 2>&1 || fail "$k constants=$c: exit $?"
+  done
+  python3 - "$TMP/c-$k-registers/result.json" "$TMP/c-$k-operands/result.json" <<'PY' ||
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:])
+assert a["constant_instructions"] == 0 and b["constant_instructions"] > 0, (a, b)
+assert a["warp_instructions"] == b["warp_instructions"] + b["constant_instructions"], \
+    (a["warp_instructions"], b["warp_instructions"], b["constant_instructions"])
+PY
+    fail "$k: issued + constant instructions differ from the registers run"
+done
+
 finish
