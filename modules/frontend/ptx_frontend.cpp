@@ -265,8 +265,7 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
   cfg.local_bytes_per_thread = kLocalBytesPerThread;
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   try {
-    kernel_ =
-        std::make_unique<ptx::Kernel>(module(), launch_.kernel, cfg, params_, *adaptor_);
+    kernel_ = std::make_unique<ptx::Kernel>(module(), launch_.kernel, cfg, params_, *adaptor_);
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
@@ -372,8 +371,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     o.long_latency = false;
     if (!lanes_of(r.reads, map.src_vreg[k], map.src_half[k], o.value))
       throw WorkloadError("internal: engine did not report source vreg " +
-                          std::to_string(map.src_vreg[k]) + " of " +
-                          where(module(), *r.instr));
+                          std::to_string(map.src_vreg[k]) + " of " + where(module(), *r.instr));
     const LaneValues& sh = w.shadow[o.reg];
     if (sh != o.value) {
       unsigned l = 0;
@@ -382,9 +380,9 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       const ptx::Function& f = *r.func;
       std::ostringstream m;
       m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
-        << where(module(), *r.instr) << ": source " << k << " "
-        << f.regs[map.src_vreg[k]].name << " in r" << o.reg << " lane " << l << " is "
-        << hex(o.value[l]) << ", but the register holds " << hex(sh[l]);
+        << where(module(), *r.instr) << ": source " << k << " " << f.regs[map.src_vreg[k]].name
+        << " in r" << o.reg << " lane " << l << " is " << hex(o.value[l])
+        << ", but the register holds " << hex(sh[l]);
       if (wr >= 0)
         m << " written by pc " << wr << " (line " << info_[unsigned(wr)].ptx_line << " '"
           << info_[unsigned(wr)].opname << "')";
@@ -412,8 +410,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   for (unsigned k = 0; k < info->n_psrc; ++k)
     if (!lanes_of(r.reads, map.psrc_vreg[k], 0, out.psrc_value[k]))
       throw WorkloadError("internal: engine did not report predicate vreg " +
-                          std::to_string(map.psrc_vreg[k]) + " of " +
-                          where(module(), *r.instr));
+                          std::to_string(map.psrc_vreg[k]) + " of " + where(module(), *r.instr));
   for (unsigned k = 0; k < info->n_pdst; ++k) {
     LaneValues& v = out.pdst_value[k];
     if (lanes_of(r.writes, map.pdst_vreg[k], 0, v))

@@ -149,9 +149,9 @@ TEST(CompilerSchedule, KeepsEveryDependence) {
             for (unsigned v : w) last[v] = in.ptx_line, writes[v].push_back(in.ptx_line);
             const ptx::OpTraits t = ptx::op_traits(in);
             const bool param_or_const =
-                in.space == ptx::Space::Const || (f.is_entry && in.space == ptx::Space::Param &&
-                                                  !in.src.empty() && !in.src[0].has_base_reg &&
-                                                  in.src[0].sym.scope == ptx::SymRef::Scope::Param);
+                in.space == ptx::Space::Const ||
+                (f.is_entry && in.space == ptx::Space::Param && !in.src.empty() &&
+                 !in.src[0].has_base_reg && in.src[0].sym.scope == ptx::SymRef::Scope::Param);
             const bool load = (t.is_load || in.op == ptx::Op::Prefetch) && !param_or_const;
             const bool effect = t.is_store || t.is_atomic || t.barrier || t.call || t.ret ||
                                 t.exit || t.branch || in.op == ptx::Op::Bar ||

@@ -59,11 +59,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
   for (unsigned fi : post) {
     FunctionPlan& p = k.funcs[fi];
     p.func = &m.functions[fi];
-    const unsigned n = unsigned(p.func->instrs.size());
-    p.constants = opt.constant_operands
-                      ? constant_operands(*p.func)
-                      : ConstantOperands{std::vector<bool>(p.func->regs.size(), false),
-                                         std::vector<bool>(n, false)};
+    p.constants = constant_operands(*p.func, opt.constant_operands);
     LivenessOptions lo = opt.liveness;
     if (opt.constant_operands) lo.constant = p.constants.vreg;
     p.liveness = compute_liveness(*p.func, lo);

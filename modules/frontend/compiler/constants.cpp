@@ -20,11 +20,12 @@ bool is_kernel_param_load(const ptx::Function& f, const ptx::Instr& in) {
          a.sym.scope == ptx::SymRef::Scope::Param;
 }
 
-ConstantOperands constant_operands(const ptx::Function& f) {
+ConstantOperands constant_operands(const ptx::Function& f, bool enabled) {
   const unsigned nr = unsigned(f.regs.size()), n = unsigned(f.instrs.size());
   ConstantOperands c;
   c.vreg.assign(nr, false);
   c.hidden.assign(n, false);
+  if (!enabled) return c;
   // Definitions per vreg: a constant operand has exactly one.
   std::vector<unsigned> defs(nr, 0);
   std::vector<int> def_at(nr, -1);
@@ -47,9 +48,10 @@ ConstantOperands constant_operands(const ptx::Function& f) {
     const ptx::Instr& in = f.instrs[i];
     const int v = single_dst(in);
     if (!candidate(i, v)) continue;
-    const bool imm_mov = in.op == ptx::Op::Mov && in.src.size() == 1 &&
-                         in.src[0].kind == ptx::Operand::Kind::Imm;
-    if (imm_mov || (is_kernel_param_load(f, in) && in.vec == 1)) c.vreg[unsigned(v)] = c.hidden[i] = true;
+    const bool imm_mov =
+        in.op == ptx::Op::Mov && in.src.size() == 1 && in.src[0].kind == ptx::Operand::Kind::Imm;
+    if (imm_mov || (is_kernel_param_load(f, in) && in.vec == 1))
+      c.vreg[unsigned(v)] = c.hidden[i] = true;
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -57,8 +59,7 @@ ConstantOperands constant_operands(const ptx::Function& f) {
       const ptx::Instr& in = f.instrs[i];
       const int v = single_dst(in);
       if (c.hidden[i] || in.op != ptx::Op::Cvta || in.space != ptx::Space::Global ||
-          !candidate(i, v) || in.src.size() != 1 || !in.src[0].is_reg() ||
-          !c.vreg[in.src[0].reg])
+          !candidate(i, v) || in.src.size() != 1 || !in.src[0].is_reg() || !c.vreg[in.src[0].reg])
         continue;
       c.vreg[unsigned(v)] = c.hidden[i] = changed = true;
     }

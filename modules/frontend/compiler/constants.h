@@ -27,7 +27,8 @@ struct ConstantOperands {
   std::vector<bool> hidden; // per instruction: defines a constant operand; never issued
 };
 
-ConstantOperands constant_operands(const ptx::Function& f);
+// `enabled` false: none (every vector all false), for code paths that take either.
+ConstantOperands constant_operands(const ptx::Function& f, bool enabled = true);
 
 // ld.param of a parameter of the kernel (`f` an .entry): memory no instruction writes (unlike
 // the call-sequence .param variables a caller stores and a callee returns through).

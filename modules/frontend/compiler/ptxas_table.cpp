@@ -11,7 +11,8 @@ namespace gpurf::compiler {
 std::optional<PtxasInfo> ptxas_info(const std::string& ptx_path, const std::string& kernel) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::path(ptx_path).parent_path();
-  for (const fs::path& table : {dir / "ptxas-registers.txt", dir.parent_path() / "ptxas-registers.txt"}) {
+  for (const fs::path& table :
+       {dir / "ptxas-registers.txt", dir.parent_path() / "ptxas-registers.txt"}) {
     std::error_code ec;
     if (!fs::is_regular_file(table, ec)) continue;
     std::ifstream in(table);

@@ -1,5 +1,7 @@
 #include "modules/frontend/compiler/regalloc.h"
 
+#include "modules/frontend/compiler/mode_names.h"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -91,9 +93,8 @@ int name_number(const std::string& name) {
   const size_t k = name.find_first_of("0123456789");
   if (k == std::string::npos) return -1;
   int n = 0;
-  for (size_t i = k; i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) &&
-                     n < (1 << 20);
-       ++i)
+  for (size_t i = k;
+       i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && n < (1 << 20); ++i)
     n = n * 10 + (name[i] - '0');
   return n;
 }
@@ -214,8 +215,8 @@ bool spread(const ptx::Function& f, const Liveness& lv, const Graph& g,
 
 } // namespace
 
-unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv,
-                                const RegAssignment& a, unsigned banks) {
+unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv, const RegAssignment& a,
+                                unsigned banks) {
   banks = std::max(1u, banks);
   unsigned pairs = 0;
   for (const UseDef& u : lv.ud) {
@@ -235,10 +236,7 @@ const std::vector<std::string>& regalloc_mode_names() {
 }
 
 RegAllocMode regalloc_mode(const std::string& name) {
-  const auto& n = regalloc_mode_names();
-  for (size_t i = 0; i < n.size(); ++i)
-    if (n[i] == name) return RegAllocMode(i);
-  throw std::invalid_argument("unknown register allocation mode '" + name + "'");
+  return mode_from_name<RegAllocMode>(regalloc_mode_names(), name, "register allocation mode");
 }
 
 std::vector<std::vector<unsigned>> interference(const ptx::Function& f, const Liveness& lv) {
@@ -392,7 +390,8 @@ std::string verify_allocation(const ptx::Function& f, const Liveness& lv, const 
     const unsigned w = a.width[v];
     if (w != std::max(1u, reg_width(f.regs[v])))
       return "'" + f.name + "': " + f.regs[v].name + " has width " + std::to_string(w);
-    if (w == 2 && a.aligned_pairs && (a.reg[v] & 1)) return "'" + f.name + "': 64-bit " + name(v) + " is not aligned";
+    if (w == 2 && a.aligned_pairs && (a.reg[v] & 1))
+      return "'" + f.name + "': 64-bit " + name(v) + " is not aligned";
     const unsigned limit = f.regs[v].is_pred ? a.num_preds : a.num_regs;
     if (unsigned(a.reg[v]) + w > limit)
       return "'" + f.name + "': " + name(v) + " beyond the register count " + std::to_string(limit);

@@ -41,10 +41,10 @@ struct RegAssignment {
   // Per vreg: 32-bit registers occupied (1 or 2; predicates 1; 0 if unused).
   std::vector<uint8_t> width;
   std::vector<bool> is_pred;
-  unsigned num_regs = 0;  // data registers used (highest + 1)
-  unsigned num_preds = 0; // predicate registers used
+  unsigned num_regs = 0;     // data registers used (highest + 1)
+  unsigned num_preds = 0;    // predicate registers used
   bool aligned_pairs = true; // 64-bit vregs start on even registers (ptx_virtual: not always)
-  std::string order;      // name of the colouring order that won
+  std::string order;         // name of the colouring order that won
 };
 
 // Registers a vreg needs: 0 for predicates, 2 for 64-bit, else 1.
@@ -73,13 +73,13 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
 // Same-bank pairs among the distinct data-register sources of each instruction under
 // bank = register % banks (a 64-bit source counts its two halves): the figure ptxas_like
 // minimises, for tests and the characterisation report.
-unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv,
-                                const RegAssignment& a, unsigned banks);
+unsigned same_bank_source_pairs(const ptx::Function& f, const Liveness& lv, const RegAssignment& a,
+                                unsigned banks);
 
 // Independent check of an assignment against the live sets: at every instruction, every vreg
 // it writes and every vreg live after it (and all vregs live on entry) must occupy disjoint
-// registers, 64-bit vregs must sit on an even register (when aligned_pairs), every touched vreg has a register
-// below num_regs (num_preds). Returns "" or a message naming the first conflict.
+// registers, 64-bit vregs must sit on an even register (when aligned_pairs), every touched vreg has
+// a register below num_regs (num_preds). Returns "" or a message naming the first conflict.
 std::string verify_allocation(const ptx::Function& f, const Liveness& lv, const RegAssignment& a);
 
 } // namespace gpurf::compiler

@@ -5,6 +5,7 @@
 
 #include "modules/frontend/compiler/constants.h"
 #include "modules/frontend/compiler/liveness.h"
+#include "modules/frontend/compiler/mode_names.h"
 #include "modules/frontend/compiler/regalloc.h"
 
 namespace gpurf::compiler {
@@ -43,20 +44,17 @@ bool memory_load(const ptx::Function& f, const ptx::Instr& in) {
   return in.space != ptx::Space::Const && !is_kernel_param_load(f, in);
 }
 
-unsigned latency(const ptx::Function& f, const ptx::Instr& in, bool hidden) {
+unsigned latency(const ptx::Instr& in, bool hidden) {
   if (hidden) return 0;
   const ptx::OpTraits t = ptx::op_traits(in);
   if (t.is_load) return t.long_latency ? 200 : 20;
-  (void)f;
   if (t.pipe == Pipe::SFU) return 16;
   if (t.pipe == Pipe::DP) return 8;
   return 4;
 }
 
 bool terminator(const ptx::Instr& in) {
-  const ptx::OpTraits t = ptx::op_traits(in);
-  return t.branch || t.ret || t.exit || in.op == ptx::Op::Exit || in.op == ptx::Op::Ret ||
-         in.op == ptx::Op::Bra;
+  return in.op == ptx::Op::Bra || in.op == ptx::Op::Ret || in.op == ptx::Op::Exit;
 }
 
 void schedule_block(ptx::Function& f, const Liveness& lv, const ConstantOperands& c, unsigned b,
@@ -111,7 +109,7 @@ void schedule_block(ptx::Function& f, const Liveness& lv, const ConstantOperands
   for (unsigned i = n; i-- > 0;) {
     unsigned h = 0;
     for (unsigned s : succ[i]) h = std::max(h, height[s]);
-    height[i] = h + latency(f, f.instrs[lo + i], c.hidden[lo + i]);
+    height[i] = h + latency(f.instrs[lo + i], c.hidden[lo + i]);
   }
   // Register pressure (32-bit data registers; constant operands excluded).
   std::vector<unsigned> remaining(nr, 0);
@@ -196,18 +194,12 @@ const std::vector<std::string>& schedule_names() {
 }
 
 Schedule schedule_mode(const std::string& name) {
-  const auto& n = schedule_names();
-  for (size_t i = 0; i < n.size(); ++i)
-    if (n[i] == name) return Schedule(i);
-  throw std::invalid_argument("unknown schedule '" + name + "'");
+  return mode_from_name<Schedule>(schedule_names(), name, "schedule");
 }
 
 void schedule_function(ptx::Function& f, unsigned budget, bool constant_operands) {
   if (!f.has_body || f.instrs.empty()) return;
-  const ConstantOperands c = constant_operands
-                                 ? compiler::constant_operands(f)
-                                 : ConstantOperands{std::vector<bool>(f.regs.size(), false),
-                                                    std::vector<bool>(f.instrs.size(), false)};
+  const ConstantOperands c = compiler::constant_operands(f, constant_operands);
   LivenessOptions lo;
   if (constant_operands) lo.constant = c.vreg;
   const Liveness lv = compute_liveness(f, lo);
