@@ -164,8 +164,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       shape_.slices = c.banks[0]->slices();
       shape_.bank_rows = c.banks[0]->rows();
       for (auto& b : c.banks) b->reserve_rows(store_rows);
-      c.width_masks =
-          std::make_unique<cmrc::MaskBuffer>(shape_.banks, std::max(shape_.bank_rows, store_rows));
+      c.row_tags = std::make_unique<RowTags>(shape_.banks, std::max(shape_.bank_rows, store_rows));
       for (unsigned k = 0; k < shape_.schedulers; ++k)
         c.schedulers.push_back(
             IScheduler::Registry::create(sch.impl, sch.p, context("scheduler", s, k)));
@@ -312,7 +311,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.frontend = this;
   c.pool = &pool_;
   c.probe = observed_ ? &probes_ : nullptr;
-  if (subcore < subcores_.size()) c.width_masks = subcores_[subcore].width_masks.get();
+  if (subcore < subcores_.size()) c.row_tags = subcores_[subcore].row_tags.get();
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)
       for (auto& k : s.schedulers) k->issue_event();

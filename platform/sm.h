@@ -13,7 +13,7 @@
 #include "modules/common/unit.h"
 #include "modules/frontend/i_frontend.h"
 #include "platform/check/timing_checker.h"
-#include "policies/cmrc_format.h"
+#include "policies/row_tags.h"
 #include "policies/reg_mapping.h"
 
 namespace gpurf {
@@ -77,7 +77,7 @@ private:
     std::unique_ptr<IExec> exec;
     std::unique_ptr<IWriteback> writeback;
     std::unique_ptr<ILsu> lsu;
-    std::unique_ptr<cmrc::MaskBuffer> width_masks; // per bank row; used by CMRC units only
+    std::unique_ptr<RowTags> row_tags; // per bank row (policies/row_tags.h)
   };
 
   // The units see the front-end through the SM, which notes every retirement (progress).

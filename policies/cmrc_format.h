@@ -51,24 +51,4 @@ void pack(const LaneValues& v, bool odd, unsigned char* out);
 // sign-extending above the highest stored byte. Slices outside the mask are not read.
 LaneValues unpack(const unsigned char* in, uint8_t slices, bool odd);
 
-// The mask buffer (Sec. IV-B5, Table II: 3 bits per warp register): one width mask per
-// bank row of a sub-core. Registers never written have mask 000 (the banks start zeroed, so
-// a one-byte read of them returns 0). Owned by the SM builder, one per sub-core, handed to
-// the units through UnitContext::width_masks.
-class MaskBuffer {
-public:
-  MaskBuffer(unsigned banks, unsigned rows) : rows_(rows), m_(size_t(banks) * rows, 0) {}
-  uint8_t get(unsigned bank, unsigned row) const { return m_.at(size_t(bank) * rows_ + row); }
-  void set(unsigned bank, unsigned row, uint8_t wmask) {
-    m_.at(size_t(bank) * rows_ + row) = wmask & 7u;
-  }
-  size_t entries() const { return m_.size(); }
-  // Storage the hardware needs: 3 bits per entry.
-  size_t bits() const { return 3 * m_.size(); }
-
-private:
-  unsigned rows_;
-  std::vector<uint8_t> m_;
-};
-
 } // namespace gpurf::cmrc

@@ -21,9 +21,7 @@
 namespace gpurf {
 
 class RegMapping;
-namespace cmrc {
-class MaskBuffer;
-}
+class RowTags;
 class IFrontend;
 class InstPool;
 
@@ -84,9 +82,9 @@ struct UnitContext {
   SimClock* clock = nullptr;
   IFrontend* frontend = nullptr;
   InstPool* pool = nullptr;
-  // The sub-core's register width masks (CMRC, policies/cmrc_format.h), shared by its
-  // writeback and collectors; null for units built before the banks (sizes unknown).
-  cmrc::MaskBuffer* width_masks = nullptr;
+  // The sub-core's per-row register tags (policies/row_tags.h: CMRC width masks, W-C range
+  // indicators), shared by its units; null for units built before the banks (sizes unknown).
+  RowTags* row_tags = nullptr;
   // Observers of the units' events (platform/probe.h: timing checker, tracer); null when
   // nobody listens: hooks test it.
   Observer* probe = nullptr;

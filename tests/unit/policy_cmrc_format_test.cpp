@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "policies/cmrc_format.h"
+#include "policies/row_tags.h"
 
 using namespace gpurf;
 using namespace gpurf::cmrc;
@@ -102,13 +103,14 @@ TEST(CmrcFormat, RoundTripThroughTheStoredSlicesOnly) {
       }
 }
 
-TEST(CmrcFormat, MaskBufferHoldsThreeBitsPerRegister) {
-  MaskBuffer mb(4, 256);
-  EXPECT_EQ(mb.bits(), 3u * 1024); // Table II: 384 B for 1024 warp registers
+TEST(RowTags, OneTagPerBankRowZeroUntilSet) {
+  RowTags mb(4, 256); // CMRC Table II: 1024 warp registers (x 3 bits = 384 B of mask buffer)
+  EXPECT_EQ(mb.entries(), 1024u);
   EXPECT_EQ(mb.get(3, 255), 0);
   mb.set(3, 255, 0b011);
   mb.set(0, 1, 0b111);
   EXPECT_EQ(mb.get(3, 255), 0b011);
   EXPECT_EQ(mb.get(0, 1), 0b111);
   EXPECT_EQ(mb.get(0, 0), 0);
+  EXPECT_THROW(mb.get(4, 0), std::out_of_range);
 }

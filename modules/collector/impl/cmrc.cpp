@@ -6,13 +6,14 @@
 // oc_writes counts physical write-port cycles: operands entering in one cycle are one write.
 #include "modules/collector/impl/ocu.h"
 #include "policies/cmrc_format.h"
+#include "policies/row_tags.h"
 
 namespace gpurf {
 
 class CmrcCollector : public Ocu {
 public:
   CmrcCollector(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : Ocu(nm, p, c), masks_(c.width_masks),
+      : Ocu(nm, p, c), masks_(c.row_tags),
         width_reads_(stats().vector("width_reads", 4, "source registers read, by stored width",
                                     "registers", {"1B", "2B", "3B", "4B"})),
         slice_writes_(
@@ -46,7 +47,7 @@ protected:
   }
 
 private:
-  cmrc::MaskBuffer* masks_;
+  RowTags* masks_; // the mask buffer: width mask per bank row
   Stat& width_reads_;
   uint64_t& slice_writes_;
   uint64_t& shared_;

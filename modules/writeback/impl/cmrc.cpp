@@ -9,13 +9,14 @@
 
 #include "modules/writeback/impl/priority.h"
 #include "policies/cmrc_format.h"
+#include "policies/row_tags.h"
 
 namespace gpurf {
 
 class CmrcWriteback : public PriorityWriteback {
 public:
   CmrcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : PriorityWriteback(nm, p, c), masks_(c.width_masks),
+      : PriorityWriteback(nm, p, c), masks_(c.row_tags),
         width_writes_(stats().vector("width_writes", 4, "registers written, by stored width",
                                      "registers", {"1B", "2B", "3B", "4B"})),
         divergent_(stats().scalar("divergent_full_writes",
@@ -34,7 +35,7 @@ protected:
       ++divergent_;
       w = 7;
     }
-    masks_->set(t.bank, t.row, w);
+    masks_->set(t.bank, t.row, w & 7u);
     ++width_writes_[cmrc::width_bytes(w) - 1];
     const bool odd = t.row & 1;
     unsigned char* buf = alloc();
@@ -57,7 +58,7 @@ private:
     return b;
   }
 
-  cmrc::MaskBuffer* masks_;
+  RowTags* masks_; // the mask buffer: width mask per bank row
   Stat& width_writes_;
   uint64_t& divergent_;
   std::deque<std::array<unsigned char, kRegBytes>> store_; // stable addresses
