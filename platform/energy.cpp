@@ -57,6 +57,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
 
     {"crossbar", "bytes", "", R::Priced, "wire_pj_per_mm_per_128b (or _32b) x wire_mm"},
     {"crossbar", "transfers", "", R::NotEvent, "transfers; priced per byte by bytes"},
+    {"crossbar", "decompressor_wait_cycles", "", R::NotEvent, "W-C: stalls"},
     {"crossbar", "slice_transfers", "", R::NotEvent,
      "the same transfers per slice crossbar; priced per byte by bytes"},
 
@@ -139,6 +140,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
 
     {"arbiter", "conflicts", "", R::NotEvent, "request-cycles spent waiting"},
     {"arbiter", "reads_granted", "", R::NotEvent, "grants; priced by bank slice_reads"},
+    {"arbiter", "read_forms", "", R::NotEvent,
+     "W-C: register reads by stored form; priced by bank slice_reads"},
     {"arbiter", "writes_granted", "", R::NotEvent, "grants; priced by bank slice_writes"},
     {"arbiter", "bank_accesses", "", R::NotEvent,
      "port cycles; priced per slice by bank slice_reads and slice_writes"},
@@ -158,6 +161,11 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "CMRC: register writes by stored width; priced by bank slice_writes"},
     {"writeback", "divergent_full_writes", "", R::NotEvent,
      "CMRC: register writes; priced by bank slice_writes"},
+    {"writeback", "stored_forms", "", R::NotEvent,
+     "W-C: register writes by stored form; priced by bank slice_writes"},
+    {"writeback", "divergent_writes", "", R::NotEvent,
+     "W-C: uncompressed register writes; priced by bank slice_writes"},
+    {"writeback", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
 
     {"scheduler", "issued", "", R::NotModelled, "fetch, decode and issue logic"},
     {"scheduler", "active_cycles", "", R::NotEvent, "cycles"},

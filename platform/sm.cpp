@@ -338,6 +338,9 @@ TimingSpec Sm::timing_spec() const {
   t.bank_split_ports = c.banks[0]->separate_write_port();
   t.bank_latency = c.banks[0]->latency();
   t.xbar_latency = c.crossbar->latency();
+  t.decompress_latency = c.crossbar->decompression().latency;
+  t.decompressors = c.crossbar->decompression().units;
+  t.compress_latency = c.writeback->write_stage();
   t.collector_ports = c.arbiter->collector_ports();
   t.collectors = shape_.collectors;
   t.forward_stages = shape_.forward_stages;

@@ -118,6 +118,13 @@ public:
   virtual void observables(std::vector<Observable>&) {}
   Cycle now() const { return clock_->now; }
   StatGroup& stats() { return stats_; }
+  // The path of a statistics group beside this unit's ("sm.sub0.writeback" -> "sm.sub0.KIND"),
+  // for a structure a unit contains (W-C's compressors) that the energy table prices apart.
+  std::string sibling_stats_path(const std::string& kind) const {
+    const std::string& p = stats_.path();
+    const size_t dot = p.rfind('.');
+    return (dot == std::string::npos ? std::string() : p.substr(0, dot + 1)) + kind;
+  }
   const UnitContext& context() const { return ctx_; }
 
 protected:

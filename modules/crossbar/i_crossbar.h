@@ -17,6 +17,12 @@ public:
   }
   // Cycles a transfer adds on its way from the bank to the collector.
   virtual unsigned latency() const = 0;
+  // A decompression stage after the crossbar (Warped-Compression): its cycles, and the units
+  // that each take one compressed register per cycle (0: no decompressors).
+  struct Decompression {
+    unsigned latency = 0, units = 0;
+  };
+  virtual Decompression decompression() const { return {}; }
 
 protected:
   virtual void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

@@ -23,6 +23,9 @@ public:
     write_done.register_b_transport(this, &IWriteback::on_write_done);
     forward.register_b_transport(this, &IWriteback::on_forward);
   }
+  // Cycles every result spends between ready and its first write request (Warped-
+  // Compression's compression stage); 0 in the baseline.
+  virtual unsigned write_stage() const { return 0; }
 
 protected:
   // Forward query for (txn.warp, txn.reg): the youngest instruction whose result for it is

@@ -25,6 +25,7 @@ TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   regs_.resize(size_t(s.warps) * (s.regs_per_thread + s.preds_per_thread));
   bank_use_.resize(size_t(sub) * s.banks);
   collector_use_.resize(size_t(sub) * s.collectors);
+  decompress_use_.resize(sub);
   issue_use_.resize(size_t(sub) * s.schedulers);
   rfc_reads_.resize(sub);
   rfc_writes_.resize(sub);
@@ -207,11 +208,22 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
          "operand r" + std::to_string(r) +
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
+  const bool bank = s.read_from[j] == Store::Bank;
   const Cycle read_done =
-      s.read_at[j] + (s.read_from[j] == Store::Bank ? spec_.bank_latency + spec_.xbar_latency
-                                                    : spec_.rfc_hit_latency);
+      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency + spec_.decompress_latency
+                           : spec_.rfc_hit_latency);
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
-  if (at != want)
+  // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
+  const bool compressed = bank && spec_.decompressors && __builtin_popcount(mask) < spec_.slices;
+  if (compressed && !fwd && at >= want) {
+    const Cycle slot = at - spec_.decompress_latency;
+    auto& u = decompress_use_[i.subcore];
+    while (!u.empty() && u.begin()->first + 64 < slot) u.erase(u.begin());
+    if (++u[slot] > spec_.decompressors)
+      fail("ports", unit, at, &i,
+           "more than " + std::to_string(spec_.decompressors) +
+               " compressed operands through the decompressors in cycle " + std::to_string(slot));
+  } else if (at != want)
     fail("latency", unit, at, &i,
          "operand r" + std::to_string(r) + " read at cycle " +
              std::to_string(s.read_at[unsigned(k)]) + " arrived at " + std::to_string(at) +
@@ -330,10 +342,11 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
     fail("write", unit, t, &i, "r" + std::to_string(a.reg) + " written without a version tag");
   if (i.seq == a.version) { // the producer's own write
     Inst& s = state(i, "write", t);
-    if (s.ready == kNever || t < s.ready)
+    if (s.ready == kNever || t < s.ready + spec_.compress_latency)
       fail("latency", unit, t, &i,
            "r" + std::to_string(a.reg) + " written before the result was ready (cycle " +
-               (s.ready == kNever ? std::string("unknown") : std::to_string(s.ready)) + ")");
+               (s.ready == kNever ? std::string("unknown") : std::to_string(s.ready)) + ")" +
+               (spec_.compress_latency ? " plus the compression stage" : ""));
     arch_write(i, a.reg, unit, t);
     ++s.writes;
     ++counts_.arch_writes;

@@ -32,6 +32,7 @@
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
+#include <map>
 #include <vector>
 
 #include "platform/probe.h"
@@ -48,6 +49,10 @@ struct TimingSpec {
   unsigned banks = 1, slices = 1;
   bool bank_split_ports = false; // 1r1w
   unsigned bank_latency = 1, xbar_latency = 0;
+  // Warped-Compression: a decompression stage after the crossbar (every bank operand) with
+  // `decompressors` units per sub-core, one compressed register (fewer slices than the bank
+  // has) each per cycle; a compression stage of `compress_latency` before every write.
+  unsigned decompress_latency = 0, decompressors = 0, compress_latency = 0;
   unsigned collector_ports = 1; // per collector slice port and cycle; 0: no port limits
   unsigned collectors = 1;      // per sub-core
   unsigned forward_stages = 0;  // fixed-stage register read with forwarding; 0: none
@@ -161,6 +166,7 @@ private:
   std::vector<Reg> regs_;                   // warp * (regs + preds) + index
   std::vector<PortUse> bank_use_;           // sub-core * banks + bank
   std::vector<PortUse> collector_use_;      // sub-core * collectors + collector (r: slices)
+  std::vector<std::map<Cycle, unsigned>> decompress_use_; // per sub-core: units taken per cycle
   std::vector<Count> issue_use_;            // sub-core * schedulers + scheduler
   std::vector<Count> rfc_reads_, rfc_writes_;
   std::vector<std::vector<Cycle>> pipe_use_; // sub-core * pipes + pipe: units reserved until

@@ -5,8 +5,6 @@
 // Divergence, which the paper leaves open (Sec. IV-B6): a divergent instruction's result is
 // written full width (mask 111) with every lane's value, the inactive lanes' old ones
 // included; see docs/cmrc.md.
-#include <deque>
-
 #include "modules/writeback/impl/priority.h"
 #include "policies/cmrc_format.h"
 #include "policies/row_tags.h"
@@ -38,31 +36,16 @@ protected:
     masks_->set(t.bank, t.row, w & 7u);
     ++width_writes_[cmrc::width_bytes(w) - 1];
     const bool odd = t.row & 1;
-    unsigned char* buf = alloc();
+    unsigned char* buf = write_buffer();
     cmrc::pack(v, odd, buf);
     t.data = buf;
     t.slice_mask = cmrc::slice_mask(w, odd);
   }
 
-  void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
-    if (unsigned char* buf = txn_of(gp).data) free_.push_back(buf);
-    PriorityWriteback::on_write_done(gp, d);
-  }
-
 private:
-  // Packed write data must live until the arbiter grants the write.
-  unsigned char* alloc() {
-    if (free_.empty()) return store_.emplace_back().data();
-    unsigned char* b = free_.back();
-    free_.pop_back();
-    return b;
-  }
-
   RowTags* masks_; // the mask buffer: width mask per bank row
   Stat& width_writes_;
   uint64_t& divergent_;
-  std::deque<std::array<unsigned char, kRegBytes>> store_; // stable addresses
-  std::vector<unsigned char*> free_;
 };
 
 GPURF_REGISTER_UNIT(IWriteback, CmrcWriteback, "cmrc",

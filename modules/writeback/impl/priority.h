@@ -130,9 +130,11 @@ protected:
     t.inst->complete_cycle = ready;
     if (ctx_.probe) ctx_.probe->complete(*t.inst, ready);
     t.inst->wb_sent = t.inst->wb_pending = 0;
-    waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info))].push_back({ready, t.inst});
+    const Cycle write_at = write_ready(*t.inst, ready);
+    waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info))].push_back(
+        {write_at, t.inst});
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    wake(ready);
+    wake(write_at);
     // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
     // result is ready dispatches when it is (collector/impl/fixed_stage.cpp).
     if (const unsigned n = ctx_.shape->forward_stages; n && t.inst->n_dst) {
@@ -158,14 +160,25 @@ protected:
   }
 
   void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    if (unsigned char* buf = txn_of(gp).data) free_.push_back(buf);
     WarpInst* inst = txn_of(gp).inst;
     if (--inst->wb_pending == 0 && inst->wb_sent == inst->n_dst) retire(inst);
   }
 
 protected:
-  // Variants adjust a write request before it goes to the arbiter (CMRC: slice mask, packed
-  // data in t.data, which must stay valid until on_write_done).
+  // Variants adjust a write request before it goes to the arbiter (CMRC, W-C: slice mask,
+  // the stored form in t.data from write_buffer(), which returns to the pool when written).
   virtual void prepare_write(Txn&) {}
+  // The cycle a result that is ready at `ready` may request its writes (W-C: after the
+  // compression stage). The result is complete (and counted) at `ready` either way.
+  virtual Cycle write_ready(const WarpInst&, Cycle ready) { return ready; }
+  // A 128 B buffer for a write's stored form, valid until the bank has taken the write.
+  unsigned char* write_buffer() {
+    if (free_.empty()) return store_.emplace_back().data();
+    unsigned char* b = free_.back();
+    free_.pop_back();
+    return b;
+  }
   // Results produced (ready) and not yet retired: those the result buffer holds. A result
   // announced for a later cycle (a load on its way from memory) takes no entry yet.
   unsigned produced() const {
@@ -227,6 +240,8 @@ protected:
   std::deque<Waiting> waiting_[kNumPipes];
   std::vector<WarpInst*> in_flight_; // forwarding: completed, not retired
   std::vector<Waiting> value_ready_; // forwarding: ValueReady due at `ready`
+  std::deque<std::array<unsigned char, kRegBytes>> store_; // write_buffer(): stable addresses
+  std::vector<unsigned char*> free_;
   Packet pkt_;
   uint64_t& retired_;
   uint64_t& writes_;

@@ -1,0 +1,84 @@
+// Warped-Compression decompressors (shared/papers/002, Sec. 5, Fig. 1), between the banks and
+// the operand collectors: every operand passes the decompression stage (`decompress_latency`;
+// Table 2: 1 cycle); a compressed one (fewer than 8 slices read) takes one of `decompressors`
+// units (Sec. 6.1: 4 per SM, one register per unit and cycle) and is rebuilt to its 128 B
+// before the collector checks it against the functional value.
+#include "modules/crossbar/impl/full.h"
+#include "policies/bdi.h"
+
+#include <map>
+
+namespace gpurf {
+
+class WcCrossbar : public FullCrossbar {
+public:
+  WcCrossbar(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : FullCrossbar(nm, p, c),
+        units_(p.get_uint("decompressors", 4,
+                          "decompressor units (one register per unit and cycle; Sec. 6.1: 4 "
+                          "per SM)",
+                          1, 64)),
+        stage_(p.get_uint("decompress_latency", 1,
+                            "cycles of the decompression stage every operand passes (Table 2)",
+                            0, 64)),
+        dec_stats_(sibling_stats_path("decompressor")),
+        decompressions_(dec_stats_.scalar("decompressions",
+                                          "registers decompressed (activations)", "registers")),
+        waits_(stats().scalar("decompressor_wait_cycles",
+                              "register-cycles an operand waited for a free decompressor",
+                              "cycles")) {}
+
+  Decompression decompression() const override { return {stage_, units_}; }
+
+protected:
+  void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    const Txn& t = txn_of(gp);
+    Cycle at = now() + clock_->cycles(d);
+    switch (__builtin_popcount(t.slice_mask & 0xffu)) {
+    case 1:
+      at = decompress(gp, bdi::Choice::B4D0, at);
+      break;
+    case 3:
+      at = decompress(gp, bdi::Choice::B4D1, at);
+      break;
+    case 5:
+      at = decompress(gp, bdi::Choice::B4D2, at);
+      break;
+    case 8:
+      break;
+    default:
+      throw std::runtime_error(std::string(name()) + ": a read of " +
+                               std::to_string(__builtin_popcount(t.slice_mask & 0xffu)) +
+                               " slices is no stored form (1, 3, 5 or 8)");
+    }
+    d = clock_->time(at + stage_ - now());
+    FullCrossbar::on_data(id, gp, d);
+  }
+
+private:
+  // Rebuilds the register in the payload's buffer; returns the cycle a unit takes it.
+  Cycle decompress(tlm::tlm_generic_payload& gp, bdi::Choice c, Cycle at) {
+    for (auto it = used_.begin(); it != used_.end() && it->first < now();) it = used_.erase(it);
+    Cycle slot = at;
+    while (used_[slot] >= units_) ++slot;
+    ++used_[slot];
+    waits_ += slot - at;
+    ++decompressions_;
+    uint32_t lanes[kWarpSize];
+    bdi::decompress(gp.get_data_ptr(), c, lanes);
+    bdi::to_bytes(lanes, gp.get_data_ptr());
+    return slot;
+  }
+
+  const unsigned units_, stage_;
+  StatGroup dec_stats_; // the decompressors (energy: structures.decompressor)
+  uint64_t& decompressions_;
+  uint64_t& waits_;
+  std::map<Cycle, unsigned> used_; // decompressor units taken per cycle
+};
+
+GPURF_REGISTER_UNIT(ICrossbar, WcCrossbar, "warped_compression",
+                    "Warped-Compression: decompression stage and decompressors between the "
+                    "banks and the collectors");
+
+} // namespace gpurf

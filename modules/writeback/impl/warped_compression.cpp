@@ -1,0 +1,103 @@
+// Warped-Compression writeback (shared/papers/002, Sec. 4, 5, 5.1-5.2): every result passes
+// the compression stage (`compress_latency` cycles; Table 2: 2). A result whose instruction
+// ran with every thread of the warp is compressed by one of `compressors` units (Sec. 6.1:
+// 2 per SM, one register per unit and cycle) with BDI at the allowed choice needing the fewest
+// 16 B banks (<4,0>: 1, <4,1>: 3, <4,2>: 5; else uncompressed: 8) and only its stored form is
+// written, to the lowest slices of the register's bank cluster (Sec. 5, Fig. 6). A divergent
+// result is written uncompressed and skips the compressor (Sec. 5.2). The 2-bit compression
+// range indicator goes to the sub-core's row tags, where the arbiter reads it.
+#include "modules/writeback/impl/priority.h"
+#include "policies/bdi.h"
+#include "policies/row_tags.h"
+
+#include <map>
+
+namespace gpurf {
+
+class WcWriteback : public PriorityWriteback {
+public:
+  WcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : PriorityWriteback(nm, p, c), tags_(c.row_tags),
+        allowed_(allowed_choices(p.get_choice_list(
+            "choices", {"b4d0", "b4d1", "b4d2"},
+            "BDI choices the compressor may pick (Sec. 4; one alone: Fig. 15-16's variants)",
+            {"b4d0", "b4d1", "b4d2"}))),
+        compressors_(p.get_uint("compressors", 2,
+                                "compressor units (one register per unit and cycle; Sec. 6.1: "
+                                "2 per SM)",
+                                1, 64)),
+        latency_(p.get_uint("compress_latency", 2,
+                            "cycles of the compression stage every result passes (Table 2)", 0,
+                            64)),
+        forms_(stats().vector("stored_forms", 4, "registers written, by stored form", "registers",
+                              {"b4d0", "b4d1", "b4d2", "uncompressed"})),
+        divergent_(stats().scalar("divergent_writes",
+                                  "registers written uncompressed because the instruction "
+                                  "diverged",
+                                  "registers")),
+        comp_stats_(sibling_stats_path("compressor")),
+        compressions_(comp_stats_.scalar("compressions", "registers compressed (activations)",
+                                         "registers")),
+        waits_(stats().scalar("compressor_wait_cycles",
+                              "register-cycles a result waited for a free compressor",
+                              "cycles")) {
+    if (tags_ && c.shape->slices != 8)
+      p.fail("impl", "warped_compression needs banks of 8 x 16 B slices (bank.slices: 8), not " +
+                         std::to_string(c.shape->slices));
+  }
+
+  unsigned write_stage() const override { return latency_; }
+
+protected:
+  Cycle write_ready(const WarpInst& inst, Cycle ready) override {
+    if (!inst.n_dst || inst.divergent()) return ready + latency_;
+    Cycle done = ready;
+    for (auto it = used_.begin(); it != used_.end() && it->first < now();) it = used_.erase(it);
+    for (unsigned k = 0; k < inst.n_dst; ++k) {
+      Cycle c = ready;
+      while (used_[c] >= compressors_) ++c;
+      ++used_[c];
+      waits_ += c - ready;
+      done = std::max(done, c);
+    }
+    return done + latency_;
+  }
+
+  void prepare_write(Txn& t) override {
+    const LaneValues& v = t.inst->dst[t.operand].value;
+    bdi::Choice c = bdi::Choice::Uncompressed;
+    if (t.inst->divergent()) {
+      ++divergent_;
+    } else {
+      c = bdi::choose(v.data(), allowed_);
+      ++compressions_;
+    }
+    unsigned char* buf = write_buffer();
+    bdi::compress(v.data(), c, buf);
+    t.data = buf;
+    t.slice_mask = (1u << bdi::slices(c)) - 1;
+    tags_->set(t.bank, t.row, uint8_t(c));
+    ++forms_[unsigned(c)];
+  }
+
+private:
+  static unsigned allowed_choices(const std::vector<std::string>& names) {
+    unsigned m = 0;
+    for (const std::string& n : names) m |= 1u << (n == "b4d0" ? 0 : n == "b4d1" ? 1 : 2);
+    return m;
+  }
+  RowTags* tags_;
+  const unsigned allowed_, compressors_, latency_;
+  Stat& forms_;
+  uint64_t& divergent_;
+  StatGroup comp_stats_; // the compressors (energy: structures.compressor)
+  uint64_t& compressions_;
+  uint64_t& waits_;
+  std::map<Cycle, unsigned> used_; // compressor units taken per cycle
+};
+
+GPURF_REGISTER_UNIT(IWriteback, WcWriteback, "warped_compression",
+                    "Warped-Compression writeback: compression stage, BDI <4,0>/<4,1>/<4,2>, "
+                    "stored form in the lowest slices, divergent results uncompressed");
+
+} // namespace gpurf
