@@ -166,6 +166,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"writeback", "divergent_writes", "", R::NotEvent,
      "W-C: uncompressed register writes; priced by bank slice_writes"},
     {"writeback", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
+    {"writeback", "ratio_writes", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},
+    {"writeback", "ratio_slices", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},
+    {"writeback", "design_space_wins", "", R::NotEvent, "W-C: design-space study (Fig. 5)"},
 
     {"scheduler", "issued", "", R::NotModelled, "fetch, decode and issue logic"},
     {"scheduler", "active_cycles", "", R::NotEvent, "cycles"},

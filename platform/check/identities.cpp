@@ -100,6 +100,38 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     equal("operands forwarded = forwarded arrivals",
           {{"collector.operands_forwarded", sum("collector", "operands_forwarded")},
            {"forwarded arrival events", double(e.forwarded)}});
+  // Warped-Compression: every register is written and read in one stored form; the banks
+  // activate exactly that form's slices (1, 3, 5 or 8).
+  if (has_stat(st, "writeback", "stored_forms")) {
+    const std::vector<double> slices_of = {1, 3, 5, 8}, compressed = {1, 1, 1, 0};
+    const std::vector<double> one(4, 1.0);
+    auto weighted = [&](const char* kind, const char* stat, const std::vector<double>& w) {
+      double s = 0;
+      for (auto it = st.begin(); it != st.end(); ++it)
+        if (it.value().is_object() && group_of_kind(it.key(), kind) &&
+            it.value().contains(stat))
+          for (size_t k = 0; k < w.size() && k < it.value()[stat]["values"].size(); ++k)
+            s += w[k] * it.value()[stat]["values"][k].get<double>();
+      return s;
+    };
+    equal("W-C: registers written in a stored form = register writes = compressed + divergent",
+          {{"writeback.stored_forms", weighted("writeback", "stored_forms", one)},
+           {"writeback.register_writes", sum("writeback", "register_writes")},
+           {"compressor.compressions + writeback.divergent_writes",
+            sum("compressor", "compressions") + sum("writeback", "divergent_writes")}});
+    equal("W-C: slices written = slices of the stored forms written",
+          {{"bank.slice_writes", sum("bank", "slice_writes")},
+           {"stored_forms x slices", weighted("writeback", "stored_forms", slices_of)}});
+    equal("W-C: register reads by stored form = reads granted",
+          {{"arbiter.read_forms", weighted("arbiter", "read_forms", one)},
+           {"arbiter.reads_granted", sum("arbiter", "reads_granted")}});
+    equal("W-C: slices read = slices of the stored forms read",
+          {{"bank.slice_reads", sum("bank", "slice_reads")},
+           {"read_forms x slices", weighted("arbiter", "read_forms", slices_of)}});
+    equal("W-C: decompressions = compressed registers read",
+          {{"decompressor.decompressions", sum("decompressor", "decompressions")},
+           {"read_forms <4,0> + <4,1> + <4,2>", weighted("arbiter", "read_forms", compressed)}});
+  }
   equal("results written = register writes of the writeback",
         {{"writeback.register_writes", sum("writeback", "register_writes")},
          {"producer write events", double(e.arch_writes)}});

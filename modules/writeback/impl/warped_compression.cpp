@@ -29,12 +29,30 @@ public:
         latency_(p.get_uint("compress_latency", 2,
                             "cycles of the compression stage every result passes (Table 2)", 0,
                             64)),
+        design_space_(p.get_bool("design_space", false,
+                                 "also find, for every non-divergent write, the Table 1 "
+                                 "encoding with the smallest stored form (Fig. 5; costs host "
+                                 "time)")),
         forms_(stats().vector("stored_forms", 4, "registers written, by stored form", "registers",
                               {"b4d0", "b4d1", "b4d2", "uncompressed"})),
         divergent_(stats().scalar("divergent_writes",
                                   "registers written uncompressed because the instruction "
                                   "diverged",
                                   "registers")),
+        ratio_writes_(stats().vector("ratio_writes", 2,
+                                     "register writes outside / inside divergence", "registers",
+                                     {"non_divergent", "divergent"})),
+        ratio_slices_(stats().vector(
+            "ratio_slices", 2,
+            "16 B slices those writes need in BDI's best allowed form (divergent writes: if "
+            "they were compressed, as in the paper's Fig. 8)",
+            "slices", {"non_divergent", "divergent"})),
+        wins_(stats().vector("design_space_wins", 9,
+                             "non-divergent writes by the Table 1 encoding with the smallest "
+                             "stored form (design_space: true; Fig. 5)",
+                             "registers",
+                             {"b4d0", "b4d1", "b4d2", "b8d0", "b8d1", "b8d2", "b8d4", "b2d1",
+                              "none"})),
         comp_stats_(sibling_stats_path("compressor")),
         compressions_(comp_stats_.scalar("compressions", "registers compressed (activations)",
                                          "registers")),
@@ -44,6 +62,16 @@ public:
     if (tags_ && c.shape->slices != 8)
       p.fail("impl", "warped_compression needs banks of 8 x 16 B slices (bank.slices: 8), not " +
                          std::to_string(c.shape->slices));
+    // Fig. 8: compression ratio = 128 B per register / bytes of banks its stored form needs.
+    for (unsigned k = 0; k < 2; ++k)
+      stats().formula(k ? "compression_ratio_divergent" : "compression_ratio",
+                      k ? "8 x ratio_writes / ratio_slices, divergent writes"
+                        : "8 x ratio_writes / ratio_slices, non-divergent writes",
+                      "ratio", [this, k] {
+                        return ratio_slices_[k] ? 8.0 * double(ratio_writes_[k]) /
+                                                      double(ratio_slices_[k])
+                                                : 0.0;
+                      });
   }
 
   unsigned write_stage() const override { return latency_; }
@@ -65,12 +93,17 @@ protected:
 
   void prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
+    const bool div = t.inst->divergent();
+    const bdi::Choice best = bdi::choose(v.data(), allowed_);
+    ++ratio_writes_[div];
+    ratio_slices_[div] += bdi::slices(best);
     bdi::Choice c = bdi::Choice::Uncompressed;
-    if (t.inst->divergent()) {
+    if (div) {
       ++divergent_;
     } else {
-      c = bdi::choose(v.data(), allowed_);
+      c = best;
       ++compressions_;
+      if (design_space_) count_design_space(v);
     }
     unsigned char* buf = write_buffer();
     bdi::compress(v.data(), c, buf);
@@ -81,6 +114,17 @@ protected:
   }
 
 private:
+  void count_design_space(const LaneValues& v) {
+    uint8_t reg[kRegBytes];
+    bdi::to_bytes(v.data(), reg);
+    const auto& set = bdi::table1_design_space();
+    const auto e = bdi::best(reg, set);
+    size_t k = set.size();
+    for (size_t i = 0; e && i < set.size(); ++i)
+      if (set[i] == *e) k = i;
+    ++wins_[k];
+  }
+
   static unsigned allowed_choices(const std::vector<std::string>& names) {
     unsigned m = 0;
     for (const std::string& n : names) m |= 1u << (n == "b4d0" ? 0 : n == "b4d1" ? 1 : 2);
@@ -88,8 +132,12 @@ private:
   }
   RowTags* tags_;
   const unsigned allowed_, compressors_, latency_;
+  const bool design_space_;
   Stat& forms_;
   uint64_t& divergent_;
+  Stat& ratio_writes_;
+  Stat& ratio_slices_;
+  Stat& wins_;
   StatGroup comp_stats_; // the compressors (energy: structures.compressor)
   uint64_t& compressions_;
   uint64_t& waits_;
