@@ -52,6 +52,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"bank", "slice_reads", "", R::Priced, "bank_read_pj_per_16B x slice bytes / 16"},
     {"bank", "slice_writes", "", R::Priced, "bank_write_pj_per_16B x slice bytes / 16"},
     {"bank", "gated_cycles", "", R::Leakage, "reduces bank_leakage_mw's slice-cycles"},
+    {"bank", "wakeups", "", R::NotEvent, "W-C: the paper prices no wake-up energy"},
     {"bank", "reads", "", R::NotEvent, "accesses; priced per activated slice by slice_reads"},
     {"bank", "writes", "", R::NotEvent, "accesses; priced per activated slice by slice_writes"},
 

@@ -341,6 +341,8 @@ TimingSpec Sm::timing_spec() const {
   t.decompress_latency = c.crossbar->decompression().latency;
   t.decompressors = c.crossbar->decompression().units;
   t.compress_latency = c.writeback->write_stage();
+  t.wake_latency = c.banks[0]->wake_latency();
+  t.bank_rows = unsigned(c.row_tags->entries() / shape_.banks);
   t.collector_ports = c.arbiter->collector_ports();
   t.collectors = shape_.collectors;
   t.forward_stages = shape_.forward_stages;

@@ -26,6 +26,8 @@ public:
   // Port structure per slice: true for one read and one write port, false for one shared.
   virtual bool separate_write_port() const = 0;
   virtual unsigned latency() const = 0;
+  // Power gating (Warped-Compression): cycles a gated slice takes to wake up; 0: never gated.
+  virtual unsigned wake_latency() const { return 0; }
 
 protected:
   virtual void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

@@ -26,6 +26,14 @@ TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   bank_use_.resize(size_t(sub) * s.banks);
   collector_use_.resize(size_t(sub) * s.collectors);
   decompress_use_.resize(sub);
+  if (s.wake_latency) {
+    gating_.resize(size_t(sub) * s.banks);
+    for (Gating& g : gating_) {
+      g.valid.assign(size_t(s.bank_rows) * s.slices, false);
+      g.count.assign(s.slices, 0);
+      g.awake_at.assign(s.slices, 0);
+    }
+  }
   issue_use_.resize(size_t(sub) * s.schedulers);
   rfc_reads_.resize(sub);
   rfc_writes_.resize(sub);
@@ -141,6 +149,26 @@ void TimingChecker::allocated(const WarpInst& i, unsigned, Cycle t) {
   alloc_at_ = t;
 }
 
+Cycle TimingChecker::gate(const RegAccess& a, Cycle t, bool write) {
+  if (!spec_.wake_latency) return 0;
+  Gating& g = gating_[size_t(a.inst->subcore) * spec_.banks + unsigned(a.bank)];
+  Cycle ready = t;
+  for (unsigned s = 0; s < spec_.slices; ++s) {
+    if (!(a.slice_mask >> s & 1)) continue;
+    if (!g.count[s] && g.awake_at[s] <= t) g.awake_at[s] = t + spec_.wake_latency;
+    ready = std::max(ready, g.awake_at[s]);
+  }
+  if (write)
+    for (unsigned s = 0; s < spec_.slices; ++s) {
+      const size_t k = size_t(a.row) * spec_.slices + s;
+      const bool use = a.slice_mask >> s & 1;
+      if (k >= g.valid.size() || use == g.valid[k]) continue;
+      g.valid[k] = use;
+      g.count[s] += use ? 1 : -1;
+    }
+  return ready - t;
+}
+
 void TimingChecker::read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   Inst& s = state(i, "read", t);
@@ -177,6 +205,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   s.read_from[s.reads] = a.store;
   s.forward_at[s.reads] = fwd;
   s.stale[s.reads] = stale;
+  s.read_wake[s.reads] = bank ? gate(a, t, false) : 0;
   ++s.reads;
   if (bank) {
     ++counts_.bank_reads;
@@ -210,7 +239,8 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = s.read_from[j] == Store::Bank;
   const Cycle read_done =
-      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency + spec_.decompress_latency
+      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency + spec_.decompress_latency +
+                                 s.read_wake[j]
                            : spec_.rfc_hit_latency);
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
@@ -233,10 +263,12 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   ++counts_.arrivals;
   counts_.forwarded += fwd;
   if (s.read_from[j] != Store::Bank || !spec_.collector_ports) return;
-  // The bank's data crosses into the collector at read_done, even when a forwarded result
-  // replaces it later.
+  // The arbiter grants one read per collector port and cycle: the port is taken the cycle the
+  // bank's data would cross at the fixed latencies (a wake-up or a decompressor wait delays
+  // the operand, not the grant), even when a forwarded result replaces it later.
+  const Cycle crossing = s.read_at[j] + spec_.bank_latency + spec_.xbar_latency;
   PortUse& u = collector_use_[size_t(i.subcore) * spec_.collectors + collector];
-  if (u.at != read_done) u = PortUse{read_done};
+  if (u.at != crossing) u = PortUse{crossing};
   for (unsigned sl = 0; sl < spec_.slices; ++sl)
     if (mask >> sl & 1 && ++u.r[sl] > spec_.collector_ports)
       fail("ports", unit, at, &i,
@@ -340,6 +372,7 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
   if (!a.version)
     fail("write", unit, t, &i, "r" + std::to_string(a.reg) + " written without a version tag");
+  if (bank) gate(a, t, true);
   if (i.seq == a.version) { // the producer's own write
     Inst& s = state(i, "write", t);
     if (s.ready == kNever || t < s.ready + spec_.compress_latency)

@@ -53,6 +53,9 @@ struct TimingSpec {
   // `decompressors` units per sub-core, one compressed register (fewer slices than the bank
   // has) each per cycle; a compression stage of `compress_latency` before every write.
   unsigned decompress_latency = 0, decompressors = 0, compress_latency = 0;
+  // Warped-Compression bank power gating: a slice (16 B bank) with no valid entry is gated;
+  // an access to it waits `wake_latency` cycles (0: no gating). bank_rows: storage rows.
+  unsigned wake_latency = 0, bank_rows = 0;
   unsigned collector_ports = 1; // per collector slice port and cycle; 0: no port limits
   unsigned collectors = 1;      // per sub-core
   unsigned forward_stages = 0;  // fixed-stage register read with forwarding; 0: none
@@ -118,6 +121,7 @@ private:
     std::array<Store, InstInfo::kMaxSrc> read_from{};
     std::array<Cycle, InstInfo::kMaxSrc> forward_at{}; // kNever: the read value stands
     std::array<bool, InstInfo::kMaxSrc> stale{};       // the read returned an older value
+    std::array<Cycle, InstInfo::kMaxSrc> read_wake{};  // cycles the read waited for a gated slice
   };
   struct Reg {
     uint32_t unwritten = 0;    // issued producers whose write is not granted yet
@@ -167,6 +171,17 @@ private:
   std::vector<PortUse> bank_use_;           // sub-core * banks + bank
   std::vector<PortUse> collector_use_;      // sub-core * collectors + collector (r: slices)
   std::vector<std::map<Cycle, unsigned>> decompress_use_; // per sub-core: units taken per cycle
+  // Power gating, modelled here from the bank accesses alone: per sub-core and bank, valid
+  // bits per row and slice, valid entries and wake-up end per slice.
+  struct Gating {
+    std::vector<bool> valid;
+    std::vector<unsigned> count;
+    std::vector<Cycle> awake_at;
+  };
+  std::vector<Gating> gating_;
+  // The cycles an access of `a`'s slices at cycle t waits for gated slices to wake; a write
+  // then updates the valid bits.
+  Cycle gate(const RegAccess& a, Cycle t, bool write);
   std::vector<Count> issue_use_;            // sub-core * schedulers + scheduler
   std::vector<Count> rfc_reads_, rfc_writes_;
   std::vector<std::vector<Cycle>> pipe_use_; // sub-core * pipes + pipe: units reserved until

@@ -1,0 +1,113 @@
+// A register bank of `entries` rows of 128 B, split into `slices` slices; only the slices
+// enabled by the payload's byte enables are activated (and counted).
+#pragma once
+
+#include <array>
+#include <cstring>
+
+#include "modules/bank/i_bank.h"
+
+namespace gpurf {
+
+namespace sliced_detail {
+inline const std::array<unsigned char, kRegBytes> kAllEnabledBytes = [] {
+  std::array<unsigned char, kRegBytes> a;
+  a.fill(TLM_BYTE_ENABLED);
+  return a;
+}();
+} // namespace sliced_detail
+
+class SlicedBank : public IBank {
+public:
+  SlicedBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : IBank(nm, c),
+        entries_(p.get_uint("entries", 256, "rows of 128 B warp registers", 1, 1u << 20)),
+        slices_(p.get_uint("slices", 1, "slices per bank, each with its own ports", 1, 8)),
+        latency_(p.get_uint("latency", 1, "access latency in cycles", 0, 1000)),
+        split_(p.get_choice("ports", "1rw",
+                            "ports per slice: one shared read/write port, or "
+                            "one read and one write port",
+                            {"1rw", "1r1w"}) == "1r1w"),
+        reads_(stats().scalar("reads", "read accesses", "accesses")),
+        writes_(stats().scalar("writes", "write accesses", "accesses")),
+        slice_reads_(stats().scalar("slice_reads", "slices activated by reads", "slices")),
+        slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices")),
+        data_(size_t(entries_) * kRegBytes, 0), tags_(size_t(entries_) * slices_, 0) {
+    if (kRegBytes % slices_) p.fail("slices", "128 B must split evenly into slices");
+  }
+
+  unsigned slices() const override { return slices_; }
+  unsigned rows() const override { return entries_; }
+  void reserve_rows(unsigned rows) override {
+    if (rows <= data_.size() / kRegBytes) return;
+    data_.resize(size_t(rows) * kRegBytes, 0);
+    tags_.resize(size_t(rows) * slices_, 0);
+  }
+  bool separate_write_port() const override { return split_; }
+  unsigned latency() const override { return latency_; }
+
+protected:
+  // Variants see every access's row and slice mask before the data moves; the cycles
+  // returned delay it (W-C power gating: a gated slice wakes up first).
+  virtual unsigned on_slices(unsigned row, unsigned mask, bool read) { return 0; }
+
+  void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    const uint64_t addr = gp.get_address();
+    if (addr % kRegBytes || addr >= data_.size() || gp.get_data_length() != kRegBytes) {
+      gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    unsigned char* row = &data_[addr];
+    unsigned char* buf = gp.get_data_ptr();
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const bool read = gp.is_read();
+    // Slice by slice; a slice whose byte enables are mixed falls back to single bytes.
+    const unsigned sb = kRegBytes / slices_;
+    for (unsigned s = 0; s < slices_; ++s) {
+      const unsigned o = s * sb;
+      const bool all = !be || std::memcmp(be + o, sliced_detail::kAllEnabledBytes.data(), sb) == 0;
+      if (all) {
+        std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
+        continue;
+      }
+      for (unsigned i = o; i < o + sb; ++i)
+        if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
+    }
+    Txn& t = txn_of(gp);
+    const unsigned mask = t.slice_mask & ((1u << slices_) - 1);
+    // Version tags per slice: a write stamps its slices; a read returns the common tag of
+    // the slices it reads (kMixedVersion if different writes left them).
+    uint64_t* tag = &tags_[size_t(addr / kRegBytes) * slices_];
+    if (read) {
+      t.version = 0;
+      bool first = true;
+      for (unsigned s = 0; s < slices_; ++s)
+        if (mask >> s & 1) {
+          if (!first && tag[s] != t.version) t.version = kMixedVersion;
+          if (first) t.version = tag[s];
+          first = false;
+        }
+    } else {
+      for (unsigned s = 0; s < slices_; ++s)
+        if (mask >> s & 1) tag[s] = t.version;
+    }
+    const unsigned n = __builtin_popcount(mask);
+    (read ? slice_reads_ : slice_writes_) += n;
+    ++(read ? reads_ : writes_);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    d += clock_->time(latency_ + on_slices(unsigned(addr / kRegBytes), mask, read));
+    if (read) out->b_transport(gp, d);
+  }
+
+protected:
+  const unsigned entries_, slices_, latency_;
+  const bool split_;
+  uint64_t& reads_;
+  uint64_t& writes_;
+  uint64_t& slice_reads_;
+  uint64_t& slice_writes_;
+  std::vector<unsigned char> data_;
+  std::vector<uint64_t> tags_; // per row and slice: version of the value it holds
+};
+
+} // namespace gpurf
