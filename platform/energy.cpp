@@ -48,6 +48,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
     {"sm", "resident_ctas", "", R::NotEvent, "occupancy"},
     {"sm", "cta_limit", "", R::NotEvent, "occupancy"},
+    {"sm", "movs_injected", "", R::NotEvent,
+     "W-C dummy MOVs; priced by their bank, wire, codec and functional-unit events"},
+    {"sm", "movs_retired", "", R::NotEvent, "W-C dummy MOVs; as movs_injected"},
 
     {"bank", "slice_reads", "", R::Priced, "bank_read_pj_per_16B x slice bytes / 16"},
     {"bank", "slice_writes", "", R::Priced, "bank_write_pj_per_16B x slice bytes / 16"},
@@ -166,6 +169,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "W-C: register writes by stored form; priced by bank slice_writes"},
     {"writeback", "divergent_writes", "", R::NotEvent,
      "W-C: uncompressed register writes; priced by bank slice_writes"},
+    {"writeback", "mov_writes", "", R::NotEvent,
+     "W-C: dummy MOV register writes; priced by bank slice_writes"},
     {"writeback", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
     {"writeback", "ratio_writes", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},
     {"writeback", "ratio_slices", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},

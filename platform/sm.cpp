@@ -194,6 +194,16 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                             std::to_string(n) + "-stage register read: it needs stages x " +
                             "schedulers x issue_width = " + std::to_string(need * sub));
 
+  // Warped-Compression: divergent instructions need their compressed destinations
+  // decompressed first (platform/dummy_movs.h).
+  if (subcores_[0].writeback->compresses()) {
+    movs_ = std::make_unique<DummyMovs>(shape_, [this](unsigned s) {
+      return s < subcores_.size() ? subcores_[s].row_tags.get() : nullptr;
+    });
+    movs_injected_ = &stats_.scalar("movs_injected", "W-C dummy MOVs issued", "instructions");
+    movs_retired_ = &stats_.scalar("movs_retired", "W-C dummy MOVs retired", "instructions");
+  }
+
   // Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that
   // the summary can say which of the two bounds the kernel).
   // Under GPGPU-Sim's PTX mode the front-end names more registers than occupancy counts
@@ -374,8 +384,9 @@ TimingSpec Sm::timing_spec() const {
 
 const InstInfo* Sm::peek(unsigned warp) {
   const InstInfo* info = frontend_.peek(warp);
-  return preds_in_banks_ && info && (info->n_psrc || info->n_pdst) ? with_predicates_in_banks(info)
-                                                                   : info;
+  if (preds_in_banks_ && info && (info->n_psrc || info->n_pdst))
+    info = with_predicates_in_banks(info);
+  return movs_ && info ? movs_->before(warp, info, frontend_.next_divergent(warp)) : info;
 }
 
 const InstInfo* Sm::with_predicates_in_banks(const InstInfo* info) {
@@ -406,6 +417,17 @@ const InstInfo* Sm::with_predicates_in_banks(const InstInfo* info) {
 // instruction that last wrote its register in program order (the version a correct
 // pipeline must deliver), independently of the scoreboard and the units.
 void Sm::execute(unsigned warp, WarpInst& out) {
+  out.injected = false;
+  if (movs_ && movs_->is_mov(out.info)) { // the scheduler issues the MOV peek() offered
+    movs_->fill(out, frontend_.register_value(warp, out.info->src_reg[0]));
+    out.warp = warp;
+    ++*movs_injected_;
+    out.seq = ++seq_;
+    std::vector<uint64_t>& v = version_[warp];
+    out.src[0].version = v[out.src[0].reg];
+    v[out.dst[0].reg] = out.seq;
+    return;
+  }
   frontend_.execute(warp, out);
   if (preds_in_banks_ && (out.info->n_psrc || out.info->n_pdst)) {
     const InstInfo& pred = *out.info;
@@ -430,8 +452,9 @@ void Sm::execute(unsigned warp, WarpInst& out) {
 }
 
 void Sm::retire(const WarpInst& inst) {
-  ++retired_;
   last_progress_ = clock_.now;
+  if (inst.injected) return void(++*movs_retired_);
+  ++retired_;
   frontend_.retire(inst);
 }
 

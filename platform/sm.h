@@ -13,6 +13,7 @@
 #include "modules/common/unit.h"
 #include "modules/frontend/i_frontend.h"
 #include "platform/check/timing_checker.h"
+#include "platform/dummy_movs.h"
 #include "policies/row_tags.h"
 #include "policies/reg_mapping.h"
 
@@ -114,6 +115,8 @@ private:
   bool preds_in_banks_ = false; // sm.predicates: banks
   std::unordered_map<const InstInfo*, std::unique_ptr<InstInfo>> banked_;
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
+  std::unique_ptr<DummyMovs> movs_;            // W-C: the writeback compresses registers
+  uint64_t *movs_injected_ = nullptr, *movs_retired_ = nullptr;
   VcdRecorder* vcd_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;

@@ -133,6 +133,8 @@ struct WarpInst {
   uint64_t seq = 0;  // dynamic sequence number within the SM, from 1 (set by the SM at issue)
   uint32_t active_mask = 0;
   bool divergent() const { return active_mask != 0xffffffffu; }
+  // Not a program instruction: inserted by the timing model (Warped-Compression's dummy MOV).
+  bool injected = false;
   uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality
   std::array<RegOperand, InstInfo::kMaxSrc> src;
   std::array<RegOperand, InstInfo::kMaxDst> dst;

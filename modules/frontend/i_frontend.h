@@ -51,6 +51,12 @@ public:
   // Data registers per thread that count for occupancy when they differ from the registers
   // the instructions name (GPGPU-Sim PTX mode: ptxas's count); 0: the same.
   virtual unsigned occupancy_registers() const { return 0; }
+  // Whether the instruction peek() offers will run with fewer lanes than the warp has (SIMT
+  // divergence; a guard's lanes are known only when it runs).
+  virtual bool next_divergent(unsigned) { return false; }
+  // The value register `reg` of warp slot `warp` holds after every instruction executed so
+  // far (all 32 lanes).
+  virtual LaneValues register_value(unsigned, unsigned) const { return {}; }
 };
 
 } // namespace gpurf

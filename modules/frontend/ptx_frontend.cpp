@@ -332,6 +332,13 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
   }
 }
 
+bool PtxFrontend::next_divergent(unsigned warp) {
+  if (!peek(warp)) return false;
+  const WarpSlot& w = warps_[warp];
+  const uint32_t exists = w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);
+  return kernel_->peek(w.engine_warp).active_mask != exists;
+}
+
 void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   const InstInfo* info = peek(warp);
   if (!info)

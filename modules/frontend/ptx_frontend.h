@@ -112,6 +112,11 @@ public:
   unsigned predicate_registers() const override { return plan_.preds_per_thread; }
   // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), else what the PTX values
   // need without holes.
+  bool next_divergent(unsigned warp) override;
+  LaneValues register_value(unsigned warp, unsigned reg) const override {
+    return warp < warps_.size() && reg < warps_[warp].shadow.size() ? warps_[warp].shadow[reg]
+                                                                    : LaneValues{};
+  }
   unsigned occupancy_registers() const override {
     if (options_.regalloc != compiler::RegAllocMode::PtxVirtual) return 0;
     return ptxas_regs_ ? ptxas_regs_ : std::max(1u, plan_.value_regs);

@@ -26,6 +26,9 @@ public:
   // Cycles every result spends between ready and its first write request (Warped-
   // Compression's compression stage); 0 in the baseline.
   virtual unsigned write_stage() const { return 0; }
+  // Whether registers may be stored compressed (Warped-Compression): a divergent instruction
+  // then needs its compressed destinations decompressed first (the SM's dummy MOVs).
+  virtual bool compresses() const { return false; }
 
 protected:
   // Forward query for (txn.warp, txn.reg): the youngest instruction whose result for it is

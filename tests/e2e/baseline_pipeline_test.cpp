@@ -47,7 +47,9 @@ TEST_P(Baseline, DependentChainTakesExactlyTheConfiguredCycles) {
     EXPECT_EQ(i.dispatch, ready) << "pc " << pc;
     EXPECT_EQ(i.complete, i.dispatch + sp) << "pc " << pc;
     EXPECT_EQ(i.retire, i.complete) << "pc " << pc;
-    if (pc) EXPECT_EQ(i.issue, s.at(0, pc - 1).complete - stages) << "pc " << pc;
+    if (pc) {
+      EXPECT_EQ(i.issue, s.at(0, pc - 1).complete - stages) << "pc " << pc;
+    }
   }
   // Every cycle between the issues waited on the scoreboard; the exit (pc 3) issues next, and
   // from then on the scheduler has no instruction.

@@ -2,10 +2,11 @@
 // range indicator of every warp register (the sub-core's row tags, set by the writeback) and
 // reads it with each read request, in parallel with arbitration: the read asks only for the
 // 16 B banks (slices) of the register's cluster that hold its stored form, lowest first:
-// <4,0> 1, <4,1> 3, <4,2> 5, uncompressed 8. Rows never written read as <4,0> zeros.
+// <4,0> 1, <4,1> 3, <4,2> 5, uncompressed 8. Rows never written read uncompressed (zeros).
 #include "modules/arbiter/impl/write_first.h"
 #include "policies/bdi.h"
 #include "policies/row_tags.h"
+#include "policies/wc_tags.h"
 
 namespace gpurf {
 
@@ -24,9 +25,9 @@ protected:
   void on_request(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     if (t.kind == Txn::Kind::Read) {
-      const uint8_t c = tags_->get(t.bank, t.row);
-      t.slice_mask = (1u << bdi::slices(bdi::Choice(c))) - 1;
-      ++forms_[c];
+      const bdi::Choice c = wc_choice(tags_->get(t.bank, t.row));
+      t.slice_mask = (1u << bdi::slices(c)) - 1;
+      ++forms_[unsigned(c)];
     }
     WriteFirstArbiter::on_request(id, gp, d);
   }

@@ -9,6 +9,7 @@
 #include "modules/writeback/impl/priority.h"
 #include "policies/bdi.h"
 #include "policies/row_tags.h"
+#include "policies/wc_tags.h"
 
 #include <map>
 
@@ -39,6 +40,9 @@ public:
                                   "registers written uncompressed because the instruction "
                                   "diverged",
                                   "registers")),
+        mov_writes_(stats().scalar("mov_writes",
+                                   "registers written uncompressed by dummy MOVs (Sec. 5.2)",
+                                   "registers")),
         ratio_writes_(stats().vector("ratio_writes", 2,
                                      "register writes outside / inside divergence", "registers",
                                      {"non_divergent", "divergent"})),
@@ -75,10 +79,11 @@ public:
   }
 
   unsigned write_stage() const override { return latency_; }
+  bool compresses() const override { return true; }
 
 protected:
   Cycle write_ready(const WarpInst& inst, Cycle ready) override {
-    if (!inst.n_dst || inst.divergent()) return ready + latency_;
+    if (!inst.n_dst || inst.divergent() || inst.injected) return ready + latency_;
     Cycle done = ready;
     for (auto it = used_.begin(); it != used_.end() && it->first < now();) it = used_.erase(it);
     for (unsigned k = 0; k < inst.n_dst; ++k) {
@@ -94,22 +99,26 @@ protected:
   void prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
     const bool div = t.inst->divergent();
-    const bdi::Choice best = bdi::choose(v.data(), allowed_);
-    ++ratio_writes_[div];
-    ratio_slices_[div] += bdi::slices(best);
     bdi::Choice c = bdi::Choice::Uncompressed;
-    if (div) {
-      ++divergent_;
+    if (t.inst->injected) { // a dummy MOV decompresses in place: written uncompressed
+      ++mov_writes_;
     } else {
-      c = best;
-      ++compressions_;
-      if (design_space_) count_design_space(v);
+      const bdi::Choice best = bdi::choose(v.data(), allowed_);
+      ++ratio_writes_[div];
+      ratio_slices_[div] += bdi::slices(best);
+      if (div) {
+        ++divergent_;
+      } else {
+        c = best;
+        ++compressions_;
+        if (design_space_) count_design_space(v);
+      }
     }
     unsigned char* buf = write_buffer();
     bdi::compress(v.data(), c, buf);
     t.data = buf;
     t.slice_mask = (1u << bdi::slices(c)) - 1;
-    tags_->set(t.bank, t.row, uint8_t(c));
+    tags_->set(t.bank, t.row, wc_tag(c));
     ++forms_[unsigned(c)];
   }
 
@@ -135,6 +144,7 @@ private:
   const bool design_space_;
   Stat& forms_;
   uint64_t& divergent_;
+  uint64_t& mov_writes_;
   Stat& ratio_writes_;
   Stat& ratio_slices_;
   Stat& wins_;
