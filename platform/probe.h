@@ -43,6 +43,8 @@ public:
   virtual void write(const RegAccess&, Cycle) {}
   // `i` retired (every result written, predicates included).
   virtual void retire(const WarpInst&, Cycle) {}
+  // Row `row` of bank `bank` holds no live register any more (power gating may clear it).
+  virtual void released(unsigned /*subcore*/, unsigned /*bank*/, unsigned /*row*/, Cycle) {}
   // Warp `warp` entered (true) or left the active set of scheduler `scheduler` (two-level).
   virtual void active(unsigned /*subcore*/, unsigned /*scheduler*/, unsigned /*warp*/, bool,
                       Cycle) {}
@@ -76,6 +78,9 @@ public:
   }
   void write(const RegAccess& a, Cycle t) override {
     for (Observer* o : obs_) o->write(a, t);
+  }
+  void released(unsigned s, unsigned b, unsigned r, Cycle t) override {
+    for (Observer* o : obs_) o->released(s, b, r, t);
   }
   void retire(const WarpInst& i, Cycle t) override {
     for (Observer* o : obs_) o->retire(i, t);

@@ -194,6 +194,10 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                             std::to_string(n) + "-stage register read: it needs stages x " +
                             "schedulers x issue_width = " + std::to_string(need * sub));
 
+  if (subcores_[0].banks[0]->wake_latency()) {
+    gating_ = true;
+    finished_warps_.assign(shape_.warps, 0);
+  }
   // Warped-Compression: divergent instructions need their compressed destinations
   // decompressed first (platform/dummy_movs.h).
   if (subcores_[0].writeback->compresses()) {
@@ -456,6 +460,20 @@ void Sm::retire(const WarpInst& inst) {
   if (inst.injected) return void(++*movs_retired_);
   ++retired_;
   frontend_.retire(inst);
+  if (!gating_) return;
+  // Power gating: the rows of warps whose CTA has just finished hold nothing live.
+  for (unsigned w = 0; w < finished_warps_.size(); ++w) {
+    const uint64_t f = frontend_.warps_finished(w);
+    if (f != finished_warps_[w]) {
+      const unsigned sub = shape_.subcore_of(w);
+      for (unsigned r = 0; r < shape_.regs_per_thread; ++r) {
+        const BankLoc loc = mapping_->map(shape_.local_warp(w), r);
+        subcores_[sub].banks[loc.bank]->release_row(loc.row);
+        if (observed_) probes_.released(sub, loc.bank, loc.row, clock_.now);
+      }
+    }
+    finished_warps_[w] = f;
+  }
 }
 
 void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::steady_clock::now(); }

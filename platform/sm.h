@@ -117,6 +117,8 @@ private:
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   std::unique_ptr<DummyMovs> movs_;            // W-C: the writeback compresses registers
   uint64_t *movs_injected_ = nullptr, *movs_retired_ = nullptr;
+  bool gating_ = false;                  // power-gated banks: told when rows are released
+  std::vector<uint64_t> finished_warps_; // per warp slot: frontend's warps_finished seen
   VcdRecorder* vcd_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;

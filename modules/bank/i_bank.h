@@ -28,6 +28,9 @@ public:
   virtual unsigned latency() const = 0;
   // Power gating (Warped-Compression): cycles a gated slice takes to wake up; 0: never gated.
   virtual unsigned wake_latency() const { return 0; }
+  // Row `row` holds no live register any more (its warp's CTA finished): power gating
+  // clears its valid bits.
+  virtual void release_row(unsigned) {}
 
 protected:
   virtual void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

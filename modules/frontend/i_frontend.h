@@ -57,6 +57,9 @@ public:
   // The value register `reg` of warp slot `warp` holds after every instruction executed so
   // far (all 32 lanes).
   virtual LaneValues register_value(unsigned, unsigned) const { return {}; }
+  // How many warps have finished in warp slot `warp` (their CTA retired): when it changes, the
+  // slot's registers hold nothing live until the next warp writes them.
+  virtual uint64_t warps_finished(unsigned) const { return 0; }
 };
 
 } // namespace gpurf

@@ -479,7 +479,11 @@ void PtxFrontend::retire(const WarpInst& inst) {
   kernel_->release_cta(c.engine_cta);
   c.busy = false;
   --live_ctas_;
-  for (unsigned i = 0; i < warps_per_cta_; ++i) warps_[inst.cta * warps_per_cta_ + i].cta_slot = -1;
+  for (unsigned i = 0; i < warps_per_cta_; ++i) {
+    WarpSlot& w = warps_[inst.cta * warps_per_cta_ + i];
+    w.cta_slot = -1;
+    ++w.finished;
+  }
   if (next_cta_ < total_ctas_) launch_into(inst.cta);
 }
 

@@ -113,6 +113,9 @@ public:
   // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), else what the PTX values
   // need without holes.
   bool next_divergent(unsigned warp) override;
+  uint64_t warps_finished(unsigned warp) const override {
+    return warp < warps_.size() ? warps_[warp].finished : 0;
+  }
   LaneValues register_value(unsigned warp, unsigned reg) const override {
     return warp < warps_.size() && reg < warps_[warp].shadow.size() ? warps_[warp].shadow[reg]
                                                                     : LaneValues{};
@@ -160,6 +163,7 @@ private:
     int cta_slot = -1; // -1: no CTA
     unsigned engine_warp = 0;
     unsigned lanes = 0;              // threads of the CTA in this warp
+    uint64_t finished = 0;           // warps that finished in this slot
     std::vector<LaneValues> shadow;  // architectural registers as the timing model holds them
     std::vector<int32_t> writer;     // per register: last writing instruction's pc (-1: none)
     std::vector<LaneValues> pshadow; // predicate registers as last written (0/1 per lane)

@@ -169,6 +169,17 @@ Cycle TimingChecker::gate(const RegAccess& a, Cycle t, bool write) {
   return ready - t;
 }
 
+void TimingChecker::released(unsigned subcore, unsigned bank, unsigned row, Cycle) {
+  if (!spec_.wake_latency) return;
+  Gating& g = gating_[size_t(subcore) * spec_.banks + bank];
+  for (unsigned s = 0; s < spec_.slices; ++s) {
+    const size_t k = size_t(row) * spec_.slices + s;
+    if (k >= g.valid.size() || !g.valid[k]) continue;
+    g.valid[k] = false;
+    --g.count[s];
+  }
+}
+
 void TimingChecker::read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   Inst& s = state(i, "read", t);

@@ -182,6 +182,11 @@ private:
   // The cycles an access of `a`'s slices at cycle t waits for gated slices to wake; a write
   // then updates the valid bits.
   Cycle gate(const RegAccess& a, Cycle t, bool write);
+
+public:
+  void released(unsigned subcore, unsigned bank, unsigned row, Cycle t) override;
+
+private:
   std::vector<Count> issue_use_;            // sub-core * schedulers + scheduler
   std::vector<Count> rfc_reads_, rfc_writes_;
   std::vector<std::vector<Cycle>> pipe_use_; // sub-core * pipes + pipe: units reserved until

@@ -1,7 +1,8 @@
 // Warped-Compression's bank power gating (shared/papers/002, Sec. 5.3, Fig. 10): each slice of
 // a gpurf bank is one of the paper's 16 B register banks, with a valid bit per entry. A write
 // sets the valid bits of the slices its stored form uses and clears those of the others (a
-// compressed register no longer needs them); a slice with no valid entry is gated. An access
+// compressed register no longer needs them), and the rows of a warp whose CTA has finished are
+// cleared; a slice with no valid entry is gated. An access
 // to a gated slice wakes it: the access waits `wake_latency` cycles (Table 2: 10), and so does
 // any access to it until it is awake. Writes are latched at the bank and retire on time (the
 // paper gives no write stall). Rows start invalid: every slice starts gated.
@@ -25,6 +26,15 @@ public:
   void reserve_rows(unsigned rows) override {
     SlicedBank::reserve_rows(rows);
     if (size_t(rows) * slices_ > valid_.size()) valid_.resize(size_t(rows) * slices_, false);
+  }
+
+  void release_row(unsigned row) override {
+    for (unsigned s = 0; s < slices_; ++s) {
+      const size_t k = size_t(row) * slices_ + s;
+      if (k >= valid_.size() || !valid_[k]) continue;
+      valid_[k] = false;
+      if (--count_[s] == 0) gated_since_[s] = std::max(now(), awake_at_[s]);
+    }
   }
 
   void finish() override {
