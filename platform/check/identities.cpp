@@ -114,8 +114,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     auto weighted = [&](const char* kind, const char* stat, const std::vector<double>& w) {
       double s = 0;
       for (auto it = st.begin(); it != st.end(); ++it)
-        if (it.value().is_object() && group_of_kind(it.key(), kind) &&
-            it.value().contains(stat))
+        if (it.value().is_object() && group_of_kind(it.key(), kind) && it.value().contains(stat))
           for (size_t k = 0; k < w.size() && k < it.value()[stat]["values"].size(); ++k)
             s += w[k] * it.value()[stat]["values"][k].get<double>();
       return s;

@@ -249,10 +249,9 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = s.read_from[j] == Store::Bank;
-  const Cycle read_done =
-      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency + spec_.decompress_latency +
-                                 s.read_wake[j]
-                           : spec_.rfc_hit_latency);
+  const Cycle read_done = s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
+                                                     spec_.decompress_latency + s.read_wake[j]
+                                               : spec_.rfc_hit_latency);
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
   const bool compressed = bank && spec_.decompressors && __builtin_popcount(mask) < spec_.slices;

@@ -29,10 +29,10 @@
 
 #include <array>
 #include <deque>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
-#include <map>
 #include <vector>
 
 #include "platform/probe.h"
@@ -187,7 +187,7 @@ public:
   void released(unsigned subcore, unsigned bank, unsigned row, Cycle t) override;
 
 private:
-  std::vector<Count> issue_use_;            // sub-core * schedulers + scheduler
+  std::vector<Count> issue_use_; // sub-core * schedulers + scheduler
   std::vector<Count> rfc_reads_, rfc_writes_;
   std::vector<std::vector<Cycle>> pipe_use_; // sub-core * pipes + pipe: units reserved until
   std::vector<unsigned> active_count_;       // per scheduler

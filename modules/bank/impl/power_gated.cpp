@@ -16,11 +16,11 @@ public:
       : SlicedBank(nm, p, c),
         wake_(p.get_uint("wake_latency", 10, "cycles a gated slice takes to wake (Table 2)", 0,
                          1000)),
-        gated_(stats().vector("gated_cycles", slices_, "cycles each slice was power gated",
-                              "cycles")),
+        gated_(
+            stats().vector("gated_cycles", slices_, "cycles each slice was power gated", "cycles")),
         wakeups_(stats().scalar("wakeups", "slices woken up by an access", "wakeups")),
-        valid_(size_t(entries_) * slices_, false), count_(slices_, 0),
-        gated_since_(slices_, 0), awake_at_(slices_, 0) {}
+        valid_(size_t(entries_) * slices_, false), count_(slices_, 0), gated_since_(slices_, 0),
+        awake_at_(slices_, 0) {}
 
   unsigned wake_latency() const override { return wake_; }
   void reserve_rows(unsigned rows) override {
@@ -80,10 +80,10 @@ private:
   const unsigned wake_;
   Stat& gated_;
   uint64_t& wakeups_;
-  std::vector<bool> valid_;         // per row and slice
-  std::vector<unsigned> count_;     // per slice: valid entries
-  std::vector<Cycle> gated_since_;  // per slice with no valid entry: when it gated
-  std::vector<Cycle> awake_at_;     // per slice: when its last wake-up ends
+  std::vector<bool> valid_;        // per row and slice
+  std::vector<unsigned> count_;    // per slice: valid entries
+  std::vector<Cycle> gated_since_; // per slice with no valid entry: when it gated
+  std::vector<Cycle> awake_at_;    // per slice: when its last wake-up ends
 };
 
 GPURF_REGISTER_UNIT(IBank, PowerGatedBank, "power_gated",

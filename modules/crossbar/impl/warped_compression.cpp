@@ -5,8 +5,7 @@
 // before the collector checks it against the functional value.
 #include "modules/crossbar/impl/full.h"
 #include "policies/bdi.h"
-
-#include <map>
+#include "policies/unit_pool.h"
 
 namespace gpurf {
 
@@ -19,16 +18,16 @@ public:
                           "per SM)",
                           1, 64)),
         stage_(p.get_uint("decompress_latency", 1,
-                            "cycles of the decompression stage every operand passes (Table 2)",
-                            0, 64)),
+                          "cycles of the decompression stage every operand passes (Table 2)", 0,
+                          64)),
         dec_stats_(sibling_stats_path("decompressor")),
-        decompressions_(dec_stats_.scalar("decompressions",
-                                          "registers decompressed (activations)", "registers")),
+        decompressions_(dec_stats_.scalar("decompressions", "registers decompressed (activations)",
+                                          "registers")),
         waits_(stats().scalar("decompressor_wait_cycles",
                               "register-cycles an operand waited for a free decompressor",
                               "cycles")) {}
 
-  Decompression decompression() const override { return {stage_, units_}; }
+  Decompression decompression() const override { return {stage_, units_.units()}; }
 
 protected:
   void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
@@ -58,10 +57,7 @@ protected:
 private:
   // Rebuilds the register in the payload's buffer; returns the cycle a unit takes it.
   Cycle decompress(tlm::tlm_generic_payload& gp, bdi::Choice c, Cycle at) {
-    for (auto it = used_.begin(); it != used_.end() && it->first < now();) it = used_.erase(it);
-    Cycle slot = at;
-    while (used_[slot] >= units_) ++slot;
-    ++used_[slot];
+    const Cycle slot = units_.take(at, now());
     waits_ += slot - at;
     ++decompressions_;
     uint32_t lanes[kWarpSize];
@@ -70,11 +66,11 @@ private:
     return slot;
   }
 
-  const unsigned units_, stage_;
+  UnitPool units_;
+  const unsigned stage_;
   StatGroup dec_stats_; // the decompressors (energy: structures.decompressor)
   uint64_t& decompressions_;
   uint64_t& waits_;
-  std::map<Cycle, unsigned> used_; // decompressor units taken per cycle
 };
 
 GPURF_REGISTER_UNIT(ICrossbar, WcCrossbar, "warped_compression",

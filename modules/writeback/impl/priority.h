@@ -238,8 +238,8 @@ protected:
   unsigned held_ = 0;     // results taken and not retired (some not ready yet)
   std::vector<unsigned> order_;
   std::deque<Waiting> waiting_[kNumPipes];
-  std::vector<WarpInst*> in_flight_; // forwarding: completed, not retired
-  std::vector<Waiting> value_ready_; // forwarding: ValueReady due at `ready`
+  std::vector<WarpInst*> in_flight_;                       // forwarding: completed, not retired
+  std::vector<Waiting> value_ready_;                       // forwarding: ValueReady due at `ready`
   std::deque<std::array<unsigned char, kRegBytes>> store_; // write_buffer(): stable addresses
   std::vector<unsigned char*> free_;
   Packet pkt_;

@@ -9,9 +9,8 @@
 #include "modules/writeback/impl/priority.h"
 #include "policies/bdi.h"
 #include "policies/row_tags.h"
+#include "policies/unit_pool.h"
 #include "policies/wc_tags.h"
-
-#include <map>
 
 namespace gpurf {
 
@@ -40,9 +39,8 @@ public:
                                   "registers written uncompressed because the instruction "
                                   "diverged",
                                   "registers")),
-        mov_writes_(stats().scalar("mov_writes",
-                                   "registers written uncompressed by dummy MOVs (Sec. 5.2)",
-                                   "registers")),
+        mov_writes_(stats().scalar(
+            "mov_writes", "registers written uncompressed by dummy MOVs (Sec. 5.2)", "registers")),
         ratio_writes_(stats().vector("ratio_writes", 2,
                                      "register writes outside / inside divergence", "registers",
                                      {"non_divergent", "divergent"})),
@@ -51,18 +49,16 @@ public:
             "16 B slices those writes need in BDI's best allowed form (divergent writes: if "
             "they were compressed, as in the paper's Fig. 8)",
             "slices", {"non_divergent", "divergent"})),
-        wins_(stats().vector("design_space_wins", 9,
-                             "non-divergent writes by the Table 1 encoding with the smallest "
-                             "stored form (design_space: true; Fig. 5)",
-                             "registers",
-                             {"b4d0", "b4d1", "b4d2", "b8d0", "b8d1", "b8d2", "b8d4", "b2d1",
-                              "none"})),
+        wins_(stats().vector(
+            "design_space_wins", 9,
+            "non-divergent writes by the Table 1 encoding with the smallest "
+            "stored form (design_space: true; Fig. 5)",
+            "registers", {"b4d0", "b4d1", "b4d2", "b8d0", "b8d1", "b8d2", "b8d4", "b2d1", "none"})),
         comp_stats_(sibling_stats_path("compressor")),
-        compressions_(comp_stats_.scalar("compressions", "registers compressed (activations)",
-                                         "registers")),
+        compressions_(
+            comp_stats_.scalar("compressions", "registers compressed (activations)", "registers")),
         waits_(stats().scalar("compressor_wait_cycles",
-                              "register-cycles a result waited for a free compressor",
-                              "cycles")) {
+                              "register-cycles a result waited for a free compressor", "cycles")) {
     if (tags_ && c.shape->slices != 8)
       p.fail("impl", "warped_compression needs banks of 8 x 16 B slices (bank.slices: 8), not " +
                          std::to_string(c.shape->slices));
@@ -72,9 +68,9 @@ public:
                       k ? "8 x ratio_writes / ratio_slices, divergent writes"
                         : "8 x ratio_writes / ratio_slices, non-divergent writes",
                       "ratio", [this, k] {
-                        return ratio_slices_[k] ? 8.0 * double(ratio_writes_[k]) /
-                                                      double(ratio_slices_[k])
-                                                : 0.0;
+                        return ratio_slices_[k]
+                                   ? 8.0 * double(ratio_writes_[k]) / double(ratio_slices_[k])
+                                   : 0.0;
                       });
   }
 
@@ -85,11 +81,8 @@ protected:
   Cycle write_ready(const WarpInst& inst, Cycle ready) override {
     if (!inst.n_dst || inst.divergent() || inst.injected) return ready + latency_;
     Cycle done = ready;
-    for (auto it = used_.begin(); it != used_.end() && it->first < now();) it = used_.erase(it);
     for (unsigned k = 0; k < inst.n_dst; ++k) {
-      Cycle c = ready;
-      while (used_[c] >= compressors_) ++c;
-      ++used_[c];
+      const Cycle c = compressors_.take(ready, now());
       waits_ += c - ready;
       done = std::max(done, c);
     }
@@ -140,7 +133,9 @@ private:
     return m;
   }
   RowTags* tags_;
-  const unsigned allowed_, compressors_, latency_;
+  const unsigned allowed_;
+  UnitPool compressors_;
+  const unsigned latency_;
   const bool design_space_;
   Stat& forms_;
   uint64_t& divergent_;
@@ -151,7 +146,6 @@ private:
   StatGroup comp_stats_; // the compressors (energy: structures.compressor)
   uint64_t& compressions_;
   uint64_t& waits_;
-  std::map<Cycle, unsigned> used_; // compressor units taken per cycle
 };
 
 GPURF_REGISTER_UNIT(IWriteback, WcWriteback, "warped_compression",
