@@ -532,7 +532,13 @@ void Sm::step() {
 void Sm::stop(const std::string& error) {
   error_ = error;
   finished_ = error.empty();
+  // Settle time-integrated statistics: the ticking units, and the banks and crossbars,
+  // which only react to transactions (power gating counts gated cycles up to the end).
   for (Unit* u : order_) u->finish();
+  for (SubCore& c : subcores_) {
+    for (auto& b : c.banks) b->finish();
+    c.crossbar->finish();
+  }
   sc_core::sc_stop();
 }
 

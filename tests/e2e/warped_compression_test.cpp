@@ -1,0 +1,102 @@
+// Warped-Compression on configs/wc.yaml (docs/warped-compression.md): stored forms and the
+// slices they take, the stages on the dependence path, power gating and the dummy MOVs under
+// divergence (one simulation per process).
+#include <gtest/gtest.h>
+
+#include "modules/frontend/launch.h"
+#include "modules/frontend/ptx_frontend.h"
+#include "tests/support/scripted_sim.h"
+
+using namespace gpurf;
+using test::op;
+
+namespace {
+
+ConfigPtr wc() { return load_config(GPURF_SOURCE_DIR "/configs/wc.yaml"); }
+
+// r0 = lane id + 100 (deltas 0..31 from lane 0: <4,1>, 3 slices), then n dependent adds of a
+// constant (the same deltas), then r1 = r0 + r0 (deltas 0..62: still <4,1>).
+std::vector<ScriptOp> chain(unsigned n) {
+  std::vector<ScriptOp> p{op(ScriptOp::Mov, {0}, {}, 100)};
+  for (unsigned k = 0; k < n; ++k) p.push_back(op(ScriptOp::Add, {0}, {0}, 3));
+  p.push_back(op(ScriptOp::Add, {1}, {0, 0}, 0));
+  return p;
+}
+
+} // namespace
+
+TEST(WarpedCompression, StoredFormTakesOnlyItsSlices) {
+  const unsigned n = 8, warps = 2;
+  test::Sim s(wc(), chain(n), warps);
+  ASSERT_TRUE(s.r.ok) << s.r.error;
+  const uint64_t writes = warps * (n + 2);
+  EXPECT_EQ(s.stat("sm.sub0.writeback", "stored_forms", 1), writes); // all <4,1>
+  EXPECT_EQ(s.stat("sm.sub0.writeback", "stored_forms", 3), 0u);
+  uint64_t slice_writes = 0, slice_reads = 0;
+  for (unsigned b = 0; b < 4; ++b) {
+    slice_writes += s.stat("sm.sub0.bank" + std::to_string(b), "slice_writes");
+    slice_reads += s.stat("sm.sub0.bank" + std::to_string(b), "slice_reads");
+  }
+  EXPECT_EQ(slice_writes, 3 * writes);
+  // n + 1 instructions read r0 (the last one once: one collector operand) per warp.
+  EXPECT_EQ(s.stat("sm.sub0.arbiter", "read_forms", 1), warps * (n + 1));
+  EXPECT_EQ(slice_reads, 3 * warps * (n + 1));
+  EXPECT_EQ(s.stat("sm.sub0.decompressor", "decompressions"), warps * (n + 1));
+  EXPECT_EQ(s.stat("sm.sub0.compressor", "compressions"), writes);
+}
+
+TEST(WarpedCompression, BothStagesLieOnTheDependence) {
+  // One warp: each add waits for its producer's write, which comes compress_latency after the
+  // result, and reads it through the decompression stage before it can dispatch.
+  const unsigned n = 16;
+  test::Sim s(wc(), chain(n), 1);
+  ASSERT_TRUE(s.r.ok) << s.r.error;
+  const uint64_t c = s.param("writeback.compress_latency"),
+                 d = s.param("crossbar.decompress_latency"), bank = s.param("bank.latency");
+  ASSERT_GT(c, 0u);
+  ASSERT_GT(d, 0u);
+  for (unsigned pc = 1; pc <= n; ++pc) {
+    const auto& prev = s.at(0, pc - 1);
+    const auto& i = s.at(0, pc);
+    EXPECT_GE(prev.retire, prev.complete + c) << "pc " << pc;
+    EXPECT_GE(i.issue, prev.retire) << "pc " << pc;
+    // allocation, the read request a cycle later, the bank, then the decompression stage
+    EXPECT_GE(i.dispatch, i.issue + 1 + bank + d) << "pc " << pc;
+  }
+}
+
+TEST(WarpedCompression, GatedSlicesWakeOnTheirFirstWrite) {
+  test::Sim s(wc(), chain(4), 1);
+  ASSERT_TRUE(s.r.ok) << s.r.error;
+  // Every slice starts gated; <4,1> writes wake slices 0-2 of the banks they reach, the
+  // others stay gated for the whole run.
+  uint64_t wakeups = 0;
+  for (unsigned b = 0; b < 4; ++b) {
+    const std::string g = "sm.sub0.bank" + std::to_string(b);
+    wakeups += s.stat(g, "wakeups");
+    for (unsigned sl = 3; sl < 8; ++sl) EXPECT_EQ(s.stat(g, "gated_cycles", int(sl)), s.r.cycles);
+  }
+  EXPECT_GT(wakeups, 0u);
+  EXPECT_LE(wakeups, 2u * 3u); // r0 and r1: at most two banks x 3 slices
+}
+
+// nw's boundary code diverges: a divergent write of a compressed register gets a MOV first.
+TEST(WarpedCompression, DivergentWritesOfCompressedRegistersGetADummyMov) {
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/nw.yaml");
+  ConfigPtr platform = wc();
+  PtxFrontend fe(spec, frontend_options(*platform));
+  Simulation sim(*platform, fe, fe.regs_per_thread());
+  const RunResult r = sim.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(fe.verify_outputs(), "");
+  auto stat = [&](const char* g, const char* n) { return r.stats.at(g).at(n).at("value").get<uint64_t>(); };
+  const uint64_t movs = stat("sm", "movs_injected");
+  EXPECT_GT(movs, 0u);
+  EXPECT_EQ(stat("sm", "movs_retired"), movs);
+  EXPECT_EQ(stat("sm.sub0.writeback", "mov_writes"), movs);
+  EXPECT_GT(stat("sm.sub0.writeback", "divergent_writes"), 0u);
+  // MOVs are not program instructions.
+  EXPECT_EQ(r.warp_instructions, fe.retired());
+  EXPECT_EQ(stat("sm.sub0.scheduler0", "issued") + stat("sm.sub0.scheduler1", "issued"),
+            fe.retired() + movs);
+}
