@@ -33,6 +33,7 @@ const InstInfo* DummyMovs::mov_for(unsigned reg) {
 void DummyMovs::fill(WarpInst& out, const LaneValues& value) const {
   out.active_mask = 0xffffffffu;
   out.injected = true;
+  out.cta = 0; // no CTA bookkeeping: the front-end never sees a MOV
   out.n_src = out.n_dst = 1;
   out.src[0] = RegOperand{};
   out.src[0].reg = out.info->src_reg[0];
