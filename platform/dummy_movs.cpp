@@ -31,7 +31,7 @@ const InstInfo* DummyMovs::mov_for(unsigned reg) {
 }
 
 void DummyMovs::fill(WarpInst& out, const LaneValues& value) const {
-  out.active_mask = 0xffffffffu;
+  out.active_mask = out.thread_mask = 0xffffffffu;
   out.injected = true;
   out.cta = 0; // no CTA bookkeeping: the front-end never sees a MOV
   out.n_src = out.n_dst = 1;

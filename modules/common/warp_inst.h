@@ -132,7 +132,9 @@ struct WarpInst {
   uint32_t cta = 0;  // CTA slot in the SM
   uint64_t seq = 0;  // dynamic sequence number within the SM, from 1 (set by the SM at issue)
   uint32_t active_mask = 0;
-  bool divergent() const { return active_mask != 0xffffffffu; }
+  uint32_t thread_mask = 0xffffffffu; // lanes that hold a thread (a CTA's last warp may have fewer)
+  // Ran with fewer lanes than the warp has threads (SIMT divergence or a partial guard).
+  bool divergent() const { return active_mask != thread_mask; }
   // Not a program instruction: inserted by the timing model (Warped-Compression's dummy MOV).
   bool injected = false;
   uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality

@@ -335,8 +335,7 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
 bool PtxFrontend::next_divergent(unsigned warp) {
   if (!peek(warp)) return false;
   const WarpSlot& w = warps_[warp];
-  const uint32_t exists = w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);
-  return kernel_->peek(w.engine_warp).active_mask != exists;
+  return kernel_->peek(w.engine_warp).active_mask != thread_mask(w);
 }
 
 void PtxFrontend::execute(unsigned warp, WarpInst& out) {
@@ -353,11 +352,12 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     throw WorkloadError(e.what());
   }
   const OperandMap& map = maps_[info->pc];
-  const uint32_t exists = w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);
+  const uint32_t exists = thread_mask(w);
   out.info = info;
   out.warp = warp;
   out.cta = unsigned(w.cta_slot);
   out.active_mask = r.exec_mask;
+  out.thread_mask = exists;
   out.n_src = info->n_src;
   out.n_dst = info->n_dst;
   auto lanes_of = [&](const std::vector<ptx::LaneValues64>& vs, unsigned vreg, unsigned half,

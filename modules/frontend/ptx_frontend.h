@@ -170,6 +170,10 @@ private:
   };
 
   unsigned func_base(const ptx::Function* f) const;
+  // Lanes of the slot's warp that hold a thread.
+  static uint32_t thread_mask(const WarpSlot& w) {
+    return w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);
+  }
   void launch_into(unsigned cta_slot);
   uint64_t map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,
                        uint64_t addr) const;

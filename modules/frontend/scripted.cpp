@@ -57,7 +57,7 @@ void ScriptedFrontend::execute(unsigned warp, WarpInst& out) {
   out.info = &info_[w.pc];
   out.warp = warp;
   out.cta = 0;
-  out.active_mask = 0xffffffffu;
+  out.active_mask = out.thread_mask = 0xffffffffu;
   out.n_src = op.src.size();
   out.n_dst = op.dst.size();
   for (unsigned k = 0; k < op.src.size(); ++k) {
