@@ -107,6 +107,7 @@ struct InstInfo {
   std::array<uint16_t, kMaxDst> dst_reg{};
   std::array<bool, kMaxSrc> src_last_read{};
   std::array<bool, kMaxSrc> src_reuse_near{};
+  std::array<bool, kMaxDst> dst_reuse_near{}; // Malekeh: the result is read again soon
   // Predicate registers read (guard, selp/addc inputs) and written (setp, carry-out), in the
   // separate predicate file; scoreboarded like data registers (index regs_per_thread + p).
   static constexpr unsigned kMaxPred = 4;

@@ -4,9 +4,11 @@
 #include <cstring>
 #include <iomanip>
 #include <sstream>
+#include <unordered_map>
 
 #include "modules/frontend/compiler/ptxas_table.h"
 #include "modules/frontend/ptx/engine.h"
+#include "modules/frontend/reuse_profile.h"
 #include "platform/params.h"
 #include "workloads/reference/reference.h"
 
@@ -47,7 +49,9 @@ std::string FrontendOptions::describe() const {
   return "regalloc=" + compiler::regalloc_mode_names()[size_t(regalloc)] +
          " schedule=" + compiler::schedule_names()[size_t(schedule)] +
          " constants=" + (constant_operands ? "operands" : "registers") +
-         " alloc_banks=" + std::to_string(alloc_banks);
+         " alloc_banks=" + std::to_string(alloc_banks) +
+         " reuse_profile_warps=" + std::to_string(reuse_profile_warps) +
+         " reuse_rthld=" + std::to_string(reuse_rthld);
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -75,6 +79,15 @@ FrontendOptions frontend_options(Params& top) {
                     "kernel parameters and immediates: registers (ld.param / mov issued, as in "
                     "PTX) or operands (constant bank and immediates, as in SASS)",
                     {"registers", "operands"}) == "operands";
+  o.reuse_profile_warps =
+      fe.get_uint("reuse_profile_warps", 0,
+                  "Malekeh reuse hints: profile at least this many warps (whole CTAs from the "
+                  "first) functionally before the run and mark each register operand near or "
+                  "far (0: no hints)",
+                  0, 1u << 20);
+  o.reuse_rthld = fe.get_uint("reuse_rthld", 12,
+                              "Malekeh RTHLD: a reuse within fewer instructions is near", 1,
+                              1u << 20);
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
@@ -270,6 +283,8 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
     throw WorkloadError(e.what());
   }
 
+  if (options_.reuse_profile_warps) profile_reuse(cfg);
+
   // Residency.
   const Occupancy occ =
       occupancy(limits, launch_.kernel, warps_per_cta_, kernel_->shared_bytes(), total_ctas_);
@@ -330,6 +345,89 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
     }
     ++hidden_steps_;
   }
+}
+
+namespace {
+
+// Reads the SM's memory, keeps its own writes: the profile run leaves the real memory alone.
+struct OverlayMemory : ptx::GlobalMemory {
+  explicit OverlayMemory(IFunctionalMemory& m) : mem(m) {}
+  static constexpr uint64_t kPage = 4096;
+  std::array<uint8_t, kPage>& page(uint64_t p) {
+    auto it = pages.find(p);
+    if (it != pages.end()) return it->second;
+    std::array<uint8_t, kPage>& b = pages[p];
+    mem.read(p * kPage, b.data(), kPage);
+    return b;
+  }
+  void read(uint64_t a, void* dst, unsigned len) override {
+    auto* d = static_cast<uint8_t*>(dst);
+    for (unsigned i = 0; i < len;) {
+      const uint64_t p = (a + i) / kPage, o = (a + i) % kPage;
+      const unsigned n = unsigned(std::min<uint64_t>(len - i, kPage - o));
+      auto it = pages.find(p);
+      if (it != pages.end())
+        std::memcpy(d + i, it->second.data() + o, n);
+      else
+        mem.read(a + i, d + i, n);
+      i += n;
+    }
+  }
+  void write(uint64_t a, const void* src, unsigned len) override {
+    const auto* s = static_cast<const uint8_t*>(src);
+    for (unsigned i = 0; i < len;) {
+      const uint64_t p = (a + i) / kPage, o = (a + i) % kPage;
+      const unsigned n = unsigned(std::min<uint64_t>(len - i, kPage - o));
+      std::memcpy(page(p).data() + o, s + i, n);
+      i += n;
+    }
+  }
+  IFunctionalMemory& mem;
+  std::unordered_map<uint64_t, std::array<uint8_t, kPage>> pages;
+};
+
+} // namespace
+
+void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
+  OverlayMemory mem(*mem_);
+  ptx::LaunchConfig c = cfg;
+  c.init_data = true;
+  ReuseProfiler prof(info_.size(), options_.reuse_rthld);
+  try {
+    ptx::Kernel k(module(), launch_.kernel, c, params_, mem);
+    unsigned profiled = 0;
+    for (unsigned cta = 0; cta < total_ctas_ && profiled < options_.reuse_profile_warps; ++cta) {
+      const unsigned h = k.launch_cta(cta);
+      const std::vector<unsigned> ws = k.cta_warps(h);
+      // Warps round-robin, one instruction at a time, until the CTA is done; each warp's
+      // stream goes to the profiler in its own order (distances count its own instructions).
+      std::vector<std::vector<uint32_t>> streams(ws.size());
+      while (!k.cta_done(h)) {
+        bool stepped = false;
+        for (size_t i = 0; i < ws.size(); ++i) {
+          const ptx::Peek p = k.peek(ws[i]);
+          if (p.state != ptx::Peek::State::Ready) continue;
+          const unsigned pc = (p.func == layout_[0] ? 0 : func_base(p.func)) + p.pc;
+          ptx::StepResult r;
+          k.step(ws[i], r);
+          if (!hidden_[pc]) streams[i].push_back(pc);
+          stepped = true;
+        }
+        if (!stepped) break; // every warp at a barrier or done: the engine resolves barriers
+      }
+      for (const std::vector<uint32_t>& s : streams) {
+        prof.start_warp();
+        for (uint32_t pc : s) prof.step(info_[pc]);
+        prof.end_warp();
+        ++profiled;
+      }
+      k.release_cta(h);
+    }
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(std::string("frontend.reuse_profile_warps: the profile run failed: ") +
+                        e.what());
+  }
+  prof.apply(info_);
 }
 
 bool PtxFrontend::next_divergent(unsigned warp) {
@@ -404,7 +502,8 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   for (unsigned k = 0; k < info->n_dst; ++k) {
     RegOperand& o = out.dst[k];
     o.reg = info->dst_reg[k];
-    o.last_read = o.reuse_near = false;
+    o.last_read = false;
+    o.reuse_near = info->dst_reuse_near[k];
     o.long_latency = info->produces_long_latency;
     if (!lanes_of(r.writes, map.dst_vreg[k], map.dst_half[k], o.value)) {
       // bar/ret-like instructions report no writes: the register keeps its contents.

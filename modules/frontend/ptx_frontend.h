@@ -57,9 +57,13 @@ struct FrontendOptions {
   compiler::Schedule schedule = compiler::Schedule::None;
   bool constant_operands = false; // `constants: operands` (compiler/constants.h)
   unsigned alloc_banks = 2;       // ptxas_like: bank = register % alloc_banks
+  // Malekeh's reuse hints (reuse_profile.h): profile this many warps first (0: none), near
+  // below `reuse_rthld` instructions.
+  unsigned reuse_profile_warps = 0, reuse_rthld = 12;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
-           constant_operands == o.constant_operands && alloc_banks == o.alloc_banks;
+           constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
+           reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -73,6 +77,7 @@ FrontendOptions frontend_options(ConfigNode& platform);
 
 namespace ptx {
 class Kernel;
+struct LaunchConfig;
 struct GlobalMemory;
 } // namespace ptx
 
@@ -170,6 +175,9 @@ private:
   };
 
   unsigned func_base(const ptx::Function* f) const;
+  // Malekeh's reuse hints: runs the first CTAs functionally on a private overlay of the
+  // memory and sets src_reuse_near / dst_reuse_near in the records.
+  void profile_reuse(const ptx::LaunchConfig& cfg);
   // Lanes of the slot's warp that hold a thread.
   static uint32_t thread_mask(const WarpSlot& w) {
     return w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);

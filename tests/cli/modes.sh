@@ -43,4 +43,14 @@ PY
     fail "$k: issued + constant instructions differ from the registers run"
 done
 
+# Malekeh's reuse hints profile the first CTAs on a private overlay of the memory: the real run
+# still starts from the launch's inputs and verifies.
+for k in nw bfs sgemm histogram; do
+  "$GPURF" run --quiet --platform "$SRC/configs/turing-subcore.yaml" --workload "$k" \
+    -p frontend.reuse_profile_warps=8 >"$TMP/log" 2>&1 ||
+    fail "$k with reuse hints: exit $?: $(tail -c 400 "$TMP/log")"
+done
+expect_exit 2 "frontend.reuse_rthld" -- run --platform "$SRC/configs/turing-subcore.yaml" \
+  --workload nw -p frontend.reuse_profile_warps=8 -p frontend.reuse_rthld=0
+
 finish
