@@ -85,9 +85,8 @@ FrontendOptions frontend_options(Params& top) {
                   "first) functionally before the run and mark each register operand near or "
                   "far (0: no hints)",
                   0, 1u << 20);
-  o.reuse_rthld = fe.get_uint("reuse_rthld", 12,
-                              "Malekeh RTHLD: a reuse within fewer instructions is near", 1,
-                              1u << 20);
+  o.reuse_rthld = fe.get_uint(
+      "reuse_rthld", 12, "Malekeh RTHLD: a reuse within fewer instructions is near", 1, 1u << 20);
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",

@@ -89,7 +89,9 @@ TEST(WarpedCompression, DivergentWritesOfCompressedRegistersGetADummyMov) {
   const RunResult r = sim.run();
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(fe.verify_outputs(), "");
-  auto stat = [&](const char* g, const char* n) { return r.stats.at(g).at(n).at("value").get<uint64_t>(); };
+  auto stat = [&](const char* g, const char* n) {
+    return r.stats.at(g).at(n).at("value").get<uint64_t>();
+  };
   const uint64_t movs = stat("sm", "movs_injected");
   EXPECT_GT(movs, 0u);
   EXPECT_EQ(stat("sm", "movs_retired"), movs);
