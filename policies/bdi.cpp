@@ -73,6 +73,13 @@ Encoding encoding(Choice c) {
 
 unsigned slices(Choice c) { return banks_needed(encoding(c)); }
 
+Choice choice_of_slices(unsigned n) {
+  for (Choice c : {Choice::B4D0, Choice::B4D1, Choice::B4D2, Choice::Uncompressed})
+    if (slices(c) == n) return c;
+  throw std::invalid_argument("bdi: " + std::to_string(n) +
+                              " slices is no stored form (1, 3, 5 or 8)");
+}
+
 Choice choose(const uint32_t lanes[kWarpSize], unsigned allowed) {
   if (allowed & ~kAllChoices)
     throw std::invalid_argument("bdi: choice mask " + std::to_string(allowed) +

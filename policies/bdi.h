@@ -42,6 +42,8 @@ bool fits(const uint8_t reg[kRegBytes], Encoding e);
 enum class Choice : uint8_t { B4D0 = 0, B4D1 = 1, B4D2 = 2, Uncompressed = 3 };
 Encoding encoding(Choice c); // Uncompressed -> {4, 4} (Eq. 1 then gives 128 B)
 unsigned slices(Choice c);   // banks read or written: 1, 3, 5, 8
+// The choice whose stored form takes `n` slices; throws std::invalid_argument for another n.
+Choice choice_of_slices(unsigned n);
 
 // Allowed choices as a bit mask over Choice values 0..2 (the single-choice variants of
 // Fig. 15-16 allow one). Uncompressed is always possible and needs no bit.

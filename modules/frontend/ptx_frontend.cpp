@@ -333,7 +333,7 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
   for (;;) {
     const ptx::Peek p = kernel_->peek(ew);
     if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
-    const unsigned pc = (p.func == layout_[0] ? 0 : func_base(p.func)) + p.pc;
+    const unsigned pc = pc_of(p);
     if (!hidden_[pc]) return &info_[pc];
     // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
     ptx::StepResult r;
@@ -406,7 +406,7 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
         for (size_t i = 0; i < ws.size(); ++i) {
           const ptx::Peek p = k.peek(ws[i]);
           if (p.state != ptx::Peek::State::Ready) continue;
-          const unsigned pc = (p.func == layout_[0] ? 0 : func_base(p.func)) + p.pc;
+          const unsigned pc = pc_of(p);
           ptx::StepResult r;
           k.step(ws[i], r);
           if (!hidden_[pc]) streams[i].push_back(pc);
@@ -427,6 +427,10 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
                         e.what());
   }
   prof.apply(info_);
+}
+
+unsigned PtxFrontend::pc_of(const ptx::Peek& p) const {
+  return (p.func == layout_[0] ? 0 : func_base(p.func)) + p.pc;
 }
 
 bool PtxFrontend::next_divergent(unsigned warp) {

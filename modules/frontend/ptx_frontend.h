@@ -78,6 +78,7 @@ FrontendOptions frontend_options(ConfigNode& platform);
 namespace ptx {
 class Kernel;
 struct LaunchConfig;
+struct Peek;
 struct GlobalMemory;
 } // namespace ptx
 
@@ -175,6 +176,8 @@ private:
   };
 
   unsigned func_base(const ptx::Function* f) const;
+  // The pc (InstInfo::pc) of the instruction an engine peek offers.
+  unsigned pc_of(const ptx::Peek& p) const;
   // Malekeh's reuse hints: runs the first CTAs functionally on a private overlay of the
   // memory and sets src_reuse_near / dst_reuse_near in the records.
   void profile_reuse(const ptx::LaunchConfig& cfg);

@@ -459,3 +459,11 @@ TEST(PolicyBdi, BestTiesAndMisses) {
   EXPECT_EQ(best(r.data(), {{4, 4}, {8, 8}}), (Encoding{4, 4}));
   EXPECT_EQ(best(r.data(), {{4, 1}, {4, 4}}), (Encoding{4, 4}));
 }
+
+TEST(PolicyBdi, ChoiceOfSlicesInvertsSlices) {
+  using namespace gpurf::bdi;
+  for (Choice c : {Choice::B4D0, Choice::B4D1, Choice::B4D2, Choice::Uncompressed})
+    EXPECT_EQ(choice_of_slices(slices(c)), c);
+  for (unsigned n : {0u, 2u, 4u, 6u, 7u, 9u})
+    EXPECT_THROW(choice_of_slices(n), std::invalid_argument);
+}

@@ -33,23 +33,13 @@ protected:
   void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     const Txn& t = txn_of(gp);
     Cycle at = now() + clock_->cycles(d);
-    switch (__builtin_popcount(t.slice_mask & 0xffu)) {
-    case 1:
-      at = decompress(gp, bdi::Choice::B4D0, at);
-      break;
-    case 3:
-      at = decompress(gp, bdi::Choice::B4D1, at);
-      break;
-    case 5:
-      at = decompress(gp, bdi::Choice::B4D2, at);
-      break;
-    case 8:
-      break;
-    default:
-      throw std::runtime_error(std::string(name()) + ": a read of " +
-                               std::to_string(__builtin_popcount(t.slice_mask & 0xffu)) +
-                               " slices is no stored form (1, 3, 5 or 8)");
+    bdi::Choice c;
+    try {
+      c = bdi::choice_of_slices(unsigned(__builtin_popcount(t.slice_mask & 0xffu)));
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error(std::string(name()) + ": read: " + e.what());
     }
+    if (c != bdi::Choice::Uncompressed) at = decompress(gp, c, at);
     d = clock_->time(at + stage_ - now());
     FullCrossbar::on_data(id, gp, d);
   }

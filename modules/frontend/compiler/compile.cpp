@@ -81,7 +81,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     for (unsigned c : callees[*it]) {
       FunctionPlan& q = k.funcs[c];
       unsigned next = p.base + p.regs.num_regs;
-      if (opt.alloc.mode == RegAllocMode::PtxVirtual) next = (next + 63) / 64 * 64;
+      if (opt.alloc.mode == RegAllocMode::PtxVirtual) next = ptx_virtual_start(next);
       q.base = std::max(q.base, next);
       q.pred_base = std::max(q.pred_base, p.pred_base + p.regs.num_preds);
     }

@@ -99,8 +99,6 @@ int name_number(const std::string& name) {
   return n;
 }
 
-unsigned round64(unsigned n) { return (n + 63) / 64 * 64; }
-
 // GPGPU-Sim's PTX mode: nothing is ever reused, and the number its operand collector banks
 // by is the first run of digits in the register's name (ptx_parser.cc add_identifier:
 // symbol::set_regno(counter, name digits); shader.cc register_bank: (number + warp) % banks),
@@ -153,8 +151,8 @@ RegAssignment allocate_ptx_virtual(const ptx::Function& f, const Liveness& lv) {
     for (auto& m : c.members) top = std::max(top, m.second);
     for (auto& m : c.members)
       if (m.second < 0) m.second = ++top;
-    const unsigned base = round64(cursor), span = unsigned(top) + 1;
-    const unsigned plane = c.width == 2 ? round64(span + 1) : 0;
+    const unsigned base = ptx_virtual_start(cursor), span = unsigned(top) + 1;
+    const unsigned plane = c.width == 2 ? ptx_virtual_start(span + 1) : 0;
     for (const auto& [v, d] : c.members)
       a.reg[v] = int(base + unsigned(d) + (c.width == 2 && (d & 1) ? plane : 0));
     cursor = base + plane + span + (c.width == 2 ? 1 : 0);
@@ -170,19 +168,23 @@ unsigned bank_mask(unsigned r, unsigned w, unsigned banks) {
   return m;
 }
 
-// ptxas_like on top of a finished colouring `a` (widths and predicates): colour the data vregs
-// in `order`, spreading them round-robin over `regs` registers, bank-aware. Returns false when
-// the greedy spread does not fit in `regs`.
-bool spread(const ptx::Function& f, const Liveness& lv, const Graph& g,
-            const std::vector<unsigned>& order, unsigned regs, unsigned banks, RegAssignment& a) {
-  const unsigned nr = unsigned(f.regs.size());
-  banks = std::max(1u, std::min(banks, 32u));
-  // Per data vreg: the other data vregs it is read together with, once per instruction.
-  std::vector<std::vector<unsigned>> co(nr);
+// Per data vreg: the other data vregs it is read together with, once per instruction.
+std::vector<std::vector<unsigned>> co_sources(const ptx::Function& f, const Liveness& lv) {
+  std::vector<std::vector<unsigned>> co(f.regs.size());
   for (const UseDef& u : lv.ud)
     for (unsigned x : u.uses)
       for (unsigned y : u.uses)
         if (x != y && !f.regs[x].is_pred && !f.regs[y].is_pred) co[x].push_back(y);
+  return co;
+}
+
+// ptxas_like on top of a finished colouring `a` (widths and predicates): colour the data vregs
+// in `order`, spreading them round-robin over `regs` registers, bank-aware (`co`:
+// co_sources()). Returns false when the greedy spread does not fit in `regs`.
+bool spread(const ptx::Function& f, const std::vector<std::vector<unsigned>>& co, const Graph& g,
+            const std::vector<unsigned>& order, unsigned regs, unsigned banks, RegAssignment& a) {
+  const unsigned nr = unsigned(f.regs.size());
+  banks = std::max(1u, std::min(banks, 32u));
   std::vector<int> reg(nr, -1);
   std::vector<char> busy;
   unsigned next = 0;
@@ -354,11 +356,12 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
     // At least ptxas's count; above it only as far as the greedy spread needs. Every colouring
     // order is tried; the spread with the fewest same-bank source pairs wins.
     const std::string packed = a.order;
+    const std::vector<std::vector<unsigned>> co = co_sources(f, lv);
     for (unsigned regs = std::max(a.num_regs, opt.target_regs);; ++regs) {
       unsigned best_pairs = std::numeric_limits<unsigned>::max();
       RegAssignment trial = a, chosen;
       for (auto& [name, o] : orders) {
-        if (!spread(f, lv, g, o, regs, opt.banks, trial)) continue;
+        if (!spread(f, co, g, o, regs, opt.banks, trial)) continue;
         const unsigned pairs = same_bank_source_pairs(f, lv, trial, opt.banks);
         if (pairs < best_pairs) {
           best_pairs = pairs;

@@ -60,6 +60,10 @@ const std::vector<std::string>& regalloc_mode_names();
 // The mode of a name from regalloc_mode_names(); throws std::invalid_argument for another.
 RegAllocMode regalloc_mode(const std::string& name);
 
+// ptx_virtual: the first register at or above `n` a range may start on (a multiple of 64, so
+// that register % banks keeps GPGPU-Sim's bank for any bank count dividing 64).
+inline unsigned ptx_virtual_start(unsigned n) { return (n + 63) / 64 * 64; }
+
 struct AllocOptions {
   AllocOptions(RegAllocMode m = RegAllocMode::LinearScan) : mode(m) {}
   RegAllocMode mode;
