@@ -76,6 +76,24 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"collector", "operands_checked", "", R::NotEvent, "the simulator's value check, no hardware"},
     {"collector", "width_reads", "", R::NotEvent,
      "CMRC: bank reads by stored width; priced by bank slice_reads"},
+    {"collector", "ccu_writes", "", R::Priced,
+     "Malekeh: a result written into a CCU's table over port D: collector_write_pj_per_operand "
+     "+ 128 B over the wire (the crossbar to the CCUs)"},
+    {"collector", "source_operands", "", R::NotEvent,
+     "Malekeh: CT hits + bank reads; the reads are priced by bank slice_reads"},
+    {"collector", "ccu_hits", "", R::NotEvent,
+     "Malekeh: operands found in the cache table: no bank read, no crossbar transfer; reading "
+     "them out at dispatch is the collector read of every design (dispatched)"},
+    {"collector", "ccu_write_port_lost", "", R::NotEvent, "Malekeh: results not cached"},
+    {"collector", "ccu_write_locked", "", R::NotEvent, "Malekeh: results not cached"},
+    {"collector", "ccu_writes_squashed", "", R::NotEvent,
+     "Malekeh: far results squashed by the arbiter (no data written)"},
+    {"collector", "ccu_invalidations", "", R::NotModelled, "Malekeh: a valid bit cleared"},
+    {"collector", "ccu_warp_changes", "", R::NotEvent, "Malekeh: allocations"},
+    {"collector", "ccu_flushes", "", R::NotModelled, "Malekeh: the table's valid bits cleared"},
+    {"collector", "ccu_flushed_entries", "", R::NotEvent, "Malekeh: entries lost to flushes"},
+    {"collector", "ccu_evictions", "", R::NotEvent,
+     "Malekeh: replacements; priced by the write that takes the entry"},
     {"collector", "oc_slice_writes", "", R::NotEvent,
      "CMRC: the collector writes in 32 B slices; priced per write by oc_writes"},
     {"collector", "oc_coalesced_operands", "", R::NotEvent,
@@ -143,6 +161,10 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"memory", "queue_cycles", "", R::NotEvent, "waits"},
 
     {"arbiter", "conflicts", "", R::NotEvent, "request-cycles spent waiting"},
+    {"arbiter", "ccu_near_results", "", R::NotEvent,
+     "Malekeh: results offered to a CCU; priced by collector ccu_writes"},
+    {"arbiter", "ccu_squashed_results", "", R::NotModelled,
+     "Malekeh: the tri-state buffer's control of a squashed result"},
     {"arbiter", "reads_granted", "", R::NotEvent, "grants; priced by bank slice_reads"},
     {"arbiter", "read_forms", "", R::NotEvent,
      "W-C: register reads by stored form; priced by bank slice_reads"},
@@ -155,6 +177,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"allocator", "allocations", "", R::NotModelled, "collector allocation logic"},
     {"allocator", "full", "", R::NotEvent, "refused attempts"},
     {"allocator", "occupied_collector_cycles", "", R::NotEvent, "occupancy"},
+    {"allocator", "refusals", "", R::NotEvent, "Malekeh: refused attempts by reason"},
 
     {"writeback", "retired", "", R::NotEvent, "retired instructions; priced by exec.instructions"},
     {"writeback", "register_writes", "", R::NotEvent,
@@ -498,6 +521,8 @@ std::vector<EnergyPrice> energy_prices(const EnergyTable& t, const EnergyPlatfor
       {"bank", "slice_writes", "", t.bank_write_pj_per_16B * slice_bytes / 16},
       {"crossbar", "bytes", "", t.wire_pj_per_mm_per_byte * t.wire_mm},
       {"collector", "oc_writes", "", t.collector_write_pj},
+      {"collector", "ccu_writes", "",
+       t.collector_write_pj + kRegBytes * t.wire_pj_per_mm_per_byte * t.wire_mm},
       {"l1", "reads", "", t.l1_access_pj},
       {"l1", "writes", "", t.l1_access_pj},
       {"l1", "atomics", "", t.l1_access_pj},
@@ -771,11 +796,14 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
   b["rf_bank_write"] = wr;
   b["rf_bank_leakage"] = leak;
 
-  double bytes = 0;
+  // Malekeh: results written into the CCUs cross the wire and are collector writes.
+  double ccu = 0;
+  for (auto& g : groups(stats, "collector")) ccu += stat_or(*g.second, "ccu_writes", 0);
+  double bytes = ccu * kRegBytes;
   for (auto& g : groups(stats, "crossbar")) bytes += stat_required(g, "bytes");
   b["rf_wire"] = bytes * t.wire_pj_per_mm_per_byte * t.wire_mm;
 
-  double oc = 0;
+  double oc = ccu;
   for (auto& g : groups(stats, "collector")) oc += stat_required(g, "oc_writes");
   b["collector"] = oc * t.collector_write_pj;
 

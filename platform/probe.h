@@ -15,7 +15,7 @@ struct RegAccess {
   const WarpInst* inst = nullptr; // the reading instruction, or the writing one
   unsigned reg = 0;
   Store store = Store::Bank;
-  int bank = -1; // bank within the sub-core (-1: not a bank)
+  int bank = -1; // bank within the sub-core (-1: not a bank; Store::Ccu: the collector)
   unsigned row = 0;
   unsigned slice_mask = 0;
   uint64_t version = 0; // writes: sequence number of the instruction that produced the value

@@ -244,6 +244,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         o.to_exec.bind(c.exec->in);
         for (auto& k : c.schedulers) o.to_sched.bind(k->notify);
         o.to_fwd.bind(c.writeback->forward);
+        c.arbiter->to_collector.bind(o.from_wb);
         if (c.rfc) {
           c.crossbar->to_collector.bind(c.rfc->from_xbar);
           c.rfc->to_collector.bind(o.from_xbar);
@@ -326,6 +327,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.pool = &pool_;
   c.probe = observed_ ? &probes_ : nullptr;
   if (subcore < subcores_.size()) c.row_tags = subcores_[subcore].row_tags.get();
+  c.ccus = &ccu_board_;
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)
       for (auto& k : s.schedulers) k->issue_event();
@@ -383,6 +385,7 @@ TimingSpec Sm::timing_spec() const {
     t.rfc_tag_latency = r.tag_latency;
     t.rfc_hit_latency = r.hit_latency;
   }
+  t.ccu_hit_latency = c.collectors[0]->cache_hit_latency();
   return t;
 }
 

@@ -15,6 +15,7 @@
 #include "platform/check/timing_checker.h"
 #include "platform/dummy_movs.h"
 #include "policies/reg_mapping.h"
+#include "policies/ccu_board.h"
 #include "policies/row_tags.h"
 
 namespace gpurf {
@@ -103,6 +104,7 @@ private:
   SmShape shape_;
   InstPool pool_;
   std::unique_ptr<RegMapping> mapping_;
+  CcuBoard ccu_board_; // Malekeh's port R (before the units, which keep a pointer)
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
   std::unique_ptr<IL2> l2_;  // null: no L2 (impl: none)

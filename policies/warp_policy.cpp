@@ -48,8 +48,28 @@ public:
   }
 };
 
+// Malekeh's warp priority (shared/papers/001, Sec. IV-B1): the last issuer, then the warps
+// whose registers a CCU holds, oldest first, then the others, oldest first.
+class MalekehPriority : public WarpPolicy {
+public:
+  explicit MalekehPriority(Params&) {}
+  std::vector<uint8_t>* ccu_state() override { return &held_; }
+  void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
+    order = by_age(age);
+    held_.resize(age.size(), 0);
+    std::stable_partition(order.begin(), order.end(), [&](unsigned i) { return held_[i] != 0; });
+    auto it = std::find(order.begin(), order.end(), last_);
+    if (it != order.end()) std::rotate(order.begin(), it, it + 1);
+  }
+
+private:
+  std::vector<uint8_t> held_;
+};
+
 } // namespace
 
+GPURF_REGISTER(WarpPolicy, MalekehPriority, "malekeh",
+               "Malekeh: the last issuer, then warps with data in a CCU by age, then by age");
 GPURF_REGISTER(WarpPolicy, Lrr, "lrr", "loose round robin, starting after the last issuer");
 GPURF_REGISTER(WarpPolicy, Gto, "gto", "greedy-then-oldest: the last issuer, then by age");
 GPURF_REGISTER(WarpPolicy, Oldest, "oldest", "oldest-first: always by launch age");

@@ -18,6 +18,10 @@ public:
   virtual void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) = 0;
   // The scheduler issued from warps[i].
   virtual void issued(unsigned i) { last_ = i; }
+  // A policy that ranks warps by the state of the caching collectors (Malekeh) returns a
+  // vector the scheduler fills before every prioritize(): per warp index, whether a CCU
+  // holds its registers. Null: the policy does not look.
+  virtual std::vector<uint8_t>* ccu_state() { return nullptr; }
 
 protected:
   // Indices into `age` sorted oldest first; re-sorted only when the ages change.

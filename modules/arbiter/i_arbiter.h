@@ -13,8 +13,13 @@ public:
   MultiTargetSocket<IArbiter> in;    // Read (collectors) and Write (writeback) requests
   MultiInitSocket<IArbiter> to_bank; // to bank b (binding order = bank index)
   InitSocket<IArbiter> to_wb;        // WriteDone
+  // Results to collector c's port D (binding order; Malekeh's caching collectors, which the
+  // arbiter's write filter feeds or squashes); unused by arbiters without one.
+  tlm_utils::multi_passthrough_initiator_socket<IArbiter, 32, tlm::tlm_base_protocol_types, 0,
+                                                sc_core::SC_ZERO_OR_MORE_BOUND>
+      to_collector;
   IArbiter(const sc_core::sc_module_name& nm, const UnitContext& c)
-      : Unit(nm, c), in("in"), to_bank("to_bank"), to_wb("to_wb") {
+      : Unit(nm, c), in("in"), to_bank("to_bank"), to_wb("to_wb"), to_collector("to_collector") {
     in.register_b_transport(this, &IArbiter::on_request);
   }
 

@@ -18,20 +18,29 @@ public:
   InitSocket<ICollector> to_alloc;      // Release
   MultiInitSocket<ICollector> to_sched; // OperandsRead, to scheduler k of the sub-core
   InitSocket<ICollector> to_fwd;        // Forward queries to the writeback's result bus
+  TargetSocket<ICollector> from_wb;     // Results granted a bank write (Malekeh's port D)
   ICollector(const sc_core::sc_module_name& nm, const UnitContext& c)
       : Unit(nm, c), in("in"), from_xbar("from_xbar"), to_arb("to_arb"), to_exec("to_exec"),
-        to_alloc("to_alloc"), to_sched("to_sched"), to_fwd("to_fwd") {
+        to_alloc("to_alloc"), to_sched("to_sched"), to_fwd("to_fwd"), from_wb("from_wb") {
     in.register_b_transport(this, &ICollector::on_issue);
     from_xbar.register_b_transport(this, &ICollector::on_operand);
+    from_wb.register_b_transport(this, &ICollector::on_result);
   }
   // The pipes this collector serves (bit i: Pipe i), set by the builder.
   unsigned pipe_mask = ~0u;
   // Register-read stages with forwarding (fixed_stage); 0: an operand collector.
   virtual unsigned read_stages() const { return 0; }
+  // A caching collector (Malekeh's CCU): cycles from allocation to a hit's operand; 0: none.
+  virtual unsigned cache_hit_latency() const { return 0; }
 
 protected:
   virtual void on_issue(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
   virtual void on_operand(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;
+  // A result written to the banks, offered to a caching collector (CcuWrite); a collector
+  // that caches nothing is never sent one.
+  virtual void on_result(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
 };
 
 } // namespace gpurf

@@ -31,6 +31,8 @@ struct Txn : tlm::tlm_extension<Txn> {
     Release,      // collector -> allocator: the collector is free again
     RfcFlush,     // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
     RfcActivate,  // scheduler -> RFC: warp `warp` enters the active set
+    CcuWrite,     // arbiter -> caching collector (Malekeh port D): a result the bank took;
+                  // busy set by the arbiter: squashed (far), only the tag reaches the CCU
   };
   Kind kind = Kind::Issue;
   bool busy = false; // set by a target that cannot take the transfer this cycle; retry

@@ -22,6 +22,7 @@ namespace gpurf {
 
 class RegMapping;
 class RowTags;
+class CcuBoard;
 class IFrontend;
 class InstPool;
 
@@ -85,6 +86,9 @@ struct UnitContext {
   // The sub-core's per-row register tags (policies/row_tags.h: CMRC width masks, W-C range
   // indicators), shared by its units; null for units built before the banks (sizes unknown).
   RowTags* row_tags = nullptr;
+  // Port R of the SM's caching collector units (policies/ccu_board.h: Malekeh), shared by
+  // the units that read or write it; null outside an SM.
+  CcuBoard* ccus = nullptr;
   // Observers of the units' events (platform/probe.h: timing checker, tracer); null when
   // nobody listens: hooks test it.
   Observer* probe = nullptr;

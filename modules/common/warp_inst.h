@@ -73,9 +73,11 @@ inline const char* op_class_name(OpClass c) {
 
 // Where a register value is stored or read from. Bypass: forwarded from the result of an
 // instruction still in flight (fixed-stage register read, collector/impl/fixed_stage.cpp).
-enum class Store : uint8_t { Bank, Rfc, Bypass };
+// Ccu: the cache table of a caching collector unit (Malekeh, collector/impl/ccu.cpp).
+enum class Store : uint8_t { Bank, Rfc, Bypass, Ccu };
 inline const char* store_name(Store s) {
-  return s == Store::Bank ? "bank" : s == Store::Rfc ? "rfc" : "bypass";
+  static const char* const names[] = {"bank", "rfc", "bypass", "ccu"};
+  return names[static_cast<unsigned>(s)];
 }
 
 enum class MemSpace : uint8_t { None, Global, Shared, Local, Param, Const };

@@ -98,10 +98,35 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
           {{"crossbar.slice_transfers", sum("crossbar", "slice_transfers")},
            {"granted read slices", double(e.bank_slice_reads)}});
   equal("operands into collectors = operands read",
-        {{"collector.oc_writes + oc_coalesced_operands",
-          sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")},
+        {{"collector.oc_writes + oc_coalesced_operands + ccu_hits",
+          sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands") +
+              sum("collector", "ccu_hits")},
          {"arrival events", double(e.arrivals)},
-         {"bank reads + RFC hits", double(e.bank_reads + e.rfc_reads)}});
+         {"bank reads + RFC hits + CCU hits", double(e.bank_reads + e.rfc_reads + e.ccu_reads)}});
+  // Malekeh's caching collectors: every source operand a CT hit or a bank read; the results
+  // the arbiter offers are written, lose port D or meet a locked entry; warp changes seen
+  // alike by the CCUs and the checker.
+  if (has_stat(st, "collector", "ccu_hits")) {
+    equal("Malekeh: source operands = CCU hits + bank reads requested",
+          {{"collector.source_operands", sum("collector", "source_operands")},
+           {"collector.ccu_hits + reads_requested",
+            sum("collector", "ccu_hits") + sum("collector", "reads_requested")}});
+    equal("Malekeh: CCU hits = CCU hit events",
+          {{"collector.ccu_hits", sum("collector", "ccu_hits")},
+           {"CCU hit events", double(e.ccu_reads)}});
+    equal("Malekeh: CCU writes = near results cached = CCU write events",
+          {{"collector.ccu_writes", sum("collector", "ccu_writes")},
+           {"arbiter.ccu_near_results - ccu_write_port_lost - ccu_write_locked",
+            sum("arbiter", "ccu_near_results") - sum("collector", "ccu_write_port_lost") -
+                sum("collector", "ccu_write_locked")},
+           {"CCU write events", double(e.ccu_writes)}});
+    equal("Malekeh: far results squashed = squashed results seen by the CCUs",
+          {{"arbiter.ccu_squashed_results", sum("arbiter", "ccu_squashed_results")},
+           {"collector.ccu_writes_squashed", sum("collector", "ccu_writes_squashed")}});
+    equal("Malekeh: warp changes (each flushes once) = warp changes seen",
+          {{"collector.ccu_warp_changes", sum("collector", "ccu_warp_changes")},
+           {"allocation events to another warp", double(e.ccu_warp_changes)}});
+  }
   if (has_stat(st, "collector", "operands_forwarded"))
     equal("operands forwarded = forwarded arrivals",
           {{"collector.operands_forwarded", sum("collector", "operands_forwarded")},

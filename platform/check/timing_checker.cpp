@@ -40,6 +40,7 @@ TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   pipe_use_.resize(size_t(sub) * kNumPipes);
   active_count_.resize(size_t(sub) * s.schedulers);
   active_.resize(s.warps);
+  if (s.ccu_hit_latency) ccu_.resize(size_t(sub) * s.collectors);
 }
 
 void TimingChecker::fail(const char* rule, const Where& u, Cycle at, const WarpInst* i,
@@ -144,9 +145,15 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
 
 // The allocator binds the collector before the scheduler executes and issues the
 // instruction (which then gets its sequence number): remember it until the issue event.
-void TimingChecker::allocated(const WarpInst& i, unsigned, Cycle t) {
+void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
   alloc_inst_ = &i;
   alloc_at_ = t;
+  if (ccu_.empty()) return;
+  CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + collector];
+  if (m.warp == int(i.warp)) return;
+  counts_.ccu_warp_changes += m.warp >= 0;
+  m.warp = int(i.warp);
+  m.holds.clear();
 }
 
 Cycle TimingChecker::gate(const RegAccess& a, Cycle t, bool write) {
@@ -183,12 +190,16 @@ void TimingChecker::released(unsigned subcore, unsigned bank, unsigned row, Cycl
 void TimingChecker::read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   Inst& s = state(i, "read", t);
-  const bool bank = a.store == Store::Bank;
-  const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
-  // The request leaves the collector the cycle after allocation, then the RFC's tag check.
+  const bool bank = a.store == Store::Bank, ccu = a.store == Store::Ccu;
+  const Where unit = bank  ? Where{"bank", i.subcore, a.bank}
+                     : ccu ? Where{"collector", i.subcore, a.bank}
+                           : Where{"rfc", i.subcore, -1};
+  // The request leaves the collector the cycle after allocation, then the RFC's tag check; a
+  // CCU checks its tags at the allocation.
   if (s.alloc == kNever)
     fail("latency", unit, t, &i, "read granted without a collector allocation");
-  const Cycle earliest = s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
+  const Cycle earliest =
+      ccu ? s.alloc : s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
   if (t < earliest)
     fail("latency", unit, t, &i,
          "read of r" + std::to_string(a.reg) + " granted before cycle " + std::to_string(earliest) +
@@ -204,8 +215,22 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   for (unsigned k = 0; k < i.info->n_src; ++k)
     if (i.info->src_reg[k] == a.reg) want = i.src[k].version;
   const Reg& rr = reg(i.warp, a.reg);
+  if (ccu) {
+    if (ccu_.empty() || a.bank < 0 || unsigned(a.bank) >= spec_.collectors)
+      fail("ccu", unit, t, &i, "a cache-table hit in a collector that caches nothing");
+    const CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + unsigned(a.bank)];
+    const auto h = m.holds.find(a.reg);
+    if (m.warp != int(i.warp) || h == m.holds.end() || h->second != want)
+      fail("ccu", unit, t, &i,
+           "hit on r" + std::to_string(a.reg) + " wanting the value of #" + std::to_string(want) +
+               ", but the CCU " +
+               (m.warp != int(i.warp)       ? std::string("holds another warp's registers")
+                : h == m.holds.end()        ? std::string("cannot hold it (never filled or written "
+                                                          "since the flush, or overwritten)")
+                                            : "holds the value of #" + std::to_string(h->second)));
+  }
   const Cycle fwd = spec_.forward_stages && want ? rr.ready_of(want) : kNever;
-  const bool stale = want > (bank ? rr.bank_version : a.version);
+  const bool stale = !ccu && want > (bank ? rr.bank_version : a.version);
   if (stale && fwd == kNever)
     fail("RAW", unit, t, &i,
          "r" + std::to_string(a.reg) + " read from the " + store_name(a.store) +
@@ -222,6 +247,8 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
     ++counts_.bank_reads;
     counts_.bank_slice_reads += popcount(a.slice_mask);
     bank_port(a, false, unit, t);
+  } else if (ccu) {
+    ++counts_.ccu_reads;
   } else {
     ++counts_.rfc_reads;
     if (bump(rfc_reads_[i.subcore], t) > spec_.rfc_read_ports)
@@ -249,9 +276,17 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = s.read_from[j] == Store::Bank;
-  const Cycle read_done = s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
-                                                     spec_.decompress_latency + s.read_wake[j]
-                                               : spec_.rfc_hit_latency);
+  const Cycle read_done =
+      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency + spec_.decompress_latency +
+                                 s.read_wake[j]
+                      : s.read_from[j] == Store::Ccu ? spec_.ccu_hit_latency
+                                                     : spec_.rfc_hit_latency);
+  if (bank && !ccu_.empty()) { // a caching collector keeps what its bank reads bring
+    uint64_t version = 0;
+    for (unsigned k = 0; k < i.info->n_src; ++k)
+      if (i.info->src_reg[k] == r) version = i.src[k].version;
+    ccu_[size_t(i.subcore) * spec_.collectors + collector].holds[r] = version;
+  }
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
   const bool compressed = bank && spec_.decompressors && __builtin_popcount(mask) < spec_.slices;
@@ -376,7 +411,31 @@ void TimingChecker::arch_write(const WarpInst& i, unsigned index, const Where& u
   r.arch_version = i.seq;
 }
 
+// A result written into a caching collector's table (port D).
+void TimingChecker::ccu_write(const RegAccess& a, Cycle t) {
+  const WarpInst& i = *a.inst;
+  const Where unit{"collector", i.subcore, a.bank};
+  if (ccu_.empty() || a.bank < 0 || unsigned(a.bank) >= spec_.collectors)
+    fail("ccu", unit, t, &i, "a cache-table write in a collector that caches nothing");
+  CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + unsigned(a.bank)];
+  const std::string r = "r" + std::to_string(a.reg);
+  if (last_bank_write_.at != t || last_bank_write_.version != a.version ||
+      last_bank_write_.reg != a.reg)
+    fail("ccu", unit, t, &i, r + " written into the CCU without its bank write in this cycle");
+  if (m.warp != int(i.warp))
+    fail("ccu", unit, t, &i, r + " written into a CCU holding another warp's registers");
+  bool near = false;
+  for (unsigned k = 0; k < i.info->n_dst; ++k)
+    near |= i.info->dst_reg[k] == a.reg && i.dst[k].reuse_near;
+  if (!near) fail("ccu", unit, t, &i, r + ": a far result written into the CCU (write filter)");
+  if (m.write_at == t) fail("ports", unit, t, &i, "two results through one CCU's port D");
+  m.write_at = t;
+  m.holds[a.reg] = a.version;
+  ++counts_.ccu_writes;
+}
+
 void TimingChecker::write(const RegAccess& a, Cycle t) {
+  if (a.store == Store::Ccu) return ccu_write(a, t);
   const WarpInst& i = *a.inst;
   const bool bank = a.store == Store::Bank;
   const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
@@ -415,6 +474,12 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
          "bank write of r" + std::to_string(a.reg) + " version #" + std::to_string(a.version) +
              " after version #" + std::to_string(r.bank_version));
   r.bank_version = a.version;
+  last_bank_write_ = {a.version, a.reg, t};
+  if (!ccu_.empty()) // the old value leaves every CCU of the warp unless written there now
+    for (unsigned c = 0; c < spec_.collectors; ++c) {
+      CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + c];
+      if (m.warp == int(i.warp)) m.holds.erase(a.reg);
+    }
   ++counts_.bank_writes;
   counts_.bank_slice_writes += popcount(a.slice_mask);
   bank_port(a, true, unit, t);

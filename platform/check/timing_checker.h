@@ -25,6 +25,12 @@
 //   issue      per scheduler and cycle <= issue_width; a two-level scheduler issues only
 //              from active warps and never holds more than `active`
 //   retire     every destination written, no earlier than the result was ready
+//   ccu        caching collectors (Malekeh), modelled here from the events alone: a CCU may
+//              hold only the registers of the warp it was last allocated to (a new warp
+//              flushes it), filled by its bank reads and by results written through port D;
+//              a bank write of a register removes it unless the same result is written into
+//              the CCU in that cycle (write-through, near results only, one per CCU and
+//              cycle); a hit must find the version its reader wants
 #pragma once
 
 #include <array>
@@ -75,6 +81,9 @@ struct TimingSpec {
   unsigned active_limit = 0; // two-level active warps per scheduler; 0: none
   bool rfc = false;
   unsigned rfc_read_ports = 0, rfc_write_ports = 0, rfc_tag_latency = 0, rfc_hit_latency = 0;
+  // Caching collectors (Malekeh): a hit is read at the allocation and arrives this many
+  // cycles later; 0: the collectors cache nothing.
+  unsigned ccu_hit_latency = 0;
 };
 
 // Events seen, for the conservation identities (platform/check/identities.h).
@@ -87,6 +96,7 @@ struct EventCounts {
   uint64_t arrivals = 0;
   uint64_t arch_writes = 0;      // destination registers written by their producer
   uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
+  uint64_t ccu_reads = 0, ccu_writes = 0, ccu_warp_changes = 0; // caching collectors
 };
 
 class TimingChecker : public Observer {
@@ -187,6 +197,20 @@ public:
   void released(unsigned subcore, unsigned bank, unsigned row, Cycle t) override;
 
 private:
+  // What each caching collector may hold (sub-core * collectors + collector).
+  struct CcuModel {
+    int warp = -1;
+    std::unordered_map<unsigned, uint64_t> holds; // register -> version
+    Cycle write_at = kNever;                      // port D's last write
+  };
+  std::vector<CcuModel> ccu_;
+  struct LastWrite {
+    uint64_t version = 0;
+    unsigned reg = 0;
+    Cycle at = kNever;
+  } last_bank_write_;
+  void ccu_write(const RegAccess& a, Cycle t);
+
   std::vector<Count> issue_use_; // sub-core * schedulers + scheduler
   std::vector<Count> rfc_reads_, rfc_writes_;
   std::vector<std::vector<Cycle>> pipe_use_; // sub-core * pipes + pipe: units reserved until

@@ -30,7 +30,7 @@ struct Bench {
   std::unique_ptr<RegMapping> mapping;
   UnitConfig conf;
   std::unique_ptr<ICollector> col;
-  StubInit alloc{"alloc"}, xbar{"xbar"};
+  StubInit alloc{"alloc"}, xbar{"xbar"}, wb{"wb"};
   StubTarget arb{"arb", &clock}, exec{"exec", &clock}, release{"release", &clock},
       sched0{"sched0", &clock}, sched1{"sched1", &clock}, results{"results", &clock};
   InstInfo info;
@@ -46,6 +46,7 @@ struct Bench {
                                 clock, &shape, [&](UnitContext& c) { c.index = 2; });
     alloc.sock.bind(col->in);
     xbar.sock.bind(col->from_xbar);
+    wb.sock.bind(col->from_wb);
     col->to_arb.bind(arb.sock);
     col->to_exec.bind(exec.sock);
     col->to_alloc.bind(release.sock);

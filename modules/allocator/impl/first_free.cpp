@@ -10,7 +10,7 @@ public:
       : CollectorPool(nm, c) {}
 
 protected:
-  int choose(unsigned pipe_bit) override {
+  int choose(const WarpInst&, unsigned pipe_bit) override {
     for (unsigned i = 0; i < collectors(); ++i)
       if (eligible(i, pipe_bit)) return int(i);
     return -1;

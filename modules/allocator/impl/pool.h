@@ -36,13 +36,14 @@ protected:
   bool eligible(unsigned i, unsigned pipe_bit) const {
     return !busy_[i] && (collector_pipes_[i] & pipe_bit);
   }
-  // The collector to allocate (eligible), or -1 if none is.
-  virtual int choose(unsigned pipe_bit) = 0;
+  // The collector to allocate to `inst` (eligible), or -1 if none is.
+  virtual int choose(const WarpInst& inst, unsigned pipe_bit) = 0;
 
   void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     if (busy_.size() != collector_pipes_.size()) busy_.resize(collector_pipes_.size(), false);
-    const int i = choose(1u << static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info)));
+    const int i =
+        choose(*t.inst, 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info)));
     if (i < 0) {
       ++full_;
       t.busy = true;

@@ -10,7 +10,7 @@ public:
       : CollectorPool(nm, c) {}
 
 protected:
-  int choose(unsigned pipe_bit) override {
+  int choose(const WarpInst&, unsigned pipe_bit) override {
     const unsigned n = collectors();
     for (unsigned k = 0; k < n; ++k) {
       const unsigned i = (last_ + 1 + k) % n;

@@ -181,10 +181,14 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
       throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
                                gp_.get_response_string() + " at row " + std::to_string(t.row));
     if (cmd == tlm::TLM_WRITE_COMMAND) {
+      written(t, gp_.get_data_ptr());
       txn_.kind = Txn::Kind::WriteDone;
       to_wb->b_transport(gp_, d);
     }
   }
+
+  // The bank took write `t` (its 128 B at `data`), before the writeback hears of it.
+  virtual void written(const Txn& t, const unsigned char* data) {}
 
   const unsigned collector_ports_;
   const unsigned search_window_; // 0: the whole queue; 1: the head only

@@ -52,6 +52,7 @@ public:
     }
     inst_->dispatch_cycle = now;
     ++dispatched_;
+    dispatched(*inst_);
     inst_ = nullptr;
     pkt_.prepare(Txn::Kind::Release);
     to_alloc->b_transport(pkt_.gp, pkt_.delay);
@@ -76,6 +77,7 @@ protected:
       if (!dup) ops_.push_back({info.src_reg[k], kNever, {}, 0});
     }
     sent_ = arrived_ = 0;
+    to_read_ = unsigned(ops_.size());
     operands_read_sent_ = false;
     earliest_ = now() + read_stages();
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -110,7 +112,9 @@ protected:
 
   virtual void request(Cycle now) {
     const SmShape& s = *ctx_.shape;
-    while (sent_ < ops_.size() && sent_ - arrived_ < slots_) {
+    // In flight: sent and not arrived (the operands past to_read_ arrive without a read).
+    const unsigned unread = unsigned(ops_.size()) - to_read_;
+    while (sent_ < to_read_ && sent_ + unread < arrived_ + slots_) {
       const BankLoc loc = s.mapping->map(s.local_warp(inst_->warp), ops_[sent_].reg);
       pkt_.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
       Txn& t = pkt_.txn;
@@ -132,6 +136,8 @@ protected:
 
   // Operand `k`'s read request is about to leave (fixed_stage: look for a result to forward).
   virtual void requesting(unsigned k) {}
+  // `inst` left for its pipe; the collector is free again (a CCU unlocks its sources).
+  virtual void dispatched(const WarpInst&) {}
 
   // Slices a read of register `reg` at `loc` touches: all of them in the baseline.
   virtual unsigned read_mask(const BankLoc& loc, unsigned reg) const {
@@ -183,6 +189,7 @@ protected:
   Cycle earliest_ = 0; // dispatch no earlier (fixed-stage register read)
   std::vector<Operand> ops_;
   unsigned sent_ = 0, arrived_ = 0;
+  unsigned to_read_ = 0; // ops_[0, to_read_) are read from the banks (a CCU: its misses)
   bool operands_read_sent_ = false;
   Packet pkt_;
   uint64_t& reads_;

@@ -7,6 +7,7 @@
 #include "modules/common/inst_pool.h"
 #include "modules/frontend/i_frontend.h"
 #include "modules/scheduler/i_scheduler.h"
+#include "policies/ccu_board.h"
 #include "policies/warp_policy.h"
 
 namespace gpurf {
@@ -21,6 +22,11 @@ public:
         policy_(WarpPolicy::Registry::create(
             p.get_choice("policy", "gto", "warp priority policy", WarpPolicy::Registry::names()),
             p)),
+        stall_on_refusal_(p.get_choice("collector_refusal", "next_warp",
+                                       "when the allocator refuses the chosen warp a collector: "
+                                       "next_warp (try the next ready warp) or stall (no issue "
+                                       "this cycle, Malekeh Fig. 6)",
+                                       {"next_warp", "stall"}) == "stall"),
         issued_(stats().scalar("issued", "warp instructions issued", "instructions")),
         active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue", "cycles")),
         stalls_(stats().vector(
@@ -46,6 +52,11 @@ public:
 
   void tick(Cycle now) override {
     account_sleep(now);
+    if (std::vector<uint8_t>* held = policy_->ccu_state()) {
+      held->resize(warps_.size());
+      for (unsigned i = 0; i < warps_.size(); ++i)
+        (*held)[i] = ctx_.ccus && ctx_.ccus->holder(ctx_.subcore, warps_[i]) >= 0;
+    }
     policy_->prioritize(age_, order_);
     unsigned n = 0;
     bool saw[kStallKinds] = {};
@@ -87,6 +98,7 @@ public:
       if (pkt_.txn.busy) {
         ctx_.pool->put(inst);
         saw[kCollectorFull] = true;
+        if (stall_on_refusal_) break;
         continue;
       }
       ctx_.frontend->execute(w, *inst);
@@ -214,6 +226,7 @@ protected:
 
   const unsigned issue_width_;
   std::unique_ptr<WarpPolicy> policy_;
+  const bool stall_on_refusal_;
   std::vector<unsigned> warps_, order_, slot_of_;
   std::vector<uint64_t> age_;
   std::vector<bool> fresh_;
