@@ -393,6 +393,8 @@ int run(const Cli& c) {
   summary["registers_per_thread"] = regs;
   // Warp instructions executed functionally but never issued (frontend.constants: operands).
   summary["constant_instructions"] = ptx ? ptx->hidden_steps() : 0;
+  if (ptx && ptx->options().reuse_oracle)
+    summary["reuse_oracle_mismatches"] = ptx->oracle_mismatches();
   summary["outputs_checked"] = outputs_checked;
   if (!c.quiet) {
     std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"

@@ -51,7 +51,8 @@ std::string FrontendOptions::describe() const {
          " constants=" + (constant_operands ? "operands" : "registers") +
          " alloc_banks=" + std::to_string(alloc_banks) +
          " reuse_profile_warps=" + std::to_string(reuse_profile_warps) +
-         " reuse_rthld=" + std::to_string(reuse_rthld);
+         " reuse_rthld=" + std::to_string(reuse_rthld) +
+         " reuse_oracle=" + (reuse_oracle ? "true" : "false");
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -87,6 +88,10 @@ FrontendOptions frontend_options(Params& top) {
                   0, 1u << 20);
   o.reuse_rthld = fe.get_uint(
       "reuse_rthld", 12, "Malekeh RTHLD: a reuse within fewer instructions is near", 1, 1u << 20);
+  o.reuse_oracle = fe.get_bool(
+      "reuse_oracle", false,
+      "Malekeh oracle hints: run every warp functionally first and give each dynamic instance "
+      "its own exact near/far bits (what the profile's majority bit loses)");
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
@@ -282,7 +287,7 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
     throw WorkloadError(e.what());
   }
 
-  if (options_.reuse_profile_warps) profile_reuse(cfg);
+  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
 
   // Residency.
   const Occupancy occ =
@@ -319,6 +324,9 @@ void PtxFrontend::launch_into(unsigned k) {
     WarpSlot& w = warps_[k * warps_per_cta_ + i];
     w.cta_slot = int(k);
     w.engine_warp = ws[i];
+    w.executed = 0;
+    const size_t key = size_t(c.linear) * warps_per_cta_ + i;
+    w.oracle = key < oracle_.size() ? &oracle_[key] : nullptr;
     w.lanes = std::min(kWarpSize, c.threads - i * kWarpSize);
   }
   ++live_ctas_;
@@ -392,10 +400,13 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   ptx::LaunchConfig c = cfg;
   c.init_data = true;
   ReuseProfiler prof(info_.size(), options_.reuse_rthld);
+  const bool all = options_.reuse_oracle;
   try {
     ptx::Kernel k(module(), launch_.kernel, c, params_, mem);
     unsigned profiled = 0;
-    for (unsigned cta = 0; cta < total_ctas_ && profiled < options_.reuse_profile_warps; ++cta) {
+    if (all) oracle_.assign(size_t(total_ctas_) * warps_per_cta_, {});
+    for (unsigned cta = 0; cta < total_ctas_ && (all || profiled < options_.reuse_profile_warps);
+         ++cta) {
       const unsigned h = k.launch_cta(cta);
       const std::vector<unsigned> ws = k.cta_warps(h);
       // Warps round-robin, one instruction at a time, until the CTA is done; each warp's
@@ -414,10 +425,12 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
         }
         if (!stepped) break; // every warp at a barrier or done: the engine resolves barriers
       }
-      for (const std::vector<uint32_t>& s : streams) {
-        prof.start_warp();
-        for (uint32_t pc : s) prof.step(info_[pc]);
+      for (size_t i = 0; i < streams.size(); ++i) {
+        OracleStream* o = all ? &oracle_[size_t(cta) * warps_per_cta_ + i] : nullptr;
+        prof.start_warp(o ? &o->bits : nullptr);
+        for (uint32_t pc : streams[i]) prof.step(info_[pc]);
         prof.end_warp();
+        if (o) o->pc = std::move(streams[i]);
         ++profiled;
       }
       k.release_cta(h);
@@ -426,6 +439,8 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
     throw WorkloadError(std::string("frontend.reuse_profile_warps: the profile run failed: ") +
                         e.what());
   }
+  // The majority bits of the profiled warps (all of them for the oracle, whose per-instance
+  // bits replace these wherever the stream matches).
   prof.apply(info_);
 }
 
@@ -461,6 +476,17 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   out.thread_mask = exists;
   out.n_src = info->n_src;
   out.n_dst = info->n_dst;
+  // Oracle reuse bits of this dynamic instance, when the stream is the profile run's.
+  uint32_t oracle = 0;
+  bool use_oracle = false;
+  if (w.oracle) {
+    const uint64_t n = w.executed++;
+    use_oracle = n < w.oracle->pc.size() && w.oracle->pc[n] == info->pc;
+    if (use_oracle)
+      oracle = w.oracle->bits[n];
+    else
+      ++oracle_mismatches_;
+  }
   auto lanes_of = [&](const std::vector<ptx::LaneValues64>& vs, unsigned vreg, unsigned half,
                       LaneValues& dst) {
     for (const ptx::LaneValues64& x : vs)
@@ -475,7 +501,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     RegOperand& o = out.src[k];
     o.reg = info->src_reg[k];
     o.last_read = info->src_last_read[k];
-    o.reuse_near = info->src_reuse_near[k];
+    o.reuse_near = use_oracle ? (oracle >> k & 1) != 0 : info->src_reuse_near[k];
     o.long_latency = false;
     if (!lanes_of(r.reads, map.src_vreg[k], map.src_half[k], o.value))
       throw WorkloadError("internal: engine did not report source vreg " +
@@ -506,7 +532,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     RegOperand& o = out.dst[k];
     o.reg = info->dst_reg[k];
     o.last_read = false;
-    o.reuse_near = info->dst_reuse_near[k];
+    o.reuse_near = use_oracle ? (oracle >> (8 + k) & 1) != 0 : info->dst_reuse_near[k];
     o.long_latency = info->produces_long_latency;
     if (!lanes_of(r.writes, map.dst_vreg[k], map.dst_half[k], o.value)) {
       // bar/ret-like instructions report no writes: the register keeps its contents.

@@ -44,6 +44,7 @@
 #include "modules/frontend/compiler/schedule.h"
 #include "modules/frontend/i_frontend.h"
 #include "modules/frontend/launch.h"
+#include "modules/frontend/reuse_profile.h"
 
 namespace gpurf {
 
@@ -60,10 +61,13 @@ struct FrontendOptions {
   // Malekeh's reuse hints (reuse_profile.h): profile this many warps first (0: none), near
   // below `reuse_rthld` instructions.
   unsigned reuse_profile_warps = 0, reuse_rthld = 12;
+  // Oracle hints: every warp profiled, each dynamic instance gets its own exact bits.
+  bool reuse_oracle = false;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
-           reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld;
+           reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld &&
+           reuse_oracle == o.reuse_oracle;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -138,6 +142,9 @@ public:
   const ptx::Module& module() const { return scheduled_ ? *scheduled_ : *launch_.module; }
   // Warp instructions executed functionally but never issued (constant-operand definitions).
   uint64_t hidden_steps() const { return hidden_steps_; }
+  // Oracle reuse hints: dynamic instances whose stream differed from the profile run's (they
+  // got the majority bits instead).
+  uint64_t oracle_mismatches() const { return oracle_mismatches_; }
   // The static record of every instruction of the kernel, indexed by InstInfo::pc.
   const std::vector<InstInfo>& static_info() const { return info_; }
   // A text table of static_info() (pc, line, opcode, pipe, registers, hints) for docs.
@@ -160,6 +167,13 @@ private:
     std::array<uint8_t, InstInfo::kMaxDst> dst_half{};
     std::array<uint16_t, InstInfo::kMaxPred> psrc_vreg{}, pdst_vreg{};
   };
+  // The oracle's per-instance reuse bits of one warp, with the pcs they belong to.
+  struct OracleStream {
+    std::vector<uint32_t> pc;
+    ReuseProfiler::InstanceBits bits;
+  };
+  std::vector<OracleStream> oracle_; // per linear CTA x warps_per_cta + warp in the CTA
+  uint64_t oracle_mismatches_ = 0;
   struct CtaSlot {
     bool busy = false;
     unsigned engine_cta = 0, linear = 0, threads = 0;
@@ -173,6 +187,8 @@ private:
     std::vector<LaneValues> shadow;  // architectural registers as the timing model holds them
     std::vector<int32_t> writer;     // per register: last writing instruction's pc (-1: none)
     std::vector<LaneValues> pshadow; // predicate registers as last written (0/1 per lane)
+    const OracleStream* oracle = nullptr; // oracle reuse hints of this warp's stream
+    uint64_t executed = 0;                // instructions executed since its CTA launched
   };
 
   unsigned func_base(const ptx::Function* f) const;

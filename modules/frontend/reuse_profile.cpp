@@ -2,9 +2,11 @@
 
 namespace gpurf {
 
-void ReuseProfiler::start_warp() {
+void ReuseProfiler::start_warp(InstanceBits* record) {
   now_ = 0;
   pending_.clear();
+  record_ = record;
+  if (record_) record_->clear();
 }
 
 void ReuseProfiler::resolve(std::vector<Pending>& p, bool near) {
@@ -14,12 +16,14 @@ void ReuseProfiler::resolve(std::vector<Pending>& p, bool near) {
       ++(near ? c.dst_near : c.dst_far)[o.slot];
     else
       ++(near ? c.src_near : c.src_far)[o.slot];
+    if (record_ && near) (*record_)[o.at - 1] |= uint16_t(1u << (o.slot + (o.dst ? 8 : 0)));
   }
   p.clear();
 }
 
 void ReuseProfiler::step(const InstInfo& info) {
   ++now_;
+  if (record_) record_->push_back(0);
   auto at = [&](unsigned r) -> std::vector<Pending>& {
     if (r >= pending_.size()) pending_.resize(r + 1);
     return pending_[r];

@@ -9,6 +9,10 @@
 // from the operand's instruction to the next one reading the register (1: the next
 // instruction); near means distance < RTHLD; ties in the majority count as far; the profiled
 // warps are those of whole CTAs from the first, at least `warps` of them.
+//
+// Oracle mode (frontend.reuse_oracle): every warp is profiled, and each dynamic instance's
+// own bits (its exact distance against RTHLD) are recorded per warp, for the front-end to
+// hand out instead of the majority: what the binary approximation loses (docs/malekeh.md).
 #pragma once
 
 #include <array>
@@ -30,7 +34,10 @@ struct ReuseCounts {
 class ReuseProfiler {
 public:
   ReuseProfiler(size_t instructions, unsigned rthld) : counts_(instructions), rthld_(rthld) {}
-  void start_warp();
+  // Per dynamic instance of the warp's stream: bit k = source slot k near, bit 8 + k =
+  // destination slot k near.
+  using InstanceBits = std::vector<uint16_t>;
+  void start_warp(InstanceBits* record = nullptr);
   void step(const InstInfo& info);
   void end_warp();
   const std::vector<ReuseCounts>& counts() const { return counts_; }
@@ -42,12 +49,13 @@ private:
     uint32_t pc;
     uint8_t slot;
     bool dst;
-    uint64_t at;
+    uint64_t at; // 1-based index of the instance in the warp's stream
   };
   void resolve(std::vector<Pending>& p, bool near);
   std::vector<ReuseCounts> counts_;
   unsigned rthld_;
   uint64_t now_ = 0;
+  InstanceBits* record_ = nullptr;
   std::vector<std::vector<Pending>> pending_; // per register: occurrences awaiting a read
 };
 

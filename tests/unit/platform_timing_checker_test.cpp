@@ -278,3 +278,130 @@ TEST(TimingChecker, RetireWithAnUnwrittenDestination) {
   c.write({&a.inst, 1, Store::Bank, 0, 0, kAll, 1}, 5);
   EXPECT_NE(violation([&] { c.retire(a.inst, 6); }).find("1 of 2 destinations"), std::string::npos);
 }
+
+// Malekeh's caching collectors: the checker's own model of what each CCU may hold.
+namespace {
+
+TimingSpec ccu_spec() {
+  TimingSpec s = spec();
+  s.ccu_hit_latency = 1;
+  return s;
+}
+
+// `o` (no sources) in collector `col`: its result is written to bank 0 at t + 5, and through
+// port D into collector `into` (-1: not) in the same cycle (`ccu_at` moves that write).
+void produce(TimingChecker& c, Op& o, Cycle t, unsigned col, int into, Cycle ccu_at = 0) {
+  const WarpInst& i = o.inst;
+  c.allocated(i, col, t);
+  c.issue(i, t);
+  c.operands_read(i, t + 1);
+  c.dispatch(i, Pipe::SP, 4, t + 1);
+  c.complete(i, t + 5);
+  c.write({&i, o.info.dst_reg[0], Store::Bank, 0, 0, kAll, i.seq}, t + 5);
+  if (into >= 0)
+    c.write({&i, o.info.dst_reg[0], Store::Ccu, into, 0, kAll, i.seq}, ccu_at ? ccu_at : t + 5);
+  c.retire(i, t + 6);
+}
+
+// `o` reads its one source from the table of collector `col`, allocated at t, arriving at
+// `arrive` (default: t + hit latency 1).
+void hit(TimingChecker& c, Op& o, Cycle t, unsigned col, Cycle arrive = 0) {
+  const WarpInst& i = o.inst;
+  c.allocated(i, col, t);
+  c.issue(i, t);
+  c.read({&i, o.info.src_reg[0], Store::Ccu, int(col), 0, kAll, 0}, t);
+  c.arrived(i, o.info.src_reg[0], col, Store::Ccu, kAll, arrive ? arrive : t + 1);
+}
+
+struct CcuPair {
+  Op a{1, {1}, {}}, b{2, {2}, {1}};
+  CcuPair() {
+    a.inst.dst[0].reuse_near = true;
+    b.inst.src[0].version = 1;
+  }
+};
+
+} // namespace
+
+TEST(TimingCheckerCcu, NearResultCachedThenHitPasses) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  produce(c, p.a, 0, 0, 0);
+  hit(c, p.b, 10, 0);
+  c.operands_read(p.b.inst, 11);
+  c.dispatch(p.b.inst, Pipe::SP, 4, 11);
+  EXPECT_EQ(c.counts().ccu_writes, 1u);
+  EXPECT_EQ(c.counts().ccu_reads, 1u);
+}
+
+TEST(TimingCheckerCcu, HitInACollectorThatNeverHeldTheValue) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  produce(c, p.a, 0, 0, 0);
+  EXPECT_NE(violation([&] { hit(c, p.b, 10, 1); }).find("(ccu)"), std::string::npos);
+}
+
+TEST(TimingCheckerCcu, FarResultWrittenIntoTheTableBreaksTheWriteFilter) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  p.a.inst.dst[0].reuse_near = false;
+  EXPECT_NE(violation([&] { produce(c, p.a, 0, 0, 0); }).find("write filter"), std::string::npos);
+}
+
+TEST(TimingCheckerCcu, TableWriteWithoutTheBankWriteInItsCycle) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  EXPECT_NE(violation([&] { produce(c, p.a, 0, 0, 0, 7); }).find("without its bank write"),
+            std::string::npos);
+}
+
+TEST(TimingCheckerCcu, StaleHitAfterAnUncachedOverwrite) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  produce(c, p.a, 0, 0, 0);
+  Op a2{2, {1}, {}}; // overwrites r1, far: only the bank takes it
+  produce(c, a2, 8, 0, -1);
+  Op b{3, {2}, {1}};
+  b.inst.src[0].version = 2;
+  EXPECT_NE(violation([&] { hit(c, b, 20, 0); }).find("cannot hold it"), std::string::npos);
+}
+
+TEST(TimingCheckerCcu, AnotherWarpFlushesTheTable) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  produce(c, p.a, 0, 0, 0);
+  Op other{2, {3}, {}, {}, {}, 1}; // warp 1 takes collector 0
+  produce(c, other, 8, 0, -1);
+  Op b{3, {2}, {1}};
+  b.inst.src[0].version = 1;
+  EXPECT_NE(violation([&] { hit(c, b, 20, 0); }).find("(ccu)"), std::string::npos);
+  EXPECT_EQ(c.counts().ccu_warp_changes, 2u);
+}
+
+TEST(TimingCheckerCcu, HitArrivingAfterTheHitLatency) {
+  TimingChecker c(ccu_spec());
+  CcuPair p;
+  produce(c, p.a, 0, 0, 0);
+  EXPECT_NE(violation([&] { hit(c, p.b, 10, 0, 12); }).find("(latency)"), std::string::npos);
+}
+
+TEST(TimingCheckerCcu, TwoResultsThroughPortDInOneCycle) {
+  TimingChecker c(ccu_spec());
+  Op a{1, {1}, {}}, a2{2, {3}, {}};
+  a.inst.dst[0].reuse_near = a2.inst.dst[0].reuse_near = true;
+  for (Op* o : {&a, &a2}) {
+    c.allocated(o->inst, 0, 0);
+    c.issue(o->inst, o == &a ? 0 : 1);
+    c.operands_read(o->inst, 2);
+  }
+  c.dispatch(a.inst, Pipe::SP, 4, 2);
+  c.dispatch(a2.inst, Pipe::SP, 4, 4);
+  c.complete(a.inst, 6);
+  c.complete(a2.inst, 8);
+  c.write({&a.inst, 1, Store::Bank, 0, 0, kAll, 1}, 8);
+  c.write({&a.inst, 1, Store::Ccu, 0, 0, kAll, 1}, 8);
+  c.write({&a2.inst, 3, Store::Bank, 1, 0, kAll, 2}, 8);
+  EXPECT_NE(violation([&] { c.write({&a2.inst, 3, Store::Ccu, 0, 0, kAll, 2}, 8); })
+                .find("port D"),
+            std::string::npos);
+}

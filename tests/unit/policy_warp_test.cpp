@@ -66,8 +66,25 @@ TEST(PolicyWarp, OldestIgnoresTheLastIssuer) {
   EXPECT_EQ(order(*p, {7, 3, 3, 1, 2}), (V{3, 4, 1, 2, 0}));
 }
 
+TEST(PolicyWarp, MalekehRanksTheLastIssuerThenCcuHoldersThenTheRestByAge) {
+  auto p = make("malekeh");
+  std::vector<uint8_t>* held = p->ccu_state();
+  ASSERT_NE(held, nullptr);
+  *held = {1, 0, 1, 0}; // CCUs hold warps 0 and 2 (ages 5, 9); 3 and 1 (ages 1, 2) hold none
+  p->issued(1);
+  EXPECT_EQ(order(*p, kAge), (V{1, 0, 2, 3}));
+  p->issued(2);
+  EXPECT_EQ(order(*p, kAge), (V{2, 0, 3, 1}));
+  *held = {0, 0, 0, 0}; // no warp holds a CCU: GTO
+  EXPECT_EQ(order(*p, kAge), (V{2, 3, 1, 0}));
+  *held = {0, 1, 1, 1};
+  p->issued(0);
+  EXPECT_EQ(order(*p, kAge), (V{0, 3, 1, 2}));
+  EXPECT_EQ(make("gto")->ccu_state(), nullptr); // the others do not look
+}
+
 TEST(PolicyWarp, SingleWarp) {
-  for (const char* impl : {"lrr", "gto", "oldest"}) {
+  for (const char* impl : {"lrr", "gto", "oldest", "malekeh"}) {
     auto p = make(impl);
     p->issued(0);
     EXPECT_EQ(order(*p, {42}), (V{0})) << impl;
@@ -82,6 +99,6 @@ TEST(PolicyWarp, UnknownPolicyNamesTheRegisteredOnes) {
   } catch (const ConfigError& e) {
     const std::string m = e.what();
     EXPECT_NE(m.find("unknown implementation 'lru'"), std::string::npos) << m;
-    EXPECT_NE(m.find("registered: gto, lrr, oldest"), std::string::npos) << m;
+    EXPECT_NE(m.find("registered: gto, lrr, malekeh, oldest"), std::string::npos) << m;
   }
 }

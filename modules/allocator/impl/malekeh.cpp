@@ -3,7 +3,9 @@
 // CCU: no coherence needed); another warp gets a random free CCU holding only far values, and
 // when every free CCU holds near values it waits while the sub-core's counter is below the
 // SM's STHLD (the counter counts the refusals), then takes a random free CCU and resets the
-// counter. STHLD is fixed or set by the dynamic algorithm (policies/sthld.h) from the SM's
+// counter. A warp refused because its holder is busy does not stall the issue stage: the
+// scheduler goes on to the next warp (the warp cannot issue, like a warp with a hazard);
+// waiting for STHLD does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm (policies/sthld.h) from the SM's
 // IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B): every warp has its own CCU.
 #include "modules/allocator/impl/random.h"
 #include "policies/ccu_board.h"
@@ -71,8 +73,13 @@ private:
       return !board_->at(ctx_.subcore, c).near;
     }));
     if (far >= 0) return far;
+    // Waiting stalls the issue stage (Sec. IV-B: "a lightweight waiting mechanism that stalls
+    // the issue sometimes"): the warps after this one in the cycle's priority order have no
+    // CCU either, and are refused without counting again.
+    if (waiting_at_ == now()) return refuse(kSthldWait);
     if (counter_ < threshold) {
       ++counter_;
+      waiting_at_ = now();
       ctx_.wake_issue(); // the counter advances with every cycle the scheduler tries
       return refuse(kSthldWait);
     }
@@ -89,6 +96,7 @@ private:
   const bool private_;
   Sthld* sthld_ = nullptr;
   unsigned counter_ = 0; // the sub-core's waiting counter (Fig. 6)
+  Cycle waiting_at_ = kNever; // the cycle the issue stage waits for STHLD
   Stat& refusals_;
 };
 
