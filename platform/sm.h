@@ -14,8 +14,8 @@
 #include "modules/frontend/i_frontend.h"
 #include "platform/check/timing_checker.h"
 #include "platform/dummy_movs.h"
-#include "policies/reg_mapping.h"
 #include "policies/ccu_board.h"
+#include "policies/reg_mapping.h"
 #include "policies/row_tags.h"
 
 namespace gpurf {

@@ -19,12 +19,18 @@ void Sthld::step(double ipc) {
       prev_ > 0 ? std::fabs(ipc - prev_) / prev_ >= o_.small : ipc > 0 && state_ != kStart;
   prev_ = ipc;
   switch (state_) {
-  case kStart: return move(kClimb, +1);
-  case kClimb: return large ? move(kSpeculate, +1) : move(kClimb, +1);
-  case kSpeculate: return large ? move(kDescend, -1) : move(kClimb, +1);
-  case kDescend: return large ? move(kDescend, -1) : move(kSettle, +1);
-  case kSettle: return large ? move(kConverged, -1) : move(kConverged, 0);
-  case kConverged: return large ? move(kSpeculate, +1) : move(kConverged, 0);
+  case kStart:
+    return move(kClimb, +1);
+  case kClimb:
+    return large ? move(kSpeculate, +1) : move(kClimb, +1);
+  case kSpeculate:
+    return large ? move(kDescend, -1) : move(kClimb, +1);
+  case kDescend:
+    return large ? move(kDescend, -1) : move(kSettle, +1);
+  case kSettle:
+    return large ? move(kConverged, -1) : move(kConverged, 0);
+  case kConverged:
+    return large ? move(kSpeculate, +1) : move(kConverged, 0);
   }
 }
 

@@ -28,11 +28,11 @@ class Sthld {
 public:
   enum State : uint8_t { kStart = 1, kClimb, kSpeculate, kDescend, kSettle, kConverged };
   struct Options {
-    bool dynamic = true;     // false: STHLD stays at `initial`
-    unsigned initial = 0;    // STHLD of the first interval
-    unsigned step = 1;       // the delta of every move
-    unsigned max = 64;       // STHLD never exceeds this
-    double small = 0.02;     // relative IPC change below which a change is small
+    bool dynamic = true;       // false: STHLD stays at `initial`
+    unsigned initial = 0;      // STHLD of the first interval
+    unsigned step = 1;         // the delta of every move
+    unsigned max = 64;         // STHLD never exceeds this
+    double small = 0.02;       // relative IPC change below which a change is small
     uint64_t interval = 10000; // cycles per interval
   };
   explicit Sthld(const Options& o) : o_(o), value_(o.initial) {}

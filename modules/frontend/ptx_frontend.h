@@ -182,11 +182,11 @@ private:
   struct WarpSlot {
     int cta_slot = -1; // -1: no CTA
     unsigned engine_warp = 0;
-    unsigned lanes = 0;              // threads of the CTA in this warp
-    uint64_t finished = 0;           // warps that finished in this slot
-    std::vector<LaneValues> shadow;  // architectural registers as the timing model holds them
-    std::vector<int32_t> writer;     // per register: last writing instruction's pc (-1: none)
-    std::vector<LaneValues> pshadow; // predicate registers as last written (0/1 per lane)
+    unsigned lanes = 0;                   // threads of the CTA in this warp
+    uint64_t finished = 0;                // warps that finished in this slot
+    std::vector<LaneValues> shadow;       // architectural registers as the timing model holds them
+    std::vector<int32_t> writer;          // per register: last writing instruction's pc (-1: none)
+    std::vector<LaneValues> pshadow;      // predicate registers as last written (0/1 per lane)
     const OracleStream* oracle = nullptr; // oracle reuse hints of this warp's stream
     uint64_t executed = 0;                // instructions executed since its CTA launched
   };

@@ -198,8 +198,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   // CCU checks its tags at the allocation.
   if (s.alloc == kNever)
     fail("latency", unit, t, &i, "read granted without a collector allocation");
-  const Cycle earliest =
-      ccu ? s.alloc : s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
+  const Cycle earliest = ccu ? s.alloc : s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
   if (t < earliest)
     fail("latency", unit, t, &i,
          "read of r" + std::to_string(a.reg) + " granted before cycle " + std::to_string(earliest) +
@@ -224,10 +223,10 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
       fail("ccu", unit, t, &i,
            "hit on r" + std::to_string(a.reg) + " wanting the value of #" + std::to_string(want) +
                ", but the CCU " +
-               (m.warp != int(i.warp)       ? std::string("holds another warp's registers")
-                : h == m.holds.end()        ? std::string("cannot hold it (never filled or written "
-                                                          "since the flush, or overwritten)")
-                                            : "holds the value of #" + std::to_string(h->second)));
+               (m.warp != int(i.warp) ? std::string("holds another warp's registers")
+                : h == m.holds.end()  ? std::string("cannot hold it (never filled or written "
+                                                     "since the flush, or overwritten)")
+                                      : "holds the value of #" + std::to_string(h->second)));
   }
   const Cycle fwd = spec_.forward_stages && want ? rr.ready_of(want) : kNever;
   const bool stale = !ccu && want > (bank ? rr.bank_version : a.version);
@@ -276,11 +275,10 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = s.read_from[j] == Store::Bank;
-  const Cycle read_done =
-      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency + spec_.decompress_latency +
-                                 s.read_wake[j]
-                      : s.read_from[j] == Store::Ccu ? spec_.ccu_hit_latency
-                                                     : spec_.rfc_hit_latency);
+  const Cycle read_done = s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
+                                                     spec_.decompress_latency + s.read_wake[j]
+                                          : s.read_from[j] == Store::Ccu ? spec_.ccu_hit_latency
+                                                                         : spec_.rfc_hit_latency);
   if (bank && !ccu_.empty()) { // a caching collector keeps what its bank reads bring
     uint64_t version = 0;
     for (unsigned k = 0; k < i.info->n_src; ++k)

@@ -95,13 +95,13 @@ TEST(CompilerReuseProfile, OracleRecordsEachInstancesOwnDistance) {
   prof.step(inst(1, {2}, {1}));
   prof.step(inst(3, {}, {2}));
   prof.end_warp();
-  ASSERT_EQ(bits.size(), 24u); // one record per dynamic instance
+  ASSERT_EQ(bits.size(), 24u);  // one record per dynamic instance
   EXPECT_EQ(bits[0], 1u << 8);  // the write of r1: read by the next instruction
   EXPECT_EQ(bits[1], 0u);       // r1 read next 21 instructions later; r2 overwritten: far
   EXPECT_EQ(bits[22], 1u << 8); // r2 read at once; its source r1 never again: far
   EXPECT_EQ(bits[23], 0u);
   for (unsigned k = 2; k < 21; ++k) EXPECT_EQ(bits[k], 0u) << k; // r9 never read
-  EXPECT_EQ(bits[21], 0u); // the last filler: r9 never read
+  EXPECT_EQ(bits[21], 0u);                                       // the last filler: r9 never read
   // A second warp starts a fresh record.
   ReuseProfiler::InstanceBits other;
   prof.start_warp(&other);

@@ -401,7 +401,8 @@ TEST(TimingCheckerCcu, TwoResultsThroughPortDInOneCycle) {
   c.write({&a.inst, 1, Store::Bank, 0, 0, kAll, 1}, 8);
   c.write({&a.inst, 1, Store::Ccu, 0, 0, kAll, 1}, 8);
   c.write({&a2.inst, 3, Store::Bank, 1, 0, kAll, 2}, 8);
-  EXPECT_NE(violation([&] { c.write({&a2.inst, 3, Store::Ccu, 0, 0, kAll, 2}, 8); })
-                .find("port D"),
+  EXPECT_NE(violation([&] {
+              c.write({&a2.inst, 3, Store::Ccu, 0, 0, kAll, 2}, 8);
+            }).find("port D"),
             std::string::npos);
 }

@@ -95,7 +95,8 @@ TEST(PolicySthld, StaysWithinItsBounds) {
   Sthld m(o);
   for (unsigned s : run(m, curve(100), 20)) EXPECT_LE(s, 5u);
   Sthld down(opts());
-  for (unsigned s : run(down, [](unsigned s) { return s ? 1.0 / (1 + s) : 1.0; }, 30))
+  for (unsigned s : run(
+           down, [](unsigned s) { return s ? 1.0 / (1 + s) : 1.0; }, 30))
     EXPECT_LE(s, 64u);
   EXPECT_LE(down.current(), 2u); // every step hurts: the knee is at 0
 }

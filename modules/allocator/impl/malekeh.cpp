@@ -5,8 +5,9 @@
 // SM's STHLD (the counter counts the refusals), then takes a random free CCU and resets the
 // counter. A warp refused because its holder is busy does not stall the issue stage: the
 // scheduler goes on to the next warp (the warp cannot issue, like a warp with a hazard);
-// waiting for STHLD does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm (policies/sthld.h) from the SM's
-// IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B): every warp has its own CCU.
+// waiting for STHLD does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm
+// (policies/sthld.h) from the SM's IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B):
+// every warp has its own CCU.
 #include "modules/allocator/impl/random.h"
 #include "policies/ccu_board.h"
 
@@ -29,14 +30,14 @@ public:
                              "STHLD: dynamic (the six-state algorithm, docs/malekeh.md) or "
                              "static (always `sthld`)",
                              {"dynamic", "static"}) == "dynamic";
-    o.initial = p.get_uint("sthld", 0, "STHLD: the static value, or the dynamic one's start", 0,
-                           1u << 20);
+    o.initial =
+        p.get_uint("sthld", 0, "STHLD: the static value, or the dynamic one's start", 0, 1u << 20);
     o.step = p.get_uint("sthld_step", 1, "dynamic STHLD: the delta of one move", 1, 1u << 16);
     o.max = p.get_uint("sthld_max", 64, "dynamic STHLD: the largest value", 0, 1u << 20);
     o.small = p.get_double("sthld_small", 0.02,
                            "dynamic STHLD: a relative IPC change below this is small", 0, 10);
-    o.interval = p.get_uint("sthld_interval", 10000, "dynamic STHLD: cycles per interval", 1,
-                            1u << 30);
+    o.interval =
+        p.get_uint("sthld_interval", 10000, "dynamic STHLD: cycles per interval", 1, 1u << 30);
     if (board_) sthld_ = &board_->sthld(o);
     stats().formula("sthld_final", "STHLD at the end of the run", "attempts",
                     [this] { return sthld_ ? double(sthld_->current()) : 0.0; });
@@ -69,9 +70,8 @@ private:
     });
     if (holder >= 0) return eligible(unsigned(holder), pipe_bit) ? holder : refuse(kHolderBusy);
     if (free_of(pipe_bit, [](unsigned) { return true; }).empty()) return refuse(kAllBusy);
-    const int far = pick(free_of(pipe_bit, [&](unsigned c) {
-      return !board_->at(ctx_.subcore, c).near;
-    }));
+    const int far =
+        pick(free_of(pipe_bit, [&](unsigned c) { return !board_->at(ctx_.subcore, c).near; }));
     if (far >= 0) return far;
     // Waiting stalls the issue stage (Sec. IV-B: "a lightweight waiting mechanism that stalls
     // the issue sometimes"): the warps after this one in the cycle's priority order have no
@@ -95,7 +95,7 @@ private:
   CcuBoard* board_;
   const bool private_;
   Sthld* sthld_ = nullptr;
-  unsigned counter_ = 0; // the sub-core's waiting counter (Fig. 6)
+  unsigned counter_ = 0;      // the sub-core's waiting counter (Fig. 6)
   Cycle waiting_at_ = kNever; // the cycle the issue stage waits for STHLD
   Stat& refusals_;
 };

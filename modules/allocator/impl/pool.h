@@ -42,8 +42,7 @@ protected:
   void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     if (busy_.size() != collector_pipes_.size()) busy_.resize(collector_pipes_.size(), false);
-    const int i =
-        choose(*t.inst, 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info)));
+    const int i = choose(*t.inst, 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info)));
     if (i < 0) {
       ++full_;
       t.busy = true;
