@@ -194,6 +194,19 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                             std::to_string(n) + "-stage register read: it needs stages x " +
                             "schedulers x issue_width = " + std::to_string(need * sub));
 
+  // Caching collectors keep copies of registers: every overwrite must reach them (the arbiter
+  // offers results to port D) and must be a bank write the arbiter sees (no RFC in between).
+  if (subcores_[0].collectors[0]->cache_hit_latency()) {
+    if (!subcores_[0].arbiter->feeds_collector_caches())
+      ar.p.fail("impl", "'" + ar.impl + "' does not offer results to the caching collectors (" +
+                            "collector.impl: " + col.impl +
+                            "), whose copies would outlive their overwrites; use arbiter.impl: "
+                            "malekeh");
+    if (rf)
+      rf->p.fail("impl", "a register file cache holds results the banks (and so collector.impl: " +
+                             col.impl + ") do not see yet; caching collectors need the results "
+                             "written straight to the banks: remove the rfc section");
+  }
   if (subcores_[0].banks[0]->wake_latency()) {
     gating_ = true;
     finished_warps_.assign(shape_.warps, 0);

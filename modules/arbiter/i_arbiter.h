@@ -30,6 +30,9 @@ public:
   // Operands one collector may receive per cycle on each of its slice ports; 0: no limit
   // (and no bank port limit either: a limit study).
   virtual unsigned collector_ports() const = 0;
+  // Offers every result the banks take to the collectors' port D (Malekeh's write filter):
+  // caching collectors need it, or a cached register would outlive its overwrite.
+  virtual bool feeds_collector_caches() const { return false; }
 
 protected:
   struct BankPorts {

@@ -68,6 +68,14 @@ expect_exit 1 "command line: rfc:" "warped-compression.yaml" -- suite --platform
 expect_exit 0 "verified" -- run --platform "$FERMI" -p rfc.entries=4 \
   -p energy.table="$SRC/configs/energy/gebhart.yaml" --workload scan
 
+# Units that only work together: Malekeh's caching collectors need the arbiter that feeds
+# their port D, and no RFC hiding results from the banks; both keys named, before any run.
+MALEKEH="$SRC/configs/malekeh.yaml"
+expect_exit 2 "arbiter.impl" "write_first" "collector.impl: ccu" "arbiter.impl: malekeh" -- \
+  run --platform "$MALEKEH" -p arbiter.impl=write_first --workload sgemm
+expect_exit 2 "rfc.impl" "collector.impl: ccu" -- \
+  run --platform "$MALEKEH" -p rfc.entries=6 --workload sgemm
+
 # Nothing is simulated for bad input: no output directory is made.
 expect_exit 2 "bank.count" -- run -p bank.count=0 --out "$TMP/never"
 [ -e "$TMP/never" ] && fail "a bad platform still wrote $TMP/never"

@@ -20,6 +20,8 @@ public:
                                  "writer's warp",
                                  "registers")) {}
 
+  bool feeds_collector_caches() const override { return true; }
+
 protected:
   void written(const Txn& t, const unsigned char* data) override {
     if (!board_ || !t.inst) return;
