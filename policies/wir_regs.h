@@ -1,0 +1,83 @@
+// WIR's physical warp registers (Kim & Ro, shared/papers/004, Sec. V-B, V-E): the free pool,
+// the reference counts over the rename tables, the reuse buffer and the value signature
+// buffer, and the per-warp rename tables. Plain C++: the WIR units drive it, tests drive it
+// with hand-made sequences.
+//
+// A register is allocated with one reference (its first holder's); every table that names it
+// holds one more. At zero it is released, `release_latency` cycles later (the pipelined
+// reference-count system: off the critical path, Sec. V-E), into the free pool.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <stdexcept>
+#include <vector>
+
+#include "modules/common/warp_inst.h"
+
+namespace gpurf {
+
+// A reference count would go negative, or a register not allocated is used: a WIR bug.
+struct RegisterAccounting : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+class PhysRegs {
+public:
+  PhysRegs(unsigned count, unsigned release_latency);
+  // A free register with one reference, or -1 if the pool is empty at `now`.
+  int allocate(Cycle now);
+  void ref(unsigned p);
+  // Drops a reference; at zero the register returns to the pool at now + release_latency.
+  void unref(unsigned p, Cycle now);
+  unsigned refs(unsigned p) const { return refs_.at(p); }
+  // Registers allocated and not released (a release still in the pipeline counts as live).
+  unsigned live() const { return live_; }
+  // Free registers at `now` (releases due by then included).
+  unsigned free(Cycle now);
+  unsigned count() const { return unsigned(refs_.size()); }
+  uint64_t allocations() const { return allocations_; }
+  uint64_t releases() const { return releases_; }
+  unsigned peak_live() const { return peak_; }
+
+private:
+  void collect(Cycle now);
+  std::vector<uint32_t> refs_;
+  std::vector<unsigned> pool_; // free registers
+  struct Pending {
+    Cycle at;
+    unsigned reg;
+  };
+  std::deque<Pending> releasing_; // in release order (at is non-decreasing)
+  const unsigned latency_;
+  unsigned live_ = 0, peak_ = 0;
+  uint64_t allocations_ = 0, releases_ = 0;
+};
+
+// Per warp, per logical register: the physical register it maps to, the pin bit (a
+// dedicated register in a divergent flow, Sec. V-D) and the version tag of the value the
+// physical register holds (the sequence number of the instruction that produced it: under
+// reuse, an older instruction than the logical register's last writer).
+class RenameTables {
+public:
+  struct Entry {
+    int phys = -1; // -1: not mapped (invalid)
+    bool pin = false;
+    uint64_t version = 0;
+  };
+  RenameTables(unsigned warps, unsigned regs) : regs_(regs), e_(size_t(warps) * regs) {}
+  const Entry& at(unsigned warp, unsigned reg) const { return e_.at(size_t(warp) * regs_ + reg); }
+  // Maps (warp, reg) to `phys` holding `version`: the table takes a reference to it and drops
+  // the old one.
+  void map(unsigned warp, unsigned reg, unsigned phys, uint64_t version, bool pin, PhysRegs& regs,
+           Cycle now);
+  // A warp ends: every mapping of it is dropped.
+  void clear(unsigned warp, PhysRegs& regs, Cycle now);
+  unsigned regs() const { return regs_; }
+
+private:
+  unsigned regs_;
+  std::vector<Entry> e_;
+};
+
+} // namespace gpurf
