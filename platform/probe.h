@@ -39,8 +39,14 @@ public:
   virtual void dispatch(const WarpInst&, Pipe, unsigned /*latency*/, Cycle) {}
   // The writeback learnt that the result of `i` is ready at `ready`.
   virtual void complete(const WarpInst&, Cycle /*ready*/) {}
-  // A write was granted: the storage holds the new value from this cycle on.
+  // A write was granted: the storage holds the new value from this cycle on. Store::Rename:
+  // no storage written; the destination now maps to the physical register (bank, row) that
+  // holds the value of instruction #version (WIR's register reuse).
   virtual void write(const RegAccess&, Cycle) {}
+  // WIR: a verify-read of physical register (bank, row) took a bank read port in this cycle.
+  virtual void verify_read(const RegAccess&, Cycle) {}
+  // WIR: `i` found its result in the reuse buffer and bypasses read, execution and write.
+  virtual void reused(const WarpInst&, Cycle) {}
   // `i` retired (every result written, predicates included).
   virtual void retire(const WarpInst&, Cycle) {}
   // Row `row` of bank `bank` holds no live register any more (power gating may clear it).
@@ -78,6 +84,12 @@ public:
   }
   void write(const RegAccess& a, Cycle t) override {
     for (Observer* o : obs_) o->write(a, t);
+  }
+  void verify_read(const RegAccess& a, Cycle t) override {
+    for (Observer* o : obs_) o->verify_read(a, t);
+  }
+  void reused(const WarpInst& i, Cycle t) override {
+    for (Observer* o : obs_) o->reused(i, t);
   }
   void released(unsigned s, unsigned b, unsigned r, Cycle t) override {
     for (Observer* o : obs_) o->released(s, b, r, t);

@@ -204,9 +204,16 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                             "malekeh");
     if (rf)
       rf->p.fail("impl", "a register file cache holds results the banks (and so collector.impl: " +
-                             col.impl + ") do not see yet; caching collectors need the results "
+                             col.impl +
+                             ") do not see yet; caching collectors need the results "
                              "written straight to the banks: remove the rfc section");
   }
+  // WIR: the rename stage and the register allocation stage share the tables; one without the
+  // other would read registers the other never wrote.
+  if (bool(wir_board_.at(0)) != subcores_[0].writeback->renames())
+    wb.p.fail("impl", "'" + wb.impl + "' and allocator.impl '" + al.impl +
+                          "': WIR needs both the allocator and the writeback 'wir' (rename and "
+                          "reuse stages, register allocation stage)");
   if (subcores_[0].banks[0]->wake_latency()) {
     gating_ = true;
     finished_warps_.assign(shape_.warps, 0);
@@ -280,6 +287,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     } else {
       c.arbiter->to_wb.bind(c.writeback->write_done);
     }
+    c.allocator->to_wb.bind(c.writeback->in);
+    for (auto& k : c.schedulers) c.allocator->to_sched.bind(k->notify);
     c.exec->to_lsu.bind(c.lsu->in);
     c.exec->to_wb.bind(c.writeback->in);
     c.lsu->to_wb.bind(c.writeback->in);
@@ -341,6 +350,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.probe = observed_ ? &probes_ : nullptr;
   if (subcore < subcores_.size()) c.row_tags = subcores_[subcore].row_tags.get();
   c.ccus = &ccu_board_;
+  c.wir = &wir_board_;
   c.wake_issue = [this] {
     for (SubCore& s : subcores_)
       for (auto& k : s.schedulers) k->issue_event();
@@ -399,6 +409,8 @@ TimingSpec Sm::timing_spec() const {
     t.rfc_hit_latency = r.hit_latency;
   }
   t.ccu_hit_latency = c.collectors[0]->cache_hit_latency();
+  t.renaming = c.writeback->renames();
+  t.bank_rows_total = shape_.banks * shape_.bank_rows;
   return t;
 }
 
@@ -437,7 +449,9 @@ const InstInfo* Sm::with_predicates_in_banks(const InstInfo* info) {
 // instruction that last wrote its register in program order (the version a correct
 // pipeline must deliver), independently of the scoreboard and the units.
 void Sm::execute(unsigned warp, WarpInst& out) {
-  out.injected = false;
+  out.injected = out.reused = false; // the record comes from the pool
+  for (RegOperand& o : out.src) o.phys = -1;
+  for (RegOperand& o : out.dst) o.phys = -1;
   if (movs_ && movs_->is_mov(out.info)) { // the scheduler issues the MOV peek() offered
     movs_->fill(out, frontend_.register_value(warp, out.info->src_reg[0]));
     out.warp = warp;

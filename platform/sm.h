@@ -17,6 +17,7 @@
 #include "policies/ccu_board.h"
 #include "policies/reg_mapping.h"
 #include "policies/row_tags.h"
+#include "policies/wir_state.h"
 
 namespace gpurf {
 
@@ -89,6 +90,7 @@ private:
   void retire(const WarpInst& inst) override;
   bool done() const override { return frontend_.done(); }
   std::string describe_warp(unsigned warp) const override { return frontend_.describe_warp(warp); }
+  uint64_t warps_finished(unsigned warp) const override { return frontend_.warps_finished(warp); }
 
   void step();
   void start_of_simulation() override;
@@ -105,6 +107,7 @@ private:
   InstPool pool_;
   std::unique_ptr<RegMapping> mapping_;
   CcuBoard ccu_board_; // Malekeh's port R (before the units, which keep a pointer)
+  WirBoard wir_board_; // WIR's tables
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
   std::unique_ptr<IL2> l2_;  // null: no L2 (impl: none)

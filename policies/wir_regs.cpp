@@ -35,12 +35,14 @@ void PhysRegs::ref(unsigned p) {
     throw RegisterAccounting("physical register p" + std::to_string(p) +
                              " referenced while it is free");
   ++refs_[p];
+  ++increments_;
 }
 
 void PhysRegs::unref(unsigned p, Cycle now) {
   if (!refs_.at(p))
     throw RegisterAccounting("reference count of physical register p" + std::to_string(p) +
                              " would go negative");
+  ++decrements_;
   if (--refs_[p] == 0) releasing_.push_back({now + latency_, p});
 }
 

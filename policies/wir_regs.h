@@ -37,6 +37,8 @@ public:
   unsigned free(Cycle now);
   unsigned count() const { return unsigned(refs_.size()); }
   uint64_t allocations() const { return allocations_; }
+  uint64_t increments() const { return increments_; } // reference-count operations
+  uint64_t decrements() const { return decrements_; }
   uint64_t releases() const { return releases_; }
   unsigned peak_live() const { return peak_; }
 
@@ -51,7 +53,7 @@ private:
   std::deque<Pending> releasing_; // in release order (at is non-decreasing)
   const unsigned latency_;
   unsigned live_ = 0, peak_ = 0;
-  uint64_t allocations_ = 0, releases_ = 0;
+  uint64_t allocations_ = 0, releases_ = 0, increments_ = 0, decrements_ = 0;
 };
 
 // Per warp, per logical register: the physical register it maps to, the pin bit (a

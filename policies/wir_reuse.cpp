@@ -11,7 +11,7 @@ ReuseBuffer::ReuseBuffer(unsigned entries) : e_(entries) {
 
 unsigned ReuseBuffer::index(const ReuseTag& t) const {
   // Fold the tag's fields into the index bits (multiplicative mixing per field).
-  uint64_t h = t.opcode * 0x9e3779b97f4a7c15ull;
+  uint64_t h = (t.opcode + 1) * 0x9e3779b97f4a7c15ull;
   for (unsigned k = 0; k < ReuseTag::kOperands; ++k)
     h = (h ^ (uint64_t(t.operand[k]) + k + (uint64_t(t.regs >> k & 1) << 40))) *
         0xbf58476d1ce4e5b9ull;

@@ -17,7 +17,8 @@ namespace gpurf {
 
 struct ReuseTag {
   static constexpr unsigned kOperands = 3;
-  uint16_t opcode = 0;
+  uint32_t opcode =
+      0; // the computation's key (compiler/reuse_key.h: opcode, modifiers, immediates)
   std::array<uint32_t, kOperands> operand{}; // physical register id or immediate
   uint8_t regs = 0;                          // bit k: operand k is a physical register
   int8_t block = -1;                         // thread block (shared-memory loads); -1: none
@@ -46,6 +47,10 @@ public:
   // Drops the entry `tag` maps to if it holds `tag` (a reserving instruction that will not
   // fill it, e.g. one that turned divergent).
   void cancel(const ReuseTag& tag, PhysRegs& regs, Cycle now);
+  // Empties entry `index` (low-register mode).
+  void evict(unsigned index, PhysRegs& regs, Cycle now) {
+    if (index < e_.size()) drop(e_[index], regs, now);
+  }
   unsigned entries() const { return unsigned(e_.size()); }
 
 private:

@@ -55,6 +55,12 @@ void ValueSignatureBuffer::insert(uint32_t hash, unsigned phys, PhysRegs& regs, 
   e = {true, hash, phys};
 }
 
+void ValueSignatureBuffer::evict(unsigned index, PhysRegs& regs, Cycle now) {
+  if (index >= e_.size() || !e_[index].valid) return;
+  regs.unref(e_[index].phys, now);
+  e_[index] = Entry{};
+}
+
 void ValueSignatureBuffer::remove(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now) {
   if (e_.empty()) return;
   Entry& e = e_[hash & (e_.size() - 1)];

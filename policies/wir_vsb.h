@@ -27,6 +27,8 @@ public:
   void insert(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now);
   // Removes the entry of `hash` if it names `phys` (a false match found by the verify-read).
   void remove(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now);
+  // Empties entry `index` (low-register mode).
+  void evict(unsigned index, PhysRegs& regs, Cycle now);
   unsigned entries() const { return unsigned(e_.size()); }
 
 private:

@@ -13,8 +13,15 @@ public:
   MultiTargetSocket<IAllocator> in;         // Issue from the schedulers
   MultiTargetSocket<IAllocator> release;    // Release from collector i (binding order)
   MultiInitSocket<IAllocator> to_collector; // Issue to collector i
+  // WIR's reuse stage: reused instructions go straight to the writeback (Complete) and
+  // release their sources at the scheduler k of the sub-core (OperandsRead); unused otherwise.
+  using OptionalSocket =
+      tlm_utils::multi_passthrough_initiator_socket<IAllocator, 32, tlm::tlm_base_protocol_types,
+                                                    0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+  OptionalSocket to_wb, to_sched;
   IAllocator(const sc_core::sc_module_name& nm, const UnitContext& c)
-      : Unit(nm, c), in("in"), release("release"), to_collector("to_collector") {
+      : Unit(nm, c), in("in"), release("release"), to_collector("to_collector"), to_wb("to_wb"),
+        to_sched("to_sched") {
     in.register_b_transport(this, &IAllocator::on_issue);
     release.register_b_transport(this, &IAllocator::on_release);
   }

@@ -31,6 +31,9 @@ struct Txn : tlm::tlm_extension<Txn> {
     Release,      // collector -> allocator: the collector is free again
     RfcFlush,     // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
     RfcActivate,  // scheduler -> RFC: warp `warp` enters the active set
+    VerifyRead,   // writeback -> arbiter -> bank: WIR's verify-read of physical register `row`
+                  // against the result at `data` (compared in the register file, Fig. 7)
+    VerifyDone,   // arbiter -> writeback: the verify-read's outcome (busy: mismatch)
     CcuWrite,     // arbiter -> caching collector (Malekeh port D): a result the bank took;
                   // busy set by the arbiter: squashed (far), only the tag reaches the CCU
   };

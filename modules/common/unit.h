@@ -23,6 +23,7 @@ namespace gpurf {
 class RegMapping;
 class RowTags;
 class CcuBoard;
+class WirBoard;
 class IFrontend;
 class InstPool;
 
@@ -89,6 +90,8 @@ struct UnitContext {
   // Port R of the SM's caching collector units (policies/ccu_board.h: Malekeh), shared by
   // the units that read or write it; null outside an SM.
   CcuBoard* ccus = nullptr;
+  // WIR's tables per sub-core (policies/wir_state.h), created by the allocator `wir`.
+  WirBoard* wir = nullptr;
   // Observers of the units' events (platform/probe.h: timing checker, tracer); null when
   // nobody listens: hooks test it.
   Observer* probe = nullptr;

@@ -74,9 +74,11 @@ inline const char* op_class_name(OpClass c) {
 // Where a register value is stored or read from. Bypass: forwarded from the result of an
 // instruction still in flight (fixed-stage register read, collector/impl/fixed_stage.cpp).
 // Ccu: the cache table of a caching collector unit (Malekeh, collector/impl/ccu.cpp).
-enum class Store : uint8_t { Bank, Rfc, Bypass, Ccu };
+// Rename: no storage; a logical register remapped to a physical register that already holds
+// the value (WIR's register reuse, writeback/impl/wir.cpp).
+enum class Store : uint8_t { Bank, Rfc, Bypass, Ccu, Rename };
 inline const char* store_name(Store s) {
-  static const char* const names[] = {"bank", "rfc", "bypass", "ccu"};
+  static const char* const names[] = {"bank", "rfc", "bypass", "ccu", "rename"};
   return names[static_cast<unsigned>(s)];
 }
 
@@ -91,8 +93,12 @@ struct RegOperand {
   bool reuse_near = false;   // Malekeh: reuse distance below the threshold
   bool long_latency = false; // value is produced by a long-latency (memory) operation
   // Sources: sequence number of the instruction whose value the read must return (0: the
-  // register was not written since the SM started). Set by the SM at issue.
+  // register was not written since the SM started). Set by the SM at issue; under register
+  // renaming (WIR) by the rename stage: the producer of the physical register's value.
   uint64_t version = 0;
+  // WIR: the physical register the operand maps to (renamed sources; destinations once the
+  // register-allocation stage chose); -1: no renaming.
+  int32_t phys = -1;
   LaneValues value{}; // functional per-lane value (source: read; destination: result)
 };
 
@@ -121,6 +127,12 @@ struct InstInfo {
   std::array<bool, kMaxDst> dst_dead{};
   std::array<bool, kMaxDst> dst_unread_before_suspend{};
   std::array<bool, kMaxDst> dst_evict_first{};
+  // WIR reuse-buffer tag, static part (compiler/reuse_key.h): the computation's identity
+  // apart from its register sources (0: never reused), and the source slot of each register
+  // operand in operand order.
+  uint32_t reuse_op = 0;
+  uint8_t reuse_n = 0;
+  std::array<uint8_t, 3> reuse_src{};
   bool consumes_long_latency = false; // two-level scheduler: suspend before issuing
   bool produces_long_latency = false; // global/local/texture load
   MemSpace space = MemSpace::None;
@@ -140,6 +152,8 @@ struct WarpInst {
   bool divergent() const { return active_mask != thread_mask; }
   // Not a program instruction: inserted by the timing model (Warped-Compression's dummy MOV).
   bool injected = false;
+  // WIR: its result was reused; it bypassed register read, execution and write.
+  bool reused = false;
   uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality
   std::array<RegOperand, InstInfo::kMaxSrc> src;
   std::array<RegOperand, InstInfo::kMaxDst> dst;

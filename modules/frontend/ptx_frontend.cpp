@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "modules/frontend/compiler/ptxas_table.h"
+#include "modules/frontend/compiler/reuse_key.h"
 #include "modules/frontend/ptx/engine.h"
 #include "modules/frontend/reuse_profile.h"
 #include "platform/params.h"
@@ -231,6 +232,18 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
           info.dst_reg[k] = uint16_t(fp.arch(v, h));
           map.dst_vreg[k] = uint16_t(v);
           map.dst_half[k] = uint8_t(h);
+        }
+      }
+      if (const compiler::ReuseKey rk = compiler::reuse_key(f, in, fp.constants); rk.op) {
+        info.reuse_op = rk.op;
+        for (unsigned v : rk.regs) {
+          unsigned k = 0;
+          while (k < info.n_src && !(map.src_vreg[k] == v && map.src_half[k] == 0)) ++k;
+          if (k == info.n_src) { // not a register source after all (cannot happen): no reuse
+            info.reuse_op = 0;
+            break;
+          }
+          info.reuse_src[info.reuse_n++] = uint8_t(k);
         }
       }
     }

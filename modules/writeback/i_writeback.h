@@ -29,6 +29,9 @@ public:
   // Whether registers may be stored compressed (Warped-Compression): a divergent instruction
   // then needs its compressed destinations decompressed first (the SM's dummy MOVs).
   virtual bool compresses() const { return false; }
+  // Whether destinations are renamed to physical registers (WIR): the banks then hold
+  // physical registers, and a destination may take a register holding its value unwritten.
+  virtual bool renames() const { return false; }
 
 protected:
   // Forward query for (txn.warp, txn.reg): the youngest instruction whose result for it is

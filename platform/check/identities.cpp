@@ -45,13 +45,15 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   if (st.contains("sm") && st["sm"].contains("movs_injected"))
     equal("dummy MOVs injected = retired",
           {{"sm.movs_injected", sum_stat(st, "sm", "movs_injected")}, {"sm.movs_retired", movs}});
-  equal("instructions issued = dispatched = retired",
+  // WIR: reused instructions bypass the collectors and the pipes.
+  const double reused = sum("allocator", "reuse_hits");
+  equal("instructions issued = dispatched + reused = retired",
         {{"scheduler.issued", sum("scheduler", "issued")},
-         {"collector.dispatched", sum("collector", "dispatched")},
+         {"collector.dispatched + allocator.reuse_hits", sum("collector", "dispatched") + reused},
          {"writeback.retired", sum("writeback", "retired")},
          {"sm.warp_instructions + movs_retired", retired + movs},
          {"issue events", double(e.issued)},
-         {"dispatch events", double(e.dispatched)},
+         {"dispatch + reuse events", double(e.dispatched + e.reused)},
          {"retire events", double(e.retired)}});
   // Per scheduler: every cycle issued or stalled for a reason (two-level: has a state).
   const double cycles = st.contains("sm") ? sum_stat(st, "sm", "cycles") : 0;
@@ -72,11 +74,15 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
       equal(w2.c_str(), {{"cycles_by_state", one("cycles_by_state")}, {"sm.cycles", cycles}});
     }
   }
+  // WIR's verify-reads are bank reads compared in the register file: no crossbar transfer.
+  const double verify = sum("arbiter", "verify_reads_granted");
   equal("bank reads granted = performed = crossed = seen",
         {{"arbiter.reads_granted", sum("arbiter", "reads_granted")},
-         {"bank.reads", sum("bank", "reads")},
+         {"bank.reads - arbiter.verify_reads_granted", sum("bank", "reads") - verify},
          {"crossbar.transfers", sum("crossbar", "transfers")},
          {"bank read events", double(e.bank_reads)}});
+  equal("verify-reads granted = verify-read events",
+        {{"arbiter.verify_reads_granted", verify}, {"verify-read events", double(e.verify_reads)}});
   equal("physical bank accesses = port cycles used",
         {{"arbiter.bank_accesses", sum("arbiter", "bank_accesses")},
          {"port cycles seen", double(e.bank_port_cycles)}});
@@ -86,7 +92,8 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
          {"bank write events", double(e.bank_writes)}});
   equal("slices activated by reads = slices in the granted masks",
         {{"bank.slice_reads", sum("bank", "slice_reads")},
-         {"granted read slices", double(e.bank_slice_reads)}});
+         {"granted read slices (+ WIR verify-reads)",
+          double(e.bank_slice_reads + e.verify_slice_reads)}});
   equal("slices activated by writes = slices in the granted masks",
         {{"bank.slice_writes", sum("bank", "slice_writes")},
          {"granted write slices", double(e.bank_slice_writes)}});
@@ -163,9 +170,28 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
           {{"decompressor.decompressions", sum("decompressor", "decompressions")},
            {"read_forms <4,0> + <4,1> + <4,2>", weighted("arbiter", "read_forms", compressed)}});
   }
-  equal("results written = register writes of the writeback",
-        {{"writeback.register_writes", sum("writeback", "register_writes")},
-         {"producer write events", double(e.arch_writes)}});
+  // WIR: a destination is written, or remapped to a register holding its value (a verify-read
+  // found it, or the instruction was reused).
+  equal("results written = register writes of the writeback (+ WIR remaps)",
+        {{"writeback.register_writes + shared_writes + bypassed remaps",
+          sum("writeback", "register_writes") + sum("writeback", "shared_writes") +
+              sum("writeback", "bypassed")},
+         {"producer write and remap events", double(e.arch_writes)}});
+  if (has_stat(st, "writeback", "verify_reads")) {
+    equal("WIR: verify-reads = VSB hits = shared + false matches",
+          {{"writeback.verify_reads", sum("writeback", "verify_reads")},
+           {"arbiter.verify_reads_granted", verify},
+           {"writeback.shared_writes + vsb_false_matches",
+            sum("writeback", "shared_writes") + sum("writeback", "vsb_false_matches")}});
+    equal("WIR: reuse lookups = hits + misses",
+          {{"allocator.reuse_lookups", sum("allocator", "reuse_lookups")},
+           {"allocator.reuse_hits + reuse_misses",
+            sum("allocator", "reuse_hits") + sum("allocator", "reuse_misses")}});
+    equal("WIR: reused instructions = bypassed at the writeback = reuse events",
+          {{"allocator.reuse_hits", reused},
+           {"writeback.bypassed", sum("writeback", "bypassed")},
+           {"reuse events", double(e.reused)}});
+  }
   equal("L1 requests = LSU segments",
         {{"l1.reads + writes + atomics",
           sum("l1", "reads") + sum("l1", "writes") + sum("l1", "atomics")},
@@ -217,8 +243,8 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
           {{"rfc.writebacks", sum("rfc", "writebacks")},
            {"copy write events", double(e.bank_copy_writes)}});
   } else {
-    equal("no RFC: every result is one bank write",
-          {{"bank write events", double(e.bank_writes)},
+    equal("no RFC: every result is one bank write (WIR: or a remap)",
+          {{"bank write events + remap events", double(e.bank_writes + e.remaps)},
            {"producer write events", double(e.arch_writes)}});
   }
   return bad;

@@ -41,6 +41,7 @@ TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   active_count_.resize(size_t(sub) * s.schedulers);
   active_.resize(s.warps);
   if (s.ccu_hit_latency) ccu_.resize(size_t(sub) * s.collectors);
+  if (s.renaming) phys_version_.assign(size_t(sub) * s.bank_rows_total, 0);
 }
 
 void TimingChecker::fail(const char* rule, const Where& u, Cycle at, const WarpInst* i,
@@ -144,10 +145,19 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
 }
 
 // The allocator binds the collector before the scheduler executes and issues the
-// instruction (which then gets its sequence number): remember it until the issue event.
+// instruction (which then gets its sequence number): remember it until the issue event. After
+// WIR's rename and reuse stages it binds an instruction already issued.
 void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
-  alloc_inst_ = &i;
-  alloc_at_ = t;
+  const auto live = live_.find(i.seq);
+  if (live != live_.end() && live->second.inst == &i) {
+    if (live->second.alloc != kNever || t < live->second.issue + 2)
+      fail("latency", Where{"allocator", i.subcore, -1}, t, &i,
+           "a collector bound twice, or before the rename and reuse stages ended");
+    live->second.alloc = t;
+  } else {
+    alloc_inst_ = &i;
+    alloc_at_ = t;
+  }
   if (ccu_.empty()) return;
   CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + collector];
   if (m.warp == int(i.warp)) return;
@@ -229,7 +239,8 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
                                       : "holds the value of #" + std::to_string(h->second)));
   }
   const Cycle fwd = spec_.forward_stages && want ? rr.ready_of(want) : kNever;
-  const bool stale = !ccu && want > (bank ? rr.bank_version : a.version);
+  const bool stale = spec_.renaming && bank ? phys(a) != want
+                                            : !ccu && want > (bank ? rr.bank_version : a.version);
   if (stale && fwd == kNever)
     fail("RAW", unit, t, &i,
          "r" + std::to_string(a.reg) + " read from the " + store_name(a.store) +
@@ -434,6 +445,25 @@ void TimingChecker::ccu_write(const RegAccess& a, Cycle t) {
 
 void TimingChecker::write(const RegAccess& a, Cycle t) {
   if (a.store == Store::Ccu) return ccu_write(a, t);
+  if (a.store == Store::Rename) { // WIR: the producer's write is a remap, no storage written
+    const WarpInst& i = *a.inst;
+    const Where unit{"writeback", i.subcore, -1};
+    Inst& s = state(i, "remap", t);
+    if (!spec_.renaming) fail("write", unit, t, &i, "a remap on a platform that does not rename");
+    if (s.ready == kNever || t < s.ready)
+      fail("latency", unit, t, &i,
+           "r" + std::to_string(a.reg) + " remapped before the result was ready");
+    if (phys(a) != a.version)
+      fail("renaming", unit, t, &i,
+           "r" + std::to_string(a.reg) + " remapped to p" +
+               std::to_string(a.row * spec_.banks + unsigned(a.bank)) + " for the value of #" +
+               std::to_string(a.version) + ", which holds that of #" + std::to_string(phys(a)));
+    arch_write(i, a.reg, unit, t);
+    ++s.writes;
+    ++counts_.arch_writes;
+    ++counts_.remaps;
+    return;
+  }
   const WarpInst& i = *a.inst;
   const bool bank = a.store == Store::Bank;
   const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
@@ -467,7 +497,9 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
     return;
   }
   Reg& r = reg(i.warp, a.reg);
-  if (a.version <= r.bank_version)
+  if (spec_.renaming)
+    phys(a) = a.version; // each producer writes its own physical register
+  else if (a.version <= r.bank_version)
     fail("WAW", unit, t, &i,
          "bank write of r" + std::to_string(a.reg) + " version #" + std::to_string(a.version) +
              " after version #" + std::to_string(r.bank_version));
@@ -535,6 +567,41 @@ void TimingChecker::active(unsigned subcore, unsigned scheduler, unsigned warp, 
     fail("two-level", unit, t, nullptr,
          std::to_string(active_count_[k]) +
              " active warps, more than active = " + std::to_string(spec_.active_limit));
+}
+
+void TimingChecker::verify_read(const RegAccess& a, Cycle t) {
+  const WarpInst& i = *a.inst;
+  const Where unit{"bank", i.subcore, a.bank};
+  Inst& s = state(i, "verify-read", t);
+  if (!spec_.renaming)
+    fail("write", unit, t, &i, "a verify-read on a platform that does not rename");
+  if (s.ready == kNever || t < s.ready + spec_.compress_latency)
+    fail("latency", unit, t, &i,
+         "verify-read for r" + std::to_string(a.reg) +
+             " before the register-allocation stage of its result ended");
+  ++counts_.verify_reads;
+  counts_.verify_slice_reads += popcount(a.slice_mask);
+  bank_port(a, false, unit, t);
+}
+
+void TimingChecker::reused(const WarpInst& i, Cycle t) {
+  Inst& s = state(i, "reuse", t);
+  const Where unit{"allocator", i.subcore, -1};
+  if (!spec_.renaming) fail("reuse", unit, t, &i, "a reuse on a platform that does not rename");
+  if (s.alloc != kNever || s.reads)
+    fail("reuse", unit, t, &i, "reused after taking a collector or reading a source");
+  if (t < s.issue + 2)
+    fail("latency", unit, t, &i, "reused before the rename and reuse stages (2 cycles) ended");
+  // It reads nothing: its sources are released; its result is ready now.
+  const InstInfo& info = *i.info;
+  for (unsigned k = 0; k < info.n_src; ++k) {
+    auto& r = reg(i.warp, info.src_reg[k]).readers;
+    auto it = std::find(r.begin(), r.end(), i.seq);
+    if (it != r.end()) r.erase(it);
+  }
+  s.arrivals = s.sources = 0;
+  s.dispatch = t;
+  ++counts_.reused;
 }
 
 } // namespace gpurf

@@ -25,6 +25,9 @@
 //   issue      per scheduler and cycle <= issue_width; a two-level scheduler issues only
 //              from active warps and never holds more than `active`
 //   retire     every destination written, no earlier than the result was ready
+//   renaming   WIR: a physical register read holds exactly the version the rename stage
+//              recorded; a remap (a destination sharing a register) names a register holding
+//              the version it records; a reused instruction reads, executes and writes nothing
 //   ccu        caching collectors (Malekeh), modelled here from the events alone: a CCU may
 //              hold only the registers of the warp it was last allocated to (a new warp
 //              flushes it), filled by its bank reads and by results written through port D;
@@ -84,6 +87,11 @@ struct TimingSpec {
   // Caching collectors (Malekeh): a hit is read at the allocation and arrives this many
   // cycles later; 0: the collectors cache nothing.
   unsigned ccu_hit_latency = 0;
+  // WIR register renaming: the banks hold physical registers (bank + banks x row); a read
+  // must find the version the rename stage recorded, a destination may be remapped to a
+  // register holding its value (Store::Rename), a reused instruction skips the backend.
+  bool renaming = false;
+  unsigned bank_rows_total = 0; // physical registers per sub-core
 };
 
 // Events seen, for the conservation identities (platform/check/identities.h).
@@ -96,7 +104,8 @@ struct EventCounts {
   uint64_t arrivals = 0;
   uint64_t arch_writes = 0;      // destination registers written by their producer
   uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
-  uint64_t ccu_reads = 0, ccu_writes = 0, ccu_warp_changes = 0; // caching collectors
+  uint64_t ccu_reads = 0, ccu_writes = 0, ccu_warp_changes = 0;              // caching collectors
+  uint64_t reused = 0, verify_reads = 0, verify_slice_reads = 0, remaps = 0; // WIR
 };
 
 class TimingChecker : public Observer {
@@ -114,6 +123,8 @@ public:
   void write(const RegAccess&, Cycle) override;
   void retire(const WarpInst&, Cycle) override;
   void active(unsigned subcore, unsigned scheduler, unsigned warp, bool on, Cycle) override;
+  void verify_read(const RegAccess&, Cycle) override;
+  void reused(const WarpInst&, Cycle) override;
 
   const EventCounts& counts() const { return counts_; }
   // Instructions issued and not yet retired.
@@ -204,6 +215,12 @@ private:
     Cycle write_at = kNever;                      // port D's last write
   };
   std::vector<CcuModel> ccu_;
+  // WIR: the version each physical register holds (sub-core * bank_rows_total + register).
+  std::vector<uint64_t> phys_version_;
+  uint64_t& phys(const RegAccess& a) {
+    return phys_version_[size_t(a.inst->subcore) * spec_.bank_rows_total +
+                         size_t(a.row) * spec_.banks + unsigned(a.bank)];
+  }
   struct LastWrite {
     uint64_t version = 0;
     unsigned reg = 0;

@@ -40,13 +40,17 @@ protected:
   virtual int choose(const WarpInst& inst, unsigned pipe_bit) = 0;
 
   void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    if (!bind(gp, d)) txn_of(gp).busy = true;
+  }
+
+  // Binds the instruction of `gp` (an Issue) to a collector chosen by choose(); false if none.
+  bool bind(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     Txn& t = txn_of(gp);
     if (busy_.size() != collector_pipes_.size()) busy_.resize(collector_pipes_.size(), false);
     const int i = choose(*t.inst, 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info)));
     if (i < 0) {
       ++full_;
-      t.busy = true;
-      return;
+      return false;
     }
     account();
     busy_[unsigned(i)] = true;
@@ -54,6 +58,7 @@ protected:
     ++allocations_;
     if (ctx_.probe) ctx_.probe->allocated(*t.inst, unsigned(i), now());
     to_collector[unsigned(i)]->b_transport(gp, d);
+    return true;
   }
 
   void on_release(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {

@@ -1,27 +1,6 @@
-// Allocates the next free collector serving the instruction's pipe, round robin from the
-// one allocated last (GPGPU-Sim's operand collector allocation).
-#include "modules/allocator/impl/pool.h"
+#include "modules/allocator/impl/round_robin.h"
 
 namespace gpurf {
-
-class RoundRobinAllocator : public CollectorPool {
-public:
-  RoundRobinAllocator(sc_core::sc_module_name nm, Params&, const UnitContext& c)
-      : CollectorPool(nm, c) {}
-
-protected:
-  int choose(const WarpInst&, unsigned pipe_bit) override {
-    const unsigned n = collectors();
-    for (unsigned k = 0; k < n; ++k) {
-      const unsigned i = (last_ + 1 + k) % n;
-      if (eligible(i, pipe_bit)) return int(last_ = i);
-    }
-    return -1;
-  }
-
-private:
-  unsigned last_ = 0;
-};
 
 GPURF_REGISTER_UNIT(IAllocator, RoundRobinAllocator, "round_robin",
                     "next free collector serving the pipe, round robin");

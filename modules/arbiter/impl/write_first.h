@@ -4,6 +4,7 @@
 // write-write; a read whose collector already receives its operands this cycle waits as a
 // collector-port conflict.
 #pragma once
+#include <cstring>
 #include <deque>
 #include <vector>
 
@@ -35,6 +36,10 @@ public:
             "conflicts", kKinds, "request-cycles a request waited, by what blocked it",
             "request-cycles", {"read_read", "read_write", "write_write", "collector_port"})),
         reads_(stats().scalar("reads_granted", "read requests granted", "requests")),
+        verify_reads_(stats().scalar("verify_reads_granted",
+                                     "WIR verify-reads granted (bank reads compared in the "
+                                     "register file, not sent to a collector)",
+                                     "requests")),
         writes_(stats().scalar("writes_granted", "write requests granted", "requests")),
         accesses_(stats().scalar("bank_accesses",
                                  "physical bank accesses: port cycles used, however many "
@@ -86,7 +91,7 @@ public:
         ++used_ports_[it->collector];
         touched_.push_back(it->collector);
         access(b, *it, tlm::TLM_READ_COMMAND);
-        ++reads_;
+        ++(it->kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
         it = q.reads.erase(it);
       }
       // Physical accesses: a port cycle, however many slices or requests it served.
@@ -153,9 +158,12 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
   void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
+    const bool verify = t.kind == Txn::Kind::VerifyRead;
     if (ctx_.probe) { // before the access: a read arrives, a write may retire its instruction
       const RegAccess a{t.inst, t.reg, Store::Bank, int(b), t.row, t.slice_mask, t.version};
-      if (cmd == tlm::TLM_READ_COMMAND)
+      if (verify)
+        ctx_.probe->verify_read(a, now());
+      else if (cmd == tlm::TLM_READ_COMMAND)
         ctx_.probe->read(a, now());
       else
         ctx_.probe->write(a, now());
@@ -180,6 +188,12 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     if (gp_.is_response_error())
       throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
                                gp_.get_response_string() + " at row " + std::to_string(t.row));
+    if (verify) { // WIR: compared in the register file (Fig. 7); busy: a mismatch
+      txn_.kind = Txn::Kind::VerifyDone;
+      txn_.busy = std::memcmp(data_.data(), t.data, kRegBytes) != 0;
+      to_wb->b_transport(gp_, d);
+      return;
+    }
     if (cmd == tlm::TLM_WRITE_COMMAND) {
       written(t, gp_.get_data_ptr());
       txn_.kind = Txn::Kind::WriteDone;
@@ -194,6 +208,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   const unsigned search_window_; // 0: the whole queue; 1: the head only
   Stat& conflicts_;
   uint64_t& reads_;
+  uint64_t& verify_reads_;
   uint64_t& writes_;
   uint64_t& accesses_;
   std::vector<Queue> queues_;

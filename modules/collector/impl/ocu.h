@@ -115,7 +115,9 @@ protected:
     // In flight: sent and not arrived (the operands past to_read_ arrive without a read).
     const unsigned unread = unsigned(ops_.size()) - to_read_;
     while (sent_ < to_read_ && sent_ + unread < arrived_ + slots_) {
-      const BankLoc loc = s.mapping->map(s.local_warp(inst_->warp), ops_[sent_].reg);
+      const int phys = phys_of(ops_[sent_].reg);
+      const BankLoc loc = phys >= 0 ? BankLoc{unsigned(phys) % s.banks, unsigned(phys) / s.banks}
+                                    : s.mapping->map(s.local_warp(inst_->warp), ops_[sent_].reg);
       pkt_.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
       Txn& t = pkt_.txn;
       t.inst = inst_;
@@ -136,6 +138,12 @@ protected:
 
   // Operand `k`'s read request is about to leave (fixed_stage: look for a result to forward).
   virtual void requesting(unsigned k) {}
+  // The physical register logical source `reg` was renamed to (WIR), or -1.
+  int phys_of(unsigned reg) const {
+    for (unsigned k = 0; k < inst_->info->n_src; ++k)
+      if (inst_->info->src_reg[k] == reg) return inst_->src[k].phys;
+    return -1;
+  }
   // `inst` left for its pipe; the collector is free again (a CCU unlocks its sources).
   virtual void dispatched(const WarpInst&) {}
 

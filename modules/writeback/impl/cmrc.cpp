@@ -26,7 +26,7 @@ public:
   }
 
 protected:
-  void prepare_write(Txn& t) override {
+  WriteAction prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
     uint8_t w = cmrc::width_mask(v);
     if (t.inst->divergent() && w != 7) {
@@ -40,6 +40,7 @@ protected:
     cmrc::pack(v, odd, buf);
     t.data = buf;
     t.slice_mask = cmrc::slice_mask(w, odd);
+    return WriteAction::Send;
   }
 
 private:

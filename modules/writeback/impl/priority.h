@@ -82,13 +82,16 @@ public:
           t.bank = loc.bank;
           t.row = loc.row;
           t.slice_mask = (1u << s.slices) - 1;
-          t.operand = inst->wb_sent++;
+          t.operand = inst->wb_sent;
           t.version = inst->seq;
+          const WriteAction a = prepare_write(t);
+          if (a == WriteAction::Wait) break; // retried next cycle
+          ++inst->wb_sent;
+          if (a == WriteAction::Skip) continue;
           ++inst->wb_pending;
-          prepare_write(t);
           to_arb->b_transport(pkt_.gp, pkt_.delay);
           --ports;
-          ++writes_;
+          writes_ += t.kind == Txn::Kind::Write;
         }
         if (inst->wb_sent < inst->n_dst) {
           next = now + 1;
@@ -101,7 +104,7 @@ public:
           break;
         }
         it = q.erase(it);
-        if (!inst->n_dst) retire(inst);
+        if (!inst->wb_pending) retire(inst);
       }
     }
     port_stall_ += stalled;
@@ -161,14 +164,21 @@ protected:
 
   void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     if (unsigned char* buf = txn_of(gp).data) free_.push_back(buf);
-    WarpInst* inst = txn_of(gp).inst;
+    request_done(txn_of(gp).inst);
+  }
+
+  // One of inst's requests is answered; it retires when every destination is done.
+  void request_done(WarpInst* inst) {
     if (--inst->wb_pending == 0 && inst->wb_sent == inst->n_dst) retire(inst);
   }
 
 protected:
   // Variants adjust a write request before it goes to the arbiter (CMRC, W-C: slice mask,
-  // the stored form in t.data from write_buffer(), which returns to the pool when written).
-  virtual void prepare_write(Txn&) {}
+  // the stored form in t.data from write_buffer(), which returns to the pool when written;
+  // WIR: the physical register, or a verify-read instead), or say that the destination needs
+  // no request (Skip: done, no port) or cannot go yet (Wait: retried next cycle).
+  enum class WriteAction { Send, Skip, Wait };
+  virtual WriteAction prepare_write(Txn&) { return WriteAction::Send; }
   // The cycle a result that is ready at `ready` may request its writes (W-C: after the
   // compression stage). The result is complete (and counted) at `ready` either way.
   virtual Cycle write_ready(const WarpInst&, Cycle ready) { return ready; }

@@ -89,7 +89,7 @@ protected:
     return done + latency_;
   }
 
-  void prepare_write(Txn& t) override {
+  WriteAction prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
     const bool div = t.inst->divergent();
     bdi::Choice c = bdi::Choice::Uncompressed;
@@ -113,6 +113,7 @@ protected:
     t.slice_mask = (1u << bdi::slices(c)) - 1;
     tags_->set(t.bank, t.row, wc_tag(c));
     ++forms_[unsigned(c)];
+    return WriteAction::Send;
   }
 
 private:

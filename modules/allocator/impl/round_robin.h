@@ -1,0 +1,28 @@
+// Allocates the next free collector serving the instruction's pipe, round robin from the
+// one allocated last (GPGPU-Sim's operand collector allocation).
+#pragma once
+
+#include "modules/allocator/impl/pool.h"
+
+namespace gpurf {
+
+class RoundRobinAllocator : public CollectorPool {
+public:
+  RoundRobinAllocator(sc_core::sc_module_name nm, Params&, const UnitContext& c)
+      : CollectorPool(nm, c) {}
+
+protected:
+  int choose(const WarpInst&, unsigned pipe_bit) override {
+    const unsigned n = collectors();
+    for (unsigned k = 0; k < n; ++k) {
+      const unsigned i = (last_ + 1 + k) % n;
+      if (eligible(i, pipe_bit)) return int(last_ = i);
+    }
+    return -1;
+  }
+
+private:
+  unsigned last_ = 0;
+};
+
+} // namespace gpurf

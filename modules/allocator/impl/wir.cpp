@@ -1,0 +1,197 @@
+// WIR's rename and reuse stages (Kim & Ro, shared/papers/004, Sec. V-B, V-C, VI, Fig. 5, 8),
+// in front of the baseline's round-robin collector allocation. An issued instruction passes
+// its scheduler's rename and reuse stages (1 cycle each, pipelined: one instruction per stage;
+// the scheduler is refused while both hold one, i.e. while the oldest waits for a collector).
+// Rename: every source gets the physical register its warp's rename table maps it to, and the
+// version tag of that register's value (an unmapped register reads physical register 0, zeros).
+// Reuse: a reusable, convergent instruction looks its tag up in the reuse buffer; on a hit it
+// bypasses register read, execution and write (its sources are released at the scheduler and it
+// goes to the writeback, which retires it with the reused register); otherwise it takes a collector
+// like any instruction (and waits in the latch while none is free).
+//
+// This unit also owns the sub-core's WIR tables (policies/wir_state.h), built from its
+// parameters, which the writeback `wir` (register allocation stage) shares.
+#include <deque>
+
+#include "modules/allocator/impl/round_robin.h"
+#include "modules/frontend/i_frontend.h"
+#include "policies/wir_state.h"
+
+namespace gpurf {
+
+class WirAllocator : public RoundRobinAllocator {
+public:
+  WirAllocator(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : RoundRobinAllocator(nm, p, c),
+        stages_(p.get_uint("stages", 4,
+                           "cycles the WIR stages add to every instruction (Sec. VII-E: 4; "
+                           "Fig. 22 varies 3-7): rename 1 + reuse 1 before the collectors, "
+                           "the rest in the register-allocation stage",
+                           3, 16)),
+        lookups_(stats().scalar("reuse_lookups", "reuse-buffer lookups", "instructions")),
+        hits_(stats().scalar("reuse_hits",
+                             "instructions that reused a result (bypassed the backend)",
+                             "instructions")),
+        misses_(stats().scalar("reuse_misses", "reuse-buffer lookups that missed", "instructions")),
+        reused_sources_(stats().scalar("reused_sources",
+                                       "source operands of reused instructions (never read: "
+                                       "their consumers check the reused results)",
+                                       "registers")),
+        latch_full_(stats().scalar("stage_full",
+                                   "issue attempts refused: the scheduler's WIR stages are full",
+                                   "attempts")),
+        waits_(stats().scalar("collector_wait_cycles",
+                              "cycles a renamed instruction waited for a collector", "cycles")) {
+    WirOptions o;
+    const SmShape& s = *c.shape;
+    o.phys_regs =
+        p.get_uint("phys_regs", s.banks * s.bank_rows,
+                   "physical warp registers (default: the sub-core's bank rows)", 2, 1u << 20);
+    o.warps = s.warps_per_subcore();
+    o.regs = s.regs_per_thread;
+    o.release_latency = p.get_uint("release_latency", 2,
+                                   "cycles from a reference count reaching 0 to the register "
+                                   "being free (Sec. VII-E: 2)",
+                                   0, 64);
+    o.vsb_entries =
+        p.get_uint("vsb_entries", 256, "value signature buffer entries, a power of two (0: NoVSB)",
+                   0, 1u << 16);
+    o.reuse_entries =
+        p.get_uint("reuse_entries", 256, "reuse buffer entries, a power of two", 1, 1u << 16);
+    o.reuse = p.get_bool("reuse", true,
+                         "look instructions up in the reuse buffer (false: register reuse only)");
+    o.stages = stages_;
+    if (o.vsb_entries & (o.vsb_entries - 1)) p.fail("vsb_entries", "must be a power of two");
+    if (o.reuse_entries & (o.reuse_entries - 1)) p.fail("reuse_entries", "must be a power of two");
+    if (o.phys_regs > s.banks * s.bank_rows)
+      p.fail("phys_regs", std::to_string(o.phys_regs) + " physical registers do not fit the " +
+                              std::to_string(s.banks * s.bank_rows) + " bank rows");
+    if (c.wir) state_ = &c.wir->create(c.subcore, o, sibling_stats_path(""));
+    stats().formula("reuse_rate", "reused / issued instructions of the sub-core", "ratio",
+                    [this] { return issued_ ? double(hits_) / double(issued_) : 0.0; });
+  }
+
+  void tick(Cycle now) override {
+    for (auto& q : stage_) // per scheduler, in issue order: only the oldest may leave
+      while (!q.empty()) {
+        Latch& l = q.front();
+        if (l.ready > now) {
+          wake(l.ready);
+          break;
+        }
+        if (!l.renamed) {
+          rename(*l.inst);
+          l.renamed = true;
+          if (reuse(*l.inst)) {
+            q.pop_front();
+            ctx_.wake_issue(); // a stage slot is free
+            continue;
+          }
+        }
+        pkt_.prepare(Txn::Kind::Issue);
+        pkt_.txn.inst = l.inst;
+        if (!bind(pkt_.gp, pkt_.delay)) {
+          ++waits_;
+          wake(now + 1);
+          break;
+        }
+        q.pop_front();
+        ctx_.wake_issue();
+      }
+  }
+
+  void dump_state(std::ostream& os) const override {
+    RoundRobinAllocator::dump_state(os);
+    for (unsigned k = 0; k < stage_.size(); ++k)
+      for (const Latch& l : stage_[k])
+        os << "  stages of scheduler " << k << ": warp " << l.inst->warp << " pc "
+           << l.inst->info->pc << (l.renamed ? " (renamed)" : "") << "\n";
+  }
+
+protected:
+  void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
+    Txn& t = txn_of(gp);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    const unsigned k = t.inst->scheduler;
+    if (k >= stage_.size()) stage_.resize(k + 1);
+    if (stage_[k].size() == kFrontStages) { // both stages taken: the oldest waits for a collector
+      ++latch_full_;
+      t.busy = true;
+      return;
+    }
+    stage_[k].push_back({t.inst, now() + kFrontStages, false});
+    ++issued_;
+    wake(now() + kFrontStages);
+  }
+
+private:
+  static constexpr unsigned kFrontStages = 2; // rename, reuse (Sec. VII-E)
+  struct Latch {
+    WarpInst* inst = nullptr;
+    Cycle ready = 0;
+    bool renamed = false;
+  };
+
+  // Sources to physical registers; a warp slot that got a new warp starts unmapped.
+  void rename(WarpInst& inst) {
+    if (!state_) return;
+    const SmShape& s = *ctx_.shape;
+    const unsigned lw = s.local_warp(inst.warp);
+    if (lw >= seen_.size()) seen_.resize(s.warps_per_subcore(), 0);
+    const uint64_t f = ctx_.frontend->warps_finished(inst.warp);
+    if (f != seen_[lw]) {
+      seen_[lw] = f;
+      state_->rename.clear(lw, state_->regs, now());
+    }
+    state_->events.rename_reads += inst.n_src;
+    for (unsigned k = 0; k < inst.n_src; ++k) {
+      const RenameTables::Entry& e = state_->rename.at(lw, inst.info->src_reg[k]);
+      inst.src[k].phys = e.phys >= 0 ? e.phys : int(state_->zero);
+      inst.src[k].version = e.phys >= 0 ? e.version : 0;
+    }
+  }
+
+  // The reuse stage: true if `inst` took a previous result and bypasses the backend.
+  bool reuse(WarpInst& inst) {
+    if (!state_ || !state_->options.reuse || !inst.info->reuse_op || inst.divergent()) return false;
+    const ReuseTag tag = reuse_tag(inst);
+    ++lookups_;
+    ++state_->events.reuse_lookups;
+    const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
+    if (!l.hit || l.pending) {
+      ++misses_;
+      // It records its tag at retire: its source registers must keep their values till then.
+      for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
+        if (tag.regs >> j & 1) state_->regs.ref(tag.operand[j]);
+      return false;
+    }
+    ++hits_;
+    reused_sources_ += inst.n_src;
+    inst.reused = true;
+    inst.dst[0].phys = l.result;
+    state_->regs.ref(unsigned(l.result)); // in flight until retire maps it
+    if (ctx_.probe) ctx_.probe->reused(inst, now());
+    pkt_.prepare(Txn::Kind::OperandsRead);
+    pkt_.txn.inst = &inst;
+    to_sched[inst.scheduler]->b_transport(pkt_.gp, pkt_.delay);
+    pkt_.prepare(Txn::Kind::Complete);
+    pkt_.txn.inst = &inst;
+    to_wb[0]->b_transport(pkt_.gp, pkt_.delay);
+    return true;
+  }
+
+private:
+  const unsigned stages_;
+  WirState* state_ = nullptr;
+  std::vector<std::deque<Latch>> stage_; // per scheduler: the rename and reuse stages
+  std::vector<uint64_t> seen_;           // per local warp slot: warps finished there when last seen
+  Packet pkt_;
+  uint64_t issued_ = 0;
+  uint64_t &lookups_, &hits_, &misses_, &reused_sources_, &latch_full_, &waits_;
+};
+
+GPURF_REGISTER_UNIT(IAllocator, WirAllocator, "wir",
+                    "WIR rename and reuse stages (Kim & Ro): physical sources, reuse-buffer "
+                    "lookups bypassing the backend, then round-robin collector allocation");
+
+} // namespace gpurf

@@ -1,0 +1,89 @@
+#include "modules/frontend/compiler/reuse_key.h"
+
+#include <functional>
+
+namespace gpurf::compiler {
+
+namespace {
+
+struct Hash {
+  uint64_t h = 0xcbf29ce484222325ull;
+  void add(uint64_t v) {
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0x100000001b3ull;
+  }
+  void add(const std::string& s) { add(std::hash<std::string>()(s)); }
+};
+
+// The identity of constant operand `v`: its only definition (ld.param, mov of an immediate,
+// cvta of a constant operand); false if it has none of those forms.
+bool constant_identity(const ptx::Function& f, unsigned v, const ConstantOperands& c, Hash& h,
+                       unsigned depth = 0) {
+  if (depth > 8) return false;
+  for (const ptx::Instr& d : f.instrs) {
+    if (d.dst.size() != 1 || !d.dst[0].is_reg() || d.dst[0].reg != v) continue;
+    h.add(uint64_t(d.op));
+    h.add(uint64_t(d.type));
+    if (d.src.empty()) return false;
+    const ptx::Operand& s = d.src[0];
+    switch (s.kind) {
+    case ptx::Operand::Kind::Imm:
+      h.add(s.imm);
+      return true;
+    case ptx::Operand::Kind::Addr:
+    case ptx::Operand::Kind::Symbol:
+      h.add(s.name);
+      h.add(uint64_t(s.offset));
+      return !s.has_base_reg;
+    case ptx::Operand::Kind::Reg:
+      return s.reg < c.vreg.size() && c.vreg[s.reg] && constant_identity(f, s.reg, c, h, depth + 1);
+    default:
+      return false;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c) {
+  ReuseKey k;
+  const ptx::OpTraits t = ptx::op_traits(in);
+  const OpClass oc = t.op_class;
+  if (t.is_load || t.is_store || t.is_atomic || t.branch || t.call || t.ret || t.barrier ||
+      t.exit || in.guard >= 0 || in.cc || oc == OpClass::Control || oc == OpClass::Shfl ||
+      oc == OpClass::Vote || oc == OpClass::Mem || oc == OpClass::Tensor)
+    return k;
+  if (in.dst.size() != 1 || !in.dst[0].is_reg()) return k;
+  const ptx::VReg& d = f.regs[in.dst[0].reg];
+  if (d.is_pred || d.width_bits > 32) return k;
+  Hash h;
+  for (uint64_t x :
+       {uint64_t(in.op), uint64_t(in.type), uint64_t(in.type2), uint64_t(in.rnd), uint64_t(in.ftz),
+        uint64_t(in.sat), uint64_t(in.mul), uint64_t(in.cmp), uint64_t(in.bop), uint64_t(in.prmt),
+        uint64_t(in.shf_right), uint64_t(in.shf_clamp), uint64_t(in.shiftamt), uint64_t(in.testp),
+        uint64_t(in.space), uint64_t(in.cvta_to), uint64_t(in.vec)})
+    h.add(x);
+  for (const ptx::Operand& o : in.src) {
+    h.add(uint64_t(o.kind));
+    if (o.kind == ptx::Operand::Kind::Imm) {
+      h.add(o.imm);
+      continue;
+    }
+    if (o.kind != ptx::Operand::Kind::Reg || o.negate) return {};
+    const ptx::VReg& r = f.regs[o.reg];
+    if (r.is_pred || r.width_bits > 32) return {};
+    if (o.reg < c.vreg.size() && c.vreg[o.reg]) { // held in the encoding: part of the opcode
+      h.add(uint64_t(1) << 40);
+      if (!constant_identity(f, o.reg, c, h)) return {};
+      continue;
+    }
+    if (k.regs.size() == 3) return {};
+    h.add(uint64_t(k.regs.size()) << 32); // the position of the register operand
+    k.regs.push_back(o.reg);
+  }
+  k.op = uint32_t(h.h ^ (h.h >> 32)) | 1u; // never 0
+  return k;
+}
+
+} // namespace gpurf::compiler

@@ -1,0 +1,244 @@
+// WIR's register allocation stage (Kim & Ro, shared/papers/004, Sec. V-A, V-D, Fig. 6, 7): a
+// result waits `stages` - 2 cycles (hash generation, VSB access), then each destination gets a
+// physical register:
+//   reused       the reuse stage found the result: the destination takes the reused
+//                register, nothing is written (the instruction retires at once)
+//   divergent    a dedicated register: the one the pin bit says the logical register has,
+//                or a new one (pin set; not registered in the VSB: it is overwritten in the
+//                divergent flow); the inactive lanes' copy is the dummy MOV (counted)
+//   VSB hit      the hash of the value names a register: a verify-read compares it in the
+//                register file (Fig. 7); equal: the destination shares it, no write; a
+//                collision: a new register is written and replaces the VSB entry
+//   VSB miss     a new register is written and registered in the VSB
+// At retire the rename table maps each destination (the version it records is the producer
+// of the register's value: under sharing, an older instruction) and a reusable convergent
+// instruction records its tag and result in the reuse buffer. When the pool is empty the
+// stage waits and the low-register mode evicts VSB and reuse-buffer entries (one each per
+// cycle, round robin) until registers come back (max-register policy, Sec. V-E).
+#include "modules/writeback/impl/priority.h"
+#include "policies/wir_state.h"
+
+namespace gpurf {
+
+class WirWriteback : public PriorityWriteback {
+public:
+  WirWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : PriorityWriteback(nm, p, c), state_(c.wir ? c.wir->at(c.subcore) : nullptr),
+        verify_reads_(
+            stats().scalar("verify_reads", "VSB hits verified by a bank read", "registers")),
+        shared_(stats().scalar("shared_writes",
+                               "results that share a register holding their value (no write)",
+                               "registers")),
+        false_(stats().scalar("vsb_false_matches", "VSB hits whose register held another value",
+                              "registers")),
+        vsb_misses_(
+            stats().scalar("vsb_misses", "results whose hash the VSB did not know", "registers")),
+        dedicated_(stats().scalar("dedicated_writes",
+                                  "divergent results written to a dedicated (pinned) register",
+                                  "registers")),
+        movs_(stats().scalar("dummy_movs",
+                             "dummy MOVs: first divergent redefinitions copying inactive lanes",
+                             "instructions")),
+        bypassed_(stats().scalar("bypassed", "reused instructions retired without execution",
+                                 "instructions")),
+        low_(stats().scalar("low_register_cycles",
+                            "cycles a result waited for a free physical register (low-register "
+                            "mode evictions)",
+                            "cycles")) {
+    if (!state_) p.fail("impl", "the WIR writeback needs the WIR tables of allocator.impl: wir");
+    stats().formula("vsb_hit_rate", "VSB lookups that found the value's register", "ratio", [this] {
+      const double n = double(shared_ + false_ + vsb_misses_);
+      return n ? double(shared_) / n : 0.0;
+    });
+    stats().formula("phys_live", "physical registers allocated at the end", "registers",
+                    [this] { return double(state_->regs.live()); });
+    stats().formula("phys_peak", "physical registers allocated at most", "registers",
+                    [this] { return double(state_->regs.peak_live()); });
+  }
+
+  bool renames() const override { return true; }
+
+  unsigned write_stage() const override { return state_ ? state_->options.stages - 2 : 0; }
+
+  void finish() override {
+    PriorityWriteback::finish();
+    state_->finish();
+  }
+
+  void tick(Cycle now) override {
+    retry_verified(now);
+    PriorityWriteback::tick(now);
+  }
+
+protected:
+  Cycle write_ready(const WarpInst& inst, Cycle ready) override {
+    return inst.reused ? ready : ready + write_stage();
+  }
+
+  WriteAction prepare_write(Txn& t) override {
+    WarpInst& inst = *t.inst;
+    const unsigned k = t.operand;
+    if (inst.reused) { // the reuse stage chose the register
+      remap(inst, k);
+      return WriteAction::Skip;
+    }
+    WirState& s = *state_;
+    const unsigned lw = ctx_.shape->local_warp(inst.warp);
+    if (inst.divergent()) {
+      const RenameTables::Entry& cur = s.rename.at(lw, inst.info->dst_reg[k]);
+      int p = cur.pin ? cur.phys : -1;
+      if (p >= 0) {
+        s.regs.ref(unsigned(p)); // the in-flight reference
+      } else {
+        if ((p = allocate()) < 0) return WriteAction::Wait;
+        ++movs_; // the inactive lanes come from the old register
+      }
+      ++dedicated_;
+      return write_to(t, unsigned(p));
+    }
+    const uint32_t h = h3_hash(inst.dst[k].value);
+    hash_[&inst][k] = h;
+    ++s.events.hashes;
+    ++s.events.vsb_lookups;
+    if (const int c = s.vsb.lookup(h); c >= 0) { // verify-read the candidate
+      s.regs.ref(unsigned(c));
+      inst.dst[k].phys = c;
+      t.kind = Txn::Kind::VerifyRead;
+      place(t, unsigned(c));
+      t.collector = uint16_t(ctx_.shape->collectors); // the writeback's read port
+      t.data = reinterpret_cast<unsigned char*>(inst.dst[k].value.data());
+      ++verify_reads_;
+      return WriteAction::Send;
+    }
+    const int p = allocate();
+    if (p < 0) return WriteAction::Wait;
+    ++vsb_misses_;
+    ++s.events.vsb_inserts;
+    s.vsb.insert(h, unsigned(p), s.regs, now());
+    return write_to(t, unsigned(p));
+  }
+
+  void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    Txn& t = txn_of(gp);
+    if (t.kind != Txn::Kind::VerifyDone) return PriorityWriteback::on_write_done(gp, d);
+    if (!t.busy) { // equal: share the register
+      ++shared_;
+      remap(*t.inst, t.operand);
+      return request_done(t.inst);
+    }
+    ++false_; // a collision: write a new register next cycle (the request stays pending)
+    unverified_.push_back({t.inst, t.operand});
+    wake(now() + 1);
+  }
+
+  void retire(WarpInst* inst) override {
+    WirState& s = *state_;
+    const unsigned lw = ctx_.shape->local_warp(inst->warp);
+    // First the reuse buffer (the tag's sources are still held by the lookup's references),
+    // then the rename table (which may drop a source's mapping: add r1, r1, r2).
+    if (!inst->reused && s.options.reuse && inst->info->reuse_op && !inst->divergent()) {
+      const ReuseTag tag = reuse_tag(*inst);
+      s.reuse.reserve(tag, s.regs, now());
+      s.reuse.fill(tag, unsigned(inst->dst[0].phys), s.regs, now());
+      ++s.events.reuse_inserts;
+      for (unsigned j = 0; j < ReuseTag::kOperands; ++j) // the lookup's references
+        if (tag.regs >> j & 1) s.regs.unref(tag.operand[j], now());
+    }
+    for (unsigned k = 0; k < inst->n_dst; ++k) {
+      const unsigned p = unsigned(inst->dst[k].phys);
+      s.rename.map(lw, inst->info->dst_reg[k], p, s.version[p], inst->divergent() && !inst->reused,
+                   s.regs, now());
+      s.regs.unref(p, now()); // the in-flight reference
+      ++s.events.rename_writes;
+    }
+    if (inst->reused) ++bypassed_;
+    hash_.erase(inst);
+    PriorityWriteback::retire(inst);
+  }
+
+private:
+  // (bank, row) of physical register p.
+  void place(Txn& t, unsigned p) const {
+    t.bank = uint16_t(p % ctx_.shape->banks);
+    t.row = p / ctx_.shape->banks;
+  }
+
+  // A write of the result into physical register p (holding its in-flight reference).
+  WriteAction write_to(Txn& t, unsigned p) {
+    t.inst->dst[t.operand].phys = int(p);
+    state_->version[p] = t.inst->seq;
+    place(t, p);
+    return WriteAction::Send;
+  }
+
+  // The destination maps to a register that holds its value already: the architectural write
+  // without a bank write.
+  void remap(WarpInst& inst, unsigned k) {
+    const unsigned p = unsigned(inst.dst[k].phys);
+    if (ctx_.probe) {
+      const unsigned banks = ctx_.shape->banks;
+      ctx_.probe->write({&inst, inst.info->dst_reg[k], Store::Rename, int(p % banks), p / banks,
+                         (1u << ctx_.shape->slices) - 1, state_->version[p]},
+                        now());
+    }
+  }
+
+  // A free register (with one reference, the in-flight one); none: a low-register-mode
+  // eviction this cycle, and -1.
+  int allocate() {
+    WirState& s = *state_;
+    const int p = s.regs.allocate(now());
+    if (p >= 0) return p;
+    if (low_at_ != now()) {
+      low_at_ = now();
+      ++low_;
+      s.vsb.evict(evict_rr_ % std::max(1u, s.vsb.entries()), s.regs, now());
+      s.reuse.evict(evict_rr_ % s.reuse.entries(), s.regs, now());
+      ++evict_rr_;
+    }
+    return -1;
+  }
+
+  // Collisions found by verify-reads: a new register is written instead.
+  void retry_verified(Cycle now) {
+    for (size_t i = 0; i < unverified_.size();) {
+      auto [inst, k] = unverified_[i];
+      WirState& s = *state_;
+      const int p = allocate();
+      if (p < 0) {
+        ++i;
+        wake(now + 1);
+        continue;
+      }
+      s.regs.unref(unsigned(inst->dst[k].phys), now); // the false candidate
+      s.vsb.insert(hash_[inst][k], unsigned(p), s.regs, now);
+      ++s.events.vsb_inserts;
+      pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
+      Txn& t = pkt_.txn;
+      t.inst = inst;
+      t.warp = inst->warp;
+      t.reg = inst->info->dst_reg[k];
+      t.slice_mask = (1u << ctx_.shape->slices) - 1;
+      t.operand = uint8_t(k);
+      t.version = inst->seq;
+      write_to(t, unsigned(p));
+      to_arb->b_transport(pkt_.gp, pkt_.delay);
+      ++writes_;
+      unverified_[i] = unverified_.back();
+      unverified_.pop_back();
+    }
+  }
+
+  WirState* state_;
+  std::unordered_map<const WarpInst*, std::array<uint32_t, InstInfo::kMaxDst>> hash_;
+  std::vector<std::pair<WarpInst*, unsigned>> unverified_;
+  Cycle low_at_ = kNever;
+  unsigned evict_rr_ = 0;
+  uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &bypassed_, &low_;
+};
+
+GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
+                    "WIR register allocation stage: H3 hash, value signature buffer, "
+                    "verify-reads, register sharing, rename-table and reuse-buffer updates");
+
+} // namespace gpurf

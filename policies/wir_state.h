@@ -1,0 +1,111 @@
+// The WIR tables of one sub-core's register file (Kim & Ro, shared/papers/004, Sec. V-VI):
+// the physical register pool, the rename tables, the value signature buffer, the reuse
+// buffer and the version each physical register holds. The rename/reuse stage (allocator
+// `wir`) and the register-allocation stage (writeback `wir`) both access them, as the
+// hardware stages access the same tables; the allocator creates them from its parameters.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "platform/stats.h"
+#include "policies/wir_regs.h"
+#include "policies/wir_reuse.h"
+#include "policies/wir_vsb.h"
+
+namespace gpurf {
+
+struct WirOptions {
+  unsigned phys_regs = 1024;      // physical warp registers (the sub-core's bank rows)
+  unsigned warps = 48, regs = 63; // rename tables: warps x logical registers
+  unsigned release_latency = 2;   // reference-count pipeline (Sec. VII-E: 2 cycles)
+  unsigned vsb_entries = 256, reuse_entries = 256;
+  bool reuse = true;          // the reuse buffer (false: register renaming and the VSB only)
+  bool load_reuse = false;    // RL: loads reuse (Sec. VI-A)
+  unsigned pending_retry = 0; // RLP: pending-retry queue entries (Sec. VI-B; 0: none)
+  unsigned verify_cache = 0;  // RLPV: verify-cache entries (Sec. VI-C; 0: none)
+  bool capped = false;        // capped-register policy (Sec. V-E)
+  unsigned stages = 4;        // cycles the WIR stages add (rename 1 + reuse 1 + allocation)
+};
+
+// The reuse-buffer tag of a renamed instruction: its static key and the physical registers of
+// its register operands in operand order.
+inline ReuseTag reuse_tag(const WarpInst& inst) {
+  ReuseTag t;
+  t.opcode = inst.info->reuse_op;
+  for (unsigned j = 0; j < inst.info->reuse_n; ++j) {
+    t.operand[j] = uint32_t(inst.src[inst.info->reuse_src[j]].phys);
+    t.regs |= uint8_t(1u << j);
+  }
+  return t;
+}
+
+// The operations of WIR's added tables, counted in groups named as the energy table's
+// structures (configs/energy/wir.yaml, Table III: one count per table operation), beside
+// the sub-core's units ("sm.sub0.rename" etc.).
+struct WirEvents {
+  explicit WirEvents(const std::string& prefix)
+      : rename_g(prefix + "rename"), reuse_g(prefix + "reuse_buffer"), hash_g(prefix + "hash"),
+        vsb_g(prefix + "vsb"), alloc_g(prefix + "reg_allocator"), ref_g(prefix + "refcount"),
+        rename_reads(rename_g.scalar("reads", "rename-table reads (renamed sources)", "reads")),
+        rename_writes(
+            rename_g.scalar("writes", "rename-table writes (retired destinations)", "writes")),
+        reuse_lookups(reuse_g.scalar("lookups", "reuse-buffer lookups", "lookups")),
+        reuse_inserts(reuse_g.scalar("inserts", "reuse-buffer updates at retire", "inserts")),
+        hashes(hash_g.scalar("hashes", "H3 hashes of results", "hashes")),
+        vsb_lookups(vsb_g.scalar("lookups", "value-signature-buffer lookups", "lookups")),
+        vsb_inserts(vsb_g.scalar("inserts", "value-signature-buffer updates", "inserts")),
+        allocations(
+            alloc_g.scalar("allocations", "registers taken from the free pool", "registers")),
+        frees(alloc_g.scalar("frees", "registers returned to the free pool", "registers")),
+        increments(ref_g.scalar("increments", "reference-count increments", "operations")),
+        decrements(ref_g.scalar("decrements", "reference-count decrements", "operations")) {}
+  StatGroup rename_g, reuse_g, hash_g, vsb_g, alloc_g, ref_g;
+  uint64_t &rename_reads, &rename_writes, &reuse_lookups, &reuse_inserts, &hashes, &vsb_lookups,
+      &vsb_inserts, &allocations, &frees, &increments, &decrements;
+};
+
+class WirState {
+public:
+  WirState(const WirOptions& o, const std::string& stats_prefix)
+      : options(o), events(stats_prefix), regs(o.phys_regs, o.release_latency),
+        rename(o.warps, o.regs), vsb(o.vsb_entries), reuse(o.reuse_entries),
+        version(o.phys_regs, 0) {
+    // Physical register 0 holds zeros for ever: what a logical register reads before its
+    // first write (every rename entry is invalid at warp start, Sec. V-B).
+    zero = unsigned(regs.allocate(0));
+  }
+  // The end of the run: the pool's and the counters' operations into the statistics.
+  void finish() {
+    events.allocations = regs.allocations();
+    events.frees = regs.releases();
+    events.increments = regs.increments();
+    events.decrements = regs.decrements();
+  }
+  const WirOptions options;
+  WirEvents events;
+  PhysRegs regs;
+  RenameTables rename;
+  ValueSignatureBuffer vsb;
+  ReuseBuffer reuse;
+  std::vector<uint64_t> version; // per physical register: the producer of its value
+  unsigned zero = 0;
+};
+
+// Per SM: each sub-core's WIR tables (none without WIR units).
+class WirBoard {
+public:
+  WirState& create(unsigned subcore, const WirOptions& o, const std::string& stats_prefix) {
+    if (subcore >= sub_.size()) sub_.resize(subcore + 1);
+    if (!sub_[subcore]) sub_[subcore] = std::make_unique<WirState>(o, stats_prefix);
+    return *sub_[subcore];
+  }
+  WirState* at(unsigned subcore) const {
+    return subcore < sub_.size() ? sub_[subcore].get() : nullptr;
+  }
+
+private:
+  std::vector<std::unique_ptr<WirState>> sub_;
+};
+
+} // namespace gpurf
