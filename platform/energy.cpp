@@ -185,6 +185,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"allocator", "reuse_hits", "", R::NotEvent, "WIR: outcomes of reuse-buffer lookups"},
     {"allocator", "reuse_misses", "", R::NotEvent, "WIR: outcomes of reuse-buffer lookups"},
     {"allocator", "reused_sources", "", R::NotEvent, "WIR: operands never read"},
+    {"allocator", "reuse_pending_waits", "", R::NotEvent, "WIR: pending-retry queue entries"},
+    {"allocator", "reuse_pending_hits", "", R::NotEvent, "WIR: outcomes of pending retries"},
     {"allocator", "stage_full", "", R::NotEvent, "WIR: refused issue attempts"},
     {"allocator", "collector_wait_cycles", "", R::NotEvent, "WIR: stall cycles"},
 
@@ -202,6 +204,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "not issued yet, docs/wir.md)"},
     {"writeback", "bypassed", "", R::NotEvent, "WIR: reused instructions, no backend event"},
     {"writeback", "low_register_cycles", "", R::NotEvent, "WIR: stall cycles"},
+    {"writeback", "verify_cache_hits", "", R::NotEvent,
+     "WIR: priced by the verify_cache structure's reads"},
+    {"writeback", "unverified_shares", "", R::NotEvent, "WIR: a fault-injection count"},
     {"writeback", "order_stall_cycles", "", R::NotEvent, "stalls"},
     {"writeback", "width_writes", "", R::NotEvent,
      "CMRC: register writes by stored width; priced by bank slice_writes"},

@@ -449,7 +449,7 @@ const InstInfo* Sm::with_predicates_in_banks(const InstInfo* info) {
 // instruction that last wrote its register in program order (the version a correct
 // pipeline must deliver), independently of the scoreboard and the units.
 void Sm::execute(unsigned warp, WarpInst& out) {
-  out.injected = out.reused = false; // the record comes from the pool
+  out.injected = out.reused = out.reuse_tagged = false; // the record comes from the pool
   for (RegOperand& o : out.src) o.phys = -1;
   for (RegOperand& o : out.dst) o.phys = -1;
   if (movs_ && movs_->is_mov(out.info)) { // the scheduler issues the MOV peek() offered

@@ -55,7 +55,10 @@ void RenameTables::map(unsigned warp, unsigned reg, unsigned phys, uint64_t vers
                        PhysRegs& regs, Cycle now) {
   Entry& e = e_.at(size_t(warp) * regs_ + reg);
   regs.ref(phys); // first: remapping to the same register must not release it
-  if (e.phys >= 0) regs.unref(unsigned(e.phys), now);
+  if (e.phys >= 0)
+    regs.unref(unsigned(e.phys), now);
+  else if (mapped_[warp]++ == 0)
+    ++active_;
   e = {int(phys), pin, version};
 }
 
@@ -65,6 +68,8 @@ void RenameTables::clear(unsigned warp, PhysRegs& regs, Cycle now) {
     if (e.phys >= 0) regs.unref(unsigned(e.phys), now);
     e = Entry{};
   }
+  if (mapped_[warp]) --active_;
+  mapped_[warp] = 0;
 }
 
 } // namespace gpurf

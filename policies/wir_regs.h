@@ -67,7 +67,8 @@ public:
     bool pin = false;
     uint64_t version = 0;
   };
-  RenameTables(unsigned warps, unsigned regs) : regs_(regs), e_(size_t(warps) * regs) {}
+  RenameTables(unsigned warps, unsigned regs)
+      : regs_(regs), e_(size_t(warps) * regs), mapped_(warps, 0) {}
   const Entry& at(unsigned warp, unsigned reg) const { return e_.at(size_t(warp) * regs_ + reg); }
   // Maps (warp, reg) to `phys` holding `version`: the table takes a reference to it and drops
   // the old one.
@@ -76,10 +77,14 @@ public:
   // A warp ends: every mapping of it is dropped.
   void clear(unsigned warp, PhysRegs& regs, Cycle now);
   unsigned regs() const { return regs_; }
+  // Warps with at least one mapped register (the capped policy's active warps).
+  unsigned active_warps() const { return active_; }
 
 private:
   unsigned regs_;
   std::vector<Entry> e_;
+  std::vector<unsigned> mapped_; // per warp: mapped registers
+  unsigned active_ = 0;
 };
 
 } // namespace gpurf

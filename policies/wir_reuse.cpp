@@ -15,7 +15,7 @@ unsigned ReuseBuffer::index(const ReuseTag& t) const {
   for (unsigned k = 0; k < ReuseTag::kOperands; ++k)
     h = (h ^ (uint64_t(t.operand[k]) + k + (uint64_t(t.regs >> k & 1) << 40))) *
         0xbf58476d1ce4e5b9ull;
-  h = (h ^ (uint64_t(uint8_t(t.block)) << 8 | t.barriers)) * 0x94d049bb133111ebull;
+  h = (h ^ (uint64_t(uint16_t(t.block)) << 8 | t.barriers)) * 0x94d049bb133111ebull;
   return unsigned((h ^ (h >> 31)) & (e_.size() - 1));
 }
 

@@ -21,7 +21,7 @@ struct ReuseTag {
       0; // the computation's key (compiler/reuse_key.h: opcode, modifiers, immediates)
   std::array<uint32_t, kOperands> operand{}; // physical register id or immediate
   uint8_t regs = 0;                          // bit k: operand k is a physical register
-  int8_t block = -1;                         // thread block (shared-memory loads); -1: none
+  int16_t block = -1;                        // thread block (shared-memory loads); -1: none
   uint8_t barriers = 0;                      // the block's barrier count (loads)
   bool operator==(const ReuseTag& o) const {
     return opcode == o.opcode && operand == o.operand && regs == o.regs && block == o.block &&

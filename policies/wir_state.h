@@ -20,6 +20,8 @@ struct WirOptions {
   unsigned warps = 48, regs = 63; // rename tables: warps x logical registers
   unsigned release_latency = 2;   // reference-count pipeline (Sec. VII-E: 2 cycles)
   unsigned vsb_entries = 256, reuse_entries = 256;
+  unsigned hash_bits = 32;    // bits of the H3 signature (fewer: more collisions)
+  bool verify = true;         // verify-read a VSB hit (false: trust the hash; unsafe)
   bool reuse = true;          // the reuse buffer (false: register renaming and the VSB only)
   bool load_reuse = false;    // RL: loads reuse (Sec. VI-A)
   unsigned pending_retry = 0; // RLP: pending-retry queue entries (Sec. VI-B; 0: none)
@@ -33,6 +35,8 @@ struct WirOptions {
 inline ReuseTag reuse_tag(const WarpInst& inst) {
   ReuseTag t;
   t.opcode = inst.info->reuse_op;
+  t.block = inst.reuse_block;
+  t.barriers = inst.reuse_barriers;
   for (unsigned j = 0; j < inst.info->reuse_n; ++j) {
     t.operand[j] = uint32_t(inst.src[inst.info->reuse_src[j]].phys);
     t.regs |= uint8_t(1u << j);
@@ -90,6 +94,18 @@ public:
   ReuseBuffer reuse;
   std::vector<uint64_t> version; // per physical register: the producer of its value
   unsigned zero = 0;
+  // Load reuse (Sec. VI-A), per local warp: a store to shared memory / global memory since
+  // the warp's last barrier (its loads of that space neither look up nor record), and the
+  // barriers it passed (a load's tag carries it: loads reuse only loads of the same phase;
+  // 5 bits, past 31 the warp's loads stop reusing).
+  struct WarpMem {
+    bool stored_shared = false, stored_global = false;
+    uint8_t barriers = 0;
+  };
+  std::vector<WarpMem> mem = std::vector<WarpMem>(options.warps);
+  // Warp slots that have run a warp (the capped policy's active warps: a finished warp's
+  // registers stay mapped until the next warp of its slot starts).
+  unsigned active_warps = 0;
 };
 
 // Per SM: each sub-core's WIR tables (none without WIR units).

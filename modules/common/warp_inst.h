@@ -133,8 +133,9 @@ struct InstInfo {
   uint32_t reuse_op = 0;
   uint8_t reuse_n = 0;
   std::array<uint8_t, 3> reuse_src{};
-  bool consumes_long_latency = false; // two-level scheduler: suspend before issuing
-  bool produces_long_latency = false; // global/local/texture load
+  MemSpace reuse_load = MemSpace::None; // a reusable load and its space (load reuse)
+  bool consumes_long_latency = false;   // two-level scheduler: suspend before issuing
+  bool produces_long_latency = false;   // global/local/texture load
   MemSpace space = MemSpace::None;
   MemKind mem = MemKind::None;
   bool barrier = false; // bar.sync / bar.red: the warp waits for its CTA
@@ -154,6 +155,12 @@ struct WarpInst {
   bool injected = false;
   // WIR: its result was reused; it bypassed register read, execution and write.
   bool reused = false;
+  // WIR: it looked the reuse buffer up and missed, so it records its tag (these dynamic parts
+  // included: the thread block of a shared-memory load, -1 none; the barrier count of a load)
+  // at retire, holding references on the tag's registers until then.
+  bool reuse_tagged = false;
+  int16_t reuse_block = -1;
+  uint8_t reuse_barriers = 0;
   uint8_t n_src = 0, n_dst = 0; // equal to info's; copied for locality
   std::array<RegOperand, InstInfo::kMaxSrc> src;
   std::array<RegOperand, InstInfo::kMaxDst> dst;

@@ -236,9 +236,10 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
       }
       if (const compiler::ReuseKey rk = compiler::reuse_key(f, in, fp.constants); rk.op) {
         info.reuse_op = rk.op;
-        for (unsigned v : rk.regs) {
+        info.reuse_load = rk.load;
+        for (auto [v, half] : rk.regs) {
           unsigned k = 0;
-          while (k < info.n_src && !(map.src_vreg[k] == v && map.src_half[k] == 0)) ++k;
+          while (k < info.n_src && !(map.src_vreg[k] == v && map.src_half[k] == half)) ++k;
           if (k == info.n_src) { // not a register source after all (cannot happen): no reuse
             info.reuse_op = 0;
             break;

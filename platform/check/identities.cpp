@@ -178,9 +178,14 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
               sum("writeback", "bypassed")},
          {"producer write and remap events", double(e.arch_writes)}});
   if (has_stat(st, "writeback", "verify_reads")) {
-    equal("WIR: verify-reads = VSB hits = shared + false matches",
+    equal("WIR: verify-reads granted = requested",
           {{"writeback.verify_reads", sum("writeback", "verify_reads")},
-           {"arbiter.verify_reads_granted", verify},
+           {"arbiter.verify_reads_granted", verify}});
+    equal("WIR: VSB hits verified in the banks, the verify cache or not at all = shared + false "
+          "matches",
+          {{"writeback.verify_reads + verify_cache_hits + unverified_shares",
+            sum("writeback", "verify_reads") + sum("writeback", "verify_cache_hits") +
+                sum("writeback", "unverified_shares")},
            {"writeback.shared_writes + vsb_false_matches",
             sum("writeback", "shared_writes") + sum("writeback", "vsb_false_matches")}});
     equal("WIR: reuse lookups = hits + misses",

@@ -33,6 +33,14 @@ public:
                              "instructions that reused a result (bypassed the backend)",
                              "instructions")),
         misses_(stats().scalar("reuse_misses", "reuse-buffer lookups that missed", "instructions")),
+        pending_waits_(stats().scalar("reuse_pending_waits",
+                                      "hits on a pending entry that waited in the pending-retry "
+                                      "queue",
+                                      "instructions")),
+        pending_hits_(stats().scalar("reuse_pending_hits",
+                                     "reused instructions that waited for their result (pending-"
+                                     "retry hits, counted in reuse_hits too)",
+                                     "instructions")),
         reused_sources_(stats().scalar("reused_sources",
                                        "source operands of reused instructions (never read: "
                                        "their consumers check the reused results)",
@@ -60,6 +68,25 @@ public:
         p.get_uint("reuse_entries", 256, "reuse buffer entries, a power of two", 1, 1u << 16);
     o.reuse = p.get_bool("reuse", true,
                          "look instructions up in the reuse buffer (false: register reuse only)");
+    o.load_reuse = p.get_bool("load_reuse", false,
+                              "loads reuse earlier loads of the same address (Sec. VI-A: RL)");
+    o.pending_retry = p.get_uint("pending_retry", 0,
+                                 "pending-retry queue entries: a hit on a result still being "
+                                 "computed waits for it (Sec. VI-B: 16; 0: none)",
+                                 0, 1024);
+    o.verify_cache =
+        p.get_uint("verify_cache", 0,
+                   "verify-cache entries serving verify-reads (Sec. VI-C: 8; 0: none)", 0, 1024);
+    o.capped = p.get_choice("register_policy", "max",
+                            "max (every physical register for reuse, low-register mode when "
+                            "none is free) or capped (no more than the logical registers of the "
+                            "active warps, Sec. V-E)",
+                            {"max", "capped"}) == "capped";
+    o.hash_bits = p.get_uint("hash_bits", 32,
+                             "bits of the H3 value signature (fewer: more false matches)", 1, 32);
+    o.verify = p.get_bool("verify", true,
+                          "verify-read every VSB hit (false: trust the signature; a fault "
+                          "injection: false matches then rename to wrong values)");
     o.stages = stages_;
     if (o.vsb_entries & (o.vsb_entries - 1)) p.fail("vsb_entries", "must be a power of two");
     if (o.reuse_entries & (o.reuse_entries - 1)) p.fail("reuse_entries", "must be a power of two");
@@ -72,6 +99,8 @@ public:
   }
 
   void tick(Cycle now) override {
+    looked_up_ = false;
+    retry_bind(now);
     for (auto& q : stage_) // per scheduler, in issue order: only the oldest may leave
       while (!q.empty()) {
         Latch& l = q.front();
@@ -98,6 +127,8 @@ public:
         q.pop_front();
         ctx_.wake_issue();
       }
+    if (!looked_up_) retry_pending(now); // the reuse stage's port is free this cycle
+    if (!pending_.empty()) wake(now + 1);
   }
 
   void dump_state(std::ostream& os) const override {
@@ -137,11 +168,29 @@ private:
     if (!state_) return;
     const SmShape& s = *ctx_.shape;
     const unsigned lw = s.local_warp(inst.warp);
-    if (lw >= seen_.size()) seen_.resize(s.warps_per_subcore(), 0);
+    if (lw >= seen_.size()) {
+      seen_.resize(s.warps_per_subcore(), 0);
+      started_.resize(s.warps_per_subcore(), false);
+    }
     const uint64_t f = ctx_.frontend->warps_finished(inst.warp);
+    if (!started_[lw]) { // its first instruction: active for the capped policy
+      started_[lw] = true;
+      ++state_->active_warps;
+    }
     if (f != seen_[lw]) {
       seen_[lw] = f;
       state_->rename.clear(lw, state_->regs, now());
+      state_->mem[lw] = WirState::WarpMem{};
+    }
+    WirState::WarpMem& m = state_->mem[lw];
+    const InstInfo& info = *inst.info;
+    if (info.mem == MemKind::Store || info.mem == MemKind::Atomic) {
+      m.stored_shared |= info.space == MemSpace::Shared || info.space == MemSpace::Global;
+      m.stored_global |= info.space == MemSpace::Global; // generic included: either space
+    }
+    if (info.barrier) {
+      m.stored_shared = m.stored_global = false;
+      if (m.barriers < 32) ++m.barriers;
     }
     state_->events.rename_reads += inst.n_src;
     for (unsigned k = 0; k < inst.n_src; ++k) {
@@ -151,25 +200,62 @@ private:
     }
   }
 
-  // The reuse stage: true if `inst` took a previous result and bypasses the backend.
+  // Whether `inst` may look the reuse buffer up; sets its tag's dynamic fields.
+  bool reusable(WarpInst& inst) const {
+    const InstInfo& info = *inst.info;
+    if (!state_ || !state_->options.reuse || !info.reuse_op || inst.divergent()) return false;
+    inst.reuse_block = -1;
+    inst.reuse_barriers = 0;
+    if (info.reuse_load == MemSpace::None) return true;
+    const WirState::WarpMem& m = state_->mem[ctx_.shape->local_warp(inst.warp)];
+    const bool shared = info.reuse_load == MemSpace::Shared;
+    if (!state_->options.load_reuse || m.barriers > 31 || (shared && m.stored_shared) ||
+        (info.reuse_load == MemSpace::Global && m.stored_global))
+      return false;
+    // The block: its CTA slot and the slot's generation (blocks that ran there before), as a
+    // block's shared memory is gone when the next one takes the slot.
+    inst.reuse_block =
+        shared ? int16_t((inst.cta & 0xff) | (ctx_.frontend->warps_finished(inst.warp) & 0x7f) << 8)
+               : -1;
+    inst.reuse_barriers = m.barriers;
+    return true;
+  }
+
+  // The reuse stage: true if `inst` took a previous result and bypasses the backend (or waits
+  // for one in the pending-retry queue).
   bool reuse(WarpInst& inst) {
-    if (!state_ || !state_->options.reuse || !inst.info->reuse_op || inst.divergent()) return false;
+    if (!reusable(inst)) return false;
     const ReuseTag tag = reuse_tag(inst);
     ++lookups_;
     ++state_->events.reuse_lookups;
+    looked_up_ = true;
     const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
-    if (!l.hit || l.pending) {
-      ++misses_;
-      // It records its tag at retire: its source registers must keep their values till then.
-      for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
-        if (tag.regs >> j & 1) state_->regs.ref(tag.operand[j]);
-      return false;
+    if (l.hit && !l.pending) {
+      bypass(inst, l.result);
+      return true;
     }
+    if (l.hit && pending_.size() < state_->options.pending_retry) { // wait for the result
+      ++pending_waits_;
+      pending_.push_back(&inst);
+      return true;
+    }
+    ++misses_;
+    if (l.hit) return false; // another instruction is computing it; no room to wait
+    // It records its tag at retire: its source registers must keep their values till then.
+    inst.reuse_tagged = true;
+    for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
+      if (tag.regs >> j & 1) state_->regs.ref(tag.operand[j]);
+    if (state_->options.pending_retry) state_->reuse.reserve(tag, state_->regs, now());
+    return false;
+  }
+
+  // `inst` takes physical register `result` and goes to the writeback without executing.
+  void bypass(WarpInst& inst, int result) {
     ++hits_;
     reused_sources_ += inst.n_src;
     inst.reused = true;
-    inst.dst[0].phys = l.result;
-    state_->regs.ref(unsigned(l.result)); // in flight until retire maps it
+    inst.dst[0].phys = result;
+    state_->regs.ref(unsigned(result)); // in flight until retire maps it
     if (ctx_.probe) ctx_.probe->reused(inst, now());
     pkt_.prepare(Txn::Kind::OperandsRead);
     pkt_.txn.inst = &inst;
@@ -177,17 +263,54 @@ private:
     pkt_.prepare(Txn::Kind::Complete);
     pkt_.txn.inst = &inst;
     to_wb[0]->b_transport(pkt_.gp, pkt_.delay);
-    return true;
   }
 
-private:
+  // Pending-retry (Sec. VI-B): the oldest waiting instruction looks again: the result is
+  // there (reuse), still pending (it queues again), or the entry is gone (it executes).
+  void retry_pending(Cycle now) {
+    if (pending_.empty()) return;
+    WarpInst* inst = pending_.front();
+    pending_.pop_front();
+    const ReuseBuffer::Lookup l = state_->reuse.lookup(reuse_tag(*inst));
+    ++state_->events.reuse_lookups;
+    if (l.hit && !l.pending) {
+      ++pending_hits_;
+      bypass(*inst, l.result);
+    } else if (l.hit) {
+      pending_.push_back(inst);
+    } else {
+      ++misses_;
+      unbound_.push_back(inst);
+    }
+    wake(now + 1);
+  }
+
+  // Instructions that left the pending-retry queue to execute take collectors first.
+  void retry_bind(Cycle now) {
+    while (!unbound_.empty()) {
+      pkt_.prepare(Txn::Kind::Issue);
+      pkt_.txn.inst = unbound_.front();
+      if (!bind(pkt_.gp, pkt_.delay)) {
+        ++waits_;
+        wake(now + 1);
+        return;
+      }
+      unbound_.pop_front();
+    }
+  }
+
   const unsigned stages_;
   WirState* state_ = nullptr;
   std::vector<std::deque<Latch>> stage_; // per scheduler: the rename and reuse stages
+  std::deque<WarpInst*> pending_;        // pending-retry queue
+  std::deque<WarpInst*> unbound_;        // left the queue to execute: wait for a collector
+  bool looked_up_ = false;               // the reuse stage looked up this cycle
   std::vector<uint64_t> seen_;           // per local warp slot: warps finished there when last seen
+  std::vector<bool> started_;            // per local warp slot: a warp has renamed there
   Packet pkt_;
   uint64_t issued_ = 0;
-  uint64_t &lookups_, &hits_, &misses_, &reused_sources_, &latch_full_, &waits_;
+  uint64_t &lookups_, &hits_, &misses_, &pending_waits_, &pending_hits_, &reused_sources_,
+      &latch_full_, &waits_;
 };
 
 GPURF_REGISTER_UNIT(IAllocator, WirAllocator, "wir",

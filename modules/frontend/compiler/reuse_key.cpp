@@ -2,6 +2,8 @@
 
 #include <functional>
 
+#include "modules/common/warp_inst.h"
+
 namespace gpurf::compiler {
 
 namespace {
@@ -50,10 +52,16 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
   ReuseKey k;
   const ptx::OpTraits t = ptx::op_traits(in);
   const OpClass oc = t.op_class;
-  if (t.is_load || t.is_store || t.is_atomic || t.branch || t.call || t.ret || t.barrier ||
-      t.exit || in.guard >= 0 || in.cc || oc == OpClass::Control || oc == OpClass::Shfl ||
-      oc == OpClass::Vote || oc == OpClass::Mem || oc == OpClass::Tensor)
+  const MemSpace space = ptx::mem_space(in);
+  const bool load = t.is_load && !in.is_volatile && in.space != ptx::Space::Generic &&
+                    (space == MemSpace::Global || space == MemSpace::Shared ||
+                     space == MemSpace::Const || space == MemSpace::Param);
+  if ((t.is_load && !load) || t.is_store || t.is_atomic || t.branch || t.call || t.ret ||
+      t.barrier || t.exit || in.guard >= 0 || in.cc || oc == OpClass::Control ||
+      oc == OpClass::Shfl || oc == OpClass::Vote || oc == OpClass::Tensor ||
+      (oc == OpClass::Mem && !load))
     return k;
+  if (load) k.load = space;
   if (in.dst.size() != 1 || !in.dst[0].is_reg()) return k;
   const ptx::VReg& d = f.regs[in.dst[0].reg];
   if (d.is_pred || d.width_bits > 32) return k;
@@ -64,23 +72,34 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
         uint64_t(in.shf_right), uint64_t(in.shf_clamp), uint64_t(in.shiftamt), uint64_t(in.testp),
         uint64_t(in.space), uint64_t(in.cvta_to), uint64_t(in.vec)})
     h.add(x);
+  // A register operand: a constant operand's identity, or its halves as tag operands.
+  auto reg = [&](unsigned v) {
+    const ptx::VReg& r = f.regs[v];
+    if (r.is_pred) return false;
+    if (v < c.vreg.size() && c.vreg[v]) { // held in the encoding: part of the opcode
+      h.add(uint64_t(1) << 40);
+      return constant_identity(f, v, c, h);
+    }
+    for (unsigned half = 0; half < (r.width_bits > 32 ? 2u : 1u); ++half) {
+      if (k.regs.size() == 3) return false;
+      h.add(uint64_t(k.regs.size()) << 32); // the position of the register operand
+      k.regs.push_back({v, half});
+    }
+    return true;
+  };
   for (const ptx::Operand& o : in.src) {
     h.add(uint64_t(o.kind));
     if (o.kind == ptx::Operand::Kind::Imm) {
       h.add(o.imm);
       continue;
     }
-    if (o.kind != ptx::Operand::Kind::Reg || o.negate) return {};
-    const ptx::VReg& r = f.regs[o.reg];
-    if (r.is_pred || r.width_bits > 32) return {};
-    if (o.reg < c.vreg.size() && c.vreg[o.reg]) { // held in the encoding: part of the opcode
-      h.add(uint64_t(1) << 40);
-      if (!constant_identity(f, o.reg, c, h)) return {};
+    if (o.kind == ptx::Operand::Kind::Addr && load) {
+      h.add(o.name);
+      h.add(uint64_t(o.offset));
+      if (o.has_base_reg && !reg(o.reg)) return {};
       continue;
     }
-    if (k.regs.size() == 3) return {};
-    h.add(uint64_t(k.regs.size()) << 32); // the position of the register operand
-    k.regs.push_back(o.reg);
+    if (o.kind != ptx::Operand::Kind::Reg || o.negate || !reg(o.reg)) return {};
   }
   k.op = uint32_t(h.h ^ (h.h >> 32)) | 1u; // never 0
   return k;

@@ -3,15 +3,17 @@
 // computed once per instruction (plain C++, no SystemC).
 //
 // An instruction is reusable when its result is a function of its operands alone: one 32-bit
-// register result; at most three positional operands, each a 32-bit register, an immediate or
-// a constant operand (`frontend.constants: operands`: a kernel parameter or an immediate held
+// register result; operands that are registers (at most three 32-bit halves in all), immediates
+// or constant operands (`frontend.constants: operands`: a kernel parameter or an immediate held
 // in the encoding); no guard, no predicate or carry operand, no special register (%tid,
-// %laneid, %clock...), no memory access, control transfer, barrier, shuffle or vote. `op` is
-// a non-zero hash of the opcode with every modifier and type, the immediates and constant
-// operands, and the positions of the register operands; `regs` lists the register operands'
-// vregs in operand order (the tag's physical registers go in that order: sub a, b and
-// sub b, a differ). 64-bit operations are not reusable (SASS splits them into 32-bit halves;
-// a PTX one would need more than three tag operands).
+// %laneid, %clock...), no store, atomic, control transfer, barrier, shuffle or vote. `op` is a
+// non-zero hash of the opcode with every modifier and type, the immediates and constant
+// operands, and the positions of the register operands; `regs` lists the register operands in
+// operand order (the tag's physical registers go in that order: sub a, b and sub b, a differ).
+// Loads (Sec. VI-A) of the global, shared, constant and parameter spaces (not local: per
+// thread; not generic; not volatile) are keyed the same way by their address operand (base
+// register and offset or symbol); the reuse stage adds the block and barrier conditions.
+// 64-bit results are not reusable (one rename per result register; SASS splits them).
 #pragma once
 
 #include <cstdint>
@@ -23,8 +25,11 @@
 namespace gpurf::compiler {
 
 struct ReuseKey {
-  uint32_t op = 0;            // 0: never reused
-  std::vector<unsigned> regs; // register operands' vregs, in operand order (at most 3)
+  uint32_t op = 0; // 0: never reused
+  // Register operands in operand order, as (vreg, 32-bit half): a 64-bit register (a global
+  // address) takes two tag operands. At most 3 in all.
+  std::vector<std::pair<unsigned, unsigned>> regs;
+  MemSpace load = MemSpace::None; // a load (load reuse, Sec. VI-A): its space
 };
 
 ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c);

@@ -15,7 +15,11 @@
 // instruction records its tag and result in the reuse buffer. When the pool is empty the
 // stage waits and the low-register mode evicts VSB and reuse-buffer entries (one each per
 // cycle, round robin) until registers come back (max-register policy, Sec. V-E).
+#include <cstring>
+#include <memory>
+
 #include "modules/writeback/impl/priority.h"
+#include "policies/cache.h"
 #include "policies/wir_state.h"
 
 namespace gpurf {
@@ -41,11 +45,23 @@ public:
                              "instructions")),
         bypassed_(stats().scalar("bypassed", "reused instructions retired without execution",
                                  "instructions")),
+        vc_hits_(stats().scalar("verify_cache_hits",
+                                "VSB hits verified in the verify cache (no bank read)",
+                                "registers")),
+        unverified_shares_(stats().scalar("unverified_shares",
+                                          "VSB hits shared without a verify-read (verify: false)",
+                                          "registers")),
         low_(stats().scalar("low_register_cycles",
                             "cycles a result waited for a free physical register (low-register "
                             "mode evictions)",
                             "cycles")) {
     if (!state_) p.fail("impl", "the WIR writeback needs the WIR tables of allocator.impl: wir");
+    if (const unsigned n = state_->options.verify_cache) {
+      vcache_ = std::make_unique<CacheTags>(1, n);
+      vc_group_ = std::make_unique<StatGroup>(sibling_stats_path("verify_cache"));
+      vc_reads_ = &vc_group_->scalar("reads", "verify-cache lookups", "reads");
+      vc_writes_ = &vc_group_->scalar("writes", "verify-cache fills", "writes");
+    }
     stats().formula("vsb_hit_rate", "VSB lookups that found the value's register", "ratio", [this] {
       const double n = double(shared_ + false_ + vsb_misses_);
       return n ? double(shared_) / n : 0.0;
@@ -76,6 +92,13 @@ protected:
   }
 
   WriteAction prepare_write(Txn& t) override {
+    const WriteAction a = choose_register(t);
+    inflight_ += a != WriteAction::Wait;
+    return a;
+  }
+
+  // The destination's physical register (with its in-flight reference), as the header says.
+  WriteAction choose_register(Txn& t) {
     WarpInst& inst = *t.inst;
     const unsigned k = t.operand;
     if (inst.reused) { // the reuse stage chose the register
@@ -96,13 +119,43 @@ protected:
       ++dedicated_;
       return write_to(t, unsigned(p));
     }
-    const uint32_t h = h3_hash(inst.dst[k].value);
+    const uint32_t bits = state_->options.hash_bits;
+    const uint32_t h = h3_hash(inst.dst[k].value) & (bits >= 32 ? ~0u : (1u << bits) - 1);
     hash_[&inst][k] = h;
     ++s.events.hashes;
     ++s.events.vsb_lookups;
     if (const int c = s.vsb.lookup(h); c >= 0) { // verify-read the candidate
       s.regs.ref(unsigned(c));
       inst.dst[k].phys = c;
+      if (!s.options.verify) { // trusted: a false match renames to a wrong value
+        ++unverified_shares_;
+        ++shared_;
+        remap(inst, k);
+        return WriteAction::Skip;
+      }
+      if (vcache_) { // the verify cache first (Sec. VI-C)
+        ++*vc_reads_;
+        if (CacheTags::Line* line = vcache_->lookup(unsigned(c))) {
+          vcache_->touch(line);
+          ++vc_hits_;
+          if (vvalues_.at(unsigned(c)) == inst.dst[k].value) {
+            ++shared_;
+            remap(inst, k);
+            return WriteAction::Skip;
+          }
+          ++false_;
+          s.regs.unref(unsigned(c), now());
+          const int p = allocate();
+          if (p < 0) {
+            s.regs.ref(unsigned(c)); // retried next cycle from the start
+            --false_;
+            return WriteAction::Wait;
+          }
+          s.vsb.insert(h, unsigned(p), s.regs, now());
+          ++s.events.vsb_inserts;
+          return write_to(t, unsigned(p));
+        }
+      }
       t.kind = Txn::Kind::VerifyRead;
       place(t, unsigned(c));
       t.collector = uint16_t(ctx_.shape->collectors); // the writeback's read port
@@ -121,6 +174,17 @@ protected:
   void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     if (t.kind != Txn::Kind::VerifyDone) return PriorityWriteback::on_write_done(gp, d);
+    if (vcache_) { // the register's value, as the bank read it, into the verify cache
+      const unsigned c = unsigned(t.inst->dst[t.operand].phys);
+      if (CacheTags::Line* line = vcache_->lookup(c)) { // filled meanwhile: refresh
+        vcache_->touch(line);
+      } else {
+        const CacheTags::Line old = vcache_->install(c);
+        if (old.valid) vvalues_.erase(unsigned(old.line));
+      }
+      std::memcpy(vvalues_[c].data(), gp.get_data_ptr(), kRegBytes);
+      ++*vc_writes_;
+    }
     if (!t.busy) { // equal: share the register
       ++shared_;
       remap(*t.inst, t.operand);
@@ -136,9 +200,9 @@ protected:
     const unsigned lw = ctx_.shape->local_warp(inst->warp);
     // First the reuse buffer (the tag's sources are still held by the lookup's references),
     // then the rename table (which may drop a source's mapping: add r1, r1, r2).
-    if (!inst->reused && s.options.reuse && inst->info->reuse_op && !inst->divergent()) {
+    if (inst->reuse_tagged) {
       const ReuseTag tag = reuse_tag(*inst);
-      s.reuse.reserve(tag, s.regs, now());
+      if (!s.options.pending_retry) s.reuse.reserve(tag, s.regs, now()); // else at the miss
       s.reuse.fill(tag, unsigned(inst->dst[0].phys), s.regs, now());
       ++s.events.reuse_inserts;
       for (unsigned j = 0; j < ReuseTag::kOperands; ++j) // the lookup's references
@@ -149,6 +213,7 @@ protected:
       s.rename.map(lw, inst->info->dst_reg[k], p, s.version[p], inst->divergent() && !inst->reused,
                    s.regs, now());
       s.regs.unref(p, now()); // the in-flight reference
+      --inflight_;
       ++s.events.rename_writes;
     }
     if (inst->reused) ++bypassed_;
@@ -165,6 +230,10 @@ private:
 
   // A write of the result into physical register p (holding its in-flight reference).
   WriteAction write_to(Txn& t, unsigned p) {
+    if (vcache_) { // a register write evicts its verify-cache line
+      vcache_->invalidate(p);
+      vvalues_.erase(p);
+    }
     t.inst->dst[t.operand].phys = int(p);
     state_->version[p] = t.inst->seq;
     place(t, p);
@@ -187,7 +256,13 @@ private:
   // eviction this cycle, and -1.
   int allocate() {
     WirState& s = *state_;
-    const int p = s.regs.allocate(now());
+    // Capped: the tables hold no more registers than the logical registers of the active warps
+    // (+ the zero register); results on their way to retirement come on top (a new value
+    // needs its register before the old one is released at retire).
+    s.regs.free(now()); // releases due by now back in the pool (and out of live)
+    const bool cap = s.options.capped && s.regs.live() - std::min(s.regs.live(), inflight_) >=
+                                             s.options.regs * std::max(1u, s.active_warps) + 1;
+    const int p = cap ? -1 : s.regs.allocate(now());
     if (p >= 0) return p;
     if (low_at_ != now()) {
       low_at_ = now();
@@ -230,11 +305,18 @@ private:
   }
 
   WirState* state_;
+  // The verify cache (Sec. VI-C): tags by physical register, LRU, and the values.
+  std::unique_ptr<CacheTags> vcache_;
+  std::unordered_map<unsigned, LaneValues> vvalues_;
+  std::unique_ptr<StatGroup> vc_group_; // energy: structures.verify_cache
+  uint64_t *vc_reads_ = nullptr, *vc_writes_ = nullptr;
   std::unordered_map<const WarpInst*, std::array<uint32_t, InstInfo::kMaxDst>> hash_;
   std::vector<std::pair<WarpInst*, unsigned>> unverified_;
   Cycle low_at_ = kNever;
+  unsigned inflight_ = 0; // destinations between register choice and retire
   unsigned evict_rr_ = 0;
-  uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &bypassed_, &low_;
+  uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &bypassed_,
+      &vc_hits_, &unverified_shares_, &low_;
 };
 
 GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
