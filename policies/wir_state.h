@@ -74,7 +74,7 @@ public:
   WirState(const WirOptions& o, const std::string& stats_prefix)
       : options(o), events(stats_prefix), regs(o.phys_regs, o.release_latency),
         rename(o.warps, o.regs), vsb(o.vsb_entries), reuse(o.reuse_entries),
-        version(o.phys_regs, 0) {
+        version(o.phys_regs, 0), landed(o.phys_regs, true) {
     // Physical register 0 holds zeros for ever: what a logical register reads before its
     // first write (every rename entry is invalid at warp start, Sec. V-B).
     zero = unsigned(regs.allocate(0));
@@ -93,6 +93,7 @@ public:
   ValueSignatureBuffer vsb;
   ReuseBuffer reuse;
   std::vector<uint64_t> version; // per physical register: the producer of its value
+  std::vector<bool> landed;      // per physical register: its value's write reached the bank
   unsigned zero = 0;
   // Load reuse (Sec. VI-A), per local warp: a store to shared memory / global memory since
   // the warp's last barrier (its loads of that space neither look up nor record), and the

@@ -22,21 +22,21 @@ std::string root() {
   return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
 }
 
-struct Run {
+struct WirRun {
   RunResult r;
   uint64_t stat(const std::string& kind, const std::string& name) const {
     return uint64_t(sum_stat(r.stats, kind, name));
   }
 };
 
-Run run(const std::string& platform, const std::string& kernel,
-        const std::vector<std::string>& overrides = {}) {
+WirRun run(const std::string& platform, const std::string& kernel,
+           const std::vector<std::string>& overrides = {}) {
   const LaunchSpec spec = load_launch(root() + "/workloads/" + kernel + ".yaml");
   ConfigPtr cfg = load_config(root() + "/configs/" + platform + ".yaml");
   for (const std::string& o : overrides) apply_override(*cfg, o);
   PtxFrontend fe(spec, frontend_options(*cfg));
   Simulation sim(*cfg, fe, fe.regs_per_thread());
-  Run out{sim.run()};
+  WirRun out{sim.run()};
   if (out.r.ok) EXPECT_EQ(fe.verify_outputs(), "");
   return out;
 }
@@ -47,7 +47,7 @@ const std::vector<std::string> kWeakHash = {"allocator.hash_bits=8"};
 } // namespace
 
 TEST(Wir, VerifyReadsCatchEveryFalseMatch) {
-  const Run x = run("wir-r", "sgemm", kWeakHash);
+  const WirRun x = run("wir-r", "sgemm", kWeakHash);
   ASSERT_TRUE(x.r.ok) << x.r.error;
   EXPECT_GT(x.stat("writeback", "vsb_false_matches"), 0u) << "8 bits should collide";
   EXPECT_GT(x.stat("writeback", "shared_writes"), 0u);
@@ -56,13 +56,13 @@ TEST(Wir, VerifyReadsCatchEveryFalseMatch) {
 TEST(Wir, AFalseMatchWithoutTheVerifyReadStopsTheRun) {
   std::vector<std::string> o = kWeakHash;
   o.push_back("allocator.verify=false");
-  const Run x = run("wir-r", "sgemm", o);
+  const WirRun x = run("wir-r", "sgemm", o);
   ASSERT_FALSE(x.r.ok);
   EXPECT_NE(x.r.error.find("operand check failed"), std::string::npos) << x.r.error;
 }
 
 TEST(Wir, ReusedInstructionsBypassTheBackend) {
-  const Run x = run("wir-rlpv", "nn");
+  const WirRun x = run("wir-rlpv", "nn");
   ASSERT_TRUE(x.r.ok) << x.r.error;
   const uint64_t reused = x.stat("allocator", "reuse_hits");
   ASSERT_GT(reused, 0u);
@@ -76,7 +76,7 @@ TEST(Wir, ReusedInstructionsBypassTheBackend) {
 }
 
 TEST(Wir, RegisterAccountingBalances) {
-  const Run x = run("wir-rlpvc", "scan");
+  const WirRun x = run("wir-rlpvc", "scan");
   ASSERT_TRUE(x.r.ok) << x.r.error;
   const uint64_t allocated = x.stat("reg_allocator", "allocations"),
                  freed = x.stat("reg_allocator", "frees");

@@ -127,11 +127,15 @@ protected:
     if (const int c = s.vsb.lookup(h); c >= 0) { // verify-read the candidate
       s.regs.ref(unsigned(c));
       inst.dst[k].phys = c;
-      if (!s.options.verify) { // trusted: a false match renames to a wrong value
+      if (!s.options.verify && s.landed[unsigned(c)]) { // trusted: a false match renames wrongly
         ++unverified_shares_;
         ++shared_;
         remap(inst, k);
         return WriteAction::Skip;
+      }
+      if (!s.options.verify) { // its value is not in the bank yet: as a miss
+        s.regs.unref(unsigned(c), now());
+        return new_register(t, h);
       }
       if (vcache_) { // the verify cache first (Sec. VI-C)
         ++*vc_reads_;
@@ -163,6 +167,12 @@ protected:
       ++verify_reads_;
       return WriteAction::Send;
     }
+    return new_register(t, h);
+  }
+
+  // A VSB miss: a new register, registered under the value's signature, written.
+  WriteAction new_register(Txn& t, uint32_t h) {
+    WirState& s = *state_;
     const int p = allocate();
     if (p < 0) return WriteAction::Wait;
     ++vsb_misses_;
@@ -173,7 +183,10 @@ protected:
 
   void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
-    if (t.kind != Txn::Kind::VerifyDone) return PriorityWriteback::on_write_done(gp, d);
+    if (t.kind != Txn::Kind::VerifyDone) {
+      state_->landed[unsigned(t.inst->dst[t.operand].phys)] = true;
+      return PriorityWriteback::on_write_done(gp, d);
+    }
     if (vcache_) { // the register's value, as the bank read it, into the verify cache
       const unsigned c = unsigned(t.inst->dst[t.operand].phys);
       if (CacheTags::Line* line = vcache_->lookup(c)) { // filled meanwhile: refresh
@@ -236,6 +249,7 @@ private:
     }
     t.inst->dst[t.operand].phys = int(p);
     state_->version[p] = t.inst->seq;
+    state_->landed[p] = false;
     place(t, p);
     return WriteAction::Send;
   }
