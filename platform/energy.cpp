@@ -203,6 +203,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "WIR: the inactive lanes' copy into a new dedicated register (counted; its bank read is "
      "not issued yet, docs/wir.md)"},
     {"writeback", "bypassed", "", R::NotEvent, "WIR: reused instructions, no backend event"},
+    {"writeback", "reused_results", "", R::NotEvent, "WIR: remaps, no bank access"},
     {"writeback", "low_register_cycles", "", R::NotEvent, "WIR: stall cycles"},
     {"writeback", "verify_cache_hits", "", R::NotEvent,
      "WIR: priced by the verify_cache structure's reads"},

@@ -27,6 +27,7 @@ ReuseBuffer::Lookup ReuseBuffer::lookup(const ReuseTag& tag) const {
   l.hit = true;
   l.pending = e.pending;
   l.result = e.pending ? -1 : e.result;
+  l.result_hi = e.pending ? -1 : e.result_hi;
   return l;
 }
 
@@ -35,6 +36,7 @@ void ReuseBuffer::drop(Entry& e, PhysRegs& regs, Cycle now) {
   for (unsigned k = 0; k < ReuseTag::kOperands; ++k)
     if (e.tag.regs >> k & 1) regs.unref(e.tag.operand[k], now);
   if (e.result >= 0) regs.unref(unsigned(e.result), now);
+  if (e.result_hi >= 0) regs.unref(unsigned(e.result_hi), now);
   e = Entry{};
 }
 
@@ -47,11 +49,13 @@ void ReuseBuffer::reserve(const ReuseTag& tag, PhysRegs& regs, Cycle now) {
   e.tag = tag;
 }
 
-void ReuseBuffer::fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle) {
+void ReuseBuffer::fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle, int result_hi) {
   Entry& e = e_[index(tag)];
   if (!e.valid || !e.pending || !(e.tag == tag)) return; // replaced meanwhile
   regs.ref(result);
   e.result = int(result);
+  if (result_hi >= 0) regs.ref(unsigned(result_hi));
+  e.result_hi = result_hi;
   e.pending = false;
 }
 

@@ -35,6 +35,7 @@ public:
     bool hit = false;     // an entry with this tag (its result may still be pending)
     bool pending = false; // hit on a reserved entry whose result is not back yet
     int result = -1;      // the result register of a ready hit
+    int result_hi = -1;   // and the high half's of a 64-bit result (-1: a 32-bit result)
     unsigned index = 0;   // the entry the tag maps to
   };
   // `entries` a power of two.
@@ -42,8 +43,9 @@ public:
   Lookup lookup(const ReuseTag& tag) const;
   // A missing instruction reserves its entry (pending), replacing what was there.
   void reserve(const ReuseTag& tag, PhysRegs& regs, Cycle now);
-  // The reserving instruction's result is in `result`: the entry (if still its own) is ready.
-  void fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle now);
+  // The reserving instruction's result is in `result` (its high half in `result_hi` for a
+  // 64-bit result, else -1): the entry (if still its own) is ready.
+  void fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle now, int result_hi = -1);
   // Drops the entry `tag` maps to if it holds `tag` (a reserving instruction that will not
   // fill it, e.g. one that turned divergent).
   void cancel(const ReuseTag& tag, PhysRegs& regs, Cycle now);
@@ -57,7 +59,7 @@ private:
   struct Entry {
     bool valid = false, pending = false;
     ReuseTag tag;
-    int result = -1;
+    int result = -1, result_hi = -1;
   };
   unsigned index(const ReuseTag& tag) const;
   void drop(Entry& e, PhysRegs& regs, Cycle now);

@@ -173,9 +173,9 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   // WIR: a destination is written, or remapped to a register holding its value (a verify-read
   // found it, or the instruction was reused).
   equal("results written = register writes of the writeback (+ WIR remaps)",
-        {{"writeback.register_writes + shared_writes + bypassed remaps",
+        {{"writeback.register_writes + shared_writes + reused_results",
           sum("writeback", "register_writes") + sum("writeback", "shared_writes") +
-              sum("writeback", "bypassed")},
+              sum("writeback", "reused_results")},
          {"producer write and remap events", double(e.arch_writes)}});
   if (has_stat(st, "writeback", "verify_reads")) {
     equal("WIR: verify-reads granted = requested",

@@ -231,7 +231,7 @@ private:
     looked_up_ = true;
     const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
     if (l.hit && !l.pending) {
-      bypass(inst, l.result);
+      bypass(inst, l);
       return true;
     }
     if (l.hit && pending_.size() < state_->options.pending_retry) { // wait for the result
@@ -249,13 +249,15 @@ private:
     return false;
   }
 
-  // `inst` takes physical register `result` and goes to the writeback without executing.
-  void bypass(WarpInst& inst, int result) {
+  // `inst` takes the result registers of hit `l` and goes to the writeback without executing.
+  void bypass(WarpInst& inst, const ReuseBuffer::Lookup& l) {
     ++hits_;
     reused_sources_ += inst.n_src;
     inst.reused = true;
-    inst.dst[0].phys = result;
-    state_->regs.ref(unsigned(result)); // in flight until retire maps it
+    for (unsigned k = 0; k < inst.n_dst; ++k) {
+      inst.dst[k].phys = k ? l.result_hi : l.result;
+      state_->regs.ref(unsigned(inst.dst[k].phys)); // in flight until retire maps it
+    }
     if (ctx_.probe) ctx_.probe->reused(inst, now());
     pkt_.prepare(Txn::Kind::OperandsRead);
     pkt_.txn.inst = &inst;
@@ -275,7 +277,7 @@ private:
     ++state_->events.reuse_lookups;
     if (l.hit && !l.pending) {
       ++pending_hits_;
-      bypass(*inst, l.result);
+      bypass(*inst, l);
     } else if (l.hit) {
       pending_.push_back(inst);
     } else {

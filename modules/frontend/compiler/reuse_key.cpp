@@ -64,7 +64,7 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
   if (load) k.load = space;
   if (in.dst.size() != 1 || !in.dst[0].is_reg()) return k;
   const ptx::VReg& d = f.regs[in.dst[0].reg];
-  if (d.is_pred || d.width_bits > 32) return k;
+  if (d.is_pred) return k;
   Hash h;
   for (uint64_t x :
        {uint64_t(in.op), uint64_t(in.type), uint64_t(in.type2), uint64_t(in.rnd), uint64_t(in.ftz),

@@ -13,7 +13,8 @@
 // Loads (Sec. VI-A) of the global, shared, constant and parameter spaces (not local: per
 // thread; not generic; not volatile) are keyed the same way by their address operand (base
 // register and offset or symbol); the reuse stage adds the block and barrier conditions.
-// 64-bit results are not reusable (one rename per result register; SASS splits them).
+// A 64-bit result (address arithmetic: 32-bit in the paper's PTXPlus of sm_1x) is two result
+// registers, both recorded in the reuse-buffer entry.
 #pragma once
 
 #include <cstdint>

@@ -43,6 +43,8 @@ public:
         movs_(stats().scalar("dummy_movs",
                              "dummy MOVs: first divergent redefinitions copying inactive lanes",
                              "instructions")),
+        reused_results_(stats().scalar(
+            "reused_results", "destinations remapped to a reused result register", "registers")),
         bypassed_(stats().scalar("bypassed", "reused instructions retired without execution",
                                  "instructions")),
         vc_hits_(stats().scalar("verify_cache_hits",
@@ -102,6 +104,7 @@ protected:
     WarpInst& inst = *t.inst;
     const unsigned k = t.operand;
     if (inst.reused) { // the reuse stage chose the register
+      ++reused_results_;
       remap(inst, k);
       return WriteAction::Skip;
     }
@@ -216,7 +219,8 @@ protected:
     if (inst->reuse_tagged) {
       const ReuseTag tag = reuse_tag(*inst);
       if (!s.options.pending_retry) s.reuse.reserve(tag, s.regs, now()); // else at the miss
-      s.reuse.fill(tag, unsigned(inst->dst[0].phys), s.regs, now());
+      s.reuse.fill(tag, unsigned(inst->dst[0].phys), s.regs, now(),
+                   inst->n_dst > 1 ? inst->dst[1].phys : -1);
       ++s.events.reuse_inserts;
       for (unsigned j = 0; j < ReuseTag::kOperands; ++j) // the lookup's references
         if (tag.regs >> j & 1) s.regs.unref(tag.operand[j], now());
@@ -329,8 +333,8 @@ private:
   Cycle low_at_ = kNever;
   unsigned inflight_ = 0; // destinations between register choice and retire
   unsigned evict_rr_ = 0;
-  uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &bypassed_,
-      &vc_hits_, &unverified_shares_, &low_;
+  uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &reused_results_,
+      &bypassed_, &vc_hits_, &unverified_shares_, &low_;
 };
 
 GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
