@@ -134,6 +134,7 @@ struct InstInfo {
   uint8_t reuse_n = 0;
   std::array<uint8_t, 3> reuse_src{};
   MemSpace reuse_load = MemSpace::None; // a reusable load and its space (load reuse)
+  uint8_t reuse_why = 0;                // not reusable: why (compiler/reuse_key.h ReuseKey::Why)
   bool consumes_long_latency = false;   // two-level scheduler: suspend before issuing
   bool produces_long_latency = false;   // global/local/texture load
   MemSpace space = MemSpace::None;

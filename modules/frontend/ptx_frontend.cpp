@@ -234,7 +234,9 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
           map.dst_half[k] = uint8_t(h);
         }
       }
-      if (const compiler::ReuseKey rk = compiler::reuse_key(f, in, fp.constants); rk.op) {
+      const compiler::ReuseKey rk = compiler::reuse_key(f, in, fp.constants);
+      info.reuse_why = rk.why;
+      if (rk.op) {
         info.reuse_op = rk.op;
         info.reuse_load = rk.load;
         for (auto [v, half] : rk.regs) {

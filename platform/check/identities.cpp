@@ -188,6 +188,11 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
                 sum("writeback", "unverified_shares")},
            {"writeback.shared_writes + vsb_false_matches",
             sum("writeback", "shared_writes") + sum("writeback", "vsb_false_matches")}});
+    if (has_stat(st, "allocator", "reuse_skipped"))
+      equal("WIR: instructions issued = reuse lookups + skipped",
+            {{"scheduler.issued", sum("scheduler", "issued")},
+             {"allocator.reuse_lookups + reuse_skipped",
+              sum("allocator", "reuse_lookups") + sum("allocator", "reuse_skipped")}});
     equal("WIR: reuse lookups = hits + misses",
           {{"allocator.reuse_lookups", sum("allocator", "reuse_lookups")},
            {"allocator.reuse_hits + reuse_misses",

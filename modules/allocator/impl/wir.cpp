@@ -41,6 +41,13 @@ public:
                                      "reused instructions that waited for their result (pending-"
                                      "retry hits, counted in reuse_hits too)",
                                      "instructions")),
+        skipped_(stats().vector(
+            "reuse_skipped", kSkipKinds,
+            "instructions that did not look the reuse buffer up, by the first reason",
+            "instructions",
+            {"memory", "control", "guarded", "carry", "shuffle_vote", "no_register_result",
+             "too_many_operands", "other_operand", "divergent", "load_reuse_off",
+             "load_after_store", "load_barriers"})),
         reused_sources_(stats().scalar("reused_sources",
                                        "source operands of reused instructions (never read: "
                                        "their consumers check the reused results)",
@@ -200,18 +207,28 @@ private:
     }
   }
 
+  // Why an instruction did not look up (the static reasons first, as ReuseKey::Why - 1).
+  enum Skip { kDivergent = 8, kLoadOff, kLoadAfterStore, kLoadBarriers, kSkipKinds };
+  bool skip(unsigned why) {
+    ++skipped_[why];
+    return false;
+  }
+
   // Whether `inst` may look the reuse buffer up; sets its tag's dynamic fields.
-  bool reusable(WarpInst& inst) const {
+  bool reusable(WarpInst& inst) {
     const InstInfo& info = *inst.info;
-    if (!state_ || !state_->options.reuse || !info.reuse_op || inst.divergent()) return false;
+    if (!state_ || !state_->options.reuse) return false;
+    if (!info.reuse_op) return skip(info.reuse_why ? info.reuse_why - 1u : 0u);
+    if (inst.divergent()) return skip(kDivergent);
     inst.reuse_block = -1;
     inst.reuse_barriers = 0;
     if (info.reuse_load == MemSpace::None) return true;
     const WirState::WarpMem& m = state_->mem[ctx_.shape->local_warp(inst.warp)];
     const bool shared = info.reuse_load == MemSpace::Shared;
-    if (!state_->options.load_reuse || m.barriers > 31 || (shared && m.stored_shared) ||
-        (info.reuse_load == MemSpace::Global && m.stored_global))
-      return false;
+    if (!state_->options.load_reuse) return skip(kLoadOff);
+    if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global))
+      return skip(kLoadAfterStore);
+    if (m.barriers > 31) return skip(kLoadBarriers);
     // The block: its CTA slot and the slot's generation (blocks that ran there before), as a
     // block's shared memory is gone when the next one takes the slot.
     inst.reuse_block =
@@ -311,8 +328,9 @@ private:
   std::vector<bool> started_;            // per local warp slot: a warp has renamed there
   Packet pkt_;
   uint64_t issued_ = 0;
-  uint64_t &lookups_, &hits_, &misses_, &pending_waits_, &pending_hits_, &reused_sources_,
-      &latch_full_, &waits_;
+  uint64_t &lookups_, &hits_, &misses_, &pending_waits_, &pending_hits_;
+  Stat& skipped_;
+  uint64_t &reused_sources_, &latch_full_, &waits_;
 };
 
 GPURF_REGISTER_UNIT(IAllocator, WirAllocator, "wir",

@@ -56,15 +56,22 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
   const bool load = t.is_load && !in.is_volatile && in.space != ptx::Space::Generic &&
                     (space == MemSpace::Global || space == MemSpace::Shared ||
                      space == MemSpace::Const || space == MemSpace::Param);
-  if ((t.is_load && !load) || t.is_store || t.is_atomic || t.branch || t.call || t.ret ||
-      t.barrier || t.exit || in.guard >= 0 || in.cc || oc == OpClass::Control ||
-      oc == OpClass::Shfl || oc == OpClass::Vote || oc == OpClass::Tensor ||
-      (oc == OpClass::Mem && !load))
-    return k;
+  auto no = [](ReuseKey::Why why) {
+    ReuseKey n;
+    n.why = why;
+    return n;
+  };
+  if ((t.is_load && !load) || t.is_store || t.is_atomic || (oc == OpClass::Mem && !load))
+    return no(ReuseKey::Memory);
+  if (t.branch || t.call || t.ret || t.barrier || t.exit || oc == OpClass::Control)
+    return no(ReuseKey::Control);
+  if (in.guard >= 0) return no(ReuseKey::Guarded);
+  if (in.cc) return no(ReuseKey::Carry);
+  if (oc == OpClass::Shfl || oc == OpClass::Vote || oc == OpClass::Tensor)
+    return no(ReuseKey::ShuffleVote);
+  if (in.dst.size() != 1 || !in.dst[0].is_reg() || f.regs[in.dst[0].reg].is_pred)
+    return no(ReuseKey::NoRegisterResult);
   if (load) k.load = space;
-  if (in.dst.size() != 1 || !in.dst[0].is_reg()) return k;
-  const ptx::VReg& d = f.regs[in.dst[0].reg];
-  if (d.is_pred) return k;
   Hash h;
   for (uint64_t x :
        {uint64_t(in.op), uint64_t(in.type), uint64_t(in.type2), uint64_t(in.rnd), uint64_t(in.ftz),
@@ -96,10 +103,12 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
     if (o.kind == ptx::Operand::Kind::Addr && load) {
       h.add(o.name);
       h.add(uint64_t(o.offset));
-      if (o.has_base_reg && !reg(o.reg)) return {};
+      if (o.has_base_reg && !reg(o.reg))
+        return no(k.regs.size() == 3 ? ReuseKey::TooManyOperands : ReuseKey::OtherOperand);
       continue;
     }
-    if (o.kind != ptx::Operand::Kind::Reg || o.negate || !reg(o.reg)) return {};
+    if (o.kind != ptx::Operand::Kind::Reg || o.negate || !reg(o.reg))
+      return no(k.regs.size() == 3 ? ReuseKey::TooManyOperands : ReuseKey::OtherOperand);
   }
   k.op = uint32_t(h.h ^ (h.h >> 32)) | 1u; // never 0
   return k;

@@ -31,6 +31,20 @@ struct ReuseKey {
   // address) takes two tag operands. At most 3 in all.
   std::vector<std::pair<unsigned, unsigned>> regs;
   MemSpace load = MemSpace::None; // a load (load reuse, Sec. VI-A): its space
+  // Why not (op 0): the class of the first rule that excludes it (statistics: what limits
+  // the reuse opportunities; allocator `wir` reuse_skipped lists them in this order).
+  enum Why : uint8_t {
+    Reusable,
+    Memory,           // store, atomic, local/generic/volatile load
+    Control,          // branch, call, return, barrier, exit
+    Guarded,          // a guard predicate
+    Carry,            // reads or writes the carry flag
+    ShuffleVote,      // shuffle, vote, tensor
+    NoRegisterResult, // predicate result (setp), no or several results
+    TooManyOperands,  // more than three 32-bit register halves
+    OtherOperand,     // special register, symbol, predicate source, unknown constant
+    kWhyKinds
+  } why = Reusable;
 };
 
 ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c);
