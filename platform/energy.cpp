@@ -205,6 +205,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "not issued yet, docs/wir.md)"},
     {"writeback", "bypassed", "", R::NotEvent, "WIR: reused instructions, no backend event"},
     {"writeback", "reused_results", "", R::NotEvent, "WIR: remaps, no bank access"},
+    {"writeback", "in_place_writes", "", R::NotEvent, "WIR: bank writes (slice_writes)"},
     {"writeback", "low_register_cycles", "", R::NotEvent, "WIR: stall cycles"},
     {"writeback", "verify_cache_hits", "", R::NotEvent,
      "WIR: priced by the verify_cache structure's reads"},

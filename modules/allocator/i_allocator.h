@@ -16,8 +16,8 @@ public:
   // WIR's reuse stage: reused instructions go straight to the writeback (Complete) and
   // release their sources at the scheduler k of the sub-core (OperandsRead); unused otherwise.
   using OptionalSocket =
-      tlm_utils::multi_passthrough_initiator_socket<IAllocator, 32, tlm::tlm_base_protocol_types,
-                                                    0, sc_core::SC_ZERO_OR_MORE_BOUND>;
+      tlm_utils::multi_passthrough_initiator_socket<IAllocator, 32, tlm::tlm_base_protocol_types, 0,
+                                                    sc_core::SC_ZERO_OR_MORE_BOUND>;
   OptionalSocket to_wb, to_sched;
   IAllocator(const sc_core::sc_module_name& nm, const UnitContext& c)
       : Unit(nm, c), in("in"), release("release"), to_collector("to_collector"), to_wb("to_wb"),
@@ -25,6 +25,9 @@ public:
     in.register_b_transport(this, &IAllocator::on_issue);
     release.register_b_transport(this, &IAllocator::on_release);
   }
+
+  // Physical registers this unit keeps out of the warps' occupancy (WIR); 0 in the baseline.
+  virtual unsigned reserved_registers() const { return 0; }
 
   // The builder declares collector i (binding order) and the pipes it serves (bit i: Pipe i).
   void add_collector(unsigned pipe_mask) { collector_pipes_.push_back(pipe_mask); }

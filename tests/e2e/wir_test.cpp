@@ -40,7 +40,9 @@ WirRun run(const std::string& platform, const std::string& kernel,
   PtxFrontend fe(spec, frontend_options(*cfg));
   Simulation sim(*cfg, fe, fe.regs_per_thread());
   WirRun out{sim.run()};
-  if (out.r.ok && suite) EXPECT_EQ(fe.verify_outputs(), "");
+  if (out.r.ok && suite) {
+    EXPECT_EQ(fe.verify_outputs(), "");
+  }
   return out;
 }
 

@@ -47,6 +47,10 @@ public:
             "reused_results", "destinations remapped to a reused result register", "registers")),
         bypassed_(stats().scalar("bypassed", "reused instructions retired without execution",
                                  "instructions")),
+        in_place_(stats().scalar("in_place_writes",
+                                 "results written over their register's old value (no free "
+                                 "register, nothing to evict)",
+                                 "registers")),
         vc_hits_(stats().scalar("verify_cache_hits",
                                 "VSB hits verified in the verify cache (no bank read)",
                                 "registers")),
@@ -116,8 +120,10 @@ protected:
       if (p >= 0) {
         s.regs.ref(unsigned(p)); // the in-flight reference
       } else {
-        if ((p = allocate()) < 0) return WriteAction::Wait;
-        ++movs_; // the inactive lanes come from the old register
+        if ((p = allocate()) >= 0)
+          ++movs_; // the inactive lanes come from the old register
+        else if ((p = in_place(inst, k)) < 0)
+          return WriteAction::Wait;
       }
       ++dedicated_;
       return write_to(t, unsigned(p));
@@ -176,8 +182,8 @@ protected:
   // A VSB miss: a new register, registered under the value's signature, written.
   WriteAction new_register(Txn& t, uint32_t h) {
     WirState& s = *state_;
-    const int p = allocate();
-    if (p < 0) return WriteAction::Wait;
+    int p = allocate();
+    if (p < 0 && (p = in_place(*t.inst, t.operand)) < 0) return WriteAction::Wait;
     ++vsb_misses_;
     ++s.events.vsb_inserts;
     s.vsb.insert(h, unsigned(p), s.regs, now());
@@ -292,6 +298,32 @@ private:
     return -1;
   }
 
+  // No free register and nothing left to evict would deadlock when the logical registers of
+  // the resident warps fill the register file and share nothing (NoVSB; GPGPU-Sim PTX mode):
+  // the destination's current register, named by nothing but its mapping, is overwritten in
+  // place as in the baseline (its older readers have read it: WAR), and keeps its mapping.
+  int in_place(WarpInst& inst, unsigned k) {
+    WirState& s = *state_;
+    const int p = s.rename.at(ctx_.shape->local_warp(inst.warp), inst.info->dst_reg[k]).phys;
+    if (p < 0 || unsigned(p) == s.zero) return -1;
+    unsigned own = 1; // the mapping, and this instruction's own tag references (add r1, r1, 1)
+    if (inst.reuse_tagged) {
+      const ReuseTag tag = reuse_tag(inst);
+      for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
+        own += (tag.regs >> j & 1) && tag.operand[j] == unsigned(p);
+    }
+    if (s.regs.refs(unsigned(p)) != own) return -1;
+    if (own > 1) { // its tag names the register it overwrites: it must not be recorded
+      const ReuseTag tag = reuse_tag(inst);
+      for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
+        if (tag.regs >> j & 1) s.regs.unref(tag.operand[j], now());
+      inst.reuse_tagged = false;
+    }
+    s.regs.ref(unsigned(p)); // the in-flight reference
+    ++in_place_;
+    return p;
+  }
+
   // Collisions found by verify-reads: a new register is written instead.
   void retry_verified(Cycle now) {
     for (size_t i = 0; i < unverified_.size();) {
@@ -334,7 +366,7 @@ private:
   unsigned inflight_ = 0; // destinations between register choice and retire
   unsigned evict_rr_ = 0;
   uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &reused_results_,
-      &bypassed_, &vc_hits_, &unverified_shares_, &low_;
+      &bypassed_, &in_place_, &vc_hits_, &unverified_shares_, &low_;
 };
 
 GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
