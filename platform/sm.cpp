@@ -163,8 +163,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
       shape_.bank_rows = c.banks[0]->rows();
-      shape_.storage_rows = std::max(shape_.bank_rows, store_rows);
-      for (auto& b : c.banks) b->reserve_rows(store_rows);
+      // One row more than the registers need: WIR's zero register (RZ) lives there.
+      shape_.storage_rows = std::max(shape_.bank_rows, store_rows) + 1;
+      for (auto& b : c.banks) b->reserve_rows(shape_.storage_rows);
       c.row_tags = std::make_unique<RowTags>(shape_.banks, std::max(shape_.bank_rows, store_rows));
       for (unsigned k = 0; k < shape_.schedulers; ++k)
         c.schedulers.push_back(
@@ -244,11 +245,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   }
   const RegMapping& fit_map = occ_map ? *occ_map : *mapping_;
   unsigned fit = 0;
-  // Registers the collector allocation keeps for itself (WIR: the zero register and room for
-  // results in flight) do not hold warps' registers.
-  const unsigned kept = subcores_[0].allocator->reserved_registers();
-  const unsigned fit_rows = rows - std::min(rows, (kept + shape_.banks - 1) / shape_.banks);
-  while (fit < 4096 && fit_map.rows_needed(fit + 1) <= fit_rows) ++fit;
+  while (fit < 4096 && fit_map.rows_needed(fit + 1) <= rows) ++fit;
   limits_.register_warps = fit * sub;
 
   for (SubCore& c : subcores_) {

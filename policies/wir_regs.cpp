@@ -1,5 +1,6 @@
 #include "policies/wir_regs.h"
 
+#include <algorithm>
 #include <string>
 
 namespace gpurf {
@@ -28,6 +29,11 @@ int PhysRegs::allocate(Cycle now) {
   ++allocations_;
   if (++live_ > peak_) peak_ = live_;
   return int(p);
+}
+
+void PhysRegs::reserve(unsigned p) {
+  pool_.erase(std::find(pool_.begin(), pool_.end(), p));
+  refs_.at(p) = 1;
 }
 
 void PhysRegs::ref(unsigned p) {

@@ -27,6 +27,8 @@ public:
   PhysRegs(unsigned count, unsigned release_latency);
   // A free register with one reference, or -1 if the pool is empty at `now`.
   int allocate(Cycle now);
+  // Takes register p out of the pool for good (one reference, not counted as live).
+  void reserve(unsigned p);
   void ref(unsigned p);
   // Drops a reference; at zero the register returns to the pool at now + release_latency.
   void unref(unsigned p, Cycle now);

@@ -72,12 +72,14 @@ struct WirEvents {
 class WirState {
 public:
   WirState(const WirOptions& o, const std::string& stats_prefix)
-      : options(o), events(stats_prefix), regs(o.phys_regs, o.release_latency),
+      : options(o), events(stats_prefix), regs(o.phys_regs + 1, o.release_latency),
         rename(o.warps, o.regs), vsb(o.vsb_entries), reuse(o.reuse_entries),
-        version(o.phys_regs, 0), landed(o.phys_regs, true) {
-    // Physical register 0 holds zeros for ever: what a logical register reads before its
-    // first write (every rename entry is invalid at warp start, Sec. V-B).
-    zero = unsigned(regs.allocate(0));
+        version(o.phys_regs + 1, 0), landed(o.phys_regs + 1, true) {
+    // The zero register (SASS's RZ), in the banks' extra row beyond the pool: what a logical
+    // register reads before its first write (every rename entry is invalid at warp start,
+    // Sec. V-B). Never written or released.
+    zero = o.phys_regs;
+    regs.reserve(zero);
   }
   // The end of the run: the pool's and the counters' operations into the statistics.
   void finish() {

@@ -26,9 +26,6 @@ public:
     release.register_b_transport(this, &IAllocator::on_release);
   }
 
-  // Physical registers this unit keeps out of the warps' occupancy (WIR); 0 in the baseline.
-  virtual unsigned reserved_registers() const { return 0; }
-
   // The builder declares collector i (binding order) and the pipes it serves (bit i: Pipe i).
   void add_collector(unsigned pipe_mask) { collector_pipes_.push_back(pipe_mask); }
 

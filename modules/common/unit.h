@@ -49,9 +49,9 @@ struct SmShape {
   unsigned preds_per_thread = 0; // predicate registers (a separate file, not banks)
   unsigned collectors = 4;       // per sub-core
   unsigned bank_rows = 256;      // entries per bank
-  // Rows each bank stores (bank_rows, or more under GPGPU-Sim's PTX mode: every named
-  // register has storage, IBank::reserve_rows).
-  unsigned storage_rows = 256;
+  // Rows each bank stores: bank_rows (or more under GPGPU-Sim's PTX mode: every named register
+  // has storage, IBank::reserve_rows), plus one row for WIR's zero register.
+  unsigned storage_rows = 257;
   // Register-read stages of a fixed-stage pipeline with result forwarding (collector
   // fixed_stage); 0: operand collectors, values only from the register file.
   unsigned forward_stages = 0;

@@ -59,14 +59,10 @@ public:
                               "cycles a renamed instruction waited for a collector", "cycles")) {
     WirOptions o;
     const SmShape& s = *c.shape;
+    const unsigned storage = s.banks * (s.storage_rows - 1); // the last row: the zero register
     o.phys_regs =
-        p.get_uint("phys_regs", s.banks * s.storage_rows,
-                   "physical warp registers (default: the sub-core's bank storage)", 2, 1u << 20);
-    headroom_ = p.get_uint("headroom", 16,
-                           "physical registers kept out of the occupancy computation for results "
-                           "in flight (a new value needs its register before the old one is "
-                           "released); with the zero register",
-                           0, 1u << 16);
+        p.get_uint("phys_regs", storage,
+                   "physical warp registers (default: the sub-core's bank storage)", 1, 1u << 20);
     o.warps = s.warps_per_subcore();
     o.regs = s.regs_per_thread;
     o.release_latency = p.get_uint("release_latency", 2,
@@ -102,15 +98,13 @@ public:
     o.stages = stages_;
     if (o.vsb_entries & (o.vsb_entries - 1)) p.fail("vsb_entries", "must be a power of two");
     if (o.reuse_entries & (o.reuse_entries - 1)) p.fail("reuse_entries", "must be a power of two");
-    if (o.phys_regs > s.banks * s.storage_rows)
+    if (o.phys_regs > storage)
       p.fail("phys_regs", std::to_string(o.phys_regs) + " physical registers do not fit the " +
-                              std::to_string(s.banks * s.storage_rows) + " bank rows");
+                              std::to_string(storage) + " registers of the banks");
     if (c.wir) state_ = &c.wir->create(c.subcore, o, sibling_stats_path(""));
     stats().formula("reuse_rate", "reused / issued instructions of the sub-core", "ratio",
                     [this] { return issued_ ? double(hits_) / double(issued_) : 0.0; });
   }
-
-  unsigned reserved_registers() const override { return 1 + headroom_; }
 
   void tick(Cycle now) override {
     looked_up_ = false;
@@ -326,7 +320,6 @@ private:
   }
 
   const unsigned stages_;
-  unsigned headroom_ = 0;
   WirState* state_ = nullptr;
   std::vector<std::deque<Latch>> stage_; // per scheduler: the rename and reuse stages
   std::deque<WarpInst*> pending_;        // pending-retry queue

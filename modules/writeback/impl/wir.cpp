@@ -280,12 +280,12 @@ private:
   // eviction this cycle, and -1.
   int allocate() {
     WirState& s = *state_;
-    // Capped: the tables hold no more registers than the logical registers of the active warps
-    // (+ the zero register); results on their way to retirement come on top (a new value
+    // Capped: the tables hold no more registers than the logical registers of the active warps;
+    // results on their way to retirement come on top (a new value
     // needs its register before the old one is released at retire).
     s.regs.free(now()); // releases due by now back in the pool (and out of live)
     const bool cap = s.options.capped && s.regs.live() - std::min(s.regs.live(), inflight_) >=
-                                             s.options.regs * std::max(1u, s.active_warps) + 1;
+                                             s.options.regs * std::max(1u, s.active_warps);
     const int p = cap ? -1 : s.regs.allocate(now());
     if (p >= 0) return p;
     if (low_at_ != now()) {
@@ -305,23 +305,37 @@ private:
   int in_place(WarpInst& inst, unsigned k) {
     WirState& s = *state_;
     const int p = s.rename.at(ctx_.shape->local_warp(inst.warp), inst.info->dst_reg[k]).phys;
-    if (p < 0 || unsigned(p) == s.zero) return -1;
+    if (p < 0 || unsigned(p) == s.zero) {
+      untag(inst);
+      return -1;
+    }
     unsigned own = 1; // the mapping, and this instruction's own tag references (add r1, r1, 1)
     if (inst.reuse_tagged) {
       const ReuseTag tag = reuse_tag(inst);
       for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
         own += (tag.regs >> j & 1) && tag.operand[j] == unsigned(p);
     }
-    if (s.regs.refs(unsigned(p)) != own) return -1;
-    if (own > 1) { // its tag names the register it overwrites: it must not be recorded
-      const ReuseTag tag = reuse_tag(inst);
-      for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
-        if (tag.regs >> j & 1) s.regs.unref(tag.operand[j], now());
-      inst.reuse_tagged = false;
+    if (s.regs.refs(unsigned(p)) != own) {
+      // Its tag may hold a register no mapping names any more (a younger writer of its source
+      // retired meanwhile): it gives the tag up, and the register may come free.
+      untag(inst);
+      return -1;
     }
-    s.regs.ref(unsigned(p)); // the in-flight reference
+    if (own > 1) untag(inst); // its tag names the register it overwrites: not recordable
+    s.regs.ref(unsigned(p));  // the in-flight reference
     ++in_place_;
     return p;
+  }
+
+  // `inst` will not record its reuse tag: the references that kept its sources go.
+  void untag(WarpInst& inst) {
+    if (!inst.reuse_tagged) return;
+    const ReuseTag tag = reuse_tag(inst);
+    // Its reservation goes too (pending-retry): waiting instructions then execute.
+    if (state_->options.pending_retry) state_->reuse.cancel(tag, state_->regs, now());
+    for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
+      if (tag.regs >> j & 1) state_->regs.unref(tag.operand[j], now());
+    inst.reuse_tagged = false;
   }
 
   // Collisions found by verify-reads: a new register is written instead.
