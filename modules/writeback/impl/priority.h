@@ -104,6 +104,10 @@ public:
           break;
         }
         it = q.erase(it);
+        // Every request answered (none sent: no destination or all remapped; or the last
+        // answer came before the last destination was done). Answers never come within the
+        // request's b_transport (the arbiter and the RFC queue them), so request_done() has
+        // not retired it already.
         if (!inst->wb_pending) retire(inst);
       }
     }
