@@ -3,10 +3,11 @@ the statistics of one unit kind summed over its instances. Shared by the paper-t
 (scripts/wc-table, scripts/malekeh-table)."""
 import json
 import os
+import sys
 
 
 def load(d, tool):
-    """{kernel: (result, stats)} of the platform folder `d`; exits naming `tool` if empty."""
+    """{kernel: (result, stats)} of the platform folder `d`; exits 2 naming `tool` if empty."""
     rows = {}
     if os.path.isdir(d):
         for k in sorted(os.listdir(d)):
@@ -16,8 +17,10 @@ def load(d, tool):
             r = json.load(open(os.path.join(p, "result.json")))
             s = json.load(open(os.path.join(p, "stats.json")))
             rows[k] = (r, s)
-    if not rows:
-        raise SystemExit(f"{tool}: {d}: no <kernel>/result.json (a `gpurf suite --out` platform folder?)")
+    if not rows:  # bad input: exit status 2
+        print(f"{tool}: {d}: no <kernel>/result.json (a `gpurf suite --out` platform folder?)",
+              file=sys.stderr)
+        sys.exit(2)
     return rows
 
 
