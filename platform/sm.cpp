@@ -452,8 +452,6 @@ const InstInfo* Sm::with_predicates_in_banks(const InstInfo* info) {
 // pipeline must deliver), independently of the scoreboard and the units.
 void Sm::execute(unsigned warp, WarpInst& out) {
   out.injected = out.reused = out.reuse_tagged = false; // the record comes from the pool
-  for (RegOperand& o : out.src) o.phys = -1;
-  for (RegOperand& o : out.dst) o.phys = -1;
   if (movs_ && movs_->is_mov(out.info)) { // the scheduler issues the MOV peek() offered
     movs_->fill(out, frontend_.register_value(warp, out.info->src_reg[0]));
     out.warp = warp;

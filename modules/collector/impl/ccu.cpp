@@ -123,7 +123,6 @@ protected:
     // ops_, as Ocu reads ops_[0, to_read_) from the banks.
     std::vector<Operand> miss, hit;
     entry_of_.clear();
-    std::vector<int> miss_entry;
     for (Operand& o : ops_) {
       const bool near = near_read(inst, o.reg);
       const int e = find(o.reg);
@@ -151,16 +150,14 @@ protected:
       const int e = victim();
       if (e >= 0) {
         ct_[unsigned(e)] = Entry{true, o.reg, true, near_read(inst, o.reg), false, ++clock_};
-        ct_[unsigned(e)].version = 0;
       }
-      miss_entry.push_back(e);
+      entry_of_.push_back(e);
     }
     operands_ += ops_.size();
     to_read_ = unsigned(miss.size());
     arrived_ = unsigned(hit.size());
     ops_ = std::move(miss);
     ops_.insert(ops_.end(), hit.begin(), hit.end());
-    entry_of_ = std::move(miss_entry);
     publish();
   }
 
@@ -182,7 +179,7 @@ protected:
     const Txn& t = txn_of(gp);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     if (int(t.warp) != warp_) return;
-    int e = find_any(t.reg);
+    int e = find(t.reg, true);
     const bool write = !t.busy && last_write_ != now();
     if (!write) { // squashed (far) or port D taken: the stale value must go
       squashed_ += t.busy;
@@ -244,15 +241,10 @@ private:
     return near;
   }
 
-  // The entry holding `reg` that may hit (not dropped), or -1.
-  int find(unsigned reg) const {
+  // The entry holding `reg` that may hit (not dropped; with `dropped`: any valid one), or -1.
+  int find(unsigned reg, bool dropped = false) const {
     for (unsigned i = 0; i < ct_.size(); ++i)
-      if (ct_[i].valid && !ct_[i].drop && ct_[i].reg == reg) return int(i);
-    return -1;
-  }
-  int find_any(unsigned reg) const {
-    for (unsigned i = 0; i < ct_.size(); ++i)
-      if (ct_[i].valid && ct_[i].reg == reg) return int(i);
+      if (ct_[i].valid && (dropped || !ct_[i].drop) && ct_[i].reg == reg) return int(i);
     return -1;
   }
 
