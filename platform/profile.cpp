@@ -76,6 +76,7 @@ void Profiler::add(const WarpInst& i) {
   const uint64_t at = ++w.index;
   w.live |= i.active_mask;
   ++s_.instructions;
+  add_computation(i);
 
   // Distinct source registers: a register named twice is one read of its value, one reuse.
   std::array<unsigned, InstInfo::kMaxSrc> distinct{};
@@ -134,8 +135,44 @@ void Profiler::add(const WarpInst& i) {
   }
 }
 
+void Profiler::close_window() {
+  for (const auto& [sig, n] : window_)
+    if (n > 10) s_.repeated_over10 += n;
+  window_.clear();
+  window_fill_ = 0;
+}
+
+void Profiler::add_computation(const WarpInst& i) {
+  if (++window_fill_ > ProfileStats::kRepeatWindow) {
+    close_window();
+    window_fill_ = 1;
+  }
+  const InstInfo* in = i.info;
+  if (!in || i.injected || in->op_class == OpClass::Control || in->barrier || in->exit ||
+      in->mem == MemKind::Store || in->mem == MemKind::Atomic)
+    return;
+  uint64_t h = 0xcbf29ce484222325ull;
+  auto mix = [&h](uint64_t v) {
+    h = (h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0x100000001b3ull;
+  };
+  auto lanes = [&](const auto& v) {
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      if (i.active_mask >> l & 1) mix(v[l]);
+  };
+  mix(uint64_t(in->computation_op) << 32 | i.active_mask);
+  for (unsigned k = 0; k < i.n_src; ++k) lanes(i.src[k].value);
+  for (unsigned k = 0; k < in->n_psrc; ++k) lanes(i.psrc_value[k]);
+  if (in->mem == MemKind::Load) lanes(i.addr);
+  for (unsigned k = 0; k < i.n_dst; ++k) lanes(i.dst[k].value);
+  for (unsigned k = 0; k < in->n_pdst; ++k) lanes(i.pdst_value[k]);
+  if (window_[h]++ == 0) return;
+  ++s_.repeated;
+  s_.repeated_reusable += in->reuse_op && !i.divergent();
+}
+
 void Profiler::finish() {
   for (Warp& w : warps_) close(w);
+  close_window();
 }
 
 nlohmann::ordered_json Profiler::report() const {
@@ -200,6 +237,13 @@ nlohmann::ordered_json Profiler::report() const {
   reuse["below12_share"] = ratio(double(s_.reuse_below12), double(reuses));
   reuse["above10_share"] = ratio(double(s_.reuse_above10), double(reuses));
   j["reuse_distance"] = reuse;
+
+  nlohmann::ordered_json rep;
+  rep["window"] = ProfileStats::kRepeatWindow;
+  rep["share"] = ratio(double(s_.repeated), double(s_.instructions));
+  rep["over10_share"] = ratio(double(s_.repeated_over10), double(s_.instructions));
+  rep["reusable_share"] = ratio(double(s_.repeated_reusable), double(s_.instructions));
+  j["repeated_computations"] = rep;
   return j;
 }
 

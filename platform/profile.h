@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -39,6 +40,13 @@ struct ProfileStats {
   static constexpr unsigned kReuseBuckets = 5;
   std::array<uint64_t, kReuseBuckets> reuse{};
   uint64_t reuse_below12 = 0, reuse_above10 = 0;
+  // Repeated warp computations (WIR Sec. III, Fig. 2): in each window of kRepeatWindow issued
+  // warp instructions, those whose computation (operation, active lanes, source, address and
+  // result values) appeared earlier in the window, and those whose computation appears more
+  // than 10 times in it. Control transfers, barriers, stores and atomics never repeat.
+  // repeated_reusable: those WIR's reuse buffer may serve (a reuse tag, not divergent).
+  static constexpr unsigned kRepeatWindow = 1000;
+  uint64_t repeated = 0, repeated_over10 = 0, repeated_reusable = 0;
 };
 
 class Profiler {
@@ -71,11 +79,15 @@ private:
   };
   void close(Reg& r);
   void close(Warp& w);
+  void close_window();
+  void add_computation(const WarpInst& i);
   Reg& reg(Warp& w, unsigned r);
 
   unsigned banks_;
   BankOf bank_;
   std::vector<Warp> warps_;
+  std::unordered_map<uint64_t, unsigned> window_; // computation signature -> instances
+  unsigned window_fill_ = 0;
   ProfileStats s_;
 };
 

@@ -69,6 +69,10 @@ std::vector<std::pair<std::string, std::string>> rows(const json& j) {
       {"reuse distance", histogram(r)},
       {"reuses below 12 (above 10)",
        pct(r["below12_share"]) + " (" + pct(r["above10_share"]) + ")"},
+      {"repeated computations per 1K (>10 times; WIR-reusable)",
+       pct(j["repeated_computations"]["share"]) + " (" +
+           pct(j["repeated_computations"]["over10_share"]) + "; " +
+           pct(j["repeated_computations"]["reusable_share"]) + ")"},
   };
 }
 

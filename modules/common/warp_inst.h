@@ -135,8 +135,11 @@ struct InstInfo {
   std::array<uint8_t, 3> reuse_src{};
   MemSpace reuse_load = MemSpace::None; // a reusable load and its space (load reuse)
   uint8_t reuse_why = 0;                // not reusable: why (compiler/reuse_key.h ReuseKey::Why)
-  bool consumes_long_latency = false;   // two-level scheduler: suspend before issuing
-  bool produces_long_latency = false;   // global/local/texture load
+  // The operation apart from its register values (compiler/reuse_key.h computation_op): two
+  // instances with equal ids and equal input and result values repeat one computation.
+  uint32_t computation_op = 0;
+  bool consumes_long_latency = false; // two-level scheduler: suspend before issuing
+  bool produces_long_latency = false; // global/local/texture load
   MemSpace space = MemSpace::None;
   MemKind mem = MemKind::None;
   bool barrier = false; // bar.sync / bar.red: the warp waits for its CTA

@@ -236,6 +236,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
       }
       const compiler::ReuseKey rk = compiler::reuse_key(f, in, fp.constants);
       info.reuse_why = rk.why;
+      info.computation_op = compiler::computation_op(f, in, fp.constants);
       if (rk.op) {
         info.reuse_op = rk.op;
         info.reuse_load = rk.load;

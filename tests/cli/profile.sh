@@ -35,6 +35,9 @@ assert 0 <= w["wasted_bandwidth"] < 0.75 and abs(w["full_width_share"] - w["acce
 r = j["reuse_distance"]
 dist(r["share"], 5)
 assert r["reuses"] > 0 and abs(sum(r["share"][:2]) - r["below12_share"]) <= r["share"][2]
+c = j["repeated_computations"]
+assert c["window"] == 1000 and 0 < c["reusable_share"] <= c["share"] < 1, c  # sgemm repeats (WIR Fig. 2)
+share(c["over10_share"])
 PY
 
 # text and markdown carry the same headline rows

@@ -140,5 +140,42 @@ TEST(Profile, PartialExitKeepsTheWarp) {
   EXPECT_EQ(p.stats().once_within3, 1u);
 }
 
+// WIR Fig. 2: an instance repeats when an identical computation (operation, active lanes,
+// source and result values) was issued earlier in the same window of 1000 instructions.
+TEST(Profile, RepeatedComputationsWithinTheWindow) {
+  std::deque<InstInfo> infos;
+  Profiler p{2, [](unsigned, unsigned reg) { return reg % 2; }};
+  auto inst = [&](uint32_t op, int32_t a, int32_t result, uint32_t mask = 0xffffffffu,
+                  bool store = false, uint32_t reuse_op = 1) {
+    InstInfo& info = infos.emplace_back();
+    info.computation_op = op;
+    info.reuse_op = reuse_op;
+    info.mem = store ? MemKind::Store : MemKind::None;
+    WarpInst w;
+    w.info = &info;
+    w.active_mask = mask;
+    w.n_src = w.n_dst = 1;
+    w.src[0].value.fill(uint32_t(a));
+    w.dst[0].value.fill(uint32_t(result));
+    p.add(w);
+  };
+  inst(7, 1, 2);                // first: not repeated
+  inst(7, 1, 2);                // repeated (reusable)
+  inst(7, 1, 2, 0xffffu);       // other lanes active: a different computation
+  inst(7, 1, 2, 0xffffu);       // repeated, divergent (not reusable)
+  inst(8, 1, 2);                // another operation
+  inst(7, 3, 2);                // another source value
+  inst(7, 1, 2, ~0u, false, 0); // repeated, no reuse tag (not reusable)
+  inst(7, 1, 2, ~0u, true);     // a store never repeats
+  for (unsigned k = 8; k < 1000; ++k) inst(100 + k, 0, 0); // fill the window (all distinct)
+  inst(7, 1, 2);                                   // instruction 1001: a new window, first again
+  for (unsigned k = 0; k < 11; ++k) inst(9, 4, 4); // 11 instances: 10 repeats, > 10 times
+  p.finish();
+  EXPECT_EQ(p.stats().repeated, 3u + 10u);
+  EXPECT_EQ(p.stats().repeated_reusable, 1u + 10u);
+  EXPECT_EQ(p.stats().repeated_over10, 11u);
+  EXPECT_EQ(p.stats().instructions, 1000u + 1u + 11u);
+}
+
 } // namespace
 } // namespace gpurf

@@ -46,7 +46,48 @@ bool constant_identity(const ptx::Function& f, unsigned v, const ConstantOperand
   return false;
 }
 
+// The opcode with every modifier and type.
+void add_opcode(Hash& h, const ptx::Instr& in) {
+  for (uint64_t x :
+       {uint64_t(in.op), uint64_t(in.type), uint64_t(in.type2), uint64_t(in.rnd), uint64_t(in.ftz),
+        uint64_t(in.sat), uint64_t(in.mul), uint64_t(in.cmp), uint64_t(in.bop), uint64_t(in.prmt),
+        uint64_t(in.shf_right), uint64_t(in.shf_clamp), uint64_t(in.shiftamt), uint64_t(in.testp),
+        uint64_t(in.space), uint64_t(in.cvta_to), uint64_t(in.vec)})
+    h.add(x);
+}
+
 } // namespace
+
+uint32_t computation_op(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c) {
+  Hash h;
+  add_opcode(h, in);
+  for (const ptx::Operand& o : in.src) {
+    h.add(uint64_t(o.kind) << 8 | uint64_t(o.negate));
+    switch (o.kind) {
+    case ptx::Operand::Kind::Imm:
+      h.add(o.imm);
+      break;
+    case ptx::Operand::Kind::Addr:
+    case ptx::Operand::Kind::Symbol:
+      h.add(o.name);
+      h.add(uint64_t(o.offset));
+      break;
+    case ptx::Operand::Kind::Reg: // a constant operand is not a register source: its identity
+      if (o.reg < c.vreg.size() && c.vreg[o.reg] && !constant_identity(f, o.reg, c, h))
+        h.add(uint64_t(o.reg) << 40); // unknown constant: this operand only
+      break;
+    case ptx::Operand::Kind::Special: // its value is the result's: the name suffices
+      h.add(uint64_t(o.sreg) << 8 | o.comp);
+      break;
+    case ptx::Operand::Kind::Vector:
+      for (const ptx::Operand& e : o.elems) h.add(uint64_t(e.kind) << 32 ^ e.imm);
+      break;
+    default:
+      break;
+    }
+  }
+  return uint32_t(h.h ^ (h.h >> 32)) | 1u;
+}
 
 ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c) {
   ReuseKey k;
@@ -73,12 +114,7 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
     return no(ReuseKey::NoRegisterResult);
   if (load) k.load = space;
   Hash h;
-  for (uint64_t x :
-       {uint64_t(in.op), uint64_t(in.type), uint64_t(in.type2), uint64_t(in.rnd), uint64_t(in.ftz),
-        uint64_t(in.sat), uint64_t(in.mul), uint64_t(in.cmp), uint64_t(in.bop), uint64_t(in.prmt),
-        uint64_t(in.shf_right), uint64_t(in.shf_clamp), uint64_t(in.shiftamt), uint64_t(in.testp),
-        uint64_t(in.space), uint64_t(in.cvta_to), uint64_t(in.vec)})
-    h.add(x);
+  add_opcode(h, in);
   // A register operand: a constant operand's identity, or its halves as tag operands.
   auto reg = [&](unsigned v) {
     const ptx::VReg& r = f.regs[v];

@@ -49,4 +49,9 @@ struct ReuseKey {
 
 ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c);
 
+// The operation of any instruction, for the repeated-computation profile (WIR Fig. 2, gpurf
+// profile): the opcode with every modifier and type, immediates, symbols and constant
+// operands; register operands by position only (their values complete the computation).
+uint32_t computation_op(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c);
+
 } // namespace gpurf::compiler
