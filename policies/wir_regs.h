@@ -17,6 +17,14 @@
 
 namespace gpurf {
 
+// Low-register mode's random eviction (Sec. V-E): the first valid entry of a table at or
+// after `start` (cyclically; a priority encoder over the valid bits), -1 if none.
+template <class Entry> int first_valid(const std::vector<Entry>& e, unsigned start) {
+  for (size_t n = 0; n < e.size(); ++n)
+    if (const size_t i = (start + n) % e.size(); e[i].valid) return int(i);
+  return -1;
+}
+
 // A reference count would go negative, or a register not allocated is used: a WIR bug.
 struct RegisterAccounting : std::logic_error {
   using std::logic_error::logic_error;

@@ -49,9 +49,15 @@ public:
   // Drops the entry `tag` maps to if it holds `tag` (a reserving instruction that will not
   // fill it, e.g. one that turned divergent).
   void cancel(const ReuseTag& tag, PhysRegs& regs, Cycle now);
-  // Empties entry `index` (low-register mode).
-  void evict(unsigned index, PhysRegs& regs, Cycle now) {
-    if (index < e_.size()) drop(e_[index], regs, now);
+  // Empties entry `index` (low-register mode); true if it held one.
+  bool evict(unsigned index, PhysRegs& regs, Cycle now) {
+    if (index >= e_.size() || !e_[index].valid) return false;
+    drop(e_[index], regs, now);
+    return true;
+  }
+  // Empties a valid entry chosen at random by `r` (low-register mode).
+  void evict_random(uint32_t r, PhysRegs& regs, Cycle now) {
+    if (const int i = first_valid(e_, r); i >= 0) evict(unsigned(i), regs, now);
   }
   unsigned entries() const { return unsigned(e_.size()); }
 

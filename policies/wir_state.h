@@ -6,6 +6,7 @@
 #pragma once
 
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "platform/stats.h"
@@ -109,6 +110,13 @@ public:
   // Warp slots that have run a warp (the capped policy's active warps: a finished warp's
   // registers stay mapped until the next warp of its slot starts).
   unsigned active_warps = 0;
+  // Low-register mode (Sec. V-E): on while results find no register to allocate (the pool is
+  // empty, or the cap is reached). A lookup that misses then evicts the entry it indexes
+  // instead of recording itself; in a cycle without such an eviction, the writeback evicts a
+  // random entry of the table. `*_evicted_at`: the cycle of the table's last miss eviction.
+  bool low_register = false;
+  Cycle reuse_evicted_at = kNever, vsb_evicted_at = kNever;
+  std::mt19937 rng{0x574952}; // fixed seed: runs are deterministic
 };
 
 // Per SM: each sub-core's WIR tables (none without WIR units).

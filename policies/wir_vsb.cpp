@@ -55,10 +55,11 @@ void ValueSignatureBuffer::insert(uint32_t hash, unsigned phys, PhysRegs& regs, 
   e = {true, hash, phys};
 }
 
-void ValueSignatureBuffer::evict(unsigned index, PhysRegs& regs, Cycle now) {
-  if (index >= e_.size() || !e_[index].valid) return;
+bool ValueSignatureBuffer::evict(unsigned index, PhysRegs& regs, Cycle now) {
+  if (index >= e_.size() || !e_[index].valid) return false;
   regs.unref(e_[index].phys, now);
   e_[index] = Entry{};
+  return true;
 }
 
 void ValueSignatureBuffer::remove(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now) {

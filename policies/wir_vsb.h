@@ -27,8 +27,14 @@ public:
   void insert(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now);
   // Removes the entry of `hash` if it names `phys` (a false match found by the verify-read).
   void remove(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now);
-  // Empties entry `index` (low-register mode).
-  void evict(unsigned index, PhysRegs& regs, Cycle now);
+  // Empties entry `index` (low-register mode); true if it held one.
+  bool evict(unsigned index, PhysRegs& regs, Cycle now);
+  // The entry `hash` indexes.
+  unsigned index(uint32_t hash) const { return e_.empty() ? 0 : hash & unsigned(e_.size() - 1); }
+  // Empties a valid entry chosen at random by `r` (low-register mode).
+  void evict_random(uint32_t r, PhysRegs& regs, Cycle now) {
+    if (const int i = first_valid(e_, r); i >= 0) evict(unsigned(i), regs, now);
+  }
   unsigned entries() const { return unsigned(e_.size()); }
 
 private:

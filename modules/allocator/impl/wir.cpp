@@ -258,7 +258,11 @@ private:
       return true;
     }
     ++misses_;
-    if (l.hit) return false; // another instruction is computing it; no room to wait
+    if (l.hit) return false;    // another instruction is computing it; no room to wait
+    if (state_->low_register) { // the miss frees the entry's registers instead of recording
+      if (state_->reuse.evict(l.index, state_->regs, now())) state_->reuse_evicted_at = now();
+      return false;
+    }
     // It records its tag at retire: its source registers must keep their values till then.
     inst.reuse_tagged = true;
     for (unsigned j = 0; j < ReuseTag::kOperands; ++j)

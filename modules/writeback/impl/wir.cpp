@@ -12,9 +12,10 @@
 //   VSB miss     a new register is written and registered in the VSB
 // At retire the rename table maps each destination (the version it records is the producer
 // of the register's value: under sharing, an older instruction) and a reusable convergent
-// instruction records its tag and result in the reuse buffer. When the pool is empty the
-// stage waits and the low-register mode evicts VSB and reuse-buffer entries (one each per
-// cycle, round robin) until registers come back (max-register policy, Sec. V-E).
+// instruction records its tag and result in the reuse buffer. When no register can be
+// allocated the stage waits in low-register mode (Sec. V-E): a VSB or reuse-buffer miss
+// evicts the entry it indexes instead of recording, and each cycle a table had no such
+// eviction one of its entries is evicted at random, until registers come back.
 #include <cstring>
 #include <memory>
 
@@ -179,14 +180,19 @@ protected:
     return new_register(t, h);
   }
 
-  // A VSB miss: a new register, registered under the value's signature, written.
+  // A VSB miss: a new register, registered under the value's signature (in low-register
+  // mode the miss evicts the entry instead), written.
   WriteAction new_register(Txn& t, uint32_t h) {
     WirState& s = *state_;
+    const bool record = !s.low_register;
+    if (!record && s.vsb.evict(s.vsb.index(h), s.regs, now())) s.vsb_evicted_at = now();
     int p = allocate();
     if (p < 0 && (p = in_place(*t.inst, t.operand)) < 0) return WriteAction::Wait;
     ++vsb_misses_;
-    ++s.events.vsb_inserts;
-    s.vsb.insert(h, unsigned(p), s.regs, now());
+    if (record) {
+      ++s.events.vsb_inserts;
+      s.vsb.insert(h, unsigned(p), s.regs, now());
+    }
     return write_to(t, unsigned(p));
   }
 
@@ -287,13 +293,13 @@ private:
     const bool cap = s.options.capped && s.regs.live() - std::min(s.regs.live(), inflight_) >=
                                              s.options.regs * std::max(1u, s.active_warps);
     const int p = cap ? -1 : s.regs.allocate(now());
+    s.low_register = p < 0;
     if (p >= 0) return p;
-    if (low_at_ != now()) {
+    if (low_at_ != now()) { // once per cycle (a table whose lookup missed evicted already)
       low_at_ = now();
       ++low_;
-      s.vsb.evict(evict_rr_ % std::max(1u, s.vsb.entries()), s.regs, now());
-      s.reuse.evict(evict_rr_ % s.reuse.entries(), s.regs, now());
-      ++evict_rr_;
+      if (s.vsb_evicted_at != now()) s.vsb.evict_random(uint32_t(s.rng()), s.regs, now());
+      if (s.reuse_evicted_at != now()) s.reuse.evict_random(uint32_t(s.rng()), s.regs, now());
     }
     return -1;
   }
@@ -378,7 +384,6 @@ private:
   std::vector<std::pair<WarpInst*, unsigned>> unverified_;
   Cycle low_at_ = kNever;
   unsigned inflight_ = 0; // destinations between register choice and retire
-  unsigned evict_rr_ = 0;
   uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &reused_results_,
       &bypassed_, &in_place_, &vc_hits_, &unverified_shares_, &low_;
 };
