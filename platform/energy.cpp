@@ -57,6 +57,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"bank", "gated_cycles", "", R::Leakage, "reduces bank_leakage_mw's slice-cycles"},
     {"bank", "wakeups", "", R::NotEvent, "W-C: the paper prices no wake-up energy"},
     {"bank", "reads", "", R::NotEvent, "accesses; priced per activated slice by slice_reads"},
+    {"bank", "affine_reads", "", R::NotEvent, "WIR's Affine GPU: one slice each in slice_reads"},
+    {"bank", "affine_writes", "", R::NotEvent, "WIR's Affine GPU: one slice each in slice_writes"},
     {"bank", "writes", "", R::NotEvent, "accesses; priced per activated slice by slice_writes"},
 
     {"crossbar", "bytes", "", R::Priced, "wire_pj_per_mm_per_128b (or _32b) x wire_mm"},
@@ -100,6 +102,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "CMRC: operands that entered in another operand's write; no write of their own"},
 
     {"exec", "instructions", "", R::Priced, "fu_<pipe>_pj_per_lane_op x 32 lanes, per pipe label"},
+    {"exec", "affine_instructions", "", R::Priced,
+     "WIR's Affine GPU: these of the instructions are priced as 1 lane, not 32"},
     {"exec", "busy_cycles", "", R::NotEvent, "occupancy (functional-unit leakage not modelled)"},
     {"exec", "class_instructions", "", R::NotEvent,
      "the same instructions by latency class; priced per pipe by instructions"},
@@ -563,8 +567,10 @@ std::vector<EnergyPrice> energy_prices(const EnergyTable& t, const EnergyPlatfor
       {"memory", "bytes_read", "", t.memory_pj_per_byte},
       {"memory", "bytes_written", "", t.memory_pj_per_byte},
   };
-  for (auto& [pipe, pj] : t.fu_pj_per_lane_op)
+  for (auto& [pipe, pj] : t.fu_pj_per_lane_op) {
     p.push_back({"exec", "instructions", pipe, kLanes * pj});
+    p.push_back({"exec", "affine_instructions", pipe, (1 - kLanes) * pj}); // 31 lanes saved
+  }
   for (const EnergyStructure& s : t.structures)
     for (auto& [stat, pj] : s.events) p.push_back({s.name, stat, "", pj});
   return p;
@@ -834,25 +840,29 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
   for (auto& g : groups(stats, "collector")) oc += stat_required(g, "oc_writes");
   b["collector"] = oc * t.collector_write_pj;
 
-  // Functional units: every lane of a warp instruction counted (active masks not counted).
+  // Functional units: every lane of a warp instruction counted (active masks not counted);
+  // the Affine GPU's one-lane instructions save the other 31.
   std::vector<double> fu(t.fu_pj_per_lane_op.size(), 0);
-  for (auto& g : groups(stats, "exec")) {
-    auto it = g.second->find("instructions");
-    if (it == g.second->end() || !it->contains("values"))
-      throw std::runtime_error("energy: statistics group '" + g.first +
-                               "' has no vector 'instructions'");
-    const Json& values = (*it)["values"];
-    const Json labels = it->contains("labels") ? (*it)["labels"] : Json::array();
-    for (size_t i = 0; i < values.size(); ++i) {
-      const std::string label = i < labels.size() ? labels[i].get<std::string>() : "";
-      size_t k = 0;
-      while (k < fu.size() && t.fu_pj_per_lane_op[k].first != label) ++k;
-      if (k == fu.size())
-        throw ConfigError(t.path + ": no fu_" + label + "_pj_per_lane_op entry for pipe '" + label +
-                          "' of " + g.first + ".instructions");
-      fu[k] += values[i].get<double>() * kLanes * t.fu_pj_per_lane_op[k].second;
+  for (auto& g : groups(stats, "exec"))
+    for (auto [stat, lanes] :
+         {std::pair{"instructions", kLanes}, {"affine_instructions", 1 - kLanes}}) {
+      auto it = g.second->find(stat);
+      if (it == g.second->end() && lanes < 0) continue; // optional
+      if (it == g.second->end() || !it->contains("values"))
+        throw std::runtime_error("energy: statistics group '" + g.first + "' has no vector '" +
+                                 stat + "'");
+      const Json& values = (*it)["values"];
+      const Json labels = it->contains("labels") ? (*it)["labels"] : Json::array();
+      for (size_t i = 0; i < values.size(); ++i) {
+        const std::string label = i < labels.size() ? labels[i].get<std::string>() : "";
+        size_t k = 0;
+        while (k < fu.size() && t.fu_pj_per_lane_op[k].first != label) ++k;
+        if (k == fu.size())
+          throw ConfigError(t.path + ": no fu_" + label + "_pj_per_lane_op entry for pipe '" +
+                            label + "' of " + g.first + "." + stat);
+        fu[k] += values[i].get<double>() * lanes * t.fu_pj_per_lane_op[k].second;
+      }
     }
-  }
   for (size_t k = 0; k < fu.size(); ++k) b["fu_" + t.fu_pj_per_lane_op[k].first] = fu[k];
 
   double l1 = 0;

@@ -101,3 +101,26 @@ TEST(Wir, AWarpsOwnSharedStoreStopsItsLoadReuse) {
   EXPECT_GT(x.stat("allocator", "reuse_lookups"), 0u);
   EXPECT_GT(x.stat("allocator", "reuse_skipped"), 0u);
 }
+
+// The Affine GPU is an energy study: an affine access activates one slice instead of the
+// eight of every other (full-mask) access, and affine integer arithmetic runs on one lane.
+// (Its timing equals wir's: tests/cli/affine.sh compares the two runs.)
+TEST(Wir, AffineTuplesActivateOneSlice) {
+  const WirRun aff = run("affine", "sgemm");
+  ASSERT_TRUE(aff.r.ok) << aff.r.error;
+  const uint64_t ar = aff.stat("bank", "affine_reads"), aw = aff.stat("bank", "affine_writes");
+  ASSERT_GT(ar, 0u);
+  ASSERT_GT(aw, 0u);
+  EXPECT_EQ(aff.stat("bank", "slice_reads"), 8 * aff.stat("bank", "reads") - 7 * ar);
+  EXPECT_EQ(aff.stat("bank", "slice_writes"), 8 * aff.stat("bank", "writes") - 7 * aw);
+  EXPECT_GT(aff.stat("exec", "affine_instructions"), 0u);
+}
+
+// Low-register mode (Sec. V-E): with a pool barely above the logical registers of the resident
+// warps (24 x 39 = 936) results find it empty; misses and random evictions free registers.
+TEST(Wir, LowRegisterModeFreesRegistersAndCompletes) {
+  const WirRun x = run("wir-rlpv", "sgemm", {"allocator.phys_regs=940"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("writeback", "low_register_cycles"), 0u);
+  EXPECT_GT(x.stat("allocator", "reuse_hits"), 0u);
+}

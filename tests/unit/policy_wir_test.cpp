@@ -4,6 +4,7 @@
 // must balance: allocated - released = live, and a count never goes negative.
 #include <gtest/gtest.h>
 
+#include "modules/common/affine.h"
 #include "policies/wir_regs.h"
 #include "policies/wir_reuse.h"
 #include "policies/wir_vsb.h"
@@ -153,4 +154,53 @@ TEST(PolicyWir, ReuseBufferReplacementAndCancelDropTheirReferences) {
   rb.cancel(b, r, 0);
   EXPECT_FALSE(rb.lookup(b).hit);
   EXPECT_THROW(ReuseBuffer(3), std::invalid_argument);
+}
+
+// Low-register mode (Sec. V-E): an eviction frees the entry's registers; the random one takes
+// the first valid entry from its start (an empty table frees nothing).
+TEST(PolicyWir, LowRegisterEvictionsDropTheEntriesReferences) {
+  PhysRegs r(4, 0);
+  ValueSignatureBuffer v(4);
+  const unsigned a = unsigned(r.allocate(0)), b = unsigned(r.allocate(0));
+  v.insert(0x1, a, r, 0);         // index 1
+  v.insert(0x3, b, r, 0);         // index 3
+  EXPECT_FALSE(v.evict(2, r, 0)); // empty entry
+  v.evict_random(2, r, 0);        // from index 2: the entry at 3 (b)
+  EXPECT_EQ(v.lookup(0x3), -1);
+  EXPECT_EQ(v.lookup(0x1), int(a));
+  EXPECT_EQ(r.refs(b), 1u);
+  v.evict_random(2, r, 0); // wraps around to index 1 (a)
+  EXPECT_EQ(v.lookup(0x1), -1);
+  EXPECT_EQ(r.refs(a), 1u);
+  v.evict_random(0, r, 0); // nothing left: no effect
+  EXPECT_EQ(r.refs(a), 1u);
+
+  ReuseBuffer rb(2);
+  ReuseTag t;
+  t.opcode = 7;
+  t.operand[0] = a;
+  t.regs = 1;
+  rb.reserve(t, r, 0);
+  rb.fill(t, b, r, 0);
+  EXPECT_EQ(r.refs(a), 2u);
+  EXPECT_EQ(r.refs(b), 2u);
+  rb.evict_random(1, r, 0);
+  EXPECT_FALSE(rb.lookup(t).hit);
+  EXPECT_EQ(r.refs(a), 1u);
+  EXPECT_EQ(r.refs(b), 1u);
+}
+
+// WIR's Affine GPU: one stride over the 32 lanes (mod 2^32), uniform values included.
+TEST(PolicyWir, AffineIsOneStrideOverTheLanes) {
+  LaneValues v;
+  for (unsigned l = 0; l < kWarpSize; ++l) v[l] = 100 + 4 * l;
+  EXPECT_TRUE(affine(v));
+  v.fill(7);
+  EXPECT_TRUE(affine(v));                                      // stride 0
+  for (unsigned l = 0; l < kWarpSize; ++l) v[l] = 5u - 3u * l; // wraps below 0
+  EXPECT_TRUE(affine(v));
+  v[31] += 1;
+  EXPECT_FALSE(affine(v)); // the last lane breaks it
+  for (unsigned l = 0; l < kWarpSize; ++l) v[l] = l * l;
+  EXPECT_FALSE(affine(v));
 }

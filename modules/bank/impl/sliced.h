@@ -50,6 +50,11 @@ protected:
   // Variants see every access's row and slice mask before the data moves; the cycles
   // returned delay it (W-C power gating: a gated slice wakes up first).
   virtual unsigned on_slices(unsigned row, unsigned mask, bool read) { return 0; }
+  // The slices an access of `mask` activates (what the energy counts), given the row's data
+  // after the access: every slice of the mask.
+  virtual unsigned activated(const unsigned char* row, unsigned mask, bool read) {
+    return unsigned(__builtin_popcount(mask));
+  }
 
   void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     const uint64_t addr = gp.get_address();
@@ -91,7 +96,7 @@ protected:
       for (unsigned s = 0; s < slices_; ++s)
         if (mask >> s & 1) tag[s] = t.version;
     }
-    const unsigned n = __builtin_popcount(mask);
+    const unsigned n = activated(row, mask, read);
     (read ? slice_reads_ : slice_writes_) += n;
     ++(read ? reads_ : writes_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);

@@ -3,9 +3,12 @@
 // own latency and ii (a unit stays reserved for the class's ii) and run on another pipe
 // (`classes:`; the SM routes it there, SmShape::pipe_for). Units need no clock: a dispatch
 // reserves the unit and hands the instruction to writeback with the latency as the annotated
-// delay. MEM instructions go to the LSU.
+// delay. MEM instructions go to the LSU. `affine_lanes` (WIR's Affine GPU, Sec. VII-A): an
+// integer mov, add, sub, mul or mad whose register sources and result are all affine runs on
+// one lane (counted in affine_instructions; the energy prices it as one lane, not 32).
 #include <array>
 
+#include "modules/common/affine.h"
 #include "modules/exec/i_exec.h"
 
 namespace gpurf {
@@ -28,6 +31,13 @@ public:
     Stat& nc = stats().vector("class_instructions", kNumOpClasses,
                               "instructions dispatched to a pipe per latency class", "instructions",
                               labels(kNumOpClasses, op_class_name));
+    affine_ = p.get_bool("affine_lanes", false,
+                         "WIR's Affine GPU: integer mov/add/sub/mul/mad with affine sources and "
+                         "result run on one lane");
+    if (affine_)
+      affine_n_ = &stats().vector("affine_instructions", kNumPipes,
+                                  "instructions run on one lane (affine sources and result)",
+                                  "instructions", labels(kNumPipes, pipe_name));
     busy_ = &busy;
     dispatched_ = &n;
     by_class_ = &nc;
@@ -71,6 +81,7 @@ protected:
         (*busy_)[i] += k.ii;
         ++(*dispatched_)[i];
         ++(*by_class_)[static_cast<unsigned>(info.op_class)];
+        if (affine_ && one_lane(*t.inst)) ++(*affine_n_)[i];
         if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, k.latency, now);
         pkt_.prepare(Txn::Kind::Complete);
         pkt_.txn.inst = t.inst;
@@ -83,6 +94,19 @@ protected:
   }
 
 private:
+  // Affine in, affine out (a full warp: inactive lanes' values are not the registers').
+  static bool one_lane(const WarpInst& w) {
+    const OpClass c = w.info->op_class;
+    if ((c != OpClass::Move && c != OpClass::IntAdd && c != OpClass::IntMul &&
+         c != OpClass::IntMad) ||
+        w.active_mask != ~0u || w.thread_mask != ~0u || !w.n_dst)
+      return false;
+    for (unsigned k = 0; k < w.n_src; ++k)
+      if (!affine(w.src[k].value)) return false;
+    for (unsigned k = 0; k < w.n_dst; ++k)
+      if (!affine(w.dst[k].value)) return false;
+    return true;
+  }
   template <class E> static std::vector<std::string> labels(unsigned n, const char* (*name)(E)) {
     std::vector<std::string> v;
     for (unsigned i = 0; i < n; ++i) v.push_back(name(static_cast<E>(i)));
@@ -131,6 +155,8 @@ private:
   Stat* busy_;
   Stat* dispatched_;
   Stat* by_class_;
+  bool affine_ = false;
+  Stat* affine_n_ = nullptr;
   Packet pkt_;
 };
 

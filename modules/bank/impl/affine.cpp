@@ -1,0 +1,35 @@
+// WIR's Affine GPU register file (shared/papers/004, Sec. VII-A, after [9], [10]): a warp
+// register whose 32 lanes step by one stride is stored as a (32-bit base, 32-bit stride)
+// tuple in one 128-bit bank of its group instead of eight, so an access of it activates one
+// slice: 1/8 of the access energy. The paper's Affine GPU is an energy study: the tuple's
+// conversion costs no time and the bank keeps the full value (docs/wir.md).
+#include "modules/common/affine.h"
+#include "modules/bank/impl/sliced.h"
+
+namespace gpurf {
+
+class AffineBank : public SlicedBank {
+public:
+  AffineBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
+      : SlicedBank(nm, p, c),
+        affine_reads_(stats().scalar("affine_reads", "reads of a (base, stride) tuple: one slice",
+                                     "accesses")),
+        affine_writes_(stats().scalar("affine_writes",
+                                      "writes of a (base, stride) tuple: one slice", "accesses")) {}
+
+protected:
+  unsigned activated(const unsigned char* row, unsigned mask, bool read) override {
+    if (mask != (1u << slices_) - 1 || !affine(row)) return SlicedBank::activated(row, mask, read);
+    ++(read ? affine_reads_ : affine_writes_);
+    return 1;
+  }
+
+private:
+  uint64_t &affine_reads_, &affine_writes_;
+};
+
+GPURF_REGISTER_UNIT(IBank, AffineBank, "affine",
+                    "sliced bank storing affine warp registers as a (base, stride) tuple in one "
+                    "slice (WIR's Affine GPU)");
+
+} // namespace gpurf
