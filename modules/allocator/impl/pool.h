@@ -47,7 +47,7 @@ protected:
   bool bind(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     Txn& t = txn_of(gp);
     if (busy_.size() != collector_pipes_.size()) busy_.resize(collector_pipes_.size(), false);
-    const int i = choose(*t.inst, 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info)));
+    const int i = choose(*t.inst, pipe_bit(*t.inst));
     if (i < 0) {
       ++full_;
       return false;
@@ -70,6 +70,10 @@ protected:
   }
 
   unsigned collectors() const { return unsigned(collector_pipes_.size()); }
+  // The pipe bit of `inst` (what choose() is given).
+  unsigned pipe_bit(const WarpInst& inst) const {
+    return 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*inst.info));
+  }
 
 private:
   // Occupancy integrated over time, updated whenever it changes (no per-cycle work).

@@ -1,7 +1,9 @@
 // WIR's rename and reuse stages (Kim & Ro, shared/papers/004, Sec. V-B, V-C, VI, Fig. 5, 8),
 // in front of the baseline's round-robin collector allocation. An issued instruction passes
 // its scheduler's rename and reuse stages (1 cycle each, pipelined: one instruction per stage;
-// the scheduler is refused while both hold one, i.e. while the oldest waits for a collector).
+// the scheduler is refused while both hold one) into its pipe's collector latch (one per pipe
+// and scheduler, as GPGPU-Sim's ID_OC pipeline registers), where it waits for a collector; one
+// that finds its pipe's latch taken stays in the reuse stage and blocks the stages behind it.
 // Rename: every source gets the physical register its warp's rename table maps it to, and the
 // version tag of that register's value (an unmapped register reads physical register 0, zeros).
 // Reuse: a reusable, convergent instruction looks its tag up in the reuse buffer; on a hit it
@@ -109,20 +111,25 @@ public:
   void tick(Cycle now) override {
     looked_up_ = false;
     retry_bind(now);
-    for (auto& q : stage_) // per scheduler, in issue order: only the oldest may leave
-      while (!q.empty()) {
-        Latch& l = q.front();
-        if (l.ready > now) {
+    for (auto& q : stage_) { // per scheduler, in issue order
+      unsigned latched = 0;  // pipe bits whose latch holds an instruction
+      for (auto it = q.begin(); it != q.end();) {
+        Latch& l = *it;
+        if (l.ready > now) { // still in the stages (and so are the younger ones)
           wake(l.ready);
           break;
         }
-        if (!l.renamed) {
-          rename(*l.inst);
-          l.renamed = true;
-          if (reuse(*l.inst)) {
-            q.pop_front();
-            ctx_.wake_issue(); // a stage slot is free
-            continue;
+        const unsigned bit = pipe_bit(*l.inst);
+        if (!l.latched) {
+          if (latched & bit) break; // its pipe's latch is taken: it blocks the stages
+          if (!l.renamed) {
+            rename(*l.inst);
+            l.renamed = true;
+            if (reuse(*l.inst)) {
+              it = q.erase(it);
+              ctx_.wake_issue(); // a stage slot is free
+              continue;
+            }
           }
         }
         pkt_.prepare(Txn::Kind::Issue);
@@ -130,11 +137,15 @@ public:
         if (!bind(pkt_.gp, pkt_.delay)) {
           ++waits_;
           wake(now + 1);
-          break;
+          l.latched = true;
+          latched |= bit;
+          ++it;
+          continue;
         }
-        q.pop_front();
+        it = q.erase(it);
         ctx_.wake_issue();
       }
+    }
     if (!looked_up_) retry_pending(now); // the reuse stage's port is free this cycle
     if (!pending_.empty()) wake(now + 1);
   }
@@ -153,7 +164,7 @@ protected:
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     const unsigned k = t.inst->scheduler;
     if (k >= stage_.size()) stage_.resize(k + 1);
-    if (stage_[k].size() == kFrontStages) { // both stages taken: the oldest waits for a collector
+    if (in_stages(stage_[k]) == kFrontStages) { // both stages taken
       ++latch_full_;
       t.busy = true;
       return;
@@ -169,7 +180,13 @@ private:
     WarpInst* inst = nullptr;
     Cycle ready = 0;
     bool renamed = false;
+    bool latched = false; // in its pipe's collector latch, out of the stages
   };
+  static unsigned in_stages(const std::deque<Latch>& q) {
+    unsigned n = 0;
+    for (const Latch& l : q) n += !l.latched;
+    return n;
+  }
 
   // Sources to physical registers; a warp slot that got a new warp starts unmapped.
   void rename(WarpInst& inst) {
