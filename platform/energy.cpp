@@ -204,9 +204,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"writeback", "vsb_false_matches", "", R::NotEvent, "WIR: outcomes of verify-reads"},
     {"writeback", "vsb_misses", "", R::NotEvent, "WIR: outcomes of VSB lookups"},
     {"writeback", "dedicated_writes", "", R::NotEvent, "WIR: bank writes (slice_writes)"},
-    {"writeback", "dummy_movs", "", R::NotModelled,
-     "WIR: the inactive lanes' copy into a new dedicated register (counted; its bank read is "
-     "not issued yet, docs/wir.md)"},
+    {"writeback", "dummy_movs", "", R::NotEvent,
+     "WIR: the inactive lanes' copy into a new dedicated register: a bank read and the "
+     "result's write (slice_reads, slice_writes)"},
     {"writeback", "bypassed", "", R::NotEvent, "WIR: reused instructions, no backend event"},
     {"writeback", "reused_results", "", R::NotEvent, "WIR: remaps, no bank access"},
     {"writeback", "in_place_writes", "", R::NotEvent, "WIR: bank writes (slice_writes)"},

@@ -124,3 +124,15 @@ TEST(Wir, LowRegisterModeFreesRegistersAndCompletes) {
   EXPECT_GT(x.stat("writeback", "low_register_cycles"), 0u);
   EXPECT_GT(x.stat("allocator", "reuse_hits"), 0u);
 }
+
+// Divergence (Sec. V-D): the first divergent redefinition of a register takes a dedicated one,
+// into which a dummy MOV copies the inactive lanes: one register-file read each, granted by
+// the arbiter beside the verify-reads; the golden check sees every lane right.
+TEST(Wir, DummyMovsReadTheOldRegisterInTheBanks) {
+  const WirRun x = run("wir-rlpv", "nw");
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  const uint64_t movs = x.stat("writeback", "dummy_movs");
+  ASSERT_GT(movs, 0u);
+  EXPECT_GE(x.stat("writeback", "dedicated_writes"), movs);
+  EXPECT_EQ(x.stat("arbiter", "verify_reads_granted"), x.stat("writeback", "verify_reads") + movs);
+}

@@ -37,8 +37,9 @@ public:
             "request-cycles", {"read_read", "read_write", "write_write", "collector_port"})),
         reads_(stats().scalar("reads_granted", "read requests granted", "requests")),
         verify_reads_(stats().scalar("verify_reads_granted",
-                                     "WIR verify-reads granted (bank reads compared in the "
-                                     "register file, not sent to a collector)",
+                                     "WIR register-file reads granted (verify-reads compared "
+                                     "in the register file, dummy MOV copies; not sent to a "
+                                     "collector)",
                                      "requests")),
         writes_(stats().scalar("writes_granted", "write requests granted", "requests")),
         accesses_(stats().scalar("bank_accesses",
@@ -188,9 +189,9 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     if (gp_.is_response_error())
       throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
                                gp_.get_response_string() + " at row " + std::to_string(t.row));
-    if (verify) { // WIR: compared in the register file (Fig. 7); busy: a mismatch
-      txn_.kind = Txn::Kind::VerifyDone;
-      txn_.busy = std::memcmp(data_.data(), t.data, kRegBytes) != 0;
+    if (verify) { // WIR: compared in the register file (Fig. 7); busy: a mismatch (no data: a
+      txn_.kind = Txn::Kind::VerifyDone; // dummy MOV's copy, nothing to compare)
+      txn_.busy = t.data && std::memcmp(data_.data(), t.data, kRegBytes) != 0;
       to_wb->b_transport(gp_, d);
       return;
     }

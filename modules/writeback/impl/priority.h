@@ -73,17 +73,7 @@ public:
             ordered = true;
             break;
           }
-          pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
-          const BankLoc loc = s.mapping->map(s.local_warp(inst->warp), reg);
-          Txn& t = pkt_.txn;
-          t.inst = inst;
-          t.warp = inst->warp;
-          t.reg = reg;
-          t.bank = loc.bank;
-          t.row = loc.row;
-          t.slice_mask = (1u << s.slices) - 1;
-          t.operand = inst->wb_sent;
-          t.version = inst->seq;
+          Txn& t = write_request(inst, inst->wb_sent);
           const WriteAction a = prepare_write(t);
           if (a == WriteAction::Wait) break; // retried next cycle
           ++inst->wb_sent;
@@ -169,6 +159,24 @@ protected:
   void on_write_done(tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     if (unsigned char* buf = txn_of(gp).data) free_.push_back(buf);
     request_done(txn_of(gp).inst);
+  }
+
+  // pkt_ as the write of destination k of inst: all its slices, to the register mapping's
+  // bank and row.
+  Txn& write_request(WarpInst* inst, unsigned k) {
+    const SmShape& s = *ctx_.shape;
+    pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
+    Txn& t = pkt_.txn;
+    t.inst = inst;
+    t.warp = inst->warp;
+    t.reg = inst->info->dst_reg[k];
+    const BankLoc loc = s.mapping->map(s.local_warp(inst->warp), t.reg);
+    t.bank = loc.bank;
+    t.row = loc.row;
+    t.slice_mask = (1u << s.slices) - 1;
+    t.operand = uint8_t(k);
+    t.version = inst->seq;
+    return t;
   }
 
   // One of inst's requests is answered; it retires when every destination is done.

@@ -5,7 +5,9 @@
 //                register, nothing is written (the instruction retires at once)
 //   divergent    a dedicated register: the one the pin bit says the logical register has,
 //                or a new one (pin set; not registered in the VSB: it is overwritten in the
-//                divergent flow); the inactive lanes' copy is the dummy MOV (counted)
+//                divergent flow), into which a dummy MOV "injected to the register file"
+//                (Sec. V-D) first copies the inactive lanes: a bank read of the current
+//                register (the writeback's read port, no crossbar), then the write
 //   VSB hit      the hash of the value names a register: a verify-read compares it in the
 //                register file (Fig. 7); equal: the destination shares it, no write; a
 //                collision: a new register is written and replaces the VSB entry
@@ -89,6 +91,8 @@ public:
   }
 
   void tick(Cycle now) override {
+    for (auto [inst, k] : copied_) send_write(inst, k, unsigned(inst->dst[k].phys));
+    copied_.clear();
     retry_verified(now);
     PriorityWriteback::tick(now);
   }
@@ -119,12 +123,18 @@ protected:
       const RenameTables::Entry& cur = s.rename.at(lw, inst.info->dst_reg[k]);
       int p = cur.pin ? cur.phys : -1;
       if (p >= 0) {
-        s.regs.ref(unsigned(p)); // the in-flight reference
-      } else {
-        if ((p = allocate()) >= 0)
-          ++movs_; // the inactive lanes come from the old register
-        else if ((p = in_place(inst, k)) < 0)
-          return WriteAction::Wait;
+        s.regs.ref(unsigned(p));          // the in-flight reference
+      } else if ((p = allocate()) >= 0) { // the dummy MOV: the inactive lanes first
+        ++movs_;
+        ++dedicated_;
+        inst.dst[k].phys = p;
+        t.kind = Txn::Kind::VerifyRead;
+        place(t, cur.phys >= 0 ? unsigned(cur.phys) : s.zero);
+        t.collector = uint16_t(ctx_.shape->collectors); // the writeback's read port
+        t.data = nullptr;                               // a copy: nothing to compare
+        return WriteAction::Send;
+      } else if ((p = in_place(inst, k)) < 0) {
+        return WriteAction::Wait;
       }
       ++dedicated_;
       return write_to(t, unsigned(p));
@@ -212,6 +222,11 @@ protected:
       }
       std::memcpy(vvalues_[c].data(), gp.get_data_ptr(), kRegBytes);
       ++*vc_writes_;
+    }
+    if (!t.data) { // a dummy MOV's copy read: now the write (next cycle)
+      copied_.push_back({t.inst, t.operand});
+      wake(now() + 1);
+      return;
     }
     if (!t.busy) { // equal: share the register
       ++shared_;
@@ -344,6 +359,13 @@ private:
     inst.reuse_tagged = false;
   }
 
+  // A write of destination k of inst into physical register p, after its register-file read.
+  void send_write(WarpInst* inst, unsigned k, unsigned p) {
+    write_to(write_request(inst, k), p);
+    to_arb->b_transport(pkt_.gp, pkt_.delay);
+    ++writes_;
+  }
+
   // Collisions found by verify-reads: a new register is written instead.
   void retry_verified(Cycle now) {
     for (size_t i = 0; i < unverified_.size();) {
@@ -358,17 +380,7 @@ private:
       s.regs.unref(unsigned(inst->dst[k].phys), now); // the false candidate
       s.vsb.insert(hash_[inst][k], unsigned(p), s.regs, now);
       ++s.events.vsb_inserts;
-      pkt_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
-      Txn& t = pkt_.txn;
-      t.inst = inst;
-      t.warp = inst->warp;
-      t.reg = inst->info->dst_reg[k];
-      t.slice_mask = (1u << ctx_.shape->slices) - 1;
-      t.operand = uint8_t(k);
-      t.version = inst->seq;
-      write_to(t, unsigned(p));
-      to_arb->b_transport(pkt_.gp, pkt_.delay);
-      ++writes_;
+      send_write(inst, k, unsigned(p));
       unverified_[i] = unverified_.back();
       unverified_.pop_back();
     }
@@ -382,6 +394,7 @@ private:
   uint64_t *vc_reads_ = nullptr, *vc_writes_ = nullptr;
   std::unordered_map<const WarpInst*, std::array<uint32_t, InstInfo::kMaxDst>> hash_;
   std::vector<std::pair<WarpInst*, unsigned>> unverified_;
+  std::vector<std::pair<WarpInst*, unsigned>> copied_; // dummy MOVs read: write next cycle
   Cycle low_at_ = kNever;
   unsigned inflight_ = 0; // destinations between register choice and retire
   uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &reused_results_,
