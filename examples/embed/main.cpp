@@ -1,0 +1,33 @@
+// The smallest program built on the gpurf library: its own sc_main runs one kernel of a launch
+// file on a platform file, checks the outputs and prints the cycles. (<systemc> declares
+// sc_main extern "C", as libsystemc's main calls it.)
+//   embed PLATFORM.yaml LAUNCH.yaml
+#include <iostream>
+
+#include <systemc>
+
+#include "modules/frontend/launch.h"
+#include "modules/frontend/ptx_frontend.h"
+#include "platform/config.h"
+#include "platform/simulation.h"
+
+int sc_main(int argc, char* argv[]) {
+  if (argc != 3) {
+    std::cerr << "usage: embed PLATFORM.yaml LAUNCH.yaml\n";
+    return 2;
+  }
+  try {
+    gpurf::ConfigPtr platform = gpurf::load_config(argv[1]);
+    const gpurf::LaunchSpec launch = gpurf::load_launch(argv[2]);
+    gpurf::PtxFrontend frontend(launch, gpurf::frontend_options(*platform));
+    gpurf::Simulation sim(*platform, frontend, frontend.regs_per_thread());
+    const gpurf::RunResult r = sim.run();
+    const std::string bad = r.ok ? frontend.verify_outputs() : r.error;
+    std::cout << launch.name << ": " << r.cycles << " cycles, " << r.warp_instructions
+              << " warp instructions, " << (bad.empty() ? "verified" : "FAILED: " + bad) << "\n";
+    return bad.empty() ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 2;
+  }
+}
