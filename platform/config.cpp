@@ -1,4 +1,4 @@
-#include "platform/config.h"
+#include "gpurf/platform/config.h"
 
 #include <algorithm>
 #include <filesystem>

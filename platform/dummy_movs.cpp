@@ -1,6 +1,6 @@
-#include "platform/dummy_movs.h"
+#include "gpurf/platform/dummy_movs.h"
 
-#include "policies/wc_tags.h"
+#include "gpurf/policies/wc_tags.h"
 
 namespace gpurf {
 

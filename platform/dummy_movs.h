@@ -14,11 +14,11 @@
 #include <memory>
 #include <unordered_map>
 
-#include "modules/common/unit.h"
-#include "modules/common/warp_inst.h"
-#include "modules/frontend/i_frontend.h"
-#include "policies/reg_mapping.h"
-#include "policies/row_tags.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/modules/common/warp_inst.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/policies/reg_mapping.h"
+#include "gpurf/policies/row_tags.h"
 
 namespace gpurf {
 

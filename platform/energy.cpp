@@ -1,6 +1,6 @@
-#include "platform/energy.h"
+#include "gpurf/platform/energy.h"
 
-#include "platform/stats.h"
+#include "gpurf/platform/stats.h"
 
 #include <algorithm>
 #include <cctype>

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/config.h"
-#include "platform/params.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/params.h"
 
 namespace gpurf {
 

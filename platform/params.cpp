@@ -1,4 +1,4 @@
-#include "platform/params.h"
+#include "gpurf/platform/params.h"
 
 #include <algorithm>
 #include <charconv>

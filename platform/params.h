@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/config.h"
+#include "gpurf/platform/config.h"
 
 namespace gpurf {
 

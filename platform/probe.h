@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf {
 

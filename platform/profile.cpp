@@ -1,4 +1,4 @@
-#include "platform/profile.h"
+#include "gpurf/platform/profile.h"
 
 #include <algorithm>
 #include <numeric>

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "platform/registry.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

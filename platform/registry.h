@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/params.h"
+#include "gpurf/platform/params.h"
 
 namespace gpurf {
 

@@ -1,14 +1,14 @@
-#include "platform/simulation.h"
+#include "gpurf/platform/simulation.h"
 
 #include <chrono>
 #include <cstdlib>
 
-#include "modules/frontend/ptx_frontend.h"
-#include "modules/memory/i_memory.h"
-#include "platform/check/identities.h"
-#include "platform/sm.h"
-#include "platform/stats.h"
-#include "platform/trace.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/memory/i_memory.h"
+#include "gpurf/platform/check/identities.h"
+#include "gpurf/platform/sm.h"
+#include "gpurf/platform/stats.h"
+#include "gpurf/platform/trace.h"
 
 namespace gpurf {
 

@@ -8,12 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
-#include "modules/frontend/i_frontend.h"
-#include "platform/config.h"
-#include "platform/energy.h"
-#include "platform/params.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/energy.h"
+#include "gpurf/platform/params.h"
 
 namespace gpurf {
 

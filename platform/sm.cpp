@@ -1,20 +1,20 @@
-#include "platform/sm.h"
+#include "gpurf/platform/sm.h"
 
 #include <iostream>
 #include <sstream>
 
-#include "modules/allocator/i_allocator.h"
-#include "modules/arbiter/i_arbiter.h"
-#include "modules/bank/i_bank.h"
-#include "modules/collector/i_collector.h"
-#include "modules/crossbar/i_crossbar.h"
-#include "modules/exec/i_exec.h"
-#include "modules/l1/i_l1.h"
-#include "modules/l2/i_l2.h"
-#include "modules/lsu/i_lsu.h"
-#include "modules/rfc/i_rfc.h"
-#include "modules/scheduler/i_scheduler.h"
-#include "modules/writeback/i_writeback.h"
+#include "gpurf/modules/allocator/i_allocator.h"
+#include "gpurf/modules/arbiter/i_arbiter.h"
+#include "gpurf/modules/bank/i_bank.h"
+#include "gpurf/modules/collector/i_collector.h"
+#include "gpurf/modules/crossbar/i_crossbar.h"
+#include "gpurf/modules/exec/i_exec.h"
+#include "gpurf/modules/l1/i_l1.h"
+#include "gpurf/modules/l2/i_l2.h"
+#include "gpurf/modules/lsu/i_lsu.h"
+#include "gpurf/modules/rfc/i_rfc.h"
+#include "gpurf/modules/scheduler/i_scheduler.h"
+#include "gpurf/modules/writeback/i_writeback.h"
 
 namespace gpurf {
 namespace {

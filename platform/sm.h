@@ -9,15 +9,15 @@
 #include <unordered_map>
 #include <vector>
 
-#include "modules/common/inst_pool.h"
-#include "modules/common/unit.h"
-#include "modules/frontend/i_frontend.h"
-#include "platform/check/timing_checker.h"
-#include "platform/dummy_movs.h"
-#include "policies/ccu_board.h"
-#include "policies/reg_mapping.h"
-#include "policies/row_tags.h"
-#include "policies/wir_state.h"
+#include "gpurf/modules/common/inst_pool.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/platform/check/timing_checker.h"
+#include "gpurf/platform/dummy_movs.h"
+#include "gpurf/policies/ccu_board.h"
+#include "gpurf/policies/reg_mapping.h"
+#include "gpurf/policies/row_tags.h"
+#include "gpurf/policies/wir_state.h"
 
 namespace gpurf {
 

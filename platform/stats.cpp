@@ -1,4 +1,4 @@
-#include "platform/stats.h"
+#include "gpurf/platform/stats.h"
 
 #include <algorithm>
 #include <cctype>

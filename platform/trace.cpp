@@ -1,4 +1,4 @@
-#include "platform/trace.h"
+#include "gpurf/platform/trace.h"
 
 #include <fnmatch.h>
 
@@ -10,10 +10,10 @@
 
 #include <systemc>
 
-#include "modules/bank/i_bank.h"
-#include "modules/common/unit.h"
-#include "platform/config.h"
-#include "platform/stats.h"
+#include "gpurf/modules/bank/i_bank.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/stats.h"
 
 namespace gpurf {
 

@@ -13,8 +13,8 @@
 #include <unordered_set>
 #include <vector>
 
-#include "modules/common/warp_inst.h"
-#include "platform/probe.h"
+#include "gpurf/modules/common/warp_inst.h"
+#include "gpurf/platform/probe.h"
 
 namespace gpurf {
 

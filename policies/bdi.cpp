@@ -1,4 +1,4 @@
-#include "policies/bdi.h"
+#include "gpurf/policies/bdi.h"
 
 #include <cstring>
 #include <stdexcept>

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf::bdi {
 

@@ -1,4 +1,4 @@
-#include "policies/cache.h"
+#include "gpurf/policies/cache.h"
 
 #include <algorithm>
 

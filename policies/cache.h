@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "platform/params.h"
+#include "gpurf/platform/params.h"
 
 namespace gpurf {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "policies/sthld.h"
+#include "gpurf/policies/sthld.h"
 
 namespace gpurf {
 

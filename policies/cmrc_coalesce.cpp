@@ -1,4 +1,4 @@
-#include "policies/cmrc_coalesce.h"
+#include "gpurf/policies/cmrc_coalesce.h"
 
 #include <stdexcept>
 

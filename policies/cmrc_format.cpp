@@ -1,4 +1,4 @@
-#include "policies/cmrc_format.h"
+#include "gpurf/policies/cmrc_format.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,9 +1,9 @@
-#include "policies/occupancy.h"
+#include "gpurf/policies/occupancy.h"
 
 #include <algorithm>
 #include <climits>
 
-#include "platform/config.h"
+#include "gpurf/platform/config.h"
 
 namespace gpurf {
 

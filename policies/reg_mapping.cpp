@@ -1,4 +1,4 @@
-#include "policies/reg_mapping.h"
+#include "gpurf/policies/reg_mapping.h"
 
 namespace gpurf {
 namespace {

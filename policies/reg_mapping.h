@@ -2,7 +2,7 @@
 // within its sub-core) lives: its logical bank and the row inside that bank.
 #pragma once
 
-#include "platform/registry.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

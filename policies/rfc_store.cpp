@@ -1,4 +1,4 @@
-#include "policies/rfc_store.h"
+#include "gpurf/policies/rfc_store.h"
 
 namespace gpurf {
 

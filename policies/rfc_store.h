@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf {
 

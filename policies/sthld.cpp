@@ -1,4 +1,4 @@
-#include "policies/sthld.h"
+#include "gpurf/policies/sthld.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "policies/warp_policy.h"
+#include "gpurf/policies/warp_policy.h"
 
 #include <algorithm>
 #include <numeric>

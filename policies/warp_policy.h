@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "platform/registry.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "policies/bdi.h"
+#include "gpurf/policies/bdi.h"
 
 namespace gpurf {
 

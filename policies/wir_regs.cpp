@@ -1,4 +1,4 @@
-#include "policies/wir_regs.h"
+#include "gpurf/policies/wir_regs.h"
 
 #include <algorithm>
 #include <string>

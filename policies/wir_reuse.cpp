@@ -1,4 +1,4 @@
-#include "policies/wir_reuse.h"
+#include "gpurf/policies/wir_reuse.h"
 
 #include <stdexcept>
 

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "policies/wir_regs.h"
+#include "gpurf/policies/wir_regs.h"
 
 namespace gpurf {
 

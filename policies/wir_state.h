@@ -9,10 +9,10 @@
 #include <random>
 #include <vector>
 
-#include "platform/stats.h"
-#include "policies/wir_regs.h"
-#include "policies/wir_reuse.h"
-#include "policies/wir_vsb.h"
+#include "gpurf/platform/stats.h"
+#include "gpurf/policies/wir_regs.h"
+#include "gpurf/policies/wir_reuse.h"
+#include "gpurf/policies/wir_vsb.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "policies/wir_vsb.h"
+#include "gpurf/policies/wir_vsb.h"
 
 #include <array>
 #include <random>

@@ -7,18 +7,18 @@
 
 #include <systemc>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx_frontend.h"
-#include "modules/frontend/scripted.h"
-#include "platform/config.h"
-#include "platform/registry.h"
-#include "platform/simulation.h"
-#include "platform/stats.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/frontend/scripted.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/registry.h"
+#include "gpurf/platform/simulation.h"
+#include "gpurf/platform/stats.h"
+#include "gpurf/workloads/reference/reference.h"
 #include "sc_main/compare.h"
 #include "sc_main/micro.h"
 #include "sc_main/profile.h"
 #include "sc_main/spawn.h"
-#include "workloads/reference/reference.h"
 
 namespace fs = std::filesystem;
 using namespace gpurf;

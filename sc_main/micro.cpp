@@ -27,12 +27,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx_frontend.h"
-#include "platform/config.h"
-#include "platform/simulation.h"
-#include "platform/sm.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/simulation.h"
+#include "gpurf/platform/sm.h"
+#include "gpurf/policies/reg_mapping.h"
 #include "sc_main/spawn.h"
 
 namespace fs = std::filesystem;

@@ -6,11 +6,11 @@
 #include <memory>
 #include <sstream>
 
-#include "modules/frontend/ptx_frontend.h"
-#include "platform/probe.h"
-#include "platform/profile.h"
-#include "platform/simulation.h"
-#include "platform/sm.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/probe.h"
+#include "gpurf/platform/profile.h"
+#include "gpurf/platform/simulation.h"
+#include "gpurf/platform/sm.h"
 
 namespace gpurf {
 namespace {

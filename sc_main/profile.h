@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "modules/frontend/launch.h"
-#include "platform/config.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/platform/config.h"
 
 namespace gpurf {
 

@@ -6,10 +6,10 @@
 
 #include <systemc>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx_frontend.h"
-#include "platform/config.h"
-#include "platform/simulation.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/simulation.h"
 
 int sc_main(int argc, char* argv[]) {
   if (argc != 3) {

@@ -2,8 +2,8 @@
 // set serving its pipe); answers busy when none is free, which stalls issue.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

@@ -2,8 +2,8 @@
 // counts every request it cannot grant by the kind of conflict.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

@@ -3,8 +3,8 @@
 // functional values and dispatches the instruction to the execution unit.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

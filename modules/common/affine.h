@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf {
 

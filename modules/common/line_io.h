@@ -9,7 +9,7 @@
 
 #include <tlm>
 
-#include "modules/frontend/i_frontend.h"
+#include "gpurf/modules/frontend/i_frontend.h"
 
 namespace gpurf {
 

@@ -1,12 +1,12 @@
 // The unit slots a platform file fills (the YAML key names the slot, `impl:` the unit).
-#include "modules/allocator/i_allocator.h"
-#include "modules/arbiter/i_arbiter.h"
-#include "modules/bank/i_bank.h"
-#include "modules/collector/i_collector.h"
-#include "modules/crossbar/i_crossbar.h"
-#include "modules/exec/i_exec.h"
-#include "modules/scheduler/i_scheduler.h"
-#include "modules/writeback/i_writeback.h"
+#include "gpurf/modules/allocator/i_allocator.h"
+#include "gpurf/modules/arbiter/i_arbiter.h"
+#include "gpurf/modules/bank/i_bank.h"
+#include "gpurf/modules/collector/i_collector.h"
+#include "gpurf/modules/crossbar/i_crossbar.h"
+#include "gpurf/modules/exec/i_exec.h"
+#include "gpurf/modules/scheduler/i_scheduler.h"
+#include "gpurf/modules/writeback/i_writeback.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 
@@ -16,7 +16,7 @@ bool pipe_from_name(const std::string& s, Pipe& out) {
 
 } // namespace gpurf
 
-#include "policies/reg_mapping.h"
+#include "gpurf/policies/reg_mapping.h"
 
 namespace gpurf {
 

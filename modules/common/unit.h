@@ -11,12 +11,12 @@
 #include <systemc>
 #include <tlm>
 
-#include "modules/common/warp_inst.h"
-#include "platform/params.h"
-#include "platform/probe.h"
-#include "platform/registry.h"
-#include "platform/stats.h"
-#include "platform/trace.h"
+#include "gpurf/modules/common/warp_inst.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/platform/probe.h"
+#include "gpurf/platform/registry.h"
+#include "gpurf/platform/stats.h"
+#include "gpurf/platform/trace.h"
 
 namespace gpurf {
 

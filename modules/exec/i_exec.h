@@ -1,8 +1,8 @@
 // Dispatch and execution pipes (SP, INT, DP, SFU, TENSOR; MEM is forwarded to the LSU).
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

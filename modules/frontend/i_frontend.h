@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "modules/common/warp_inst.h"
-#include "policies/occupancy.h"
+#include "gpurf/modules/common/warp_inst.h"
+#include "gpurf/policies/occupancy.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/frontend/launch.h"
+#include "gpurf/modules/frontend/launch.h"
 
 #include <algorithm>
 #include <cctype>
@@ -9,8 +9,8 @@
 #include <limits>
 #include <set>
 
-#include "modules/frontend/ptx/parser.h"
-#include "platform/config.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
+#include "gpurf/platform/config.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,12 +6,12 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "modules/frontend/compiler/ptxas_table.h"
-#include "modules/frontend/compiler/reuse_key.h"
-#include "modules/frontend/ptx/engine.h"
-#include "modules/frontend/reuse_profile.h"
-#include "platform/params.h"
-#include "workloads/reference/reference.h"
+#include "gpurf/modules/frontend/compiler/ptxas_table.h"
+#include "gpurf/modules/frontend/compiler/reuse_key.h"
+#include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/reuse_profile.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/workloads/reference/reference.h"
 
 namespace gpurf {
 

@@ -40,11 +40,11 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/compiler/compile.h"
-#include "modules/frontend/compiler/schedule.h"
-#include "modules/frontend/i_frontend.h"
-#include "modules/frontend/launch.h"
-#include "modules/frontend/reuse_profile.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/schedule.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/frontend/reuse_profile.h"
+#include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
 

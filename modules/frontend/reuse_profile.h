@@ -20,7 +20,7 @@
 #include <functional>
 #include <vector>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf {
 

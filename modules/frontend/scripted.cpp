@@ -1,4 +1,4 @@
-#include "modules/frontend/scripted.h"
+#include "gpurf/modules/frontend/scripted.h"
 
 #include <string>
 

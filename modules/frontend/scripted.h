@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "modules/frontend/i_frontend.h"
+#include "gpurf/modules/frontend/i_frontend.h"
 
 namespace gpurf {
 

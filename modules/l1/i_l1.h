@@ -6,10 +6,10 @@
 // execution and the timing model see the same bytes as any memory bound to `mem`.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
-#include "modules/frontend/i_frontend.h"
-#include "platform/registry.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

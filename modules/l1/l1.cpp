@@ -1,4 +1,4 @@
-#include "modules/l1/i_l1.h"
+#include "gpurf/modules/l1/i_l1.h"
 
 #include <sstream>
 

@@ -7,9 +7,9 @@
 // `impl: none` (or no `l2:` section) builds no L2: the L1's socket is the memory port.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
-#include "platform/registry.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/l2/i_l2.h"
+#include "gpurf/modules/l2/i_l2.h"
 
 namespace gpurf {
 

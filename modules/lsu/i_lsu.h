@@ -3,9 +3,9 @@
 // instruction to the writeback with the cycles until its result is ready as the delay.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
-#include "platform/registry.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/lsu/i_lsu.h"
+#include "gpurf/modules/lsu/i_lsu.h"
 
 namespace gpurf {
 

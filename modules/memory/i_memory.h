@@ -3,9 +3,9 @@
 // can replace the built-in one. The L1's `mem` initiator socket binds to `socket`.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
-#include "platform/registry.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/registry.h"
 
 namespace gpurf {
 

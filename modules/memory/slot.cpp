@@ -1,4 +1,4 @@
-#include "modules/memory/i_memory.h"
+#include "gpurf/modules/memory/i_memory.h"
 
 namespace gpurf {
 

@@ -12,8 +12,8 @@
 // Statistic names are fixed by configs/energy/gebhart.yaml: rfc.reads, rfc.writes.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

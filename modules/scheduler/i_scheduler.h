@@ -2,8 +2,8 @@
 // each cycle picks a ready warp and issues its next instruction to the collector allocator.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

@@ -3,8 +3,8 @@
 // retires the instruction.
 #pragma once
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 
 namespace gpurf {
 

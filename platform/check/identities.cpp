@@ -1,6 +1,6 @@
-#include "platform/check/identities.h"
+#include "gpurf/platform/check/identities.h"
 
-#include "platform/stats.h"
+#include "gpurf/platform/stats.h"
 
 #include <sstream>
 

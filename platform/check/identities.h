@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "platform/check/timing_checker.h"
+#include "gpurf/platform/check/timing_checker.h"
 
 namespace gpurf {
 

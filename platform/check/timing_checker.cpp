@@ -1,4 +1,4 @@
-#include "platform/check/timing_checker.h"
+#include "gpurf/platform/check/timing_checker.h"
 
 #include <algorithm>
 #include <sstream>

@@ -44,7 +44,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "platform/probe.h"
+#include "gpurf/platform/probe.h"
 
 namespace gpurf {
 

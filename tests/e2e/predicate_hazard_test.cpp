@@ -8,11 +8,11 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx_frontend.h"
-#include "platform/config.h"
-#include "platform/probe.h"
-#include "platform/simulation.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/probe.h"
+#include "gpurf/platform/simulation.h"
 
 using namespace gpurf;
 

@@ -3,8 +3,8 @@
 // divergence (one simulation per process).
 #include <gtest/gtest.h>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
 #include "tests/support/scripted_sim.h"
 
 using namespace gpurf;

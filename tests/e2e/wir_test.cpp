@@ -8,11 +8,11 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx_frontend.h"
-#include "platform/config.h"
-#include "platform/simulation.h"
-#include "platform/stats.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/simulation.h"
+#include "gpurf/platform/stats.h"
 
 using namespace gpurf;
 

@@ -19,7 +19,7 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/l1/i_l1.h"
+#include "gpurf/modules/l1/i_l1.h"
 #include "tests/support/recording_mem.h"
 #include "tests/support/reference_l1.h"
 #include "tests/support/stubs.h"

@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/l1/i_l1.h"
-#include "modules/memory/i_memory.h"
-#include "platform/config.h"
+#include "gpurf/modules/l1/i_l1.h"
+#include "gpurf/modules/memory/i_memory.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

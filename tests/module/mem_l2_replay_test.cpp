@@ -13,7 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/l2/i_l2.h"
+#include "gpurf/modules/l2/i_l2.h"
 #include "tests/support/recording_mem.h"
 #include "tests/support/reference_l2.h"
 #include "tests/support/stubs.h"

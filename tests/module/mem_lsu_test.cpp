@@ -10,8 +10,8 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/lsu/i_lsu.h"
-#include "platform/config.h"
+#include "gpurf/modules/lsu/i_lsu.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/memory/i_memory.h"
-#include "platform/config.h"
+#include "gpurf/modules/memory/i_memory.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/allocator/i_allocator.h"
+#include "gpurf/modules/allocator/i_allocator.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/arbiter/i_arbiter.h"
-#include "platform/config.h"
+#include "gpurf/modules/arbiter/i_arbiter.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/bank/i_bank.h"
-#include "platform/config.h"
+#include "gpurf/modules/bank/i_bank.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

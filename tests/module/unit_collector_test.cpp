@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/collector/i_collector.h"
-#include "platform/config.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/modules/collector/i_collector.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/policies/reg_mapping.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/exec/i_exec.h"
-#include "platform/config.h"
+#include "gpurf/modules/exec/i_exec.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/common/inst_pool.h"
-#include "modules/frontend/i_frontend.h"
-#include "modules/scheduler/i_scheduler.h"
-#include "platform/config.h"
+#include "gpurf/modules/common/inst_pool.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/scheduler/i_scheduler.h"
+#include "gpurf/platform/config.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/common/inst_pool.h"
-#include "modules/frontend/i_frontend.h"
-#include "modules/writeback/i_writeback.h"
-#include "platform/config.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/modules/common/inst_pool.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/writeback/i_writeback.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/policies/reg_mapping.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
 #include "tests/support/reference_l1.h"
 
 namespace gpurf::test {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/scripted.h"
-#include "platform/config.h"
-#include "platform/params.h"
-#include "platform/simulation.h"
+#include "gpurf/modules/frontend/scripted.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/platform/simulation.h"
 
 namespace gpurf::test {
 

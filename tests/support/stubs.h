@@ -9,11 +9,11 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/common/txn.h"
-#include "modules/common/unit.h"
-#include "platform/config.h"
-#include "platform/params.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/policies/reg_mapping.h"
 
 namespace gpurf::test {
 

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/frontend/launch.h"
-#include "platform/config.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/platform/config.h"
 #include "tests/unit/compiler_test_util.h"
 
 using namespace gpurf;

@@ -1,8 +1,8 @@
 // Liveness, last-read hints, SIMT edges and long-latency marks on small hand-written kernels.
 #include <gtest/gtest.h>
 
-#include "modules/frontend/compiler/compile.h"
-#include "modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 
 using namespace gpurf;
 using namespace gpurf::compiler;

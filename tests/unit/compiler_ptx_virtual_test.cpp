@@ -3,8 +3,8 @@
 // is what it always was.
 #include <gtest/gtest.h>
 
-#include "modules/frontend/compiler/compile.h"
-#include "modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 #include "tests/unit/compiler_test_util.h"
 
 using namespace gpurf;

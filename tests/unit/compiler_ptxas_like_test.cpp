@@ -6,10 +6,10 @@
 #include <map>
 #include <set>
 
-#include "modules/frontend/compiler/compile.h"
-#include "modules/frontend/compiler/ptxas_table.h"
-#include "modules/frontend/compiler/schedule.h"
-#include "modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/ptxas_table.h"
+#include "gpurf/modules/frontend/compiler/schedule.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 #include "tests/unit/compiler_test_util.h"
 
 using namespace gpurf;

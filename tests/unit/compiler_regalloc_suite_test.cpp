@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/frontend/compiler/compile.h"
-#include "modules/frontend/compiler/ptxas_table.h"
-#include "modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/ptxas_table.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 #include "tests/unit/compiler_test_util.h"
 
 using namespace gpurf;

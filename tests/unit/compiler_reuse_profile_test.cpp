@@ -2,7 +2,7 @@
 // dynamic instructions to the next read, near below RTHLD, majority per static operand.
 #include <gtest/gtest.h>
 
-#include "modules/frontend/reuse_profile.h"
+#include "gpurf/modules/frontend/reuse_profile.h"
 
 using namespace gpurf;
 

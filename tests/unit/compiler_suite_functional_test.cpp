@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "modules/frontend/launch.h"
-#include "modules/frontend/ptx/engine.h"
-#include "modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
 #include "tests/unit/compiler_test_util.h"
 
 using namespace gpurf;

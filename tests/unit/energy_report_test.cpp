@@ -10,9 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/config.h"
-#include "platform/energy.h"
-#include "platform/params.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/energy.h"
+#include "gpurf/platform/params.h"
 
 using namespace gpurf;
 using Json = nlohmann::ordered_json;

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/config.h"
+#include "gpurf/platform/config.h"
 
 using namespace gpurf;
 

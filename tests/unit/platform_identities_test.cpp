@@ -1,8 +1,8 @@
 // Conservation identities over a statistics JSON and the checker's event counts (plain C++).
 #include <gtest/gtest.h>
 
-#include "platform/check/identities.h"
-#include "platform/stats.h"
+#include "gpurf/platform/check/identities.h"
+#include "gpurf/platform/stats.h"
 
 using namespace gpurf;
 using nlohmann::ordered_json;

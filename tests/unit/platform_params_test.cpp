@@ -7,9 +7,9 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/config.h"
-#include "platform/params.h"
-#include "platform/registry.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/platform/registry.h"
 
 using namespace gpurf;
 

@@ -4,7 +4,7 @@
 
 #include <deque>
 
-#include "platform/profile.h"
+#include "gpurf/platform/profile.h"
 
 namespace gpurf {
 namespace {

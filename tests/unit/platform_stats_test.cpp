@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/stats.h"
+#include "gpurf/platform/stats.h"
 
 using namespace gpurf;
 

@@ -2,7 +2,7 @@
 // the legal order and throws TimingViolation, naming the rule, for the broken one.
 #include <gtest/gtest.h>
 
-#include "platform/check/timing_checker.h"
+#include "gpurf/platform/check/timing_checker.h"
 
 using namespace gpurf;
 

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "policies/bdi.h"
+#include "gpurf/policies/bdi.h"
 
 using namespace gpurf;
 using namespace gpurf::bdi;

@@ -2,7 +2,7 @@
 // ways first, whole-tag compare, dirty victims, and MSHR room (busy, wait, never).
 #include <gtest/gtest.h>
 
-#include "policies/cache.h"
+#include "gpurf/policies/cache.h"
 
 using namespace gpurf;
 

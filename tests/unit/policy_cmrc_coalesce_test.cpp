@@ -2,8 +2,8 @@
 // overlapping slices, disabled kinds (the CORF-like set) and kind names.
 #include <gtest/gtest.h>
 
-#include "policies/cmrc_coalesce.h"
-#include "policies/cmrc_format.h"
+#include "gpurf/policies/cmrc_coalesce.h"
+#include "gpurf/policies/cmrc_format.h"
 
 using namespace gpurf::cmrc;
 

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "policies/cmrc_format.h"
-#include "policies/row_tags.h"
+#include "gpurf/policies/cmrc_format.h"
+#include "gpurf/policies/row_tags.h"
 
 using namespace gpurf;
 using namespace gpurf::cmrc;

@@ -2,8 +2,8 @@
 // resident CTAs and is named, and a CTA that does not fit is an error naming the key.
 #include <gtest/gtest.h>
 
-#include "platform/config.h"
-#include "policies/occupancy.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/policies/occupancy.h"
 
 using namespace gpurf;
 

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/config.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/policies/reg_mapping.h"
 
 using namespace gpurf;
 

@@ -3,7 +3,7 @@
 // write-back), flush, and the evict-first hint (Gebhart Sec. 5.3).
 #include <gtest/gtest.h>
 
-#include "policies/rfc_store.h"
+#include "gpurf/policies/rfc_store.h"
 
 using namespace gpurf;
 

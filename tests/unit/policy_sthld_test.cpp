@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "policies/sthld.h"
+#include "gpurf/policies/sthld.h"
 
 using namespace gpurf;
 

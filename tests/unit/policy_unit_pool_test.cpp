@@ -1,7 +1,7 @@
 // UnitPool: N pipelined units, one item each per cycle; later items wait for a free cycle.
 #include <gtest/gtest.h>
 
-#include "policies/unit_pool.h"
+#include "gpurf/policies/unit_pool.h"
 
 using namespace gpurf;
 

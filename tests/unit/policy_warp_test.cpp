@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "platform/config.h"
-#include "policies/warp_policy.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/policies/warp_policy.h"
 
 using namespace gpurf;
 

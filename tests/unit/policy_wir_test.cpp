@@ -4,10 +4,10 @@
 // must balance: allocated - released = live, and a count never goes negative.
 #include <gtest/gtest.h>
 
-#include "modules/common/affine.h"
-#include "policies/wir_regs.h"
-#include "policies/wir_reuse.h"
-#include "policies/wir_vsb.h"
+#include "gpurf/modules/common/affine.h"
+#include "gpurf/policies/wir_regs.h"
+#include "gpurf/policies/wir_reuse.h"
+#include "gpurf/policies/wir_vsb.h"
 
 using namespace gpurf;
 

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "modules/frontend/ptx/cfg.h"
+#include "gpurf/modules/frontend/ptx/cfg.h"
 #include "tests/unit/ptx_test_util.h"
 
 using namespace gpurf::ptx;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/ptx/engine.h"
-#include "modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 
 #ifndef GPURF_PTX_TEST_DATA
 #define GPURF_PTX_TEST_DATA "tests/unit/ptx_data"

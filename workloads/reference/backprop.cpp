@@ -2,7 +2,7 @@
 // Tolerance: the float dot product (32 lane-strided fma chains + a butterfly) errs by a few ulp of
 // S = |bias| + sum |w * in|; sigmoid' <= 1/4, and __expf (ex2.approx) adds ~1e-6 relative:
 // |got - expected| <= 2e-6 + 0.25 * 2e-6 * S.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // bfs: one BFS level over a CSR graph (workloads/cuda/bfs.cu). Every vertex with initial level -1
 // that has an in-edge from a vertex with initial level `cur` must end at level cur + 1; all other
 // levels are unchanged; *discovered grows by the number of such vertices. Deterministic: exact.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 namespace gpurf::workload {
 namespace {

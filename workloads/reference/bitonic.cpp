@@ -1,5 +1,5 @@
 // bitonic: every 512-key segment sorted ascending in place (workloads/cuda/bitonic.cu). Exact.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 

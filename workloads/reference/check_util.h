@@ -1,7 +1,7 @@
 // Helpers shared by the reference checkers (not part of the public interface).
 #pragma once
 
-#include "workloads/reference/reference.h"
+#include "gpurf/workloads/reference/reference.h"
 
 #include <cmath>
 #include <cstdio>

@@ -4,7 +4,7 @@
 // them; per-thread grid-stride chains, the 32-lane shuffle tree, then the 8 warp sums), so the
 // results should be bit exact; the tolerances (1e-14 of |a*x| + |y|, 1e-12 of sum |x*y| per CTA)
 // only allow a different but valid contraction.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 // dp1d: `height` rows of cost[r][x] = wall[r][x] + min(cost[r-1][x-1..x+1]) (edges clamped),
 // starting from src as the row before start_row (workloads/cuda/dp1d.cu). Integers: exact.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 

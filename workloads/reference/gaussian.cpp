@@ -4,7 +4,7 @@
 // b_out[i] = b[i] - mult[i] * b[t] for i > t, else b[i].
 // Tolerance: the kernel rounds the division, the product and the difference in float: 1e-5 of
 // |A[i][j]| + |mult[i] * A[t][j]| (resp. of |mult[i]|). Copied entries must match exactly.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

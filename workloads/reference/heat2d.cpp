@@ -2,7 +2,7 @@
 // (workloads/cuda/heat2d.cu). alpha is the kernel's f32 parameter and must match heat2d.yaml.
 // Tolerance: a handful of float operations on the 5 inputs (nvcc contracts -4c and alpha*lap
 // into fma): 1e-5 of |c| + |alpha| * (|N| + |S| + |W| + |E| + 4|c|).
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 #include <cmath>

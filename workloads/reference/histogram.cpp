@@ -1,6 +1,6 @@
 // histogram: 256-bin byte histogram added to the initial contents of `hist`
 // (workloads/cuda/histogram.cu). Integer atomics: exact.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 namespace gpurf::workload {
 namespace {

@@ -6,7 +6,7 @@
 // the exact minimum; anything farther fails. `counts` must equal the initial counts plus the
 // histogram of the members the kernel actually wrote (exact). The number of accepted near-ties
 // is also bounded (at most 1% of the points) so a checker bug cannot hide a systematic error.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 // Tolerance: the kernel uses rsqrt.approx.f32 (relative error < 2^-22) cubed, plus float fma
 // accumulation over n terms: 1e-4 of sum_j |term_j| per component (the rounding of each term is
 // ~1e-6 relative; accumulated over n = 512 terms it stays far below 1e-4 of the absolute sum).
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 // within 1e-5 (relative) of the exact nearest distance. *max_dist_bits must hold exactly the
 // bits of max(initial, max_q dist[q]) over the distances the kernel wrote (atomicMax over
 // non-negative float bit patterns is order independent).
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // nw: full Needleman-Wunsch score matrices ((L+1)^2 ints, L = 64) of `pairs` independent sequence
 // pairs (workloads/cuda/nw.cu); symbols are taken mod 4, sub is a 4x4 row-major table, gap the
 // linear gap penalty. Integers: exact.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 

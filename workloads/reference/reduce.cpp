@@ -4,7 +4,7 @@
 // bit for bit; it is still compared with a 1e-6 tolerance of sum |x| to allow a front-end that
 // evaluates an add differently. `total` is the initial value plus the partials added in CTA
 // completion order, which is unspecified: tolerance 1e-5 of sum |x| + |initial total|.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "workloads/reference/reference.h"
+#include "gpurf/workloads/reference/reference.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 // scan: per-512-element-segment exclusive prefix sums and segment totals of u32 values
 // (workloads/cuda/scan.cu). Integers (mod 2^32): exact.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // Tolerance: the kernel accumulates in k order with fma.rn.f32; the reference accumulates in double
 // and allows 1e-5 of sum_k |A[i][k] * B[k][j]| (n = 64: the float rounding error is bounded by
 // about n * 2^-24 ~ 4e-6 of that sum, and is typically far smaller).
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // (workloads/cuda/sobel.cu). Tolerance: gx and gy are sums of 6 weighted pixels in float (with
 // fma contraction), so their error is a few ulp of S = sum of |weighted pixels| (|gx| + |gy|
 // terms); the magnitude's error is at most that of (gx, gy): 1e-5 * S.
-#include "workloads/reference/check_util.h"
+#include "gpurf/workloads/reference/check_util.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,6 +1,6 @@
 // Allocates the free collector with the lowest index that serves the instruction's pipe (a
 // priority encoder over the free collectors).
-#include "modules/allocator/impl/pool.h"
+#include "gpurf/modules/allocator/impl/pool.h"
 
 namespace gpurf {
 

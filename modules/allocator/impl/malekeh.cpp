@@ -8,8 +8,8 @@
 // waiting for STHLD does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm
 // (policies/sthld.h) from the SM's IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B):
 // every warp has its own CCU.
-#include "modules/allocator/impl/random.h"
-#include "policies/ccu_board.h"
+#include "gpurf/modules/allocator/impl/random.h"
+#include "gpurf/policies/ccu_board.h"
 
 namespace gpurf {
 

@@ -5,7 +5,7 @@
 #pragma once
 #include <vector>
 
-#include "modules/allocator/i_allocator.h"
+#include "gpurf/modules/allocator/i_allocator.h"
 
 namespace gpurf {
 

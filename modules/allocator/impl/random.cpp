@@ -1,4 +1,4 @@
-#include "modules/allocator/impl/random.h"
+#include "gpurf/modules/allocator/impl/random.h"
 
 namespace gpurf {
 

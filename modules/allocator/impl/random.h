@@ -3,7 +3,7 @@
 #pragma once
 #include <random>
 
-#include "modules/allocator/impl/pool.h"
+#include "gpurf/modules/allocator/impl/pool.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/allocator/impl/round_robin.h"
+#include "gpurf/modules/allocator/impl/round_robin.h"
 
 namespace gpurf {
 

@@ -2,7 +2,7 @@
 // one allocated last (GPGPU-Sim's operand collector allocation).
 #pragma once
 
-#include "modules/allocator/impl/pool.h"
+#include "gpurf/modules/allocator/impl/pool.h"
 
 namespace gpurf {
 

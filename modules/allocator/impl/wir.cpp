@@ -15,9 +15,9 @@
 // parameters, which the writeback `wir` (register allocation stage) shares.
 #include <deque>
 
-#include "modules/allocator/impl/round_robin.h"
-#include "modules/frontend/i_frontend.h"
-#include "policies/wir_state.h"
+#include "gpurf/modules/allocator/impl/round_robin.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/policies/wir_state.h"
 
 namespace gpurf {
 

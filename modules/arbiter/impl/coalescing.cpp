@@ -9,8 +9,8 @@
 // With unlimited_ports every queued request is granted at once (the Fig. 1 limit study).
 #include <algorithm>
 
-#include "modules/arbiter/impl/write_first.h"
-#include "policies/cmrc_coalesce.h"
+#include "gpurf/modules/arbiter/impl/write_first.h"
+#include "gpurf/policies/cmrc_coalesce.h"
 
 namespace gpurf {
 

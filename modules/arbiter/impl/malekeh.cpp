@@ -3,8 +3,8 @@
 // collectors. Every result the banks take is offered, in the same cycle, to port D of each
 // CCU whose cache table holds the writer's warp (port R); a result with a far reuse is
 // squashed there (only its register id reaches the CCU, which drops a stale copy).
-#include "modules/arbiter/impl/write_first.h"
-#include "policies/ccu_board.h"
+#include "gpurf/modules/arbiter/impl/write_first.h"
+#include "gpurf/policies/ccu_board.h"
 
 namespace gpurf {
 

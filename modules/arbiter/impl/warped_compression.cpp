@@ -3,10 +3,10 @@
 // reads it with each read request, in parallel with arbitration: the read asks only for the
 // 16 B banks (slices) of the register's cluster that hold its stored form, lowest first:
 // <4,0> 1, <4,1> 3, <4,2> 5, uncompressed 8. Rows never written read uncompressed (zeros).
-#include "modules/arbiter/impl/write_first.h"
-#include "policies/bdi.h"
-#include "policies/row_tags.h"
-#include "policies/wc_tags.h"
+#include "gpurf/modules/arbiter/impl/write_first.h"
+#include "gpurf/policies/bdi.h"
+#include "gpurf/policies/row_tags.h"
+#include "gpurf/policies/wc_tags.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/arbiter/impl/write_first.h"
+#include "gpurf/modules/arbiter/impl/write_first.h"
 
 namespace gpurf {
 

@@ -8,7 +8,7 @@
 #include <deque>
 #include <vector>
 
-#include "modules/arbiter/i_arbiter.h"
+#include "gpurf/modules/arbiter/i_arbiter.h"
 
 namespace gpurf {
 

@@ -3,8 +3,8 @@
 // tuple in one 128-bit bank of its group instead of eight, so an access of it activates one
 // slice: 1/8 of the access energy. The paper's Affine GPU is an energy study: the tuple's
 // conversion costs no time and the bank keeps the full value (docs/wir.md).
-#include "modules/common/affine.h"
-#include "modules/bank/impl/sliced.h"
+#include "gpurf/modules/common/affine.h"
+#include "gpurf/modules/bank/impl/sliced.h"
 
 namespace gpurf {
 

@@ -6,7 +6,7 @@
 // to a gated slice wakes it: the access waits `wake_latency` cycles (Table 2: 10), and so does
 // any access to it until it is awake. Writes are latched at the bank and retire on time (the
 // paper gives no write stall). Rows start invalid: every slice starts gated.
-#include "modules/bank/impl/sliced.h"
+#include "gpurf/modules/bank/impl/sliced.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/bank/impl/sliced.h"
+#include "gpurf/modules/bank/impl/sliced.h"
 
 namespace gpurf {
 

@@ -5,7 +5,7 @@
 #include <array>
 #include <cstring>
 
-#include "modules/bank/i_bank.h"
+#include "gpurf/modules/bank/i_bank.h"
 
 namespace gpurf {
 

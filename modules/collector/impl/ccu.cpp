@@ -23,8 +23,8 @@
 #include <cstring>
 #include <random>
 
-#include "modules/collector/impl/ocu.h"
-#include "policies/ccu_board.h"
+#include "gpurf/modules/collector/impl/ocu.h"
+#include "gpurf/policies/ccu_board.h"
 
 namespace gpurf {
 

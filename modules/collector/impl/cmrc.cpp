@@ -4,9 +4,9 @@
 // in one cycle), and which unpacks the thread-interleaved, possibly byte-swapped slices into
 // 32-bit lane values with sign extension as they are written, before the golden check.
 // oc_writes counts physical write-port cycles: operands entering in one cycle are one write.
-#include "modules/collector/impl/ocu.h"
-#include "policies/cmrc_format.h"
-#include "policies/row_tags.h"
+#include "gpurf/modules/collector/impl/ocu.h"
+#include "gpurf/policies/cmrc_format.h"
+#include "gpurf/policies/row_tags.h"
 
 namespace gpurf {
 

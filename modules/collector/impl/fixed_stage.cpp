@@ -8,7 +8,7 @@
 // dependent instruction issues one pipe latency after its producer (docs/gebhart.md).
 #include <cstring>
 
-#include "modules/collector/impl/ocu.h"
+#include "gpurf/modules/collector/impl/ocu.h"
 
 namespace gpurf {
 

@@ -1,4 +1,4 @@
-#include "modules/collector/impl/ocu.h"
+#include "gpurf/modules/collector/impl/ocu.h"
 
 namespace gpurf {
 

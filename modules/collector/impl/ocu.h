@@ -5,9 +5,9 @@
 #include <cstring>
 #include <sstream>
 
-#include "modules/collector/i_collector.h"
-#include "modules/frontend/i_frontend.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/modules/collector/i_collector.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/policies/reg_mapping.h"
 
 namespace gpurf {
 

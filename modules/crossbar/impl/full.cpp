@@ -1,4 +1,4 @@
-#include "modules/crossbar/impl/full.h"
+#include "gpurf/modules/crossbar/impl/full.h"
 
 namespace gpurf {
 

@@ -2,7 +2,7 @@
 // (the arbiter enforces the port limit), fixed latency.
 #pragma once
 
-#include "modules/crossbar/i_crossbar.h"
+#include "gpurf/modules/crossbar/i_crossbar.h"
 
 namespace gpurf {
 

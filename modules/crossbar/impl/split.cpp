@@ -2,7 +2,7 @@
 // slice; crossbar k links sub-bank k of every bank to the k-th 32 B write port of every
 // collector. Transfers to one collector in one cycle may share the crossbars when their
 // slices differ (the arbiter grants them; this unit checks it and counts slice transfers).
-#include "modules/crossbar/impl/full.h"
+#include "gpurf/modules/crossbar/impl/full.h"
 
 namespace gpurf {
 

@@ -3,9 +3,9 @@
 // Table 2: 1 cycle); a compressed one (fewer than 8 slices read) takes one of `decompressors`
 // units (Sec. 6.1: 4 per SM, one register per unit and cycle) and is rebuilt to its 128 B
 // before the collector checks it against the functional value.
-#include "modules/crossbar/impl/full.h"
-#include "policies/bdi.h"
-#include "policies/unit_pool.h"
+#include "gpurf/modules/crossbar/impl/full.h"
+#include "gpurf/policies/bdi.h"
+#include "gpurf/policies/unit_pool.h"
 
 namespace gpurf {
 

@@ -8,8 +8,8 @@
 // one lane (counted in affine_instructions; the energy prices it as one lane, not 32).
 #include <array>
 
-#include "modules/common/affine.h"
-#include "modules/exec/i_exec.h"
+#include "gpurf/modules/common/affine.h"
+#include "gpurf/modules/exec/i_exec.h"
 
 namespace gpurf {
 

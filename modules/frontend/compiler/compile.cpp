@@ -1,4 +1,4 @@
-#include "modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
 
 #include <algorithm>
 #include <functional>

@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/compiler/constants.h"
-#include "modules/frontend/compiler/liveness.h"
-#include "modules/frontend/compiler/long_latency.h"
-#include "modules/frontend/compiler/regalloc.h"
-#include "modules/frontend/compiler/rfc_hints.h"
+#include "gpurf/modules/frontend/compiler/constants.h"
+#include "gpurf/modules/frontend/compiler/liveness.h"
+#include "gpurf/modules/frontend/compiler/long_latency.h"
+#include "gpurf/modules/frontend/compiler/regalloc.h"
+#include "gpurf/modules/frontend/compiler/rfc_hints.h"
 
 namespace gpurf::compiler {
 

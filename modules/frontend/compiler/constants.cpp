@@ -1,4 +1,4 @@
-#include "modules/frontend/compiler/constants.h"
+#include "gpurf/modules/frontend/compiler/constants.h"
 
 namespace gpurf::compiler {
 

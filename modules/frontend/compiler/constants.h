@@ -18,7 +18,7 @@
 
 #include <vector>
 
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::compiler {
 

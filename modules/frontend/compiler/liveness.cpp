@@ -1,4 +1,4 @@
-#include "modules/frontend/compiler/liveness.h"
+#include "gpurf/modules/frontend/compiler/liveness.h"
 
 #include <algorithm>
 

@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/ptx/cfg.h"
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/cfg.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::compiler {
 

@@ -1,4 +1,4 @@
-#include "modules/frontend/compiler/long_latency.h"
+#include "gpurf/modules/frontend/compiler/long_latency.h"
 
 #include <algorithm>
 

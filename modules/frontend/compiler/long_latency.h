@@ -12,7 +12,7 @@
 
 #include <vector>
 
-#include "modules/frontend/compiler/liveness.h"
+#include "gpurf/modules/frontend/compiler/liveness.h"
 
 namespace gpurf::compiler {
 

@@ -1,10 +1,10 @@
-#include "modules/frontend/compiler/ptxas_table.h"
+#include "gpurf/modules/frontend/compiler/ptxas_table.h"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/compile.h"
 
 namespace gpurf::compiler {
 

@@ -1,6 +1,6 @@
-#include "modules/frontend/compiler/regalloc.h"
+#include "gpurf/modules/frontend/compiler/regalloc.h"
 
-#include "modules/frontend/compiler/mode_names.h"
+#include "gpurf/modules/frontend/compiler/mode_names.h"
 
 #include <algorithm>
 #include <cctype>

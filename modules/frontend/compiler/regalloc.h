@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/compiler/liveness.h"
+#include "gpurf/modules/frontend/compiler/liveness.h"
 
 namespace gpurf::compiler {
 

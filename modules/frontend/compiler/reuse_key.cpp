@@ -1,8 +1,8 @@
-#include "modules/frontend/compiler/reuse_key.h"
+#include "gpurf/modules/frontend/compiler/reuse_key.h"
 
 #include <functional>
 
-#include "modules/common/warp_inst.h"
+#include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf::compiler {
 

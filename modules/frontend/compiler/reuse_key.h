@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "modules/frontend/compiler/constants.h"
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/compiler/constants.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::compiler {
 

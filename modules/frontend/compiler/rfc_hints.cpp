@@ -1,4 +1,4 @@
-#include "modules/frontend/compiler/rfc_hints.h"
+#include "gpurf/modules/frontend/compiler/rfc_hints.h"
 
 namespace gpurf::compiler {
 

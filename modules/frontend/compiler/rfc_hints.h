@@ -13,8 +13,8 @@
 
 #include <vector>
 
-#include "modules/frontend/compiler/liveness.h"
-#include "modules/frontend/compiler/long_latency.h"
+#include "gpurf/modules/frontend/compiler/liveness.h"
+#include "gpurf/modules/frontend/compiler/long_latency.h"
 
 namespace gpurf::compiler {
 

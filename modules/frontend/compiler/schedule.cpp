@@ -1,12 +1,12 @@
-#include "modules/frontend/compiler/schedule.h"
+#include "gpurf/modules/frontend/compiler/schedule.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "modules/frontend/compiler/constants.h"
-#include "modules/frontend/compiler/liveness.h"
-#include "modules/frontend/compiler/mode_names.h"
-#include "modules/frontend/compiler/regalloc.h"
+#include "gpurf/modules/frontend/compiler/constants.h"
+#include "gpurf/modules/frontend/compiler/liveness.h"
+#include "gpurf/modules/frontend/compiler/mode_names.h"
+#include "gpurf/modules/frontend/compiler/regalloc.h"
 
 namespace gpurf::compiler {
 

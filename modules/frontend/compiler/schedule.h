@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::compiler {
 

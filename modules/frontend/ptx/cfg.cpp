@@ -1,4 +1,4 @@
-#include "modules/frontend/ptx/cfg.h"
+#include "gpurf/modules/frontend/ptx/cfg.h"
 
 #include <algorithm>
 #include <functional>

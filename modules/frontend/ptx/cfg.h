@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx {
 

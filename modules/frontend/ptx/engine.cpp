@@ -1,4 +1,4 @@
-#include "modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/engine.h"
 
 #include <algorithm>
 #include <cfenv>

@@ -40,8 +40,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "modules/frontend/ptx/cfg.h"
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/cfg.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx {
 

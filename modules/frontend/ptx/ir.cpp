@@ -1,4 +1,4 @@
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx {
 

@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-#include "modules/common/warp_inst.h" // gpurf::Pipe (header-only use)
+#include "gpurf/modules/common/warp_inst.h" // gpurf::Pipe (header-only use)
 
 namespace gpurf::ptx {
 

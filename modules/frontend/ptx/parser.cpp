@@ -1,4 +1,4 @@
-#include "modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 
 #include <cctype>
 #include <cerrno>

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx {
 

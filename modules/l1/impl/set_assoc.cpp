@@ -31,9 +31,9 @@
 #include <sstream>
 #include <vector>
 
-#include "modules/common/line_io.h"
-#include "modules/l1/i_l1.h"
-#include "policies/cache.h"
+#include "gpurf/modules/common/line_io.h"
+#include "gpurf/modules/l1/i_l1.h"
+#include "gpurf/policies/cache.h"
 
 namespace gpurf {
 namespace {

@@ -33,9 +33,9 @@
 #include <cstring>
 #include <vector>
 
-#include "modules/common/line_io.h"
-#include "modules/l2/i_l2.h"
-#include "policies/cache.h"
+#include "gpurf/modules/common/line_io.h"
+#include "gpurf/modules/l2/i_l2.h"
+#include "gpurf/policies/cache.h"
 
 namespace gpurf {
 namespace {

@@ -30,8 +30,8 @@
 #include <sstream>
 #include <vector>
 
-#include "modules/frontend/i_frontend.h"
-#include "modules/lsu/i_lsu.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/lsu/i_lsu.h"
 
 namespace gpurf {
 namespace {

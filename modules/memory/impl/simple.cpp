@@ -21,7 +21,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "modules/memory/i_memory.h"
+#include "gpurf/modules/memory/i_memory.h"
 
 namespace gpurf {
 namespace {

@@ -11,10 +11,10 @@
 #include <memory>
 #include <unordered_map>
 
-#include "modules/common/inst_pool.h"
-#include "modules/rfc/i_rfc.h"
-#include "policies/reg_mapping.h"
-#include "policies/rfc_store.h"
+#include "gpurf/modules/common/inst_pool.h"
+#include "gpurf/modules/rfc/i_rfc.h"
+#include "gpurf/policies/reg_mapping.h"
+#include "gpurf/policies/rfc_store.h"
 
 namespace gpurf {
 

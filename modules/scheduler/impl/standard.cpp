@@ -1,4 +1,4 @@
-#include "modules/scheduler/impl/standard.h"
+#include "gpurf/modules/scheduler/impl/standard.h"
 
 namespace gpurf {
 

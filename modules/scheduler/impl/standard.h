@@ -4,11 +4,11 @@
 #pragma once
 #include <memory>
 
-#include "modules/common/inst_pool.h"
-#include "modules/frontend/i_frontend.h"
-#include "modules/scheduler/i_scheduler.h"
-#include "policies/ccu_board.h"
-#include "policies/warp_policy.h"
+#include "gpurf/modules/common/inst_pool.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/scheduler/i_scheduler.h"
+#include "gpurf/policies/ccu_board.h"
+#include "gpurf/policies/warp_policy.h"
 
 namespace gpurf {
 

@@ -8,8 +8,8 @@
 // round-robin from the pending warps that can issue. With a register file cache (`rfc:`), the
 // RFC is told of every deactivation (it flushes the warp's entries, live dirty ones to the
 // MRF) and activation (results of inactive warps bypass the RFC).
-#include "modules/rfc/i_rfc.h"
-#include "modules/scheduler/impl/standard.h"
+#include "gpurf/modules/rfc/i_rfc.h"
+#include "gpurf/modules/scheduler/impl/standard.h"
 
 namespace gpurf {
 

@@ -5,9 +5,9 @@
 // Divergence, which the paper leaves open (Sec. IV-B6): a divergent instruction's result is
 // written full width (mask 111) with every lane's value, the inactive lanes' old ones
 // included; see docs/cmrc.md.
-#include "modules/writeback/impl/priority.h"
-#include "policies/cmrc_format.h"
-#include "policies/row_tags.h"
+#include "gpurf/modules/writeback/impl/priority.h"
+#include "gpurf/policies/cmrc_format.h"
+#include "gpurf/policies/row_tags.h"
 
 namespace gpurf {
 

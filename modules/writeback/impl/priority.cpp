@@ -1,4 +1,4 @@
-#include "modules/writeback/impl/priority.h"
+#include "gpurf/modules/writeback/impl/priority.h"
 
 namespace gpurf {
 

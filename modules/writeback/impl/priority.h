@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <deque>
 
-#include "modules/common/inst_pool.h"
-#include "modules/frontend/i_frontend.h"
-#include "modules/writeback/i_writeback.h"
-#include "policies/reg_mapping.h"
+#include "gpurf/modules/common/inst_pool.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/writeback/i_writeback.h"
+#include "gpurf/policies/reg_mapping.h"
 
 namespace gpurf {
 

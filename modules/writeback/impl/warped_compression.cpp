@@ -6,11 +6,11 @@
 // written, to the lowest slices of the register's bank cluster (Sec. 5, Fig. 6). A divergent
 // result is written uncompressed and skips the compressor (Sec. 5.2). The 2-bit compression
 // range indicator goes to the sub-core's row tags, where the arbiter reads it.
-#include "modules/writeback/impl/priority.h"
-#include "policies/bdi.h"
-#include "policies/row_tags.h"
-#include "policies/unit_pool.h"
-#include "policies/wc_tags.h"
+#include "gpurf/modules/writeback/impl/priority.h"
+#include "gpurf/policies/bdi.h"
+#include "gpurf/policies/row_tags.h"
+#include "gpurf/policies/unit_pool.h"
+#include "gpurf/policies/wc_tags.h"
 
 namespace gpurf {
 

@@ -21,9 +21,9 @@
 #include <cstring>
 #include <memory>
 
-#include "modules/writeback/impl/priority.h"
-#include "policies/cache.h"
-#include "policies/wir_state.h"
+#include "gpurf/modules/writeback/impl/priority.h"
+#include "gpurf/policies/cache.h"
+#include "gpurf/policies/wir_state.h"
 
 namespace gpurf {
 
