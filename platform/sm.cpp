@@ -569,7 +569,8 @@ void Sm::stop(const std::string& error) {
     for (auto& b : c.banks) b->finish();
     c.crossbar->finish();
   }
-  sc_core::sc_stop();
+  stopped_ = true;
+  done_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void Sm::end_of_simulation() {}

@@ -55,8 +55,12 @@ public:
   const SmShape& shape() const { return shape_; }
   SimClock& clock() { return clock_; }
 
-  // Outcome of the run, set when the simulation stops.
+  // Outcome of the run, set when the kernel ends or fails. The SM then stops ticking and
+  // notifies done_event(); it never stops the simulation, so a virtual platform's other IP
+  // runs on (the gpurf tool's sc_start returns when no event is left).
   bool finished() const { return finished_; }
+  bool stopped() const { return stopped_; }
+  const sc_core::sc_event& done_event() const { return done_; }
   const std::string& error() const { return error_; }
   Cycle cycles() const { return clock_.now; }
   uint64_t retired() const { return retired_; }
@@ -127,7 +131,8 @@ private:
   VcdRecorder* vcd_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
-  bool finished_ = false;
+  bool finished_ = false, stopped_ = false;
+  sc_core::sc_event done_{"done"};
   std::string error_;
   StatGroup stats_;
   uint64_t& cycles_;
