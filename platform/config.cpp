@@ -93,6 +93,9 @@ public:
       for (size_t i = 0; i < stack_.size(); ++i) chain += names_[i] + " -> ";
       throw ConfigError(prefix(from, what) + "include cycle: " + chain + name);
     }
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+      throw ConfigError(prefix(from, what) + "'" + name + "' is a folder, not a platform file");
     std::ifstream in(path);
     if (!in) throw ConfigError(prefix(from, what) + "cannot open platform file '" + name + "'");
     std::stringstream ss;

@@ -3,7 +3,9 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <stdexcept>
@@ -61,7 +63,9 @@ struct Tracer::Out {
 Tracer::Tracer(const std::string& path, Cycle from, Cycle to, double clock_ghz)
     : out_(std::make_unique<Out>()), from_(from), to_(to) {
   out_->f.open(path, std::ios::out | std::ios::trunc);
-  if (!out_->f) throw std::runtime_error("cannot write the trace file '" + path + "'");
+  if (!out_->f)
+    throw std::runtime_error("cannot write '" + path + "': " + std::strerror(errno) +
+                             " (the folder must exist)");
   out_->f << "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":\"gpurf\","
           << "\"time\":\"1 us in ts/dur = 1 SM cycle\",\"clock_ghz\":" << clock_ghz
           << ",\"window_from\":" << from_
@@ -361,6 +365,10 @@ VcdRecorder::VcdRecorder(const std::string& path, const std::vector<std::string>
   std::string file = path;
   if (file.size() > 4 && file.compare(file.size() - 4, 4, ".vcd") == 0)
     file.resize(file.size() - 4);
+  // SystemC opens the file unchecked (and later writes through a failed stream): try first.
+  if (!std::ofstream(file + ".vcd"))
+    throw ConfigError("--vcd: cannot write '" + file + ".vcd': " + std::strerror(errno) +
+                      " (the folder must exist)");
   sc_core::sc_report_handler::set_actions("tracing timescale unit set", sc_core::SC_DO_NOTHING);
   impl_->tf = sc_core::sc_create_vcd_trace_file(file.c_str());
   if (!impl_->tf) throw ConfigError("--vcd: cannot write '" + path + "'");

@@ -167,7 +167,20 @@ Cli parse(int argc, char** argv) {
   const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
   if (!c.vcd_signals.empty() && !list_signals && c.vcd.empty())
     throw ConfigError("option --vcd-signals needs --vcd FILE");
+  // A file where the output folder goes is found before anything runs (the folder itself is
+  // made only once there is something to write: bad input writes nothing).
+  if (!c.out.empty() && fs::exists(c.out) && !fs::is_directory(c.out))
+    throw ConfigError("--out '" + c.out + "': cannot make a folder there (a file of that name " +
+                      "exists)");
   return c;
+}
+
+// Makes output folder `dir` (of option --out); a failure names the option.
+void make_out_dir(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw ConfigError("--out '" + dir + "': cannot make a folder there (" + ec.message() + ")");
 }
 
 ConfigPtr platform(const Cli& c) {
@@ -409,7 +422,7 @@ int run(const Cli& c) {
               << " cycles/s\n";
   }
   if (!c.out.empty()) {
-    fs::create_directories(c.out);
+    make_out_dir(c.out);
     std::ofstream(c.out + "/stats.json") << r.stats.dump(2) << "\n";
     std::ofstream(c.out + "/result.json") << summary.dump(2) << "\n";
     if (!c.quiet) std::cout << "  statistics: " << c.out << "/stats.json\n";
@@ -449,7 +462,7 @@ int suite(const Cli& c) {
       all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
   std::vector<GpurfRun> runs;
   for (const Job& j : all) {
-    fs::create_directories(j.dir);
+    make_out_dir(j.dir);
     fs::remove(j.dir + "/result.json");
     std::vector<std::string> args = {"gpurf",      "run",      "--quiet",
                                      "--platform", j.platform, "--workload",

@@ -21,6 +21,11 @@ namespace fs = std::filesystem;
 // =============================================================================================
 namespace {
 
+// A value as error messages quote it: long ones (a generated expression) clipped.
+std::string shown(const std::string& s) {
+  return s.size() <= 80 ? s : s.substr(0, 60) + "... (" + std::to_string(s.size()) + " characters)";
+}
+
 class ExprParser {
 public:
   ExprParser(const std::string& t, const std::map<std::string, int64_t>& v) : s_(t), vars_(v) {}
@@ -36,7 +41,7 @@ public:
 
 private:
   [[noreturn]] void error(const std::string& what) const {
-    throw ExprError(what + " at column " + std::to_string(p_ + 1) + " of '" + s_ + "'");
+    throw ExprError(what + " at column " + std::to_string(p_ + 1) + " of '" + shown(s_) + "'");
   }
   void skip() {
     while (p_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[p_]))) ++p_;
@@ -49,7 +54,17 @@ private:
     }
     return false;
   }
-  [[noreturn]] void overflow() const { throw ExprError("integer overflow in '" + s_ + "'"); }
+  [[noreturn]] void overflow() const { throw ExprError("integer overflow in '" + shown(s_) + "'"); }
+  // Parentheses and signs nest by recursion: bounded, so that no input overflows the stack.
+  static constexpr unsigned kMaxDepth = 256;
+  struct Nest {
+    ExprParser& p;
+    explicit Nest(ExprParser& q) : p(q) {
+      if (++p.depth_ > kMaxDepth)
+        p.error("nesting deeper than " + std::to_string(kMaxDepth) + " parentheses or signs");
+    }
+    ~Nest() { --p.depth_; }
+  };
   int64_t expr() {
     int64_t v = term();
     for (;;) {
@@ -91,6 +106,7 @@ private:
     }
   }
   int64_t unary() {
+    const Nest nest(*this);
     if (eat('-')) {
       const int64_t v = unary();
       int64_t r = 0;
@@ -106,6 +122,7 @@ private:
     const char c = s_[p_];
     if (c == '(') {
       ++p_;
+      const Nest nest(*this);
       int64_t v = expr();
       if (!eat(')')) error("expected ')'");
       return v;
@@ -126,7 +143,7 @@ private:
                           : unsigned(std::tolower(static_cast<unsigned char>(d)) - 'a' + 10);
         if (dv >= unsigned(base)) break;
         if (v > (uint64_t(std::numeric_limits<int64_t>::max()) - dv) / unsigned(base))
-          throw ExprError("number too large in '" + s_ + "'");
+          throw ExprError("number too large in '" + shown(s_) + "'");
         v = v * unsigned(base) + dv;
         ++p_;
         ++digits;
@@ -152,7 +169,7 @@ private:
         std::string near = closest(name, names);
         std::string list;
         for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
-        throw ExprError("unknown variable '" + name + "' in '" + s_ + "'" +
+        throw ExprError("unknown variable '" + name + "' in '" + shown(s_) + "'" +
                         (near.empty() ? "" : "; did you mean '" + near + "'?") +
                         (list.empty() ? " (no vars are defined)" : " (vars: " + list + ")"));
       }
@@ -164,6 +181,7 @@ private:
   const std::string& s_;
   const std::map<std::string, int64_t>& vars_;
   size_t p_ = 0;
+  unsigned depth_ = 0;
 };
 
 } // namespace
@@ -275,7 +293,7 @@ int64_t integer(const Node& n, const std::string& key, const std::map<std::strin
   try {
     return eval_expr(s, vars);
   } catch (const ExprError& e) {
-    fail(n, key, "bad value '" + s + "': " + e.what());
+    fail(n, key, "bad value '" + shown(s) + "': " + e.what());
   }
 }
 
@@ -301,7 +319,8 @@ double number(const Node& n, const std::string& key, const std::map<std::string,
     return double(eval_expr(s, vars));
   } catch (const ExprError& x) {
     fail(n, key,
-         "bad value '" + s + "': expected a number or an integer expression (" + x.what() + ")");
+         "bad value '" + shown(s) + "': expected a number or an integer expression (" + x.what() +
+             ")");
   }
 }
 
@@ -309,7 +328,7 @@ bool boolean(const Node& n, const std::string& key) {
   const std::string& s = need_scalar(n, key, "expected true or false");
   if (s == "true" || s == "yes" || s == "on") return true;
   if (s == "false" || s == "no" || s == "off") return false;
-  fail(n, key, "bad value '" + s + "'; valid values: true, false");
+  fail(n, key, "bad value '" + shown(s) + "'; valid values: true, false");
 }
 
 struct TypeInfo {
@@ -446,7 +465,10 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     const std::string& name = need_scalar(v, key, "expected a file name");
     const fs::path p = dir / name;
     std::ifstream in(p, std::ios::binary);
-    if (!in) fail(v, key, "cannot open data file '" + p.lexically_normal().string() + "'");
+    if (fs::is_directory(p) || !in)
+      fail(v, key,
+           "cannot open data file '" + p.lexically_normal().string() + "'" +
+               (fs::is_directory(p) ? ": it is a folder" : ""));
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                                std::istreambuf_iterator<char>());
     if (bytes.size() != b.initial.size())

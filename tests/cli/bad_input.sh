@@ -80,4 +80,28 @@ expect_exit 2 "rfc.impl" "collector.impl: ccu" -- \
 expect_exit 2 "bank.count" -- run -p bank.count=0 --out "$TMP/never"
 [ -e "$TMP/never" ] && fail "a bad platform still wrote $TMP/never"
 
+# Folders where files belong, files where folders belong, folders that do not exist (issue 18):
+# exit 2 naming the option or key.
+mkdir -p "$TMP/adir"
+expect_exit 2 "'$TMP/adir' is a folder, not a platform file" -- run --platform "$TMP/adir"
+printf 'include: %s\nname: x\n' "$TMP/adir" >"$TMP/incdir.yaml"
+expect_exit 2 "$TMP/incdir.yaml:1" "include" "is a folder" -- run --platform "$TMP/incdir.yaml"
+sed "s|ptx: ptx/sgemm.ptx|ptx: $SRC/workloads/ptx/sgemm.ptx|; s|init: {constant: 0}|init: {file: $TMP/adir}|" \
+  "$SRC/workloads/sgemm.yaml" >"$TMP/initdir.yaml"
+expect_exit 2 "$TMP/initdir.yaml:13" "buffers.C.init.file" "it is a folder" \
+  -- run --workload "$TMP/initdir.yaml"
+touch "$TMP/afile"
+expect_exit 2 "--out '$TMP/afile'" "cannot make a folder" -- run --workload sgemm --out "$TMP/afile"
+expect_exit 2 "--vcd" "$TMP/none/x.vcd" "the folder must exist" -- run --workload sgemm --vcd "$TMP/none/x.vcd"
+expect_exit 2 "--trace" "$TMP/none/x.json" "the folder must exist" \
+  -- run --workload sgemm --trace "$TMP/none/x.json"
+
+# Expression nesting is bounded (a deep one overflowed the parser's stack); the message clips
+# the expression.
+deep="$(python3 -c 'print("(" * 5000 + "n" + ")" * 5000)')"
+sed "s|ptx: ptx/sgemm.ptx|ptx: $SRC/workloads/ptx/sgemm.ptx|; s|grid: \[\"n/16\"|grid: [\"$deep/16\"|" \
+  "$SRC/workloads/sgemm.yaml" >"$TMP/deep.yaml"
+expect_exit 2 "$TMP/deep.yaml:7" "grid.x" "nesting deeper than 256" "characters)" \
+  -- run --workload "$TMP/deep.yaml"
+
 finish
