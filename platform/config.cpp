@@ -144,6 +144,12 @@ private:
     auto n = std::make_shared<ConfigNode>();
     n->file = file;
     n->line = file == kCommandLine ? 0 : y.Mark().line + 1;
+    // YAML aliases share nodes that this tree copies: bounded, so ~1 KB of nested aliases
+    // cannot expand to 10^9 nodes.
+    if (++nodes_ > kMaxNodes)
+      throw ConfigError(n->where() + ": " + keypath + (keypath.empty() ? "" : ": ") + "more than " +
+                        std::to_string(kMaxNodes) +
+                        " YAML nodes in the platform (nested aliases?)");
     if (y.Tag() == "!include") {
       if (!y.IsScalar() || y.Scalar().empty())
         throw ConfigError(n->where() + ": " + keypath + (keypath.empty() ? "" : ": ") +
@@ -234,6 +240,8 @@ private:
   }
 
   std::vector<std::string> stack_, names_;
+  static constexpr size_t kMaxNodes = 1000000;
+  size_t nodes_ = 0;
 };
 
 void emit(YAML::Emitter& out, const ConfigNode& n) {

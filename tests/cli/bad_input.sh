@@ -104,4 +104,19 @@ sed "s|ptx: ptx/sgemm.ptx|ptx: $SRC/workloads/ptx/sgemm.ptx|; s|grid: \[\"n/16\"
 expect_exit 2 "$TMP/deep.yaml:7" "grid.x" "nesting deeper than 256" "characters)" \
   -- run --workload "$TMP/deep.yaml"
 
+# Resource bombs stop with a named limit: nested YAML aliases (10^7 nodes here), a register
+# range beyond the 16-bit register ids.
+python3 - "$TMP/bomb.yaml" <<'PY'
+import sys
+lines = ['a0: &a0 [' + ', '.join(['"x"'] * 10) + ']']
+for i in range(1, 8):
+    lines.append(f'a{i}: &a{i} [' + ', '.join([f'*a{i-1}'] * 10) + ']')
+open(sys.argv[1], 'w').write('\n'.join(lines) + '\n')
+PY
+expect_exit 2 "$TMP/bomb.yaml" "more than 1000000 YAML nodes" -- run --platform "$TMP/bomb.yaml"
+sed 's/\.reg \.b32 \t%r<[0-9]*>;/.reg .b32 \t%r<1000000>;/' "$SRC/workloads/ptx/sgemm.ptx" >"$TMP/regs.ptx"
+sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/regs.ptx|" "$SRC/workloads/sgemm.yaml" >"$TMP/regs.yaml"
+expect_exit 2 "$TMP/regs.ptx:26" "register range <1000000>" "limit of 65535" \
+  -- run --workload "$TMP/regs.yaml"
+
 finish

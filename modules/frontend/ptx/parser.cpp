@@ -14,6 +14,9 @@ namespace gpurf::ptx {
 
 namespace {
 
+// Virtual registers of one function: the instruction records name them in 16 bits.
+constexpr uint64_t kMaxRegs = 65535;
+
 enum class TK : uint8_t { End, Ident, Number, String, Punct };
 
 struct Tok {
@@ -697,6 +700,10 @@ struct Parser {
       auto add = [&](const std::string& n) {
         auto& sc = reg_scopes.back();
         if (sc.count(n)) fail(line, "register '" + n + "' declared twice");
+        if (fn->regs.size() >= kMaxRegs)
+          fail(line, "more than " + std::to_string(kMaxRegs) +
+                         " registers declared in one function (gpurf's limit: register ids are "
+                         "16-bit)");
         VReg r;
         r.name = n;
         r.type = pre.type;
@@ -719,7 +726,9 @@ struct Parser {
         ++p;
         uint64_t cnt = expect_uint("a register count");
         expect_punct(">", "to close the register range");
-        if (cnt > 1000000) fail(line, "register range too large");
+        if (cnt > kMaxRegs)
+          fail(line, "register range <" + std::to_string(cnt) + "> larger than gpurf's limit of " +
+                         std::to_string(kMaxRegs) + " registers per function");
         for (uint64_t i = 0; i < cnt; ++i) add_vec(name + std::to_string(i));
       } else {
         add_vec(name);
