@@ -187,6 +187,15 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   l2_ = IL2::Registry::create(l2.impl, l2.p, context("l2", 0, 0));
   if (l2_) l1_->mem.bind(l2_->in);
 
+  // Every pipe that runs instructions (the LSU's included) needs a collector that serves it,
+  // or its first instruction waits forever.
+  for (unsigned i = 0; i < kNumPipes; ++i) {
+    const Pipe p = static_cast<Pipe>(i);
+    if (!generic && !set_count[i] && (p == Pipe::MEM || subcores_[0].exec->units(p)))
+      sets.fail(pipe_name(p), std::string("no collector serves the ") + pipe_name(p) +
+                                  " pipe (collector.count is 0): give it at least one, or "
+                                  "general collectors (collector.count)");
+  }
   // A fixed register-read stage takes one instruction per issue slot and cycle: one
   // collector per stage and issue slot, or issue would stall on the stage itself.
   if (const unsigned n = shape_.forward_stages,
@@ -210,6 +219,21 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                              ") do not see yet; caching collectors need the results "
                              "written straight to the banks: remove the rfc section");
   }
+  // A register stored in a special form must be read by the unit that decodes it, and a
+  // decoding reader needs registers stored in its form.
+  const RegForm stored = subcores_[0].writeback->stored_form();
+  const RegForm col_reads = subcores_[0].collectors[0]->read_form();
+  const RegForm arb_reads = subcores_[0].arbiter->read_form();
+  if (stored != RegForm::Full && col_reads != stored && arb_reads != stored)
+    wb.p.fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_name(stored) +
+                          " form, which neither collector.impl '" + col.impl +
+                          "' nor arbiter.impl '" + ar.impl + "' reads; it needs " +
+                          reg_form_reader(stored));
+  for (auto [reads, slot] : {std::pair{col_reads, &col}, {arb_reads, &ar}})
+    if (reads != RegForm::Full && reads != stored)
+      slot->p.fail("impl", "'" + slot->impl + "' reads registers in " + reg_form_name(reads) +
+                               " form, which writeback.impl '" + wb.impl +
+                               "' does not store; it needs " + reg_form_writer(reads));
   // WIR: the rename stage and the register allocation stage share the tables; one without the
   // other would read registers the other never wrote.
   if (bool(wir_board_.at(0)) != subcores_[0].writeback->renames())
@@ -222,7 +246,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   }
   // Warped-Compression: divergent instructions need their compressed destinations
   // decompressed first (platform/dummy_movs.h).
-  if (subcores_[0].writeback->compresses()) {
+  if (subcores_[0].writeback->stored_form() == RegForm::Bdi) {
     movs_ = std::make_unique<DummyMovs>(shape_, [this](unsigned s) {
       return s < subcores_.size() ? subcores_[s].row_tags.get() : nullptr;
     });

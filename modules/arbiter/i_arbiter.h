@@ -2,6 +2,7 @@
 // counts every request it cannot grant by the kind of conflict.
 #pragma once
 
+#include "gpurf/modules/common/reg_form.h"
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
 
@@ -33,6 +34,8 @@ public:
   // Offers every result the banks take to the collectors' port D (Malekeh's write filter):
   // caching collectors need it, or a cached register would outlive its overwrite.
   virtual bool feeds_collector_caches() const { return false; }
+  // The register form this arbiter decodes (the writeback must store it, or full ones).
+  virtual RegForm read_form() const { return RegForm::Full; }
 
 protected:
   struct BankPorts {

@@ -3,6 +3,7 @@
 // functional values and dispatches the instruction to the execution unit.
 #pragma once
 
+#include "gpurf/modules/common/reg_form.h"
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
 
@@ -32,6 +33,8 @@ public:
   virtual unsigned read_stages() const { return 0; }
   // A caching collector (Malekeh's CCU): cycles from allocation to a hit's operand; 0: none.
   virtual unsigned cache_hit_latency() const { return 0; }
+  // The register form this collector decodes (the writeback must store it, or full ones).
+  virtual RegForm read_form() const { return RegForm::Full; }
 
 protected:
   virtual void on_issue(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

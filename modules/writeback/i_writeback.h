@@ -3,6 +3,7 @@
 // retires the instruction.
 #pragma once
 
+#include "gpurf/modules/common/reg_form.h"
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
 
@@ -26,9 +27,9 @@ public:
   // Cycles every result spends between ready and its first write request (Warped-
   // Compression's compression stage); 0 in the baseline.
   virtual unsigned write_stage() const { return 0; }
-  // Whether registers may be stored compressed (Warped-Compression): a divergent instruction
-  // then needs its compressed destinations decompressed first (the SM's dummy MOVs).
-  virtual bool compresses() const { return false; }
+  // The form registers are stored in (Warped-Compression's BDI: a divergent instruction then
+  // needs its compressed destinations decompressed first, the SM's dummy MOVs).
+  virtual RegForm stored_form() const { return RegForm::Full; }
   // Whether destinations are renamed to physical registers (WIR): the banks then hold
   // physical registers, and a destination may take a register holding its value unwritten.
   virtual bool renames() const { return false; }

@@ -119,4 +119,17 @@ sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/regs.ptx|" "$SRC/workloads/sgemm.yaml" >"$TM
 expect_exit 2 "$TMP/regs.ptx:26" "register range <1000000>" "limit of 65535" \
   -- run --workload "$TMP/regs.yaml"
 
+# Units that only work together are checked together at load, naming both keys: a register
+# form written by one and read by another, a pipe no collector serves.
+CMRC="$SRC/configs/cmrc-wid.yaml"
+expect_exit 2 "$CMRC" "writeback.impl" "CMRC's narrow form" "collector.impl 'ocu'" \
+  "needs collector.impl: cmrc" -- run --platform "$CMRC" -p collector.impl=ocu
+expect_exit 2 "$CMRC" "collector.impl" "writeback.impl 'priority'" "needs writeback.impl: cmrc" \
+  -- run --platform "$CMRC" -p writeback.impl=priority
+expect_exit 2 "writeback.impl" "BDI form" "arbiter.impl 'write_first'" \
+  "needs arbiter.impl: warped_compression" \
+  -- run --platform "$SRC/configs/wc.yaml" -p arbiter.impl=write_first
+expect_exit 2 "collector.sets.mem" "no collector serves the mem pipe" \
+  -- run --platform "$SRC/configs/wir.yaml" -p collector.sets.mem=0
+
 finish

@@ -12,6 +12,7 @@ namespace gpurf {
 
 class WcArbiter : public WriteFirstArbiter {
 public:
+  RegForm read_form() const override { return RegForm::Bdi; }
   WcArbiter(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : WriteFirstArbiter(nm, p, c), tags_(c.row_tags),
         forms_(stats().vector("read_forms", 4, "register reads, by the stored form read", "reads",

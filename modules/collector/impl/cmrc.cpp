@@ -12,6 +12,7 @@ namespace gpurf {
 
 class CmrcCollector : public Ocu {
 public:
+  RegForm read_form() const override { return RegForm::Cmrc; }
   CmrcCollector(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : Ocu(nm, p, c), masks_(c.row_tags),
         width_reads_(stats().vector("width_reads", 4, "source registers read, by stored width",

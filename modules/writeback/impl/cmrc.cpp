@@ -13,6 +13,7 @@ namespace gpurf {
 
 class CmrcWriteback : public PriorityWriteback {
 public:
+  RegForm stored_form() const override { return RegForm::Cmrc; }
   CmrcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : PriorityWriteback(nm, p, c), masks_(c.row_tags),
         width_writes_(stats().vector("width_writes", 4, "registers written, by stored width",

@@ -75,7 +75,7 @@ public:
   }
 
   unsigned write_stage() const override { return latency_; }
-  bool compresses() const override { return true; }
+  RegForm stored_form() const override { return RegForm::Bdi; }
 
 protected:
   Cycle write_ready(const WarpInst& inst, Cycle ready) override {
