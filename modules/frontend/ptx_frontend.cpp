@@ -581,6 +581,25 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   }
   ++c.issued;
   ++issued_;
+  watch_loops(warp, *info, out);
+}
+
+void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out) {
+  const bool progress =
+      info.mem == MemKind::Store || info.mem == MemKind::Atomic || info.barrier || info.exit;
+  loops_.executed(progress);
+  if (progress || info.op_class != OpClass::Control || !loops_.sample(warp)) return;
+  const WarpSlot& w = warps_[warp];
+  uint64_t h = (uint64_t(info.pc) << 32 | out.active_mask) * 0x9e3779b97f4a7c15ull;
+  for (const auto* regs : {&w.shadow, &w.pshadow})
+    for (const LaneValues& v : *regs)
+      for (uint32_t x : v) h = (h ^ x) * 0x100000001b3ull;
+  if (loops_.stuck(warp, h))
+    throw WorkloadError("the kernel can never end: for " + std::to_string(loops_.quiet()) +
+                        " warp instructions no warp stored, ran an atomic, passed a barrier or "
+                        "exited, and every warp keeps returning to a state it had (warp " +
+                        std::to_string(warp) + " at PTX line " + std::to_string(info.ptx_line) +
+                        ": the same pc, active lanes and registers); a spin loop?");
 }
 
 uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,

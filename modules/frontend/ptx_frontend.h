@@ -44,6 +44,7 @@
 #include "gpurf/modules/frontend/compiler/schedule.h"
 #include "gpurf/modules/frontend/i_frontend.h"
 #include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/loop_watch.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
@@ -192,6 +193,8 @@ private:
   };
 
   unsigned func_base(const ptx::Function* f) const;
+  // Stops a kernel that can never end (loop_watch.h); after every executed instruction.
+  void watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out);
   // The pc (InstInfo::pc) of the instruction an engine peek offers.
   unsigned pc_of(const ptx::Peek& p) const;
   // Malekeh's reuse hints: runs the first CTAs functionally on a private overlay of the
@@ -225,6 +228,7 @@ private:
   std::vector<WarpSlot> warps_;
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
   uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;
+  LoopWatch loops_;
 };
 
 } // namespace gpurf

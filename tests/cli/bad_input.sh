@@ -132,4 +132,10 @@ expect_exit 2 "writeback.impl" "BDI form" "arbiter.impl 'write_first'" \
 expect_exit 2 "collector.sets.mem" "no collector serves the mem pipe" \
   -- run --platform "$SRC/configs/wir.yaml" -p collector.sets.mem=0
 
+# A spin loop no thread can leave stops in seconds (not at sm.max_cycles, hours later) with
+# a message and partial statistics.
+expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop?" \
+  -- run --workload "$SRC/tests/cli/data/spin.yaml" --out "$TMP/spin"
+[ -s "$TMP/spin/stats.json" ] || fail "the stopped spin loop wrote no statistics"
+
 finish
