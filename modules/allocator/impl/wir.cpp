@@ -357,6 +357,7 @@ private:
 
 GPURF_REGISTER_UNIT(IAllocator, WirAllocator, "wir",
                     "WIR rename and reuse stages (Kim & Ro): physical sources, reuse-buffer "
-                    "lookups bypassing the backend, then round-robin collector allocation");
+                    "lookups bypassing the backend, then round-robin collector allocation; "
+                    "needs writeback: wir");
 
 } // namespace gpurf

@@ -40,6 +40,6 @@ private:
 
 GPURF_REGISTER_UNIT(IArbiter, WcArbiter, "warped_compression",
                     "Warped-Compression arbiter: compression range indicators, reads of the "
-                    "stored form's slices only");
+                    "stored form's slices only; needs writeback: warped_compression");
 
 } // namespace gpurf

@@ -295,6 +295,7 @@ private:
 
 GPURF_REGISTER_UNIT(ICollector, Ccu, "ccu",
                     "Malekeh caching collector unit: a cache table of the last warp's "
-                    "registers (near/far-aware replacement, port D for near results)");
+                    "registers (near/far-aware replacement, port D for near results); needs "
+                    "arbiter: malekeh, no rfc");
 
 } // namespace gpurf

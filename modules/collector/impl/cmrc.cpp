@@ -57,6 +57,6 @@ private:
 
 GPURF_REGISTER_UNIT(ICollector, CmrcCollector, "cmrc",
                     "CMRC collector: narrow reads by the mask buffer, 4 x 32 B write ports, "
-                    "unpacking and sign extension on write");
+                    "unpacking and sign extension on write; needs writeback: cmrc");
 
 } // namespace gpurf

@@ -52,6 +52,6 @@ private:
 
 GPURF_REGISTER_UNIT(IWriteback, CmrcWriteback, "cmrc",
                     "CMRC writeback: width detection, mask buffer, thread-interleaved packing "
-                    "with byte swap in odd rows, narrow writes");
+                    "with byte swap in odd rows, narrow writes; needs collector: cmrc");
 
 } // namespace gpurf

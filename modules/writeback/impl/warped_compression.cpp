@@ -151,6 +151,7 @@ private:
 
 GPURF_REGISTER_UNIT(IWriteback, WcWriteback, "warped_compression",
                     "Warped-Compression writeback: compression stage, BDI <4,0>/<4,1>/<4,2>, "
-                    "stored form in the lowest slices, divergent results uncompressed");
+                    "stored form in the lowest slices, divergent results uncompressed; needs "
+                    "arbiter: warped_compression");
 
 } // namespace gpurf

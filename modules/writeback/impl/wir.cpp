@@ -403,6 +403,7 @@ private:
 
 GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
                     "WIR register allocation stage: H3 hash, value signature buffer, "
-                    "verify-reads, register sharing, rename-table and reuse-buffer updates");
+                    "verify-reads, register sharing, rename-table and reuse-buffer updates; "
+                    "needs allocator: wir");
 
 } // namespace gpurf
