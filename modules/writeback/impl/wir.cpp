@@ -212,6 +212,11 @@ protected:
       state_->landed[unsigned(t.inst->dst[t.operand].phys)] = true;
       return PriorityWriteback::on_write_done(gp, d);
     }
+    if (!t.data) { // a dummy MOV's copy read (of another register: nothing to cache): the
+      copied_.push_back({t.inst, t.operand}); // write follows next cycle
+      wake(now() + 1);
+      return;
+    }
     if (vcache_) { // the register's value, as the bank read it, into the verify cache
       const unsigned c = unsigned(t.inst->dst[t.operand].phys);
       if (CacheTags::Line* line = vcache_->lookup(c)) { // filled meanwhile: refresh
@@ -222,11 +227,6 @@ protected:
       }
       std::memcpy(vvalues_[c].data(), gp.get_data_ptr(), kRegBytes);
       ++*vc_writes_;
-    }
-    if (!t.data) { // a dummy MOV's copy read: now the write (next cycle)
-      copied_.push_back({t.inst, t.operand});
-      wake(now() + 1);
-      return;
     }
     if (!t.busy) { // equal: share the register
       ++shared_;
