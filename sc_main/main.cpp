@@ -36,6 +36,7 @@ const char* kUsage = R"(usage:
             [--var name=value]...                          replace a var of the launch file
             [--trace FILE.json [--trace-window FROM:TO]]   instruction lifecycles (Perfetto)
             [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
+            [--max-cycles N]                     stop after N cycles (= -p sm.max_cycles=N)
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
               [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
                                          five baselines); DIR/<platform>/summary.json
@@ -80,7 +81,8 @@ unsigned to_count(const std::string& opt, const std::string& v) {
     if (pos == v.size() && n >= 1 && n <= 1 << 20) return unsigned(n);
   } catch (const std::exception&) {
   }
-  throw ConfigError("option " + opt + ": '" + v + "' is not a count; expected an integer >= 1");
+  throw ConfigError("option " + opt + ": '" + v +
+                    "' is not a count; expected an integer in [1, 1048576]");
 }
 
 Cli parse(int argc, char** argv) {
@@ -103,6 +105,10 @@ Cli parse(int argc, char** argv) {
       c.scale = to_count(a, value(i));
     } else if (a == "-j") {
       c.jobs = to_count(a, value(i));
+    } else if (a.size() > 2 && a.compare(0, 2, "-j") == 0) { // -jN, as make and ninja take it
+      c.jobs = to_count("-j", a.substr(2));
+    } else if (a == "--max-cycles") {                     // the same as -p sm.max_cycles=N
+      c.overrides.push_back("sm.max_cycles=" + value(i)); // checked as the parameter
     } else if (a == "--kernels") {
       c.kernels = value(i);
     } else if (a == "--quiet") {

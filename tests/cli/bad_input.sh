@@ -138,4 +138,9 @@ expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop?" \
   -- run --workload "$SRC/tests/cli/data/spin.yaml" --out "$TMP/spin"
 [ -s "$TMP/spin/stats.json" ] || fail "the stopped spin loop wrote no statistics"
 
+# --max-cycles N is sm.max_cycles (checked as the parameter); -jN is -j N.
+expect_exit 1 "max_cycles reached at cycle 1000" -- run --workload sgemm --max-cycles 1000
+expect_exit 2 "sm.max_cycles" "'x'" "integer" -- run --workload sgemm --max-cycles x
+expect_exit 2 "option -j" "'x'" "[1, 1048576]" -- suite -jx
+
 finish
