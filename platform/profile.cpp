@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "gpurf/modules/common/hash.h"
+
 namespace gpurf {
 
 namespace {
@@ -151,21 +153,15 @@ void Profiler::add_computation(const WarpInst& i) {
   if (!in || i.injected || in->op_class == OpClass::Control || in->barrier || in->exit ||
       in->mem == MemKind::Store || in->mem == MemKind::Atomic)
     return;
-  uint64_t h = 0xcbf29ce484222325ull;
-  auto mix = [&h](uint64_t v) {
-    h = (h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2))) * 0x100000001b3ull;
-  };
-  auto lanes = [&](const auto& v) {
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      if (i.active_mask >> l & 1) mix(v[l]);
-  };
-  mix(uint64_t(in->computation_op) << 32 | i.active_mask);
-  for (unsigned k = 0; k < i.n_src; ++k) lanes(i.src[k].value);
-  for (unsigned k = 0; k < in->n_psrc; ++k) lanes(i.psrc_value[k]);
-  if (in->mem == MemKind::Load) lanes(i.addr);
-  for (unsigned k = 0; k < i.n_dst; ++k) lanes(i.dst[k].value);
-  for (unsigned k = 0; k < in->n_pdst; ++k) lanes(i.pdst_value[k]);
-  if (window_[h]++ == 0) return;
+  Hash64 h;
+  const uint32_t m = i.active_mask;
+  h.add(uint64_t(in->computation_op) << 32 | m);
+  for (unsigned k = 0; k < i.n_src; ++k) h.add_lanes(i.src[k].value, m);
+  for (unsigned k = 0; k < in->n_psrc; ++k) h.add_lanes(i.psrc_value[k], m);
+  if (in->mem == MemKind::Load) h.add_lanes(i.addr, m);
+  for (unsigned k = 0; k < i.n_dst; ++k) h.add_lanes(i.dst[k].value, m);
+  for (unsigned k = 0; k < in->n_pdst; ++k) h.add_lanes(i.pdst_value[k], m);
+  if (window_[h.h]++ == 0) return;
   ++s_.repeated;
   s_.repeated_reusable += in->reuse_op && !i.divergent();
 }

@@ -43,13 +43,13 @@ ValueSignatureBuffer::ValueSignatureBuffer(unsigned entries) : e_(entries) {
 
 int ValueSignatureBuffer::lookup(uint32_t hash) const {
   if (e_.empty()) return -1;
-  const Entry& e = e_[hash & (e_.size() - 1)];
+  const Entry& e = e_[index(hash)];
   return e.valid && e.hash == hash ? int(e.phys) : -1;
 }
 
 void ValueSignatureBuffer::insert(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now) {
   if (e_.empty()) return;
-  Entry& e = e_[hash & (e_.size() - 1)];
+  Entry& e = e_[index(hash)];
   regs.ref(phys);
   if (e.valid) regs.unref(e.phys, now);
   e = {true, hash, phys};
@@ -64,7 +64,7 @@ bool ValueSignatureBuffer::evict(unsigned index, PhysRegs& regs, Cycle now) {
 
 void ValueSignatureBuffer::remove(uint32_t hash, unsigned phys, PhysRegs& regs, Cycle now) {
   if (e_.empty()) return;
-  Entry& e = e_[hash & (e_.size() - 1)];
+  Entry& e = e_[index(hash)];
   if (!e.valid || e.hash != hash || e.phys != phys) return;
   regs.unref(phys, now);
   e = Entry{};

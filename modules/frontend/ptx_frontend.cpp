@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "gpurf/modules/common/hash.h"
 #include "gpurf/modules/frontend/compiler/ptxas_table.h"
 #include "gpurf/modules/frontend/compiler/reuse_key.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
@@ -590,11 +591,11 @@ void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpIns
   loops_.executed(progress);
   if (progress || info.op_class != OpClass::Control || !loops_.sample(warp)) return;
   const WarpSlot& w = warps_[warp];
-  uint64_t h = (uint64_t(info.pc) << 32 | out.active_mask) * 0x9e3779b97f4a7c15ull;
+  Hash64 h;
+  h.add(uint64_t(info.pc) << 32 | out.active_mask);
   for (const auto* regs : {&w.shadow, &w.pshadow})
-    for (const LaneValues& v : *regs)
-      for (uint32_t x : v) h = (h ^ x) * 0x100000001b3ull;
-  if (loops_.stuck(warp, h))
+    for (const LaneValues& v : *regs) h.add_lanes(v);
+  if (loops_.stuck(warp, h.h))
     throw WorkloadError("the kernel can never end: for " + std::to_string(loops_.quiet()) +
                         " warp instructions no warp stored, ran an atomic, passed a barrier or "
                         "exited, and every warp keeps returning to a state it had (warp " +

@@ -1,21 +1,13 @@
 #include "gpurf/modules/frontend/compiler/reuse_key.h"
 
-#include <functional>
-
+#include "gpurf/modules/common/hash.h"
 #include "gpurf/modules/common/warp_inst.h"
 
 namespace gpurf::compiler {
 
 namespace {
 
-struct Hash {
-  uint64_t h = 0xcbf29ce484222325ull;
-  void add(uint64_t v) {
-    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-    h *= 0x100000001b3ull;
-  }
-  void add(const std::string& s) { add(std::hash<std::string>()(s)); }
-};
+using Hash = Hash64;
 
 // The identity of constant operand `v`: its only definition (ld.param, mov of an immediate,
 // cvta of a constant operand); false if it has none of those forms.
@@ -86,7 +78,7 @@ uint32_t computation_op(const ptx::Function& f, const ptx::Instr& in, const Cons
       break;
     }
   }
-  return uint32_t(h.h ^ (h.h >> 32)) | 1u;
+  return h.nonzero32();
 }
 
 ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantOperands& c) {
@@ -146,7 +138,7 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
     if (o.kind != ptx::Operand::Kind::Reg || o.negate || !reg(o.reg))
       return no(k.regs.size() == 3 ? ReuseKey::TooManyOperands : ReuseKey::OtherOperand);
   }
-  k.op = uint32_t(h.h ^ (h.h >> 32)) | 1u; // never 0
+  k.op = h.nonzero32();
   return k;
 }
 
