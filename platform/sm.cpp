@@ -225,15 +225,15 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   const RegForm col_reads = subcores_[0].collectors[0]->read_form();
   const RegForm arb_reads = subcores_[0].arbiter->read_form();
   if (stored != RegForm::Full && col_reads != stored && arb_reads != stored)
-    wb.p.fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_name(stored) +
+    wb.p.fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_text(stored).name +
                           " form, which neither collector.impl '" + col.impl +
                           "' nor arbiter.impl '" + ar.impl + "' reads; it needs " +
-                          reg_form_reader(stored));
+                          reg_form_text(stored).reader);
   for (auto [reads, slot] : {std::pair{col_reads, &col}, {arb_reads, &ar}})
     if (reads != RegForm::Full && reads != stored)
-      slot->p.fail("impl", "'" + slot->impl + "' reads registers in " + reg_form_name(reads) +
+      slot->p.fail("impl", "'" + slot->impl + "' reads registers in " + reg_form_text(reads).name +
                                " form, which writeback.impl '" + wb.impl +
-                               "' does not store; it needs " + reg_form_writer(reads));
+                               "' does not store; it needs " + reg_form_text(reads).writer);
   // WIR: the rename stage and the register allocation stage share the tables; one without the
   // other would read registers the other never wrote.
   if (bool(wir_board_.at(0)) != subcores_[0].writeback->renames())

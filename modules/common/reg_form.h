@@ -11,36 +11,21 @@ enum class RegForm {
   Bdi,  // Warped-Compression: base-delta-immediate compressed (docs/warped-compression.md)
 };
 
-inline const char* reg_form_name(RegForm f) {
-  switch (f) {
-  case RegForm::Cmrc:
-    return "CMRC's narrow";
-  case RegForm::Bdi:
-    return "Warped-Compression's BDI";
-  default:
-    return "full";
-  }
-}
-// The writeback that stores form f, and the reader that decodes it, as YAML keys.
-inline const char* reg_form_writer(RegForm f) {
-  switch (f) {
-  case RegForm::Cmrc:
-    return "writeback.impl: cmrc";
-  case RegForm::Bdi:
-    return "writeback.impl: warped_compression";
-  default:
-    return "a writeback that stores full registers (e.g. writeback.impl: priority)";
-  }
-}
-inline const char* reg_form_reader(RegForm f) {
-  switch (f) {
-  case RegForm::Cmrc:
-    return "collector.impl: cmrc";
-  case RegForm::Bdi:
-    return "arbiter.impl: warped_compression";
-  default:
-    return "readers of full registers";
-  }
+// How messages name form f, the writeback that stores it and the reader that decodes it.
+struct RegFormText {
+  const char* name;
+  const char* writer;
+  const char* reader;
+};
+inline const RegFormText& reg_form_text(RegForm f) {
+  static const RegFormText text[] = {
+      {"full", "a writeback that stores full registers (e.g. writeback.impl: priority)",
+       "readers of full registers"},
+      {"CMRC's narrow", "writeback.impl: cmrc", "collector.impl: cmrc"},
+      {"Warped-Compression's BDI", "writeback.impl: warped_compression",
+       "arbiter.impl: warped_compression"},
+  };
+  return text[static_cast<unsigned>(f)];
 }
 
 } // namespace gpurf
