@@ -43,6 +43,11 @@ using R = EnergyRole;
 const std::vector<EnergyStatClass> kEnergyStats = {
     // kind, statistic, label ("" = whole statistic), role, what prices it / why it is no event
     {"sm", "cycles", "", R::Leakage, "time base of every leakage term"},
+    {"gpu", "cycles", "", R::NotEvent, "the last SM's end; leakage counts each SM's cycles"},
+    {"gpu", "warp_instructions", "", R::NotEvent, "the SMs' sum"},
+    {"interconnect", "requests", "", R::NotModelled,
+     "L1-to-L2 wires (the L2 and memory accesses are priced)"},
+    {"interconnect", "bytes", "", R::NotModelled, "as requests"},
     {"sm", "warp_instructions", "", R::NotEvent,
      "retired instructions; priced by exec.instructions"},
     {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
@@ -256,9 +261,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
 
 // Kinds whose statistics must all be classified above: the units the fixed entries model
 // and the units that have no energy events of their own. An added structure may not use them.
-const char* const kFixedKinds[] = {"sm",        "bank",      "crossbar",  "collector", "exec",
-                                   "l1",        "l2",        "memory",    "lsu",       "arbiter",
-                                   "allocator", "writeback", "scheduler", "host"};
+const char* const kFixedKinds[] = {
+    "sm",  "bank",    "crossbar",  "collector", "exec",      "l1",   "l2",  "memory",
+    "lsu", "arbiter", "allocator", "writeback", "scheduler", "host", "gpu", "interconnect"};
 
 std::string fmt(double d) {
   char buf[64];
@@ -504,12 +509,14 @@ std::string fmt17(double d) {
   return buf;
 }
 
+// The leakage time base: the GPU's cycles (every SM leaks until the last one ends), or the
+// SM's in statistics from before the GPU level.
 double sm_cycles(const Json& stats) {
   double cycles = 0;
-  auto sm = stats.find("sm");
-  if (sm == stats.end() || !stat_value(*sm, "cycles", cycles))
-    throw std::runtime_error("energy: statistics have no sm.cycles");
-  return cycles;
+  for (const char* g : {"gpu", "sm"})
+    if (auto it = stats.find(g); it != stats.end() && stat_value(*it, "cycles", cycles))
+      return cycles;
+  throw std::runtime_error("energy: statistics have no gpu.cycles or sm.cycles");
 }
 
 void check_inputs(const Json& stats, const EnergyPlatform& pf) {

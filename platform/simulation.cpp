@@ -6,6 +6,7 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/memory/i_memory.h"
 #include "gpurf/platform/check/identities.h"
+#include "gpurf/platform/gpu.h"
 #include "gpurf/platform/sm.h"
 #include "gpurf/platform/stats.h"
 #include "gpurf/platform/trace.h"
@@ -37,28 +38,32 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   }
   std::vector<Observer*> observers = opt.observers;
   if (tracer_) observers.push_back(tracer_.get());
-  sm_ = std::make_unique<Sm>("sm", top_, frontend, regs_per_thread, observers);
+  gpu_ = std::make_unique<Gpu>(top_, frontend, regs_per_thread, observers);
   Params& mp = top_.sub("memory", "memory target behind the SM's TLM memory port");
   const std::string impl =
       mp.get_choice("impl", "simple", "implementation of the memory", IMemory::Registry::names());
   UnitContext c = default_context("memory");
-  c.shape = &sm_->shape();
-  c.clock = &sm_->clock();
+  c.shape = &gpu_->sm(0).shape();
+  c.clock = &gpu_->clock();
   memory_ = IMemory::Registry::create(impl, mp, c);
-  sm_->memory_port().bind(memory_->socket);
+  gpu_->memory_port().bind(memory_->socket);
   energy_ = platform_energy_table(top_);
   // Every energy event the units declare must have a price (docs/energy.md).
   if (energy_) check_energy_declared(*energy_, dump_stats_json(false), &platform);
   top_.check_unused();
   if (!opt.vcd_path.empty()) {
+    if (gpu_->sm_count() > 1)
+      throw ConfigError("--vcd: a waveform samples one SM's cycles; " +
+                        std::to_string(gpu_->sm_count()) +
+                        " SMs given: run it with -p gpu.sm_count=1");
     const bool chosen = !opt.vcd_signals.empty();
     const std::vector<std::string> names =
         chosen
             ? opt.vcd_signals
             : std::vector<std::string>{"*.scheduler*.issued", "*.bank*.busy", "*.allocator.in_use",
                                        "*.arbiter.queue_depth", "sm.warp_instructions"};
-    vcd_ = std::make_unique<VcdRecorder>(opt.vcd_path, names, sm_->clock(), chosen);
-    sm_->set_vcd(vcd_.get());
+    vcd_ = std::make_unique<VcdRecorder>(opt.vcd_path, names, gpu_->sm(0).clock(), chosen);
+    gpu_->sm(0).set_vcd(vcd_.get());
   }
 }
 
@@ -66,29 +71,36 @@ std::vector<std::string> Simulation::vcd_signal_names() const { return VcdRecord
 
 Simulation::~Simulation() = default;
 
+Sm& Simulation::sm() { return gpu_->sm(0); }
+
 RunResult Simulation::run() {
   RunResult r;
-  sm_->set_occupancy(frontend_.start(sm_->limits(), sm_->functional_memory()));
+  gpu_->start();
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
-  if (tracer_) tracer_->finish(sm_->cycles());
+  if (tracer_) tracer_->finish(gpu_->cycles());
   if (vcd_) vcd_->close();
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  r.ok = sm_->finished();
-  r.error = sm_->error();
+  r.ok = gpu_->finished();
+  r.error = gpu_->error();
   if (r.ok && !frontend_.done()) r.error = "simulation ended before the kernel finished";
   r.ok = r.error.empty();
-  r.cycles = sm_->cycles();
-  r.warp_instructions = sm_->retired();
+  r.cycles = gpu_->cycles();
+  r.warp_instructions = gpu_->retired();
   r.stats = dump_stats_json();
-  if (r.ok && sm_->checker()) {
+  if (r.ok && gpu_->sm(0).checker()) {
+    // The identities hold for the sums over the SMs (each scheduler's against its own SM).
+    EventCounts counts;
+    size_t in_flight = 0;
+    for (unsigned s = 0; s < gpu_->sm_count(); ++s) {
+      counts += gpu_->sm(s).checker()->counts();
+      in_flight += gpu_->sm(s).checker()->in_flight();
+    }
     std::string broken;
-    for (const std::string& b :
-         check_identities(r.stats, sm_->checker()->counts(), sm_->shape().slices))
+    for (const std::string& b : check_identities(r.stats, counts, gpu_->sm(0).shape().slices))
       broken += "\n  " + b;
-    if (sm_->checker()->in_flight())
-      broken += "\n  " + std::to_string(sm_->checker()->in_flight()) +
-                " instructions issued but never retired";
+    if (in_flight)
+      broken += "\n  " + std::to_string(in_flight) + " instructions issued but never retired";
     if (!broken.empty()) {
       r.ok = false;
       r.error = "conservation identities broken:" + broken;
@@ -96,7 +108,7 @@ RunResult Simulation::run() {
   }
   if (energy_) {
     // An unpriced event or a broken energy identity fails the run (docs/energy.md).
-    const SmShape& s = sm_->shape();
+    const SmShape& s = gpu_->sm(0).shape();
     try {
       r.energy =
           energy_report(*energy_, r.stats, EnergyPlatform{s.clock_ghz, s.slices, s.bank_rows});

@@ -1,4 +1,5 @@
-// One simulation: a platform (SM + memory target) running one front-end's workload.
+// One simulation: a platform (the GPU, platform/gpu.h, and its memory target) running one
+// front-end's workload.
 // SystemC allows one elaboration per process, so a process runs one Simulation.
 #pragma once
 
@@ -18,6 +19,7 @@
 namespace gpurf {
 
 class Sm;
+class Gpu;
 class IMemory;
 class Tracer;
 class Observer;
@@ -48,14 +50,15 @@ public:
              const SimOptions& options = {});
   ~Simulation();
   RunResult run();
-  Sm& sm() { return *sm_; }
+  Gpu& gpu() { return *gpu_; }
+  Sm& sm(); // the first SM (the only one by default)
   // Every signal name --vcd-signals accepts.
   std::vector<std::string> vcd_signal_names() const;
 
 private:
   Params top_;
   IFrontend& frontend_;
-  std::unique_ptr<Sm> sm_;
+  std::unique_ptr<Gpu> gpu_;
   std::unique_ptr<IMemory> memory_;
   std::shared_ptr<const EnergyTable> energy_;
   std::unique_ptr<Tracer> tracer_;

@@ -10,7 +10,6 @@
 #include "gpurf/modules/crossbar/i_crossbar.h"
 #include "gpurf/modules/exec/i_exec.h"
 #include "gpurf/modules/l1/i_l1.h"
-#include "gpurf/modules/l2/i_l2.h"
 #include "gpurf/modules/lsu/i_lsu.h"
 #include "gpurf/modules/rfc/i_rfc.h"
 #include "gpurf/modules/scheduler/i_scheduler.h"
@@ -134,9 +133,6 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   Slot wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
   Slot ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
   Slot l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
-  Slot l2 = slot<IL2>(top, "l2", "none",
-                      "L2 cache between the L1 and the memory port (the SM's share of the "
-                      "chip's L2; docs/platforms.md)");
   // A register file cache only when the platform has an `rfc:` section (docs/gebhart.md).
   std::unique_ptr<Slot> rf;
   if (top.node() && top.node()->find("rfc"))
@@ -184,8 +180,6 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     new SubCoreModule(("sub" + std::to_string(s)).c_str(), build);
   }
   l1_ = IL1::Registry::create(l1.impl, l1.p, context("l1", 0, 0));
-  l2_ = IL2::Registry::create(l2.impl, l2.p, context("l2", 0, 0));
-  if (l2_) l1_->mem.bind(l2_->in);
 
   // Every pipe that runs instructions (the LSU's included) needs a collector that serves it,
   // or its first instruction waits forever.
@@ -339,7 +333,6 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     order_.push_back(c.allocator.get());
   }
   order_.push_back(l1_.get());
-  if (l2_) order_.push_back(l2_.get()); // never ticks; listed for the watchdog report
   for (SubCore& c : subcores_)
     for (auto& k : c.schedulers) order_.push_back(k.get());
 
@@ -384,10 +377,7 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   return c;
 }
 
-tlm::tlm_initiator_socket<>& Sm::memory_port() {
-  if (l2_) return l2_->mem;
-  return l1_->mem;
-}
+tlm::tlm_initiator_socket<>& Sm::memory_port() { return l1_->mem; }
 
 IFunctionalMemory& Sm::functional_memory() { return *l1_; }
 
@@ -533,6 +523,7 @@ void Sm::retire(const WarpInst& inst) {
 void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::steady_clock::now(); }
 
 void Sm::step() {
+  if (stopped_) return; // halted from outside (another SM failed)
   try {
     for (;;) {
       Cycle next = kNever;
@@ -556,6 +547,7 @@ void Sm::step() {
         return;
       }
       const Cycle now = clock_.now;
+      if (shared_clock_) shared_clock_->now = now;
       for (Unit* u : order_)
         if (u->next_tick() <= now) {
           u->clear_tick();
@@ -595,6 +587,11 @@ void Sm::stop(const std::string& error) {
   }
   stopped_ = true;
   done_.notify(sc_core::SC_ZERO_TIME);
+  if (on_stop_) on_stop_(*this);
+}
+
+void Sm::halt(const std::string& why) {
+  if (!stopped_) stop(why);
 }
 
 void Sm::end_of_simulation() {}
@@ -602,7 +599,9 @@ void Sm::end_of_simulation() {}
 void Sm::watchdog_report() {
   std::ostringstream os;
   os << "state of " << name() << " at cycle " << clock_.now << ":\n";
-  for (Unit* u : order_) {
+  std::vector<Unit*> units = order_;
+  units.insert(units.end(), shared_units_.begin(), shared_units_.end());
+  for (Unit* u : units) {
     std::ostringstream us;
     u->dump_state(us);
     if (!us.str().empty()) os << u->name() << ":\n" << us.str();

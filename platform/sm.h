@@ -1,6 +1,6 @@
 // The SM: builds every unit a platform file names, binds their sockets, and clocks them.
-// Its memory port is a TLM-2.0 base-protocol initiator socket: bind it to any memory
-// target (the platform's own `memory` unit by default, see Simulation).
+// Its memory port (the L1's) is a TLM-2.0 base-protocol initiator socket; the GPU
+// (platform/gpu.h) binds it to the interconnect in front of the shared L2.
 #pragma once
 
 #include <chrono>
@@ -31,7 +31,6 @@ class IExec;
 class IWriteback;
 class ILsu;
 class IL1;
-class IL2;
 class IRfc;
 
 class Sm : public sc_core::sc_module, private IFrontend {
@@ -43,7 +42,7 @@ public:
      const std::vector<Observer*>& observers = {});
   ~Sm() override;
 
-  // The SM's memory port (the L2's memory socket; without an L2 the L1's).
+  // The SM's memory port (the L1's memory socket).
   tlm::tlm_initiator_socket<>& memory_port();
   // Functional access to the memory behind the memory port (TLM debug transport).
   IFunctionalMemory& functional_memory();
@@ -62,6 +61,16 @@ public:
   bool stopped() const { return stopped_; }
   const sc_core::sc_event& done_event() const { return done_; }
   const std::string& error() const { return error_; }
+  // Stops the SM now with `why` as its error (another SM of the GPU failed); no effect once
+  // it has stopped.
+  void halt(const std::string& why);
+  // Called once when the SM stops (the GPU collects its SMs' ends).
+  void on_stop(std::function<void(Sm&)> f) { on_stop_ = std::move(f); }
+  // A clock whose `now` the SM sets to its own cycle before ticking its units: the units
+  // shared by several SMs (interconnect, L2, memory) are only called from an SM's tick.
+  void share_clock(SimClock* c) { shared_clock_ = c; }
+  // Units outside the SM that its watchdog report shows (the shared L2).
+  void report_also(Unit* u) { shared_units_.push_back(u); }
   Cycle cycles() const { return clock_.now; }
   uint64_t retired() const { return retired_; }
   // A waveform recorder, sampled after every simulated cycle.
@@ -88,7 +97,7 @@ private:
   };
 
   // The units see the front-end through the SM, which notes every retirement (progress).
-  Occupancy start(const SmLimits&, IFunctionalMemory&) override { return {}; }
+  Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
@@ -114,8 +123,10 @@ private:
   WirBoard wir_board_; // WIR's tables
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
-  std::unique_ptr<IL2> l2_;  // null: no L2 (impl: none)
   std::vector<Unit*> order_; // tick order: downstream units first
+  std::vector<Unit*> shared_units_;
+  SimClock* shared_clock_ = nullptr;
+  std::function<void(Sm&)> on_stop_;
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
   bool checks_ = true, observed_ = false;

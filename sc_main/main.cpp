@@ -321,11 +321,16 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   j["l1_misses"] = sum("l1", "misses");
   j["l2_hits"] = sum("l2", "hits");
   j["l2_misses"] = sum("l2", "misses");
-  // Occupancy and what bounds it, so that a sweep that changes it (bank.count) shows it.
-  j["resident_warps"] = sum("sm", "resident_warps");
-  j["resident_ctas"] = sum("sm", "resident_ctas");
+  // Occupancy (per SM; every SM has the same) and what bounds it, so that a sweep that
+  // changes it (bank.count) shows it.
+  uint64_t sms = 0;
+  for (StatGroup* g : all_stat_groups()) sms += group_of_kind(g->path(), "sm");
+  j["sm_count"] = sms;
+  sms = std::max<uint64_t>(sms, 1);
+  j["resident_warps"] = sum("sm", "resident_warps") / sms;
+  j["resident_ctas"] = sum("sm", "resident_ctas") / sms;
   Occupancy occ;
-  occ.ctas = unsigned(sum("sm", "resident_ctas"));
+  occ.ctas = unsigned(sum("sm", "resident_ctas") / sms);
   for (StatGroup* g : all_stat_groups())
     if (group_of_kind(g->path(), "sm"))
       for (const Stat& st : g->stats())
@@ -420,8 +425,11 @@ int run(const Cli& c) {
               << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
               << ", IPC " << std::setprecision(4) << summary["ipc"].get<double>() << "\n"
               << "  occupancy " << summary["resident_warps"] << " warps, "
-              << summary["resident_ctas"] << " CTAs (limited by "
-              << summary["occupancy_limit"].get<std::string>() << ")\n"
+              << summary["resident_ctas"] << " CTAs"
+              << (summary["sm_count"].get<uint64_t>() > 1
+                      ? " per SM, " + std::to_string(summary["sm_count"].get<uint64_t>()) + " SMs"
+                      : "")
+              << " (limited by " << summary["occupancy_limit"].get<std::string>() << ")\n"
               << "  host " << std::setprecision(3) << r.host_seconds << " s, "
               << uint64_t(summary["warp_instructions_per_second"].get<double>())
               << " warp-instructions/s, " << uint64_t(summary["cycles_per_second"].get<double>())

@@ -539,7 +539,8 @@ void Micro::expectations() {
     const bool l2 = p_.find("l2.impl") && p_.str("l2.impl") != "none";
     const bool l2_holds = l2 && p_.str("l2.write_policy") == "write_back";
     const unsigned l2_hit = l2 ? p_.uint("l2.hit_latency") : 0;
-    const unsigned miss = hit + l2_hit + (l2_holds ? 0 : mem + (line + bw - 1) / bw);
+    const unsigned noc = p_.uint_or("gpu.interconnect_latency", 0); // each way, SM to L2
+    const unsigned miss = hit + 2 * noc + l2_hit + (l2_holds ? 0 : mem + (line + bw - 1) / bw);
     const unsigned ov = mem_overhead(c, hit), ovm = mem_overhead(c, miss);
     const Diff dh = diff("gl_chase", {"step=0"});
     Row h;
@@ -555,6 +556,7 @@ void Micro::expectations() {
     m.configured = miss;
     m.formula =
         "cycles/instr - " + mem_overhead_text(c, miss) + "; l1.hit_latency " + std::to_string(hit) +
+        (noc ? " + 2 x gpu.interconnect_latency " + std::to_string(noc) : "") +
         (l2 ? " + l2.hit_latency " + std::to_string(l2_hit) : "") +
         (l2_holds ? ""
                   : " + memory.latency " + std::to_string(mem) + " + line " + std::to_string(line) +

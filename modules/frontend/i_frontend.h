@@ -29,10 +29,12 @@ struct WorkloadError : std::runtime_error {
 class IFrontend {
 public:
   virtual ~IFrontend() = default;
-  // Called once before the run with the SM's resources (warp slots: limits.warp_slots())
-  // and its functional memory; returns how many CTAs and warps are resident at most and
-  // what bounds them. Throws ConfigError when not one CTA fits.
-  virtual Occupancy start(const SmLimits& limits, IFunctionalMemory& mem) = 0;
+  // Called once before the run with one SM's resources (warp slots: limits.warp_slots()),
+  // the number of SMs and the functional memory; returns how many CTAs and warps are
+  // resident in an SM at most and what bounds them. Throws ConfigError when not one CTA fits.
+  // With several SMs the warp slots are numbered SM by SM (SM s owns [s * W, (s + 1) * W),
+  // W = limits.warp_slots()); a front-end that cannot spread a launch throws WorkloadError.
+  virtual Occupancy start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) = 0;
   // The next instruction of warp slot `warp`, or nullptr when it has none to offer now (no
   // CTA in the slot, finished, waiting at a barrier). Stable until execute() is called.
   virtual const InstInfo* peek(unsigned warp) = 0;
@@ -44,6 +46,8 @@ public:
   virtual void retire(const WarpInst& inst) = 0;
   // True when the whole launch has finished.
   virtual bool done() const = 0;
+  // True when warp slots [first, first + count) (one SM's) hold no CTA and will get none.
+  virtual bool done_in(unsigned, unsigned) const { return done(); }
   // One line about the warp, for the watchdog report.
   virtual std::string describe_warp(unsigned warp) const = 0;
   // Predicate registers per thread (InstInfo::psrc_reg/pdst_reg index them).

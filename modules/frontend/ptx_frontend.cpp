@@ -267,7 +267,7 @@ unsigned PtxFrontend::func_base(const ptx::Function* f) const {
 // =============================================================================================
 // Launch
 // =============================================================================================
-Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
+Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) {
   mem_ = &mem;
   adaptor_ = std::make_unique<MemAdaptor>(mem);
   const uint64_t threads = launch_.threads_per_cta();
@@ -311,10 +311,11 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
   const Occupancy occ =
       occupancy(limits, launch_.kernel, warps_per_cta_, kernel_->shared_bytes(), total_ctas_);
   max_ctas_ = occ.ctas;
-  const unsigned warp_slots = limits.warp_slots();
+  sm_warps_ = limits.warp_slots();
+  sms = std::max(1u, sms);
 
-  ctas_.assign(max_ctas_, CtaSlot{});
-  warps_.assign(warp_slots, WarpSlot{});
+  ctas_.assign(size_t(max_ctas_) * sms, CtaSlot{});
+  warps_.assign(size_t(sm_warps_) * sms, WarpSlot{});
   for (WarpSlot& w : warps_) {
     w.shadow.assign(regs_per_thread(), LaneValues{});
     w.writer.assign(regs_per_thread(), -1);
@@ -322,8 +323,22 @@ Occupancy PtxFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
   }
   next_cta_ = live_ctas_ = 0;
   issued_ = retired_ = checked_ = pred_sources_ = hidden_steps_ = 0;
-  for (unsigned k = 0; k < max_ctas_ && next_cta_ < total_ctas_; ++k) launch_into(k);
+  // The first CTAs go round-robin over the SMs (GPGPU-Sim's distributor); later, a CTA slot
+  // freed in an SM takes the next CTA, so a faster SM runs more of the grid.
+  for (unsigned k = 0; k < max_ctas_; ++k)
+    for (unsigned s = 0; s < sms && next_cta_ < total_ctas_; ++s) launch_into(s * max_ctas_ + k);
   return occ;
+}
+
+unsigned PtxFrontend::warp_of(unsigned cta_slot, unsigned i) const {
+  return cta_slot / max_ctas_ * sm_warps_ + cta_slot % max_ctas_ * warps_per_cta_ + i;
+}
+
+bool PtxFrontend::done_in(unsigned first, unsigned count) const {
+  if (!kernel_ || next_cta_ != total_ctas_) return false;
+  for (unsigned w = first; w < first + count && w < warps_.size(); ++w)
+    if (warps_[w].cta_slot >= 0) return false;
+  return true;
 }
 
 void PtxFrontend::launch_into(unsigned k) {
@@ -339,7 +354,7 @@ void PtxFrontend::launch_into(unsigned k) {
   c.threads = unsigned(launch_.threads_per_cta());
   const std::vector<unsigned>& ws = kernel_->cta_warps(c.engine_cta);
   for (unsigned i = 0; i < ws.size(); ++i) {
-    WarpSlot& w = warps_[k * warps_per_cta_ + i];
+    WarpSlot& w = warps_[warp_of(k, i)];
     w.cta_slot = int(k);
     w.engine_warp = ws[i];
     w.executed = 0;
@@ -645,7 +660,7 @@ void PtxFrontend::retire(const WarpInst& inst) {
   c.busy = false;
   --live_ctas_;
   for (unsigned i = 0; i < warps_per_cta_; ++i) {
-    WarpSlot& w = warps_[inst.cta * warps_per_cta_ + i];
+    WarpSlot& w = warps_[warp_of(inst.cta, i)];
     w.cta_slot = -1;
     ++w.finished;
   }

@@ -8,10 +8,11 @@
 //
 // CTA scheduling: a CTA of T threads occupies ceil(T/32) consecutive warp slots; as many CTAs
 // are resident as the SM's warp slots, registers, CTA slots and shared memory allow
-// (policies/occupancy.h); CTA slot k owns warp
-// slots [k * warps_per_cta, (k + 1) * warps_per_cta). The next CTA (in linear id order) is
-// launched into a CTA slot once every warp of its previous CTA exited and all its instructions
-// retired.
+// (policies/occupancy.h); CTA slot k of an SM owns its warp slots
+// [k * warps_per_cta, (k + 1) * warps_per_cta). With several SMs the first CTAs are handed
+// round-robin over the SMs (CTA 0 to SM 0, CTA 1 to SM 1, ...); then the next CTA (in linear id
+// order) is launched into a CTA slot once every warp of its previous CTA exited and all its
+// instructions retired, so an SM that finishes CTAs sooner runs more of the grid.
 //
 // Instruction records (InstInfo):
 //   * pc: index in the kernel's instruction layout (the .entry's instructions, then those of
@@ -104,11 +105,12 @@ public:
   PtxFrontend& operator=(const PtxFrontend&) = delete;
 
   // IFrontend
-  Occupancy start(const SmLimits& limits, IFunctionalMemory& mem) override;
+  Occupancy start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) override;
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
   bool done() const override;
+  bool done_in(unsigned first, unsigned count) const override;
   std::string describe_warp(unsigned warp) const override;
 
   // After the run: reads every buffer back and calls the workload's reference checker.
@@ -226,6 +228,9 @@ private:
   std::vector<uint64_t> buffer_addr_;
   std::vector<CtaSlot> ctas_;
   std::vector<WarpSlot> warps_;
+  // The warp slot of warp `i` of CTA slot `cta_slot` (CTA slots numbered SM by SM).
+  unsigned warp_of(unsigned cta_slot, unsigned i) const;
+  unsigned sm_warps_ = 0; // warp slots per SM
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
   uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;
   LoopWatch loops_;

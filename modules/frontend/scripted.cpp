@@ -35,7 +35,10 @@ ScriptedFrontend::ScriptedFrontend(std::vector<ScriptOp> program, unsigned warps
   }
 }
 
-Occupancy ScriptedFrontend::start(const SmLimits& limits, IFunctionalMemory& mem) {
+Occupancy ScriptedFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) {
+  if (sms != 1)
+    throw WorkloadError("the scripted workload runs its warps as one CTA on one SM; " +
+                        std::to_string(sms) + " SMs given (gpu.sm_count: 1)");
   const Occupancy o = occupancy(limits, "scripted", warps_, 0, 1);
   slots_ = limits.warp_slots();
   mem_ = &mem;

@@ -27,7 +27,7 @@ public:
   // Every warp of `warps` runs `program` (an Exit is appended); `regs` registers per thread.
   ScriptedFrontend(std::vector<ScriptOp> program, unsigned warps, unsigned regs);
   // One CTA of all the program's warps.
-  Occupancy start(const SmLimits& limits, IFunctionalMemory& mem) override;
+  Occupancy start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) override;
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;

@@ -37,12 +37,12 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
       }
   };
   auto sum = [&](const char* kind, const char* stat) { return sum_stat(st, kind, stat); };
-  const double retired = st.contains("sm") ? sum_stat(st, "sm", "warp_instructions") : 0;
+  const double retired = sum_stat(st, "sm", "warp_instructions");
 
   // Injected instructions (W-C's dummy MOVs) go through the pipeline like any other; the
   // program's warp instructions do not count them.
-  const double movs = st.contains("sm") ? sum_stat(st, "sm", "movs_retired") : 0;
-  if (st.contains("sm") && st["sm"].contains("movs_injected"))
+  const double movs = sum_stat(st, "sm", "movs_retired");
+  if (has_stat(st, "sm", "movs_injected"))
     equal("dummy MOVs injected = retired",
           {{"sm.movs_injected", sum_stat(st, "sm", "movs_injected")}, {"sm.movs_retired", movs}});
   // WIR: reused instructions bypass the collectors and the pipes.
@@ -55,11 +55,14 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
          {"issue events", double(e.issued)},
          {"dispatch + reuse events", double(e.dispatched + e.reused)},
          {"retire events", double(e.retired)}});
-  // Per scheduler: every cycle issued or stalled for a reason (two-level: has a state).
-  const double cycles = st.contains("sm") ? sum_stat(st, "sm", "cycles") : 0;
+  // Per scheduler: every cycle of its SM ("sm", or "sm1" of several) issued or stalled for a
+  // reason (two-level: has a state).
   for (auto it = st.begin(); it != st.end(); ++it) {
     if (!it.value().is_object() || !group_of_kind(it.key(), "scheduler")) continue;
     const std::string g = it.key();
+    double cycles = 0;
+    if (auto sm = st.find(g.substr(0, g.find('.'))); sm != st.end())
+      stat_value(*sm, "cycles", cycles);
     auto one = [&](const char* stat) {
       double v = 0;
       stat_value(it.value(), stat, v);

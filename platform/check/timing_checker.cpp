@@ -20,6 +20,33 @@ unsigned distinct_sources(const InstInfo& info) {
 }
 } // namespace
 
+EventCounts& EventCounts::operator+=(const EventCounts& o) {
+  static_assert(sizeof(EventCounts) == 21 * sizeof(uint64_t), "add the new count here");
+  for (auto [a, b] : {std::pair{&issued, o.issued},
+                      {&dispatched, o.dispatched},
+                      {&retired, o.retired},
+                      {&bank_reads, o.bank_reads},
+                      {&bank_writes, o.bank_writes},
+                      {&bank_slice_reads, o.bank_slice_reads},
+                      {&bank_slice_writes, o.bank_slice_writes},
+                      {&bank_port_cycles, o.bank_port_cycles},
+                      {&rfc_reads, o.rfc_reads},
+                      {&rfc_writes, o.rfc_writes},
+                      {&forwarded, o.forwarded},
+                      {&arrivals, o.arrivals},
+                      {&arch_writes, o.arch_writes},
+                      {&bank_copy_writes, o.bank_copy_writes},
+                      {&ccu_reads, o.ccu_reads},
+                      {&ccu_writes, o.ccu_writes},
+                      {&ccu_warp_changes, o.ccu_warp_changes},
+                      {&reused, o.reused},
+                      {&verify_reads, o.verify_reads},
+                      {&verify_slice_reads, o.verify_slice_reads},
+                      {&remaps, o.remaps}})
+    *a += b;
+  return *this;
+}
+
 TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   const unsigned sub = s.subcores;
   regs_.resize(size_t(s.warps) * (s.regs_per_thread + s.preds_per_thread));

@@ -106,6 +106,8 @@ struct EventCounts {
   uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
   uint64_t ccu_reads = 0, ccu_writes = 0, ccu_warp_changes = 0;              // caching collectors
   uint64_t reused = 0, verify_reads = 0, verify_slice_reads = 0, remaps = 0; // WIR
+  // Counts of several SMs together (the identities hold for the sums).
+  EventCounts& operator+=(const EventCounts& o);
 };
 
 class TimingChecker : public Observer {

@@ -46,4 +46,18 @@ expect_exit 2 "bank.count" -- micro --platform "$SRC/configs/turing-subcore.yaml
 expect_exit 2 "declares no var" "warpz" "did you mean 'warps'" -- run --platform \
   "$SRC/configs/fermi.yaml" --workload "$SRC/workloads/micro/dep_fadd.yaml" --var warpz=2
 
+
+# Several SMs: the chase runs on one SM and its L1 misses cross the interconnect both ways.
+"$GPURF" micro --platform "$SRC/configs/fermi.yaml" -p gpu.sm_count=2 -p gpu.interconnect_latency=7 \
+  --format json -j 2 >"$TMP/noc.json" 2>"$TMP/noc.err"
+[ $? -le 1 ] || fail "2 SMs: $(head -c 600 "$TMP/noc.err")" # 1: fermi's KNOWN peak IPC row
+"$GPURF" micro --platform "$SRC/configs/fermi.yaml" --format json -j 2 >"$TMP/one.json" 2>/dev/null
+python3 -c '
+import json, sys
+pick = lambda f: [r for r in json.load(open(f))["rows"] if r["quantity"].startswith("L1 miss latency")][0]
+noc, one = pick(sys.argv[1]), pick(sys.argv[2])
+assert noc["ok"] and noc["measured"] == noc["configured"], noc
+assert noc["configured"] == one["configured"] + 14, (noc, one)
+' "$TMP/noc.json" "$TMP/one.json" || fail "interconnect latency not measured in the L1 miss latency"
+
 finish

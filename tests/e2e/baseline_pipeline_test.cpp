@@ -68,7 +68,7 @@ TEST_P(Baseline, L1HitAndMissLatenciesAsConfigured) {
   const uint64_t lsu = s.param("lsu.latency"), hit = s.param("l1.hit_latency");
   const uint64_t line = s.param("l1.line_bytes"), bpc = s.param("memory.bytes_per_cycle");
   // A cold miss goes through the L2 (when the platform has one) to the memory.
-  const bool l2 = s.r.stats.contains("sm.l2");
+  const bool l2 = s.r.stats.contains("l2");
   const uint64_t l2_hit = l2 ? s.param("l2.hit_latency") : 0;
   const uint64_t miss = hit + l2_hit + s.param("memory.latency") + (line + bpc - 1) / bpc;
   EXPECT_EQ(s.at(0, 0).complete - s.at(0, 0).dispatch, lsu + miss);
@@ -76,8 +76,8 @@ TEST_P(Baseline, L1HitAndMissLatenciesAsConfigured) {
   EXPECT_EQ(s.stat("sm.l1", "misses"), 1u);
   EXPECT_EQ(s.stat("sm.l1", "hits"), 1u);
   if (l2) {
-    EXPECT_EQ(s.stat("sm.l2", "misses"), 1u);
-    EXPECT_EQ(s.stat("sm.l2", "reads"), 1u);
+    EXPECT_EQ(s.stat("l2", "misses"), 1u);
+    EXPECT_EQ(s.stat("l2", "reads"), 1u);
   }
 }
 

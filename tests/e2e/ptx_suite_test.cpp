@@ -60,6 +60,24 @@ void run_workload(const std::string& name, const std::string& platform_file) {
   EXPECT_EQ(checked + stat_total(r.stats, "reused_sources"),
             fe.operands_checked() + (banks ? fe.predicate_sources() : 0) +
                 stat_total(r.stats, "movs_injected"));
+  // The GPU's warp instructions are its SMs'; with several SMs every SM ran some of the grid
+  // (CTAs are handed round-robin first) and reached the shared L2 through the interconnect.
+  std::vector<uint64_t> per_sm;
+  for (auto it = r.stats.begin(); it != r.stats.end(); ++it)
+    if (it.key().rfind("sm", 0) == 0 && it.key().find('.') == std::string::npos)
+      per_sm.push_back(it.value()["warp_instructions"]["value"].get<uint64_t>());
+  uint64_t sum = 0;
+  for (uint64_t n : per_sm) sum += n;
+  EXPECT_EQ(sum, r.warp_instructions);
+  EXPECT_EQ(r.stats["gpu"]["warp_instructions"]["value"].get<uint64_t>(), r.warp_instructions);
+  if (per_sm.size() > 1) {
+    const auto& req = r.stats["interconnect"]["requests"]["values"];
+    ASSERT_EQ(req.size(), per_sm.size());
+    for (size_t s = 0; s < per_sm.size() && s < spec.num_ctas(); ++s) {
+      EXPECT_GT(per_sm[s], 0u) << "sm" << s << " ran no CTA";
+      EXPECT_GT(req[s].get<uint64_t>(), 0u) << "sm" << s << " sent no memory request";
+    }
+  }
   std::printf("%s: %u regs/thread, %u CTAs resident, %llu cycles, %llu warp instructions, "
               "%llu operands checked by the collectors\n",
               name.c_str(), fe.regs_per_thread(), fe.resident_ctas(), (unsigned long long)r.cycles,

@@ -25,7 +25,7 @@ struct StubFrontend : IFrontend {
   std::vector<std::vector<InstInfo>> prog;
   std::vector<unsigned> pc;
   std::vector<bool> held; // warps with nothing to offer now (no CTA, at a barrier)
-  Occupancy start(const SmLimits&, IFunctionalMemory&) override { return {}; }
+  Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
   const InstInfo* peek(unsigned w) override {
     if (w < held.size() && held[w]) return nullptr;
     return w < prog.size() && pc[w] < prog[w].size() ? &prog[w][pc[w]] : nullptr;

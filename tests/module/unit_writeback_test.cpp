@@ -21,7 +21,7 @@ namespace {
 
 struct StubFrontend : IFrontend {
   std::vector<const WarpInst*> retired;
-  Occupancy start(const SmLimits&, IFunctionalMemory&) override { return {}; }
+  Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
   const InstInfo* peek(unsigned) override { return nullptr; }
   void execute(unsigned, WarpInst&) override {}
   void retire(const WarpInst& i) override { retired.push_back(&i); }

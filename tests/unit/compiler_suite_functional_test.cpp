@@ -32,7 +32,7 @@ struct Outcome {
 // Runs the launch with `slots` warp slots; instructions retire `delay` issues later.
 Outcome run(PtxFrontend& fe, unsigned slots, unsigned delay) {
   Memory mem;
-  fe.start(SmLimits::slots(slots), mem);
+  fe.start(SmLimits::slots(slots), 1, mem);
   std::deque<std::unique_ptr<WarpInst>> flight;
   Outcome o;
   unsigned idle = 0;

@@ -86,7 +86,7 @@ Json stats() {
                 {"hits", scalar(3)},
                 {"bytes_from_memory", scalar(400)},
                 {"hit_rate", Json{{"value", 0.1}}}};
-  s["sm.l2"] = {
+  s["l2"] = {
       {"reads", scalar(8)},           {"writes", scalar(5)}, {"atomics", scalar(1)},
       {"writebacks", scalar(2)},      {"hits", scalar(6)},   {"bytes_from_memory", scalar(300)},
       {"bytes_to_memory", scalar(90)}};

@@ -124,7 +124,7 @@ TEST(Identities, L2IsAccountedFor) {
   ordered_json s = stats();
   s["sm.l1"]["writes"] = v(1);
   s["sm.sub0.lsu"]["segments"] = v(4);
-  s["sm.l2"] = {{"reads", v(2)},          {"writes", v(1)},     {"atomics", v(0)},
+  s["l2"] = {{"reads", v(2)},          {"writes", v(1)},     {"atomics", v(0)},
                 {"line_reads", v(2)},     {"hits", v(1)},       {"misses", v(1)},
                 {"mshr_merges", v(0)},    {"writebacks", v(0)}, {"bytes_from_memory", v(128)},
                 {"bytes_to_memory", v(0)}};
@@ -132,7 +132,7 @@ TEST(Identities, L2IsAccountedFor) {
   EXPECT_EQ(check_identities(s, events(), 4), std::vector<std::string>{});
   for (const char* stat : {"reads", "hits", "bytes_from_memory"}) {
     ordered_json b = s;
-    b["sm.l2"][stat] = v(7);
+    b["l2"][stat] = v(7);
     const auto bad = check_identities(b, events(), 4);
     ASSERT_FALSE(bad.empty()) << stat;
     EXPECT_NE(bad[0].find(std::string("l2.")), std::string::npos) << bad[0];

@@ -1,0 +1,184 @@
+#include "gpurf/platform/gpu.h"
+
+#include <algorithm>
+
+#include <tlm_utils/simple_target_socket.h>
+
+#include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/l1/i_l1.h"
+#include "gpurf/modules/l2/i_l2.h"
+#include "gpurf/platform/sm.h"
+
+namespace gpurf {
+
+// The SMs' L1s to the L2 (or the memory port): a fixed latency each way, no contention (the
+// L2's banks and MSHRs and the memory's channel are where requests queue). Debug transport is
+// forwarded; DMI is refused so that every access is timed.
+class Gpu::Interconnect final : public Unit {
+public:
+  // One socket per SM (tagged with its index; bound at once, unlike a multi-socket, so the
+  // front-end can place buffers through it before the simulation starts).
+  using In = tlm_utils::simple_target_socket_tagged<Interconnect>;
+  std::vector<std::unique_ptr<In>> in;
+  tlm_utils::simple_initiator_socket<Interconnect> out;
+
+  Interconnect(sc_core::sc_module_name nm, const UnitContext& c, unsigned sms, unsigned latency)
+      : Unit(nm, c), out("out"), latency_(latency),
+        requests_(stats().vector("requests", sms, "requests from each SM's L1", "requests")),
+        bytes_(stats().vector("bytes", sms, "bytes of each SM's requests", "bytes")) {
+    for (unsigned s = 0; s < sms; ++s) {
+      in.push_back(std::make_unique<In>(("in" + std::to_string(s)).c_str()));
+      in.back()->register_b_transport(this, &Interconnect::b_transport, int(s));
+      in.back()->register_transport_dbg(this, &Interconnect::transport_dbg, int(s));
+      in.back()->register_get_direct_mem_ptr(this, &Interconnect::get_direct_mem_ptr, int(s));
+    }
+  }
+
+private:
+  void b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    ++requests_[size_t(sm)];
+    bytes_[size_t(sm)] += gp.get_data_length();
+    delay += clock_->time(latency_);
+    out->b_transport(gp, delay);
+    delay += clock_->time(latency_);
+  }
+  unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
+  bool get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+    dmi.set_start_address(0);
+    dmi.set_end_address(~sc_dt::uint64(0));
+    dmi.allow_none();
+    return false;
+  }
+
+  const unsigned latency_;
+  Stat &requests_, &bytes_;
+};
+
+// One SM's share of the launch: its warp slots are [base, base + slots) of the front-end's.
+class Gpu::SmView final : public IFrontend {
+public:
+  explicit SmView(IFrontend& f) : f_(f) {}
+  void place(unsigned base, unsigned slots) {
+    base_ = base;
+    slots_ = slots;
+  }
+  Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
+  // The SM may have more warp slots than the launch gives it (registers bound them).
+  const InstInfo* peek(unsigned w) override { return w < slots_ ? f_.peek(base_ + w) : nullptr; }
+  void execute(unsigned w, WarpInst& out) override {
+    f_.execute(base_ + w, out);
+    out.warp = w;
+  }
+  void retire(const WarpInst& inst) override { f_.retire(inst); } // by CTA slot, GPU-wide
+  bool done() const override { return f_.done_in(base_, slots_); }
+  std::string describe_warp(unsigned w) const override {
+    return w < slots_ ? f_.describe_warp(base_ + w) : "no CTA (beyond the launch's warp slots)";
+  }
+  unsigned predicate_registers() const override { return f_.predicate_registers(); }
+  unsigned occupancy_registers() const override { return f_.occupancy_registers(); }
+  bool next_divergent(unsigned w) override { return w < slots_ && f_.next_divergent(base_ + w); }
+  LaneValues register_value(unsigned w, unsigned r) const override {
+    return w < slots_ ? f_.register_value(base_ + w, r) : LaneValues{};
+  }
+  uint64_t warps_finished(unsigned w) const override {
+    return w < slots_ ? f_.warps_finished(base_ + w) : 0;
+  }
+
+private:
+  IFrontend& f_;
+  unsigned base_ = 0, slots_ = 0;
+};
+
+Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
+         const std::vector<Observer*>& observers)
+    : frontend_(frontend),
+      cycles_(stats_.scalar("cycles", "cycles until the last SM ended", "cycles")),
+      retired_(stats_.scalar("warp_instructions", "warp instructions retired by every SM",
+                             "instructions")) {
+  stats_.formula("ipc", "warp instructions per cycle, all SMs", "instructions/cycle",
+                 [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
+  Params& g = top.sub("gpu", "the GPU around the SMs (docs/vp.md)");
+  const unsigned n = g.get_uint("sm_count", 1,
+                                "SMs running the launch (its CTAs spread over them), sharing "
+                                "the interconnect, the L2 and the memory port",
+                                1, 256);
+  const unsigned noc_latency = g.get_uint(
+      "interconnect_latency", 0, "cycles each way between an SM's L1 and the L2", 0, 1u << 20);
+  // A trace or a waveform follows one SM's units and warp slots.
+  if (n > 1 && !observers.empty())
+    g.fail("sm_count", "an instruction trace (--trace) or a user observer follows one SM; " +
+                           std::to_string(n) + " SMs given: run it with gpu.sm_count: 1");
+  for (unsigned s = 0; s < n; ++s) {
+    views_.push_back(std::make_unique<SmView>(frontend));
+    const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);
+    sms_.push_back(
+        std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread, observers));
+    Sm& sm = *sms_.back();
+    sm.share_clock(&clock_);
+    sm.on_stop([this](Sm& stopped) {
+      if (!stopped.error().empty() && error_.empty()) {
+        error_ =
+            sm_count() > 1 ? std::string(stopped.name()) + ": " + stopped.error() : stopped.error();
+        for (auto& other : sms_) other->halt("halted: " + std::string(stopped.name()) + " failed");
+      }
+      if (++stopped_ < sms_.size()) return;
+      cycles_ = cycles();
+      retired_ = retired();
+      done_.notify(sc_core::SC_ZERO_TIME);
+    });
+  }
+  clock_.period = sms_[0]->clock().period;
+  UnitContext c = default_context("interconnect");
+  c.shape = &sms_[0]->shape();
+  c.clock = &clock_;
+  noc_ = std::make_unique<Interconnect>("interconnect", c, n, noc_latency);
+  for (unsigned s = 0; s < n; ++s) sms_[s]->memory_port().bind(*noc_->in[s]);
+  Params& l2p = top.sub("l2", "L2 cache shared by the SMs, between the interconnect and the "
+                              "memory port (docs/platforms.md)");
+  const std::string impl =
+      l2p.get_choice("impl", "none", "implementation of the l2", IL2::Registry::names());
+  c.name = "l2";
+  l2_ = IL2::Registry::create(impl, l2p, c);
+  if (l2_) {
+    noc_->out.bind(l2_->in);
+    for (auto& sm : sms_) sm->report_also(l2_.get());
+  }
+}
+
+Gpu::~Gpu() = default;
+
+tlm::tlm_initiator_socket<>& Gpu::memory_port() {
+  if (l2_) return l2_->mem;
+  return noc_->out;
+}
+
+IFunctionalMemory& Gpu::functional_memory() { return sms_[0]->functional_memory(); }
+
+Occupancy Gpu::start() {
+  const SmLimits& limits = sms_[0]->limits();
+  for (unsigned s = 0; s < sm_count(); ++s)
+    views_[s]->place(s * limits.warp_slots(), limits.warp_slots());
+  const Occupancy o = frontend_.start(limits, sm_count(), functional_memory());
+  for (auto& sm : sms_) sm->set_occupancy(o);
+  return o;
+}
+
+bool Gpu::stopped() const { return stopped_ == sms_.size(); }
+
+bool Gpu::finished() const {
+  return std::all_of(sms_.begin(), sms_.end(), [](const auto& s) { return s->finished(); });
+}
+
+Cycle Gpu::cycles() const {
+  Cycle c = 0;
+  for (const auto& s : sms_) c = std::max(c, s->cycles());
+  return c;
+}
+
+uint64_t Gpu::retired() const {
+  uint64_t n = 0;
+  for (const auto& s : sms_) n += s->retired();
+  return n;
+}
+
+} // namespace gpurf

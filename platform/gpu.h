@@ -1,0 +1,78 @@
+// The GPU: `gpu.sm_count` SMs running one launch, the interconnect that merges their L1s'
+// memory traffic, the shared L2 and one memory port, a TLM-2.0 base-protocol initiator
+// socket (bind it to any memory target: the platform's `memory` unit in Simulation, a
+// virtual platform's bus or DRAMSys when embedded).
+//
+// The front-end's CTAs are spread over the SMs (IFrontend::start: round-robin first, then
+// each freed CTA slot takes the next CTA). Each SM sees its own warp slots through a view of
+// the front-end and stops when its slots are empty and no CTA is left; the GPU is done when
+// every SM is. A failing SM halts the others with its error.
+//
+// The GPU is not an sc_module of its own, so that its units keep the names (and statistics
+// paths) they have without it: one SM is `sm`, several are `sm0`, `sm1`, ...; the shared
+// units are `interconnect`, `l2`.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpurf/modules/common/unit.h"
+#include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/platform/stats.h"
+
+namespace gpurf {
+
+class Sm;
+class IL2;
+class Observer;
+class Params;
+
+class Gpu {
+public:
+  // Reads the `gpu:` and `l2:` sections of `top` and every SM's sections.
+  Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
+      const std::vector<Observer*>& observers = {});
+  ~Gpu();
+  Gpu(const Gpu&) = delete;
+  Gpu& operator=(const Gpu&) = delete;
+
+  unsigned sm_count() const { return unsigned(sms_.size()); }
+  Sm& sm(unsigned i) { return *sms_.at(i); }
+  const Sm& sm(unsigned i) const { return *sms_.at(i); }
+  // The memory port (the L2's memory socket; without an L2 the interconnect's).
+  tlm::tlm_initiator_socket<>& memory_port();
+  // Functional access to the memory behind the memory port (TLM debug transport).
+  IFunctionalMemory& functional_memory();
+  // The clock of the shared units (the interconnect, the L2 and a memory built beside them).
+  SimClock& clock() { return clock_; }
+
+  // Hands the launch to the front-end (buffers, parameters, the first CTAs) and records the
+  // occupancy in every SM's statistics. Call once, before sc_start.
+  Occupancy start();
+
+  // Outcome, once done_event() has fired: every SM stopped; finished() when all finished.
+  bool stopped() const;
+  bool finished() const;
+  const std::string& error() const { return error_; } // the first SM's error, named
+  Cycle cycles() const;                               // the last SM's end
+  uint64_t retired() const;                           // warp instructions, all SMs
+  const sc_core::sc_event& done_event() const { return done_; }
+
+private:
+  class Interconnect;
+  class SmView;
+  IFrontend& frontend_;
+  SimClock clock_;
+  std::vector<std::unique_ptr<SmView>> views_;
+  std::vector<std::unique_ptr<Sm>> sms_;
+  std::unique_ptr<Interconnect> noc_;
+  std::unique_ptr<IL2> l2_; // null: no L2 (impl: none)
+  unsigned stopped_ = 0;
+  std::string error_;
+  StatGroup stats_{"gpu"};
+  uint64_t &cycles_, &retired_;
+  sc_core::sc_event done_{"gpu_done"};
+};
+
+} // namespace gpurf
