@@ -48,6 +48,11 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"interconnect", "requests", "", R::NotModelled,
      "L1-to-L2 wires (the L2 and memory accesses are priced)"},
     {"interconnect", "bytes", "", R::NotModelled, "as requests"},
+    {"memory_port", "transactions", "", R::NotEvent, "the memory prices its accesses"},
+    {"memory_port", "dmi_accesses", "", R::NotEvent, "the memory prices its accesses"},
+    {"memory_port", "dmi_grants", "", R::NotEvent, "protocol"},
+    {"memory_port", "dmi_invalidations", "", R::NotEvent, "protocol"},
+    {"memory_port", "waited_cycles", "", R::NotEvent, "waits"},
     {"sm", "warp_instructions", "", R::NotEvent,
      "retired instructions; priced by exec.instructions"},
     {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
@@ -262,8 +267,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
 // Kinds whose statistics must all be classified above: the units the fixed entries model
 // and the units that have no energy events of their own. An added structure may not use them.
 const char* const kFixedKinds[] = {
-    "sm",  "bank",    "crossbar",  "collector", "exec",      "l1",   "l2",  "memory",
-    "lsu", "arbiter", "allocator", "writeback", "scheduler", "host", "gpu", "interconnect"};
+    "sm",        "bank",   "crossbar", "collector",    "exec",       "l1",
+    "l2",        "memory", "lsu",      "arbiter",      "allocator",  "writeback",
+    "scheduler", "host",   "gpu",      "interconnect", "memory_port"};
 
 std::string fmt(double d) {
   char buf[64];

@@ -7,6 +7,7 @@
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/l1/i_l1.h"
 #include "gpurf/modules/l2/i_l2.h"
+#include "gpurf/platform/lt_port.h"
 #include "gpurf/platform/sm.h"
 
 namespace gpurf {
@@ -14,6 +15,11 @@ namespace gpurf {
 // The SMs' L1s to the L2 (or the memory port): a fixed latency each way, no contention (the
 // L2's banks and MSHRs and the memory's channel are where requests queue). Debug transport is
 // forwarded; DMI is refused so that every access is timed.
+//
+// One request at a time goes through to the shared units: with `memory_port: lt` a target may
+// wait inside a request, and another SM's request then waits here for it instead of entering
+// the L2 half-way through the first one's lookups. Never contended when the target answers at
+// once (no request can start while another is in flight).
 class Gpu::Interconnect final : public Unit {
 public:
   // One socket per SM (tagged with its index; bound at once, unlike a multi-socket, so the
@@ -36,11 +42,17 @@ public:
 
 private:
   void b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    const Cycle me = clock_->now; // the issuing SM's cycle (others may run while we wait)
+    while (busy_) sc_core::wait(free_);
+    busy_ = true;
+    clock_->now = me;
     ++requests_[size_t(sm)];
     bytes_[size_t(sm)] += gp.get_data_length();
     delay += clock_->time(latency_);
     out->b_transport(gp, delay);
     delay += clock_->time(latency_);
+    busy_ = false;
+    free_.notify(sc_core::SC_ZERO_TIME);
   }
   unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
   bool get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
@@ -52,6 +64,8 @@ private:
 
   const unsigned latency_;
   Stat &requests_, &bytes_;
+  bool busy_ = false;
+  sc_core::sc_event free_;
 };
 
 // One SM's share of the launch: its warp slots are [base, base + slots) of the front-end's.
@@ -104,6 +118,18 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
                                 1, 256);
   const unsigned noc_latency = g.get_uint(
       "interconnect_latency", 0, "cycles each way between an SM's L1 and the L2", 0, 1u << 20);
+  const bool lt =
+      g.get_choice("memory_port", "direct",
+                   "direct: the SMs are SC_METHODs in step with SystemC's time and the memory "
+                   "target must answer b_transport without waiting (annotated delay); lt: the "
+                   "SMs are SC_THREADs decoupled by the global quantum and the target may wait "
+                   "(docs/vp.md)",
+                   {"direct", "lt"}) == "lt";
+  const unsigned quantum =
+      g.get_uint("quantum_cycles", 0,
+                 "lt: sets the TLM global quantum to this many cycles; 0: leaves it as the "
+                 "virtual platform set it (SystemC's default 0: the SMs stay in lock-step)",
+                 0, 1u << 30);
   // A trace or a waveform follows one SM's units and warp slots.
   if (n > 1 && !observers.empty())
     g.fail("sm_count", "an instruction trace (--trace) or a user observer follows one SM; " +
@@ -112,7 +138,7 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     views_.push_back(std::make_unique<SmView>(frontend));
     const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);
     sms_.push_back(
-        std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread, observers));
+        std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread, observers, lt));
     Sm& sm = *sms_.back();
     sm.share_clock(&clock_);
     sm.on_stop([this](Sm& stopped) {
@@ -128,6 +154,10 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     });
   }
   clock_.period = sms_[0]->clock().period;
+  if (quantum) {
+    if (!lt) g.fail("quantum_cycles", "a quantum needs memory_port: lt (decoupled SMs)");
+    tlm::tlm_global_quantum::instance().set(clock_.time(quantum));
+  }
   UnitContext c = default_context("interconnect");
   c.shape = &sms_[0]->shape();
   c.clock = &clock_;
@@ -143,11 +173,20 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     noc_->out.bind(l2_->in);
     for (auto& sm : sms_) sm->report_also(l2_.get());
   }
+  if (lt) {
+    c.name = "memory_port";
+    lt_ = std::make_unique<LtPort>("memory_port", c);
+    if (l2_)
+      l2_->mem.bind(lt_->in);
+    else
+      noc_->out.bind(lt_->in);
+  }
 }
 
 Gpu::~Gpu() = default;
 
 tlm::tlm_initiator_socket<>& Gpu::memory_port() {
+  if (lt_) return lt_->out;
   if (l2_) return l2_->mem;
   return noc_->out;
 }

@@ -25,6 +25,7 @@ namespace gpurf {
 
 class Sm;
 class IL2;
+class LtPort;
 class Observer;
 class Params;
 
@@ -40,8 +41,11 @@ public:
   unsigned sm_count() const { return unsigned(sms_.size()); }
   Sm& sm(unsigned i) { return *sms_.at(i); }
   const Sm& sm(unsigned i) const { return *sms_.at(i); }
-  // The memory port (the L2's memory socket; without an L2 the interconnect's).
+  // The memory port (memory_port: lt: the LT port's; else the L2's memory socket, without
+  // an L2 the interconnect's).
   tlm::tlm_initiator_socket<>& memory_port();
+  // memory_port: lt: the SMs are threads and the memory target may wait in b_transport.
+  bool decoupled() const { return lt_ != nullptr; }
   // Functional access to the memory behind the memory port (TLM debug transport).
   IFunctionalMemory& functional_memory();
   // The clock of the shared units (the interconnect, the L2 and a memory built beside them).
@@ -67,7 +71,8 @@ private:
   std::vector<std::unique_ptr<SmView>> views_;
   std::vector<std::unique_ptr<Sm>> sms_;
   std::unique_ptr<Interconnect> noc_;
-  std::unique_ptr<IL2> l2_; // null: no L2 (impl: none)
+  std::unique_ptr<IL2> l2_;    // null: no L2 (impl: none)
+  std::unique_ptr<LtPort> lt_; // memory_port: lt
   unsigned stopped_ = 0;
   std::string error_;
   StatGroup stats_{"gpu"};

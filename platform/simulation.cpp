@@ -47,6 +47,9 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   c.clock = &gpu_->clock();
   memory_ = IMemory::Registry::create(impl, mp, c);
   gpu_->memory_port().bind(memory_->socket);
+  if (memory_->waits_in_transport() && !gpu_->decoupled())
+    mp.fail("respond", "a memory that waits in b_transport needs SMs that may wait: set "
+                       "gpu.memory_port: lt (it is 'direct')");
   energy_ = platform_energy_table(top_);
   // Every energy event the units declare must have a price (docs/energy.md).
   if (energy_) check_energy_declared(*energy_, dump_stats_json(false), &platform);

@@ -3,6 +3,8 @@
 #include <iostream>
 #include <sstream>
 
+#include <tlm_utils/tlm_quantumkeeper.h>
+
 #include "gpurf/modules/allocator/i_allocator.h"
 #include "gpurf/modules/arbiter/i_arbiter.h"
 #include "gpurf/modules/bank/i_bank.h"
@@ -52,8 +54,8 @@ unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::stri
 } // namespace
 
 Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
-       const std::vector<Observer*>& observers)
-    : sc_core::sc_module(nm), frontend_(frontend), stats_(name()),
+       const std::vector<Observer*>& observers, bool decoupled)
+    : sc_core::sc_module(nm), frontend_(frontend), decoupled_(decoupled), stats_(name()),
       cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")),
       resident_warps_(
@@ -345,7 +347,11 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
 
   stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
                  [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
-  SC_METHOD(step); // runs at time 0, then re-triggers itself
+  if (decoupled_) { // SC_THREAD and SC_METHOD are several statements
+    SC_THREAD(run_decoupled);
+  } else {
+    SC_METHOD(step); // runs at time 0, then re-triggers itself
+  }
 }
 
 Sm::~Sm() = default;
@@ -523,55 +529,72 @@ void Sm::retire(const WarpInst& inst) {
 void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::steady_clock::now(); }
 
 void Sm::step() {
-  if (stopped_) return; // halted from outside (another SM failed)
+  const Cycle wait = advance();
+  if (wait) next_trigger(clock_.time(wait));
+}
+
+// Temporal decoupling: the SM runs ahead of SystemC's time by up to the global quantum
+// (tlm_quantumkeeper), then yields. A memory target that waits in b_transport moves SystemC's
+// time past the SM's cycle; the SM then runs on without waiting until it is ahead again.
+void Sm::run_decoupled() {
+  tlm_utils::tlm_quantumkeeper qk;
+  qk.reset();
+  while (const Cycle wait = advance()) {
+    const sc_core::sc_time at = clock_.time(clock_.now), t = sc_core::sc_time_stamp();
+    qk.set(at > t ? at - t : sc_core::SC_ZERO_TIME);
+    if (qk.need_sync()) qk.sync();
+  }
+}
+
+Cycle Sm::advance() {
+  if (stopped_) return 0; // halted from outside (another SM failed)
   try {
-    for (;;) {
-      Cycle next = kNever;
-      for (Unit* u : order_) next = std::min(next, u->next_tick());
-      if (frontend_.done() && pool_.in_flight() == 0) return stop("");
-      if (next == kNever) {
-        watchdog_report();
-        return stop("deadlock: every unit is idle but the kernel has not finished");
-      }
-      if (next - last_progress_ > watchdog_) {
-        watchdog_report();
-        return stop("watchdog: no instruction retired for " + std::to_string(watchdog_) +
-                    " cycles (cycle " + std::to_string(last_progress_ + watchdog_) + ")");
-      }
-      if (next > clock_.now) {
-        if (vcd_) vcd_->sample(); // an idle cycle: per-cycle counts back to 0
-        // Hand control back to SystemC until the next busy cycle.
-        next_trigger(clock_.time(next - clock_.now));
-        clock_.now = next;
-        cycles_ = next;
-        return;
-      }
-      const Cycle now = clock_.now;
-      if (shared_clock_) shared_clock_->now = now;
-      for (Unit* u : order_)
-        if (u->next_tick() <= now) {
-          u->clear_tick();
-          u->tick(now);
-        }
-      if (vcd_) vcd_->sample();
-      if (now >= max_cycles_) return stop("max_cycles reached at cycle " + std::to_string(now));
-      if ((now & 0xffff) == 0) {
-        auto t = std::chrono::steady_clock::now();
-        if (t - last_report_ > std::chrono::seconds(3)) {
-          last_report_ = t;
-          const double s = std::chrono::duration<double>(t - host_start_).count();
-          std::cerr << "[gpurf] cycle " << now << ", " << retired_ << " warp instructions, "
-                    << uint64_t(now / s) << " cycles/s\n";
-        }
-      }
-      // Advance by one cycle; the loop hands control back to SystemC at the next pass.
-      cycles_ = now + 1;
-      clock_.now = now + 1;
-      next_trigger(clock_.period);
-      return;
+    Cycle next = kNever;
+    for (Unit* u : order_) next = std::min(next, u->next_tick());
+    if (frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
+    if (next == kNever) {
+      watchdog_report();
+      return stop("deadlock: every unit is idle but the kernel has not finished"), 0;
     }
+    if (next - last_progress_ > watchdog_) {
+      watchdog_report();
+      return stop("watchdog: no instruction retired for " + std::to_string(watchdog_) +
+                  " cycles (cycle " + std::to_string(last_progress_ + watchdog_) + ")"),
+             0;
+    }
+    if (next > clock_.now) {
+      if (vcd_) vcd_->sample(); // an idle cycle: per-cycle counts back to 0
+      // Hand control back to SystemC until the next busy cycle.
+      const Cycle wait = next - clock_.now;
+      clock_.now = next;
+      cycles_ = next;
+      return wait;
+    }
+    const Cycle now = clock_.now;
+    if (shared_clock_) shared_clock_->now = now;
+    for (Unit* u : order_)
+      if (u->next_tick() <= now) {
+        u->clear_tick();
+        u->tick(now);
+      }
+    if (vcd_) vcd_->sample();
+    if (now >= max_cycles_) return stop("max_cycles reached at cycle " + std::to_string(now)), 0;
+    if ((now & 0xffff) == 0) {
+      auto t = std::chrono::steady_clock::now();
+      if (t - last_report_ > std::chrono::seconds(3)) {
+        last_report_ = t;
+        const double s = std::chrono::duration<double>(t - host_start_).count();
+        std::cerr << "[gpurf] cycle " << now << ", " << retired_ << " warp instructions, "
+                  << uint64_t(now / s) << " cycles/s\n";
+      }
+    }
+    // Advance by one cycle.
+    cycles_ = now + 1;
+    clock_.now = now + 1;
+    return 1;
   } catch (const std::exception& e) {
     stop(e.what());
+    return 0;
   }
 }
 

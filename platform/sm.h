@@ -38,8 +38,11 @@ public:
   SC_HAS_PROCESS(Sm);
   // `params` is the platform's top-level parameter set; `regs_per_thread` the kernel's.
   // `observers`: told of every unit event (platform/probe.h), after the timing checker.
+  // `decoupled`: clocked by an SC_THREAD that runs up to the global quantum ahead of
+  // SystemC's time, so that a memory target may wait in b_transport (gpu.memory_port: lt);
+  // else by an SC_METHOD in step with SystemC's time.
   Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread,
-     const std::vector<Observer*>& observers = {});
+     const std::vector<Observer*>& observers = {}, bool decoupled = false);
   ~Sm() override;
 
   // The SM's memory port (the L1's memory socket).
@@ -105,7 +108,11 @@ private:
   std::string describe_warp(unsigned warp) const override { return frontend_.describe_warp(warp); }
   uint64_t warps_finished(unsigned warp) const override { return frontend_.warps_finished(warp); }
 
-  void step();
+  // One step of the clock: ticks the units due now, or jumps to the next busy cycle. Returns
+  // the cycles until the next step, 0 once the SM has stopped.
+  Cycle advance();
+  void step();          // SC_METHOD: advance, re-trigger
+  void run_decoupled(); // SC_THREAD: advance up to a quantum ahead of SystemC's time
   void start_of_simulation() override;
   void end_of_simulation() override;
   void stop(const std::string& error);
@@ -115,6 +122,7 @@ private:
   const InstInfo* with_predicates_in_banks(const InstInfo* info);
 
   IFrontend& frontend_;
+  const bool decoupled_;
   SimClock clock_;
   SmShape shape_;
   InstPool pool_;

@@ -19,6 +19,9 @@ public:
     socket.register_get_direct_mem_ptr(this, &IMemory::get_direct_mem_ptr);
   }
 
+  // Whether b_transport may wait (SystemC wait): the GPU must then call it from threads.
+  virtual bool waits_in_transport() const { return false; }
+
 protected:
   virtual void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) = 0;
   virtual unsigned transport_dbg(tlm::tlm_generic_payload& gp) = 0;

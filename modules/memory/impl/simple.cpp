@@ -2,7 +2,8 @@
 // pages allocated on first write (unwritten bytes read as 0).
 //
 // Timing of one b_transport (all in SM cycles; the incoming delay is honoured as the
-// transfer's arrival time, loosely-timed):
+// transfer's arrival time, loosely-timed; `now` is SystemC's time: the GPU's clock, which the
+// LT memory port sets to SystemC's time for the call):
 //   arrival = now + delay
 //   start   = max(arrival, busy_until)         queueing behind earlier transfers
 //   ser     = ceil(length / bytes_per_cycle)   the data occupies the channel
@@ -36,6 +37,12 @@ public:
         latency_(p.get_uint("latency", 100, "access latency in cycles", 0)),
         bytes_per_cycle_(
             p.get_uint("bytes_per_cycle", 32, "bandwidth: bytes transferred per cycle", 1)),
+        wait_(p.get_choice("respond", "annotate",
+                           "annotate: b_transport returns at once with the latency added to "
+                           "the delay; wait: it waits that long (SystemC wait, as an LT target "
+                           "of a virtual platform may) and returns a zero delay; needs "
+                           "gpu.memory_port: lt",
+                           {"annotate", "wait"}) == "wait"),
         reads_(stats().scalar("reads", "read transactions", "transactions")),
         writes_(stats().scalar("writes", "write transactions", "transactions")),
         bytes_read_(stats().scalar("bytes_read", "bytes read", "bytes")),
@@ -47,6 +54,8 @@ public:
     if (base_ + size_ < base_) p.fail("size_bytes", "base_address + size_bytes overflows");
     sc_assert(clock_);
   }
+
+  bool waits_in_transport() const override { return wait_; }
 
   void dump_state(std::ostream& os) const override {
     os << "  busy until cycle " << busy_until_ << ", " << pages_.size() << " pages\n";
@@ -102,6 +111,10 @@ protected:
     busy_cycles_ += ser;
     queue_cycles_ += start - arrival;
     delay += clock_->time(start - arrival + latency_ + ser);
+    if (wait_) {
+      sc_core::wait(delay);
+      delay = sc_core::SC_ZERO_TIME;
+    }
     if (write) {
       ++writes_;
       bytes_written_ += len;
@@ -158,6 +171,7 @@ private:
 
   const uint64_t size_, base_;
   const unsigned latency_, bytes_per_cycle_;
+  const bool wait_;
   Cycle busy_until_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages_;
   uint64_t &reads_, &writes_, &bytes_read_, &bytes_written_, &busy_cycles_, &queue_cycles_;

@@ -1,0 +1,95 @@
+#include "gpurf/platform/lt_port.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace gpurf {
+
+LtPort::LtPort(sc_core::sc_module_name nm, const UnitContext& c)
+    : Unit(nm, c), in("in"), out("out"),
+      transactions_(stats().scalar("transactions", "b_transport calls to the target", "calls")),
+      dmi_accesses_(
+          stats().scalar("dmi_accesses", "accesses done through a DMI pointer", "accesses")),
+      dmi_grants_(stats().scalar("dmi_grants", "DMI regions the target granted", "regions")),
+      dmi_invalidations_(
+          stats().scalar("dmi_invalidations", "DMI regions the target invalidated", "regions")),
+      waited_(stats().scalar("waited_cycles", "SystemC time the target waited inside b_transport",
+                             "cycles")) {
+  in.register_b_transport(this, &LtPort::b_transport);
+  in.register_transport_dbg(this, &LtPort::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &LtPort::get_direct_mem_ptr);
+  out.register_invalidate_direct_mem_ptr(this, &LtPort::invalidate_direct_mem_ptr);
+}
+
+void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const Cycle me = clock_->now; // the issuing SM's cycle
+  const sc_core::sc_time at = clock_->time(me) + delay, t0 = sc_core::sc_time_stamp();
+  sc_core::sc_time d = at > t0 ? at - t0 : sc_core::SC_ZERO_TIME;
+  if (!through_dmi(gp, d)) {
+    ++transactions_;
+    clock_->now = clock_->cycles(t0); // a memory built beside the GPU counts from SystemC's time
+    out->b_transport(gp, d);
+    waited_ += clock_->cycles(sc_core::sc_time_stamp() - t0);
+    clock_->now = me; // other SMs ran while the target waited
+    if (gp.is_response_ok() && gp.is_dmi_allowed() && !dmi_valid_) {
+      tlm::tlm_generic_payload q;
+      q.set_command(gp.get_command());
+      q.set_address(gp.get_address());
+      if (out->get_direct_mem_ptr(q, dmi_)) {
+        dmi_valid_ = true;
+        ++dmi_grants_;
+      }
+    }
+  }
+  // The request's latency is the time the target took from receiving it (at max(at, t0)) to
+  // its answer, whether it waited or annotated; it counts from the SM's cycle, so a request
+  // that reaches the target after SystemC's time has passed it (the SM is behind, having
+  // waited for an earlier one) is not charged the lag.
+  delay += sc_core::sc_time_stamp() + d - std::max(at, t0);
+}
+
+bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
+  const tlm::tlm_command cmd = gp.get_command();
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  unsigned sw = gp.get_streaming_width();
+  if (sw == 0 || sw > len) sw = len;
+  const bool write = cmd == tlm::TLM_WRITE_COMMAND;
+  if (!dmi_valid_ || cmd == tlm::TLM_IGNORE_COMMAND || !gp.get_data_ptr() || !len ||
+      addr < dmi_.get_start_address() || addr + sw - 1 > dmi_.get_end_address() ||
+      !(write ? dmi_.is_write_allowed() : dmi_.is_read_allowed()))
+    return false;
+  unsigned char* mem = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+  unsigned char* data = gp.get_data_ptr();
+  const unsigned char* be = gp.get_byte_enable_ptr();
+  const unsigned be_len = gp.get_byte_enable_length();
+  if (be && !be_len) return false; // a malformed request: let the target answer it
+  for (unsigned i = 0; i < len; ++i) {
+    if (be && be[i % be_len] != TLM_BYTE_ENABLED) continue;
+    if (write)
+      mem[i % sw] = data[i];
+    else
+      data[i] = mem[i % sw];
+  }
+  d += write ? dmi_.get_write_latency() : dmi_.get_read_latency();
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  ++dmi_accesses_;
+  return true;
+}
+
+// The caches behind the port must see every access: no DMI through the GPU.
+bool LtPort::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64(0));
+  dmi.allow_none();
+  return false;
+}
+
+void LtPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) {
+    dmi_valid_ = false;
+    ++dmi_invalidations_;
+  }
+}
+
+} // namespace gpurf

@@ -1,0 +1,49 @@
+// The GPU's memory initiator when `gpu.memory_port: lt` (docs/vp.md): a TLM-2.0 loosely-timed
+// base-protocol initiator for targets that may wait in b_transport and that count delays
+// from SystemC's time, as IEEE 1666 says.
+//
+// Inside the GPU a request's delay counts from the issuing SM's cycle (the SMs are threads
+// that run up to the global quantum ahead of SystemC's time); the port turns it into a delay
+// from sc_time_stamp() for the target, and charges the request the time the target took from
+// receiving it to its answer, so a target that waits 100 ns and one that annotates 100 ns
+// give the request the same latency. A waiting target leaves SystemC's time ahead of the SM,
+// which then runs on without waiting until it is ahead again; its requests meanwhile reach
+// the target late in SystemC's time but are not charged the lag (else every request would
+// queue behind the previous one's wait: blocking transport cannot overlap requests, which a
+// GPU lives on). While the target waits, other SMs run; the shared clock's `now` is restored
+// before the cache behind the port goes on.
+//
+// DMI: after a b_transport whose response allows DMI, the port asks for a pointer; accesses
+// the granted region covers are then copied through it (byte enables and streaming honoured)
+// and charged the region's read or write latency, without b_transport. An invalidation over
+// the region drops it.
+#pragma once
+
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "gpurf/modules/common/unit.h"
+
+namespace gpurf {
+
+class LtPort final : public Unit {
+public:
+  tlm_utils::simple_target_socket<LtPort> in;     // from the L2 (or the interconnect)
+  tlm_utils::simple_initiator_socket<LtPort> out; // to the memory target
+
+  LtPort(sc_core::sc_module_name nm, const UnitContext& c);
+
+private:
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi);
+  void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
+  // Performs `gp` through the DMI region if it covers it; false otherwise.
+  bool through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
+
+  tlm::tlm_dmi dmi_;
+  bool dmi_valid_ = false;
+  uint64_t &transactions_, &dmi_accesses_, &dmi_grants_, &dmi_invalidations_, &waited_;
+};
+
+} // namespace gpurf

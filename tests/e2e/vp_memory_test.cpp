@@ -1,0 +1,266 @@
+// The GPU's memory port against memories a virtual platform brings (docs/vp.md): an LT target
+// that waits in b_transport instead of annotating its latency, one that grants DMI and later
+// invalidates it, and the protocol rules every request must keep. Each target checks every
+// request it gets; the kernel's outputs are checked and the cycles must follow the target's
+// latency.
+#include <gtest/gtest.h>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <array>
+#include <cstdlib>
+#include <memory>
+#include <unordered_map>
+
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/gpu.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/platform/sm.h"
+
+using namespace gpurf;
+
+namespace {
+
+// A flat memory with a fixed latency and no bandwidth limit. `wait_in_transport`: b_transport
+// waits the incoming delay plus the latency and returns a zero delay (allowed by IEEE 1666 for
+// LT); else it annotates the latency. `grant_dmi`: b_transport allows DMI and a request for it
+// gets the whole memory with the same latency; at `invalidate_at` a thread invalidates that
+// grant and DMI is refused from then on.
+struct VpMemory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<VpMemory> socket;
+  sc_core::sc_time latency;
+  bool wait_in_transport = false, grant_dmi = false;
+  sc_core::sc_time invalidate_at = sc_core::SC_ZERO_TIME; // drop a grant then (0: never)
+  uint64_t requests = 0, waits = 0, grants = 0, violations = 0, requests_at_invalidation = 0;
+  std::string first_violation;
+
+  VpMemory(sc_core::sc_module_name nm, sc_core::sc_time lat)
+      : sc_module(nm), socket("socket"), latency(lat) {
+    socket.register_b_transport(this, &VpMemory::b_transport);
+    socket.register_transport_dbg(this, &VpMemory::transport_dbg);
+    socket.register_get_direct_mem_ptr(this, &VpMemory::get_direct_mem_ptr);
+    SC_THREAD(invalidate);
+  }
+  SC_HAS_PROCESS(VpMemory);
+
+  void invalidate() {
+    if (invalidate_at == sc_core::SC_ZERO_TIME) return;
+    wait(invalidate_at);
+    grant_dmi = false; // and refuse from now on
+    requests_at_invalidation = requests;
+    socket->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0));
+  }
+
+  void violation(const std::string& what) {
+    if (!violations++) first_violation = what;
+  }
+
+  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    ++requests;
+    const unsigned len = gp.get_data_length();
+    // The base protocol's rules for an initiator.
+    if (!gp.get_data_ptr() || !len) violation("no data");
+    if (gp.get_response_status() != tlm::TLM_INCOMPLETE_RESPONSE)
+      violation("response status not reset to INCOMPLETE");
+    if (gp.get_streaming_width() != 0 && gp.get_streaming_width() < len)
+      violation("streaming (the GPU never streams)");
+    if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0)
+      violation("byte enables without a length");
+    if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) violation("IGNORE command");
+    copy(gp, gp.get_command() == tlm::TLM_WRITE_COMMAND);
+    gp.set_dmi_allowed(grant_dmi);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (wait_in_transport) {
+      ++waits;
+      wait(delay + latency);
+      delay = sc_core::SC_ZERO_TIME;
+    } else {
+      delay += latency;
+    }
+  }
+
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+    copy(gp, gp.get_command() == tlm::TLM_WRITE_COMMAND);
+    return gp.get_data_length();
+  }
+
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+    if (!grant_dmi) {
+      dmi.allow_none();
+      return false;
+    }
+    ++grants;
+    dmi.set_dmi_ptr(store_.get());
+    dmi.set_start_address(kBase);
+    dmi.set_end_address(kBase + kSize - 1);
+    dmi.allow_read_write();
+    dmi.set_read_latency(latency);
+    dmi.set_write_latency(latency);
+    return true;
+  }
+
+  // The GPU's buffers, windows and functional state all fall in [kBase, kBase + kSize): a
+  // dense store, so that DMI can hand out one pointer (calloc: pages untouched until used).
+  static constexpr uint64_t kBase = 0, kSize = uint64_t(4) << 30;
+  std::unique_ptr<unsigned char, decltype(&std::free)> store_{
+      static_cast<unsigned char*>(std::calloc(kSize, 1)), &std::free};
+
+  void copy(tlm::tlm_generic_payload& gp, bool write) {
+    const uint64_t a = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    unsigned sw = gp.get_streaming_width();
+    if (sw == 0 || sw > len) sw = len;
+    if (a + sw > kSize) return violation("access beyond the memory");
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const unsigned bl = gp.get_byte_enable_length();
+    for (unsigned i = 0; i < len; ++i) {
+      if (be && bl && be[i % bl] != TLM_BYTE_ENABLED) continue;
+      unsigned char& m = store_.get()[a + i % sw];
+      if (write)
+        m = gp.get_data_ptr()[i];
+      else
+        gp.get_data_ptr()[i] = m;
+    }
+  }
+};
+
+struct Outcome {
+  bool ok = false;
+  std::string error, outputs;
+  Cycle cycles = 0;
+  nlohmann::ordered_json stats;
+};
+
+// Runs `kernel` on fermi (+ overrides) with its memory port bound to `mem`.
+Outcome run(const std::string& kernel, const std::vector<std::string>& overrides, VpMemory& mem) {
+  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  for (const std::string& o : overrides) apply_override(*cfg, o);
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/" + kernel + ".yaml");
+  PtxFrontend fe(spec, frontend_options(*cfg));
+  Params top(cfg.get(), "");
+  Gpu gpu(top, fe, fe.regs_per_thread());
+  gpu.memory_port().bind(mem.socket);
+  gpu.start();
+  sc_core::sc_start();
+  Outcome r;
+  r.ok = gpu.finished();
+  r.error = gpu.error();
+  r.outputs = fe.verify_outputs();
+  r.cycles = gpu.cycles();
+  r.stats = dump_stats_json(false);
+  return r;
+}
+
+uint64_t stat(const Outcome& r, const std::string& group, const std::string& name) {
+  return r.stats[group][name]["value"].get<uint64_t>();
+}
+
+const sc_core::sc_time kLat(240, sc_core::SC_NS); // 168 cycles of fermi's 0.7 GHz clock
+
+} // namespace
+
+// A target that waits its latency in b_transport: the SMs (threads under memory_port: lt) wait
+// with it, the outputs are right and the port counts the waiting. (That the wait counts as the
+// request's latency, cycle for cycle, is tests/cli/vp.sh: the built-in memory's respond: wait
+// against respond: annotate.)
+TEST(VpMemory, ATargetThatWaitsInBTransport) {
+  VpMemory mem("mem", kLat);
+  mem.wait_in_transport = true;
+  const Outcome r = run("sgemm", {"gpu.memory_port=lt"}, mem);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+  EXPECT_EQ(mem.waits, mem.requests);
+  EXPECT_EQ(stat(r, "memory_port", "transactions"), mem.requests);
+  // Every request waited at least the latency (fills of the L2 overlap, so not the sum).
+  EXPECT_GE(stat(r, "memory_port", "waited_cycles"), 168u);
+}
+
+// Four SMs on a waiting target, decoupled by a 50-cycle quantum: CTAs spread, outputs right.
+TEST(VpMemory, FourDecoupledSmsOnAWaitingTarget) {
+  VpMemory mem("mem", kLat);
+  mem.wait_in_transport = true;
+  const Outcome r =
+      run("heat2d", {"gpu.memory_port=lt", "gpu.sm_count=4", "gpu.quantum_cycles=50"}, mem);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+  for (unsigned s = 0; s < 4; ++s)
+    EXPECT_GT(stat(r, "sm" + std::to_string(s), "warp_instructions"), 0u) << s;
+}
+
+// DMI: granted after the first request that allows it, then accesses go through the pointer
+// (no b_transport) with the region's latency; an invalidation drops the pointer and requests
+// go back to b_transport. Same cycles as annotating the same latency is not claimed (the DMI
+// latency replaces the whole transport); the outputs must be right either way.
+TEST(VpMemory, DmiGrantedUsedAndInvalidated) {
+  VpMemory mem("mem", kLat);
+  mem.grant_dmi = true;
+  mem.invalidate_at = sc_core::sc_time(20, sc_core::SC_US); // sgemm runs ~62 us
+  const Outcome r = run("sgemm", {"gpu.memory_port=lt"}, mem);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+  EXPECT_EQ(stat(r, "memory_port", "dmi_grants"), 1u);
+  EXPECT_EQ(mem.grants, 1u);
+  EXPECT_GT(stat(r, "memory_port", "dmi_accesses"), 0u);
+  EXPECT_EQ(stat(r, "memory_port", "dmi_invalidations"), 1u);
+  // After the invalidation every access is a b_transport again.
+  EXPECT_GT(mem.requests, mem.requests_at_invalidation);
+  EXPECT_EQ(stat(r, "memory_port", "transactions"), mem.requests);
+}
+
+// The direct port calls b_transport from SC_METHODs: a VP target that waits there is a
+// SystemC error (E519), reported as the run's error, not a crash.
+TEST(VpMemory, TheDirectPortReportsAWaitingTarget) {
+  VpMemory mem("mem", kLat);
+  mem.wait_in_transport = true;
+  const Outcome r = run("sgemm", {}, mem);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("wait"), std::string::npos) << r.error;
+}
+
+// Temporal decoupling honours the global quantum: sampled every 0.5 us by another thread, the
+// SM is never more than the quantum ahead of SystemC's time, and never behind it while it
+// runs (its memory answers at once).
+TEST(VpMemory, TheSmStaysWithinTheQuantum) {
+  struct Monitor : sc_core::sc_module {
+    SC_HAS_PROCESS(Monitor);
+    Sm* sm = nullptr;
+    unsigned samples = 0, ahead_max = 0, behind = 0;
+    explicit Monitor(sc_core::sc_module_name nm) : sc_module(nm) { SC_THREAD(run); }
+    void run() {
+      for (;;) {
+        wait(500, sc_core::SC_NS);
+        if (sm->stopped()) return;
+        const Cycle t = Cycle(sc_core::sc_time_stamp() / sm->clock().period);
+        ++samples;
+        if (sm->cycles() < t)
+          ++behind;
+        else
+          ahead_max = std::max<unsigned>(ahead_max, unsigned(sm->cycles() - t));
+      }
+    }
+  };
+  VpMemory mem("mem", kLat);
+  Monitor mon("monitor");
+  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  for (const char* o : {"gpu.memory_port=lt", "gpu.quantum_cycles=100"}) apply_override(*cfg, o);
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/sgemm.yaml");
+  PtxFrontend fe(spec, frontend_options(*cfg));
+  Params top(cfg.get(), "");
+  Gpu gpu(top, fe, fe.regs_per_thread());
+  gpu.memory_port().bind(mem.socket);
+  mon.sm = &gpu.sm(0);
+  gpu.start();
+  sc_core::sc_start();
+  ASSERT_TRUE(gpu.finished()) << gpu.error();
+  EXPECT_EQ(fe.verify_outputs(), "");
+  EXPECT_GT(mon.samples, 50u); // sgemm runs ~62 us
+  EXPECT_LE(mon.ahead_max, 100u);
+  EXPECT_GT(mon.ahead_max, 0u); // decoupled: it does run ahead
+  EXPECT_EQ(mon.behind, 0u);
+}
