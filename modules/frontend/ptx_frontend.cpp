@@ -546,6 +546,17 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       const int wr = w.writer[o.reg];
       const ptx::Function& f = *r.func;
       std::ostringstream m;
+      // Legal PTX may read a register no instruction wrote (its value is undefined); the
+      // engine reads 0, the allocated register holds whatever it last held.
+      const compiler::FunctionPlan* p = plan_.plan(f);
+      if (p && p->liveness.entry_live_in.test(map.src_vreg[k]))
+        throw WorkloadError(
+            "undefined register read: warp slot " + std::to_string(warp) + " at " +
+            where(module(), *r.instr) + ": source " + std::to_string(k) + " " +
+            f.regs[map.src_vreg[k]].name + " is read before any instruction of " + f.name +
+            " wrote it (on some path), an undefined value in PTX; gpurf runs kernels whose "
+            "reads are defined: initialise " +
+            f.regs[map.src_vreg[k]].name + " first");
       m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
         << where(module(), *r.instr) << ": source " << k << " " << f.regs[map.src_vreg[k]].name
         << " in r" << o.reg << " lane " << l << " is " << hex(o.value[l])

@@ -132,6 +132,9 @@ expect_exit 2 "writeback.impl" "BDI form" "arbiter.impl 'write_first'" \
 expect_exit 2 "collector.sets.mem" "no collector serves the mem pipe" \
   -- run --platform "$SRC/configs/wir.yaml" -p collector.sets.mem=0
 
+# Legal PTX reading a register before any write is named as such, not as an allocation error.
+expect_exit 1 "undefined register read" "%r3" "undef.ptx:18" -- run \
+  --workload "$SRC/tests/cli/data/undef.yaml" -p sm.warps=4
 # A spin loop no thread can leave stops in seconds (not at sm.max_cycles, hours later) with
 # a message and partial statistics.
 expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop?" \
