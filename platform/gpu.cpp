@@ -7,6 +7,7 @@
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/l1/i_l1.h"
 #include "gpurf/modules/l2/i_l2.h"
+#include "gpurf/platform/host_interface.h"
 #include "gpurf/platform/lt_port.h"
 #include "gpurf/platform/sm.h"
 
@@ -125,6 +126,10 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
                    "SMs are SC_THREADs decoupled by the global quantum and the target may wait "
                    "(docs/vp.md)",
                    {"direct", "lt"}) == "lt";
+  const bool hosted = g.get_bool("hosted", false,
+                                 "the SMs idle until a virtual platform's host launches a "
+                                 "kernel through the host interface (docs/vp.md); kernels run "
+                                 "one after another");
   const unsigned quantum =
       g.get_uint("quantum_cycles", 0,
                  "lt: sets the TLM global quantum to this many cycles; 0: leaves it as the "
@@ -137,8 +142,8 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
   for (unsigned s = 0; s < n; ++s) {
     views_.push_back(std::make_unique<SmView>(frontend));
     const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);
-    sms_.push_back(
-        std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread, observers, lt));
+    sms_.push_back(std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread,
+                                        observers, Sm::Mode{lt, hosted}));
     Sm& sm = *sms_.back();
     sm.share_clock(&clock_);
     sm.on_stop([this](Sm& stopped) {
@@ -173,6 +178,7 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     noc_->out.bind(l2_->in);
     for (auto& sm : sms_) sm->report_also(l2_.get());
   }
+  if (hosted) host_ = std::make_unique<HostInterface>("host", *this);
   if (lt) {
     c.name = "memory_port";
     lt_ = std::make_unique<LtPort>("memory_port", c);
@@ -192,6 +198,35 @@ tlm::tlm_initiator_socket<>& Gpu::memory_port() {
 }
 
 IFunctionalMemory& Gpu::functional_memory() { return sms_[0]->functional_memory(); }
+
+HostInterface& Gpu::host() {
+  if (!host_) throw ConfigError("gpu.hosted is false: the GPU has no host interface");
+  return *host_;
+}
+
+bool Gpu::launch(const PtxFrontend::HostLaunch& h) {
+  auto* ptx = dynamic_cast<PtxFrontend*>(&frontend_);
+  error_.clear();
+  stopped_ = 0;
+  const SmLimits& limits = sms_[0]->limits();
+  for (unsigned s = 0; s < sm_count(); ++s)
+    views_[s]->place(s * limits.warp_slots(), limits.warp_slots());
+  try {
+    if (!ptx) throw WorkloadError("a hosted GPU runs PTX kernels");
+    // A kernel that failed leaves its instructions in the pipelines (no reset is modelled).
+    for (auto& sm : sms_)
+      if (!sm->drained())
+        throw WorkloadError(std::string(sm->name()) + " still holds instructions of a kernel "
+                                                      "that failed; the GPU takes no more kernels");
+    const Occupancy o = ptx->start_hosted(limits, sm_count(), functional_memory(), h);
+    for (auto& sm : sms_) sm->set_occupancy(o);
+  } catch (const std::exception& e) {
+    error_ = e.what();
+    return false;
+  }
+  for (auto& sm : sms_) sm->restart();
+  return true;
+}
 
 Occupancy Gpu::start() {
   const SmLimits& limits = sms_[0]->limits();

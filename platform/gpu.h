@@ -19,6 +19,7 @@
 
 #include "gpurf/modules/common/unit.h"
 #include "gpurf/modules/frontend/i_frontend.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/platform/stats.h"
 
 namespace gpurf {
@@ -26,6 +27,7 @@ namespace gpurf {
 class Sm;
 class IL2;
 class LtPort;
+class HostInterface;
 class Observer;
 class Params;
 
@@ -52,8 +54,16 @@ public:
   SimClock& clock() { return clock_; }
 
   // Hands the launch to the front-end (buffers, parameters, the first CTAs) and records the
-  // occupancy in every SM's statistics. Call once, before sc_start.
+  // occupancy in every SM's statistics. Call once, before sc_start (not when hosted).
   Occupancy start();
+
+  // gpu.hosted: true: the SMs idle until a host launches a kernel through host() (a TLM
+  // target socket of registers and an interrupt, platform/host_interface.h); kernels run one
+  // after another. launch() is what START does: false (error() says why) when the front-end
+  // rejects the launch.
+  bool hosted() const { return host_ != nullptr; }
+  HostInterface& host();
+  bool launch(const PtxFrontend::HostLaunch& h);
 
   // Outcome, once done_event() has fired: every SM stopped; finished() when all finished.
   bool stopped() const;
@@ -73,6 +83,7 @@ private:
   std::unique_ptr<Interconnect> noc_;
   std::unique_ptr<IL2> l2_;    // null: no L2 (impl: none)
   std::unique_ptr<LtPort> lt_; // memory_port: lt
+  std::unique_ptr<HostInterface> host_;
   unsigned stopped_ = 0;
   std::string error_;
   StatGroup stats_{"gpu"};

@@ -39,6 +39,9 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   std::vector<Observer*> observers = opt.observers;
   if (tracer_) observers.push_back(tracer_.get());
   gpu_ = std::make_unique<Gpu>(top_, frontend, regs_per_thread, observers);
+  if (gpu_->hosted())
+    throw ConfigError("gpu.hosted: a hosted GPU waits for a virtual platform's host to launch "
+                      "its kernels (docs/vp.md); gpurf runs the launch file: drop gpu.hosted");
   Params& mp = top_.sub("memory", "memory target behind the SM's TLM memory port");
   const std::string impl =
       mp.get_choice("impl", "simple", "implementation of the memory", IMemory::Registry::names());

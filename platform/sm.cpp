@@ -54,8 +54,8 @@ unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::stri
 } // namespace
 
 Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
-       const std::vector<Observer*>& observers, bool decoupled)
-    : sc_core::sc_module(nm), frontend_(frontend), decoupled_(decoupled), stats_(name()),
+       const std::vector<Observer*>& observers, Mode mode)
+    : sc_core::sc_module(nm), frontend_(frontend), mode_(mode), stats_(name()),
       cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")),
       resident_warps_(
@@ -347,10 +347,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
 
   stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
                  [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
-  if (decoupled_) { // SC_THREAD and SC_METHOD are several statements
+  if (mode_.decoupled) { // SC_THREAD and SC_METHOD are several statements
     SC_THREAD(run_decoupled);
   } else {
-    SC_METHOD(step); // runs at time 0, then re-triggers itself
+    SC_METHOD(step); // runs at time 0 (hosted: at restart()), then re-triggers itself
+    sensitive << start_;
+    if (mode_.hosted) dont_initialize();
   }
 }
 
@@ -538,12 +540,31 @@ void Sm::step() {
 // time past the SM's cycle; the SM then runs on without waiting until it is ahead again.
 void Sm::run_decoupled() {
   tlm_utils::tlm_quantumkeeper qk;
-  qk.reset();
-  while (const Cycle wait = advance()) {
-    const sc_core::sc_time at = clock_.time(clock_.now), t = sc_core::sc_time_stamp();
-    qk.set(at > t ? at - t : sc_core::SC_ZERO_TIME);
-    if (qk.need_sync()) qk.sync();
-  }
+  do {
+    if (mode_.hosted) wait(start_);
+    qk.reset();
+    while (const Cycle wait = advance()) {
+      const sc_core::sc_time at = clock_.time(clock_.now), t = sc_core::sc_time_stamp();
+      qk.set(at > t ? at - t : sc_core::SC_ZERO_TIME);
+      if (qk.need_sync()) qk.sync();
+    }
+  } while (mode_.hosted);
+}
+
+void Sm::restart() {
+  stopped_ = finished_ = false;
+  error_.clear();
+  clock_.now = std::max(clock_.now, clock_.cycles(sc_core::sc_time_stamp()));
+  cycles_ = clock_.now;
+  last_progress_ = clock_.now;
+  for (Unit* u : order_) // a tick due while the SM idled (the schedulers' first) is due now
+    if (u->next_tick() < clock_.now) {
+      u->clear_tick();
+      u->wake(clock_.now);
+    }
+  for (SubCore& c : subcores_) // the new CTAs' warps wait for issue
+    for (auto& k : c.schedulers) k->issue_event();
+  start_.notify(sc_core::SC_ZERO_TIME);
 }
 
 Cycle Sm::advance() {

@@ -38,11 +38,18 @@ public:
   SC_HAS_PROCESS(Sm);
   // `params` is the platform's top-level parameter set; `regs_per_thread` the kernel's.
   // `observers`: told of every unit event (platform/probe.h), after the timing checker.
-  // `decoupled`: clocked by an SC_THREAD that runs up to the global quantum ahead of
-  // SystemC's time, so that a memory target may wait in b_transport (gpu.memory_port: lt);
-  // else by an SC_METHOD in step with SystemC's time.
+  // How the SM is clocked and started.
+  struct Mode {
+    // Clocked by an SC_THREAD that runs up to the global quantum ahead of SystemC's time, so
+    // that a memory target may wait in b_transport (gpu.memory_port: lt); else by an
+    // SC_METHOD in step with SystemC's time.
+    bool decoupled = false;
+    // Idle until restart() (a host launches kernels, one after another); else the kernel
+    // runs from time 0.
+    bool hosted = false;
+  };
   Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread,
-     const std::vector<Observer*>& observers = {}, bool decoupled = false);
+     const std::vector<Observer*>& observers, Mode mode);
   ~Sm() override;
 
   // The SM's memory port (the L1's memory socket).
@@ -67,7 +74,12 @@ public:
   // Stops the SM now with `why` as its error (another SM of the GPU failed); no effect once
   // it has stopped.
   void halt(const std::string& why);
-  // Called once when the SM stops (the GPU collects its SMs' ends).
+  // No instruction in flight (a kernel that ended normally leaves none).
+  bool drained() const { return pool_.in_flight() == 0; }
+  // Starts the next kernel the front-end holds (hosted): clears the outcome and runs from
+  // SystemC's current time.
+  void restart();
+  // Called when the SM stops (the GPU collects its SMs' ends).
   void on_stop(std::function<void(Sm&)> f) { on_stop_ = std::move(f); }
   // A clock whose `now` the SM sets to its own cycle before ticking its units: the units
   // shared by several SMs (interconnect, L2, memory) are only called from an SM's tick.
@@ -122,7 +134,8 @@ private:
   const InstInfo* with_predicates_in_banks(const InstInfo* info);
 
   IFrontend& frontend_;
-  const bool decoupled_;
+  const Mode mode_;
+  sc_core::sc_event start_{"start"};
   SimClock clock_;
   SmShape shape_;
   InstPool pool_;

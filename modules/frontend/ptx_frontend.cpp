@@ -270,9 +270,6 @@ unsigned PtxFrontend::func_base(const ptx::Function* f) const {
 Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) {
   mem_ = &mem;
   adaptor_ = std::make_unique<MemAdaptor>(mem);
-  const uint64_t threads = launch_.threads_per_cta();
-  warps_per_cta_ = unsigned((threads + kWarpSize - 1) / kWarpSize);
-  total_ctas_ = unsigned(launch_.num_ctas());
 
   // Buffers.
   buffer_addr_.clear();
@@ -290,7 +287,37 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
                         " bytes; at most " + std::to_string(kParamShadowBase - kBufferBase) +
                         " fit below the timing-only windows");
   params_ = pack_params(launch_, buffer_addr_);
+  return launch(limits, sms);
+}
 
+Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                                    const HostLaunch& h) {
+  mem_ = &mem;
+  adaptor_ = std::make_unique<MemAdaptor>(mem);
+  uint64_t threads = 1, ctas = 1;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (!h.grid[d] || !h.block[d])
+      throw WorkloadError("host launch: grid and block dimensions must be at least 1");
+    threads *= h.block[d];
+    ctas *= h.grid[d];
+  }
+  if (threads > 1024 || ctas > (1u << 31) - 1)
+    throw WorkloadError("host launch: " + std::to_string(threads) + " threads per CTA (at most " +
+                        "1024) or " + std::to_string(ctas) + " CTAs (at most 2^31 - 1)");
+  launch_.grid = h.grid;
+  launch_.block = h.block;
+  launch_.shared_bytes = h.shared_bytes;
+  launch_.buffers.clear(); // the host's, wherever it put them
+  buffer_addr_.clear();
+  params_.assign(launch_.entry().param_bytes, 0);
+  if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
+  return launch(limits, sms);
+}
+
+Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
+  const uint64_t threads = launch_.threads_per_cta();
+  warps_per_cta_ = unsigned((threads + kWarpSize - 1) / kWarpSize);
+  total_ctas_ = unsigned(launch_.num_ctas());
   ptx::LaunchConfig cfg;
   cfg.grid = ptx::Dim3(launch_.grid[0], launch_.grid[1], launch_.grid[2]);
   cfg.block = ptx::Dim3(launch_.block[0], launch_.block[1], launch_.block[2]);

@@ -106,6 +106,17 @@ public:
 
   // IFrontend
   Occupancy start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) override;
+  // A launch a virtual platform's host programmed (platform/host_interface.h): grid, block and
+  // dynamic shared memory from its registers, the kernel's parameter buffer read from memory
+  // at `param_address`; the buffers are wherever the host put them (none placed here, no
+  // reference check). May be called again once the previous launch is done.
+  struct HostLaunch {
+    std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
+    unsigned shared_bytes = 0;
+    uint64_t param_address = 0;
+  };
+  Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                         const HostLaunch& h);
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
@@ -194,6 +205,9 @@ private:
     uint64_t executed = 0;                // instructions executed since its CTA launched
   };
 
+  // The launch in launch_ (grid, block, shared memory) with params_: the kernel, residency
+  // and the first CTAs.
+  Occupancy launch(const SmLimits& limits, unsigned sms);
   unsigned func_base(const ptx::Function* f) const;
   // Stops a kernel that can never end (loop_watch.h); after every executed instruction.
   void watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out);

@@ -1,0 +1,243 @@
+// An example virtual platform (docs/vp.md "Example virtual platform"): a host CPU thread, a
+// memory and gpurf's GPU. The host puts daxpy_dot's inputs into memory at addresses of its
+// own choosing, packs the kernel's parameter buffer, programs the GPU over its host interface
+// (MMIO), sleeps until the interrupt, reads y and the per-CTA partial sums back and checks them
+// against its own computation. It launches three kernels one after another (sizes, factors,
+// addresses above 4 GiB), one the GPU rejects (no CTA) and last one with a pointer outside the
+// memory, whose error stays with that kernel: the platform runs on.
+//
+//   vp SOURCE_DIR [annotate|wait] [SM_COUNT]
+//     annotate: the memory adds its latency to the delay (LT); wait: it waits a random
+//     latency (100-400 ns) in b_transport, as a slower VP memory may. Exit 0 when every
+//     check passes.
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/gpu.h"
+#include "gpurf/platform/host_interface.h"
+#include "gpurf/platform/params.h"
+
+namespace {
+
+// A sparse byte-addressed memory below 16 GiB for every initiator that binds to it; pages of
+// 4 KiB appear on first write and read as 0 before.
+struct Memory : sc_core::sc_module {
+  tlm_utils::multi_passthrough_target_socket<Memory> socket;
+  static constexpr uint64_t kSize = uint64_t(16) << 30;
+  bool wait_random = false;
+  std::mt19937 rng{7};
+
+  explicit Memory(sc_core::sc_module_name nm) : sc_module(nm), socket("socket") {
+    socket.register_b_transport(this, &Memory::b_transport);
+    socket.register_transport_dbg(this, &Memory::transport_dbg);
+  }
+  void b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    if (!copy(gp)) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (wait_random) {
+      wait(delay + sc_core::sc_time(100 + rng() % 301, sc_core::SC_NS));
+      delay = sc_core::SC_ZERO_TIME;
+    } else {
+      delay += sc_core::sc_time(200, sc_core::SC_NS);
+    }
+  }
+  unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) {
+    return copy(gp) ? gp.get_data_length() : 0;
+  }
+  bool copy(tlm::tlm_generic_payload& gp) {
+    const uint64_t a = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    unsigned sw = gp.get_streaming_width();
+    if (sw == 0 || sw > len) sw = len;
+    if (a >= kSize || kSize - a < sw) return false;
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const unsigned bl = gp.get_byte_enable_length();
+    for (unsigned i = 0; i < len; ++i) {
+      if (be && bl && be[i % bl] != TLM_BYTE_ENABLED) continue;
+      const uint64_t at = a + i % sw;
+      auto& page = pages[at >> 12];
+      if (gp.is_write()) {
+        if (!page) page = std::make_unique<unsigned char[]>(4096);
+        page[at & 4095] = gp.get_data_ptr()[i];
+      } else if (gp.is_read()) {
+        gp.get_data_ptr()[i] = page ? page[at & 4095] : 0;
+      }
+    }
+    return true;
+  }
+  std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages;
+};
+
+// The host: a CPU thread with one socket to the memory and one to the GPU's registers.
+struct Host : sc_core::sc_module {
+  SC_HAS_PROCESS(Host);
+  tlm_utils::simple_initiator_socket<Host> mem, gpu;
+  sc_core::sc_in<bool> irq;
+  const gpurf::HostInterface* gpu_regs = nullptr; // for the error text (not a register)
+  unsigned failures = 0, launches = 0;
+
+  explicit Host(sc_core::sc_module_name nm) : sc_module(nm), mem("mem"), gpu("gpu"), irq("irq") {
+    SC_THREAD(run);
+  }
+
+  void access(tlm_utils::simple_initiator_socket<Host>& s, tlm::tlm_command cmd, uint64_t addr,
+              void* data, unsigned len) {
+    tlm::tlm_generic_payload gp;
+    gp.set_command(cmd);
+    gp.set_address(addr);
+    gp.set_data_ptr(static_cast<unsigned char*>(data));
+    gp.set_data_length(len);
+    gp.set_streaming_width(len);
+    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    s->b_transport(gp, d);
+    if (!gp.is_response_ok()) fail("host access at " + std::to_string(addr) + " failed");
+    wait(d);
+  }
+  void store(uint64_t a, const void* p, unsigned n) {
+    access(mem, tlm::TLM_WRITE_COMMAND, a, const_cast<void*>(p), n);
+  }
+  void load(uint64_t a, void* p, unsigned n) { access(mem, tlm::TLM_READ_COMMAND, a, p, n); }
+  void reg_write(unsigned off, uint32_t v) { access(gpu, tlm::TLM_WRITE_COMMAND, off, &v, 4); }
+  uint32_t reg_read(unsigned off) {
+    uint32_t v = 0;
+    access(gpu, tlm::TLM_READ_COMMAND, off, &v, 4);
+    return v;
+  }
+  void fail(const std::string& what) {
+    std::printf("FAIL: %s\n", what.c_str());
+    ++failures;
+  }
+
+  using HI = gpurf::HostInterface;
+  // Launches daxpy_dot on n elements with factor a; returns STATUS after the interrupt.
+  uint32_t launch(uint64_t x, uint64_t y, uint64_t partial, uint64_t params, int32_t n, double a,
+                  unsigned ctas) {
+    unsigned char p[40] = {}; // the .entry's .param layout: x, y, partial, n, a
+    std::memcpy(p + 0, &x, 8);
+    std::memcpy(p + 8, &y, 8);
+    std::memcpy(p + 16, &partial, 8);
+    std::memcpy(p + 24, &n, 4);
+    std::memcpy(p + 32, &a, 8);
+    store(params, p, sizeof p);
+    reg_write(HI::kGridX, ctas);
+    reg_write(HI::kGridX + 4, 1);
+    reg_write(HI::kGridX + 8, 1);
+    reg_write(HI::kBlockX, 256);
+    reg_write(HI::kBlockX + 4, 1);
+    reg_write(HI::kBlockX + 8, 1);
+    reg_write(HI::kParamLo, uint32_t(params));
+    reg_write(HI::kParamHi, uint32_t(params >> 32));
+    reg_write(HI::kShared, 0);
+    reg_write(HI::kControl, HI::kStart);
+    ++launches;
+    if (!irq.read()) wait(irq.posedge_event());
+    const uint32_t status = reg_read(HI::kStatus);
+    const uint64_t cycles = reg_read(HI::kCyclesLo) | uint64_t(reg_read(HI::kCyclesHi)) << 32;
+    std::printf("launch %u: n %d, a %g, %u CTAs: status %u, error %u, %llu cycles%s%s\n", launches,
+                n, a, ctas, status, reg_read(HI::kError), (unsigned long long)cycles,
+                status == HI::kDone ? "" : ": ", gpu_regs->error_text().c_str());
+    reg_write(HI::kControl, HI::kIrqAck);
+    return status;
+  }
+
+  // y = a * x + y and the per-CTA partial sums of x * y_new, checked against the host's own.
+  void daxpy(int32_t n, double a, unsigned ctas, uint64_t base) {
+    const uint64_t x = base, y = base + 0x100000 * 8, partial = base + 0x300000 * 8,
+                   params = base + 0x310000 * 8;
+    std::vector<double> hx(static_cast<size_t>(n)), hy(static_cast<size_t>(n));
+    std::mt19937_64 r{static_cast<uint64_t>(n)};
+    std::uniform_real_distribution<double> u(-1, 1);
+    for (int32_t i = 0; i < n; ++i) hx[size_t(i)] = u(r), hy[size_t(i)] = u(r);
+    store(x, hx.data(), unsigned(n) * 8);
+    store(y, hy.data(), unsigned(n) * 8);
+    if (launch(x, y, partial, params, n, a, ctas) != HI::kDone) return fail("launch failed");
+    std::vector<double> gy(static_cast<size_t>(n)), gp(ctas);
+    load(y, gy.data(), unsigned(n) * 8);
+    load(partial, gp.data(), ctas * 8);
+    std::vector<double> sum(ctas, 0);
+    for (int32_t i = 0; i < n; ++i) {
+      const double want = std::fma(a, hx[size_t(i)], hy[size_t(i)]);
+      if (std::fabs(gy[size_t(i)] - want) > 1e-12 * (std::fabs(a * hx[size_t(i)]) + 1))
+        return fail("y[" + std::to_string(i) + "] = " + std::to_string(gy[size_t(i)]) +
+                    ", expected " + std::to_string(want));
+      sum[(unsigned(i) / 256) % ctas] += hx[size_t(i)] * want;
+    }
+    for (unsigned b = 0; b < ctas; ++b)
+      if (std::fabs(gp[b] - sum[b]) > 1e-9 * (std::fabs(sum[b]) + 1))
+        return fail("partial[" + std::to_string(b) + "] = " + std::to_string(gp[b]) +
+                    ", expected " + std::to_string(sum[b]));
+  }
+
+  void run() {
+    if (reg_read(HI::kId) != HI::kMagic) fail("no gpurf GPU behind the host socket");
+    daxpy(16384, 1.5, 8, 0x40000000);
+    daxpy(32768, -2.25, 16, 0x180000000); // above 4 GiB: buffers wherever the host wants
+    // A launch the GPU rejects (no CTA): ERROR 1, and the GPU still works.
+    reg_write(HI::kGridX, 0);
+    reg_write(HI::kControl, HI::kStart);
+    if (!irq.read()) wait(irq.posedge_event());
+    if (reg_read(HI::kStatus) != HI::kFailed || reg_read(HI::kError) != HI::kRejected)
+      fail("a grid of 0 CTAs was not rejected with ERROR 1");
+    reg_write(HI::kControl, HI::kIrqAck);
+    daxpy(8192, 0.5, 4, 0x40000000);
+    // A pointer beyond the memory: the kernel fails (ERROR 2), the platform runs on.
+    if (launch(uint64_t(32) << 30, 0x40000000, 0x40000000, 0x40000000 + 0x310000 * 8, 256, 1.0,
+               1) != HI::kFailed ||
+        reg_read(HI::kError) != HI::kKernelFailed)
+      fail("a kernel reading outside the memory did not report ERROR 2");
+    wait(1, sc_core::SC_US); // the platform runs on after the kernel's error
+    std::printf("%u launches, %u failures\n", launches, failures);
+  }
+};
+
+} // namespace
+
+int sc_main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s SOURCE_DIR [annotate|wait] [SM_COUNT]\n", argv[0]);
+    return 2;
+  }
+  const std::string src = argv[1], mode = argc > 2 ? argv[2] : "annotate";
+  const std::string sms = argc > 3 ? argv[3] : "1";
+  try {
+    gpurf::ConfigPtr platform = gpurf::load_config(src + "/configs/fermi.yaml");
+    for (const std::string& o :
+         std::vector<std::string>{"gpu.hosted=true", "gpu.memory_port=lt", "gpu.sm_count=" + sms})
+      gpurf::apply_override(*platform, o);
+    const gpurf::LaunchSpec spec = gpurf::load_launch(src + "/workloads/daxpy_dot.yaml");
+    gpurf::PtxFrontend frontend(spec, gpurf::frontend_options(*platform));
+    gpurf::Params top(platform.get(), "");
+    gpurf::Gpu gpu(top, frontend, frontend.regs_per_thread());
+    Memory memory("memory");
+    memory.wait_random = mode == "wait";
+    Host host("host_cpu");
+    sc_core::sc_signal<bool> irq("irq");
+    gpu.memory_port().bind(memory.socket);
+    host.mem.bind(memory.socket);
+    host.gpu.bind(gpu.host().socket);
+    host.gpu_regs = &gpu.host();
+    gpu.host().irq.bind(irq);
+    host.irq.bind(irq);
+    sc_core::sc_start();
+    std::printf("simulated %s\n", sc_core::sc_time_stamp().to_string().c_str());
+    return host.failures || host.launches != 4 ? 1 : 0; // the rejected one is no launch()
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return 2;
+  }
+}
