@@ -34,6 +34,7 @@ struct VpMemory : sc_core::sc_module {
   sc_core::sc_time latency;
   bool wait_in_transport = false, grant_dmi = false;
   sc_core::sc_time invalidate_at = sc_core::SC_ZERO_TIME; // drop a grant then (0: never)
+  uint64_t error_after = 0; // answer timed requests after this many with an error (0: never)
   uint64_t requests = 0, waits = 0, grants = 0, violations = 0, requests_at_invalidation = 0;
   std::string first_violation;
 
@@ -70,6 +71,8 @@ struct VpMemory : sc_core::sc_module {
     if (gp.get_byte_enable_ptr() && gp.get_byte_enable_length() == 0)
       violation("byte enables without a length");
     if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) violation("IGNORE command");
+    if (error_after && requests > error_after) // timed accesses fail from then on
+      return gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
     copy(gp, gp.get_command() == tlm::TLM_WRITE_COMMAND);
     gp.set_dmi_allowed(grant_dmi);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -263,4 +266,25 @@ TEST(VpMemory, TheSmStaysWithinTheQuantum) {
   EXPECT_LE(mon.ahead_max, 100u);
   EXPECT_GT(mon.ahead_max, 0u); // decoupled: it does run ahead
   EXPECT_EQ(mon.behind, 0u);
+}
+
+// A TLM error response stays with the kernel: the GPU stops with the error (naming the access
+// and the response), other IP runs on, nobody calls sc_stop.
+TEST(VpMemory, AnErrorResponseStopsTheKernelNotTheSimulation) {
+  struct Other : sc_core::sc_module {
+    SC_HAS_PROCESS(Other);
+    unsigned ticks = 0;
+    explicit Other(sc_core::sc_module_name nm) : sc_module(nm) { SC_THREAD(run); }
+    void run() {
+      for (; ticks < 1000; ++ticks) wait(1, sc_core::SC_US);
+    }
+  };
+  VpMemory mem("mem", kLat);
+  mem.error_after = 20;
+  Other other("other");
+  const Outcome r = run("sgemm", {"gpu.memory_port=lt"}, mem);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("COMMAND_ERROR"), std::string::npos) << r.error;
+  EXPECT_EQ(other.ticks, 1000u) << "the other IP was cut off";
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
 }
