@@ -17,6 +17,7 @@
 #include "gpurf/workloads/reference/reference.h"
 #include "sc_main/compare.h"
 #include "sc_main/micro.h"
+#include "sc_main/names.h"
 #include "sc_main/profile.h"
 #include "sc_main/spawn.h"
 
@@ -49,6 +50,7 @@ const char* kUsage = R"(usage:
                 [--format text|markdown|json]   the kernel's register traffic: operand reads
                                          per register and bank, value lifetimes, widths,
                                          reuse distances (docs/tools.md, docs/workloads.md)
+  gpurf --version                   gpurf's and SystemC's versions
   gpurf --list                      every slot and its implementations
   gpurf --describe IMPL             an implementation's parameters with defaults
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
@@ -100,7 +102,7 @@ Cli parse(int argc, char** argv) {
       c.command = a;
       c.describe = value(i);
     } else if (a == "--platform") {
-      c.platforms.push_back(value(i));
+      c.platforms.push_back(platform_path(kSource, value(i)));
     } else if (a == "--scale") {
       c.scale = to_count(a, value(i));
     } else if (a == "-j") {
@@ -155,8 +157,19 @@ Cli parse(int argc, char** argv) {
       c.trace_window = true;
     } else if (a == "-h" || a == "--help") {
       c.command = "help";
+    } else if (a == "--version") {
+      c.command = "version";
     } else {
-      throw ConfigError("unknown argument '" + a + "'\n" + kUsage);
+      const std::string hint = closest(a, {"run",          "suite",         "profile",
+                                           "--list",       "--dump-config", "--describe",
+                                           "--platform",   "--scale",       "-j",
+                                           "--max-cycles", "--kernels",     "--quiet",
+                                           "-p",           "--var",         "--workload",
+                                           "--format",     "--out",         "--trace",
+                                           "--vcd",        "--vcd-signals", "--trace-window",
+                                           "--help",       "--version"});
+      throw ConfigError("unknown argument '" + a + "'" +
+                        (hint.empty() ? "" : "; did you mean '" + hint + "'?") + "\n" + kUsage);
     }
   }
   if (c.command.empty()) throw ConfigError(std::string("no command given\n") + kUsage);
@@ -541,6 +554,10 @@ int sc_main(int argc, char** argv) {
       return micro_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);
     if (c.command == "help") return std::cout << kUsage, 0;
+    if (c.command == "version")
+      return std::cout << "gpurf " << GPURF_VERSION << " (SystemC " << sc_core::sc_release()
+                       << ")\n",
+             0;
     if (c.command == "--list") return list();
     if (c.command == "--describe") return describe(c.describe);
     if (c.command == "--dump-config") {

@@ -13,6 +13,7 @@
 // dependent chain comes from the registers the front-end allocated and the platform's
 // register-to-bank mapping (read_cycles/write_cycles). docs/tools.md states every formula.
 #include "sc_main/micro.h"
+#include "sc_main/names.h"
 
 #include <algorithm>
 #include <cmath>
@@ -85,7 +86,7 @@ Options parse(const std::vector<std::string>& args) {
       return args[++i];
     };
     if (a == "--platform") {
-      o.platform = value();
+      o.platform = platform_path(GPURF_SOURCE_DIR, value());
     } else if (a == "-p") {
       o.overrides.push_back(value());
     } else if (a == "--format") {

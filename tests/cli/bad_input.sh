@@ -132,6 +132,11 @@ expect_exit 2 "writeback.impl" "BDI form" "arbiter.impl 'write_first'" \
 expect_exit 2 "collector.sets.mem" "no collector serves the mem pipe" \
   -- run --platform "$SRC/configs/wir.yaml" -p collector.sets.mem=0
 
+# A platform named by a typo, an option misspelt: did-you-mean.
+expect_exit 2 "no platform file or platform named 'fermy'" "did you mean 'fermi'?" -- run \
+  --platform fermy
+expect_exit 2 "unknown argument '--platfrom'" "did you mean '--platform'?" -- run --platfrom fermi
+expect_exit 2 "did you mean 'gebhart'?" -- micro --platform gebhar
 # Legal PTX reading a register before any write is named as such, not as an allocation error.
 expect_exit 1 "undefined register read" "%r3" "undef.ptx:18" -- run \
   --workload "$SRC/tests/cli/data/undef.yaml" -p sm.warps=4

@@ -37,4 +37,10 @@ check_param "$TMP/pipes" sfu.latency uint 20
 "$GPURF" --describe write_first >"$TMP/arb" 2>"$TMP/err" || fail "--describe write_first exited $?"
 check_param "$TMP/arb" collector_ports uint 1
 
+# --version; a platform named by its name under configs/ runs that platform.
+"$GPURF" --version | grep -qE '^gpurf [0-9]+\.[0-9]+\.[0-9]+ \(SystemC ' || fail "--version"
+"$GPURF" run --platform gebhart --workload nn --quiet --out "$TMP/named" >/dev/null 2>&1 ||
+  fail "--platform gebhart did not run"
+grep -q '"platform": "gebhart"' "$TMP/named/result.json" || fail "--platform gebhart ran another platform"
+
 finish
