@@ -53,6 +53,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"memory_port", "dmi_grants", "", R::NotEvent, "protocol"},
     {"memory_port", "dmi_invalidations", "", R::NotEvent, "protocol"},
     {"memory_port", "waited_cycles", "", R::NotEvent, "waits"},
+    {"memory_port", "requests", "", R::NotEvent, "the memory prices its accesses"},
+    {"memory_port", "backpressure_waits", "", R::NotEvent, "waits"},
+    {"memory_port", "error_responses", "", R::NotEvent, "protocol"},
     {"sm", "warp_instructions", "", R::NotEvent,
      "retired instructions; priced by exec.instructions"},
     {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
@@ -164,6 +167,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"l2", "write_fetches", "", R::NotEvent, "fills; priced by bytes_from_memory"},
     {"l2", "bank_conflict_cycles", "", R::NotEvent, "waits"},
     {"l2", "mshr_wait_cycles", "", R::NotEvent, "waits"},
+    {"l2", "deferred_requests", "", R::NotEvent, "AT: waits for an MSHR"},
     {"l2", "bytes_to_memory", "", R::NotEvent,
      "write-backs and write-throughs; priced by memory.bytes_written"},
 

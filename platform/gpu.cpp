@@ -7,6 +7,7 @@
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/l1/i_l1.h"
 #include "gpurf/modules/l2/i_l2.h"
+#include "gpurf/platform/at_port.h"
 #include "gpurf/platform/host_interface.h"
 #include "gpurf/platform/lt_port.h"
 #include "gpurf/platform/sm.h"
@@ -119,13 +120,20 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
                                 1, 256);
   const unsigned noc_latency = g.get_uint(
       "interconnect_latency", 0, "cycles each way between an SM's L1 and the L2", 0, 1u << 20);
-  const bool lt =
+  const std::string port =
       g.get_choice("memory_port", "direct",
                    "direct: the SMs are SC_METHODs in step with SystemC's time and the memory "
                    "target must answer b_transport without waiting (annotated delay); lt: the "
-                   "SMs are SC_THREADs decoupled by the global quantum and the target may wait "
-                   "(docs/vp.md)",
-                   {"direct", "lt"}) == "lt";
+                   "SMs are SC_THREADs decoupled by the global quantum and the target may wait; "
+                   "at: the 4-phase approximately-timed protocol, several transactions "
+                   "outstanding, the caches' MSHRs complete at BEGIN_RESP (docs/vp.md)",
+                   {"direct", "lt", "at"});
+  const bool lt = port == "lt", at = port == "at";
+  const unsigned burst = g.get_uint("burst_bytes", 128,
+                                    "at: largest transaction; a request is split into naturally "
+                                    "aligned power-of-two bursts of at most this",
+                                    4, 1u << 16);
+  if (burst & (burst - 1)) g.fail("burst_bytes", std::to_string(burst) + " is not a power of two");
   const bool hosted = g.get_bool("hosted", false,
                                  "the SMs idle until a virtual platform's host launches a "
                                  "kernel through the host interface (docs/vp.md); kernels run "
@@ -179,6 +187,16 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     for (auto& sm : sms_) sm->report_also(l2_.get());
   }
   if (hosted) host_ = std::make_unique<HostInterface>("host", *this);
+  if (at) {
+    c.name = "memory_port";
+    at_ = std::make_unique<AtPort>("memory_port", c, burst);
+    if (l2_)
+      l2_->mem.bind(at_->in);
+    else
+      noc_->out.bind(at_->in);
+    for (auto& sm : sms_)
+      sm->wait_on_memory(at_->response_event(), [p = at_.get()] { return p->outstanding() > 0; });
+  }
   if (lt) {
     c.name = "memory_port";
     lt_ = std::make_unique<LtPort>("memory_port", c);
@@ -193,6 +211,7 @@ Gpu::~Gpu() = default;
 
 tlm::tlm_initiator_socket<>& Gpu::memory_port() {
   if (lt_) return lt_->out;
+  if (at_) return at_->out;
   if (l2_) return l2_->mem;
   return noc_->out;
 }

@@ -27,6 +27,7 @@ namespace gpurf {
 class Sm;
 class IL2;
 class LtPort;
+class AtPort;
 class HostInterface;
 class Observer;
 class Params;
@@ -83,6 +84,7 @@ private:
   std::unique_ptr<Interconnect> noc_;
   std::unique_ptr<IL2> l2_;    // null: no L2 (impl: none)
   std::unique_ptr<LtPort> lt_; // memory_port: lt
+  std::unique_ptr<AtPort> at_; // memory_port: at
   std::unique_ptr<HostInterface> host_;
   unsigned stopped_ = 0;
   std::string error_;

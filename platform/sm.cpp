@@ -531,8 +531,22 @@ void Sm::retire(const WarpInst& inst) {
 void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::steady_clock::now(); }
 
 void Sm::step() {
+  if (memory_event_) {
+    // Woken by the memory's answer (AT) before the cycle it slept until: go on from the cycle
+    // SystemC's time is in (at its start: an answer may come between two clock edges).
+    // Never a cycle already ticked: an answer in the delta after a tick waits for the next.
+    const sc_core::sc_time t = sc_core::sc_time_stamp();
+    const Cycle c = std::max(clock_.cycles(t), untouched_);
+    if (c < clock_.now) clock_.now = cycles_ = c;
+    if (clock_.time(clock_.now) > t) return next_trigger(clock_.time(clock_.now) - t);
+  }
   const Cycle wait = advance();
-  if (wait) next_trigger(clock_.time(wait));
+  if (!wait) return;
+  if (wait == kNever) return next_trigger(*memory_event_); // only the memory's answer is due
+  if (memory_event_)
+    next_trigger(clock_.time(wait), *memory_event_);
+  else
+    next_trigger(clock_.time(wait));
 }
 
 // Temporal decoupling: the SM runs ahead of SystemC's time by up to the global quantum
@@ -574,6 +588,7 @@ Cycle Sm::advance() {
     for (Unit* u : order_) next = std::min(next, u->next_tick());
     if (frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
     if (next == kNever) {
+      if (memory_busy_ && memory_busy_()) return kNever; // waiting for the memory (AT)
       watchdog_report();
       return stop("deadlock: every unit is idle but the kernel has not finished"), 0;
     }
@@ -587,6 +602,7 @@ Cycle Sm::advance() {
       if (vcd_) vcd_->sample(); // an idle cycle: per-cycle counts back to 0
       // Hand control back to SystemC until the next busy cycle.
       const Cycle wait = next - clock_.now;
+      untouched_ = clock_.now;
       clock_.now = next;
       cycles_ = next;
       return wait;
@@ -611,7 +627,7 @@ Cycle Sm::advance() {
     }
     // Advance by one cycle.
     cycles_ = now + 1;
-    clock_.now = now + 1;
+    clock_.now = untouched_ = now + 1;
     return 1;
   } catch (const std::exception& e) {
     stop(e.what());

@@ -84,6 +84,12 @@ public:
   // A clock whose `now` the SM sets to its own cycle before ticking its units: the units
   // shared by several SMs (interconnect, L2, memory) are only called from an SM's tick.
   void share_clock(SimClock* c) { shared_clock_ = c; }
+  // An AT memory answers later (gpu.memory_port: at): while `busy()` the SM waits for
+  // `answered` instead of reporting a deadlock, and wakes on it from any sleep.
+  void wait_on_memory(const sc_core::sc_event& answered, std::function<bool()> busy) {
+    memory_event_ = &answered;
+    memory_busy_ = std::move(busy);
+  }
   // Units outside the SM that its watchdog report shows (the shared L2).
   void report_also(Unit* u) { shared_units_.push_back(u); }
   Cycle cycles() const { return clock_.now; }
@@ -121,7 +127,8 @@ private:
   uint64_t warps_finished(unsigned warp) const override { return frontend_.warps_finished(warp); }
 
   // One step of the clock: ticks the units due now, or jumps to the next busy cycle. Returns
-  // the cycles until the next step, 0 once the SM has stopped.
+  // the cycles until the next step, 0 once the SM has stopped, kNever when only the memory's
+  // answer can wake it.
   Cycle advance();
   void step();          // SC_METHOD: advance, re-trigger
   void run_decoupled(); // SC_THREAD: advance up to a quantum ahead of SystemC's time
@@ -148,6 +155,9 @@ private:
   std::vector<Unit*> shared_units_;
   SimClock* shared_clock_ = nullptr;
   std::function<void(Sm&)> on_stop_;
+  const sc_core::sc_event* memory_event_ = nullptr;
+  Cycle untouched_ = 0; // the first cycle not ticked yet (an early wake goes back no further)
+  std::function<bool()> memory_busy_;
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
   bool checks_ = true, observed_ = false;

@@ -62,13 +62,20 @@ public:
   explicit Mshrs(unsigned count) : count_(count) {}
   const Entry* find(uint64_t line) const;
   void add(uint64_t line, uint64_t complete) { entries_.push_back({line, complete}); }
+  // A fill added as pending (complete = kPending, an AT memory's answer) has arrived.
+  static constexpr uint64_t kPending = UINT64_MAX;
+  void set_complete(uint64_t line, uint64_t complete) {
+    for (Entry& e : entries_)
+      if (e.line == line && e.complete == kPending) e.complete = complete;
+  }
   unsigned count() const { return count_; }
   const std::vector<Entry>& entries() const { return entries_; }
 
   // Room for an access arriving at cycle `t`: frees the entries whose fill has arrived, asks
   // `needed()` how many new entries the access takes (lines neither in flight nor cached)
   // and answers Ok with the cycle from which they fit; when they do not fit now, Busy if the
-  // initiator retries by itself (!wait), else waits for the earliest fill and asks again.
+  // initiator retries by itself (!wait), else waits for the earliest fill and asks again
+  // (Busy too when every fill is pending: no time to wait for is known yet).
   // Never: the access needs more entries than exist.
   enum class Status { Ok, Busy, Never };
   struct Room {
@@ -81,7 +88,7 @@ public:
       const unsigned n = needed();
       if (n > count_) return {Status::Never, t};
       if (entries_.size() + n <= count_) return {Status::Ok, t};
-      if (!wait) return {Status::Busy, t};
+      if (!wait || earliest() == kPending) return {Status::Busy, t};
       t = earliest();
     }
   }

@@ -1,6 +1,6 @@
-// The SM's memory port target: a standard TLM-2.0 base-protocol target (blocking transport,
-// debug transport, DMI refused), so that any TLM-2.0 memory model (DRAMSys, a VP's bus)
-// can replace the built-in one. The L1's `mem` initiator socket binds to `socket`.
+// The SM's memory port target: a standard TLM-2.0 base-protocol target (blocking and
+// non-blocking transport, debug transport, DMI refused), so that any TLM-2.0 memory model (DRAMSys,
+// a VP's bus) can replace the built-in one. The L1's `mem` initiator socket binds to `socket`.
 #pragma once
 
 #include "gpurf/modules/common/txn.h"
@@ -17,6 +17,7 @@ public:
     socket.register_b_transport(this, &IMemory::b_transport);
     socket.register_transport_dbg(this, &IMemory::transport_dbg);
     socket.register_get_direct_mem_ptr(this, &IMemory::get_direct_mem_ptr);
+    socket.register_nb_transport_fw(this, &IMemory::nb_transport_fw);
   }
 
   // Whether b_transport may wait (SystemC wait): the GPU must then call it from threads.
@@ -25,6 +26,12 @@ public:
 protected:
   virtual void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) = 0;
   virtual unsigned transport_dbg(tlm::tlm_generic_payload& gp) = 0;
+  // The AT base protocol (gpu.memory_port: at).
+  virtual tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload&, tlm::tlm_phase&,
+                                             sc_core::sc_time&) {
+    SC_REPORT_ERROR(name(), "this memory has no approximately-timed (nb_transport) interface");
+    return tlm::TLM_COMPLETED;
+  }
   // No DMI by default: every access goes through b_transport so that it is timed.
   virtual bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
     dmi.set_start_address(0);

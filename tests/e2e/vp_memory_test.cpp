@@ -13,6 +13,12 @@
 #include <memory>
 #include <unordered_map>
 
+#include <random>
+
+#include <tlm_utils/peq_with_cb_and_phase.h>
+
+#include "gpurf/modules/common/pending.h"
+#include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/frontend/launch.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/platform/config.h"
@@ -23,6 +29,32 @@
 using namespace gpurf;
 
 namespace {
+
+// The GPU's buffers, windows and functional state all fall in [0, 4 GiB): a dense store, so that
+// DMI can hand out one pointer (calloc: pages untouched until used).
+struct Store {
+  static constexpr uint64_t kBase = 0, kSize = uint64_t(4) << 30;
+  std::unique_ptr<unsigned char, decltype(&std::free)> bytes{
+      static_cast<unsigned char*>(std::calloc(kSize, 1)), &std::free};
+  bool copy(tlm::tlm_generic_payload& gp, bool write) {
+    const uint64_t a = gp.get_address();
+    const unsigned len = gp.get_data_length();
+    unsigned sw = gp.get_streaming_width();
+    if (sw == 0 || sw > len) sw = len;
+    if (a + sw > kSize) return false;
+    const unsigned char* be = gp.get_byte_enable_ptr();
+    const unsigned bl = gp.get_byte_enable_length();
+    for (unsigned i = 0; i < len; ++i) {
+      if (be && bl && be[i % bl] != TLM_BYTE_ENABLED) continue;
+      unsigned char& m = bytes.get()[a + i % sw];
+      if (write)
+        m = gp.get_data_ptr()[i];
+      else
+        gp.get_data_ptr()[i] = m;
+    }
+    return true;
+  }
+};
 
 // A flat memory with a fixed latency and no bandwidth limit. `wait_in_transport`: b_transport
 // waits the incoming delay plus the latency and returns a zero delay (allowed by IEEE 1666 for
@@ -96,37 +128,18 @@ struct VpMemory : sc_core::sc_module {
       return false;
     }
     ++grants;
-    dmi.set_dmi_ptr(store_.get());
-    dmi.set_start_address(kBase);
-    dmi.set_end_address(kBase + kSize - 1);
+    dmi.set_dmi_ptr(store.bytes.get());
+    dmi.set_start_address(Store::kBase);
+    dmi.set_end_address(Store::kBase + Store::kSize - 1);
     dmi.allow_read_write();
     dmi.set_read_latency(latency);
     dmi.set_write_latency(latency);
     return true;
   }
 
-  // The GPU's buffers, windows and functional state all fall in [kBase, kBase + kSize): a
-  // dense store, so that DMI can hand out one pointer (calloc: pages untouched until used).
-  static constexpr uint64_t kBase = 0, kSize = uint64_t(4) << 30;
-  std::unique_ptr<unsigned char, decltype(&std::free)> store_{
-      static_cast<unsigned char*>(std::calloc(kSize, 1)), &std::free};
-
+  Store store;
   void copy(tlm::tlm_generic_payload& gp, bool write) {
-    const uint64_t a = gp.get_address();
-    const unsigned len = gp.get_data_length();
-    unsigned sw = gp.get_streaming_width();
-    if (sw == 0 || sw > len) sw = len;
-    if (a + sw > kSize) return violation("access beyond the memory");
-    const unsigned char* be = gp.get_byte_enable_ptr();
-    const unsigned bl = gp.get_byte_enable_length();
-    for (unsigned i = 0; i < len; ++i) {
-      if (be && bl && be[i % bl] != TLM_BYTE_ENABLED) continue;
-      unsigned char& m = store_.get()[a + i % sw];
-      if (write)
-        m = gp.get_data_ptr()[i];
-      else
-        gp.get_data_ptr()[i] = m;
-    }
+    if (!store.copy(gp, write)) violation("access beyond the memory");
   }
 };
 
@@ -287,4 +300,102 @@ TEST(VpMemory, AnErrorResponseStopsTheKernelNotTheSimulation) {
   EXPECT_NE(r.error.find("COMMAND_ERROR"), std::string::npos) << r.error;
   EXPECT_EQ(other.ticks, 1000u) << "the other IP was cut off";
   EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+}
+
+namespace {
+
+// An AT memory that holds the GPU to the base protocol's 4-phase rules: one request phase at a
+// time (BEGIN_REQ only after the previous END_REQ), payloads from the initiator's memory
+// manager with no gpurf extension, naturally aligned power-of-two lengths of at most the burst
+// size; it takes 0-30 ns to accept a request (END_REQ: backpressure) and answers after a random
+// 100-400 ns (BEGIN_RESP on the backward path), so many transactions are outstanding.
+struct AtMemory : sc_core::sc_module {
+  tlm_utils::simple_target_socket<AtMemory> socket;
+  Store store;
+  std::mt19937 rng{11};
+  unsigned burst = 128, outstanding = 0, max_outstanding = 0;
+  bool in_request = false;
+  uint64_t requests = 0, violations = 0;
+  std::string first_violation;
+  tlm_utils::peq_with_cb_and_phase<AtMemory> peq{this, &AtMemory::phase};
+
+  explicit AtMemory(sc_core::sc_module_name nm) : sc_module(nm), socket("socket") {
+    socket.register_nb_transport_fw(this, &AtMemory::nb_transport_fw);
+    socket.register_transport_dbg(this, &AtMemory::transport_dbg);
+  }
+  void violation(const std::string& what) {
+    if (!violations++) first_violation = what;
+  }
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+                                     sc_core::sc_time& delay) {
+    if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
+    if (ph != tlm::BEGIN_REQ) {
+      violation("phase " + std::string(ph.get_name()) + " on the forward path");
+      return tlm::TLM_COMPLETED;
+    }
+    ++requests;
+    if (in_request) violation("BEGIN_REQ before the previous END_REQ");
+    in_request = true;
+    const unsigned len = gp.get_data_length();
+    if (!gp.has_mm()) violation("a payload without a memory manager");
+    Txn* t = nullptr;
+    PendingExt* pe = nullptr;
+    gp.get_extension(t);
+    gp.get_extension(pe);
+    if (t || pe) violation("a gpurf extension leaked onto the payload");
+    if (!len || (len & (len - 1)) || gp.get_address() % len || len > burst)
+      violation("length " + std::to_string(len) + " at " + std::to_string(gp.get_address()));
+    if (!store.copy(gp, gp.is_write())) violation("access beyond the memory");
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    max_outstanding = std::max(max_outstanding, ++outstanding);
+    const sc_core::sc_time accept(rng() % 31, sc_core::SC_NS);
+    tlm::tlm_phase end = tlm::END_REQ, resp = tlm::BEGIN_RESP;
+    peq.notify(gp, end, delay + accept);
+    peq.notify(gp, resp, delay + accept + sc_core::sc_time(100 + rng() % 301, sc_core::SC_NS));
+    return tlm::TLM_ACCEPTED;
+  }
+  void phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
+    tlm::tlm_phase p = ph;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    if (ph == tlm::END_REQ) {
+      in_request = false;
+      socket->nb_transport_bw(gp, p, d);
+      return;
+    }
+    --outstanding;
+    if (socket->nb_transport_bw(gp, p, d) != tlm::TLM_COMPLETED && p != tlm::END_RESP)
+      violation("BEGIN_RESP neither completed nor ended");
+  }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+    return store.copy(gp, gp.is_write()) ? gp.get_data_length() : 0;
+  }
+};
+
+} // namespace
+
+// AT: every suite-style check on an AT memory with random latency and backpressure; the GPU
+// keeps the 4-phase rules, has many transactions in flight, and the outputs are right.
+TEST(VpMemory, AnAtMemoryWithRandomLatencyAndBackpressure) {
+  AtMemory mem("at");
+  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  for (const char* o : {"gpu.memory_port=at", "gpu.sm_count=2", "gpu.burst_bytes=64"})
+    apply_override(*cfg, o);
+  mem.burst = 64;
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/daxpy_dot.yaml");
+  PtxFrontend fe(spec, frontend_options(*cfg));
+  Params top(cfg.get(), "");
+  Gpu gpu(top, fe, fe.regs_per_thread());
+  gpu.memory_port().bind(mem.socket);
+  gpu.start();
+  sc_core::sc_start();
+  ASSERT_TRUE(gpu.finished()) << gpu.error();
+  EXPECT_EQ(fe.verify_outputs(), "");
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+  EXPECT_GT(mem.max_outstanding, 4u);
+  EXPECT_EQ(mem.outstanding, 0u);
+  const auto stats = dump_stats_json(false);
+  EXPECT_EQ(stats["memory_port"]["transactions"]["value"].get<uint64_t>(), mem.requests);
+  EXPECT_GT(stats["memory_port"]["backpressure_waits"]["value"].get<uint64_t>(), 0u);
+  // 128-byte lines went out as two 64-byte bursts.
+  EXPECT_EQ(mem.requests, 2 * stats["memory_port"]["requests"]["value"].get<uint64_t>());
 }

@@ -29,9 +29,11 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
+#include <unordered_map>
 #include <vector>
 
 #include "gpurf/modules/common/line_io.h"
+#include "gpurf/modules/common/pending.h"
 #include "gpurf/modules/l1/i_l1.h"
 #include "gpurf/policies/cache.h"
 
@@ -119,6 +121,8 @@ private:
       return;
     }
     if (room.status == Mshrs::Status::Busy) {
+      if (!t) // cannot retry, and every fill is pending on the memory (AT)
+        throw WorkloadError(std::string(name()) + ": every MSHR waits on the memory's answer");
       t->busy = true;
       ++mshr_full_;
       return;
@@ -127,12 +131,17 @@ private:
     ++reads_;
     line_reads_ += last - first + 1;
     Cycle ready_max = t0;
+    PendingJoin waits(t0); // fills the memory answers later (AT)
     for (uint64_t l = first; l <= last; ++l) {
       Cycle ready;
       CacheTags::Line* line = tags_.lookup(l);
       if (const Mshrs::Entry* m = mshrs_.find(l)) {
         ++mshr_merges_;
-        ready = std::max(m->complete, t0 + geo_.hit_latency);
+        ready = t0 + geo_.hit_latency;
+        if (m->complete == Mshrs::kPending)
+          waits.add(pend_.at(l), ready);
+        else
+          ready = std::max(m->complete, ready);
         if (line) tags_.touch(line);
         peek_line(l);
       } else if (line) {
@@ -147,8 +156,19 @@ private:
         sc_core::sc_time md = delay + clock_->time(t0 - arrival + geo_.hit_latency);
         mem->b_transport(mgp_, md);
         check_memory_response(mgp_, name(), "line fill READ");
-        ready = now() + clock_->cycles(md);
-        mshrs_.add(l, ready);
+        if (PendingPtr p = take_pending(mgp_)) {
+          ready = t0 + geo_.hit_latency;
+          waits.add(p, ready);
+          mshrs_.add(l, Mshrs::kPending);
+          pend_[l] = p;
+          p->then([this, l](Cycle c, const std::string&) {
+            mshrs_.set_complete(l, c);
+            pend_.erase(l);
+          });
+        } else {
+          ready = now() + clock_->cycles(md);
+          mshrs_.add(l, ready);
+        }
         tags_.install(l);
         bytes_from_mem_ += geo_.line_bytes;
       }
@@ -157,6 +177,10 @@ private:
     }
     delay += clock_->time(ready_max - arrival);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (!waits.empty()) {
+      waits.at_least(ready_max);
+      set_pending(gp, waits.make());
+    }
   }
 
   void write(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
@@ -172,6 +196,7 @@ private:
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     mem->b_transport(gp, md);
     check_memory_response(gp, name(), "WRITE");
+    if (posted_writes_) take_pending(gp); // the store does not wait for the memory
     bytes_to_mem_ += gp.get_data_length();
     delay = posted_writes_ ? delay + clock_->time(geo_.hit_latency) : md;
   }
@@ -194,6 +219,7 @@ private:
     sc_core::sc_time md = delay + clock_->time(geo_.hit_latency);
     mem->b_transport(ag, md);
     ag.clear_extension(&t);
+    if (PendingPtr p = take_pending(ag)) set_pending(gp, p);
     check_memory_response(ag, name(), "atomic READ");
     bytes_from_mem_ += len;
     if (gp.get_command() == tlm::TLM_READ_COMMAND) {
@@ -214,6 +240,7 @@ private:
   Mshrs mshrs_{geo_.mshrs};
   std::vector<unsigned char> buf_;
   tlm::tlm_generic_payload mgp_;
+  std::unordered_map<uint64_t, PendingPtr> pend_; // lines whose fill the memory answers later
 };
 
 GPURF_REGISTER_UNIT(IL1, SetAssocL1, "set_assoc",

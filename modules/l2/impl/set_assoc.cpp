@@ -31,9 +31,12 @@
 // TLM_BURST_ERROR_RESPONSE; an error response from the memory raises WorkloadError.
 #include <algorithm>
 #include <cstring>
+#include <deque>
+#include <unordered_map>
 #include <vector>
 
 #include "gpurf/modules/common/line_io.h"
+#include "gpurf/modules/common/pending.h"
 #include "gpurf/modules/l2/i_l2.h"
 #include "gpurf/policies/cache.h"
 
@@ -71,6 +74,10 @@ public:
             stats().scalar("mshr_wait_cycles", "cycles requests waited for a free MSHR", "cycles")),
         bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
         bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")),
+        deferred_requests_(stats().scalar(
+            "deferred_requests",
+            "AT: requests that waited for a fill to free an MSHR (every MSHR pending)",
+            "requests")),
         tags_(geo_.sets, geo_.ways), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
         buf_(geo_.line_bytes), victim_(geo_.line_bytes) {
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
@@ -136,21 +143,38 @@ private:
   }
 
   // Sends a full-line READ (fill) or WRITE (write-back) of line `l` at cycle `at`; returns the
-  // cycle the memory answers.
-  Cycle line_transfer(tlm::tlm_command cmd, uint64_t l, Cycle at, std::vector<unsigned char>& buf) {
+  // cycle the memory answers, or kNever with *pending set when it answers later (AT).
+  Cycle line_transfer(tlm::tlm_command cmd, uint64_t l, Cycle at, std::vector<unsigned char>& buf,
+                      PendingPtr* pending = nullptr) {
     line_payload(mgp_, cmd, l * geo_.line_bytes, buf.data(), geo_.line_bytes);
     sc_core::sc_time md = clock_->time(at - now());
     mem->b_transport(mgp_, md);
+    PendingPtr p = take_pending(mgp_);
     check_memory_response(mgp_, name(),
                           cmd == tlm::TLM_READ_COMMAND ? "line fill READ" : "write-back WRITE");
     (cmd == tlm::TLM_READ_COMMAND ? bytes_from_mem_ : bytes_to_mem_) += geo_.line_bytes;
-    return now() + clock_->cycles(md);
+    if (p && pending) *pending = p;
+    return p ? kNever : now() + clock_->cycles(md);
   }
 
-  // Fetches line `l` at cycle `at` (miss): MSHR, install, write-back of a dirty victim.
-  Cycle fill(uint64_t l, Cycle at) {
-    const Cycle ready = line_transfer(tlm::TLM_READ_COMMAND, l, at, buf_);
+  // Fetches line `l` at cycle `at` (miss): MSHR, install, write-back of a dirty victim. A fill
+  // the memory answers later holds its MSHR until it does; *pending gets it.
+  Cycle fill(uint64_t l, Cycle at, PendingPtr* pending) {
+    PendingPtr p;
+    const Cycle ready = line_transfer(tlm::TLM_READ_COMMAND, l, at, buf_, &p);
     mshrs_.add(l, ready);
+    if (p) {
+      pend_[l] = p;
+      p->then([this, l](Cycle c, const std::string&) {
+        mshrs_.set_complete(l, c);
+        pend_.erase(l);
+        if (!deferred_.empty()) {
+          clock_->now = c; // outside any SM's cycle: the shared clock is the answer's
+          retry_deferred(c);
+        }
+      });
+      *pending = p;
+    }
     install(l, at);
     return ready;
   }
@@ -165,74 +189,143 @@ private:
   }
 
   // A read, a write-back write or an atomic performed here.
+  // What the timing of a request needs once its bytes have moved (a deferred one keeps it).
+  struct Timed {
+    uint64_t first, last;
+    Kind kind;
+    std::vector<bool> covers; // a write covers line first + i entirely (no fetch)
+    Cycle arrival;
+  };
+
+  // A read, a write-back write or an atomic performed here: the bytes move at once (the
+  // memory holds them, the functional engine owns them), the timing follows.
   void access(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Cycle arrival, Kind kind) {
-    const uint64_t first = first_line(gp), last = last_line(gp);
-    const bool write = kind == Kind::Write;
-    // A write miss that covers its line allocates it without a fetch (no MSHR).
-    auto fetches = [&](uint64_t l) {
-      return !mshrs_.find(l) && !tags_.lookup(l) &&
-             !(write && covers(gp, l * geo_.line_bytes, geo_.line_bytes));
-    };
-    const Mshrs::Room room = mshrs_.room(arrival, true, [&] {
-      unsigned n = 0;
-      for (uint64_t l = first; l <= last; ++l) n += fetches(l);
-      return n;
-    });
-    if (room.status == Mshrs::Status::Never) {
+    Timed r{first_line(gp), last_line(gp), kind, {}, arrival};
+    for (uint64_t l = r.first; l <= r.last; ++l)
+      r.covers.push_back(kind == Kind::Write && covers(gp, l * geo_.line_bytes, geo_.line_bytes));
+    Cycle ready = arrival;
+    PendingPtr pending;
+    const Mshrs::Status st = time(r, arrival, ready, pending);
+    if (st == Mshrs::Status::Never) {
       gp.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE); // can never be served
       return;
     }
+    move_bytes(gp, r);
+    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    if (st == Mshrs::Status::Busy) {
+      // Every MSHR waits on the memory's answer (AT) and the L1 cannot retry: the request
+      // waits here for the first fill to arrive.
+      deferred_.push_back({std::move(r), std::make_shared<Pending>()});
+      ++deferred_requests_;
+      set_pending(gp, deferred_.back().second);
+      return;
+    }
+    delay += clock_->time(ready - arrival);
+    if (pending) set_pending(gp, pending);
+  }
+
+  // The bytes of request `gp` moved between it and the memory's lines, untimed.
+  void move_bytes(tlm::tlm_generic_payload& gp, const Timed& r) {
+    for (uint64_t l = r.first; l <= r.last; ++l) {
+      peek_line(l, buf_);
+      if (r.kind == Kind::Write) { // merge the write into the line the memory holds
+        move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/false);
+        line_payload(mgp_, tlm::TLM_WRITE_COMMAND, l * geo_.line_bytes, buf_.data(),
+                     geo_.line_bytes);
+        mem->transport_dbg(mgp_);
+      } else {
+        move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/true);
+      }
+    }
+  }
+
+  // The timing of request `r` from cycle `from` (its arrival, or the cycle a fill freed an
+  // MSHR for a deferred one): MSHR room, bank lookups, fills, LRU and dirty state, statistics.
+  // Ok: `ready` is when it completes (`pending` set when a fill the memory answers later
+  // decides it). Never and Busy (AT: every MSHR waits on the memory) change nothing.
+  Mshrs::Status time(const Timed& r, Cycle from, Cycle& ready, PendingPtr& pending) {
+    const bool write = r.kind == Kind::Write;
+    // A write miss that covers its line allocates it without a fetch (no MSHR).
+    auto fetches = [&](uint64_t l) {
+      return !mshrs_.find(l) && !tags_.lookup(l) && !(write && r.covers[l - r.first]);
+    };
+    const Mshrs::Room room = mshrs_.room(from, true, [&] {
+      unsigned n = 0;
+      for (uint64_t l = r.first; l <= r.last; ++l) n += fetches(l);
+      return n;
+    });
+    if (room.status != Mshrs::Status::Ok) return room.status;
     const Cycle t0 = room.start;
-    mshr_wait_cycles_ += t0 - arrival;
-    if (kind == Kind::Read) {
+    mshr_wait_cycles_ += t0 - r.arrival;
+    if (r.kind == Kind::Read) {
       ++reads_;
-      line_reads_ += last - first + 1;
+      line_reads_ += r.last - r.first + 1;
     }
     if (write) ++writes_;
     Cycle ready_max = t0;
-    for (uint64_t l = first; l <= last; ++l) {
+    PendingJoin waits(t0); // fills the memory answers later (AT)
+    for (uint64_t l = r.first; l <= r.last; ++l) {
       const Cycle looked_up = lookup_start(l, t0) + geo_.hit_latency;
       CacheTags::Line* line = tags_.lookup(l);
       const Mshrs::Entry* m = mshrs_.find(l);
-      Cycle ready = looked_up;
+      Cycle at = looked_up;
       if (write) {
         (line ? write_hits_ : write_misses_) += 1;
         if (!line && fetches(l)) {
           ++write_fetches_;
-          fill(l, looked_up);
+          PendingPtr unused; // the write does not wait for its fetch
+          fill(l, looked_up, &unused);
           line = tags_.lookup(l);
         } else if (!line) {
           line = install(l, looked_up);
         }
         tags_.touch(line);
         line->dirty = true;
-        peek_line(l, buf_); // the memory holds the line's bytes: merge the write into them
-        move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/false);
-        line_payload(mgp_, tlm::TLM_WRITE_COMMAND, l * geo_.line_bytes, buf_.data(),
-                     geo_.line_bytes);
-        mem->transport_dbg(mgp_);
       } else {
         if (m) {
-          if (kind == Kind::Read) ++mshr_merges_;
-          ready = std::max(m->complete, looked_up);
+          if (r.kind == Kind::Read) ++mshr_merges_;
+          if (m->complete == Mshrs::kPending)
+            waits.add(pend_.at(l), looked_up);
+          else
+            at = std::max(m->complete, looked_up);
           if (line) tags_.touch(line);
-          peek_line(l, buf_);
         } else if (line) {
-          if (kind == Kind::Read) ++hits_;
+          if (r.kind == Kind::Read) ++hits_;
           tags_.touch(line);
-          peek_line(l, buf_);
         } else {
-          if (kind == Kind::Read) ++misses_;
-          ready = fill(l, looked_up);
-          line = tags_.lookup(l);
+          if (r.kind == Kind::Read) ++misses_;
+          PendingPtr p;
+          const Cycle filled = fill(l, looked_up, &p);
+          if (p)
+            waits.add(p, looked_up);
+          else
+            at = filled;
         }
-        if (kind == Kind::Atomic && (line = tags_.lookup(l))) line->dirty = true;
-        move_overlap(gp, l * geo_.line_bytes, buf_.data(), geo_.line_bytes, /*to_request=*/true);
+        if (r.kind == Kind::Atomic && (line = tags_.lookup(l))) line->dirty = true;
       }
-      ready_max = std::max(ready_max, ready);
+      ready_max = std::max(ready_max, at);
     }
-    delay += clock_->time(ready_max - arrival);
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    ready = ready_max;
+    if (!waits.empty()) {
+      waits.at_least(ready_max);
+      pending = waits.make();
+    }
+    return Mshrs::Status::Ok;
+  }
+
+  // A fill arrived at cycle `c` (AT): deferred requests take the MSHRs it freed, in order.
+  void retry_deferred(Cycle c) {
+    while (!deferred_.empty()) {
+      auto& [r, answer] = deferred_.front();
+      Cycle ready = c;
+      PendingPtr pending;
+      if (time(r, std::max(r.arrival, c), ready, pending) != Mshrs::Status::Ok) return;
+      if (pending)
+        pending->then([a = answer](Cycle at, const std::string& e) { a->complete(at, e); });
+      else
+        answer->complete(ready);
+      deferred_.pop_front();
+    }
   }
 
   void write_through(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Cycle arrival) {
@@ -270,12 +363,14 @@ private:
   const bool write_back_;
   uint64_t &reads_, &line_reads_, &hits_, &misses_, &mshr_merges_, &writes_, &write_hits_,
       &write_misses_, &write_fetches_, &atomics_, &writebacks_, &bank_conflict_cycles_,
-      &mshr_wait_cycles_, &bytes_from_mem_, &bytes_to_mem_;
+      &mshr_wait_cycles_, &bytes_from_mem_, &bytes_to_mem_, &deferred_requests_;
   CacheTags tags_;
   Mshrs mshrs_;
   std::vector<Cycle> bank_free_;
   std::vector<unsigned char> buf_, victim_;
   tlm::tlm_generic_payload mgp_;
+  std::unordered_map<uint64_t, PendingPtr> pend_;     // lines whose fill the memory answers later
+  std::deque<std::pair<Timed, PendingPtr>> deferred_; // AT: waiting for an MSHR
 };
 
 GPURF_REGISTER_UNIT(IL2, SetAssocL2, "set_assoc",

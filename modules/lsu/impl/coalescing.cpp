@@ -26,10 +26,11 @@
 // baselines set their own.
 #include <algorithm>
 #include <cstring>
-#include <deque>
+#include <list>
 #include <sstream>
 #include <vector>
 
+#include "gpurf/modules/common/pending.h"
 #include "gpurf/modules/frontend/i_frontend.h"
 #include "gpurf/modules/lsu/i_lsu.h"
 
@@ -86,6 +87,20 @@ public:
   }
 
   void tick(Cycle now) override {
+    // Instructions whose memory has answered (AT) hand their results over first.
+    for (auto it = waiting_.begin(); it != waiting_.end();) {
+      if (it->pending) {
+        ++it;
+        continue;
+      }
+      if (!it->error.empty()) throw WorkloadError(it->error);
+      if (!complete(*it, now)) {
+        ++wb_retries_;
+        wake(now + 1);
+        return;
+      }
+      it = waiting_.erase(it);
+    }
     if (queue_.empty()) return;
     Entry& e = queue_.front();
     if (now < e.start) {
@@ -130,18 +145,15 @@ public:
       }
       e.issued = true;
     }
-    wb_.prepare(Txn::Kind::Complete);
-    wb_.txn.inst = e.inst;
-    wb_.delay = clock_->time(e.ready > now ? e.ready - now : 0);
-    to_wb->b_transport(wb_.gp, wb_.delay);
-    if (wb_.txn.busy) {
+    if (e.pending) { // the memory answers later (AT): the port goes on with the next one
+      waiting_.splice(waiting_.end(), queue_, queue_.begin());
+    } else if (!complete(e, now)) {
       ++wb_retries_;
       wake(now + 1);
       return;
+    } else {
+      queue_.pop_front();
     }
-    latency_total_ += std::max(e.ready, now) - e.dispatched;
-    ++completed_;
-    queue_.pop_front();
     if (!queue_.empty()) wake(std::max(now + 1, queue_.front().start));
   }
 
@@ -190,9 +202,11 @@ private:
     MemSpace space = MemSpace::None;
     tlm::tlm_command cmd = tlm::TLM_READ_COMMAND;
     std::vector<Segment> segs;
-    size_t next = 0;     // segments sent (global/local), port cycles used (shared)
-    unsigned degree = 1; // shared: bank conflict degree
-    bool issued = false; // port work done; Complete not yet accepted
+    size_t next = 0;      // segments sent (global/local), port cycles used (shared)
+    unsigned degree = 1;  // shared: bank conflict degree
+    bool issued = false;  // port work done; Complete not yet accepted
+    unsigned pending = 0; // segments the memory answers later (AT)
+    std::string error;    // an error response to one of them
   };
 
   static unsigned lane_bytes(const WarpInst& inst) {
@@ -240,6 +254,18 @@ private:
     return degree;
   }
 
+  // Hands `e`'s result to the writeback, ready at e.ready; false if the writeback was busy.
+  bool complete(Entry& e, Cycle now) {
+    wb_.prepare(Txn::Kind::Complete);
+    wb_.txn.inst = e.inst;
+    wb_.delay = clock_->time(e.ready > now ? e.ready - now : 0);
+    to_wb->b_transport(wb_.gp, wb_.delay);
+    if (wb_.txn.busy) return false;
+    latency_total_ += std::max(e.ready, now) - e.dispatched;
+    ++completed_;
+    return true;
+  }
+
   // Sends the next segment of `e` to the L1; false if the L1 was busy.
   bool send_segment(Entry& e, Cycle now) {
     Segment& s = e.segs[e.next];
@@ -275,6 +301,17 @@ private:
       throw WorkloadError(os.str());
     }
     e.ready = std::max(e.ready, now + clock_->cycles(l1_.delay));
+    if (PendingPtr p = take_pending(gp)) {
+      ++e.pending;
+      Entry* ep = &e; // list elements stay in place; e is erased only once answered
+      p->then([this, ep](Cycle c, const std::string& error) {
+        ep->ready = std::max(ep->ready, c);
+        if (!error.empty() && ep->error.empty())
+          ep->error = std::string(name()) + ": " + ep->inst->info->opname + " (pc " +
+                      std::to_string(ep->inst->info->pc) + "): " + error;
+        if (--ep->pending == 0) wake(c); // outside the SM's tick: now() is not the time
+      });
+    }
     ++e.next;
     ++segments_;
     return true;
@@ -285,7 +322,8 @@ private:
   Stat& instructions_;
   uint64_t &segments_, &conflict_cycles_, &port_busy_, &dispatch_stalls_, &l1_retries_,
       &wb_retries_, &completed_, &latency_total_;
-  std::deque<Entry> queue_;
+  // Lists: an entry keeps its address when it moves to waiting_ (the memory's answer finds it).
+  std::list<Entry> queue_, waiting_;
   bool accepted_ = false;
   Cycle last_accept_ = 0;
   Packet l1_, wb_;

@@ -22,6 +22,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include <tlm_utils/peq_with_cb_and_phase.h>
+
 #include "gpurf/modules/memory/i_memory.h"
 
 namespace gpurf {
@@ -124,6 +126,31 @@ protected:
     }
   }
 
+  // AT (gpu.memory_port: at): BEGIN_REQ is accepted at once (TLM_UPDATED, END_REQ: the
+  // channel's queueing is in the timing above); BEGIN_RESP follows when b_transport's delay
+  // says, through a payload event queue; several transactions may be outstanding.
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) override {
+    if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
+    if (phase != tlm::BEGIN_REQ) {
+      SC_REPORT_ERROR(name(), "nb_transport_fw: unexpected phase");
+      return tlm::TLM_COMPLETED;
+    }
+    sc_core::sc_time d = delay;
+    b_transport(gp, d);
+    tlm::tlm_phase resp = tlm::BEGIN_RESP;
+    responses_.notify(gp, resp, d);
+    phase = tlm::END_REQ;
+    delay = sc_core::SC_ZERO_TIME;
+    return tlm::TLM_UPDATED;
+  }
+  void respond(tlm::tlm_generic_payload& gp, const tlm::tlm_phase&) {
+    tlm::tlm_phase phase = tlm::BEGIN_RESP;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    if (socket->nb_transport_bw(gp, phase, d) == tlm::TLM_UPDATED && phase != tlm::END_RESP)
+      SC_REPORT_ERROR(name(), "nb_transport_bw: the initiator answered BEGIN_RESP oddly");
+  }
+
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) override {
     const tlm::tlm_command cmd = gp.get_command();
     const uint64_t addr = gp.get_address();
@@ -172,6 +199,7 @@ private:
   const uint64_t size_, base_;
   const unsigned latency_, bytes_per_cycle_;
   const bool wait_;
+  tlm_utils::peq_with_cb_and_phase<SimpleMemory> responses_{this, &SimpleMemory::respond};
   Cycle busy_until_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages_;
   uint64_t &reads_, &writes_, &bytes_read_, &bytes_written_, &busy_cycles_, &queue_cycles_;

@@ -1,0 +1,207 @@
+#include "gpurf/platform/at_port.h"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+namespace gpurf {
+
+AtPort::AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_bytes)
+    : Unit(nm, c), in("in"), out("out"), burst_(burst_bytes),
+      requests_(stats().scalar("requests", "requests from the caches", "requests")),
+      transactions_(stats().scalar("transactions", "bursts sent (BEGIN_REQ)", "transactions")),
+      backpressure_(stats().scalar("backpressure_waits",
+                                   "BEGIN_REQs that waited for the previous END_REQ", "waits")),
+      errors_(stats().scalar("error_responses", "bursts answered with an error", "responses")) {
+  in.register_b_transport(this, &AtPort::b_transport);
+  in.register_transport_dbg(this, &AtPort::transport_dbg);
+  in.register_get_direct_mem_ptr(this, &AtPort::get_direct_mem_ptr);
+  out.register_nb_transport_bw(this, &AtPort::nb_transport_bw);
+  SC_METHOD(send);
+  sensitive << send_;
+  dont_initialize();
+  SC_METHOD(end_request);
+  sensitive << end_request_;
+  dont_initialize();
+}
+
+void AtPort::end_request() {
+  request_phase_ = nullptr;
+  send();
+}
+
+AtPort::~AtPort() {
+  for (auto& p : parts_) {
+    p->gp->reset();
+    delete p->gp;
+  }
+}
+
+void AtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  const uint64_t addr = gp.get_address();
+  const unsigned len = gp.get_data_length();
+  const Cycle at = now() + clock_->cycles(delay);
+  auto request = std::make_shared<Pending>();
+  auto left = std::make_shared<unsigned>(0);
+  auto ready = std::make_shared<Cycle>(at);
+  auto error = std::make_shared<std::string>();
+  // Naturally aligned power-of-two pieces of at most burst_ bytes.
+  for (uint64_t a = addr, end = addr + len; a < end;) {
+    unsigned n = burst_;
+    while (n > 1 && (a % n || a + n > end)) n /= 2;
+    Part* p;
+    if (idle_.empty()) {
+      parts_.push_back(std::make_unique<Part>());
+      p = parts_.back().get();
+      p->gp = new tlm::tlm_generic_payload(this);
+      owner_[p->gp] = p;
+    } else {
+      p = idle_.back();
+      idle_.pop_back();
+    }
+    tlm::tlm_generic_payload& q = *p->gp;
+    q.acquire();
+    q.set_command(gp.get_command());
+    q.set_address(a);
+    p->data.assign(gp.get_data_ptr() + (a - addr), gp.get_data_ptr() + (a - addr) + n);
+    q.set_data_ptr(p->data.data());
+    q.set_data_length(n);
+    q.set_streaming_width(n);
+    q.set_byte_enable_ptr(nullptr);
+    q.set_byte_enable_length(0);
+    if (const unsigned char* be = gp.get_byte_enable_ptr()) {
+      const unsigned bl = gp.get_byte_enable_length();
+      p->be.resize(n);
+      for (unsigned i = 0; i < n; ++i) p->be[i] = be[(a - addr + i) % bl];
+      q.set_byte_enable_ptr(p->be.data());
+      q.set_byte_enable_length(n);
+    }
+    q.set_dmi_allowed(false);
+    q.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    p->request = request;
+    p->parts_left = left;
+    p->ready = ready;
+    p->error = error;
+    p->send_at = at;
+    ++*left;
+    queue_.push_back(&q);
+    a += n;
+  }
+  ++requests_;
+  ++outstanding_;
+  send_.notify(clock_->time(at - now()));
+  // The data the caches need is already in memory (they read it through debug transport);
+  // the answer is when.
+  gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  set_pending(gp, request);
+}
+
+AtPort::Part& AtPort::part_of(tlm::tlm_generic_payload& gp) {
+  auto it = owner_.find(&gp);
+  if (it == owner_.end()) SC_REPORT_FATAL(name(), "a response for a payload the port did not send");
+  return *it->second;
+}
+
+void AtPort::send() {
+  while (!request_phase_ && !queue_.empty()) {
+    tlm::tlm_generic_payload& gp = *queue_.front();
+    Part& p = part_of(gp);
+    if (p.send_at > clock_->cycles(sc_core::sc_time_stamp())) {
+      send_.notify(clock_->time(p.send_at) - sc_core::sc_time_stamp());
+      return;
+    }
+    queue_.pop_front();
+    ++transactions_;
+    tlm::tlm_phase phase = tlm::BEGIN_REQ;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    request_phase_ = &gp;
+    clock_->now = clock_->cycles(sc_core::sc_time_stamp()); // a memory built beside the GPU
+    if (gp.is_write()) {
+      // The functional engine owns the memory's contents; a timed write carries the bytes the
+      // memory holds when it goes out (the L2's write-back read them cycles ago, and stores or
+      // atomics executed since must not be undone).
+      tlm::tlm_generic_payload now_bytes;
+      now_bytes.set_command(tlm::TLM_READ_COMMAND);
+      now_bytes.set_address(gp.get_address());
+      now_bytes.set_data_ptr(gp.get_data_ptr());
+      now_bytes.set_data_length(gp.get_data_length());
+      now_bytes.set_streaming_width(gp.get_data_length());
+      out->transport_dbg(now_bytes);
+    }
+    switch (out->nb_transport_fw(gp, phase, d)) {
+    case tlm::TLM_ACCEPTED: // END_REQ (and BEGIN_RESP) come on the backward path
+      break;
+    case tlm::TLM_UPDATED:
+      if (phase == tlm::END_REQ) {
+        end_request_.notify(d); // the channel is free after d
+        return;
+      } else if (phase == tlm::BEGIN_RESP) {
+        request_phase_ = nullptr;
+        respond(gp, d);
+        tlm::tlm_phase end = tlm::END_RESP;
+        sc_core::sc_time z = sc_core::SC_ZERO_TIME;
+        out->nb_transport_fw(gp, end, z);
+      }
+      break;
+    case tlm::TLM_COMPLETED:
+      request_phase_ = nullptr;
+      respond(gp, d);
+      break;
+    }
+  }
+  if (request_phase_ && !queue_.empty()) ++backpressure_;
+}
+
+tlm::tlm_sync_enum AtPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                           sc_core::sc_time& delay) {
+  if (phase == tlm::END_REQ) {
+    end_request_.notify(delay);
+    return tlm::TLM_ACCEPTED;
+  }
+  if (phase == tlm::BEGIN_RESP) {
+    if (request_phase_ == &gp) end_request_.notify(delay); // BEGIN_RESP implies its END_REQ
+    respond(gp, delay);
+    return tlm::TLM_COMPLETED; // no END_RESP needed
+  }
+  SC_REPORT_ERROR(name(), "unexpected phase on the backward path");
+  return tlm::TLM_ACCEPTED;
+}
+
+void AtPort::respond(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
+  Part& p = part_of(gp);
+  const Cycle c = clock_->cycles(sc_core::sc_time_stamp() + delay);
+  *p.ready = std::max(*p.ready, c);
+  if (!gp.is_response_ok() && p.error->empty()) {
+    ++errors_;
+    std::ostringstream os;
+    os << name() << ": memory " << (gp.is_write() ? "WRITE" : "READ") << " of "
+       << gp.get_data_length() << " bytes at 0x" << std::hex << gp.get_address()
+       << " failed: " << gp.get_response_string();
+    *p.error = os.str();
+  }
+  PendingPtr request = p.request;
+  const bool last = --*p.parts_left == 0;
+  const Cycle ready = *p.ready;
+  const std::string error = *p.error;
+  gp.release(); // back to the pool (free())
+  if (!last) return;
+  --outstanding_;
+  request->complete(ready, error);
+  response_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void AtPort::free(tlm::tlm_generic_payload* gp) {
+  Part& p = part_of(*gp);
+  gp->reset(); // no extension survives into the next use
+  p.request.reset();
+  idle_.push_back(&p);
+}
+
+bool AtPort::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64(0));
+  dmi.allow_none();
+  return false;
+}
+
+} // namespace gpurf
