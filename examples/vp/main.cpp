@@ -6,10 +6,11 @@
 // addresses above 4 GiB), one the GPU rejects (no CTA) and last one with a pointer outside the
 // memory, whose error stays with that kernel: the platform runs on.
 //
-//   vp SOURCE_DIR [annotate|wait] [SM_COUNT]
+//   vp SOURCE_DIR [annotate|wait|at] [SM_COUNT]
 //     annotate: the memory adds its latency to the delay (LT); wait: it waits a random
-//     latency (100-400 ns) in b_transport, as a slower VP memory may. Exit 0 when every
-//     check passes.
+//     latency (100-400 ns) in b_transport, as a slower VP memory may; at: the GPU talks to it
+//     with the 4-phase AT protocol, and it accepts a request after 0-30 ns (backpressure) and
+//     answers after a random 100-400 ns. Exit 0 when every check passes.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -22,6 +23,7 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+#include <tlm_utils/peq_with_cb_and_phase.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "gpurf/modules/frontend/launch.h"
@@ -43,8 +45,30 @@ struct Memory : sc_core::sc_module {
 
   explicit Memory(sc_core::sc_module_name nm) : sc_module(nm), socket("socket") {
     socket.register_b_transport(this, &Memory::b_transport);
+    socket.register_nb_transport_fw(this, &Memory::nb_transport_fw);
     socket.register_transport_dbg(this, &Memory::transport_dbg);
   }
+  // AT: accept (END_REQ) after 0-30 ns, one request at a time; answer (BEGIN_RESP) after a
+  // random 100-400 ns more; the bytes move at BEGIN_REQ.
+  tlm::tlm_sync_enum nb_transport_fw(int id, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay) {
+    if (phase == tlm::END_RESP) return tlm::TLM_COMPLETED;
+    gp.set_response_status(copy(gp) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    const sc_core::sc_time accept(rng() % 31, sc_core::SC_NS);
+    tlm::tlm_phase end = tlm::END_REQ, resp = tlm::BEGIN_RESP;
+    initiator_[&gp] = id;
+    peq_.notify(gp, end, delay + accept);
+    peq_.notify(gp, resp, delay + accept + sc_core::sc_time(100 + rng() % 301, sc_core::SC_NS));
+    return tlm::TLM_ACCEPTED;
+  }
+  void phase(tlm::tlm_generic_payload& gp, const tlm::tlm_phase& ph) {
+    tlm::tlm_phase p = ph;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    const int id = initiator_[&gp];
+    socket[id]->nb_transport_bw(gp, p, d);
+  }
+  tlm_utils::peq_with_cb_and_phase<Memory> peq_{this, &Memory::phase};
+  std::unordered_map<const tlm::tlm_generic_payload*, int> initiator_;
   void b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     if (!copy(gp)) return gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -216,8 +240,11 @@ int sc_main(int argc, char** argv) {
   const std::string sms = argc > 3 ? argv[3] : "1";
   try {
     gpurf::ConfigPtr platform = gpurf::load_config(src + "/configs/fermi.yaml");
-    for (const std::string& o :
-         std::vector<std::string>{"gpu.hosted=true", "gpu.memory_port=lt", "gpu.sm_count=" + sms})
+    const std::string port = mode == "at" ? "at" : "lt";
+    // gpurf's own regions (module variables, timing-only windows) where this VP wants them.
+    for (const std::string& o : std::vector<std::string>{
+             "gpu.hosted=true", "gpu.memory_port=" + port, "gpu.sm_count=" + sms,
+             "frontend.data_base=0x300000000", "frontend.window_base=0x340000000"})
       gpurf::apply_override(*platform, o);
     const gpurf::LaunchSpec spec = gpurf::load_launch(src + "/workloads/daxpy_dot.yaml");
     gpurf::PtxFrontend frontend(spec, gpurf::frontend_options(*platform));

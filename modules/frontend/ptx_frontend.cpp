@@ -4,6 +4,7 @@
 #include <cstring>
 #include <iomanip>
 #include <sstream>
+#include <tuple>
 #include <unordered_map>
 
 #include "gpurf/modules/common/hash.h"
@@ -54,7 +55,8 @@ std::string FrontendOptions::describe() const {
          " alloc_banks=" + std::to_string(alloc_banks) +
          " reuse_profile_warps=" + std::to_string(reuse_profile_warps) +
          " reuse_rthld=" + std::to_string(reuse_rthld) +
-         " reuse_oracle=" + (reuse_oracle ? "true" : "false");
+         " reuse_oracle=" + (reuse_oracle ? "true" : "false") +
+         " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base);
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -94,6 +96,19 @@ FrontendOptions frontend_options(Params& top) {
       "reuse_oracle", false,
       "Malekeh oracle hints: run every warp functionally first and give each dynamic instance "
       "its own exact near/far bits (what the profile's majority bit loses)");
+  const int64_t kTop = int64_t(1) << 48;
+  o.data_base = uint64_t(fe.get_int(
+      "data_base", 0x01000000,
+      "address of the module's .global/.const variables (240 MiB from here; docs/vp.md)", 0, kTop));
+  o.window_base = uint64_t(fe.get_int(
+      "window_base", 0xA0000000,
+      "timing-only windows of generic accesses to param, shared (+256 MiB) and local (+512 "
+      "MiB) memory, 1 GiB from here, which the memory must answer (docs/vp.md)",
+      0, kTop));
+  if (o.data_base < o.window_base + PtxFrontend::kWindowBytes &&
+      o.window_base < o.data_base + PtxFrontend::kDataBytes)
+    fe.fail("window_base", "the windows [window_base, +1 GiB) overlap the module's variables "
+                           "[data_base, +240 MiB)");
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
@@ -282,10 +297,13 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
     }
     next = (next + std::max<uint64_t>(b.bytes(), 1) + 255) / 256 * 256;
   }
-  if (next > kParamShadowBase)
-    throw WorkloadError(launch_.file + ": buffers need " + std::to_string(next - kBufferBase) +
-                        " bytes; at most " + std::to_string(kParamShadowBase - kBufferBase) +
-                        " fit below the timing-only windows");
+  for (auto [base, bytes, what] :
+       {std::tuple{options_.window_base, kWindowBytes, "the timing-only windows"},
+        {options_.data_base, kDataBytes, "the module's variables"}})
+    if (kBufferBase < base + bytes && base < next)
+      throw WorkloadError(launch_.file + ": buffers need [0x10000000, " + std::to_string(next) +
+                          "), which overlaps " + what + " at " + std::to_string(base) +
+                          " (frontend.window_base, frontend.data_base)");
   params_ = pack_params(launch_, buffer_addr_);
   return launch(limits, sms);
 }
@@ -322,8 +340,8 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   cfg.grid = ptx::Dim3(launch_.grid[0], launch_.grid[1], launch_.grid[2]);
   cfg.block = ptx::Dim3(launch_.block[0], launch_.block[1], launch_.block[2]);
   cfg.dyn_shared_bytes = launch_.shared_bytes;
-  cfg.data_base = kDataBase;
-  cfg.data_limit = kBufferBase - kDataBase;
+  cfg.data_base = options_.data_base;
+  cfg.data_limit = kDataBytes;
   cfg.local_bytes_per_thread = kLocalBytesPerThread;
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   try {
@@ -659,11 +677,12 @@ void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpIns
 uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,
                                   uint64_t a) const {
   auto local = [&](uint64_t off) {
-    return kLocalBase + uint64_t(warp) * kLocalBytesPerThread * kWarpSize + (off / 4) * 128 +
-           lane * 4 + off % 4;
+    return options_.window_base + kLocalWindow + uint64_t(warp) * kLocalBytesPerThread * kWarpSize +
+           (off / 4) * 128 + lane * 4 + off % 4;
   };
   auto shared_shadow = [&](uint64_t off) {
-    return kSharedShadowBase + uint64_t(warps_[warp].cta_slot) * (1u << 20) + off;
+    return options_.window_base + kSharedWindow + uint64_t(warps_[warp].cta_slot) * (1u << 20) +
+           off;
   };
   switch (static_cast<ptx::Space>(space)) {
   case ptx::Space::Local:
@@ -671,14 +690,14 @@ uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& 
   case ptx::Space::Shared:
     return info.space == MemSpace::Shared ? a : shared_shadow(a);
   case ptx::Space::Param:
-    return info.space == MemSpace::Param ? a : kParamShadowBase + a;
+    return info.space == MemSpace::Param ? a : options_.window_base + a;
   case ptx::Space::Generic: // lanes in different spaces: classify each generic address
     if (a >= ptx::kSharedWindow && a - ptx::kSharedWindow < ptx::kWindowSize)
       return shared_shadow(a - ptx::kSharedWindow);
     if (a >= ptx::kLocalWindow && a - ptx::kLocalWindow < ptx::kWindowSize)
       return local(a - ptx::kLocalWindow);
     if (a >= ptx::kParamWindow && a - ptx::kParamWindow < ptx::kWindowSize)
-      return kParamShadowBase + (a - ptx::kParamWindow);
+      return options_.window_base + (a - ptx::kParamWindow);
     return a;
   default:
     return a;

@@ -4,7 +4,7 @@
 // long-latency marks: modules/frontend/compiler) and builds one static InstInfo per PTX
 // instruction. start() places the buffers in global memory through the SM's functional memory
 // (from kBufferBase, 256-B aligned, in declaration order; module .global/.const data at
-// kDataBase), packs the parameters and launches the first CTAs.
+// frontend.data_base), packs the parameters and launches the first CTAs.
 //
 // CTA scheduling: a CTA of T threads occupies ceil(T/32) consecutive warp slots; as many CTAs
 // are resident as the SM's warp slots, registers, CTA slots and shared memory allow
@@ -30,10 +30,11 @@
 // error and stops the run with a WorkloadError.
 // Memory addresses (per active lane): global/const: the global address; shared: the offset in
 // the CTA's shared memory; local: mapped to a per-thread, lane-interleaved window at
-// kLocalBase (global memory, timing only); param: the offset in the parameter buffer. Generic
+// window_base + kLocalWindow (global memory, timing only); param: the offset in the parameter
+// buffer. Generic
 // accesses (reported as global space) that resolve to shared/local/param memory are mapped to
-// timing-only windows of global memory (kSharedShadowBase + cta_slot * 1 MiB + offset, the
-// local window, kParamShadowBase + offset).
+// timing-only windows of global memory (window_base + kSharedWindow + cta_slot * 1 MiB +
+// offset, the local window, window_base + offset).
 #pragma once
 
 #include <array>
@@ -65,11 +66,17 @@ struct FrontendOptions {
   unsigned reuse_profile_warps = 0, reuse_rthld = 12;
   // Oracle hints: every warp profiled, each dynamic instance gets its own exact bits.
   bool reuse_oracle = false;
+  // Where gpurf puts what is not the host's in the global address space: the module's
+  // .global/.const variables (kDataBytes from data_base) and the timing-only windows of generic
+  // accesses to param, shared and local memory (kWindowBytes from window_base: param, shared at
+  // +256 MiB, local at +512 MiB). A virtual platform moves them where its memory has room.
+  uint64_t data_base = 0x01000000ull, window_base = 0xA0000000ull;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
            reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld &&
-           reuse_oracle == o.reuse_oracle;
+           reuse_oracle == o.reuse_oracle && data_base == o.data_base &&
+           window_base == o.window_base;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -90,11 +97,10 @@ struct GlobalMemory;
 
 class PtxFrontend : public IFrontend {
 public:
-  static constexpr uint64_t kBufferBase = 0x10000000ull; // launch buffers
-  static constexpr uint64_t kDataBase = 0x01000000ull;   // module .global/.const variables
-  static constexpr uint64_t kParamShadowBase = 0xA0000000ull;
-  static constexpr uint64_t kSharedShadowBase = 0xB0000000ull;
-  static constexpr uint64_t kLocalBase = 0xC0000000ull;
+  static constexpr uint64_t kBufferBase = 0x10000000ull;  // launch-file buffers
+  static constexpr uint64_t kDataBytes = 0x0F000000ull;   // module variables (240 MiB)
+  static constexpr uint64_t kWindowBytes = 0x40000000ull; // the timing-only windows (1 GiB)
+  static constexpr uint64_t kSharedWindow = 0x10000000ull, kLocalWindow = 0x20000000ull;
   static constexpr unsigned kLocalBytesPerThread = 16 * 1024;
 
   // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run

@@ -46,6 +46,12 @@ for k in sgemm daxpy_dot bfs; do
   done
 done
 
+# The timing-only windows and the module's variables move where a VP's memory has room.
+for k in nbody bfs; do
+  cycles $k -p frontend.window_base=0x200000000 -p frontend.data_base=0x180000000 >/dev/null
+done
+expect_exit 2 "frontend.window_base" "overlap" -- run -p frontend.window_base=0x1000000
+
 expect_exit 2 "memory.respond" "gpu.memory_port: lt" -- run -p memory.respond=wait
 expect_exit 2 "gpu.quantum_cycles" "memory_port: lt" -- run -p gpu.quantum_cycles=100
 expect_exit 2 "gpu.memory_port" "direct, lt, at" -- run -p gpu.memory_port=ca
