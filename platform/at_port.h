@@ -23,6 +23,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "gpurf/modules/common/pending.h"
+#include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
 
 namespace gpurf {

@@ -58,10 +58,7 @@ private:
   }
   unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
   bool get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
-    dmi.set_start_address(0);
-    dmi.set_end_address(~sc_dt::uint64(0));
-    dmi.allow_none();
-    return false;
+    return refuse_dmi(dmi);
   }
 
   const unsigned latency_;

@@ -79,10 +79,7 @@ bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
 
 // The caches behind the port must see every access: no DMI through the GPU.
 bool LtPort::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
-  dmi.set_start_address(0);
-  dmi.set_end_address(~sc_dt::uint64(0));
-  dmi.allow_none();
-  return false;
+  return refuse_dmi(dmi);
 }
 
 void LtPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {

@@ -22,6 +22,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
 
 namespace gpurf {

@@ -95,4 +95,13 @@ template <class M> using TargetSocket = tlm_utils::simple_target_socket<M>;
 template <class M> using MultiInitSocket = tlm_utils::multi_passthrough_initiator_socket<M>;
 template <class M> using MultiTargetSocket = tlm_utils::multi_passthrough_target_socket<M>;
 
+// A DMI request refused for the whole address space: the caches, the interconnect and the
+// memory ports must see (and time) every access. Returns false, get_direct_mem_ptr's answer.
+inline bool refuse_dmi(tlm::tlm_dmi& dmi) {
+  dmi.set_start_address(0);
+  dmi.set_end_address(~sc_dt::uint64(0));
+  dmi.allow_none();
+  return false;
+}
+
 } // namespace gpurf

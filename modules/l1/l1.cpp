@@ -16,11 +16,7 @@ IL1::IL1(const sc_core::sc_module_name& nm, const UnitContext& c)
 unsigned IL1::transport_dbg(int, tlm::tlm_generic_payload& gp) { return mem->transport_dbg(gp); }
 
 bool IL1::get_direct_mem_ptr(int, tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
-  // No DMI through the cache: every access must be seen (and timed) by it.
-  dmi.set_start_address(0);
-  dmi.set_end_address(~sc_dt::uint64(0));
-  dmi.allow_none();
-  return false;
+  return refuse_dmi(dmi);
 }
 
 unsigned IL1::debug_access(tlm::tlm_command cmd, uint64_t addr, void* buf, unsigned len) {

@@ -21,10 +21,7 @@ IL2::IL2(const sc_core::sc_module_name& nm, const UnitContext& c)
 }
 
 bool IL2::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
-  dmi.set_start_address(0);
-  dmi.set_end_address(~sc_dt::uint64(0));
-  dmi.allow_none();
-  return false;
+  return refuse_dmi(dmi);
 }
 
 } // namespace gpurf

@@ -34,10 +34,7 @@ protected:
   }
   // No DMI by default: every access goes through b_transport so that it is timed.
   virtual bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
-    dmi.set_start_address(0);
-    dmi.set_end_address(~sc_dt::uint64(0));
-    dmi.allow_none();
-    return false;
+    return refuse_dmi(dmi);
   }
 };
 

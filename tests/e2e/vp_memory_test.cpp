@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 
@@ -150,8 +151,11 @@ struct Outcome {
   nlohmann::ordered_json stats;
 };
 
-// Runs `kernel` on fermi (+ overrides) with its memory port bound to `mem`.
-Outcome run(const std::string& kernel, const std::vector<std::string>& overrides, VpMemory& mem) {
+// Runs `kernel` on fermi (+ overrides) with its memory port bound to `mem` (any target with a
+// `socket`); `before` sees the GPU before the simulation starts.
+template <class Memory>
+Outcome run(const std::string& kernel, const std::vector<std::string>& overrides, Memory& mem,
+            const std::function<void(Gpu&)>& before = {}) {
   ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
   for (const std::string& o : overrides) apply_override(*cfg, o);
   const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/" + kernel + ".yaml");
@@ -159,6 +163,7 @@ Outcome run(const std::string& kernel, const std::vector<std::string>& overrides
   Params top(cfg.get(), "");
   Gpu gpu(top, fe, fe.regs_per_thread());
   gpu.memory_port().bind(mem.socket);
+  if (before) before(gpu);
   gpu.start();
   sc_core::sc_start();
   Outcome r;
@@ -263,18 +268,10 @@ TEST(VpMemory, TheSmStaysWithinTheQuantum) {
   };
   VpMemory mem("mem", kLat);
   Monitor mon("monitor");
-  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
-  for (const char* o : {"gpu.memory_port=lt", "gpu.quantum_cycles=100"}) apply_override(*cfg, o);
-  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/sgemm.yaml");
-  PtxFrontend fe(spec, frontend_options(*cfg));
-  Params top(cfg.get(), "");
-  Gpu gpu(top, fe, fe.regs_per_thread());
-  gpu.memory_port().bind(mem.socket);
-  mon.sm = &gpu.sm(0);
-  gpu.start();
-  sc_core::sc_start();
-  ASSERT_TRUE(gpu.finished()) << gpu.error();
-  EXPECT_EQ(fe.verify_outputs(), "");
+  const Outcome r = run("sgemm", {"gpu.memory_port=lt", "gpu.quantum_cycles=100"}, mem,
+                        [&](Gpu& gpu) { mon.sm = &gpu.sm(0); });
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
   EXPECT_GT(mon.samples, 50u); // sgemm runs ~62 us
   EXPECT_LE(mon.ahead_max, 100u);
   EXPECT_GT(mon.ahead_max, 0u); // decoupled: it does run ahead
@@ -377,25 +374,16 @@ struct AtMemory : sc_core::sc_module {
 // keeps the 4-phase rules, has many transactions in flight, and the outputs are right.
 TEST(VpMemory, AnAtMemoryWithRandomLatencyAndBackpressure) {
   AtMemory mem("at");
-  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
-  for (const char* o : {"gpu.memory_port=at", "gpu.sm_count=2", "gpu.burst_bytes=64"})
-    apply_override(*cfg, o);
   mem.burst = 64;
-  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/daxpy_dot.yaml");
-  PtxFrontend fe(spec, frontend_options(*cfg));
-  Params top(cfg.get(), "");
-  Gpu gpu(top, fe, fe.regs_per_thread());
-  gpu.memory_port().bind(mem.socket);
-  gpu.start();
-  sc_core::sc_start();
-  ASSERT_TRUE(gpu.finished()) << gpu.error();
-  EXPECT_EQ(fe.verify_outputs(), "");
+  const Outcome r =
+      run("daxpy_dot", {"gpu.memory_port=at", "gpu.sm_count=2", "gpu.burst_bytes=64"}, mem);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
   EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
   EXPECT_GT(mem.max_outstanding, 4u);
   EXPECT_EQ(mem.outstanding, 0u);
-  const auto stats = dump_stats_json(false);
-  EXPECT_EQ(stats["memory_port"]["transactions"]["value"].get<uint64_t>(), mem.requests);
-  EXPECT_GT(stats["memory_port"]["backpressure_waits"]["value"].get<uint64_t>(), 0u);
+  EXPECT_EQ(stat(r, "memory_port", "transactions"), mem.requests);
+  EXPECT_GT(stat(r, "memory_port", "backpressure_waits"), 0u);
   // 128-byte lines went out as two 64-byte bursts.
-  EXPECT_EQ(mem.requests, 2 * stats["memory_port"]["requests"]["value"].get<uint64_t>());
+  EXPECT_EQ(mem.requests, 2 * stat(r, "memory_port", "requests"));
 }
