@@ -45,7 +45,8 @@ void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   // its answer, whether it waited or annotated; it counts from the SM's cycle, so a request
   // that reaches the target after SystemC's time has passed it (the SM is behind, having
   // waited for an earlier one) is not charged the lag.
-  delay += sc_core::sc_time_stamp() + d - std::max(at, t0);
+  const sc_core::sc_time done = sc_core::sc_time_stamp() + d, from = std::max(at, t0);
+  if (done > from) delay += done - from;
 }
 
 bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
