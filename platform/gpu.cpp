@@ -184,23 +184,23 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     for (auto& sm : sms_) sm->report_also(l2_.get());
   }
   if (hosted) host_ = std::make_unique<HostInterface>("host", *this);
-  if (at) {
-    c.name = "memory_port";
-    at_ = std::make_unique<AtPort>("memory_port", c, burst);
+  // An LT or AT port sits between the L2 (without one, the interconnect) and the socket.
+  auto behind_caches = [&](auto& port_in) {
     if (l2_)
-      l2_->mem.bind(at_->in);
+      l2_->mem.bind(port_in);
     else
-      noc_->out.bind(at_->in);
+      noc_->out.bind(port_in);
+  };
+  c.name = "memory_port";
+  if (at) {
+    at_ = std::make_unique<AtPort>("memory_port", c, burst);
+    behind_caches(at_->in);
     for (auto& sm : sms_)
       sm->wait_on_memory(at_->response_event(), [p = at_.get()] { return p->outstanding() > 0; });
   }
   if (lt) {
-    c.name = "memory_port";
     lt_ = std::make_unique<LtPort>("memory_port", c);
-    if (l2_)
-      l2_->mem.bind(lt_->in);
-    else
-      noc_->out.bind(lt_->in);
+    behind_caches(lt_->in);
   }
 }
 
