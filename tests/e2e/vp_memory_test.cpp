@@ -237,6 +237,12 @@ TEST(VpMemory, DmiGrantedUsedAndInvalidated) {
 // The direct port calls b_transport from SC_METHODs: a VP target that waits there is a
 // SystemC error (E519), reported as the run's error, not a crash.
 TEST(VpMemory, TheDirectPortReportsAWaitingTarget) {
+#if defined(__SANITIZE_ADDRESS__)
+  // SystemC throws E519 out of wait() in a method; AddressSanitizer's no-return handler then
+  // reports a stack-buffer-overflow inside its own sigaltstack interceptor (a tool artefact,
+  // scripts/test --sanitize). The Release build runs this test.
+  GTEST_SKIP() << "E519 under AddressSanitizer";
+#endif
   VpMemory mem("mem", kLat);
   mem.wait_in_transport = true;
   const Outcome r = run("sgemm", {}, mem);

@@ -150,7 +150,7 @@ TEST(PtxMath, Integer32EdgeCases) {
     EXPECT_EQ(r[12], ffs + (clzll << 8)) << t;
     EXPECT_EQ(r[13], x >> (y & 31)) << t;
     EXPECT_EQ(r[14], int((ux >> (uy & 31)) + (ux << (y & 7)))) << t;
-    auto s24 = [](int v) { return (v << 8) >> 8; };
+    auto s24 = [](int v) { return int(unsigned(v) << 8) >> 8; }; // no UB on negative v
     unsigned sad = unsigned(x > y ? (long long)x - y : (long long)y - x) + 3u;
     EXPECT_EQ(r[15], int(sad + unsigned((long long)s24(x) * s24(y)))) << t;
   }
