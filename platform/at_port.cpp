@@ -137,10 +137,10 @@ void AtPort::send() {
         return;
       } else if (phase == tlm::BEGIN_RESP) {
         request_phase_ = nullptr;
-        respond(gp, d);
-        tlm::tlm_phase end = tlm::END_RESP;
+        tlm::tlm_phase end = tlm::END_RESP; // before respond() hands the payload back
         sc_core::sc_time z = sc_core::SC_ZERO_TIME;
         out->nb_transport_fw(gp, end, z);
+        respond(gp, d);
       }
       break;
     case tlm::TLM_COMPLETED:
