@@ -284,20 +284,8 @@ std::unique_ptr<ScriptedFrontend> synthetic() {
 
 // A launch file path, or the name of a suite kernel.
 std::string workload_path(const std::string& w) {
-  if (fs::exists(w) || w.find('/') != std::string::npos ||
-      (w.size() > 5 && w.substr(w.size() - 5) == ".yaml"))
-    return w;
-  const std::string p = kSource + "/workloads/" + w + ".yaml";
-  if (fs::exists(p)) return p;
-  std::vector<std::string> names = {"synthetic"};
-  for (auto& e : fs::directory_iterator(kSource + "/workloads"))
-    if (e.path().extension() == ".yaml") names.push_back(e.path().stem());
-  std::sort(names.begin(), names.end());
-  std::string list, hint = closest(w, names);
-  for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  throw ConfigError("--workload: no launch file or suite kernel '" + w + "'" +
-                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (kernels: " + list +
-                    ")");
+  return named_yaml("--workload", w, kSource + "/workloads", "launch file or suite kernel",
+                    "kernels", {"synthetic"});
 }
 
 uint64_t sum(const std::string& kind, const std::string& stat) { return sum_stat(kind, stat); }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <vector>
 
 #include "gpurf/platform/config.h"
 
@@ -10,22 +9,29 @@ namespace fs = std::filesystem;
 
 namespace gpurf {
 
-std::string platform_path(const std::string& source, const std::string& p) {
-  if (fs::exists(p) || p.find('/') != std::string::npos ||
-      (p.size() > 5 && p.substr(p.size() - 5) == ".yaml"))
-    return p; // a path (a missing one is reported where it is opened, with its name)
-  const std::string named = source + "/configs/" + p + ".yaml";
+std::string named_yaml(const std::string& option, const std::string& value, const std::string& dir,
+                       const std::string& what, const std::string& names,
+                       const std::vector<std::string>& also) {
+  if (fs::exists(value) || value.find('/') != std::string::npos ||
+      (value.size() > 5 && value.substr(value.size() - 5) == ".yaml"))
+    return value;
+  const std::string named = dir + "/" + value + ".yaml";
   if (fs::exists(named)) return named;
-  std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(source + "/configs"))
-    if (e.path().extension() == ".yaml") names.push_back(e.path().stem());
-  std::sort(names.begin(), names.end());
+  std::vector<std::string> all = also;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".yaml") all.push_back(e.path().stem());
+  std::sort(all.begin(), all.end());
   std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  const std::string hint = closest(p, names);
-  throw ConfigError("--platform: no platform file or platform named '" + p + "'" +
-                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") +
-                    " (platforms in configs/: " + list + ")");
+  for (const auto& n : all) list += (list.empty() ? "" : ", ") + n;
+  const std::string hint = closest(value, all);
+  throw ConfigError(option + ": no " + what + " '" + value + "'" +
+                    (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + names + ": " +
+                    list + ")");
+}
+
+std::string platform_path(const std::string& source, const std::string& p) {
+  return named_yaml("--platform", p, source + "/configs", "platform file or platform named",
+                    "platforms in configs/");
 }
 
 } // namespace gpurf
