@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <tlm>
@@ -69,6 +70,28 @@ public:
 private:
   Cycle ready_;
   std::vector<std::pair<PendingPtr, Cycle>> parts_;
+};
+
+// A cache's fills that the memory answers later, by line: each holds its MSHR (complete =
+// kPending) until its answer, then frees it and runs `after`. `M` is policies/cache.h's Mshrs.
+template <class M> class PendingFills {
+public:
+  explicit PendingFills(M& mshrs) : mshrs_(mshrs) {}
+  void add(uint64_t line, const PendingPtr& p, std::function<void(Cycle)> after = {}) {
+    mshrs_.add(line, M::kPending);
+    fills_[line] = p;
+    p->then([this, line, after = std::move(after)](Cycle c, const std::string&) {
+      mshrs_.set_complete(line, c);
+      fills_.erase(line);
+      if (after) after(c);
+    });
+  }
+  // The answer line `line`'s MSHR waits on (its entry's complete is kPending).
+  const PendingPtr& of(uint64_t line) const { return fills_.at(line); }
+
+private:
+  M& mshrs_;
+  std::unordered_map<uint64_t, PendingPtr> fills_;
 };
 
 struct PendingExt : tlm::tlm_extension<PendingExt> {

@@ -125,9 +125,9 @@ TEST(Identities, L2IsAccountedFor) {
   s["sm.l1"]["writes"] = v(1);
   s["sm.sub0.lsu"]["segments"] = v(4);
   s["l2"] = {{"reads", v(2)},          {"writes", v(1)},     {"atomics", v(0)},
-                {"line_reads", v(2)},     {"hits", v(1)},       {"misses", v(1)},
-                {"mshr_merges", v(0)},    {"writebacks", v(0)}, {"bytes_from_memory", v(128)},
-                {"bytes_to_memory", v(0)}};
+             {"line_reads", v(2)},     {"hits", v(1)},       {"misses", v(1)},
+             {"mshr_merges", v(0)},    {"writebacks", v(0)}, {"bytes_from_memory", v(128)},
+             {"bytes_to_memory", v(0)}};
   s["memory"] = {{"bytes_read", v(128)}, {"bytes_written", v(0)}};
   EXPECT_EQ(check_identities(s, events(), 4), std::vector<std::string>{});
   for (const char* stat : {"reads", "hits", "bytes_from_memory"}) {

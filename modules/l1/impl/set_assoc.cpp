@@ -29,7 +29,6 @@
 #include <algorithm>
 #include <cstring>
 #include <sstream>
-#include <unordered_map>
 #include <vector>
 
 #include "gpurf/modules/common/line_io.h"
@@ -139,7 +138,7 @@ private:
         ++mshr_merges_;
         ready = t0 + geo_.hit_latency;
         if (m->complete == Mshrs::kPending)
-          waits.add(pend_.at(l), ready);
+          waits.add(fills_.of(l), ready);
         else
           ready = std::max(m->complete, ready);
         if (line) tags_.touch(line);
@@ -159,12 +158,7 @@ private:
         if (PendingPtr p = take_pending(mgp_)) {
           ready = t0 + geo_.hit_latency;
           waits.add(p, ready);
-          mshrs_.add(l, Mshrs::kPending);
-          pend_[l] = p;
-          p->then([this, l](Cycle c, const std::string&) {
-            mshrs_.set_complete(l, c);
-            pend_.erase(l);
-          });
+          fills_.add(l, p);
         } else {
           ready = now() + clock_->cycles(md);
           mshrs_.add(l, ready);
@@ -240,7 +234,7 @@ private:
   Mshrs mshrs_{geo_.mshrs};
   std::vector<unsigned char> buf_;
   tlm::tlm_generic_payload mgp_;
-  std::unordered_map<uint64_t, PendingPtr> pend_; // lines whose fill the memory answers later
+  PendingFills<Mshrs> fills_{mshrs_}; // fills the memory answers later (AT)
 };
 
 GPURF_REGISTER_UNIT(IL1, SetAssocL1, "set_assoc",

@@ -32,7 +32,6 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
-#include <unordered_map>
 #include <vector>
 
 #include "gpurf/modules/common/line_io.h"
@@ -162,18 +161,15 @@ private:
   Cycle fill(uint64_t l, Cycle at, PendingPtr* pending) {
     PendingPtr p;
     const Cycle ready = line_transfer(tlm::TLM_READ_COMMAND, l, at, buf_, &p);
-    mshrs_.add(l, ready);
     if (p) {
-      pend_[l] = p;
-      p->then([this, l](Cycle c, const std::string&) {
-        mshrs_.set_complete(l, c);
-        pend_.erase(l);
-        if (!deferred_.empty()) {
-          clock_->now = c; // outside any SM's cycle: the shared clock is the answer's
-          retry_deferred(c);
-        }
+      fills_.add(l, p, [this](Cycle c) {
+        if (deferred_.empty()) return;
+        clock_->now = c; // outside any SM's cycle: the shared clock is the answer's
+        retry_deferred(c);
       });
       *pending = p;
+    } else {
+      mshrs_.add(l, ready);
     }
     install(l, at);
     return ready;
@@ -285,7 +281,7 @@ private:
         if (m) {
           if (r.kind == Kind::Read) ++mshr_merges_;
           if (m->complete == Mshrs::kPending)
-            waits.add(pend_.at(l), looked_up);
+            waits.add(fills_.of(l), looked_up);
           else
             at = std::max(m->complete, looked_up);
           if (line) tags_.touch(line);
@@ -369,7 +365,7 @@ private:
   std::vector<Cycle> bank_free_;
   std::vector<unsigned char> buf_, victim_;
   tlm::tlm_generic_payload mgp_;
-  std::unordered_map<uint64_t, PendingPtr> pend_;     // lines whose fill the memory answers later
+  PendingFills<Mshrs> fills_{mshrs_};                 // fills the memory answers later (AT)
   std::deque<std::pair<Timed, PendingPtr>> deferred_; // AT: waiting for an MSHR
 };
 
