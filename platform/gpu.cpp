@@ -253,6 +253,18 @@ Occupancy Gpu::start() {
   return o;
 }
 
+bool Gpu::next_launch() {
+  Occupancy o;
+  if (!finished() || !frontend_.next_launch(sms_[0]->limits(), sm_count(), functional_memory(), o))
+    return false;
+  stopped_ = 0;
+  for (auto& sm : sms_) {
+    sm->set_occupancy(o);
+    sm->restart();
+  }
+  return true;
+}
+
 bool Gpu::stopped() const { return stopped_ == sms_.size(); }
 
 bool Gpu::finished() const {

@@ -57,6 +57,10 @@ public:
   // Hands the launch to the front-end (buffers, parameters, the first CTAs) and records the
   // occupancy in every SM's statistics. Call once, before sc_start (not when hosted).
   Occupancy start();
+  // Once every SM finished the launch: the front-end's next launch (an application file's
+  // host steps, then the kernel again), the SMs restarted at SystemC's time; false when the
+  // front-end has none. Call sc_start again to run it.
+  bool next_launch();
 
   // gpu.hosted: true: the SMs idle until a host launches a kernel through host() (a TLM
   // target socket of registers and an interrupt, platform/host_interface.h); kernels run one

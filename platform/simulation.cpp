@@ -15,7 +15,7 @@ namespace gpurf {
 
 Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_per_thread,
                        const SimOptions& opt)
-    : top_(&platform, ""), frontend_(frontend) {
+    : top_(&platform, ""), frontend_(frontend), on_launch_end_(opt.on_launch_end) {
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
                                           sc_core::SC_DO_NOTHING);
   top_.get_string("name", "", "platform name");
@@ -84,11 +84,26 @@ RunResult Simulation::run() {
   gpu_->start();
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
+  // An application: its next launch starts once the last one finished everywhere.
+  for (;;) {
+    if (!gpu_->finished() || !frontend_.done()) break;
+    ++r.launches;
+    if (on_launch_end_) on_launch_end_();
+    bool more = false;
+    try {
+      more = gpu_->next_launch();
+    } catch (const std::exception& e) { // a host step failed (WorkloadError)
+      r.error = e.what();
+      break;
+    }
+    if (!more) break;
+    sc_core::sc_start();
+  }
   if (tracer_) tracer_->finish(gpu_->cycles());
   if (vcd_) vcd_->close();
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.ok = gpu_->finished();
-  r.error = gpu_->error();
+  if (r.error.empty()) r.error = gpu_->error();
   if (r.ok && !frontend_.done()) r.error = "simulation ended before the kernel finished";
   r.ok = r.error.empty();
   r.cycles = gpu_->cycles();

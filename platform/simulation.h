@@ -3,6 +3,7 @@
 // SystemC allows one elaboration per process, so a process runs one Simulation.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,12 +33,16 @@ struct SimOptions {
   std::string vcd_path;                    // VCD waveform; "": off
   std::vector<std::string> vcd_signals;    // names or '*' patterns; empty: a default set
   std::vector<Observer*> observers;        // more listeners to the units' events (probe.h)
+  // Called after each launch that finished, before the next one's host steps (an application
+  // file runs several): the statistics are those of every launch so far.
+  std::function<void()> on_launch_end;
 };
 
 struct RunResult {
   bool ok = false;
   std::string error; // why the run stopped early, if it did
   uint64_t cycles = 0, warp_instructions = 0;
+  uint64_t launches = 0; // kernel launches that finished
   double host_seconds = 0;
   nlohmann::ordered_json stats;  // every statistics group, plus "host"
   nlohmann::ordered_json energy; // energy report; null when the platform names no table
@@ -63,6 +68,7 @@ private:
   std::shared_ptr<const EnergyTable> energy_;
   std::unique_ptr<Tracer> tracer_;
   std::unique_ptr<VcdRecorder> vcd_;
+  std::function<void()> on_launch_end_;
 };
 
 } // namespace gpurf

@@ -554,15 +554,17 @@ void Sm::step() {
 // time past the SM's cycle; the SM then runs on without waiting until it is ahead again.
 void Sm::run_decoupled() {
   tlm_utils::tlm_quantumkeeper qk;
-  do {
-    if (mode_.hosted) wait(start_);
+  // Hosted: every kernel waits for restart(); else the first runs at once and later ones (an
+  // application's) wait for it.
+  for (bool first = true;; first = false) {
+    if (mode_.hosted || !first) wait(start_);
     qk.reset();
     while (const Cycle wait = advance()) {
       const sc_core::sc_time at = clock_.time(clock_.now), t = sc_core::sc_time_stamp();
       qk.set(at > t ? at - t : sc_core::SC_ZERO_TIME);
       if (qk.need_sync()) qk.sync();
     }
-  } while (mode_.hosted);
+  }
 }
 
 void Sm::restart() {

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <systemc>
@@ -11,6 +12,7 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/frontend/scripted.h"
 #include "gpurf/platform/config.h"
+#include "gpurf/platform/gpu.h"
 #include "gpurf/platform/registry.h"
 #include "gpurf/platform/simulation.h"
 #include "gpurf/platform/stats.h"
@@ -290,18 +292,11 @@ std::string workload_path(const std::string& w) {
 
 uint64_t sum(const std::string& kind, const std::string& stat) { return sum_stat(kind, stat); }
 
-// One kernel's summary object (the suite's summary.json holds a list of them).
-nlohmann::ordered_json summarize(const std::string& kernel, const std::string& platform,
-                                 const RunResult& r, bool verified, const std::string& error) {
-  nlohmann::ordered_json j;
-  j["schema"] = kSchema;
-  j["kernel"] = kernel;
-  j["platform"] = platform;
-  j["verified"] = verified;
-  j["error"] = error;
-  j["cycles"] = r.cycles;
-  j["warp_instructions"] = r.warp_instructions;
-  j["ipc"] = r.cycles ? double(r.warp_instructions) / r.cycles : 0.0;
+// The summary's counters, from the statistics as they are now (`j` holds cycles and
+// warp_instructions already).
+void add_counters(nlohmann::ordered_json& j) {
+  const uint64_t cycles = j["cycles"], winst = j["warp_instructions"];
+  j["ipc"] = cycles ? double(winst) / double(cycles) : 0.0;
   j["rf_bank_reads"] = sum("bank", "reads");
   j["rf_bank_writes"] = sum("bank", "writes");
   j["rf_bank_accesses"] = sum("arbiter", "bank_accesses");
@@ -360,6 +355,45 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   }
   if (nlohmann::ordered_json st = labelled("cycles_by_state"); !st.empty())
     j["scheduler_states"] = st;
+}
+
+// What one launch of an application added: `now` minus `before`, counter by counter (the
+// occupancy fields are the launch's own; ipc recomputed).
+nlohmann::ordered_json launch_delta(const nlohmann::ordered_json& before,
+                                    const nlohmann::ordered_json& now) {
+  static const std::set<std::string> levels = {"resident_warps",  "resident_ctas", "sm_count",
+                                               "occupancy_limit", "label",         "launch"};
+  nlohmann::ordered_json d;
+  for (auto it = now.begin(); it != now.end(); ++it) {
+    const nlohmann::ordered_json* b = before.contains(it.key()) ? &before[it.key()] : nullptr;
+    if (levels.count(it.key()) || !b)
+      d[it.key()] = it.value();
+    else if (it.value().is_object())
+      d[it.key()] = launch_delta(*b, it.value());
+    else if (it.value().is_number_unsigned())
+      d[it.key()] = it.value().get<uint64_t>() - b->get<uint64_t>();
+    else
+      d[it.key()] = it.value();
+  }
+  if (d.contains("cycles")) {
+    const uint64_t c = d["cycles"], w = d["warp_instructions"];
+    d["ipc"] = c ? double(w) / double(c) : 0.0;
+  }
+  return d;
+}
+
+// One kernel's summary object (the suite's summary.json holds a list of them).
+nlohmann::ordered_json summarize(const std::string& kernel, const std::string& platform,
+                                 const RunResult& r, bool verified, const std::string& error) {
+  nlohmann::ordered_json j;
+  j["schema"] = kSchema;
+  j["kernel"] = kernel;
+  j["platform"] = platform;
+  j["verified"] = verified;
+  j["error"] = error;
+  j["cycles"] = r.cycles;
+  j["warp_instructions"] = r.warp_instructions;
+  add_counters(j);
   if (!r.energy.is_null()) {
     for (const char* k : {"rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj"})
       j[k] = r.energy[k];
@@ -397,7 +431,21 @@ int run(const Cli& c) {
   const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
   if (!list_signals) opt.vcd_path = c.vcd, opt.vcd_signals = c.vcd_signals;
   if (list_signals) opt.trace_path.clear();
+  // An application's launches: the counters after each (docs/results.md, "launches").
+  std::vector<nlohmann::ordered_json> ends;
+  Simulation* simp = nullptr;
+  if (ptx && ptx->launch().application)
+    opt.on_launch_end = [&] {
+      nlohmann::ordered_json j;
+      j["launch"] = ends.size();
+      j["label"] = ptx->launch_label();
+      j["cycles"] = simp->gpu().cycles();
+      j["warp_instructions"] = simp->gpu().retired();
+      add_counters(j);
+      ends.push_back(std::move(j));
+    };
   Simulation sim(*root, *fe, regs, opt);
+  simp = &sim;
   if (list_signals) {
     for (const std::string& n : sim.vcd_signal_names()) std::cout << n << "\n";
     return 0;
@@ -421,6 +469,14 @@ int run(const Cli& c) {
   if (ptx && ptx->options().reuse_oracle)
     summary["reuse_oracle_mismatches"] = ptx->oracle_mismatches();
   summary["outputs_checked"] = outputs_checked;
+  if (ptx && ptx->launch().application) {
+    summary["launch_count"] = ends.size();
+    nlohmann::ordered_json launches = nlohmann::ordered_json::array();
+    nlohmann::ordered_json zero = {{"cycles", 0u}, {"warp_instructions", 0u}};
+    for (size_t i = 0; i < ends.size(); ++i)
+      launches.push_back(launch_delta(i ? ends[i - 1] : zero, ends[i]));
+    summary["launches"] = launches;
+  }
   if (!c.quiet) {
     std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"
               << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
@@ -435,6 +491,26 @@ int run(const Cli& c) {
               << uint64_t(summary["warp_instructions_per_second"].get<double>())
               << " warp-instructions/s, " << uint64_t(summary["cycles_per_second"].get<double>())
               << " cycles/s\n";
+    if (summary.contains("launches")) { // per label: launches, cycles, warp instructions, IPC
+      std::map<std::string, std::array<uint64_t, 3>> by;
+      std::vector<std::string> order;
+      for (const auto& l : summary["launches"]) {
+        const std::string label = l["label"];
+        if (!by.count(label)) order.push_back(label);
+        auto& a = by[label];
+        a[0] += 1;
+        a[1] += l["cycles"].get<uint64_t>();
+        a[2] += l["warp_instructions"].get<uint64_t>();
+      }
+      std::cout << "  " << ends.size() << " launches";
+      for (const auto& label : order) {
+        const auto& a = by[label];
+        std::cout << (label == order.front() ? ": " : "; ") << label << " x" << a[0] << " " << a[1]
+                  << " cycles, " << a[2] << " warp instructions, IPC " << std::setprecision(4)
+                  << (a[1] ? double(a[2]) / double(a[1]) : 0.0);
+      }
+      std::cout << "\n";
+    }
   }
   if (!c.out.empty()) {
     make_out_dir(c.out);

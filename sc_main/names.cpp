@@ -12,11 +12,12 @@ namespace gpurf {
 std::string named_yaml(const std::string& option, const std::string& value, const std::string& dir,
                        const std::string& what, const std::string& names,
                        const std::vector<std::string>& also) {
-  if (fs::exists(value) || value.find('/') != std::string::npos ||
-      (value.size() > 5 && value.substr(value.size() - 5) == ".yaml"))
-    return value;
-  const std::string named = dir + "/" + value + ".yaml";
+  if (fs::exists(value)) return value;
+  const std::string named = dir + "/" + value + ".yaml"; // also "apps/bfs"
   if (fs::exists(named)) return named;
+  if (value.find('/') != std::string::npos ||
+      (value.size() > 5 && value.substr(value.size() - 5) == ".yaml"))
+    return value; // a path: the loader says it cannot open it
   std::vector<std::string> all = also;
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".yaml") all.push_back(e.path().stem());

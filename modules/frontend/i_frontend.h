@@ -35,6 +35,11 @@ public:
   // With several SMs the warp slots are numbered SM by SM (SM s owns [s * W, (s + 1) * W),
   // W = limits.warp_slots()); a front-end that cannot spread a launch throws WorkloadError.
   virtual Occupancy start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) = 0;
+  // After a launch ended: the front-end's next launch (an application of several), started as
+  // start() starts the first, its occupancy in `occ`; false when there is none.
+  virtual bool next_launch(const SmLimits&, unsigned, IFunctionalMemory&, Occupancy&) {
+    return false;
+  }
   // The next instruction of warp slot `warp`, or nullptr when it has none to offer now (no
   // CTA in the slot, finished, waiting at a barrier). Stable until execute() is called.
   virtual const InstInfo* peek(unsigned warp) = 0;

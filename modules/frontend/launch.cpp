@@ -28,12 +28,14 @@ std::string shown(const std::string& s) {
 
 class ExprParser {
 public:
-  ExprParser(const std::string& t, const std::map<std::string, int64_t>& v) : s_(t), vars_(v) {}
+  ExprParser(const std::string& t, const std::map<std::string, int64_t>& v,
+             const ElementReader& element)
+      : s_(t), vars_(v), element_(element) {}
 
   int64_t run() {
     skip();
     if (p_ == s_.size()) throw ExprError("empty expression");
-    int64_t v = expr();
+    int64_t v = comparison();
     skip();
     if (p_ != s_.size()) error("unexpected '" + std::string(1, s_[p_]) + "'");
     return v;
@@ -65,6 +67,24 @@ private:
     }
     ~Nest() { --p.depth_; }
   };
+  // expr [op expr]: one comparison at most (a < b < c is an error: it reads ambiguously).
+  int64_t comparison() {
+    const int64_t v = expr();
+    skip();
+    auto op = [&](const char* o) {
+      const size_t n = std::strlen(o);
+      if (s_.compare(p_, n, o) != 0) return false;
+      p_ += n;
+      return true;
+    };
+    if (op("==")) return v == expr();
+    if (op("!=")) return v != expr();
+    if (op("<=")) return v <= expr();
+    if (op(">=")) return v >= expr();
+    if (op("<")) return v < expr();
+    if (op(">")) return v > expr();
+    return v;
+  }
   int64_t expr() {
     int64_t v = term();
     for (;;) {
@@ -162,6 +182,16 @@ private:
       while (p_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '_'))
         ++p_;
       const std::string name = s_.substr(start, p_ - start);
+      if (eat('[')) {
+        const size_t at = start;
+        const int64_t index = expr();
+        if (!eat(']')) error("expected ']'");
+        if (!element_) {
+          p_ = at;
+          error("'" + name + "[...]' reads a buffer element; only the conditions of `steps` may");
+        }
+        return element_(name, index);
+      }
       auto it = vars_.find(name);
       if (it == vars_.end()) {
         std::vector<std::string> names;
@@ -180,14 +210,16 @@ private:
 
   const std::string& s_;
   const std::map<std::string, int64_t>& vars_;
+  const ElementReader& element_;
   size_t p_ = 0;
   unsigned depth_ = 0;
 };
 
 } // namespace
 
-int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>& vars) {
-  return ExprParser(text, vars).run();
+int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>& vars,
+                  const ElementReader& element) {
+  return ExprParser(text, vars, element).run();
 }
 
 // =============================================================================================
@@ -375,20 +407,6 @@ void int_range(const TypeInfo& t, int64_t& lo, int64_t& hi) {
   hi = t.is_signed ? (int64_t(1) << (bits - 1)) - 1 : (int64_t(1) << bits) - 1;
 }
 
-void store(std::vector<uint8_t>& out, uint64_t i, const TypeInfo& t, double fv, int64_t iv) {
-  uint8_t* p = out.data() + i * t.bytes;
-  if (t.is_float) {
-    if (t.bytes == 4) {
-      const float f = float(fv);
-      std::memcpy(p, &f, 4);
-    } else {
-      std::memcpy(p, &fv, 8);
-    }
-  } else {
-    std::memcpy(p, &iv, t.bytes); // little endian: the low bytes
-  }
-}
-
 uint64_t splitmix64(uint64_t& state) {
   uint64_t z = (state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -419,7 +437,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
   if (kind == "constant") {
     const double fv = t.is_float ? number(v, key, vars) : 0;
     const int64_t iv = t.is_float ? 0 : int_value(v, key);
-    for (uint64_t i = 0; i < b.count; ++i) store(b.initial, i, t, fv, iv);
+    for (uint64_t i = 0; i < b.count; ++i) b.encode(fv, iv, b.initial.data() + i * t.bytes);
   } else if (kind == "iota") {
     need_map(v, key, "expected {start: a, step: b}");
     check_keys(v, key, {"start", "step"});
@@ -428,12 +446,13 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     if (t.is_float) {
       const double start = s ? number(*s, key + ".start", vars) : 0.0;
       const double step = st ? number(*st, key + ".step", vars) : 1.0;
-      for (uint64_t i = 0; i < b.count; ++i) store(b.initial, i, t, start + step * double(i), 0);
+      for (uint64_t i = 0; i < b.count; ++i)
+        b.encode(start + step * double(i), 0, b.initial.data() + i * t.bytes);
     } else {
       const int64_t start = s ? integer(*s, key + ".start", vars) : 0;
       const int64_t step = st ? integer(*st, key + ".step", vars) : 1;
       for (uint64_t i = 0; i < b.count; ++i)
-        store(b.initial, i, t, 0, int64_t(uint64_t(start) + uint64_t(step) * i));
+        b.encode(0, int64_t(uint64_t(start) + uint64_t(step) * i), b.initial.data() + i * t.bytes);
     }
   } else if (kind == "uniform") {
     need_map(v, key, "expected {min: a, max: b, seed: s}");
@@ -448,7 +467,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
       if (!(mn <= mx)) fail(v, key, "min must not exceed max");
       for (uint64_t i = 0; i < b.count; ++i) {
         const uint64_t d = splitmix64(state);
-        store(b.initial, i, t, mn + (mx - mn) * (double(d >> 11) * 0x1.0p-53), 0);
+        b.encode(mn + (mx - mn) * (double(d >> 11) * 0x1.0p-53), 0, b.initial.data() + i * t.bytes);
       }
     } else {
       const int64_t mn = int_value(*v.find("min"), key + ".min");
@@ -458,7 +477,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
       const uint64_t span = uint64_t(mx) - uint64_t(mn) + 1; // 0: the full 64-bit range
       for (uint64_t i = 0; i < b.count; ++i) {
         const uint64_t d = splitmix64(state);
-        store(b.initial, i, t, 0, int64_t(uint64_t(mn) + (span ? d % span : d)));
+        b.encode(0, int64_t(uint64_t(mn) + (span ? d % span : d)), b.initial.data() + i * t.bytes);
       }
     }
   } else { // file
@@ -486,7 +505,211 @@ bool ptx_type_is_int(ptx::Type t) {
          t != ptx::Type::B8 && t != ptx::Type::B16 && t != ptx::Type::B32 && t != ptx::Type::B64;
 }
 
+// Checks `text` (an expression of step `key`) with the vars' initial values; buffer elements
+// read as 0 once the buffer's name is known (their index is checked when the step runs).
+void check_expr(const Node& n, const std::string& key, const std::string& text,
+                const LaunchSpec& s) {
+  const ElementReader element = [&](const std::string& b, int64_t) -> int64_t {
+    if (s.find_buffer(b)) return 0;
+    std::vector<std::string> names;
+    for (const auto& x : s.buffers) names.push_back(x.name);
+    const std::string near = closest(b, names);
+    throw ExprError("unknown buffer '" + b + "'" +
+                    (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                    " (buffers: " + (names.empty() ? std::string("none") : join(names)) + ")");
+  };
+  try {
+    eval_expr(text, s.vars, element);
+  } catch (const ExprError& e) {
+    fail(n, key, "bad value '" + shown(text) + "': " + e.what());
+  }
+}
+
+std::string step_expr(const Node& m, const std::string& key, const std::string& k,
+                      const LaunchSpec& s, const char* def = nullptr) {
+  const Node* n = m.find(k);
+  if (!n) {
+    if (def) return def;
+    fail(m, key, "missing key '" + k + "'");
+  }
+  const std::string& text = need_scalar(*n, key + "." + k, "expected an integer expression");
+  check_expr(*n, key + "." + k, text, s);
+  return text;
+}
+
+// `v` (a var name, given at `n`) must be declared.
+const std::string& known_var(const Node& n, const std::string& key, const std::string& v,
+                             const LaunchSpec& s) {
+  if (s.vars.count(v)) return v;
+  std::vector<std::string> names;
+  for (const auto& [k, x] : s.vars) names.push_back(k);
+  const std::string near = closest(v, names);
+  fail(n, key,
+       "unknown var '" + v + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+           " (a var a step assigns must be declared in `vars`; vars: " +
+           (names.empty() ? std::string("none") : join(names)) + ")");
+}
+
+const LaunchBuffer& known_buffer(const Node& n, const std::string& key, const LaunchSpec& s,
+                                 std::string& name) {
+  name = need_scalar(n, key, "expected a buffer name");
+  if (const LaunchBuffer* b = s.find_buffer(name)) return *b;
+  std::vector<std::string> names;
+  for (const auto& x : s.buffers) names.push_back(x.name);
+  const std::string near = closest(name, names);
+  fail(n, key,
+       "unknown buffer '" + name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+           " (buffers: " + (names.empty() ? std::string("none") : join(names)) + ")");
+}
+
+// Steps nest (loops) by recursion: bounded like expressions.
+constexpr unsigned kMaxStepDepth = 32;
+
+std::vector<AppStep> parse_steps(const Node& list, const std::string& key, const LaunchSpec& s,
+                                 unsigned& launches, unsigned depth = 0) {
+  if (depth > kMaxStepDepth)
+    fail(list, key, "loops nested deeper than " + std::to_string(kMaxStepDepth));
+  if (list.kind != Node::Kind::Seq)
+    fail(list, key, std::string("got ") + shape(list) + "; expected a list of steps");
+  const std::vector<std::string> kinds = {"launch", "for", "repeat", "set", "swap", "fill", "copy"};
+  std::vector<AppStep> out;
+  for (size_t i = 0; i < list.seq.size(); ++i) {
+    const Node& e = *list.seq[i];
+    const std::string k = key + "[" + std::to_string(i) + "]";
+    need_map(e, k, "expected a step: {" + join(kinds) + ": ...}");
+    if (e.map.empty() || std::find(kinds.begin(), kinds.end(), e.map[0].first) == kinds.end()) {
+      const std::string first = e.map.empty() ? "" : e.map[0].first;
+      const std::string near = closest(first, kinds);
+      fail(e, k,
+           "unknown step '" + first + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+               " (steps: " + join(kinds) + ")");
+    }
+    AppStep st;
+    st.where = e.where();
+    const std::string kind = e.map[0].first;
+    const Node& v = *e.map[0].second;
+    const std::string vk = k + "." + kind;
+    if (kind == "launch") {
+      check_keys(e, k, {"launch"});
+      st.kind = AppStep::Kind::Launch;
+      st.label = v.kind == Node::Kind::Null ? s.kernel : need_scalar(v, vk, "expected a label");
+      ++launches;
+    } else if (kind == "for" || kind == "repeat") {
+      st.kind = kind == "for" ? AppStep::Kind::For : AppStep::Kind::Repeat;
+      if (kind == "for") {
+        check_keys(e, k, {"for", "do"});
+        need_map(v, vk, "expected {var: name, from: a, to: b, step: s}");
+        check_keys(v, vk, {"var", "from", "to", "step"});
+        const Node* vn = v.find("var");
+        if (!vn) fail(v, vk, "missing key 'var'");
+        st.var =
+            known_var(*vn, vk + ".var", need_scalar(*vn, vk + ".var", "expected a var name"), s);
+        st.from = step_expr(v, vk, "from", s);
+        st.to = step_expr(v, vk, "to", s);
+        st.step = step_expr(v, vk, "step", s, "1");
+      } else {
+        check_keys(e, k, {"repeat", "while", "max"});
+        const Node* w = e.find("while");
+        if (!w) fail(e, k, "missing key 'while' (the condition to run the steps again)");
+        st.cond = step_expr(e, k, "while", s);
+        const Node* mx = e.find("max");
+        st.max = mx ? uint64_t(integer_in(*mx, k + ".max", s.vars, 1, int64_t(1) << 40,
+                                          "the passes at most"))
+                    : 1000000;
+      }
+      const Node* body = kind == "for" ? e.find("do") : &v;
+      if (!body) fail(e, k, "missing key 'do' (the steps of the loop)");
+      st.body = parse_steps(*body, kind == "for" ? k + ".do" : vk, s, launches, depth + 1);
+    } else if (kind == "set") {
+      check_keys(e, k, {"set"});
+      need_map(v, vk, "expected {var: expression, ...}");
+      for (const auto& [name, x] : v.map) {
+        known_var(*x, vk + "." + name, name, s);
+        const std::string& text =
+            need_scalar(*x, vk + "." + name, "expected an integer expression");
+        check_expr(*x, vk + "." + name, text, s);
+        st.assign.emplace_back(name, text);
+      }
+      st.kind = AppStep::Kind::Set;
+    } else if (kind == "swap" || kind == "copy") {
+      check_keys(e, k, {kind});
+      st.kind = kind == "swap" ? AppStep::Kind::Swap : AppStep::Kind::Copy;
+      const bool swap = kind == "swap";
+      const Node* na =
+          swap ? (v.kind == Node::Kind::Seq && v.seq.size() == 2 ? v.seq[0].get() : nullptr)
+               : (v.kind == Node::Kind::Map ? v.find("from") : nullptr);
+      const Node* nb = swap ? (na ? v.seq[1].get() : nullptr)
+                            : (v.kind == Node::Kind::Map ? v.find("to") : nullptr);
+      if (!swap && v.kind == Node::Kind::Map) check_keys(v, vk, {"from", "to"});
+      if (!na || !nb)
+        fail(v, vk, swap ? "expected two buffer names: [a, b]" : "expected {from: a, to: b}");
+      const LaunchBuffer& ba = known_buffer(*na, vk, s, st.a);
+      const LaunchBuffer& bb = known_buffer(*nb, vk, s, st.b);
+      if (ba.type != bb.type || ba.count != bb.count)
+        fail(v, vk,
+             "'" + st.a + "' (" + std::to_string(ba.count) + " x " + ba.type + ") and '" + st.b +
+                 "' (" + std::to_string(bb.count) + " x " + bb.type + ") differ; " + kind +
+                 " needs buffers of the same type and count");
+      if (st.a == st.b) fail(v, vk, "the same buffer twice");
+    } else { // fill
+      check_keys(e, k, {"fill"});
+      need_map(v, vk, "expected {buffer: b, value: v, first: i, count: n, stride: s}");
+      check_keys(v, vk, {"buffer", "value", "first", "count", "stride"});
+      const Node* bn = v.find("buffer");
+      if (!bn) fail(v, vk, "missing key 'buffer'");
+      const LaunchBuffer& b = known_buffer(*bn, vk + ".buffer", s, st.a);
+      const Node* val = v.find("value");
+      if (!val) fail(v, vk, "missing key 'value'");
+      st.value = need_scalar(*val, vk + ".value", "expected a number");
+      if (b.type[0] == 'f')
+        number(*val, vk + ".value", s.vars);
+      else
+        check_expr(*val, vk + ".value", st.value, s);
+      st.first = step_expr(v, vk, "first", s, "0");
+      st.count = step_expr(v, vk, "count", s, "-1"); // -1: to the end
+      st.stride = step_expr(v, vk, "stride", s, "1");
+      st.kind = AppStep::Kind::Fill;
+    }
+    out.push_back(std::move(st));
+  }
+  return out;
+}
+
 } // namespace
+
+void LaunchBuffer::encode(double f, int64_t i, uint8_t* out) const {
+  if (is_float() && elem_bytes == 4) {
+    const float x = float(f);
+    std::memcpy(out, &x, 4);
+  } else if (is_float()) {
+    std::memcpy(out, &f, 8);
+  } else {
+    std::memcpy(out, &i, elem_bytes); // little endian: the low bytes
+  }
+}
+
+int64_t LaunchBuffer::decode(const uint8_t* in) const {
+  const TypeInfo& t = type_of(type);
+  if (t.is_float) {
+    double d = 0;
+    if (t.bytes == 4) {
+      float x;
+      std::memcpy(&x, in, 4);
+      d = x;
+    } else {
+      std::memcpy(&d, in, 8);
+    }
+    if (!(d == d)) return 0; // NaN
+    return d >= 9.2e18    ? std::numeric_limits<int64_t>::max()
+           : d <= -9.2e18 ? std::numeric_limits<int64_t>::min()
+                          : int64_t(d);
+  }
+  uint64_t u = 0;
+  std::memcpy(&u, in, t.bytes);
+  if (t.is_signed && t.bytes < 8 && (u >> (t.bytes * 8 - 1) & 1))
+    u |= ~uint64_t(0) << (t.bytes * 8);
+  return int64_t(u);
+}
 
 LaunchSpec load_launch(const std::string& path, unsigned scale,
                        const std::vector<std::string>& var_overrides) {
@@ -513,8 +736,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   s.scale = scale;
   const fs::path dir = fs::path(path).parent_path();
   need_map(root, "launch", "a launch file is a map of keys");
-  const std::vector<std::string> top = {"name", "ptx",   "kernel",       "vars",    "scaled",
-                                        "grid", "block", "shared_bytes", "buffers", "params"};
+  const std::vector<std::string> top = {"name",    "ptx",    "kernel", "vars",
+                                        "scaled",  "grid",   "block",  "shared_bytes",
+                                        "buffers", "params", "steps"};
   check_keys(root, "", top);
   auto required = [&](const std::string& k, const std::string& what) -> const Node& {
     const Node* n = root.find(k);
@@ -681,10 +905,23 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
                  : kind == "u64" ? LaunchParam::Kind::U64
                                  : LaunchParam::Kind::S64;
         p.bits = t.bytes == 4 ? uint64_t(uint32_t(x)) : uint64_t(x);
+        p.expr = v.scalar;
       }
       s.params.push_back(p);
       param_nodes.push_back(&e);
     }
+  }
+
+  // steps (an application) or one launch
+  if (const Node* st = root.find("steps"); st && st->kind != Node::Kind::Null) {
+    s.application = true;
+    unsigned launches = 0;
+    s.steps = parse_steps(*st, "steps", s, launches);
+    if (!launches) fail(*st, "steps", "no step launches the kernel (add {launch: NAME})");
+  } else {
+    AppStep one;
+    one.where = root.where();
+    s.steps.push_back(one);
   }
 
   // The PTX and its .entry
@@ -747,6 +984,17 @@ std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint6
   for (size_t i = 0; i < spec.params.size() && i < f.params.size(); ++i) {
     const LaunchParam& p = spec.params[i];
     uint64_t v = p.bits;
+    if (!p.expr.empty()) { // an integer: the vars may have changed since the file was loaded
+      const TypeInfo& t = type_of(param_kind_name(p.kind));
+      int64_t lo, hi;
+      int_range(t, lo, hi);
+      const int64_t x = eval_expr(p.expr, spec.vars);
+      if (x < lo || x > hi)
+        throw ExprError("params[" + std::to_string(i) + "]: '" + shown(p.expr) + "' is " +
+                        std::to_string(x) + ", outside the range of " + t.name + " [" +
+                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
+      v = t.bytes == 4 ? uint64_t(uint32_t(x)) : uint64_t(x);
+    }
     if (p.kind == LaunchParam::Kind::Buffer) {
       v = 0;
       for (size_t b = 0; b < spec.buffers.size(); ++b)

@@ -15,6 +15,9 @@
 //   params:                     # .entry parameters in order
 //     - {buffer: A}
 //     - {s32: "n"}              # u32 s32 u64 s64 f32 f64
+//   steps:                      # optional: an application, host steps around launches
+//     - for: {var: t, from: 0, to: "n - 1"}
+//       do: [{launch: step}, {swap: [A, C]}]
 //
 // Every error is a gpurf::ConfigError naming file:line, the key, the bad value and the valid
 // choices (did-you-mean for names).
@@ -22,6 +25,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -38,7 +42,12 @@ namespace gpurf {
 struct ExprError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>& vars);
+// Comparisons (== != < <= > >=, lowest precedence) give 0 or 1; `name[index]` reads element
+// `index` of buffer `name` through `element` (conditions of application steps; without it such
+// a read is an error).
+using ElementReader = std::function<int64_t(const std::string& buffer, int64_t index)>;
+int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>& vars,
+                  const ElementReader& element = {});
 
 struct LaunchBuffer {
   std::string name;
@@ -48,6 +57,11 @@ struct LaunchBuffer {
   bool output = false;          // read back and checked after the kernel
   std::vector<uint8_t> initial; // count * elem_bytes bytes: the `init` contents
   uint64_t bytes() const { return count * elem_bytes; }
+  bool is_float() const { return !type.empty() && type[0] == 'f'; }
+  // One element as bytes (elem_bytes of them): floats from `f`, integers from `i`.
+  void encode(double f, int64_t i, uint8_t* out) const;
+  // An element's value as an integer (floats truncated toward zero, saturated).
+  int64_t decode(const uint8_t* in) const;
 };
 
 struct LaunchParam {
@@ -55,9 +69,27 @@ struct LaunchParam {
   Kind kind = Kind::Buffer;
   std::string buffer;     // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
   uint64_t bits = 0;      // scalars: the value's bits (f32: float bits in the low 32)
+  std::string expr;       // integer scalars: the expression, evaluated again at every launch
   unsigned bytes() const; // 8 for Buffer/U64/S64/F64, else 4
 };
 const char* param_kind_name(LaunchParam::Kind k);
+
+// A host step of an application (workloads/README.md, "Applications"). Expressions are
+// evaluated when the step runs, over the vars as the steps left them.
+struct AppStep {
+  enum class Kind { Launch, For, Repeat, Set, Swap, Fill, Copy };
+  Kind kind = Kind::Launch;
+  std::string where;               // file:line of the step, for errors while it runs
+  std::string label;               // Launch: its name in the per-launch statistics
+  std::string var, from, to, step; // For: var = from; var < to (> to if step < 0); var += step
+  std::string cond;                // Repeat: run the body again while this is non-zero
+  uint64_t max = 0;                // Repeat: passes at most (more is an error)
+  std::vector<AppStep> body;       // For, Repeat
+  std::vector<std::pair<std::string, std::string>> assign; // Set: var = expression, in order
+  std::string a, b;                 // Swap: the two buffers; Copy: from a to b; Fill: buffer a
+  std::string value;                // Fill: the element value (a number or an expression)
+  std::string first, count, stride; // Fill: elements first, first + stride, ... (count of them)
+};
 
 struct LaunchSpec {
   std::string file;     // the YAML path as given
@@ -70,6 +102,9 @@ struct LaunchSpec {
   unsigned shared_bytes = 0; // dynamic shared memory per CTA
   std::vector<LaunchBuffer> buffers;
   std::vector<LaunchParam> params;
+  // The host steps; a file without `steps:` is one launch. `application` tells them apart.
+  std::vector<AppStep> steps;
+  bool application = false;
   std::shared_ptr<const ptx::Module> module; // the parsed PTX
 
   const ptx::Function& entry() const;                             // the kernel's .entry
@@ -86,7 +121,8 @@ LaunchSpec load_launch(const std::string& path, unsigned scale = 1,
                        const std::vector<std::string>& vars = {});
 
 // Packs the kernel parameter buffer (entry layout) given each buffer's device address
-// (`buffer_addr[i]` for `spec.buffers[i]`).
+// (`buffer_addr[i]` for `spec.buffers[i]`); integer scalars are evaluated over spec.vars, and
+// a value outside its type's range throws ExprError naming the parameter.
 std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr);
 
 } // namespace gpurf

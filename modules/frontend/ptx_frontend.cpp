@@ -122,7 +122,7 @@ FrontendOptions frontend_options(ConfigNode& platform) {
 }
 
 PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options)
-    : launch_(launch), options_(options) {
+    : launch_(launch), initial_vars_(launch.vars), options_(options) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   try {
     if (auto px = compiler::ptxas_info(launch_.ptx_path, launch_.kernel))
@@ -304,8 +304,28 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
       throw WorkloadError(launch_.file + ": buffers need [0x10000000, " + std::to_string(next) +
                           "), which overlaps " + what + " at " + std::to_string(base) +
                           " (frontend.window_base, frontend.data_base)");
-  params_ = pack_params(launch_, buffer_addr_);
+  app_ = std::make_unique<AppRunner>(launch_, buffer_addr_);
+  if (!next_app_launch(mem)) throw WorkloadError(launch_.file + ": the steps launch nothing");
   return launch(limits, sms);
+}
+
+bool PtxFrontend::next_app_launch(IFunctionalMemory& mem) {
+  current_ = app_->next(mem);
+  if (!current_) return false;
+  try {
+    params_ = pack_params(launch_, buffer_addr_);
+  } catch (const ExprError& e) {
+    throw WorkloadError(current_->where + ": launch " + std::to_string(app_->launches()) + ": " +
+                        e.what());
+  }
+  return true;
+}
+
+bool PtxFrontend::next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                              Occupancy& occ) {
+  if (!app_ || !next_app_launch(mem)) return false;
+  occ = launch(limits, sms);
+  return true;
 }
 
 Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
@@ -360,14 +380,19 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   sms = std::max(1u, sms);
 
   ctas_.assign(size_t(max_ctas_) * sms, CtaSlot{});
+  // A slot's finished warps keep counting over launches (a new count tells the SM that the
+  // registers hold nothing live).
+  std::vector<uint64_t> finished(size_t(sm_warps_) * sms, 0);
+  for (size_t w = 0; w < finished.size() && w < warps_.size(); ++w)
+    finished[w] = warps_[w].finished;
   warps_.assign(size_t(sm_warps_) * sms, WarpSlot{});
+  for (size_t w = 0; w < warps_.size(); ++w) warps_[w].finished = finished[w];
   for (WarpSlot& w : warps_) {
     w.shadow.assign(regs_per_thread(), LaneValues{});
     w.writer.assign(regs_per_thread(), -1);
     w.pshadow.assign(preds_per_thread(), LaneValues{});
   }
   next_cta_ = live_ctas_ = 0;
-  issued_ = retired_ = checked_ = pred_sources_ = hidden_steps_ = 0;
   // The first CTAs go round-robin over the SMs (GPGPU-Sim's distributor); later, a CTA slot
   // freed in an SM takes the next CTA, so a faster SM runs more of the grid.
   for (unsigned k = 0; k < max_ctas_; ++k)
@@ -777,7 +802,7 @@ std::string PtxFrontend::verify_outputs() {
     }
     d.buffers.emplace(b.name, std::move(wb));
   }
-  d.vars = launch_.vars;
+  d.vars = initial_vars_;
   d.grid = launch_.grid;
   d.block = launch_.block;
   try {

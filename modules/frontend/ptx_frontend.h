@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "gpurf/modules/frontend/application.h"
 #include "gpurf/modules/frontend/compiler/compile.h"
 #include "gpurf/modules/frontend/compiler/schedule.h"
 #include "gpurf/modules/frontend/i_frontend.h"
@@ -123,6 +124,12 @@ public:
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
+  // Application files: the host steps up to the next launch, then that launch.
+  bool next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                   Occupancy& occ) override;
+  // The launch running now (its `launch:` label) and how many have started.
+  const std::string& launch_label() const { return current_ ? current_->label : launch_.kernel; }
+  uint64_t launches() const { return app_ ? app_->launches() : 0; }
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
@@ -214,6 +221,8 @@ private:
   // The launch in launch_ (grid, block, shared memory) with params_: the kernel, residency
   // and the first CTAs.
   Occupancy launch(const SmLimits& limits, unsigned sms);
+  // The application's next launch (its host steps run first); false when none is left.
+  bool next_app_launch(IFunctionalMemory& mem);
   unsigned func_base(const ptx::Function* f) const;
   // Stops a kernel that can never end (loop_watch.h); after every executed instruction.
   void watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out);
@@ -230,7 +239,10 @@ private:
   uint64_t map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,
                        uint64_t addr) const;
 
-  LaunchSpec launch_;
+  LaunchSpec launch_; // its vars and buffer_addr_ are what the application's steps left
+  std::map<std::string, int64_t> initial_vars_; // the file's (the reference checkers get them)
+  std::unique_ptr<AppRunner> app_;
+  const AppStep* current_ = nullptr;
   FrontendOptions options_;
   unsigned ptxas_regs_ = 0;
   std::unique_ptr<ptx::Module> scheduled_; // Schedule::List

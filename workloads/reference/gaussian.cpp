@@ -7,6 +7,7 @@
 #include "gpurf/workloads/reference/check_util.h"
 
 #include <cmath>
+#include <vector>
 
 namespace gpurf::workload {
 namespace {
@@ -45,4 +46,43 @@ std::string check_gaussian(const LaunchData& d) {
 } // namespace
 } // namespace gpurf::workload
 
+namespace gpurf::workload {
+namespace {
+
+// gaussian_app (workloads/apps/gaussian.yaml): the diagonal set to n (the file's first step),
+// then every step t = 0 .. n-2 with the matrices swapped after each, so the results end in `a`
+// and `b`. The reference eliminates in double; each element's scale is the sum of the
+// magnitudes of every term it received, and the tolerance 1e-5 of it per step it took part in.
+std::string check_gaussian_app(const LaunchData& d) {
+  using namespace detail;
+  const int64_t n = d.var("n");
+  const uint64_t nn = uint64_t(n * n);
+  const float* a0 = in<float>(d, "a", nn);
+  const float* b0 = in<float>(d, "b", uint64_t(n));
+  std::vector<double> a(a0, a0 + nn), b(b0, b0 + n), sa(nn), sb(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) a[size_t(i * n + i)] = double(n);
+  for (uint64_t k = 0; k < nn; ++k) sa[k] = std::fabs(a[k]);
+  for (int64_t i = 0; i < n; ++i) sb[size_t(i)] = std::fabs(b[size_t(i)]);
+  for (int64_t t = 0; t + 1 < n; ++t)
+    for (int64_t i = t + 1; i < n; ++i) {
+      const double m = a[size_t(i * n + t)] / a[size_t(t * n + t)];
+      for (int64_t j = t; j < n; ++j) {
+        a[size_t(i * n + j)] -= m * a[size_t(t * n + j)];
+        sa[size_t(i * n + j)] += std::fabs(m * a[size_t(t * n + j)]);
+      }
+      b[size_t(i)] -= m * b[size_t(t)];
+      sb[size_t(i)] += std::fabs(m * b[size_t(t)]);
+    }
+  const double rtol = 1e-5 * double(n);
+  std::string r = compare_close("a", a.data(), out<float>(d, "a", nn), nn, rtol, 0.0, sa.data());
+  if (r.empty())
+    r = compare_close("b", b.data(), out<float>(d, "b", uint64_t(n)), uint64_t(n), rtol, 0.0,
+                      sb.data());
+  return r;
+}
+
+} // namespace
+} // namespace gpurf::workload
+
 GPURF_REFERENCE(gaussian, check_gaussian)
+GPURF_REFERENCE(gaussian_app, check_gaussian_app)

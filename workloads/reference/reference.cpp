@@ -40,11 +40,15 @@ std::vector<std::string> checker_names() {
 #define GPURF_WORKLOADS(X)                                                                         \
   X(backprop)                                                                                      \
   X(bfs)                                                                                           \
+  X(bfs_app)                                                                                       \
   X(bitonic)                                                                                       \
   X(daxpy_dot)                                                                                     \
   X(dp1d)                                                                                          \
+  X(dp1d_app)                                                                                      \
   X(gaussian)                                                                                      \
+  X(gaussian_app)                                                                                  \
   X(heat2d)                                                                                        \
+  X(heat2d_app)                                                                                    \
   X(histogram)                                                                                     \
   X(kmeans)                                                                                        \
   X(nbody)                                                                                         \

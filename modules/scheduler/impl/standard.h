@@ -136,8 +136,13 @@ public:
     ++stalls_[stalled_];
   }
 
-  // End of the run: the cycles slept since the last tick.
-  void finish() override { account_sleep(now()); }
+  // End of a launch: the cycles slept since the last tick. Until the next launch's first tick
+  // (an application's, a host's) the scheduler has no instruction to issue.
+  void finish() override {
+    account_sleep(now());
+    if (last_tick_ != kNever) last_tick_ = std::max(last_tick_, now() - 1);
+    stalled_ = kNoInstruction;
+  }
 
   void dump_state(std::ostream& os) const override {
     for (unsigned i = 0; i < warps_.size(); ++i) {

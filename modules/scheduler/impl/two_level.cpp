@@ -63,7 +63,9 @@ public:
     StandardScheduler::finish();
     if (last_state_tick_ != kNever && now() > last_state_tick_ + 1)
       states_[last_state_] += now() - last_state_tick_ - 1;
-    last_state_tick_ = now();
+    // Counted up to now - 1; until the next launch's first tick no warp is ready.
+    if (last_state_tick_ != kNever) last_state_tick_ = std::max(last_state_tick_, now() - 1);
+    last_state_ = kStallNoneReady;
   }
 
   void dump_state(std::ostream& os) const override {
