@@ -7,6 +7,7 @@
 #include "gpurf/modules/memory/i_memory.h"
 #include "gpurf/platform/check/identities.h"
 #include "gpurf/platform/gpu.h"
+#include "gpurf/platform/interrupt.h"
 #include "gpurf/platform/sm.h"
 #include "gpurf/platform/stats.h"
 #include "gpurf/platform/trace.h"
@@ -86,7 +87,7 @@ RunResult Simulation::run() {
   sc_core::sc_start();
   // An application: its next launch starts once the last one finished everywhere.
   for (;;) {
-    if (!gpu_->finished() || !frontend_.done()) break;
+    if (!gpu_->finished() || !frontend_.done() || interrupt_requested()) break;
     ++r.launches;
     if (on_launch_end_) on_launch_end_();
     bool more = false;
@@ -106,6 +107,7 @@ RunResult Simulation::run() {
   if (r.error.empty()) r.error = gpu_->error();
   if (r.ok && !frontend_.done()) r.error = "simulation ended before the kernel finished";
   r.ok = r.error.empty();
+  r.interrupted = interrupt_requested();
   r.cycles = gpu_->cycles();
   r.warp_instructions = gpu_->retired();
   r.stats = dump_stats_json();

@@ -42,7 +42,8 @@ struct RunResult {
   bool ok = false;
   std::string error; // why the run stopped early, if it did
   uint64_t cycles = 0, warp_instructions = 0;
-  uint64_t launches = 0; // kernel launches that finished
+  uint64_t launches = 0;    // kernel launches that finished
+  bool interrupted = false; // stopped by request_interrupt() (platform/interrupt.h)
   double host_seconds = 0;
   nlohmann::ordered_json stats;  // every statistics group, plus "host"
   nlohmann::ordered_json energy; // energy report; null when the platform names no table

@@ -1,5 +1,7 @@
 #include "gpurf/platform/sm.h"
 
+#include "gpurf/platform/interrupt.h"
+
 #include <iostream>
 #include <sstream>
 
@@ -585,6 +587,7 @@ void Sm::restart() {
 
 Cycle Sm::advance() {
   if (stopped_) return 0; // halted from outside (another SM failed)
+  if (interrupt_requested()) return stop(kInterrupted), 0;
   try {
     Cycle next = kNever;
     for (Unit* u : order_) next = std::min(next, u->next_tick());

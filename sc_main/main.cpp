@@ -1,4 +1,6 @@
 // gpurf command line.
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -13,6 +15,7 @@
 #include "gpurf/modules/frontend/scripted.h"
 #include "gpurf/platform/config.h"
 #include "gpurf/platform/gpu.h"
+#include "gpurf/platform/interrupt.h"
 #include "gpurf/platform/registry.h"
 #include "gpurf/platform/simulation.h"
 #include "gpurf/platform/stats.h"
@@ -21,6 +24,7 @@
 #include "sc_main/micro.h"
 #include "sc_main/names.h"
 #include "sc_main/profile.h"
+#include "sc_main/provenance.h"
 #include "sc_main/spawn.h"
 
 namespace fs = std::filesystem;
@@ -31,7 +35,7 @@ namespace {
 // SystemC prints its banner before sc_main unless told not to by the environment.
 const bool quiet_banner = setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0) == 0;
 
-constexpr int kExitBadInput = 2, kExitFailed = 1;
+constexpr int kExitBadInput = 2, kExitFailed = 1, kExitInterrupted = 130; // 128 + SIGINT
 
 const char* kUsage = R"(usage:
   gpurf run [--platform FILE] [-p key.path=value]... [--workload W] [--scale N] [--out DIR]
@@ -43,6 +47,8 @@ const char* kUsage = R"(usage:
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
               [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
                                          five baselines); DIR/<platform>/summary.json
+              [--force | --resume]       a non-empty DIR: overwrite it, or run only what is
+                                         not done there (after an interruption)
   gpurf compare DIR... [--stats S,S...] [--kernels K,K...] [--format text|markdown|csv]
                 [--normalize[=on|off]]   per-kernel tables normalised to the first DIR
   gpurf micro [--platform FILE] [-p key.path=value]... [--format text|markdown|json] [-j JOBS]
@@ -68,8 +74,9 @@ struct Cli {
   std::string command, workload = "sgemm", out, describe, kernels, format;
   std::vector<std::string> platforms, overrides, vars;
   unsigned scale = 1, jobs = 0;
-  bool quiet = false;
-  std::string trace, vcd; // docs/trace.md
+  bool quiet = false, force = false, resume = false;
+  std::vector<std::string> argv; // the command line, for the provenance
+  std::string trace, vcd;        // docs/trace.md
   Cycle trace_from = 0, trace_to = kNever;
   bool trace_window = false;
   std::vector<std::string> vcd_signals;
@@ -117,6 +124,10 @@ Cli parse(int argc, char** argv) {
       c.kernels = value(i);
     } else if (a == "--quiet") {
       c.quiet = true;
+    } else if (a == "--force") {
+      c.force = true;
+    } else if (a == "--resume") {
+      c.resume = true;
     } else if (a == "-p") {
       c.overrides.push_back(value(i));
     } else if (a == "--var") {
@@ -169,12 +180,19 @@ Cli parse(int argc, char** argv) {
                                            "-p",           "--var",         "--workload",
                                            "--format",     "--out",         "--trace",
                                            "--vcd",        "--vcd-signals", "--trace-window",
-                                           "--help",       "--version"});
+                                           "--help",       "--version",     "--force",
+                                           "--resume"});
       throw ConfigError("unknown argument '" + a + "'" +
                         (hint.empty() ? "" : "; did you mean '" + hint + "'?") + "\n" + kUsage);
     }
   }
   if (c.command.empty()) throw ConfigError(std::string("no command given\n") + kUsage);
+  c.argv.assign(argv, argv + argc);
+  if ((c.force || c.resume) && c.command != "suite")
+    throw ConfigError("options --force and --resume need gpurf suite");
+  if (c.force && c.resume)
+    throw ConfigError("options --force and --resume exclude each other: --force runs everything "
+                      "again, --resume only what is not done");
   if (!c.vars.empty() && (c.command != "run" || c.workload == "synthetic"))
     throw ConfigError("option --var needs gpurf run with a launch file (--workload)");
   if (!c.format.empty() && c.command != "profile")
@@ -444,6 +462,7 @@ int run(const Cli& c) {
       add_counters(j);
       ends.push_back(std::move(j));
     };
+  Params::fill_defaults = true; // the platform as run, every default in it (platform.yaml)
   Simulation sim(*root, *fe, regs, opt);
   simp = &sim;
   if (list_signals) {
@@ -451,12 +470,12 @@ int run(const Cli& c) {
     return 0;
   }
   RunResult r = sim.run();
-  std::string error = r.error;
+  std::string error = r.interrupted ? kInterrupted : r.error;
   // A kernel from outside the suite may have no reference: its operands are still checked.
   workload::link_all_checkers();
   const bool outputs_checked = ptx && workload::find_checker(kernel);
   if (r.ok && outputs_checked) error = ptx->verify_outputs();
-  if (ptx && !outputs_checked && !c.quiet)
+  if (ptx && !outputs_checked && !c.quiet && !r.interrupted)
     std::cerr << "note: no reference checker for '" << kernel
               << "': operands are checked, outputs are not\n";
   const bool verified = error.empty() && sum("collector", "operands_checked") > 0;
@@ -469,6 +488,7 @@ int run(const Cli& c) {
   if (ptx && ptx->options().reuse_oracle)
     summary["reuse_oracle_mismatches"] = ptx->oracle_mismatches();
   summary["outputs_checked"] = outputs_checked;
+  if (r.interrupted) summary["interrupted"] = true; // partial: the statistics so far
   if (ptx && ptx->launch().application) {
     summary["launch_count"] = ends.size();
     nlohmann::ordered_json launches = nlohmann::ordered_json::array();
@@ -515,12 +535,22 @@ int run(const Cli& c) {
   if (!c.out.empty()) {
     make_out_dir(c.out);
     std::ofstream(c.out + "/stats.json") << r.stats.dump(2) << "\n";
+    std::ofstream(c.out + "/platform.yaml") << to_yaml(*root);
+    nlohmann::ordered_json prov = provenance(c.argv, kSchema);
+    prov["platform"] = {{"file", fs::absolute(c.platform()).lexically_normal().string()},
+                        {"file_hash", file_hash(c.platform())},
+                        {"overrides", c.overrides},
+                        {"resolved", "platform.yaml"}};
+    prov["workload"] =
+        ptx ? workload_provenance(ptx->launch(), c.vars) : nlohmann::ordered_json{{"name", kernel}};
+    std::ofstream(c.out + "/provenance.json") << prov.dump(2) << "\n";
+    // Written last: a folder with result.json is a finished run (gpurf suite --resume).
     std::ofstream(c.out + "/result.json") << summary.dump(2) << "\n";
     if (!c.quiet) std::cout << "  statistics: " << c.out << "/stats.json\n";
   }
   if (!verified) {
     std::cerr << "error: " << kernel << ": " << error << "\n";
-    return kExitFailed;
+    return r.interrupted ? kExitInterrupted : kExitFailed;
   }
   return 0;
 }
@@ -544,15 +574,52 @@ int suite(const Cli& c) {
   }
   for (auto& k : kernels) workload_path(k); // unknown names fail before anything runs
   const std::string out = c.out.empty() ? "out" : c.out;
+  // What this suite is: a resumed one must be the same.
+  nlohmann::ordered_json what;
+  what["platforms"] = nlohmann::ordered_json::array();
+  for (auto& p : platforms)
+    what["platforms"].push_back(
+        {{"file", fs::absolute(p).lexically_normal().string()}, {"file_hash", file_hash(p)}});
+  what["kernels"] = kernels;
+  what["scale"] = c.scale;
+  what["overrides"] = c.overrides;
+  const std::string prov_path = out + "/provenance.json";
+  nlohmann::ordered_json prov;
+  const bool holds = fs::is_directory(out) && !fs::is_empty(out);
+  if (c.resume) {
+    std::ifstream f(prov_path);
+    if (!f)
+      throw ConfigError("--resume: '" + prov_path + "' does not exist: --out '" + out +
+                        "' holds no suite to resume");
+    prov = nlohmann::ordered_json::parse(f, nullptr, false);
+    if (prov.is_discarded() || !prov.contains("suite"))
+      throw ConfigError("--resume: '" + prov_path + "' is not a suite's provenance file");
+    if (prov["suite"] != what)
+      throw ConfigError("--resume: '" + out + "' holds another suite (" + prov["suite"].dump() +
+                        "); resume it with the same platforms, kernels, --scale and -p");
+  } else if (holds && !c.force) {
+    if (!c.out.empty())
+      throw ConfigError("--out '" + out + "' is not empty (an earlier suite's results?); add " +
+                        "--force to overwrite them, --resume to run only what is not done " +
+                        "there, or give another folder");
+    std::cerr << "note: replacing the results in " << out << "/ (give --out DIR to keep them)\n";
+  }
   struct Job {
     std::string platform, kernel, dir;
   };
-  std::vector<Job> all;
+  std::vector<Job> all, todo;
   for (auto& p : platforms)
     for (auto& k : kernels)
       all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
+  auto finished = [](const Job& j) { // result.json, not an interrupted run's
+    std::ifstream f(j.dir + "/result.json");
+    if (!f) return false;
+    const auto r = nlohmann::ordered_json::parse(f, nullptr, false);
+    return !r.is_discarded() && r.is_object() && !r.value("interrupted", false);
+  };
   std::vector<GpurfRun> runs;
   for (const Job& j : all) {
+    if (c.resume && finished(j)) continue;
     make_out_dir(j.dir);
     fs::remove(j.dir + "/result.json");
     std::vector<std::string> args = {"gpurf",      "run",      "--quiet",
@@ -561,8 +628,32 @@ int suite(const Cli& c) {
                                      "--out",      j.dir};
     for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
     runs.push_back({args, j.dir + "/log.txt"});
+    todo.push_back(j);
   }
-  run_gpurf_all(runs, c.jobs); // a failed run is reported from its missing result.json
+  make_out_dir(out);
+  if (c.resume) {
+    prov["resumed"].push_back(provenance(c.argv, kSchema));
+  } else {
+    prov = provenance(c.argv, kSchema);
+    prov["suite"] = what;
+  }
+  std::ofstream(prov_path) << prov.dump(2) << "\n";
+  if (c.resume)
+    std::cerr << "resume: " << all.size() - todo.size() << " of " << all.size()
+              << " runs already done\n";
+  // Progress on stderr: done/total, failures so far, an ETA from the mean time per run.
+  const auto t0 = std::chrono::steady_clock::now();
+  size_t done = 0, bad = 0;
+  run_gpurf_all(runs, c.jobs, [&](size_t i, bool ok) {
+    ++done;
+    bad += !ok;
+    if (c.quiet) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "[" << done << "/" << runs.size() << ", " << bad << " failed, ETA " << std::fixed
+              << std::setprecision(0) << s / double(done) * double(runs.size() - done) << " s] "
+              << fs::path(todo[i].platform).stem().string() << " " << todo[i].kernel << ": "
+              << (ok ? "ok" : "FAILED") << "\n";
+  }); // a failed run is reported from its missing result.json
 
   int failed = 0;
   for (auto& p : platforms) {
@@ -587,7 +678,9 @@ int suite(const Cli& c) {
              {"kernel", j.kernel},
              {"platform", pname},
              {"verified", false},
-             {"error", text.empty() ? "the simulation process failed" : text}};
+             {"error", !text.empty()           ? text
+                       : interrupt_requested() ? "not run (the suite was interrupted)"
+                                               : "the simulation process failed"}};
       }
       const bool ok = r.value("verified", false);
       failed += !ok;
@@ -605,6 +698,13 @@ int suite(const Cli& c) {
     std::ofstream(out + "/" + pname + "/summary.json") << list.dump(2) << "\n";
   }
   std::cout << "\n" << all.size() - failed << " passed, " << failed << " failed\n";
+  if (interrupt_requested()) {
+    size_t left = 0;
+    for (const Job& j : all) left += !finished(j);
+    std::cerr << "interrupted: " << left << " of " << all.size()
+              << " runs not done; the same command with --resume runs them\n";
+    return kExitInterrupted;
+  }
   return failed ? kExitFailed : 0;
 }
 
@@ -617,6 +717,15 @@ int sc_main(int argc, char** argv) {
     if (argc > 1 && std::string(argv[1]) == "micro")
       return micro_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);
+    if (c.command == "run" || c.command == "suite") {
+      // The first SIGINT/SIGTERM stops the run at the end of a cycle with valid partial
+      // results (exit 130); a second one ends the process at once.
+      struct sigaction sa = {};
+      sa.sa_handler = [](int) { request_interrupt(); };
+      sa.sa_flags = SA_RESETHAND; // no SA_RESTART: wait() returns to look at the request
+      sigaction(SIGINT, &sa, nullptr);
+      sigaction(SIGTERM, &sa, nullptr);
+    }
     if (c.command == "help") return std::cout << kUsage, 0;
     if (c.command == "version")
       return std::cout << "gpurf " << GPURF_VERSION << " (SystemC " << sc_core::sc_release()

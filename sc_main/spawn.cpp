@@ -1,11 +1,15 @@
 #include "sc_main/spawn.h"
 
+#include <cerrno>
+#include <csignal>
 #include <fcntl.h>
 #include <map>
 #include <spawn.h>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <thread>
+
+#include "gpurf/platform/interrupt.h"
 
 extern char** environ;
 
@@ -26,21 +30,32 @@ pid_t spawn_gpurf(const std::vector<std::string>& args, const std::string& log) 
   return pid;
 }
 
-std::vector<bool> run_gpurf_all(const std::vector<GpurfRun>& runs, unsigned jobs) {
+std::vector<bool> run_gpurf_all(const std::vector<GpurfRun>& runs, unsigned jobs,
+                                const std::function<void(size_t, bool)>& done) {
   if (!jobs) jobs = std::max(1u, std::thread::hardware_concurrency());
   std::vector<bool> ok(runs.size(), false);
   std::map<pid_t, size_t> running;
   size_t next = 0;
+  bool forwarded = false;
   while (next < runs.size() || !running.empty()) {
+    if (interrupt_requested()) { // no new run; the running ones write partial results
+      next = runs.size();
+      if (!forwarded)
+        for (auto& [pid, i] : running) kill(pid, SIGINT);
+      forwarded = true;
+    }
     while (next < runs.size() && running.size() < jobs) {
       running[spawn_gpurf(runs[next].args, runs[next].log)] = next;
       ++next;
     }
     int status = 0;
     const pid_t pid = wait(&status);
+    if (pid < 0 && errno == EINTR) continue; // a signal: look at the request above
     if (pid < 0) break;
-    ok[running[pid]] = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const size_t i = running[pid];
+    ok[i] = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     running.erase(pid);
+    if (done) done(i, ok[i]);
   }
   return ok;
 }

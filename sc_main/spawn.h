@@ -2,6 +2,7 @@
 // run every simulation in a process of its own.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -18,7 +19,10 @@ struct GpurfRun {
   std::string log;
 };
 // Runs every child, `jobs` at a time (0: one per hardware thread); returns whether each
-// exited with status 0, in `runs` order.
-std::vector<bool> run_gpurf_all(const std::vector<GpurfRun>& runs, unsigned jobs);
+// exited with status 0, in `runs` order. Once interrupt_requested(), starts no more and passes
+// SIGINT to the running ones (they write partial results), then waits for them.
+// `done(i, ok)` is called as each run ends.
+std::vector<bool> run_gpurf_all(const std::vector<GpurfRun>& runs, unsigned jobs,
+                                const std::function<void(size_t, bool)>& done = {});
 
 } // namespace gpurf

@@ -7,7 +7,7 @@ check() {
   local platform=$1
   shift
   "$GPURF" suite --platform "$SRC/configs/$platform.yaml" --kernels scan,sgemm "$@" \
-    --out "$TMP/out" >"$TMP/stdout" 2>"$TMP/err"
+    --force --out "$TMP/out" >"$TMP/stdout" 2>"$TMP/err"
   local rc=$?
   [ $rc -eq 0 ] || fail "$platform $*: exit $rc: $(tail -c 800 "$TMP/stdout") $(tail -c 400 "$TMP/err")"
   grep -q "2 passed, 0 failed" "$TMP/stdout" || fail "$platform $*: $(tail -c 800 "$TMP/stdout")"

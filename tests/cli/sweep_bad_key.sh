@@ -21,5 +21,5 @@ check "bank.cuont" "did you mean 'count'" "nothing was run" -- --grid bank.cuont
 check "scheduler.policy" "'xyz'" -- --grid bank.count=2,4 --grid scheduler.policy=gto,xyz
 check "expected key.path=v1,v2" -- --grid bank.count
 check "given twice" -- --grid bank.count=2 --grid bank.count=4
-check "no suite kernel 'scna'" "did you mean 'scan'" -- --grid bank.count=2 --kernels scna
+check "no suite kernel, application or launch file 'scna'" "did you mean 'scan'" -- --grid bank.count=2 --kernels scna
 finish

@@ -42,4 +42,24 @@ bash -c "$(sed -n 1p "$TMP/jobs.txt")" || fail "job line 1 failed"
 "$SRC/scripts/sweep" --gather "$TMP/em" >"$TMP/log" 2>&1
 [ $? = 1 ] || fail "gather of an unfinished sweep should exit 1"
 grep -q "1 passed, 7 failed" "$TMP/log" || fail "gather: $(cat "$TMP/log")"
+# Kernels given as launch-file paths (and an application by name): the folders are the files'
+# names, the CSV names them so, --gather finds them again.
+cp "$SRC/examples/saxpy_shfl.yaml" "$TMP/saxpy_shfl.yaml"
+sed -i "s|^ptx: |ptx: $SRC/examples/|" "$TMP/saxpy_shfl.yaml"
+"${SWEEP[@]}" --grid bank.count=2,4 --kernels "$TMP/saxpy_shfl.yaml,$SRC/workloads/scan.yaml" \
+  -j 2 --out "$TMP/paths" >"$TMP/log" 2>&1 || fail "sweep with launch-file paths: $(tail -5 "$TMP/log")"
+grep -q "ETA" "$TMP/log" || fail "sweep shows no ETA: $(cat "$TMP/log")"
+python3 - "$TMP/paths/results.csv" <<'PY' || fail "csv of launch-file paths"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert sorted(r["kernel"] for r in rows) == ["saxpy_shfl", "saxpy_shfl", "scan", "scan"], rows
+assert all(r["verified"] == "true" for r in rows), rows
+PY
+[ -f "$TMP/paths/point_1/saxpy_shfl/result.json" ] || fail "no point_1/saxpy_shfl/result.json"
+rm "$TMP/paths/results.csv"
+"$SRC/scripts/sweep" --gather "$TMP/paths" >"$TMP/log" 2>&1 || fail "gather of paths: $(cat "$TMP/log")"
+cp "$TMP/saxpy_shfl.yaml" "$TMP/scan.yaml"
+"${SWEEP[@]}" --grid bank.count=2 --kernels "$TMP/scan.yaml,scan" --out "$TMP/clash" \
+  >"$TMP/log" 2>&1
+[ $? = 2 ] && grep -q "share the folder 'scan'" "$TMP/log" || fail "folder clash: $(cat "$TMP/log")"
 finish
