@@ -44,6 +44,7 @@ const char* kUsage = R"(usage:
             [--trace FILE.json [--trace-window FROM:TO]]   instruction lifecycles (Perfetto)
             [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
             [--max-cycles N]                     stop after N cycles (= -p sm.max_cycles=N)
+            [--dump-outputs DIR]                 output buffers as raw bytes + index.json
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
               [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
                                          five baselines); DIR/<platform>/summary.json
@@ -77,6 +78,7 @@ struct Cli {
   bool quiet = false, force = false, resume = false;
   std::vector<std::string> argv; // the command line, for the provenance
   std::string trace, vcd;        // docs/trace.md
+  std::string dump_outputs;      // run: the output buffers' final bytes go there
   Cycle trace_from = 0, trace_to = kNever;
   bool trace_window = false;
   std::vector<std::string> vcd_signals;
@@ -143,6 +145,8 @@ Cli parse(int argc, char** argv) {
       c.out = value(i);
     } else if (a == "--trace") {
       c.trace = value(i);
+    } else if (a == "--dump-outputs") {
+      c.dump_outputs = value(i);
     } else if (a == "--vcd") {
       c.vcd = value(i);
     } else if (a == "--vcd-signals") {
@@ -181,7 +185,7 @@ Cli parse(int argc, char** argv) {
                                            "--format",     "--out",         "--trace",
                                            "--vcd",        "--vcd-signals", "--trace-window",
                                            "--help",       "--version",     "--force",
-                                           "--resume"});
+                                           "--resume",     "--dump-outputs"});
       throw ConfigError("unknown argument '" + a + "'" +
                         (hint.empty() ? "" : "; did you mean '" + hint + "'?") + "\n" + kUsage);
     }
@@ -195,6 +199,11 @@ Cli parse(int argc, char** argv) {
                       "again, --resume only what is not done");
   if (!c.vars.empty() && (c.command != "run" || c.workload == "synthetic"))
     throw ConfigError("option --var needs gpurf run with a launch file (--workload)");
+  if (!c.dump_outputs.empty() && (c.command != "run" || c.workload == "synthetic"))
+    throw ConfigError("option --dump-outputs needs gpurf run with a launch file (--workload)");
+  if (!c.dump_outputs.empty() && fs::exists(c.dump_outputs) && !fs::is_directory(c.dump_outputs))
+    throw ConfigError("--dump-outputs '" + c.dump_outputs +
+                      "': cannot make a folder there (a file of that name exists)");
   if (!c.format.empty() && c.command != "profile")
     throw ConfigError("option --format needs gpurf profile (gpurf compare and gpurf micro take "
                       "their own)");
@@ -424,6 +433,34 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
   return j;
 }
 
+// --dump-outputs DIR: every output buffer's final bytes (DIR/<name>.bin, raw little-endian
+// elements) and DIR/index.json describing them.
+void dump_outputs(const PtxFrontend& ptx, const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw ConfigError("--dump-outputs '" + dir + "': cannot make a folder there (" + ec.message() +
+                      ")");
+  nlohmann::ordered_json index;
+  index["kernel"] = ptx.launch().name;
+  index["buffers"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < ptx.launch().buffers.size(); ++i) {
+    const LaunchBuffer& b = ptx.launch().buffers[i];
+    if (!b.output) continue;
+    const std::vector<uint8_t> bytes = ptx.buffer_contents(i);
+    const std::string file = b.name + ".bin";
+    std::ofstream(dir + "/" + file, std::ios::binary)
+        .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    index["buffers"].push_back({{"name", b.name},
+                                {"type", b.type},
+                                {"count", b.count},
+                                {"bytes", bytes.size()},
+                                {"file", file},
+                                {"hash", content_hash(bytes.data(), bytes.size())}});
+  }
+  std::ofstream(dir + "/index.json") << index.dump(2) << "\n";
+}
+
 int run(const Cli& c) {
   ConfigPtr root = platform(c);
   std::unique_ptr<IFrontend> fe;
@@ -437,6 +474,7 @@ int run(const Cli& c) {
   } else {
     LaunchSpec spec = load_launch(workload_path(c.workload), c.scale, c.vars);
     kernel = spec.name;
+    for (const std::string& w : spec.warnings) std::cerr << "warning: " << w << "\n";
     auto p = std::make_unique<PtxFrontend>(spec, frontend_options(*root));
     ptx = p.get();
     regs = p->regs_per_thread();
@@ -473,11 +511,12 @@ int run(const Cli& c) {
   std::string error = r.interrupted ? kInterrupted : r.error;
   // A kernel from outside the suite may have no reference: its operands are still checked.
   workload::link_all_checkers();
-  const bool outputs_checked = ptx && workload::find_checker(kernel);
+  const bool outputs_checked = ptx && ptx->checks_outputs();
   if (r.ok && outputs_checked) error = ptx->verify_outputs();
+  if (ptx && !c.dump_outputs.empty() && !r.interrupted) dump_outputs(*ptx, c.dump_outputs);
   if (ptx && !outputs_checked && !c.quiet && !r.interrupted)
     std::cerr << "note: no reference checker for '" << kernel
-              << "': operands are checked, outputs are not\n";
+              << "' and no `verify:`: operands are checked, outputs are not\n";
   const bool verified = error.empty() && sum("collector", "operands_checked") > 0;
   if (error.empty() && !verified) error = "no operand was checked";
   const std::string pname = fs::path(c.platform()).stem();

@@ -225,35 +225,31 @@ int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>&
 // =============================================================================================
 // Launch files
 // =============================================================================================
+namespace {
+// Parameter kinds: name and bytes (Struct: its own size).
+const struct {
+  LaunchParam::Kind kind;
+  const char* name;
+  unsigned bytes;
+} kParamKinds[] = {
+    {LaunchParam::Kind::Buffer, "buffer", 8}, {LaunchParam::Kind::U8, "u8", 1},
+    {LaunchParam::Kind::S8, "s8", 1},         {LaunchParam::Kind::U16, "u16", 2},
+    {LaunchParam::Kind::S16, "s16", 2},       {LaunchParam::Kind::U32, "u32", 4},
+    {LaunchParam::Kind::S32, "s32", 4},       {LaunchParam::Kind::U64, "u64", 8},
+    {LaunchParam::Kind::S64, "s64", 8},       {LaunchParam::Kind::F32, "f32", 4},
+    {LaunchParam::Kind::F64, "f64", 8},       {LaunchParam::Kind::Struct, "struct", 0}};
+} // namespace
+
 unsigned LaunchParam::bytes() const {
-  switch (kind) {
-  case Kind::Buffer:
-  case Kind::U64:
-  case Kind::S64:
-  case Kind::F64:
-    return 8;
-  default:
-    return 4;
-  }
+  if (kind == Kind::Struct) return size;
+  for (const auto& k : kParamKinds)
+    if (k.kind == kind) return k.bytes;
+  return 0;
 }
 
 const char* param_kind_name(LaunchParam::Kind k) {
-  switch (k) {
-  case LaunchParam::Kind::Buffer:
-    return "buffer";
-  case LaunchParam::Kind::U32:
-    return "u32";
-  case LaunchParam::Kind::S32:
-    return "s32";
-  case LaunchParam::Kind::U64:
-    return "u64";
-  case LaunchParam::Kind::S64:
-    return "s64";
-  case LaunchParam::Kind::F32:
-    return "f32";
-  case LaunchParam::Kind::F64:
-    return "f64";
-  }
+  for (const auto& x : kParamKinds)
+    if (x.kind == k) return x.name;
   return "?";
 }
 
@@ -418,10 +414,10 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
                const fs::path& dir, const std::map<std::string, int64_t>& vars) {
   b.initial.assign(size_t(b.bytes()), 0);
   if (!init || init->kind == Node::Kind::Null) return; // zero-filled
-  const std::vector<std::string> kinds = {"constant", "iota", "uniform", "file"};
+  const std::vector<std::string> kinds = {"constant", "iota", "uniform", "file", "values"};
   need_map(*init, path,
            "expected one of {constant: v}, {iota: {start, step}}, "
-           "{uniform: {min, max, seed}}, {file: path}");
+           "{uniform: {min, max, seed}}, {file: path}, {values: [v, ...]}");
   check_keys(*init, path, kinds);
   if (init->map.size() != 1)
     fail(*init, path,
@@ -480,6 +476,17 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
         b.encode(0, int64_t(uint64_t(mn) + (span ? d % span : d)), b.initial.data() + i * t.bytes);
       }
     }
+  } else if (kind == "values") { // the first elements, the rest zero
+    if (v.kind != Node::Kind::Seq)
+      fail(v, key, std::string("got ") + shape(v) + "; expected a list of numbers");
+    if (v.seq.size() > b.count)
+      fail(v, key,
+           std::to_string(v.seq.size()) + " values for " + std::to_string(b.count) + " elements");
+    for (size_t i = 0; i < v.seq.size(); ++i) {
+      const std::string k = key + "[" + std::to_string(i) + "]";
+      b.encode(t.is_float ? number(*v.seq[i], k, vars) : 0,
+               t.is_float ? 0 : int_value(*v.seq[i], k), b.initial.data() + i * t.bytes);
+    }
   } else { // file
     const std::string& name = need_scalar(v, key, "expected a file name");
     const fs::path p = dir / name;
@@ -503,6 +510,87 @@ bool ptx_type_is_float(ptx::Type t) { return t == ptx::Type::F32 || t == ptx::Ty
 bool ptx_type_is_int(ptx::Type t) {
   return t != ptx::Type::None && !ptx_type_is_float(t) && t != ptx::Type::Pred &&
          t != ptx::Type::B8 && t != ptx::Type::B16 && t != ptx::Type::B32 && t != ptx::Type::B64;
+}
+
+const LaunchBuffer& known_buffer(const Node& n, const std::string& key, const LaunchSpec& s,
+                                 std::string& name);
+
+// One parameter (or, in a struct, one field: `field`): {buffer: name}, {<type>: value} or
+// {struct: {bytes: "hex", fields: [{offset: o, <type>: value}, ...]}}.
+LaunchParam parse_param(const Node& e, const std::string& key, const LaunchSpec& s, bool field) {
+  const std::vector<std::string> kinds =
+      field
+          ? std::vector<std::string>{"buffer", "u8",  "s8",  "u16", "s16", "u32",
+                                     "s32",    "u64", "s64", "f32", "f64"}
+          : std::vector<std::string>{"buffer", "u32", "s32", "u64", "s64", "f32", "f64", "struct"};
+  need_map(e, key,
+           field ? "expected {offset: o, <" + join(kinds) + ">: value}"
+                 : "expected {buffer: name}, {<u32|s32|u64|s64|f32|f64>: value} or {struct: ...}");
+  std::vector<std::string> keys = kinds;
+  if (field) keys.push_back("offset");
+  check_keys(e, key, keys);
+  LaunchParam p;
+  const size_t given = e.map.size() - (field && e.find("offset") ? 1 : 0);
+  if (given != 1)
+    fail(e, key,
+         "give exactly one of: " + join(kinds) + " (got " + std::to_string(given) + " keys)");
+  if (field) {
+    const Node* o = e.find("offset");
+    if (!o) fail(e, key, "missing key 'offset' (the field's byte offset in the struct)");
+    p.offset = unsigned(integer_in(*o, key + ".offset", s.vars, 0, 1 << 16, "a byte offset"));
+  }
+  std::string kind;
+  const Node* vp = nullptr;
+  for (const auto& [k, v] : e.map)
+    if (k != "offset" || !field) kind = k, vp = v.get();
+  const Node& v = *vp;
+  const std::string vkey = key + "." + kind;
+  for (const auto& k : kParamKinds)
+    if (kind == k.name) p.kind = k.kind;
+  if (kind == "buffer") {
+    known_buffer(v, vkey, s, p.buffer);
+  } else if (kind == "f32" || kind == "f64") {
+    const double d = number(v, vkey, s.vars);
+    if (kind == "f32") {
+      const float f = float(d);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      p.bits = bits;
+    } else {
+      std::memcpy(&p.bits, &d, 8);
+    }
+  } else if (kind == "struct") {
+    need_map(v, vkey, "expected {bytes: \"hex bytes\", fields: [{offset: o, <type>: value}]}");
+    check_keys(v, vkey, {"bytes", "fields"});
+    if (const Node* raw = v.find("bytes")) {
+      const std::string& hex =
+          need_scalar(*raw, vkey + ".bytes", "expected hex bytes, e.g. \"00 ff\"");
+      std::string digits;
+      for (char c : hex)
+        if (!std::isspace(static_cast<unsigned char>(c))) digits += c;
+      if (digits.size() % 2 ||
+          digits.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        fail(*raw, vkey + ".bytes",
+             "'" + shown(hex) + "' is not hex bytes (pairs of 0-9a-f, spaces allowed)");
+      for (size_t i = 0; i < digits.size(); i += 2)
+        p.raw.push_back(uint8_t(std::stoul(digits.substr(i, 2), nullptr, 16)));
+    }
+    if (const Node* fs = v.find("fields"); fs && fs->kind != Node::Kind::Null) {
+      if (fs->kind != Node::Kind::Seq)
+        fail(*fs, vkey + ".fields", std::string("got ") + shape(*fs) + "; expected a list");
+      for (size_t i = 0; i < fs->seq.size(); ++i)
+        p.fields.push_back(
+            parse_param(*fs->seq[i], vkey + ".fields[" + std::to_string(i) + "]", s, true));
+    }
+  } else {
+    const TypeInfo& t = type_of(kind);
+    int64_t lo, hi;
+    int_range(t, lo, hi);
+    const int64_t x = integer_in(v, vkey, s.vars, lo, hi, "a " + kind + " value");
+    p.bits = t.bytes == 8 ? uint64_t(x) : uint64_t(x) & ((uint64_t(1) << (t.bytes * 8)) - 1);
+    p.expr = v.scalar;
+  }
+  return p;
 }
 
 // Checks `text` (an expression of step `key`) with the vars' initial values; buffer elements
@@ -738,7 +826,7 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   need_map(root, "launch", "a launch file is a map of keys");
   const std::vector<std::string> top = {"name",    "ptx",    "kernel", "vars",
                                         "scaled",  "grid",   "block",  "shared_bytes",
-                                        "buffers", "params", "steps"};
+                                        "buffers", "params", "steps",  "verify"};
   check_keys(root, "", top);
   auto required = [&](const std::string& k, const std::string& what) -> const Node& {
     const Node* n = root.find(k);
@@ -824,13 +912,14 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
         integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30, "dynamic shared memory in bytes"));
 
   // buffers
+  std::vector<const Node*> buffer_nodes;
   if (const Node* bn = root.find("buffers"); bn && bn->kind != Node::Kind::Null) {
     need_map(*bn, "buffers", "expected a map of name: {type, count, init, output}");
     uint64_t total = 0;
     for (const auto& [name, v] : bn->map) {
       const std::string key = "buffers." + name;
       need_map(*v, key, "expected {type: t, count: n, init: {...}, output: bool}");
-      check_keys(*v, key, {"type", "count", "init", "output"});
+      check_keys(*v, key, {"type", "count", "init", "output", "symbol"});
       LaunchBuffer b;
       b.name = name;
       const Node* tn = v->find("type");
@@ -845,6 +934,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
       total += b.bytes();
       if (total > (uint64_t(1) << 31)) fail(*cn, key + ".count", "buffers exceed 2 GiB in total");
       if (const Node* on = v->find("output")) b.output = boolean(*on, key + ".output");
+      if (const Node* sn = v->find("symbol"))
+        b.symbol = need_scalar(*sn, key + ".symbol", "expected a .const or .global variable");
+      buffer_nodes.push_back(v.get());
       fill_init(b, t, v->find("init"), key + ".init", dir, s.vars);
       s.buffers.push_back(std::move(b));
     }
@@ -859,56 +951,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
     if (pn->kind != Node::Kind::Seq)
       fail(*pn, "params",
            std::string("got ") + shape(*pn) + "; expected a list like [{buffer: A}, {s32: \"n\"}]");
-    const std::vector<std::string> kinds = {"buffer", "u32", "s32", "u64", "s64", "f32", "f64"};
     for (size_t i = 0; i < pn->seq.size(); ++i) {
-      const Node& e = *pn->seq[i];
-      const std::string key = "params[" + std::to_string(i) + "]";
-      need_map(e, key, "expected {buffer: name} or {<u32|s32|u64|s64|f32|f64>: value}");
-      check_keys(e, key, kinds);
-      if (e.map.size() != 1)
-        fail(e, key,
-             "give exactly one of: " + join(kinds) + " (got " + std::to_string(e.map.size()) +
-                 " keys)");
-      const std::string kind = e.map[0].first;
-      const Node& v = *e.map[0].second;
-      const std::string vkey = key + "." + kind;
-      LaunchParam p;
-      if (kind == "buffer") {
-        p.kind = LaunchParam::Kind::Buffer;
-        p.buffer = need_scalar(v, vkey, "expected a buffer name");
-        if (!s.find_buffer(p.buffer)) {
-          const std::string near = closest(p.buffer, buffer_names);
-          fail(v, vkey,
-               "unknown buffer '" + p.buffer + "'; " +
-                   (near.empty() ? "" : "did you mean '" + near + "'? ") + "(buffers: " +
-                   (buffer_names.empty() ? std::string("none") : join(buffer_names)) + ")");
-        }
-      } else if (kind == "f32" || kind == "f64") {
-        const double d = number(v, vkey, s.vars);
-        if (kind == "f32") {
-          p.kind = LaunchParam::Kind::F32;
-          const float f = float(d);
-          uint32_t bits;
-          std::memcpy(&bits, &f, 4);
-          p.bits = bits;
-        } else {
-          p.kind = LaunchParam::Kind::F64;
-          std::memcpy(&p.bits, &d, 8);
-        }
-      } else {
-        const TypeInfo& t = type_of(kind);
-        int64_t lo, hi;
-        int_range(t, lo, hi);
-        const int64_t x = integer_in(v, vkey, s.vars, lo, hi, "a " + kind + " value");
-        p.kind = kind == "u32"   ? LaunchParam::Kind::U32
-                 : kind == "s32" ? LaunchParam::Kind::S32
-                 : kind == "u64" ? LaunchParam::Kind::U64
-                                 : LaunchParam::Kind::S64;
-        p.bits = t.bytes == 4 ? uint64_t(uint32_t(x)) : uint64_t(x);
-        p.expr = v.scalar;
-      }
-      s.params.push_back(p);
-      param_nodes.push_back(&e);
+      s.params.push_back(parse_param(*pn->seq[i], "params[" + std::to_string(i) + "]", s, false));
+      param_nodes.push_back(pn->seq[i].get());
     }
   }
 
@@ -957,10 +1002,20 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
              s.ptx_path + ":" + std::to_string(entry->decl_line) + ") takes " +
              std::to_string(entry->params.size()) + ": " + ptx_sig());
   for (size_t i = 0; i < s.params.size(); ++i) {
-    const LaunchParam& p = s.params[i];
+    LaunchParam& p = s.params[i];
     const ptx::Param& q = entry->params[i];
     std::string why;
-    if (p.bytes() != q.size)
+    if (p.kind == LaunchParam::Kind::Struct) { // as many bytes as the .param declares
+      p.size = q.size;
+      if (p.raw.size() > q.size)
+        why = std::to_string(p.raw.size()) + " raw bytes, the parameter has " +
+              std::to_string(q.size);
+      for (size_t k = 0; k < p.fields.size() && why.empty(); ++k)
+        if (p.fields[k].offset + p.fields[k].bytes() > q.size)
+          why = "field " + std::to_string(k) + " (" + param_kind_name(p.fields[k].kind) +
+                " at offset " + std::to_string(p.fields[k].offset) + ") ends past its " +
+                std::to_string(q.size) + " bytes";
+    } else if (p.bytes() != q.size)
       why = std::to_string(p.bytes()) + " bytes, the parameter has " + std::to_string(q.size);
     else if (p.kind == LaunchParam::Kind::Buffer && ptx_type_is_float(q.type))
       why = "a buffer address for a floating-point parameter";
@@ -975,36 +1030,135 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
            std::string(param_kind_name(p.kind)) + " does not match .param ." +
                ptx::type_name(q.type) + " " + q.name + " of .entry " + s.kernel + ": " + why);
   }
+
+  // Buffers placed at module variables (cudaMemcpyToSymbol), and variables the kernel names
+  // that nothing initialises.
+  std::vector<std::string> vars_named;
+  for (const auto& v : s.module->vars)
+    if (v.space == ptx::Space::Const || v.space == ptx::Space::Global) vars_named.push_back(v.name);
+  std::set<std::string> placed;
+  for (size_t i = 0; i < s.buffers.size(); ++i) {
+    const LaunchBuffer& b = s.buffers[i];
+    if (b.symbol.empty()) continue;
+    const std::string key = "buffers." + b.name + ".symbol";
+    const Node& n = *buffer_nodes[i]->find("symbol");
+    const int vi = s.module->var_index(b.symbol);
+    const ptx::VarDecl* v = vi >= 0 ? &s.module->vars[size_t(vi)] : nullptr;
+    if (!v || (v->space != ptx::Space::Const && v->space != ptx::Space::Global)) {
+      const std::string near = closest(b.symbol, vars_named);
+      fail(n, key,
+           "no .const or .global variable '" + b.symbol + "' in " + s.ptx_path + "; " +
+               (near.empty() ? "" : "did you mean '" + near + "'? ") + "(variables: " +
+               (vars_named.empty() ? std::string("none") : join(vars_named)) + ")");
+    }
+    if (b.bytes() > v->size)
+      fail(n, key,
+           "buffer '" + b.name + "' has " + std::to_string(b.bytes()) + " bytes; '" + b.symbol +
+               "' holds " + std::to_string(v->size));
+    if (!placed.insert(b.symbol).second) fail(n, key, "two buffers at '" + b.symbol + "'");
+  }
+  std::set<std::string> named; // symbols the kernel's code names
+  for (const auto& f : s.module->functions)
+    for (const auto& in : f.instrs)
+      for (const auto* ops : {&in.src, &in.dst})
+        for (const auto& o : *ops)
+          if (o.kind == ptx::Operand::Kind::Addr || o.kind == ptx::Operand::Kind::Symbol)
+            named.insert(o.name);
+  for (const auto& v : s.module->vars)
+    if ((v.space == ptx::Space::Const || v.space == ptx::Space::Global) && v.size &&
+        v.init.empty() && v.addr_inits.empty() && !placed.count(v.name) && named.count(v.name))
+      s.warnings.push_back(s.file + ": the kernel uses " +
+                           (v.space == ptx::Space::Const ? ".const '" : ".global '") + v.name +
+                           "' (" + std::to_string(v.size) + " bytes), which neither the PTX " +
+                           "nor the launch file initialises: it holds zeros (give it a buffer " +
+                           "with `symbol: " + v.name + "`)");
+
+  // verify: outputs against files
+  if (const Node* vn = root.find("verify"); vn && vn->kind != Node::Kind::Null) {
+    if (vn->kind != Node::Kind::Seq)
+      fail(*vn, "verify",
+           std::string("got ") + shape(*vn) + "; expected a list of " +
+               "{buffer: b, file: f, rtol: r, atol: a}");
+    for (size_t i = 0; i < vn->seq.size(); ++i) {
+      const Node& e = *vn->seq[i];
+      const std::string key = "verify[" + std::to_string(i) + "]";
+      need_map(e, key, "expected {buffer: b, file: f, rtol: r, atol: a}");
+      check_keys(e, key, {"buffer", "file", "rtol", "atol"});
+      VerifyFile vf;
+      vf.where = e.where();
+      const Node* bn = e.find("buffer");
+      const Node* fn = e.find("file");
+      if (!bn || !fn) fail(e, key, "needs both 'buffer' and 'file'");
+      const LaunchBuffer& b = known_buffer(*bn, key + ".buffer", s, vf.buffer);
+      const fs::path fp = dir / need_scalar(*fn, key + ".file", "expected a file name");
+      vf.file = fp.lexically_normal().string();
+      std::error_code ec;
+      if (fs::is_directory(fp) || !fs::exists(fp))
+        fail(*fn, key + ".file",
+             "cannot open '" + vf.file + "'" + (fs::is_directory(fp) ? ": it is a folder" : ""));
+      if (fs::file_size(fp, ec) != b.bytes())
+        fail(*fn, key + ".file",
+             "'" + vf.file + "' has " + std::to_string(fs::file_size(fp, ec)) + " bytes; buffer '" +
+                 b.name + "' has " + std::to_string(b.count) + " x " + b.type + " = " +
+                 std::to_string(b.bytes()));
+      for (auto [k, out] : {std::pair{"rtol", &vf.rtol}, {"atol", &vf.atol}})
+        if (const Node* t = e.find(k)) {
+          *out = number(*t, key + "." + k, s.vars);
+          if (!(*out >= 0) || !std::isfinite(*out))
+            fail(*t, key + "." + k, "must be a finite number >= 0");
+        }
+      s.verify.push_back(vf);
+    }
+  }
   return s;
 }
+
+namespace {
+// A scalar's or buffer address's bytes at launch time (integers evaluated over the vars).
+uint64_t param_value(const LaunchSpec& spec, const LaunchParam& p,
+                     const std::vector<uint64_t>& buffer_addr, const std::string& what) {
+  if (p.kind == LaunchParam::Kind::Buffer) {
+    for (size_t b = 0; b < spec.buffers.size(); ++b)
+      if (spec.buffers[b].name == p.buffer && b < buffer_addr.size()) return buffer_addr[b];
+    return 0;
+  }
+  if (p.expr.empty()) return p.bits;
+  // An integer: the vars may have changed since the file was loaded.
+  const TypeInfo& t = type_of(param_kind_name(p.kind));
+  int64_t lo, hi;
+  int_range(t, lo, hi);
+  const int64_t x = eval_expr(p.expr, spec.vars);
+  if (x < lo || x > hi)
+    throw ExprError(what + ": '" + shown(p.expr) + "' is " + std::to_string(x) +
+                    ", outside the range of " + t.name + " [" + std::to_string(lo) + ", " +
+                    std::to_string(hi) + "]");
+  return uint64_t(x);
+}
+} // namespace
 
 std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr) {
   const ptx::Function& f = spec.entry();
   std::vector<uint8_t> buf(f.param_bytes, 0);
   for (size_t i = 0; i < spec.params.size() && i < f.params.size(); ++i) {
     const LaunchParam& p = spec.params[i];
-    uint64_t v = p.bits;
-    if (!p.expr.empty()) { // an integer: the vars may have changed since the file was loaded
-      const TypeInfo& t = type_of(param_kind_name(p.kind));
-      int64_t lo, hi;
-      int_range(t, lo, hi);
-      const int64_t x = eval_expr(p.expr, spec.vars);
-      if (x < lo || x > hi)
-        throw ExprError("params[" + std::to_string(i) + "]: '" + shown(p.expr) + "' is " +
-                        std::to_string(x) + ", outside the range of " + t.name + " [" +
-                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
-      v = t.bytes == 4 ? uint64_t(uint32_t(x)) : uint64_t(x);
-    }
-    if (p.kind == LaunchParam::Kind::Buffer) {
-      v = 0;
-      for (size_t b = 0; b < spec.buffers.size(); ++b)
-        if (spec.buffers[b].name == p.buffer && b < buffer_addr.size()) v = buffer_addr[b];
-    }
     const ptx::Param& q = f.params[i];
+    const std::string what = "params[" + std::to_string(i) + "]";
     if (q.offset + p.bytes() > buf.size())
       throw ConfigError(spec.file + ": parameter " + std::to_string(i) + " outside the entry's " +
                         std::to_string(buf.size()) + "-byte parameter buffer");
-    std::memcpy(buf.data() + q.offset, &v, p.bytes());
+    if (p.kind != LaunchParam::Kind::Struct) {
+      const uint64_t v = param_value(spec, p, buffer_addr, what);
+      std::memcpy(buf.data() + q.offset, &v, p.bytes()); // little endian: the low bytes
+      continue;
+    }
+    std::memcpy(buf.data() + q.offset, p.raw.data(), std::min<size_t>(p.raw.size(), p.size));
+    for (size_t k = 0; k < p.fields.size(); ++k) {
+      const LaunchParam& fl = p.fields[k];
+      const uint64_t v =
+          param_value(spec, fl, buffer_addr, what + ".struct.fields[" + std::to_string(k) + "]");
+      if (fl.offset + fl.bytes() <= p.size)
+        std::memcpy(buf.data() + q.offset + fl.offset, &v, fl.bytes());
+    }
   }
   return buf;
 }

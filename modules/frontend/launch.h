@@ -55,6 +55,7 @@ struct LaunchBuffer {
   unsigned elem_bytes = 4;      // size of one element
   uint64_t count = 0;           // elements
   bool output = false;          // read back and checked after the kernel
+  std::string symbol;           // placed at this module .const/.global variable, not allocated
   std::vector<uint8_t> initial; // count * elem_bytes bytes: the `init` contents
   uint64_t bytes() const { return count * elem_bytes; }
   bool is_float() const { return !type.empty() && type[0] == 'f'; }
@@ -65,14 +66,27 @@ struct LaunchBuffer {
 };
 
 struct LaunchParam {
-  enum class Kind { Buffer, U32, S32, U64, S64, F32, F64 };
+  enum class Kind { Buffer, U8, S8, U16, S16, U32, S32, U64, S64, F32, F64, Struct };
   Kind kind = Kind::Buffer;
-  std::string buffer;     // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
-  uint64_t bits = 0;      // scalars: the value's bits (f32: float bits in the low 32)
-  std::string expr;       // integer scalars: the expression, evaluated again at every launch
-  unsigned bytes() const; // 8 for Buffer/U64/S64/F64, else 4
+  std::string buffer; // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
+  uint64_t bits = 0;  // scalars: the value's bits (f32: float bits in the low 32)
+  std::string expr;   // integer scalars: the expression, evaluated again at every launch
+  // A struct passed by value (`.param .align A .b8 x[N]`): N bytes, `raw` first (zero-filled),
+  // then each field (a scalar or buffer address) at its `offset`.
+  unsigned size = 0;
+  std::vector<uint8_t> raw;
+  std::vector<LaunchParam> fields;
+  unsigned offset = 0;    // a field's byte offset in its struct
+  unsigned bytes() const; // Struct: size; Buffer, 64-bit: 8; u8/s8: 1; u16/s16: 2; else 4
 };
 const char* param_kind_name(LaunchParam::Kind k);
+
+// `verify:` in a launch file: an output compared with a file of the expected bytes, exactly
+// or, per element, within atol + rtol * |expected|.
+struct VerifyFile {
+  std::string buffer, file, where; // file: resolved path; where: file:line of the entry
+  double rtol = 0, atol = 0;       // both 0: exact
+};
 
 // A host step of an application (workloads/README.md, "Applications"). Expressions are
 // evaluated when the step runs, over the vars as the steps left them.
@@ -105,6 +119,10 @@ struct LaunchSpec {
   // The host steps; a file without `steps:` is one launch. `application` tells them apart.
   std::vector<AppStep> steps;
   bool application = false;
+  std::vector<VerifyFile> verify;
+  // Things worth a warning that are not errors (a module variable the kernel names that
+  // nothing initialises).
+  std::vector<std::string> warnings;
   std::shared_ptr<const ptx::Module> module; // the parsed PTX
 
   const ptx::Function& entry() const;                             // the kernel's .entry

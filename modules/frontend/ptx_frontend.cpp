@@ -1,7 +1,9 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 #include <tuple>
@@ -289,13 +291,9 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
   // Buffers.
   buffer_addr_.clear();
   uint64_t next = kBufferBase;
-  for (const LaunchBuffer& b : launch_.buffers) {
-    buffer_addr_.push_back(next);
-    for (uint64_t off = 0; off < b.initial.size(); off += 65536) {
-      const unsigned n = unsigned(std::min<uint64_t>(65536, b.initial.size() - off));
-      mem.write(next + off, b.initial.data() + off, n);
-    }
-    next = (next + std::max<uint64_t>(b.bytes(), 1) + 255) / 256 * 256;
+  for (const LaunchBuffer& b : launch_.buffers) { // those at module variables: below
+    buffer_addr_.push_back(b.symbol.empty() ? next : 0);
+    if (b.symbol.empty()) next = (next + std::max<uint64_t>(b.bytes(), 1) + 255) / 256 * 256;
   }
   for (auto [base, bytes, what] :
        {std::tuple{options_.window_base, kWindowBytes, "the timing-only windows"},
@@ -304,6 +302,14 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
       throw WorkloadError(launch_.file + ": buffers need [0x10000000, " + std::to_string(next) +
                           "), which overlaps " + what + " at " + std::to_string(base) +
                           " (frontend.window_base, frontend.data_base)");
+  load_module();
+  for (size_t i = 0; i < launch_.buffers.size(); ++i) {
+    const LaunchBuffer& b = launch_.buffers[i];
+    for (uint64_t off = 0; off < b.initial.size(); off += 65536) {
+      const unsigned n = unsigned(std::min<uint64_t>(65536, b.initial.size() - off));
+      mem.write(buffer_addr_[i] + off, b.initial.data() + off, n);
+    }
+  }
   app_ = std::make_unique<AppRunner>(launch_, buffer_addr_);
   if (!next_app_launch(mem)) throw WorkloadError(launch_.file + ": the steps launch nothing");
   return launch(limits, sms);
@@ -349,13 +355,11 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   buffer_addr_.clear();
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
+  load_module(); // once: the module's variables keep their values from kernel to kernel
   return launch(limits, sms);
 }
 
-Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
-  const uint64_t threads = launch_.threads_per_cta();
-  warps_per_cta_ = unsigned((threads + kWarpSize - 1) / kWarpSize);
-  total_ctas_ = unsigned(launch_.num_ctas());
+ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   ptx::LaunchConfig cfg;
   cfg.grid = ptx::Dim3(launch_.grid[0], launch_.grid[1], launch_.grid[2]);
   cfg.block = ptx::Dim3(launch_.block[0], launch_.block[1], launch_.block[2]);
@@ -364,6 +368,29 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   cfg.data_limit = kDataBytes;
   cfg.local_bytes_per_thread = kLocalBytesPerThread;
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
+  cfg.init_data = init_data;
+  return cfg;
+}
+
+void PtxFrontend::load_module() {
+  if (module_loaded_) return;
+  module_loaded_ = true;
+  try { // writes the variables' initial values
+    const std::vector<uint8_t> zeros(launch_.entry().param_bytes, 0);
+    const ptx::Kernel k(module(), launch_.kernel, config(true), zeros, *adaptor_);
+    for (size_t i = 0; i < launch_.buffers.size(); ++i)
+      if (!launch_.buffers[i].symbol.empty())
+        buffer_addr_[i] = k.symbol_address(launch_.buffers[i].symbol);
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(e.what());
+  }
+}
+
+Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
+  const uint64_t threads = launch_.threads_per_cta();
+  warps_per_cta_ = unsigned((threads + kWarpSize - 1) / kWarpSize);
+  total_ctas_ = unsigned(launch_.num_ctas());
+  const ptx::LaunchConfig cfg = config(false);
   try {
     kernel_ = std::make_unique<ptx::Kernel>(module(), launch_.kernel, cfg, params_, *adaptor_);
   } catch (const ptx::RuntimeError& e) {
@@ -500,8 +527,7 @@ struct OverlayMemory : ptx::GlobalMemory {
 
 void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   OverlayMemory mem(*mem_);
-  ptx::LaunchConfig c = cfg;
-  c.init_data = true;
+  ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
   ReuseProfiler prof(info_.size(), options_.reuse_rthld);
   const bool all = options_.reuse_oracle;
   try {
@@ -773,6 +799,87 @@ uint64_t PtxFrontend::buffer_address(const std::string& name) const {
 // =============================================================================================
 // Output check and documentation
 // =============================================================================================
+std::vector<uint8_t> PtxFrontend::buffer_contents(size_t i) const {
+  const LaunchBuffer& b = launch_.buffers.at(i);
+  std::vector<uint8_t> bytes(b.initial.size());
+  for (uint64_t off = 0; off < bytes.size(); off += 65536) {
+    const unsigned n = unsigned(std::min<uint64_t>(65536, bytes.size() - off));
+    mem_->read(buffer_addr_[i] + off, bytes.data() + off, n);
+  }
+  return bytes;
+}
+
+bool PtxFrontend::checks_outputs() const {
+  workload::link_all_checkers();
+  return workload::find_checker(launch_.name) || !launch_.verify.empty();
+}
+
+namespace {
+// An element as text: its value by type.
+std::string element_text(const LaunchBuffer& b, const uint8_t* p) {
+  std::ostringstream o;
+  o << std::setprecision(9);
+  if (b.is_float() && b.elem_bytes == 4) {
+    float f;
+    std::memcpy(&f, p, 4);
+    o << f;
+  } else if (b.is_float()) {
+    double d;
+    std::memcpy(&d, p, 8);
+    o << std::setprecision(17) << d;
+  } else if (b.type[0] == 'u' && b.elem_bytes == 8) {
+    uint64_t u;
+    std::memcpy(&u, p, 8);
+    o << u;
+  } else {
+    o << b.decode(p);
+  }
+  return o.str();
+}
+
+double element_number(const LaunchBuffer& b, const uint8_t* p) {
+  if (b.is_float() && b.elem_bytes == 4) {
+    float f;
+    std::memcpy(&f, p, 4);
+    return f;
+  }
+  if (b.is_float()) {
+    double d;
+    std::memcpy(&d, p, 8);
+    return d;
+  }
+  return double(b.decode(p));
+}
+} // namespace
+
+std::string PtxFrontend::verify_files() const {
+  for (const VerifyFile& v : launch_.verify) {
+    size_t bi = 0;
+    while (launch_.buffers[bi].name != v.buffer) ++bi;
+    const LaunchBuffer& b = launch_.buffers[bi];
+    std::ifstream f(v.file, std::ios::binary);
+    const std::vector<uint8_t> want((std::istreambuf_iterator<char>(f)),
+                                    std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> got = buffer_contents(bi);
+    if (want.size() != got.size())
+      return v.where + ": verify: '" + v.file + "' has " + std::to_string(want.size()) +
+             " bytes, buffer '" + b.name + "' " + std::to_string(got.size());
+    const bool exact = v.rtol == 0 && v.atol == 0;
+    for (uint64_t i = 0; i < b.count; ++i) {
+      const uint8_t* w = want.data() + i * b.elem_bytes;
+      const uint8_t* g = got.data() + i * b.elem_bytes;
+      if (std::memcmp(w, g, b.elem_bytes) == 0) continue;
+      const double e = element_number(b, w), x = element_number(b, g);
+      const double tol = v.atol + v.rtol * std::fabs(e);
+      if (!exact && std::fabs(x - e) <= tol) continue;
+      return b.name + "[" + std::to_string(i) + "]: expected " + element_text(b, w) + ", got " +
+             element_text(b, g) + " (" + (exact ? "exact" : "tolerance " + std::to_string(tol)) +
+             "; verify of " + v.where + " against " + v.file + ")";
+    }
+  }
+  return "";
+}
+
 std::string PtxFrontend::verify_outputs() {
   if (!mem_ || !kernel_) return "the kernel was not started";
   if (!done())
@@ -781,11 +888,14 @@ std::string PtxFrontend::verify_outputs() {
            std::to_string(issued_) + " instructions retired)";
   workload::link_all_checkers();
   const workload::Checker* check = workload::find_checker(launch_.name);
-  if (!check) {
+  if (!check && launch_.verify.empty()) {
     std::string names;
     for (const auto& n : workload::checker_names()) names += (names.empty() ? "" : ", ") + n;
-    return "no reference checker for workload '" + launch_.name + "' (checkers: " + names + ")";
+    return "no reference checker for workload '" + launch_.name + "' (checkers: " + names +
+           ") and no `verify:` in the launch file";
   }
+  if (const std::string e = verify_files(); !e.empty()) return e;
+  if (!check) return "";
   workload::LaunchData d;
   for (size_t i = 0; i < launch_.buffers.size(); ++i) {
     const LaunchBuffer& b = launch_.buffers[i];
@@ -795,11 +905,7 @@ std::string PtxFrontend::verify_outputs() {
     wb.count = b.count;
     wb.output = b.output;
     wb.initial = b.initial;
-    wb.final.resize(b.initial.size());
-    for (uint64_t off = 0; off < wb.final.size(); off += 65536) {
-      const unsigned n = unsigned(std::min<uint64_t>(65536, wb.final.size() - off));
-      mem_->read(buffer_addr_[i] + off, wb.final.data() + off, n);
-    }
+    wb.final = buffer_contents(i);
     d.buffers.emplace(b.name, std::move(wb));
   }
   d.vars = initial_vars_;

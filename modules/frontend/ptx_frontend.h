@@ -141,6 +141,11 @@ public:
   // "" when the outputs are correct, else what is wrong (first mismatch, or why it could not
   // check: kernel not finished, no checker of that name).
   std::string verify_outputs();
+  // Whether verify_outputs() checks outputs: a reference checker of the workload's name or
+  // `verify:` entries in the launch file (otherwise only the operands are checked).
+  bool checks_outputs() const;
+  // Buffer i's contents now (after the run: its final bytes), read at its current address.
+  std::vector<uint8_t> buffer_contents(size_t i) const;
 
   const std::string& kernel_name() const { return launch_.kernel; }
   const LaunchSpec& launch() const { return launch_; }
@@ -223,6 +228,15 @@ private:
   Occupancy launch(const SmLimits& limits, unsigned sms);
   // The application's next launch (its host steps run first); false when none is left.
   bool next_app_launch(IFunctionalMemory& mem);
+  // The engine's configuration of the launch in launch_; `init_data`: write the module's
+  // variables' initial values.
+  ptx::LaunchConfig config(bool init_data) const;
+  // Module load, before the first launch (cudaModuleLoad): the .global/.const variables get
+  // their initial values once, and buffers placed at variables (`symbol:`) their addresses.
+  void load_module();
+  bool module_loaded_ = false;
+  // The `verify:` entries against their files: "" or the first mismatch.
+  std::string verify_files() const;
   unsigned func_base(const ptx::Function* f) const;
   // Stops a kernel that can never end (loop_watch.h); after every executed instruction.
   void watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out);
