@@ -53,6 +53,7 @@ struct HelpRequested {};
 
 struct Source {
   std::string arg, label, file;     // as given, column label, the file read
+  json prov;                        // the provenance.json of the run or suite; null if none
   std::vector<std::string> kernels; // in file order
   std::map<std::string, json> by_kernel;
 };
@@ -97,6 +98,14 @@ Source load(const std::string& arg) {
   } catch (const json::exception& e) {
     throw BadInput(s.file + ": not valid JSON (" + e.what() + ")");
   }
+  // The run's provenance beside its result.json, or the suite's above its platform folder.
+  for (const fs::path& d :
+       {fs::path(s.file).parent_path(), fs::path(s.file).parent_path().parent_path()})
+    if (std::ifstream pf(d / "provenance.json"); pf) {
+      s.prov = json::parse(pf, nullptr, false);
+      if (s.prov.is_discarded()) s.prov = nullptr;
+      break;
+    }
   if (doc.is_object()) doc = json::array({doc}); // a `gpurf run` result.json
   if (!doc.is_array()) throw BadInput(s.file + ": expected a list of kernel summaries");
   for (size_t i = 0; i < doc.size(); ++i) {
@@ -358,12 +367,50 @@ void print_markdown(const Table& t, std::ostream& os) {
 
 } // namespace
 
+// Notes on stderr where a column was made differently from the first in more than its
+// platform: gpurf's version, --scale, -p overrides, --var, the kernels' inputs.
+void provenance_notes(const std::vector<Source>& srcs) {
+  auto facts = [](const json& p) {
+    std::map<std::string, std::string> f;
+    if (p.is_null()) return f;
+    f["gpurf"] = p.value("gpurf", "");
+    const json& w = p.contains("suite") ? p["suite"] : p.value("platform", json::object());
+    f["overrides"] = w.value("overrides", json::array()).dump();
+    if (p.contains("suite")) f["scale"] = p["suite"].value("scale", json()).dump();
+    if (p.contains("workload")) {
+      const json& wl = p["workload"];
+      f["scale"] = wl.value("scale", json()).dump();
+      f["--var"] = wl.value("var_overrides", json::array()).dump();
+      f["inputs"] = wl.value("buffers", json::object()).dump() + wl.value("ptx_hash", "");
+    }
+    return f;
+  };
+  const auto first = facts(srcs[0].prov);
+  for (size_t i = 0; i < srcs.size(); ++i) {
+    if (srcs[i].prov.is_null()) {
+      std::cerr << "note: " << srcs[i].label << " has no provenance.json (an older gpurf?): "
+                << "cannot tell what else differs\n";
+      continue;
+    }
+    if (!i || srcs[0].prov.is_null()) continue;
+    std::string diff;
+    for (const auto& [k, v] : facts(srcs[i].prov))
+      if (first.count(k) && first.at(k) != v)
+        diff += (diff.empty() ? "" : "; ") + k + " " +
+                (k == "inputs" ? std::string("(other contents)") : first.at(k) + " vs " + v);
+    if (!diff.empty())
+      std::cerr << "note: " << srcs[i].label << " differs from " << srcs[0].label
+                << " beyond the platform: " << diff << "\n";
+  }
+}
+
 int compare_main(const std::vector<std::string>& args) {
   try {
     Options opt = parse_args(args);
     std::vector<Source> srcs;
     for (auto& d : opt.dirs) srcs.push_back(load(d));
     label(srcs);
+    provenance_notes(srcs);
 
     // Statistics present (numeric leaves, by dot path) in any summary.
     std::set<std::string> numeric, objects;

@@ -33,4 +33,16 @@ sed 's/"schema": 1,//' "$TMP/s/fermi/summary.json" >"$TMP/s99/summary.json"
 "$PLOT" energy "$TMP/s99" -o "$TMP/x.png" 2>"$TMP/err"
 [ $? = 2 ] && grep -q 'no "schema" field' "$TMP/err" || fail "plot schema 0: $(cat "$TMP/err")"
 [ ! -e "$TMP/x.png" ] || fail "a refused plot wrote its file"
+# Formats by extension (PDF, SVG), labels and size from the command line; others refused (2).
+"$PLOT" ipc "$TMP/s" "$TMP/s" -o "$TMP/f.pdf" --title "My title" --ylabel "my IPC" --size 6x3 \
+  >/dev/null 2>&1 || fail "plot to PDF"
+head -c 5 "$TMP/f.pdf" | grep -q "%PDF" || fail "f.pdf is not a PDF"
+"$PLOT" stat cycles "$TMP/s" --absolute -o "$TMP/f.svg" --title "My title" >/dev/null 2>&1 ||
+  fail "plot to SVG"
+grep -q "My title" "$TMP/f.svg" || fail "the SVG lacks the --title"
+"$PLOT" ipc "$TMP/s" -o "$TMP/f.jpg" 2>"$TMP/err"
+[ $? = 2 ] && grep -q "unknown format '.jpg'; give a file ending in .png, .pdf, .svg" "$TMP/err" ||
+  fail "plot .jpg: $(cat "$TMP/err")"
+"$PLOT" ipc "$TMP/s" -o "$TMP/f.png" --size 7 2>"$TMP/err"
+[ $? = 2 ] && grep -q "expected WIDTHxHEIGHT" "$TMP/err" || fail "plot --size 7: $(cat "$TMP/err")"
 finish

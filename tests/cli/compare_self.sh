@@ -26,4 +26,12 @@ expect_exit 0 "### ipc" "| **geomean** |" -- compare "$TMP/s" "$TMP/s" --stats i
 # --normalize=off: absolute values in every column, equal here.
 expect_exit 0 "cycles (absolute)" -- compare "$TMP/s" "$TMP/s" --stats cycles --normalize=off
 grep -q "^scan" "$TMP/out" && awk '$1=="scan" {exit !($2==$3 && $2>0)}' "$TMP/out" || fail "normalize=off: $(cat "$TMP/out")"
+# Provenance: compare says when a column was made with other overrides, and when a column has
+# no provenance to tell.
+"$GPURF" suite --platform "$SRC/configs/fermi.yaml" --kernels scan -p bank.count=8 --out "$TMP/b8" \
+  >/dev/null 2>&1 || fail "suite with bank.count=8"
+expect_exit 0 'differs from s beyond the platform: overrides [] vs ["bank.count=8"]' -- \
+  compare "$TMP/s" "$TMP/b8"
+mkdir -p "$TMP/bare" && cp "$TMP/s/fermi/summary.json" "$TMP/bare/"
+expect_exit 0 "bare has no provenance.json" -- compare "$TMP/s" "$TMP/bare"
 finish
