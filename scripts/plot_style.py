@@ -3,6 +3,7 @@ malekeh-table): readable fonts, a colour-blind-safe palette (Okabe & Ito) that s
 series by adding hatching (bars) or markers (lines), axis labels with units for the summary
 fields (docs/results.md), no offset notation, and PNG/PDF/SVG chosen by the file's extension."""
 import os
+import sys
 
 # Okabe & Ito's eight colours, distinguishable under the common colour-vision deficiencies.
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000"]
@@ -31,6 +32,18 @@ FIELDS = {
     "host_seconds": "host time (s)",
     "warp_instructions_per_second": "simulated warp instructions / host second",
 }
+
+
+def use_system_python():
+    """Re-runs this script under Debian's /usr/bin/python3 when the python3 first on PATH
+    (a virtualenv, pyenv) lacks matplotlib; nothing happens when neither has it."""
+    import importlib.util
+    sysp = "/usr/bin/python3"
+    if (importlib.util.find_spec("matplotlib") is None and os.path.exists(sysp)
+            and not os.environ.get("GPURF_PLOT_REEXEC")
+            and os.path.realpath(sys.executable) != os.path.realpath(sysp)):
+        os.environ["GPURF_PLOT_REEXEC"] = "1"
+        os.execv(sysp, [sysp, os.path.abspath(sys.argv[0])] + sys.argv[1:])
 
 
 class BadOutput(Exception):

@@ -47,23 +47,9 @@ params:
   - {s32: "n * 10 + t"}
 )";
 
-struct App {
-  compilertest::TempDir d;
-  std::string path;
-  explicit App(const std::string& steps) {
-    std::filesystem::create_directories(d.dir / "ptx");
-    std::filesystem::copy_file(compilertest::workloads() + "/ptx/reduce.ptx",
-                               d.dir / "ptx/reduce.ptx");
-    path = d.write("app.yaml", kHead + steps);
-  }
-  std::string error() const {
-    try {
-      load_launch(path);
-    } catch (const ConfigError& e) {
-      return e.what();
-    }
-    return "";
-  }
+// The head above with `steps`, as app.yaml.
+struct App : compilertest::ReduceLaunch {
+  explicit App(const std::string& steps) : ReduceLaunch(kHead + steps, "app.yaml") {}
 };
 
 // The n parameter (offset 24) of every launch, the steps run against `mem`.

@@ -21,25 +21,7 @@ std::string expr_error(const std::string& e, const std::map<std::string, int64_t
   return "";
 }
 
-// A launch directory holding a copy of the reduce PTX; `yaml` is the launch text.
-struct Launch {
-  compilertest::TempDir d;
-  std::string path;
-  explicit Launch(const std::string& yaml) {
-    std::filesystem::create_directories(d.dir / "ptx");
-    std::filesystem::copy_file(compilertest::workloads() + "/ptx/reduce.ptx",
-                               d.dir / "ptx/reduce.ptx");
-    path = d.write("launch.yaml", yaml);
-  }
-  std::string error(unsigned scale = 1) const {
-    try {
-      load_launch(path, scale);
-    } catch (const ConfigError& e) {
-      return e.what();
-    }
-    return "";
-  }
-};
+using Launch = compilertest::ReduceLaunch;
 
 const std::string kGood = R"(name: reduce
 ptx: ptx/reduce.ptx

@@ -11,6 +11,9 @@
 
 #include <unistd.h>
 
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/platform/config.h"
+
 #ifndef GPURF_COMPILER_TEST_ROOT
 #define GPURF_COMPILER_TEST_ROOT "."
 #endif
@@ -45,6 +48,26 @@ struct TempDir {
   std::string write(const std::string& name, const std::string& text) const {
     std::ofstream(dir / name) << text;
     return (dir / name).string();
+  }
+};
+
+// A launch file (`yaml`, written as `file`) in a temporary folder beside a copy of the suite's
+// reduce PTX (ptx/reduce.ptx); error() is the loader's message for it, "" when it loads.
+struct ReduceLaunch {
+  TempDir d;
+  std::string path;
+  explicit ReduceLaunch(const std::string& yaml, const std::string& file = "launch.yaml") {
+    std::filesystem::create_directories(d.dir / "ptx");
+    std::filesystem::copy_file(workloads() + "/ptx/reduce.ptx", d.dir / "ptx/reduce.ptx");
+    path = d.write(file, yaml);
+  }
+  std::string error(unsigned scale = 1) const {
+    try {
+      gpurf::load_launch(path, scale);
+    } catch (const gpurf::ConfigError& e) {
+      return e.what();
+    }
+    return "";
   }
 };
 
