@@ -87,6 +87,7 @@ public:
   std::string describe_warp(unsigned w) const override {
     return w < slots_ ? f_.describe_warp(base_ + w) : "no CTA (beyond the launch's warp slots)";
   }
+  std::string progress() const override { return f_.progress(); }
   unsigned predicate_registers() const override { return f_.predicate_registers(); }
   unsigned occupancy_registers() const override { return f_.occupancy_registers(); }
   bool next_divergent(unsigned w) override { return w < slots_ && f_.next_divergent(base_ + w); }

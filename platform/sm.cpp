@@ -626,8 +626,10 @@ Cycle Sm::advance() {
       if (t - last_report_ > std::chrono::seconds(3)) {
         last_report_ = t;
         const double s = std::chrono::duration<double>(t - host_start_).count();
+        const std::string where = frontend_.progress();
         std::cerr << "[gpurf] cycle " << now << ", " << retired_ << " warp instructions, "
-                  << uint64_t(now / s) << " cycles/s\n";
+                  << uint64_t(now / s) << " cycles/s" << (where.empty() ? "" : ", " + where)
+                  << "\n";
       }
     }
     // Advance by one cycle.

@@ -53,6 +53,8 @@ public:
   virtual bool done() const = 0;
   // True when warp slots [first, first + count) (one SM's) hold no CTA and will get none.
   virtual bool done_in(unsigned, unsigned) const { return done(); }
+  // How far the launch is, for the progress line of long runs ("" when unknown).
+  virtual std::string progress() const { return ""; }
   // One line about the warp, for the watchdog report.
   virtual std::string describe_warp(unsigned warp) const = 0;
   // Predicate registers per thread (InstInfo::psrc_reg/pdst_reg index them).

@@ -386,7 +386,22 @@ void PtxFrontend::load_module() {
   }
 }
 
+std::string PtxFrontend::progress() const {
+  if (!total_ctas_) return "";
+  const unsigned done = next_cta_ - live_ctas_;
+  const double f = double(done) / total_ctas_;
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - launched_).count();
+  std::ostringstream o;
+  if (app_ && launch_.application)
+    o << "launch " << app_->launches() << " (" << launch_label() << "): ";
+  o << unsigned(f * 100) << "% of " << total_ctas_ << " CTAs done";
+  if (done) o << ", ETA " << unsigned(s * (1 - f) / f) << " s";
+  return o.str();
+}
+
 Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
+  launched_ = std::chrono::steady_clock::now();
   const uint64_t threads = launch_.threads_per_cta();
   warps_per_cta_ = unsigned((threads + kWarpSize - 1) / kWarpSize);
   total_ctas_ = unsigned(launch_.num_ctas());

@@ -38,6 +38,7 @@
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -130,6 +131,8 @@ public:
   // The launch running now (its `launch:` label) and how many have started.
   const std::string& launch_label() const { return current_ ? current_->label : launch_.kernel; }
   uint64_t launches() const { return app_ ? app_->launches() : 0; }
+  // "launch 3 (step): 40% of 64 CTAs done, ETA 12 s" (the ETA of this launch).
+  std::string progress() const override;
   const InstInfo* peek(unsigned warp) override;
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
@@ -235,6 +238,7 @@ private:
   // their initial values once, and buffers placed at variables (`symbol:`) their addresses.
   void load_module();
   bool module_loaded_ = false;
+  std::chrono::steady_clock::time_point launched_; // host time the launch started
   // The `verify:` entries against their files: "" or the first mismatch.
   std::string verify_files() const;
   unsigned func_base(const ptx::Function* f) const;
