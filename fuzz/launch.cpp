@@ -2,7 +2,7 @@
 // and the PTX front-end's compile of the kernel it names: an input loads and compiles, or
 // raises ConfigError naming the launch file (or a WorkloadError/CompileError about the kernel).
 // The fuzzed file sits beside copies of workloads/ptx and workloads/data, so the suite's launch
-// files (the seeds) reach their real kernels.
+// files (the seeds, applications included) reach their real kernels.
 #include <unistd.h>
 
 #include "common.h"
@@ -18,6 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::filesystem::copy(std::string(GPURF_SOURCE_DIR "/workloads/") + d, scratch() / d,
                             std::filesystem::copy_options::recursive |
                                 std::filesystem::copy_options::overwrite_existing);
+    // examples/poly_struct's PTX and expected output (a struct parameter, constant memory,
+    // verify against a file) beside the input, as its launch file names them.
+    for (const char* f : {"poly_struct.ptx", "expected_y.bin"})
+      std::filesystem::copy(std::string(GPURF_SOURCE_DIR "/examples/poly_struct/") + f,
+                            scratch() / f, std::filesystem::copy_options::overwrite_existing);
     return true;
   }();
   (void)ptx_there;
