@@ -4,7 +4,9 @@
 // long-latency marks: modules/frontend/compiler) and builds one static InstInfo per PTX
 // instruction. start() places the buffers in global memory through the SM's functional memory
 // (from kBufferBase, 256-B aligned, in declaration order; module .global/.const data at
-// frontend.data_base), packs the parameters and launches the first CTAs.
+// frontend.data_base, initialised once, and buffers with `symbol:` at their variable), runs an
+// application's host steps up to its first launch (application.h), packs the parameters and
+// launches the first CTAs; next_launch() does the same for the application's later launches.
 //
 // CTA scheduling: a CTA of T threads occupies ceil(T/32) consecutive warp slots; as many CTAs
 // are resident as the SM's warp slots, registers, CTA slots and shared memory allow
