@@ -61,6 +61,7 @@ const char* kUsage = R"(usage:
                                          reuse distances (docs/tools.md, docs/workloads.md)
   gpurf --version                   gpurf's and SystemC's versions
   gpurf --list                      every slot and its implementations
+  gpurf --list platforms            the platforms in configs/ (--platform NAME takes them)
   gpurf --describe IMPL             an implementation's parameters with defaults
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
 )";
@@ -107,7 +108,11 @@ Cli parse(int argc, char** argv) {
   };
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "run" || a == "suite" || a == "profile" || a == "--list" || a == "--dump-config") {
+    if (a == "--list" && i + 1 < argc && std::string(argv[i + 1]) == "platforms") {
+      c.command = "--list-platforms";
+      ++i;
+    } else if (a == "run" || a == "suite" || a == "profile" || a == "--list" ||
+               a == "--dump-config") {
       c.command = a;
     } else if (a == "--describe") {
       c.command = a;
@@ -244,6 +249,20 @@ int list() {
     std::cout << s.slot << ": " << s.description << "\n";
     for (auto& [name, desc] : s.impls())
       std::cout << "  " << std::left << std::setw(14) << name << desc << "\n";
+  }
+  return 0;
+}
+
+// gpurf --list platforms: configs/*.yaml, each with its `description`.
+int list_platforms() {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(kSource + "/configs"))
+    if (e.path().extension() == ".yaml") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    const ConfigPtr root = load_config(f.string());
+    const ConfigNode* d = root->find("description");
+    std::cout << std::left << std::setw(22) << f.stem().string() << (d ? d->scalar : "") << "\n";
   }
   return 0;
 }
@@ -771,6 +790,7 @@ int sc_main(int argc, char** argv) {
                        << ")\n",
              0;
     if (c.command == "--list") return list();
+    if (c.command == "--list-platforms") return list_platforms();
     if (c.command == "--describe") return describe(c.describe);
     if (c.command == "--dump-config") {
       ConfigPtr root = platform(c);

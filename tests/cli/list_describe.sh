@@ -43,4 +43,8 @@ check_param "$TMP/arb" collector_ports uint 1
   fail "--platform gebhart did not run"
 grep -q '"platform": "gebhart"' "$TMP/named/result.json" || fail "--platform gebhart ran another platform"
 
+# --list platforms: every platform file with its description.
+"$GPURF" --list platforms >"$TMP/plat" 2>&1 || fail "--list platforms failed"
+[ "$(wc -l <"$TMP/plat")" -eq "$(ls "$SRC"/configs/*.yaml | wc -l)" ] || fail "--list platforms count"
+grep -q "^fermi  *." "$TMP/plat" || fail "--list platforms lacks fermi: $(head -3 "$TMP/plat")"
 finish
