@@ -86,8 +86,7 @@ RunResult Simulation::run() {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   // An application: its next launch starts once the last one finished everywhere.
-  for (;;) {
-    if (!gpu_->finished() || !frontend_.done() || interrupt_requested()) break;
+  while (gpu_->finished() && frontend_.done() && !interrupt_requested()) {
     ++r.launches;
     if (on_launch_end_) on_launch_end_();
     bool more = false;

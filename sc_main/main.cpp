@@ -206,9 +206,6 @@ Cli parse(int argc, char** argv) {
     throw ConfigError("option --var needs gpurf run with a launch file (--workload)");
   if (!c.dump_outputs.empty() && (c.command != "run" || c.workload == "synthetic"))
     throw ConfigError("option --dump-outputs needs gpurf run with a launch file (--workload)");
-  if (!c.dump_outputs.empty() && fs::exists(c.dump_outputs) && !fs::is_directory(c.dump_outputs))
-    throw ConfigError("--dump-outputs '" + c.dump_outputs +
-                      "': cannot make a folder there (a file of that name exists)");
   if (!c.format.empty() && c.command != "profile")
     throw ConfigError("option --format needs gpurf profile (gpurf compare and gpurf micro take "
                       "their own)");
@@ -222,18 +219,19 @@ Cli parse(int argc, char** argv) {
     throw ConfigError("option --vcd-signals needs --vcd FILE");
   // A file where the output folder goes is found before anything runs (the folder itself is
   // made only once there is something to write: bad input writes nothing).
-  if (!c.out.empty() && fs::exists(c.out) && !fs::is_directory(c.out))
-    throw ConfigError("--out '" + c.out + "': cannot make a folder there (a file of that name " +
-                      "exists)");
+  for (const auto& [opt, dir] : {std::pair{"--out", &c.out}, {"--dump-outputs", &c.dump_outputs}})
+    if (!dir->empty() && fs::exists(*dir) && !fs::is_directory(*dir))
+      throw ConfigError(std::string(opt) + " '" + *dir +
+                        "': cannot make a folder there (a file of that name exists)");
   return c;
 }
 
-// Makes output folder `dir` (of option --out); a failure names the option.
-void make_out_dir(const std::string& dir) {
+// Makes output folder `dir` (of option `opt`); a failure names the option.
+void make_out_dir(const std::string& dir, const std::string& opt = "--out") {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec)
-    throw ConfigError("--out '" + dir + "': cannot make a folder there (" + ec.message() + ")");
+    throw ConfigError(opt + " '" + dir + "': cannot make a folder there (" + ec.message() + ")");
 }
 
 ConfigPtr platform(const Cli& c) {
@@ -455,11 +453,7 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
 // --dump-outputs DIR: every output buffer's final bytes (DIR/<name>.bin, raw little-endian
 // elements) and DIR/index.json describing them.
 void dump_outputs(const PtxFrontend& ptx, const std::string& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec)
-    throw ConfigError("--dump-outputs '" + dir + "': cannot make a folder there (" + ec.message() +
-                      ")");
+  make_out_dir(dir, "--dump-outputs");
   nlohmann::ordered_json index;
   index["kernel"] = ptx.launch().name;
   index["buffers"] = nlohmann::ordered_json::array();
@@ -595,10 +589,9 @@ int run(const Cli& c) {
     std::ofstream(c.out + "/stats.json") << r.stats.dump(2) << "\n";
     std::ofstream(c.out + "/platform.yaml") << to_yaml(*root);
     nlohmann::ordered_json prov = provenance(c.argv, kSchema);
-    prov["platform"] = {{"file", fs::absolute(c.platform()).lexically_normal().string()},
-                        {"file_hash", file_hash(c.platform())},
-                        {"overrides", c.overrides},
-                        {"resolved", "platform.yaml"}};
+    prov["platform"] = file_facts(c.platform());
+    prov["platform"]["overrides"] = c.overrides;
+    prov["platform"]["resolved"] = "platform.yaml";
     prov["workload"] =
         ptx ? workload_provenance(ptx->launch(), c.vars) : nlohmann::ordered_json{{"name", kernel}};
     std::ofstream(c.out + "/provenance.json") << prov.dump(2) << "\n";
@@ -635,9 +628,7 @@ int suite(const Cli& c) {
   // What this suite is: a resumed one must be the same.
   nlohmann::ordered_json what;
   what["platforms"] = nlohmann::ordered_json::array();
-  for (auto& p : platforms)
-    what["platforms"].push_back(
-        {{"file", fs::absolute(p).lexically_normal().string()}, {"file_hash", file_hash(p)}});
+  for (auto& p : platforms) what["platforms"].push_back(file_facts(p));
   what["kernels"] = kernels;
   what["scale"] = c.scale;
   what["overrides"] = c.overrides;

@@ -35,6 +35,11 @@ std::string file_hash(const std::string& path) {
   return content_hash(bytes.data(), bytes.size());
 }
 
+nlohmann::ordered_json file_facts(const std::string& path) {
+  return {{"file", std::filesystem::absolute(path).lexically_normal().string()},
+          {"file_hash", file_hash(path)}};
+}
+
 nlohmann::ordered_json provenance(const std::vector<std::string>& argv, int schema) {
   nlohmann::ordered_json j;
   j["schema"] = schema;
@@ -57,8 +62,7 @@ nlohmann::ordered_json workload_provenance(const LaunchSpec& spec,
                                            const std::vector<std::string>& vars) {
   nlohmann::ordered_json w;
   w["name"] = spec.name;
-  w["file"] = std::filesystem::absolute(spec.file).lexically_normal().string();
-  w["file_hash"] = file_hash(spec.file);
+  w.update(file_facts(spec.file));
   w["ptx"] = std::filesystem::absolute(spec.ptx_path).lexically_normal().string();
   w["ptx_hash"] = file_hash(spec.ptx_path);
   w["kernel"] = spec.kernel;

@@ -17,6 +17,8 @@ std::string gpurf_version();
 // FNV-1a, 64 bits, as "fnv1a64:<16 hex digits>": identifies contents, not a cryptographic hash.
 std::string content_hash(const void* data, size_t bytes);
 std::string file_hash(const std::string& path); // "" when the file cannot be read
+// {"file": absolute path, "file_hash": file_hash(path)}.
+nlohmann::ordered_json file_facts(const std::string& path);
 
 // The common part: schema, gpurf's version, SystemC's, the command line, the working
 // folder, the host and the time (UTC).

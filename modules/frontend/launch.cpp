@@ -512,6 +512,15 @@ bool ptx_type_is_int(ptx::Type t) {
          t != ptx::Type::B8 && t != ptx::Type::B16 && t != ptx::Type::B32 && t != ptx::Type::B64;
 }
 
+// "unknown buffer 'x'; did you mean 'y'? (buffers: ...)" for a name `s` has no buffer of.
+std::string unknown_buffer(const std::string& name, const LaunchSpec& s) {
+  std::vector<std::string> names;
+  for (const auto& x : s.buffers) names.push_back(x.name);
+  const std::string near = closest(name, names);
+  return "unknown buffer '" + name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+         " (buffers: " + (names.empty() ? std::string("none") : join(names)) + ")";
+}
+
 const LaunchBuffer& known_buffer(const Node& n, const std::string& key, const LaunchSpec& s,
                                  std::string& name);
 
@@ -599,12 +608,7 @@ void check_expr(const Node& n, const std::string& key, const std::string& text,
                 const LaunchSpec& s) {
   const ElementReader element = [&](const std::string& b, int64_t) -> int64_t {
     if (s.find_buffer(b)) return 0;
-    std::vector<std::string> names;
-    for (const auto& x : s.buffers) names.push_back(x.name);
-    const std::string near = closest(b, names);
-    throw ExprError("unknown buffer '" + b + "'" +
-                    (near.empty() ? "" : "; did you mean '" + near + "'?") +
-                    " (buffers: " + (names.empty() ? std::string("none") : join(names)) + ")");
+    throw ExprError(unknown_buffer(b, s));
   };
   try {
     eval_expr(text, s.vars, element);
@@ -642,12 +646,7 @@ const LaunchBuffer& known_buffer(const Node& n, const std::string& key, const La
                                  std::string& name) {
   name = need_scalar(n, key, "expected a buffer name");
   if (const LaunchBuffer* b = s.find_buffer(name)) return *b;
-  std::vector<std::string> names;
-  for (const auto& x : s.buffers) names.push_back(x.name);
-  const std::string near = closest(name, names);
-  fail(n, key,
-       "unknown buffer '" + name + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?") +
-           " (buffers: " + (names.empty() ? std::string("none") : join(names)) + ")");
+  fail(n, key, unknown_buffer(name, s));
 }
 
 // Steps nest (loops) by recursion: bounded like expressions.
@@ -749,7 +748,7 @@ std::vector<AppStep> parse_steps(const Node& list, const std::string& key, const
       const Node* val = v.find("value");
       if (!val) fail(v, vk, "missing key 'value'");
       st.value = need_scalar(*val, vk + ".value", "expected a number");
-      if (b.type[0] == 'f')
+      if (b.is_float())
         number(*val, vk + ".value", s.vars);
       else
         check_expr(*val, vk + ".value", st.value, s);
@@ -776,17 +775,29 @@ void LaunchBuffer::encode(double f, int64_t i, uint8_t* out) const {
   }
 }
 
+double LaunchBuffer::value(const uint8_t* in) const {
+  if (is_float() && elem_bytes == 4) {
+    float x;
+    std::memcpy(&x, in, 4);
+    return x;
+  }
+  if (is_float()) {
+    double d;
+    std::memcpy(&d, in, 8);
+    return d;
+  }
+  if (type == "u64") {
+    uint64_t u;
+    std::memcpy(&u, in, 8);
+    return double(u);
+  }
+  return double(decode(in));
+}
+
 int64_t LaunchBuffer::decode(const uint8_t* in) const {
   const TypeInfo& t = type_of(type);
   if (t.is_float) {
-    double d = 0;
-    if (t.bytes == 4) {
-      float x;
-      std::memcpy(&x, in, 4);
-      d = x;
-    } else {
-      std::memcpy(&d, in, 8);
-    }
+    const double d = value(in);
     if (!(d == d)) return 0; // NaN
     return d >= 9.2e18    ? std::numeric_limits<int64_t>::max()
            : d <= -9.2e18 ? std::numeric_limits<int64_t>::min()
@@ -941,8 +952,6 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
       s.buffers.push_back(std::move(b));
     }
   }
-  std::vector<std::string> buffer_names;
-  for (const auto& b : s.buffers) buffer_names.push_back(b.name);
 
   // params (checked against the .entry below)
   const Node* pn = root.find("params");

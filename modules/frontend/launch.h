@@ -63,6 +63,8 @@ struct LaunchBuffer {
   void encode(double f, int64_t i, uint8_t* out) const;
   // An element's value as an integer (floats truncated toward zero, saturated).
   int64_t decode(const uint8_t* in) const;
+  // An element's value as a number (64-bit integers beyond 2^53 rounded).
+  double value(const uint8_t* in) const;
 };
 
 struct LaunchParam {

@@ -830,19 +830,12 @@ bool PtxFrontend::checks_outputs() const {
 }
 
 namespace {
-// An element as text: its value by type.
+// An element as text: floats with the digits that tell them apart, integers exactly.
 std::string element_text(const LaunchBuffer& b, const uint8_t* p) {
   std::ostringstream o;
-  o << std::setprecision(9);
-  if (b.is_float() && b.elem_bytes == 4) {
-    float f;
-    std::memcpy(&f, p, 4);
-    o << f;
-  } else if (b.is_float()) {
-    double d;
-    std::memcpy(&d, p, 8);
-    o << std::setprecision(17) << d;
-  } else if (b.type[0] == 'u' && b.elem_bytes == 8) {
+  if (b.is_float()) {
+    o << std::setprecision(b.elem_bytes == 4 ? 9 : 17) << b.value(p);
+  } else if (b.type == "u64") {
     uint64_t u;
     std::memcpy(&u, p, 8);
     o << u;
@@ -850,20 +843,6 @@ std::string element_text(const LaunchBuffer& b, const uint8_t* p) {
     o << b.decode(p);
   }
   return o.str();
-}
-
-double element_number(const LaunchBuffer& b, const uint8_t* p) {
-  if (b.is_float() && b.elem_bytes == 4) {
-    float f;
-    std::memcpy(&f, p, 4);
-    return f;
-  }
-  if (b.is_float()) {
-    double d;
-    std::memcpy(&d, p, 8);
-    return d;
-  }
-  return double(b.decode(p));
 }
 } // namespace
 
@@ -884,7 +863,7 @@ std::string PtxFrontend::verify_files() const {
       const uint8_t* w = want.data() + i * b.elem_bytes;
       const uint8_t* g = got.data() + i * b.elem_bytes;
       if (std::memcmp(w, g, b.elem_bytes) == 0) continue;
-      const double e = element_number(b, w), x = element_number(b, g);
+      const double e = b.value(w), x = b.value(g);
       const double tol = v.atol + v.rtol * std::fabs(e);
       if (!exact && std::fabs(x - e) <= tol) continue;
       return b.name + "[" + std::to_string(i) + "]: expected " + element_text(b, w) + ", got " +
