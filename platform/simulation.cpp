@@ -10,6 +10,7 @@
 #include "gpurf/platform/interrupt.h"
 #include "gpurf/platform/sm.h"
 #include "gpurf/platform/stats.h"
+#include "gpurf/platform/time_series.h"
 #include "gpurf/platform/trace.h"
 
 namespace gpurf {
@@ -72,6 +73,14 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
     vcd_ = std::make_unique<VcdRecorder>(opt.vcd_path, names, gpu_->sm(0).clock(), chosen);
     gpu_->sm(0).set_vcd(vcd_.get());
   }
+  if (!opt.samples_path.empty()) {
+    if (gpu_->sm_count() > 1)
+      throw ConfigError("--sample-interval: a time series samples one SM's cycles; " +
+                        std::to_string(gpu_->sm_count()) +
+                        " SMs given: run it with -p gpu.sm_count=1");
+    series_ = std::make_unique<TimeSeries>(opt.samples_path, opt.sample_interval, gpu_->sm(0));
+    gpu_->sm(0).set_time_series(series_.get());
+  }
 }
 
 std::vector<std::string> Simulation::vcd_signal_names() const { return VcdRecorder::available(); }
@@ -101,10 +110,12 @@ RunResult Simulation::run() {
   }
   if (tracer_) tracer_->finish(gpu_->cycles());
   if (vcd_) vcd_->close();
+  if (series_) series_->close(gpu_->sm(0).cycles());
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.ok = gpu_->finished();
   if (r.error.empty()) r.error = gpu_->error();
   if (r.ok && !frontend_.done()) r.error = "simulation ended before the kernel finished";
+  if (r.error.empty() && series_) r.error = series_->error();
   r.ok = r.error.empty();
   r.interrupted = interrupt_requested();
   r.cycles = gpu_->cycles();

@@ -25,6 +25,7 @@ class IMemory;
 class Tracer;
 class Observer;
 class VcdRecorder;
+class TimeSeries;
 
 // Optional outputs of a run (docs/trace.md).
 struct SimOptions {
@@ -33,6 +34,8 @@ struct SimOptions {
   std::string vcd_path;                    // VCD waveform; "": off
   std::vector<std::string> vcd_signals;    // names or '*' patterns; empty: a default set
   std::vector<Observer*> observers;        // more listeners to the units' events (probe.h)
+  std::string samples_path;                // time series (.csv or .jsonl); "": off
+  Cycle sample_interval = 0;               // its interval in cycles
   // Called after each launch that finished, before the next one's host steps (an application
   // file runs several): the statistics are those of every launch so far.
   std::function<void()> on_launch_end;
@@ -69,6 +72,7 @@ private:
   std::shared_ptr<const EnergyTable> energy_;
   std::unique_ptr<Tracer> tracer_;
   std::unique_ptr<VcdRecorder> vcd_;
+  std::unique_ptr<TimeSeries> series_;
   std::function<void()> on_launch_end_;
 };
 

@@ -1,6 +1,7 @@
 #include "gpurf/platform/sm.h"
 
 #include "gpurf/platform/interrupt.h"
+#include "gpurf/platform/time_series.h"
 
 #include <iostream>
 #include <sstream>
@@ -613,6 +614,7 @@ Cycle Sm::advance() {
       return wait;
     }
     const Cycle now = clock_.now;
+    if (series_) series_->reach(now);
     if (shared_clock_) shared_clock_->now = now;
     for (Unit* u : order_)
       if (u->next_tick() <= now) {
@@ -655,6 +657,10 @@ void Sm::stop(const std::string& error) {
   stopped_ = true;
   done_.notify(sc_core::SC_ZERO_TIME);
   if (on_stop_) on_stop_(*this);
+}
+
+void Sm::settle(Cycle at) {
+  for (Unit* u : order_) u->settle(at);
 }
 
 void Sm::halt(const std::string& why) {

@@ -22,6 +22,7 @@
 namespace gpurf {
 
 class IScheduler;
+class TimeSeries;
 class IAllocator;
 class ICollector;
 class IArbiter;
@@ -96,6 +97,10 @@ public:
   uint64_t retired() const { return retired_; }
   // A waveform recorder, sampled after every simulated cycle.
   void set_vcd(VcdRecorder* vcd) { vcd_ = vcd; }
+  // A time series, told before every cycle the SM ticks (platform/time_series.h).
+  void set_time_series(TimeSeries* ts) { series_ = ts; }
+  // Every unit's time-integrated statistics up to the start of cycle `at` (Unit::settle).
+  void settle(Cycle at);
   // The timing checker (null when sm.checks is off).
   const TimingChecker* checker() const { return checker_.get(); }
   // What the configuration promises, from the units' parameter accessors (the timing
@@ -171,6 +176,7 @@ private:
   bool gating_ = false;                  // power-gated banks: told when rows are released
   std::vector<uint64_t> finished_warps_; // per warp slot: frontend's warps_finished seen
   VcdRecorder* vcd_ = nullptr;
+  TimeSeries* series_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
   bool finished_ = false, stopped_ = false;

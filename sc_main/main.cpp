@@ -45,6 +45,8 @@ const char* kUsage = R"(usage:
             [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
             [--max-cycles N]                     stop after N cycles (= -p sm.max_cycles=N)
             [--dump-outputs DIR]                 output buffers as raw bytes + index.json
+            [--sample-interval N [--samples FILE.csv|.jsonl]]   a time series: counters of
+                                         every N cycles (default file: DIR/timeline.csv)
   gpurf suite [--platform FILE]... [-p key.path=value]... [--scale N] [--kernels K,K...]
               [-j JOBS] [--out DIR]      every suite kernel on each platform (default: the
                                          five baselines); DIR/<platform>/summary.json
@@ -80,6 +82,8 @@ struct Cli {
   std::vector<std::string> argv; // the command line, for the provenance
   std::string trace, vcd;        // docs/trace.md
   std::string dump_outputs;      // run: the output buffers' final bytes go there
+  std::string samples;           // run: the time series' file
+  Cycle sample_interval = 0;
   Cycle trace_from = 0, trace_to = kNever;
   bool trace_window = false;
   std::vector<std::string> vcd_signals;
@@ -150,6 +154,15 @@ Cli parse(int argc, char** argv) {
       c.out = value(i);
     } else if (a == "--trace") {
       c.trace = value(i);
+    } else if (a == "--sample-interval") {
+      const std::string v = value(i);
+      if (v.empty() || v.size() > 12 || v.find_first_not_of("0123456789") != std::string::npos ||
+          std::stoull(v) == 0)
+        throw ConfigError("option --sample-interval: '" + v +
+                          "' is not a cycle count; expected an integer in [1, 10^12)");
+      c.sample_interval = std::stoull(v);
+    } else if (a == "--samples") {
+      c.samples = value(i);
     } else if (a == "--dump-outputs") {
       c.dump_outputs = value(i);
     } else if (a == "--vcd") {
@@ -182,15 +195,16 @@ Cli parse(int argc, char** argv) {
     } else if (a == "--version") {
       c.command = "version";
     } else {
-      const std::string hint = closest(a, {"run",          "suite",         "profile",
-                                           "--list",       "--dump-config", "--describe",
-                                           "--platform",   "--scale",       "-j",
-                                           "--max-cycles", "--kernels",     "--quiet",
-                                           "-p",           "--var",         "--workload",
-                                           "--format",     "--out",         "--trace",
-                                           "--vcd",        "--vcd-signals", "--trace-window",
-                                           "--help",       "--version",     "--force",
-                                           "--resume",     "--dump-outputs"});
+      const std::string hint = closest(a, {"run",          "suite",          "profile",
+                                           "--list",       "--dump-config",  "--describe",
+                                           "--platform",   "--scale",        "-j",
+                                           "--max-cycles", "--kernels",      "--quiet",
+                                           "-p",           "--var",          "--workload",
+                                           "--format",     "--out",          "--trace",
+                                           "--vcd",        "--vcd-signals",  "--trace-window",
+                                           "--help",       "--version",      "--force",
+                                           "--resume",     "--dump-outputs", "--sample-interval",
+                                           "--samples"});
       throw ConfigError("unknown argument '" + a + "'" +
                         (hint.empty() ? "" : "; did you mean '" + hint + "'?") + "\n" + kUsage);
     }
@@ -212,6 +226,16 @@ Cli parse(int argc, char** argv) {
   if (c.command == "profile" && c.workload == "synthetic")
     throw ConfigError("gpurf profile needs a PTX kernel (--workload: a launch file or suite "
                       "kernel name), not synthetic");
+  if ((c.sample_interval || !c.samples.empty()) && c.command != "run")
+    throw ConfigError("options --sample-interval and --samples need gpurf run");
+  if (!c.samples.empty() && !c.sample_interval)
+    throw ConfigError("option --samples needs --sample-interval N (cycles per row)");
+  if (c.sample_interval && c.samples.empty()) {
+    if (c.out.empty())
+      throw ConfigError("option --sample-interval: name the file with --samples FILE.csv (or "
+                        ".jsonl) or give --out DIR (it then goes to DIR/timeline.csv)");
+    c.samples = c.out + "/timeline.csv";
+  }
   if (c.trace_window && c.trace.empty())
     throw ConfigError("option --trace-window needs --trace FILE.json");
   const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
@@ -500,6 +524,8 @@ int run(const Cli& c) {
   const bool list_signals = c.vcd_signals.size() == 1 && c.vcd_signals[0] == "list";
   if (!list_signals) opt.vcd_path = c.vcd, opt.vcd_signals = c.vcd_signals;
   if (list_signals) opt.trace_path.clear();
+  opt.samples_path = c.samples;
+  opt.sample_interval = c.sample_interval;
   // An application's launches: the counters after each (docs/results.md, "launches").
   std::vector<nlohmann::ordered_json> ends;
   Simulation* simp = nullptr;

@@ -122,6 +122,9 @@ public:
   virtual void dump_state(std::ostream&) const {}
   // End of the run: settle time-integrated statistics.
   virtual void finish() {}
+  // Brings time-integrated statistics up to the start of cycle `at` (<= now()) without
+  // changing what they count later (a time series reads them mid-run).
+  virtual void settle(Cycle /*at*/) {}
   // Levels a waveform may show (--vcd): a name below the unit's and a reader (read after
   // every simulated cycle, only when chosen).
   using Observable = std::pair<std::string, std::function<uint64_t()>>;

@@ -19,7 +19,12 @@ public:
         occupancy_(stats().scalar("occupied_collector_cycles",
                                   "sum over cycles of allocated collectors", "collector-cycles")) {}
 
-  void finish() override { account(); }
+  void finish() override { settle(now()); }
+  void settle(Cycle at) override {
+    if (at <= since_) return; // an event of a later cycle counted already (AT memory)
+    occupancy_ += in_use_ * (at - since_);
+    since_ = at;
+  }
 
   void dump_state(std::ostream& os) const override {
     os << "  collectors busy:";
@@ -52,7 +57,7 @@ protected:
       ++full_;
       return false;
     }
-    account();
+    settle(now());
     busy_[unsigned(i)] = true;
     ++in_use_;
     ++allocations_;
@@ -62,7 +67,7 @@ protected:
   }
 
   void on_release(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
-    account();
+    settle(now());
     busy_[unsigned(id)] = false;
     --in_use_;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -76,14 +81,9 @@ protected:
   }
 
 private:
-  // Occupancy integrated over time, updated whenever it changes (no per-cycle work).
-  void account() {
-    occupancy_ += in_use_ * (now() - since_);
-    since_ = now();
-  }
   std::vector<bool> busy_;
   unsigned in_use_ = 0;
-  Cycle since_ = 0;
+  Cycle since_ = 0; // occupancy is integrated up to here (whenever it changes: no per-cycle work)
   uint64_t& allocations_;
   uint64_t& full_;
   uint64_t& occupancy_;

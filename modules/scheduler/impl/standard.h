@@ -139,9 +139,14 @@ public:
   // End of a launch: the cycles slept since the last tick. Until the next launch's first tick
   // (an application's, a host's) the scheduler has no instruction to issue.
   void finish() override {
-    account_sleep(now());
-    if (last_tick_ != kNever) last_tick_ = std::max(last_tick_, now() - 1);
+    settle(now());
     stalled_ = kNoInstruction;
+  }
+
+  // The cycles slept up to `at` - 1 counted now; the next tick counts only those after.
+  void settle(Cycle at) override {
+    account_sleep(at);
+    if (last_tick_ != kNever && at > 0) last_tick_ = std::max(last_tick_, at - 1);
   }
 
   void dump_state(std::ostream& os) const override {

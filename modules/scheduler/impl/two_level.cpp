@@ -51,9 +51,7 @@ public:
     StandardScheduler::tick(now);
     const bool issued = issued_ != before;
     if (!issued && refill()) wake(now + 1); // a warp was suspended and replaced this cycle
-    // Cycles slept since the last tick kept the state seen then.
-    if (last_state_tick_ != kNever && now > last_state_tick_ + 1)
-      states_[last_state_] += now - last_state_tick_ - 1;
+    settle_states(now); // cycles slept since the last tick kept the state seen then
     last_state_ = issued ? kIssued : pending_ready() ? kStallPendingReady : kStallNoneReady;
     ++states_[last_state_];
     last_state_tick_ = now;
@@ -61,11 +59,13 @@ public:
 
   void finish() override {
     StandardScheduler::finish();
-    if (last_state_tick_ != kNever && now() > last_state_tick_ + 1)
-      states_[last_state_] += now() - last_state_tick_ - 1;
-    // Counted up to now - 1; until the next launch's first tick no warp is ready.
-    if (last_state_tick_ != kNever) last_state_tick_ = std::max(last_state_tick_, now() - 1);
-    last_state_ = kStallNoneReady;
+    settle_states(now());
+    last_state_ = kStallNoneReady; // until the next launch's first tick no warp is ready
+  }
+
+  void settle(Cycle at) override {
+    StandardScheduler::settle(at);
+    settle_states(at);
   }
 
   void dump_state(std::ostream& os) const override {
@@ -90,6 +90,12 @@ protected:
   void on_issued(unsigned i, const WarpInst&) override { resumed_[i] = false; }
 
 private:
+  // The cycles up to `at` - 1 since the last tick counted in the state seen then.
+  void settle_states(Cycle at) {
+    if (last_state_tick_ == kNever || at == 0) return;
+    if (at > last_state_tick_ + 1) states_[last_state_] += at - last_state_tick_ - 1;
+    last_state_tick_ = std::max(last_state_tick_, at - 1);
+  }
   // Pending warp i may enter the active set: it has an instruction, and that instruction is
   // not waiting for a long-latency value (unless it was suspended for it already).
   bool can_activate(unsigned i) const {
