@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <ctime>
 
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/memory/i_memory.h"
@@ -93,6 +94,7 @@ RunResult Simulation::run() {
   RunResult r;
   gpu_->start();
   const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t cpu0 = std::clock(); // process CPU time: speed per CPU-second (scripts/bench)
   sc_core::sc_start();
   // An application: its next launch starts once the last one finished everywhere.
   while (gpu_->finished() && frontend_.done() && !interrupt_requested()) {
@@ -112,6 +114,7 @@ RunResult Simulation::run() {
   if (vcd_) vcd_->close();
   if (series_) series_->close(gpu_->sm(0).cycles());
   r.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.cpu_seconds = double(std::clock() - cpu0) / CLOCKS_PER_SEC;
   r.ok = gpu_->finished();
   if (r.error.empty()) r.error = gpu_->error();
   if (r.ok && !frontend_.done()) r.error = "simulation ended before the kernel finished";
@@ -153,6 +156,7 @@ RunResult Simulation::run() {
   }
   const double s = std::max(r.host_seconds, 1e-9);
   r.stats["host"] = {{"seconds", r.host_seconds},
+                     {"cpu_seconds", r.cpu_seconds},
                      {"warp_instructions_per_second", r.warp_instructions / s},
                      {"cycles_per_second", r.cycles / s}};
   return r;

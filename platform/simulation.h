@@ -45,9 +45,10 @@ struct RunResult {
   bool ok = false;
   std::string error; // why the run stopped early, if it did
   uint64_t cycles = 0, warp_instructions = 0;
-  uint64_t launches = 0;    // kernel launches that finished
-  bool interrupted = false; // stopped by request_interrupt() (platform/interrupt.h)
-  double host_seconds = 0;
+  uint64_t launches = 0;         // kernel launches that finished
+  bool interrupted = false;      // stopped by request_interrupt() (platform/interrupt.h)
+  double host_seconds = 0;       // wall-clock time of the simulation
+  double cpu_seconds = 0;        // process CPU time (user + system) of the simulation
   nlohmann::ordered_json stats;  // every statistics group, plus "host"
   nlohmann::ordered_json energy; // energy report; null when the platform names no table
 };

@@ -468,6 +468,7 @@ nlohmann::ordered_json summarize(const std::string& kernel, const std::string& p
     j["energy"] = r.energy;
   }
   j["host_seconds"] = r.host_seconds;
+  j["cpu_seconds"] = r.cpu_seconds;
   const double hs = std::max(r.host_seconds, 1e-9);
   j["warp_instructions_per_second"] = r.warp_instructions / hs;
   j["cycles_per_second"] = r.cycles / hs;

@@ -30,6 +30,7 @@ FIELDS = {
     "sm_energy_pj": "SM energy (pJ)",
     "mrf_accesses": "MRF accesses (warp registers)",
     "host_seconds": "host time (s)",
+    "cpu_seconds": "host CPU time (s)",
     "warp_instructions_per_second": "simulated warp instructions / host second",
 }
 

@@ -35,7 +35,7 @@ expect_exit 2 "is not empty" "--force" "--resume" -- "${ARGS[@]}" --out "$TMP/pa
 grep -q "resume: 2 of 5 runs already done" "$TMP/resume.log" || fail "$(head -3 "$TMP/resume.log")"
 python3 - "$TMP/full/fermi/summary.json" "$TMP/part/fermi/summary.json" <<'PY' || fail "resumed != full"
 import json, sys
-host = ("host_seconds", "warp_instructions_per_second", "cycles_per_second")
+host = ("host_seconds", "cpu_seconds", "warp_instructions_per_second", "cycles_per_second")
 a, b = ([{k: v for k, v in r.items() if k not in host} for r in json.load(open(f))] for f in sys.argv[1:])
 assert a == b, [(x["kernel"], y["kernel"]) for x, y in zip(a, b) if x != y]
 PY
