@@ -60,11 +60,15 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   // Every energy event the units declare must have a price (docs/energy.md).
   if (energy_) check_energy_declared(*energy_, dump_stats_json(false), &platform);
   top_.check_unused();
-  if (!opt.vcd_path.empty()) {
+  // A waveform and a time series follow one SM's cycles.
+  auto one_sm = [&](const std::string& option, const std::string& what) {
     if (gpu_->sm_count() > 1)
-      throw ConfigError("--vcd: a waveform samples one SM's cycles; " +
+      throw ConfigError(option + ": " + what + " samples one SM's cycles; " +
                         std::to_string(gpu_->sm_count()) +
                         " SMs given: run it with -p gpu.sm_count=1");
+  };
+  if (!opt.vcd_path.empty()) {
+    one_sm("--vcd", "a waveform");
     const bool chosen = !opt.vcd_signals.empty();
     const std::vector<std::string> names =
         chosen
@@ -75,10 +79,7 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
     gpu_->sm(0).set_vcd(vcd_.get());
   }
   if (!opt.samples_path.empty()) {
-    if (gpu_->sm_count() > 1)
-      throw ConfigError("--sample-interval: a time series samples one SM's cycles; " +
-                        std::to_string(gpu_->sm_count()) +
-                        " SMs given: run it with -p gpu.sm_count=1");
+    one_sm("--sample-interval", "a time series");
     series_ = std::make_unique<TimeSeries>(opt.samples_path, opt.sample_interval, gpu_->sm(0));
     gpu_->sm(0).set_time_series(series_.get());
   }

@@ -1,6 +1,5 @@
 #include "gpurf/platform/time_series.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -53,9 +52,8 @@ TimeSeries::TimeSeries(const std::string& path, Cycle interval, Sm& sm)
   add("collector", "ccu_hits", "ccu_hits"); // Malekeh's cache tables
   add("collector", "source_operands", "source_operands");
   ratio("ccu_hit_ratio", {"ccu_hits"}, "source_operands");
-  for (const StatGroup* g : all_stat_groups())
-    if (group_of_kind(g->path(), "scheduler"))
-      for (const Stat& s : g->stats()) schedulers_ += s.name == "active_cycles";
+  if (const int a = find("active_cycles"); a >= 0) // one part per scheduler
+    schedulers_ = unsigned(counters_[size_t(a)].parts.size());
   deltas_.resize(counters_.size());
   write_header();
 }
@@ -68,10 +66,9 @@ void TimeSeries::add(const std::string& kind, const std::string& stat, const std
       const bool labelled = !s.labels.empty() && s.labels.size() == s.values.size();
       for (size_t i = 0; i < s.values.size(); ++i) {
         const std::string name = labelled ? column + "." + s.labels[i] : column;
-        auto c = std::find_if(counters_.begin(), counters_.end(),
-                              [&](const Counter& k) { return k.name == name; });
-        if (c == counters_.end()) c = counters_.insert(counters_.end(), Counter{name, {}, 0});
-        c->parts.emplace_back(&s, i);
+        int c = find(name);
+        if (c < 0) c = int(counters_.size()), counters_.push_back(Counter{name, {}, 0});
+        counters_[size_t(c)].parts.emplace_back(&s, i);
       }
     }
   }
@@ -80,14 +77,9 @@ void TimeSeries::add(const std::string& kind, const std::string& stat, const std
 // A ratio column where the counters exist: parts[0] / (sum of parts), or / `over` if given.
 void TimeSeries::ratio(const std::string& name, std::vector<std::string> parts,
                        const std::string& over) {
-  auto index = [&](const std::string& n) {
-    for (size_t i = 0; i < counters_.size(); ++i)
-      if (counters_[i].name == n) return int(i);
-    return -1;
-  };
-  Ratio r{name, index(parts[0]), {}};
+  Ratio r{name, find(parts[0]), {}};
   for (const std::string& p : over.empty() ? parts : std::vector<std::string>{over})
-    if (index(p) >= 0) r.over.push_back(unsigned(index(p)));
+    if (find(p) >= 0) r.over.push_back(unsigned(find(p)));
   if (r.hits >= 0 && !r.over.empty()) ratios_.push_back(std::move(r));
 }
 
@@ -97,10 +89,15 @@ uint64_t TimeSeries::value(const Counter& c) const {
   return v;
 }
 
-uint64_t TimeSeries::delta(const std::string& name) const {
+int TimeSeries::find(const std::string& name) const {
   for (size_t i = 0; i < counters_.size(); ++i)
-    if (counters_[i].name == name) return deltas_[i];
-  return 0;
+    if (counters_[i].name == name) return int(i);
+  return -1;
+}
+
+uint64_t TimeSeries::delta(const std::string& name) const {
+  const int i = find(name);
+  return i < 0 ? 0 : deltas_[size_t(i)];
 }
 
 // The columns: interval, instructions and IPC, every counter's delta, then the ratios.

@@ -47,6 +47,7 @@ private:
   void add(const std::string& kind, const std::string& stat, const std::string& column);
   void ratio(const std::string& name, std::vector<std::string> parts, const std::string& over = "");
   uint64_t value(const Counter& c) const;
+  int find(const std::string& name) const; // the counter's index, or -1
   uint64_t delta(const std::string& name) const;
   void row(Cycle at);
   void write_header();
