@@ -78,6 +78,7 @@ public:
   Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
   // The SM may have more warp slots than the launch gives it (registers bound them).
   const InstInfo* peek(unsigned w) override { return w < slots_ ? f_.peek(base_ + w) : nullptr; }
+  uint64_t offer_epoch() const override { return f_.offer_epoch(); }
   void execute(unsigned w, WarpInst& out) override {
     f_.execute(base_ + w, out);
     out.warp = w;

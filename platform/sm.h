@@ -125,6 +125,7 @@ private:
   // The units see the front-end through the SM, which notes every retirement (progress).
   Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
   const InstInfo* peek(unsigned warp) override;
+  uint64_t offer_epoch() const override { return frontend_.offer_epoch(); }
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
   bool done() const override { return frontend_.done(); }

@@ -43,6 +43,11 @@ public:
   // The next instruction of warp slot `warp`, or nullptr when it has none to offer now (no
   // CTA in the slot, finished, waiting at a barrier). Stable until execute() is called.
   virtual const InstInfo* peek(unsigned warp) = 0;
+  // A number that changes whenever a warp whose peek() was nullptr may have an instruction to
+  // offer (a CTA launched into its slot, a barrier released); a scheduler looks at an idle
+  // warp again only then, instead of peeking it every time issue wakes. 0: the front-end
+  // does not tell (idle warps are peeked again at every issue wake).
+  virtual uint64_t offer_epoch() const { return 0; }
   // Executes the peeked instruction functionally and fills `out`: info, warp, cta, mask,
   // operands with their values (sources as read, destinations as written), addresses.
   virtual void execute(unsigned warp, WarpInst& out) = 0;

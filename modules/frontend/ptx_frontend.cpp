@@ -124,7 +124,8 @@ FrontendOptions frontend_options(ConfigNode& platform) {
 }
 
 PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options)
-    : launch_(launch), initial_vars_(launch.vars), options_(options) {
+    : launch_(launch), initial_vars_(launch.vars), options_(options),
+      step_(std::make_unique<ptx::StepResult>()) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   try {
     if (auto px = compiler::ptxas_info(launch_.ptx_path, launch_.kernel))
@@ -475,6 +476,7 @@ void PtxFrontend::launch_into(unsigned k) {
     w.lanes = std::min(kWarpSize, c.threads - i * kWarpSize);
   }
   ++live_ctas_;
+  ++offer_epoch_; // the CTA's warps have instructions to offer
 }
 
 // =============================================================================================
@@ -489,14 +491,19 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
     const unsigned pc = pc_of(p);
     if (!hidden_[pc]) return &info_[pc];
     // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
-    ptx::StepResult r;
-    try {
-      kernel_->step(ew, r);
-    } catch (const ptx::RuntimeError& e) {
-      throw WorkloadError(e.what());
-    }
+    step_engine(ew);
     ++hidden_steps_;
   }
+}
+
+void PtxFrontend::step_engine(unsigned engine_warp) {
+  try {
+    kernel_->step(engine_warp, *step_);
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(e.what());
+  }
+  // Only a barrier or an exit (which may complete a barrier) lets waiting warps go on.
+  if (step_->instr->op == ptx::Op::Bar || step_->exited_lanes) ++offer_epoch_;
 }
 
 namespace {
@@ -605,12 +612,8 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
                         ", which has no instruction ready (" + describe_warp(warp) + ")");
   WarpSlot& w = warps_[unsigned(warp)];
   CtaSlot& c = ctas_[unsigned(w.cta_slot)];
-  ptx::StepResult r;
-  try {
-    kernel_->step(w.engine_warp, r);
-  } catch (const ptx::RuntimeError& e) {
-    throw WorkloadError(e.what());
-  }
+  step_engine(w.engine_warp);
+  const ptx::StepResult& r = *step_;
   const OperandMap& map = maps_[info->pc];
   const uint32_t exists = thread_mask(w);
   out.info = info;

@@ -94,6 +94,7 @@ FrontendOptions frontend_options(ConfigNode& platform);
 
 namespace ptx {
 class Kernel;
+struct StepResult;
 struct LaunchConfig;
 struct Peek;
 struct GlobalMemory;
@@ -136,6 +137,7 @@ public:
   // "launch 3 (step): 40% of 64 CTAs done, ETA 12 s" (the ETA of this launch).
   std::string progress() const override;
   const InstInfo* peek(unsigned warp) override;
+  uint64_t offer_epoch() const override { return offer_epoch_; }
   void execute(unsigned warp, WarpInst& out) override;
   void retire(const WarpInst& inst) override;
   bool done() const override;
@@ -277,6 +279,12 @@ private:
   IFunctionalMemory* mem_ = nullptr;
   std::unique_ptr<ptx::GlobalMemory> adaptor_;
   std::unique_ptr<ptx::Kernel> kernel_;
+  // The engine's report of the instruction just run, kept so that its vectors are not
+  // reallocated per instruction.
+  std::unique_ptr<ptx::StepResult> step_;
+  // Runs the engine's next instruction of a warp into step_.
+  void step_engine(unsigned engine_warp);
+  uint64_t offer_epoch_ = 1;
   std::vector<uint64_t> buffer_addr_;
   std::vector<CtaSlot> ctas_;
   std::vector<WarpSlot> warps_;

@@ -570,12 +570,19 @@ struct Kernel::Impl {
   }
 
   // Value of a source operand for one lane, as `t` (immediates converted between f32/f64).
-  uint64_t rd(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane, Type t) const {
-    switch (o.kind) {
-    case Operand::Kind::Reg: {
+  // A register, the common case, is read inline: rd runs once per lane and operand.
+  __attribute__((always_inline)) uint64_t rd(const WarpState& w, const Frame& fr, const Operand& o,
+                                             unsigned lane, Type t) const {
+    if (o.kind == Operand::Kind::Reg) {
       uint64_t v = fr.regs[size_t(o.reg) * kWarpLanes + lane];
       return o.negate ? (v ^ 1) & 1 : v;
     }
+    return rd_other(w, fr, o, lane, t);
+  }
+
+  uint64_t rd_other(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
+                    Type t) const {
+    switch (o.kind) {
     case Operand::Kind::Imm:
       if (o.imm_kind == Operand::ImmKind::F32 && t == Type::F64)
         return f64_bits(double(as_f32(o.imm)));
@@ -615,11 +622,16 @@ struct Kernel::Impl {
     fr.regs[size_t(reg) * kWarpLanes + lane] = r.is_pred ? (v & 1) : (v & bitmask(r.width_bits));
   }
 
-  void wr(WarpState& w, Frame& fr, const Operand& o, unsigned lane, uint64_t v, Type t) {
-    switch (o.kind) {
-    case Operand::Kind::Reg:
+  __attribute__((always_inline)) void wr(WarpState& w, Frame& fr, const Operand& o, unsigned lane,
+                                         uint64_t v, Type t) {
+    if (o.kind == Operand::Kind::Reg)
       wr_reg(fr, o.reg, lane, v);
-      return;
+    else
+      wr_other(w, fr, o, lane, v, t);
+  }
+
+  void wr_other(WarpState& w, Frame& fr, const Operand& o, unsigned lane, uint64_t v, Type t) {
+    switch (o.kind) {
     case Operand::Kind::Sink:
       return;
     case Operand::Kind::Vector: {

@@ -235,8 +235,10 @@ private:
   }
 
   // Max over the banks of the distinct bank words the active lanes access in it.
-  unsigned conflict_degree(const WarpInst& inst) const {
-    std::vector<std::vector<uint64_t>> words(shared_banks_);
+  unsigned conflict_degree(const WarpInst& inst) {
+    auto& words = bank_words_; // kept between calls: no allocation per access
+    words.resize(shared_banks_);
+    for (auto& bank : words) bank.clear();
     const unsigned n = lane_bytes(inst);
     unsigned degree = 1;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
@@ -328,6 +330,7 @@ private:
   Cycle last_accept_ = 0;
   Packet l1_, wb_;
   std::vector<unsigned char> data_;
+  std::vector<std::vector<uint64_t>> bank_words_; // conflict_degree()'s per shared bank
 };
 
 GPURF_REGISTER_UNIT(ILsu, CoalescingLsu, "coalescing",

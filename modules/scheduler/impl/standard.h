@@ -39,6 +39,7 @@ public:
     age_.assign(warps_.size(), 0);
     blocked_.assign(warps_.size(), kStallKinds);
     idle_epoch_.assign(warps_.size(), 0);
+    idle_offer_.assign(warps_.size(), 0);
     fresh_.assign(warps_.size(), true);
     // Data registers, then the predicate registers (index regs_per_thread + p).
     const unsigned regs = s.regs_per_thread + s.preds_per_thread;
@@ -68,11 +69,18 @@ public:
         saw[blocked_[i]] = true;
         continue;
       }
+      if (blocked_[i] == kNoInstruction && idle_offer_[i] &&
+          idle_offer_[i] == ctx_.frontend->offer_epoch()) { // peek() would still say none
+        saw[kNoInstruction] = true;
+        idle_epoch_[i] = epoch_;
+        continue;
+      }
       const unsigned w = warps_[i];
       const InstInfo* info = ctx_.frontend->peek(w);
       if (!info) {
         saw[blocked_[i] = kNoInstruction] = true;
         idle_epoch_[i] = epoch_;
+        idle_offer_[i] = ctx_.frontend->offer_epoch();
         continue;
       }
       blocked_[i] = kStallKinds;
@@ -242,6 +250,7 @@ protected:
   std::vector<bool> fresh_;
   std::vector<Stall> blocked_;       // per warp: why it cannot issue until an event, or kStallKinds
   std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
+  std::vector<uint64_t> idle_offer_; // the front-end's offer_epoch() then (0: not tracked)
   uint64_t epoch_ = 1;
   // Per warp and scoreboard index: writes not granted (WAW), values not available to a new
   // reader (RAW: until the write, or until ValueReady with forwarding), reads not done (WAR).
