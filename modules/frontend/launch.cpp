@@ -337,12 +337,22 @@ int64_t integer_in(const Node& n, const std::string& key,
   return v;
 }
 
-double number(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars) {
+// A finite number, as a value of `bytes` bytes (4: f32, whose range it must fit). inf and nan
+// are refused: kernels and their reference checkers are run on finite inputs.
+double number(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars,
+              unsigned bytes = 8) {
   const std::string& s = need_scalar(n, key, "expected a number");
   const char* b = s.c_str();
   char* e = nullptr;
   const double d = std::strtod(b, &e);
-  if (e != b && *e == '\0') return d;
+  if (e != b && *e == '\0') {
+    if (!std::isfinite(d))
+      fail(n, key, "bad value '" + shown(s) + "': expected a finite number (not inf or nan)");
+    if (bytes == 4 && !std::isfinite(float(d)))
+      fail(n, key,
+           "bad value '" + shown(s) + "': outside the f32 range (magnitude at most 3.4028235e38)");
+    return d;
+  }
   try {
     return double(eval_expr(s, vars));
   } catch (const ExprError& x) {
@@ -431,7 +441,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     return integer_in(n, k, vars, lo, hi, std::string("a ") + t.name + " value");
   };
   if (kind == "constant") {
-    const double fv = t.is_float ? number(v, key, vars) : 0;
+    const double fv = t.is_float ? number(v, key, vars, t.bytes) : 0;
     const int64_t iv = t.is_float ? 0 : int_value(v, key);
     for (uint64_t i = 0; i < b.count; ++i) b.encode(fv, iv, b.initial.data() + i * t.bytes);
   } else if (kind == "iota") {
@@ -440,8 +450,8 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     const Node* s = v.find("start");
     const Node* st = v.find("step");
     if (t.is_float) {
-      const double start = s ? number(*s, key + ".start", vars) : 0.0;
-      const double step = st ? number(*st, key + ".step", vars) : 1.0;
+      const double start = s ? number(*s, key + ".start", vars, t.bytes) : 0.0;
+      const double step = st ? number(*st, key + ".step", vars, t.bytes) : 1.0;
       for (uint64_t i = 0; i < b.count; ++i)
         b.encode(start + step * double(i), 0, b.initial.data() + i * t.bytes);
     } else {
@@ -458,8 +468,8 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     uint64_t state = uint64_t(integer_in(*v.find("seed"), key + ".seed", vars, 0,
                                          std::numeric_limits<int64_t>::max(), "the seed"));
     if (t.is_float) {
-      const double mn = number(*v.find("min"), key + ".min", vars);
-      const double mx = number(*v.find("max"), key + ".max", vars);
+      const double mn = number(*v.find("min"), key + ".min", vars, t.bytes);
+      const double mx = number(*v.find("max"), key + ".max", vars, t.bytes);
       if (!(mn <= mx)) fail(v, key, "min must not exceed max");
       for (uint64_t i = 0; i < b.count; ++i) {
         const uint64_t d = splitmix64(state);
@@ -484,7 +494,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
            std::to_string(v.seq.size()) + " values for " + std::to_string(b.count) + " elements");
     for (size_t i = 0; i < v.seq.size(); ++i) {
       const std::string k = key + "[" + std::to_string(i) + "]";
-      b.encode(t.is_float ? number(*v.seq[i], k, vars) : 0,
+      b.encode(t.is_float ? number(*v.seq[i], k, vars, t.bytes) : 0,
                t.is_float ? 0 : int_value(*v.seq[i], k), b.initial.data() + i * t.bytes);
     }
   } else { // file
@@ -559,7 +569,7 @@ LaunchParam parse_param(const Node& e, const std::string& key, const LaunchSpec&
   if (kind == "buffer") {
     known_buffer(v, vkey, s, p.buffer);
   } else if (kind == "f32" || kind == "f64") {
-    const double d = number(v, vkey, s.vars);
+    const double d = number(v, vkey, s.vars, kind == "f32" ? 4 : 8);
     if (kind == "f32") {
       const float f = float(d);
       uint32_t bits;
@@ -749,7 +759,7 @@ std::vector<AppStep> parse_steps(const Node& list, const std::string& key, const
       if (!val) fail(v, vk, "missing key 'value'");
       st.value = need_scalar(*val, vk + ".value", "expected a number");
       if (b.is_float())
-        number(*val, vk + ".value", s.vars);
+        number(*val, vk + ".value", s.vars, b.elem_bytes);
       else
         check_expr(*val, vk + ".value", st.value, s);
       st.first = step_expr(v, vk, "first", s, "0");

@@ -165,6 +165,15 @@ TEST(CompilerLaunch, Errors) {
       {"{min: 0, max: 9223372036854775807", "{min: 5, max: 4", "min (5) exceeds max (4)"},
       {"name: reduce\n", "", "name: missing"},
       {"vars: {n: 1024", "vars: {n: 1024, m: \"q\"", "vars.m: bad value 'q'"},
+      // Non-finite values: refused where they are read, not found later by verification.
+      {"min: -1.0, max: 1.0", "min: -1.0, max: inf",
+       "buffers.in.init.uniform.max: bad value 'inf': expected a finite number"},
+      {"min: -1.0, max: 1.0", "min: nan, max: 1.0",
+       "buffers.in.init.uniform.min: bad value 'nan': expected a finite number"},
+      {"start: 1.5", "start: 1e999", "init.iota.start: bad value '1e999': expected a finite"},
+      {"min: -1.0, max: 1.0", "min: -1.0, max: 1e39",
+       "uniform.max: bad value '1e39': outside the f32 range"},
+      {"  - {s32: \"n - 1\"}", "  - {f32: -inf}", "params[3].f32: bad value '-inf': expected a"},
   };
   for (const Case& c : cases) {
     Launch l(with(kGood, c.from, c.to));
