@@ -928,6 +928,11 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   if (s.threads_per_cta() > 1024)
     fail(*root.find("block"), "block",
          std::to_string(s.threads_per_cta()) + " threads per CTA; at most 1024");
+  if (const uint64_t ctas = uint64_t(s.grid[0]) * s.grid[1] * s.grid[2]; ctas > UINT32_MAX)
+    fail(*root.find("grid"), "grid",
+         std::to_string(s.grid[0]) + " x " + std::to_string(s.grid[1]) + " x " +
+             std::to_string(s.grid[2]) + " = " + std::to_string(ctas) +
+             " CTAs; at most 4294967295 (CTA ids are 32-bit)");
   if (const Node* n = root.find("shared_bytes"); n && n->kind != Node::Kind::Null)
     s.shared_bytes = unsigned(
         integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30, "dynamic shared memory in bytes"));
@@ -1009,6 +1014,26 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
              (near.empty() ? "" : "did you mean '" + near + "'? ") +
              "(entries: " + (entries.empty() ? std::string("none") : join(entries)) + ")");
   }
+  // The entry's launch bounds (.reqntid: the exact block; .maxntid: at most that many threads);
+  // a dimension the directive leaves out is 1.
+  auto dim3 = [](const unsigned* d) {
+    std::string s;
+    for (unsigned i = 0; i < 3; ++i) s += (i ? "," : "") + std::to_string(std::max(d[i], 1u));
+    return s;
+  };
+  const unsigned block[3] = {s.block[0], s.block[1], s.block[2]};
+  for (unsigned d = 0; d < 3 && entry->reqntid[0]; ++d)
+    if (block[d] != std::max(entry->reqntid[d], 1u))
+      fail(*root.find("block"), "block",
+           "[" + dim3(block) + "], but .entry " + s.kernel + " requires .reqntid " +
+               dim3(entry->reqntid));
+  if (const uint64_t most = uint64_t(std::max(entry->maxntid[0], 1u)) *
+                            std::max(entry->maxntid[1], 1u) * std::max(entry->maxntid[2], 1u);
+      entry->maxntid[0] && s.threads_per_cta() > most)
+    fail(*root.find("block"), "block",
+         std::to_string(s.threads_per_cta()) + " threads per CTA, but .entry " + s.kernel +
+             " allows at most " + std::to_string(most) + " (.maxntid " + dim3(entry->maxntid) +
+             ")");
   auto ptx_sig = [&] {
     std::string sig;
     for (const auto& p : entry->params)

@@ -1,6 +1,7 @@
 // The launch loader (modules/frontend/launch.h): expressions, --scale, buffer initialisation,
 // parameter packing and every kind of bad launch file (errors name file:line and the key).
 #include <cstring>
+#include <fstream>
 
 #include <gtest/gtest.h>
 
@@ -152,6 +153,8 @@ TEST(CompilerLaunch, Errors) {
       {"block: [256]", "block: [0]", "block.x: value 0 out of range"},
       {"block: [256]", "block: [256, 8]", "2048 threads per CTA; at most 1024"},
       {"grid: [\"ctas\", 1, 1]", "grid: [\"ctas\", 1, 1, 1]", "expected 1 to 3 integers"},
+      {"grid: [\"ctas\", 1, 1]", "grid: [\"ctas\", 65535, 65535]",
+       "launch.yaml:6: grid: 2 x 65535 x 65535 = 8589672450 CTAs; at most 4294967295"},
       {"grid: [\"ctas\", 1, 1]", "grid: [\"ctas * \", 1, 1]", "grid.x: bad value 'ctas * '"},
       {"grid: [\"ctas\", 1, 1]", "grid: [\"ctaz\", 1, 1]", "did you mean 'ctas'?"},
       {"count: \"ctas\"", "count: \"ctas - 3\"", "buffers.partial.count: value -1"},
@@ -193,6 +196,34 @@ TEST(CompilerLaunch, Errors) {
                 "count: 3, init: {constant: -1}"));
   EXPECT_NE(h.error().find("value -1 out of range; a u64 value"), std::string::npos) << h.error();
   EXPECT_NE(Launch(kGood).error(0).find("--scale 0"), std::string::npos);
+}
+
+// The entry's .reqntid and .maxntid bound the block at load, as a GPU refuses such a launch.
+TEST(CompilerLaunch, LaunchBounds) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {".reqntid 128",
+       "launch.yaml:7: block: [256,1,1], but .entry reduce requires .reqntid 128,1,1"},
+      {".reqntid 256, 2", "requires .reqntid 256,2,1"},
+      {".maxntid 64, 2",
+       "256 threads per CTA, but .entry reduce allows at most 128 (.maxntid 64,2,1)"},
+      {".reqntid 256", ""}, // the block it requires
+      {".maxntid 512", ""},
+  };
+  for (const auto& [directive, expect] : cases) {
+    Launch l(kGood);
+    const std::filesystem::path ptx = l.d.dir / "ptx/reduce.ptx";
+    std::ifstream in(ptx);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    text = with(text, ")\n{", ")\n" + directive + "\n{");
+    std::ofstream(ptx) << text;
+    const std::string e = l.error();
+    if (expect.empty())
+      EXPECT_EQ(e, "") << directive;
+    else
+      EXPECT_NE(e.find(expect), std::string::npos)
+          << directive << "\nwant: " << expect << "\ngot:  " << e;
+  }
 }
 
 TEST(CompilerLaunch, MalformedPtx) {
