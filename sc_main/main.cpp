@@ -787,6 +787,7 @@ int suite(const Cli& c) {
 } // namespace
 
 int sc_main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "run"; // what a failure report names
   try {
     if (argc > 1 && std::string(argv[1]) == "compare")
       return compare_main(std::vector<std::string>(argv + 2, argv + argc));
@@ -832,8 +833,15 @@ int sc_main(int argc, char** argv) {
   } catch (const WorkloadError& e) {
     std::cerr << "error: " << e.what() << "\n";
     return kExitFailed;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "error: gpurf " << command << ": out of memory\n";
+    return kExitFailed;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
+    return kExitFailed;
+  } catch (...) { // nothing escapes as a crash, whatever a library throws
+    std::cerr << "error: gpurf " << command << ": an unexpected failure (an exception of no "
+              << "known type)\n";
     return kExitFailed;
   }
 }
