@@ -34,9 +34,11 @@ class Gto : public WarpPolicy {
 public:
   explicit Gto(Params&) {}
   void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
-    order = by_age(age);
-    auto it = std::find(order.begin(), order.end(), last_);
-    if (it != order.end()) std::rotate(order.begin(), it, it + 1);
+    const std::vector<unsigned>& oldest = by_age(age);
+    order.clear(); // the last issuer first, then the others oldest first
+    if (last_ < oldest.size()) order.push_back(last_);
+    for (unsigned i : oldest)
+      if (i != last_) order.push_back(i);
   }
 };
 

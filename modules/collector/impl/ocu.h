@@ -175,13 +175,14 @@ protected:
              (o->version == kMixedVersion
                   ? std::string("slices of different writes")
                   : "the value of instruction #" + std::to_string(o->version)));
-      for (unsigned l = 0; l < kWarpSize; ++l)
-        if (o->value[l] != want.value[l]) {
-          std::ostringstream m;
-          m << "lane " << l << ": expected 0x" << std::hex << want.value[l] << " got 0x"
-            << o->value[l];
-          fail(m.str());
-        }
+      if (o->value != want.value) // lane by lane only to name the first that differs
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          if (o->value[l] != want.value[l]) {
+            std::ostringstream m;
+            m << "lane " << l << ": expected 0x" << std::hex << want.value[l] << " got 0x"
+              << o->value[l];
+            fail(m.str());
+          }
       ++checked_;
     }
   }

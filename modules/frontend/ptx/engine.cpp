@@ -577,6 +577,8 @@ struct Kernel::Impl {
       uint64_t v = fr.regs[size_t(o.reg) * kWarpLanes + lane];
       return o.negate ? (v ^ 1) & 1 : v;
     }
+    if (o.kind == Operand::Kind::Imm && o.imm_kind == Operand::ImmKind::Int && !type_is_float(t))
+      return o.imm; // an integer literal as an integer
     return rd_other(w, fr, o, lane, t);
   }
 

@@ -2,39 +2,6 @@
 
 namespace gpurf::ptx {
 
-unsigned type_bits(Type t) {
-  switch (t) {
-  case Type::B8:
-  case Type::U8:
-  case Type::S8:
-    return 8;
-  case Type::B16:
-  case Type::U16:
-  case Type::S16:
-    return 16;
-  case Type::B32:
-  case Type::U32:
-  case Type::S32:
-  case Type::F32:
-    return 32;
-  case Type::B64:
-  case Type::U64:
-  case Type::S64:
-  case Type::F64:
-    return 64;
-  case Type::Pred:
-    return 1;
-  case Type::None:
-    return 0;
-  }
-  return 0;
-}
-
-bool type_is_float(Type t) { return t == Type::F32 || t == Type::F64; }
-bool type_is_signed(Type t) {
-  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
-}
-
 const char* type_name(Type t) {
   switch (t) {
   case Type::None:

@@ -53,10 +53,39 @@ enum class Type : uint8_t {
   F64,
   Pred,
 };
-unsigned type_bits(Type t); // Pred: 1, None: 0
+// Inline: the engine asks these per lane and operand.
+inline unsigned type_bits(Type t) { // Pred: 1, None: 0
+  switch (t) {
+  case Type::B8:
+  case Type::U8:
+  case Type::S8:
+    return 8;
+  case Type::B16:
+  case Type::U16:
+  case Type::S16:
+    return 16;
+  case Type::B32:
+  case Type::U32:
+  case Type::S32:
+  case Type::F32:
+    return 32;
+  case Type::B64:
+  case Type::U64:
+  case Type::S64:
+  case Type::F64:
+    return 64;
+  case Type::Pred:
+    return 1;
+  case Type::None:
+    return 0;
+  }
+  return 0;
+}
 inline unsigned type_bytes(Type t) { return t == Type::Pred ? 1 : type_bits(t) / 8; }
-bool type_is_float(Type t);
-bool type_is_signed(Type t);   // S8..S64 only
+inline bool type_is_float(Type t) { return t == Type::F32 || t == Type::F64; }
+inline bool type_is_signed(Type t) { // S8..S64 only
+  return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
+}
 const char* type_name(Type t); // "s32", "pred"...
 
 // State spaces.
