@@ -12,6 +12,7 @@ const std::vector<unsigned>& WarpPolicy::by_age(const std::vector<uint64_t>& age
     std::iota(sorted_.begin(), sorted_.end(), 0u);
     std::stable_sort(sorted_.begin(), sorted_.end(),
                      [&](unsigned a, unsigned b) { return age[a] < age[b]; });
+    ++sorts_;
   }
   return sorted_;
 }
@@ -22,10 +23,11 @@ namespace {
 class Lrr : public WarpPolicy {
 public:
   explicit Lrr(Params&) {}
-  void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
+  const std::vector<unsigned>& prioritize(const std::vector<uint64_t>& age) override {
     const unsigned n = age.size();
-    order.resize(n);
-    for (unsigned i = 0; i < n; ++i) order[i] = (last_ + 1 + i) % n;
+    order_.resize(n);
+    for (unsigned i = 0; i < n; ++i) order_[i] = (last_ + 1 + i) % n;
+    return order_;
   }
 };
 
@@ -33,20 +35,30 @@ public:
 class Gto : public WarpPolicy {
 public:
   explicit Gto(Params&) {}
-  void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
+  const std::vector<unsigned>& prioritize(const std::vector<uint64_t>& age) override {
     const std::vector<unsigned>& oldest = by_age(age);
-    order.clear(); // the last issuer first, then the others oldest first
-    if (last_ < oldest.size()) order.push_back(last_);
+    if (sorts_ == built_sorts_ && last_ == built_last_ && order_.size() == oldest.size())
+      return order_; // most cycles: the same warp issues, no warp launched
+    built_sorts_ = sorts_;
+    built_last_ = last_;
+    order_.resize(oldest.size()); // the last issuer first, then the others oldest first
+    unsigned k = 0;
+    if (last_ < oldest.size()) order_[k++] = last_;
     for (unsigned i : oldest)
-      if (i != last_) order.push_back(i);
+      if (i != last_) order_[k++] = i;
+    return order_;
   }
+
+private:
+  uint64_t built_sorts_ = ~uint64_t(0);
+  unsigned built_last_ = 0;
 };
 
 class Oldest : public WarpPolicy {
 public:
   explicit Oldest(Params&) {}
-  void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
-    order = by_age(age);
+  const std::vector<unsigned>& prioritize(const std::vector<uint64_t>& age) override {
+    return by_age(age);
   }
 };
 
@@ -56,12 +68,13 @@ class MalekehPriority : public WarpPolicy {
 public:
   explicit MalekehPriority(Params&) {}
   std::vector<uint8_t>* ccu_state() override { return &held_; }
-  void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) override {
-    order = by_age(age);
+  const std::vector<unsigned>& prioritize(const std::vector<uint64_t>& age) override {
+    order_ = by_age(age);
     held_.resize(age.size(), 0);
-    std::stable_partition(order.begin(), order.end(), [&](unsigned i) { return held_[i] != 0; });
-    auto it = std::find(order.begin(), order.end(), last_);
-    if (it != order.end()) std::rotate(order.begin(), it, it + 1);
+    std::stable_partition(order_.begin(), order_.end(), [&](unsigned i) { return held_[i] != 0; });
+    auto it = std::find(order_.begin(), order_.end(), last_);
+    if (it != order_.end()) std::rotate(order_.begin(), it, it + 1);
+    return order_;
   }
 
 private:

@@ -12,10 +12,10 @@ class WarpPolicy {
 public:
   using Registry = gpurf::Registry<WarpPolicy>;
   virtual ~WarpPolicy() = default;
-  // `warps` holds the scheduler's warp slots; `age[i]` orders them by when the warp was
-  // launched (smaller = older). Writes into `order` the indices into `warps`, from the
-  // highest to the lowest priority.
-  virtual void prioritize(const std::vector<uint64_t>& age, std::vector<unsigned>& order) = 0;
+  // `age[i]` orders the scheduler's warp slots by when the warp was launched (smaller =
+  // older). Returns the slot indices from the highest to the lowest priority; the policy
+  // keeps the order (valid until the next call) and rebuilds it only when its inputs changed.
+  virtual const std::vector<unsigned>& prioritize(const std::vector<uint64_t>& age) = 0;
   // The scheduler issued from warps[i].
   virtual void issued(unsigned i) { last_ = i; }
   // A policy that ranks warps by the state of the caching collectors (Malekeh) returns a
@@ -24,9 +24,12 @@ public:
   virtual std::vector<uint8_t>* ccu_state() { return nullptr; }
 
 protected:
-  // Indices into `age` sorted oldest first; re-sorted only when the ages change.
+  // Indices into `age` sorted oldest first; re-sorted only when the ages change (then
+  // sorts_ counts one more).
   const std::vector<unsigned>& by_age(const std::vector<uint64_t>& age);
   unsigned last_ = 0;
+  uint64_t sorts_ = 0;
+  std::vector<unsigned> order_; // what prioritize() returns
 
 private:
   std::vector<uint64_t> sorted_for_;

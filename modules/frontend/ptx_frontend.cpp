@@ -638,8 +638,12 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
                       LaneValues& dst) {
     for (const ptx::LaneValues64& x : vs)
       if (x.vreg == vreg) {
-        for (unsigned l = 0; l < kWarpSize; ++l)
-          dst[l] = ((exists >> l) & 1) ? uint32_t(x.v[l] >> (32 * half)) : 0;
+        const unsigned shift = 32 * half;
+        for (unsigned l = 0; l < kWarpSize; ++l) // a plain loop: it vectorises
+          dst[l] = uint32_t(x.v[l] >> shift);
+        if (exists != ~0u) // lanes without a thread read 0
+          for (unsigned l = 0; l < kWarpSize; ++l)
+            if (!(exists >> l & 1)) dst[l] = 0;
         return true;
       }
     return false;

@@ -90,10 +90,10 @@ void TimingChecker::fail(const char* rule, const Where& u, Cycle at, const WarpI
 }
 
 TimingChecker::Inst& TimingChecker::state(const WarpInst& i, const char* rule, Cycle at) {
-  auto it = live_.find(i.seq);
-  if (it == live_.end() || it->second.inst != &i)
+  Inst* s = live_.find(i.seq);
+  if (!s || s->inst != &i)
     fail(rule, Where{}, at, &i, "event for an instruction that is not in flight");
-  return it->second;
+  return *s;
 }
 
 TimingChecker::Reg& TimingChecker::reg(unsigned warp, unsigned index) {
@@ -175,12 +175,12 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
 // instruction (which then gets its sequence number): remember it until the issue event. After
 // WIR's rename and reuse stages it binds an instruction already issued.
 void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
-  const auto live = live_.find(i.seq);
-  if (live != live_.end() && live->second.inst == &i) {
-    if (live->second.alloc != kNever || t < live->second.issue + 2)
+  Inst* live = live_.find(i.seq);
+  if (live && live->inst == &i) {
+    if (live->alloc != kNever || t < live->issue + 2)
       fail("latency", Where{"allocator", i.subcore, -1}, t, &i,
            "a collector bound twice, or before the rename and reuse stages ended");
-    live->second.alloc = t;
+    live->alloc = t;
   } else {
     alloc_inst_ = &i;
     alloc_at_ = t;

@@ -44,6 +44,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpurf/platform/check/seq_map.h"
 #include "gpurf/platform/probe.h"
 
 namespace gpurf {
@@ -189,10 +190,10 @@ private:
 
   TimingSpec spec_;
   EventCounts counts_;
-  std::unordered_map<uint64_t, Inst> live_; // by sequence number
-  std::vector<Reg> regs_;                   // warp * (regs + preds) + index
-  std::vector<PortUse> bank_use_;           // sub-core * banks + bank
-  std::vector<PortUse> collector_use_;      // sub-core * collectors + collector (r: slices)
+  SeqMap<Inst> live_;                  // by sequence number
+  std::vector<Reg> regs_;              // warp * (regs + preds) + index
+  std::vector<PortUse> bank_use_;      // sub-core * banks + bank
+  std::vector<PortUse> collector_use_; // sub-core * collectors + collector (r: slices)
   std::vector<std::map<Cycle, unsigned>> decompress_use_; // per sub-core: units taken per cycle
   // Power gating, modelled here from the bank accesses alone: per sub-core and bank, valid
   // bits per row and slice, valid entries and wake-up end per slice.

@@ -18,9 +18,7 @@ std::unique_ptr<WarpPolicy> make(const std::string& impl) {
 }
 
 std::vector<unsigned> order(WarpPolicy& w, const std::vector<uint64_t>& age) {
-  std::vector<unsigned> o{99, 98}; // stale content must be replaced
-  w.prioritize(age, o);
-  return o;
+  return w.prioritize(age);
 }
 
 using V = std::vector<unsigned>;

@@ -66,17 +66,21 @@ protected:
     unsigned char* buf = gp.get_data_ptr();
     const unsigned char* be = gp.get_byte_enable_ptr();
     const bool read = gp.is_read();
-    // Slice by slice; a slice whose byte enables are mixed falls back to single bytes.
+    // The whole register in one copy (the common case); else slice by slice, and a slice
+    // whose byte enables are mixed byte by byte.
     const unsigned sb = kRegBytes / slices_;
-    for (unsigned s = 0; s < slices_; ++s) {
-      const unsigned o = s * sb;
-      const bool all = !be || std::memcmp(be + o, sliced_detail::kAllEnabledBytes.data(), sb) == 0;
-      if (all) {
-        std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
-        continue;
+    if (!be || std::memcmp(be, sliced_detail::kAllEnabledBytes.data(), kRegBytes) == 0) {
+      std::memcpy(read ? buf : row, read ? row : buf, kRegBytes);
+    } else {
+      for (unsigned s = 0; s < slices_; ++s) {
+        const unsigned o = s * sb;
+        if (std::memcmp(be + o, sliced_detail::kAllEnabledBytes.data(), sb) == 0) {
+          std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
+          continue;
+        }
+        for (unsigned i = o; i < o + sb; ++i)
+          if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
       }
-      for (unsigned i = o; i < o + sb; ++i)
-        if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
     }
     Txn& t = txn_of(gp);
     const unsigned mask = t.slice_mask & ((1u << slices_) - 1);

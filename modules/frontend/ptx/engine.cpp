@@ -1506,7 +1506,20 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const bool S = type_is_signed(t);
   auto src = [&](unsigned i, unsigned l) { return rd(w, fr, in.src[i], l, t); };
   auto srcT = [&](unsigned i, unsigned l, Type tt) { return rd(w, fr, in.src[i], l, tt); };
-  auto dst = [&](unsigned l, uint64_t v) { wr(w, fr, in.dst[0], l, v, t); };
+  // A register destination's row and width mask, looked up once rather than per lane.
+  uint64_t* drow = nullptr;
+  uint64_t dmask = 0;
+  if (!in.dst.empty() && in.dst[0].kind == Operand::Kind::Reg) {
+    const VReg& r = fr.f->regs[in.dst[0].reg];
+    drow = &fr.regs[size_t(in.dst[0].reg) * kWarpLanes];
+    dmask = r.is_pred ? 1 : bitmask(r.width_bits);
+  }
+  auto dst = [&](unsigned l, uint64_t v) {
+    if (drow)
+      drow[l] = v & dmask;
+    else
+      wr(w, fr, in.dst[0], l, v, t);
+  };
   auto lanes = [&](auto&& fn) {
     for (unsigned l = 0; l < kWarpLanes; ++l)
       if ((exec >> l) & 1) fn(l);

@@ -58,10 +58,11 @@ public:
       for (unsigned i = 0; i < warps_.size(); ++i)
         (*held)[i] = ctx_.ccus && ctx_.ccus->holder(ctx_.subcore, warps_[i]) >= 0;
     }
-    policy_->prioritize(age_, order_);
+    const std::vector<unsigned>& order = policy_->prioritize(age_);
     unsigned n = 0;
     bool saw[kStallKinds] = {};
-    for (unsigned i : order_) {
+    uint64_t offer = ctx_.frontend->offer_epoch(); // changes only in the front-end's calls
+    for (unsigned i : order) {
       if (!selectable(i)) continue;
       // A warp found idle or hazard-blocked stays so until an event about it arrives.
       if (blocked_[i] != kStallKinds &&
@@ -70,17 +71,18 @@ public:
         continue;
       }
       if (blocked_[i] == kNoInstruction && idle_offer_[i] &&
-          idle_offer_[i] == ctx_.frontend->offer_epoch()) { // peek() would still say none
+          idle_offer_[i] == offer) { // peek() would still say none
         saw[kNoInstruction] = true;
         idle_epoch_[i] = epoch_;
         continue;
       }
       const unsigned w = warps_[i];
       const InstInfo* info = ctx_.frontend->peek(w);
+      offer = ctx_.frontend->offer_epoch();
       if (!info) {
         saw[blocked_[i] = kNoInstruction] = true;
         idle_epoch_[i] = epoch_;
-        idle_offer_[i] = ctx_.frontend->offer_epoch();
+        idle_offer_[i] = offer;
         continue;
       }
       blocked_[i] = kStallKinds;
@@ -110,6 +112,7 @@ public:
         continue;
       }
       ctx_.frontend->execute(w, *inst);
+      offer = ctx_.frontend->offer_epoch();
       inst->issue_cycle = now;
       if (ctx_.probe) ctx_.probe->issue(*inst, now);
       for_regs(*info, true, [&](unsigned r) { ++pending_read_[i][r]; });
@@ -245,7 +248,7 @@ protected:
   const unsigned issue_width_;
   std::unique_ptr<WarpPolicy> policy_;
   const bool stall_on_refusal_;
-  std::vector<unsigned> warps_, order_, slot_of_;
+  std::vector<unsigned> warps_, slot_of_;
   std::vector<uint64_t> age_;
   std::vector<bool> fresh_;
   std::vector<Stall> blocked_;       // per warp: why it cannot issue until an event, or kStallKinds

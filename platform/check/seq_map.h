@@ -1,0 +1,58 @@
+// Values keyed by instruction sequence number, for the checkers' per-instruction state. The
+// numbers in flight lie in a window much smaller than the table, so nearly every key has its
+// own direct slot (key mod size); a key whose slot is taken goes to an ordinary hash map. No
+// allocation and no hashing per instruction in the common case.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace gpurf {
+
+template <class T> class SeqMap {
+public:
+  explicit SeqMap(unsigned log2_slots = 12) : slots_(size_t(1) << log2_slots) {}
+
+  T* find(uint64_t key) {
+    Slot& s = slot(key);
+    if (s.used && s.key == key) return &s.value;
+    if (overflow_.empty()) return nullptr;
+    auto it = overflow_.find(key);
+    return it == overflow_.end() ? nullptr : &it->second;
+  }
+  // The value of `key`, default-constructed if it had none.
+  T& operator[](uint64_t key) {
+    if (T* v = find(key)) return *v;
+    ++size_;
+    Slot& s = slot(key);
+    if (s.used) return overflow_[key];
+    s.used = true;
+    s.key = key;
+    s.value = T{};
+    return s.value;
+  }
+  void erase(uint64_t key) {
+    Slot& s = slot(key);
+    if (s.used && s.key == key) {
+      s.used = false;
+      --size_;
+    } else {
+      size_ -= overflow_.erase(key);
+    }
+  }
+  size_t size() const { return size_; }
+
+private:
+  struct Slot {
+    bool used = false;
+    uint64_t key = 0;
+    T value{};
+  };
+  Slot& slot(uint64_t key) { return slots_[key & (slots_.size() - 1)]; }
+  std::vector<Slot> slots_;
+  std::unordered_map<uint64_t, T> overflow_;
+  size_t size_ = 0;
+};
+
+} // namespace gpurf
