@@ -470,6 +470,7 @@ void PtxFrontend::launch_into(unsigned k) {
     WarpSlot& w = warps_[warp_of(k, i)];
     w.cta_slot = int(k);
     w.engine_warp = ws[i];
+    w.next = nullptr;
     w.executed = 0;
     const size_t key = size_t(c.linear) * warps_per_cta_ + i;
     w.oracle = key < oracle_.size() ? &oracle_[key] : nullptr;
@@ -484,12 +485,14 @@ void PtxFrontend::launch_into(unsigned k) {
 // =============================================================================================
 const InstInfo* PtxFrontend::peek(unsigned warp) {
   if (warp >= warps_.size() || warps_[warp].cta_slot < 0) return nullptr;
-  const unsigned ew = warps_[warp].engine_warp;
+  WarpSlot& ws = warps_[warp];
+  if (ws.next) return ws.next;
+  const unsigned ew = ws.engine_warp;
   for (;;) {
     const ptx::Peek p = kernel_->peek(ew);
     if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
     const unsigned pc = pc_of(p);
-    if (!hidden_[pc]) return &info_[pc];
+    if (!hidden_[pc]) return ws.next = &info_[pc];
     // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
     step_engine(ew);
     ++hidden_steps_;
@@ -612,6 +615,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
                         ", which has no instruction ready (" + describe_warp(warp) + ")");
   WarpSlot& w = warps_[unsigned(warp)];
   CtaSlot& c = ctas_[unsigned(w.cta_slot)];
+  w.next = nullptr;
   step_engine(w.engine_warp);
   const ptx::StepResult& r = *step_;
   const OperandMap& map = maps_[info->pc];

@@ -228,6 +228,8 @@ private:
     std::vector<LaneValues> pshadow;      // predicate registers as last written (0/1 per lane)
     const OracleStream* oracle = nullptr; // oracle reuse hints of this warp's stream
     uint64_t executed = 0;                // instructions executed since its CTA launched
+    // peek()'s answer while it offers one: only the warp's own next step changes it.
+    const InstInfo* next = nullptr;
   };
 
   // The launch in launch_ (grid, block, shared memory) with params_: the kernel, residency

@@ -63,7 +63,7 @@ public:
     bool saw[kStallKinds] = {};
     uint64_t offer = ctx_.frontend->offer_epoch(); // changes only in the front-end's calls
     for (unsigned i : order) {
-      if (!selectable(i)) continue;
+      if (!all_selectable_ && !selectable(i)) continue;
       // A warp found idle or hazard-blocked stays so until an event about it arrives.
       if (blocked_[i] != kStallKinds &&
           (blocked_[i] != kNoInstruction || idle_epoch_[i] == epoch_)) {
@@ -213,6 +213,7 @@ protected:
   // Hooks for variants (two-level): whether warp slot i may be considered this cycle; whether
   // it must not issue `info` (after the hazard check); called after it issued `inst`.
   virtual bool selectable(unsigned) const { return true; }
+  bool all_selectable_ = true; // a variant that overrides selectable() sets it false
   virtual bool hold(unsigned, const InstInfo&, Stall) { return false; }
   virtual void on_issued(unsigned, const WarpInst&) {}
 

@@ -34,6 +34,7 @@ public:
         activations_(stats().scalar("activations", "warps moved into the active set", "warps")) {
     active_.assign(warps_.size(), false);
     resumed_.assign(warps_.size(), false);
+    all_selectable_ = false; // only the active set issues
   }
 
   RfcNotifySocket& rfc_port() override { return to_rfc_; }
