@@ -8,6 +8,7 @@
 #include "gpurf/modules/l1/i_l1.h"
 #include "gpurf/modules/l2/i_l2.h"
 #include "gpurf/platform/at_port.h"
+#include "gpurf/platform/check/identities.h"
 #include "gpurf/platform/host_interface.h"
 #include "gpurf/platform/lt_port.h"
 #include "gpurf/platform/sm.h"
@@ -283,6 +284,23 @@ uint64_t Gpu::retired() const {
   uint64_t n = 0;
   for (const auto& s : sms_) n += s->retired();
   return n;
+}
+
+std::string Gpu::broken_identities(const nlohmann::ordered_json& stats) const {
+  if (!sms_[0]->checker()) return "";
+  // Each scheduler's cycles hold against its own SM's; the rest against the sums.
+  EventCounts counts;
+  size_t in_flight = 0;
+  for (const auto& sm : sms_) {
+    counts += sm->checker()->counts();
+    in_flight += sm->checker()->in_flight();
+  }
+  std::string broken;
+  for (const std::string& b : check_identities(stats, counts, sms_[0]->shape().slices))
+    broken += "\n  " + b;
+  if (in_flight)
+    broken += "\n  " + std::to_string(in_flight) + " instructions issued but never retired";
+  return broken;
 }
 
 } // namespace gpurf

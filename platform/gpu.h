@@ -77,6 +77,10 @@ public:
   Cycle cycles() const;                               // the last SM's end
   uint64_t retired() const;                           // warp instructions, all SMs
   const sc_core::sc_event& done_event() const { return done_; }
+  // With the checks on, once finished(): the conservation identities broken by `stats`
+  // (dump_stats_json()) against the SMs' timing checkers, one line each after "\n  ";
+  // empty when they hold or the checks are off. They hold for the sums over the SMs.
+  std::string broken_identities(const nlohmann::ordered_json& stats) const;
 
 private:
   class Interconnect;

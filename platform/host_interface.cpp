@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "gpurf/platform/gpu.h"
+#include "gpurf/platform/stats.h"
 
 namespace gpurf {
 
@@ -96,10 +97,12 @@ void HostInterface::start() {
 
 void HostInterface::finished() {
   if (status_ != kRunning) return;
-  if (gpu_.finished())
-    finish(kDone, kNone, "");
-  else
-    finish(kFailed, kKernelFailed, gpu_.error());
+  if (!gpu_.finished()) return finish(kFailed, kKernelFailed, gpu_.error());
+  // Every hosted kernel proves its counts as a whole run does (the counters accumulate over
+  // the kernels, so they hold at every kernel's end).
+  if (const std::string broken = gpu_.broken_identities(dump_stats_json(false)); !broken.empty())
+    return finish(kFailed, kKernelFailed, "conservation identities broken:" + broken);
+  finish(kDone, kNone, "");
 }
 
 void HostInterface::finish(Status s, Error e, const std::string& text) {

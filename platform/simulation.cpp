@@ -6,7 +6,6 @@
 
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/memory/i_memory.h"
-#include "gpurf/platform/check/identities.h"
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/interrupt.h"
 #include "gpurf/platform/sm.h"
@@ -125,24 +124,11 @@ RunResult Simulation::run() {
   r.cycles = gpu_->cycles();
   r.warp_instructions = gpu_->retired();
   r.stats = dump_stats_json();
-  if (r.ok && gpu_->sm(0).checker()) {
-    // The identities hold for the sums over the SMs (each scheduler's against its own SM).
-    EventCounts counts;
-    size_t in_flight = 0;
-    for (unsigned s = 0; s < gpu_->sm_count(); ++s) {
-      counts += gpu_->sm(s).checker()->counts();
-      in_flight += gpu_->sm(s).checker()->in_flight();
-    }
-    std::string broken;
-    for (const std::string& b : check_identities(r.stats, counts, gpu_->sm(0).shape().slices))
-      broken += "\n  " + b;
-    if (in_flight)
-      broken += "\n  " + std::to_string(in_flight) + " instructions issued but never retired";
-    if (!broken.empty()) {
+  if (r.ok)
+    if (const std::string broken = gpu_->broken_identities(r.stats); !broken.empty()) {
       r.ok = false;
       r.error = "conservation identities broken:" + broken;
     }
-  }
   if (energy_) {
     // An unpriced event or a broken energy identity fails the run (docs/energy.md).
     const SmShape& s = gpu_->sm(0).shape();

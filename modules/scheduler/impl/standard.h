@@ -157,7 +157,7 @@ public:
   // The cycles slept up to `at` - 1 counted now; the next tick counts only those after.
   void settle(Cycle at) override {
     account_sleep(at);
-    if (last_tick_ != kNever && at > 0) last_tick_ = std::max(last_tick_, at - 1);
+    if (at > 0) last_tick_ = last_tick_ == kNever ? at - 1 : std::max(last_tick_, at - 1);
   }
 
   void dump_state(std::ostream& os) const override {
@@ -261,12 +261,14 @@ protected:
   std::vector<std::vector<uint8_t>> pending_write_, pending_value_, pending_read_;
   uint64_t launches_ = 0;
   // Cycles between the last tick and `now` were slept for the reason of that tick.
+  // Before the first tick there was no instruction: a hosted SM idles from cycle 0 until the
+  // host launches a kernel, and those cycles are the SM's too.
   void account_sleep(Cycle now) {
-    if (last_tick_ != kNever && now > last_tick_ + 1 && stalled_ != kStallKinds)
-      stalls_[stalled_] += now - last_tick_ - 1;
+    const Cycle from = last_tick_ == kNever ? 0 : last_tick_ + 1; // first cycle not counted
+    if (now > from && stalled_ != kStallKinds) stalls_[stalled_] += now - from;
   }
   Cycle last_tick_ = kNever;
-  Stall stalled_ = kStallKinds; // why the last tick issued nothing (kStallKinds: it issued)
+  Stall stalled_ = kNoInstruction; // why the last tick issued nothing (kStallKinds: it issued)
   Packet pkt_;
   uint64_t& issued_;
   uint64_t& active_cycles_;

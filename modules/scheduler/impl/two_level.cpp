@@ -92,10 +92,12 @@ protected:
 
 private:
   // The cycles up to `at` - 1 since the last tick counted in the state seen then.
+  // Before the first tick (a hosted SM idling until the first launch) no warp was ready.
   void settle_states(Cycle at) {
-    if (last_state_tick_ == kNever || at == 0) return;
-    if (at > last_state_tick_ + 1) states_[last_state_] += at - last_state_tick_ - 1;
-    last_state_tick_ = std::max(last_state_tick_, at - 1);
+    if (at == 0) return;
+    const Cycle from = last_state_tick_ == kNever ? 0 : last_state_tick_ + 1;
+    if (at > from) states_[last_state_] += at - from;
+    last_state_tick_ = last_state_tick_ == kNever ? at - 1 : std::max(last_state_tick_, at - 1);
   }
   // Pending warp i may enter the active set: it has an instruction, and that instruction is
   // not waiting for a long-latency value (unless it was suspended for it already).
