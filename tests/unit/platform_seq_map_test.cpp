@@ -17,7 +17,9 @@ TEST(PlatformSeqMap, MatchesAMapThroughSlotCollisions) {
       const int* v = m.find(k);
       const auto it = ref.find(k);
       ASSERT_EQ(v != nullptr, it != ref.end()) << "key " << k;
-      if (v) EXPECT_EQ(*v, it->second) << "key " << k;
+      if (v) {
+        EXPECT_EQ(*v, it->second) << "key " << k;
+      }
     }
   };
   for (uint64_t k : {1, 5, 9, 2, 13, 6}) m[k] = ref[k] = int(k * 10);
