@@ -1195,7 +1195,8 @@ std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint6
       std::memcpy(buf.data() + q.offset, &v, p.bytes()); // little endian: the low bytes
       continue;
     }
-    std::memcpy(buf.data() + q.offset, p.raw.data(), std::min<size_t>(p.raw.size(), p.size));
+    if (!p.raw.empty()) // no raw bytes: data() may be null, which memcpy must not get
+      std::memcpy(buf.data() + q.offset, p.raw.data(), std::min<size_t>(p.raw.size(), p.size));
     for (size_t k = 0; k < p.fields.size(); ++k) {
       const LaunchParam& fl = p.fields[k];
       const uint64_t v =
