@@ -17,6 +17,14 @@ const std::vector<unsigned>& WarpPolicy::by_age(const std::vector<uint64_t>& age
   return sorted_;
 }
 
+void WarpPolicy::last_first(const std::vector<unsigned>& from) {
+  order_.resize(from.size());
+  unsigned k = 0;
+  if (std::find(from.begin(), from.end(), last_) != from.end()) order_[k++] = last_;
+  for (unsigned i : from)
+    if (i != last_) order_[k++] = i;
+}
+
 namespace {
 
 // Loose round robin: start after the warp issued last.
@@ -41,11 +49,7 @@ public:
       return order_; // most cycles: the same warp issues, no warp launched
     built_sorts_ = sorts_;
     built_last_ = last_;
-    order_.resize(oldest.size()); // the last issuer first, then the others oldest first
-    unsigned k = 0;
-    if (last_ < oldest.size()) order_[k++] = last_;
-    for (unsigned i : oldest)
-      if (i != last_) order_[k++] = i;
+    last_first(oldest);
     return order_;
   }
 
@@ -69,16 +73,17 @@ public:
   explicit MalekehPriority(Params&) {}
   std::vector<uint8_t>* ccu_state() override { return &held_; }
   const std::vector<unsigned>& prioritize(const std::vector<uint64_t>& age) override {
-    order_ = by_age(age);
+    by_holding_ = by_age(age);
     held_.resize(age.size(), 0);
-    std::stable_partition(order_.begin(), order_.end(), [&](unsigned i) { return held_[i] != 0; });
-    auto it = std::find(order_.begin(), order_.end(), last_);
-    if (it != order_.end()) std::rotate(order_.begin(), it, it + 1);
+    std::stable_partition(by_holding_.begin(), by_holding_.end(),
+                          [&](unsigned i) { return held_[i] != 0; });
+    last_first(by_holding_);
     return order_;
   }
 
 private:
   std::vector<uint8_t> held_;
+  std::vector<unsigned> by_holding_; // by age, the CCU holders first
 };
 
 } // namespace

@@ -27,6 +27,8 @@ protected:
   // Indices into `age` sorted oldest first; re-sorted only when the ages change (then
   // sorts_ counts one more).
   const std::vector<unsigned>& by_age(const std::vector<uint64_t>& age);
+  // order_ = `from` with the last issuer moved to the front, the others in their order.
+  void last_first(const std::vector<unsigned>& from);
   unsigned last_ = 0;
   uint64_t sorts_ = 0;
   std::vector<unsigned> order_; // what prioritize() returns

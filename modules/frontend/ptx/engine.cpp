@@ -619,9 +619,11 @@ struct Kernel::Impl {
     fail(w, int(lane), "unexpected operand kind");
   }
 
+  // The bits a register keeps of a value written to it.
+  static uint64_t value_mask(const VReg& r) { return r.is_pred ? 1 : bitmask(r.width_bits); }
+
   void wr_reg(Frame& fr, unsigned reg, unsigned lane, uint64_t v) {
-    const VReg& r = fr.f->regs[reg];
-    fr.regs[size_t(reg) * kWarpLanes + lane] = r.is_pred ? (v & 1) : (v & bitmask(r.width_bits));
+    fr.regs[size_t(reg) * kWarpLanes + lane] = v & value_mask(fr.f->regs[reg]);
   }
 
   __attribute__((always_inline)) void wr(WarpState& w, Frame& fr, const Operand& o, unsigned lane,
@@ -1510,9 +1512,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   uint64_t* drow = nullptr;
   uint64_t dmask = 0;
   if (!in.dst.empty() && in.dst[0].kind == Operand::Kind::Reg) {
-    const VReg& r = fr.f->regs[in.dst[0].reg];
     drow = &fr.regs[size_t(in.dst[0].reg) * kWarpLanes];
-    dmask = r.is_pred ? 1 : bitmask(r.width_bits);
+    dmask = value_mask(fr.f->regs[in.dst[0].reg]);
   }
   auto dst = [&](unsigned l, uint64_t v) {
     if (drow)
