@@ -98,8 +98,8 @@ private:
   // one partner. Returns whether the port was used.
   bool serve(unsigned b, Queue& q, bool writes, bool reads) {
     // Candidates in priority order: queued writes, then queued reads (FIFO within each).
-    std::deque<Txn>* lists[2] = {writes ? &q.writes : nullptr, reads ? &q.reads : nullptr};
-    std::deque<Txn>* pl = nullptr;
+    TxnQueue* lists[2] = {writes ? &q.writes : nullptr, reads ? &q.reads : nullptr};
+    TxnQueue* pl = nullptr;
     size_t pi = 0;
     for (auto* l : lists) {
       if (!l || pl) continue;
@@ -116,7 +116,7 @@ private:
     const Txn primary = (*pl)[pi];
     const cmrc::Request pr = req(b, primary);
     // Partner: the next `window` candidates after the primary, in the same order.
-    std::deque<Txn>* xl = nullptr;
+    TxnQueue* xl = nullptr;
     size_t xi = 0;
     unsigned looked = 0;
     bool after = false;

@@ -5,7 +5,6 @@
 // collector-port conflict.
 #pragma once
 #include <cstring>
-#include <deque>
 #include <vector>
 
 #include "gpurf/modules/arbiter/i_arbiter.h"
@@ -63,38 +62,28 @@ public:
       auto& q = queues_[b];
       if (q.writes.empty() && q.reads.empty()) continue;
       const bool split = banks_[b].separate_write_port;
-      unsigned write_busy = 0, read_busy = 0, written = 0, blocked = 0;
-      for (auto it = q.writes.begin(); it != q.writes.end();) {
-        const unsigned m = it->slice_mask;
-        if (m & write_busy) {
-          if (wait(q.writes, it, kWriteWrite, blocked)) break;
-          continue;
-        }
+      unsigned write_busy = 0, read_busy = 0, written = 0;
+      serve(q.writes, [&](const Txn& t) {
+        const unsigned m = t.slice_mask;
+        if (m & write_busy) return kWriteWrite;
         write_busy |= m;
         written |= m;
         if (!split) read_busy |= m;
-        access(b, *it, tlm::TLM_WRITE_COMMAND);
+        access(b, t, tlm::TLM_WRITE_COMMAND);
         ++writes_;
-        it = q.writes.erase(it);
-      }
-      blocked = 0;
-      for (auto it = q.reads.begin(); it != q.reads.end();) {
-        const unsigned m = it->slice_mask;
-        if (m & read_busy) {
-          if (wait(q.reads, it, (!split && (m & written)) ? kReadWrite : kReadRead, blocked)) break;
-          continue;
-        }
-        if (used_ports_[it->collector] >= collector_ports_) {
-          if (wait(q.reads, it, kCollectorPort, blocked)) break;
-          continue;
-        }
+        return kKinds;
+      });
+      serve(q.reads, [&](const Txn& t) {
+        const unsigned m = t.slice_mask;
+        if (m & read_busy) return (!split && (m & written)) ? kReadWrite : kReadRead;
+        if (used_ports_[t.collector] >= collector_ports_) return kCollectorPort;
         read_busy |= m;
-        ++used_ports_[it->collector];
-        touched_.push_back(it->collector);
-        access(b, *it, tlm::TLM_READ_COMMAND);
-        ++(it->kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
-        it = q.reads.erase(it);
-      }
+        ++used_ports_[t.collector];
+        touched_.push_back(t.collector);
+        access(b, t, tlm::TLM_READ_COMMAND);
+        ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
+        return kKinds;
+      });
       // Physical accesses: a port cycle, however many slices or requests it served.
       const bool any_write = written != 0, any_read = (read_busy & ~(split ? 0u : written)) != 0;
       accesses_ += split ? any_read + any_write : (any_read || any_write);
@@ -139,21 +128,32 @@ protected:
   }
 
 protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and access()
-  struct Queue {
-    std::deque<Txn> reads, writes;
-  };
+  // A bank's queue of one kind, oldest first. A vector: granted requests leave from anywhere,
+  // and one compaction per cycle is cheaper than a deque's erase per grant.
+  using TxnQueue = std::vector<Txn>;
 
-  // Request *it waits this cycle for `why`; moves past it. When it is the search window's
-  // last (`blocked`: the queue's requests found blocked so far this cycle) the requests
-  // behind it wait too, for the same reason, and the queue is done: returns true.
-  bool wait(std::deque<Txn>& q, std::deque<Txn>::iterator& it, Conflict why, unsigned& blocked) {
-    if (!search_window_ || ++blocked < search_window_) {
+  // Offers q's requests in order to try(t), which grants t (returns kKinds) or names what
+  // blocks it; granted requests leave q, the others keep their order. A blocked request is
+  // counted once for this cycle; the search window's last blocked one also counts those
+  // behind it (they wait for the same reason) and ends the queue's turn. try may append to q
+  // (a grant's reply can queue a new request), so a granted request is moved out first.
+  template <class Try> void serve(TxnQueue& q, Try&& try_grant) {
+    size_t keep = 0, i = 0;
+    unsigned blocked = 0;
+    for (; i < q.size(); ++i) {
+      Txn t = std::move(q[i]);
+      const Conflict why = try_grant(t);
+      if (why == kKinds) continue;
+      q[keep++] = std::move(t);
+      if (search_window_ && ++blocked >= search_window_) {
+        conflicts_[why] += q.size() - i;
+        ++i;
+        break;
+      }
       ++conflicts_[why];
-      ++it;
-      return false;
     }
-    conflicts_[why] += uint64_t(q.end() - it);
-    return true;
+    for (; i < q.size(); ++i) q[keep++] = std::move(q[i]);
+    q.erase(q.begin() + long(keep), q.end());
   }
 
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
@@ -212,6 +212,9 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   uint64_t& verify_reads_;
   uint64_t& writes_;
   uint64_t& accesses_;
+  struct Queue {
+    TxnQueue reads, writes;
+  };
   std::vector<Queue> queues_;
   std::vector<unsigned> used_ports_, touched_;
   tlm::tlm_generic_payload gp_;

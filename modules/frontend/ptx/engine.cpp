@@ -1506,7 +1506,24 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const unsigned B = type_bits(t);
   const uint64_t M = bitmask(B);
   const bool S = type_is_signed(t);
-  auto src = [&](unsigned i, unsigned l) { return rd(w, fr, in.src[i], l, t); };
+  // Sources resolved once per instruction, not per lane: a plain register reads its row, an
+  // integer literal a row of copies; any other operand is read per lane (rd).
+  constexpr unsigned kRows = 4;
+  const uint64_t* srow[kRows] = {};
+  uint64_t imm_rows[kRows][kWarpLanes];
+  for (unsigned i = 0; i < kRows && i < in.src.size(); ++i) {
+    const Operand& o = in.src[i];
+    if (o.kind == Operand::Kind::Reg && !o.negate) {
+      srow[i] = &fr.regs[size_t(o.reg) * kWarpLanes];
+    } else if (o.kind == Operand::Kind::Imm && o.imm_kind == Operand::ImmKind::Int &&
+               !type_is_float(t)) {
+      std::fill_n(imm_rows[i], kWarpLanes, o.imm);
+      srow[i] = imm_rows[i];
+    }
+  }
+  auto src = [&](unsigned i, unsigned l) {
+    return i < kRows && srow[i] ? srow[i][l] : rd(w, fr, in.src[i], l, t);
+  };
   auto srcT = [&](unsigned i, unsigned l, Type tt) { return rd(w, fr, in.src[i], l, tt); };
   // A register destination's row and width mask, looked up once rather than per lane.
   uint64_t* drow = nullptr;
