@@ -123,6 +123,13 @@ Source load(const std::string& arg) {
     if (!o["schema"].is_number_integer() || o["schema"].get<long long>() != kCompareSchema)
       throw BadInput(who + " has \"schema\": " + o["schema"].dump() + "; this gpurf reads schema " +
                      std::to_string(kCompareSchema) + ": use a matching gpurf or rerun the suite");
+    // The fields read with a type beside the numeric statistics (checked where they are used).
+    auto shown = [](const json& v) { return v.dump().substr(0, 80); };
+    if (o.contains("verified") && !o["verified"].is_boolean())
+      throw BadInput(who + " has \"verified\": " + shown(o["verified"]) +
+                     "; expected true or false");
+    if (o.contains("error") && !o["error"].is_string())
+      throw BadInput(who + " has \"error\": " + shown(o["error"]) + "; expected a string");
     if (s.by_kernel.count(k)) throw BadInput(who + " appears twice");
     s.kernels.push_back(k);
     s.by_kernel[k] = o;

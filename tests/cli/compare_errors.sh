@@ -42,6 +42,15 @@ cp "$S" "$TMP/two/a/"; cp "$S" "$TMP/two/b/"
 expect_exit 2 "platforms; name one of" "$TMP/two/a" -- compare "$TMP/two"
 expect_exit 2 "unknown option '--stat-s'" -- compare "$TMP/s" --stat-s ipc
 
+# A field of the wrong type (fuzz compare found "verified": "fermi" escaping as a JSON
+# type_error): the file, the kernel, the field, the value and what it must be.
+edit "$S" "$TMP/vstr" 'o["verified"] = "fermi"'
+expect_exit 2 "$TMP/vstr/summary.json: kernel 'scan'" '"verified": "fermi"' "expected true or false" \
+  -- compare "$TMP/s" "$TMP/vstr"
+edit "$S" "$TMP/estr" 'o["error"] = 7'
+expect_exit 2 "$TMP/estr/summary.json: kernel 'scan'" '"error": 7' "expected a string" \
+  -- compare "$TMP/estr"
+
 # An unverified kernel: a warning, '*', excluded from the means; exit 0.
 edit "$S" "$TMP/bad" 'o["verified"] = o["kernel"] != "scan"; o["cycles"] *= 2'
 expect_exit 0 "warning: $TMP/bad/summary.json: kernel 'scan' is not verified" "2.000*" \
