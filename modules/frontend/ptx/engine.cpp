@@ -1506,8 +1506,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const unsigned B = type_bits(t);
   const uint64_t M = bitmask(B);
   const bool S = type_is_signed(t);
-  // Sources resolved once per instruction, not per lane: a plain register reads its row, an
-  // integer literal a row of copies; any other operand is read per lane (rd).
+  // Sources resolved once per instruction, not per lane: the cases rd() reads inline (a plain
+  // register: its row; an integer literal: a row of copies); any other operand per lane (rd).
   constexpr unsigned kRows = 4;
   const uint64_t* srow[kRows] = {};
   uint64_t imm_rows[kRows][kWarpLanes];
