@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = write("launch.yaml", data, size);
   try {
     const gpurf::LaunchSpec spec = gpurf::load_launch(path);
-    gpurf::PtxFrontend fe(spec);
+    gpurf::PtxFrontend fe(spec, {}, {/*run ptxas*/ false, ""});
   } catch (const gpurf::ConfigError& e) {
     require_location("ConfigError", e.what(), "launch.yaml");
   } catch (const gpurf::WorkloadError&) {

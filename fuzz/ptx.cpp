@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       spec.file = "fuzz.yaml";
       spec.kernel = f.name;
       spec.module = module;
-      gpurf::PtxFrontend fe(spec);
+      gpurf::PtxFrontend fe(spec, {}, {/*run ptxas*/ false, ""});
     }
   } catch (const gpurf::ptx::ParseError& e) {
     require_location("ParseError", e.what(), "kernel.ptx");

@@ -145,10 +145,14 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
         slot<IRfc>(top, "rfc", "cache", "register file cache (per sub-core)"));
 
   // GPGPU-Sim's PTX mode (the front-end counts fewer registers for occupancy than its
-  // instructions name): storage for every named register of every warp slot.
+  // instructions name), or an allocator that needs more registers than ptxas: storage for
+  // every named register of every warp slot. The banks model `bank.entries` rows (energy,
+  // leakage); the rows beyond are backing storage read and written through the same banks and
+  // ports (docs/design.md, "Occupancy").
   const unsigned occ_data = frontend.occupancy_registers();
-  const unsigned store_rows =
-      occ_data && occ_data != data_regs_ ? mapping_->rows_needed(shape_.warps / sub) : 0;
+  const unsigned hw_data = frontend.hardware_registers();
+  const bool backing = (occ_data && occ_data != data_regs_) || (hw_data && hw_data < data_regs_);
+  const unsigned store_rows = backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
   subcores_.resize(sub);
   for (unsigned s = 0; s < sub; ++s) {
     SubCore& c = subcores_[s];
@@ -266,10 +270,17 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   } else {
     limits_.regs_per_thread = shape_.regs_per_thread;
   }
-  const RegMapping& fit_map = occ_map ? *occ_map : *mapping_;
-  unsigned fit = 0;
-  while (fit < 4096 && fit_map.rows_needed(fit + 1) <= rows) ++fit;
-  limits_.register_warps = fit * sub;
+  auto fit_warps = [&](const RegMapping& m) {
+    unsigned fit = 0;
+    while (fit < 4096 && m.rows_needed(fit + 1) <= rows) ++fit;
+    return fit * sub;
+  };
+  limits_.register_warps = fit_warps(occ_map ? *occ_map : *mapping_);
+  if (hw_data && !occ_data && hw_data < data_regs_) {
+    limits_.hardware_regs_per_thread = hw_data + (shape_.regs_per_thread - data_regs_);
+    limits_.hardware_register_warps = fit_warps(*RegMapping::Registry::create(
+        mp.impl, mp.p, shape_.banks, limits_.hardware_regs_per_thread));
+  }
 
   for (SubCore& c : subcores_) {
     for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);

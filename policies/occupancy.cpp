@@ -32,11 +32,16 @@ Occupancy occupancy(const SmLimits& sm, const std::string& kernel, unsigned warp
   const std::string n = std::to_string(warps_per_cta);
   if (warps_per_cta > sm.warps)
     throw ConfigError(k + "needs " + n + " warp slots; sm.warps is " + std::to_string(sm.warps));
-  if (warps_per_cta > sm.register_warps)
-    throw ConfigError(k + "needs " + n + " warps of " + std::to_string(sm.regs_per_thread) +
-                      " registers per thread; the register banks (bank.count x bank.entries) "
-                      "hold " +
-                      std::to_string(sm.register_warps) + " such warps");
+  // The allocator's count decides occupancy while a CTA fits; past that, ptxas's does (a
+  // real compiler would have fitted the kernel).
+  const bool hw = warps_per_cta > sm.register_warps && sm.hardware_register_warps;
+  const unsigned reg_warps = hw ? sm.hardware_register_warps : sm.register_warps;
+  if (warps_per_cta > reg_warps)
+    throw ConfigError(k + "needs " + n + " warps of " +
+                      std::to_string(hw ? sm.hardware_regs_per_thread : sm.regs_per_thread) +
+                      " registers per thread" + (hw ? " (ptxas's count)" : "") +
+                      "; the register banks (bank.count x bank.entries) hold " +
+                      std::to_string(reg_warps) + " such warps");
   if (shared_per_cta > sm.shared_bytes)
     throw ConfigError(k + "needs " + std::to_string(shared_per_cta) +
                       " bytes of shared memory; sm.shared_bytes is " +
@@ -44,7 +49,8 @@ Occupancy occupancy(const SmLimits& sm, const std::string& kernel, unsigned warp
   Occupancy o;
   const unsigned w = std::max(1u, warps_per_cta);
   o.by[Occupancy::Warps] = sm.warps / w;
-  o.by[Occupancy::Registers] = sm.register_warps / w;
+  o.by[Occupancy::Registers] = reg_warps / w;
+  o.hardware_registers = hw;
   o.by[Occupancy::Ctas] = sm.max_ctas;
   o.by[Occupancy::SharedMemory] = shared_per_cta ? sm.shared_bytes / shared_per_cta : 0;
   o.by[Occupancy::Grid] = std::max(1u, grid_ctas);

@@ -4,6 +4,7 @@
 // front-end asks it when it starts (docs/design.md, "Occupancy").
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 namespace gpurf {
@@ -15,8 +16,16 @@ struct SmLimits {
   unsigned max_ctas = 0;        // sm.max_ctas; 0: no CTA limit
   unsigned shared_bytes = 0;    // sm.shared_bytes
   unsigned regs_per_thread = 0; // of the kernel (for messages)
+  // Warps whose registers fit at ptxas's count, when the kernel's allocator needs more (0: no
+  // such count): a CTA that does not fit at the allocator's count runs at this occupancy, its
+  // registers beyond the banks' rows in backing storage (docs/design.md, "Occupancy").
+  unsigned hardware_register_warps = 0;
+  unsigned hardware_regs_per_thread = 0;
   // Warp slots the SM offers the kernel: min(warps, register_warps).
-  unsigned warp_slots() const { return warps < register_warps ? warps : register_warps; }
+  unsigned warp_slots() const {
+    const unsigned r = std::max(register_warps, hardware_register_warps);
+    return warps < r ? warps : r;
+  }
   // `warps` warp slots and no other limit (tests and tools without a platform).
   static SmLimits slots(unsigned warps);
 };
@@ -26,6 +35,7 @@ struct Occupancy {
   static const char* name(Limit l); // warps, registers, ctas, shared_memory, grid
   unsigned ctas = 0, warps = 0;     // resident at most
   unsigned by[kLimits] = {};        // CTAs each resource allows; 0: it does not bound them
+  bool hardware_registers = false;  // registers: ptxas's count (SmLimits::hardware_...)
   // The resources that bound `ctas`, joined with '+' ("registers", "warps+ctas").
   std::string limited_by() const;
 };

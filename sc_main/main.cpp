@@ -513,7 +513,10 @@ int run(const Cli& c) {
     LaunchSpec spec = load_launch(workload_path(c.workload), c.scale, c.vars);
     kernel = spec.name;
     for (const std::string& w : spec.warnings) std::cerr << "warning: " << w << "\n";
-    auto p = std::make_unique<PtxFrontend>(spec, frontend_options(*root));
+    compiler::PtxasLookup px; // ptxas's count cached in the output folder
+    px.cache_dir = c.out;
+    auto p = std::make_unique<PtxFrontend>(spec, frontend_options(*root), px);
+    for (const std::string& w : p->warnings()) std::cerr << "warning: " << w << "\n";
     ptx = p.get();
     regs = p->regs_per_thread();
     fe = std::move(p);
@@ -562,6 +565,12 @@ int run(const Cli& c) {
   const std::string pname = fs::path(c.platform()).stem();
   nlohmann::ordered_json summary = summarize(kernel, pname, r, verified, error);
   summary["registers_per_thread"] = regs;
+  // ptxas's count (occupancy under ptx_virtual, the target of ptxas_like) and its source.
+  if (ptx) {
+    summary["ptxas_registers"] =
+        ptx->ptxas_registers() ? nlohmann::ordered_json(ptx->ptxas_registers()) : nullptr;
+    summary["ptxas_source"] = ptx->ptxas_source();
+  }
   // Warp instructions executed functionally but never issued (frontend.constants: operands).
   summary["constant_instructions"] = ptx ? ptx->hidden_steps() : 0;
   if (ptx && ptx->options().reuse_oracle)
@@ -621,6 +630,9 @@ int run(const Cli& c) {
     prov["platform"]["resolved"] = "platform.yaml";
     prov["workload"] =
         ptx ? workload_provenance(ptx->launch(), c.vars) : nlohmann::ordered_json{{"name", kernel}};
+    if (ptx)
+      prov["workload"]["ptxas"] = {{"registers", ptx->ptxas_registers()},
+                                   {"source", ptx->ptxas_source()}};
     std::ofstream(c.out + "/provenance.json") << prov.dump(2) << "\n";
     // Written last: a folder with result.json is a finished run (gpurf suite --resume).
     std::ofstream(c.out + "/result.json") << summary.dump(2) << "\n";

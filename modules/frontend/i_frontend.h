@@ -67,6 +67,10 @@ public:
   // Data registers per thread that count for occupancy when they differ from the registers
   // the instructions name (GPGPU-Sim PTX mode: ptxas's count); 0: the same.
   virtual unsigned occupancy_registers() const { return 0; }
+  // The registers per thread the real compiler (ptxas) gives the kernel; 0: unknown. A CTA
+  // that does not fit at the allocator's count runs at this count's occupancy (the extra
+  // registers live in storage beyond the modelled rows, IBank::reserve_rows).
+  virtual unsigned hardware_registers() const { return 0; }
   // Whether the instruction peek() offers will run with fewer lanes than the warp has (SIMT
   // divergence; a guard's lanes are known only when it runs).
   virtual bool next_divergent(unsigned) { return false; }

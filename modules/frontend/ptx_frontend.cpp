@@ -123,13 +123,20 @@ FrontendOptions frontend_options(ConfigNode& platform) {
   return frontend_options(top);
 }
 
-PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options)
+PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options,
+                         const compiler::PtxasLookup& ptxas)
     : launch_(launch), initial_vars_(launch.vars), options_(options),
       step_(std::make_unique<ptx::StepResult>()) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   try {
-    if (auto px = compiler::ptxas_info(launch_.ptx_path, launch_.kernel))
+    std::string why;
+    if (auto px = compiler::ptxas_registers(launch_.ptx_path, launch_.kernel,
+                                            launch_.module->target, ptxas, why)) {
       ptxas_regs_ = px->registers;
+      ptxas_source_ = px->table;
+    } else {
+      ptxas_source_ = why;
+    }
     compiler::CompileOptions co;
     co.alloc.mode = options_.regalloc;
     co.alloc.banks = options_.alloc_banks;
@@ -143,6 +150,21 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
           compiler::schedule_module(*launch_.module, launch_.kernel, so));
     }
     plan_ = compiler::compile_kernel(module(), launch_.kernel, co);
+    // GPGPU-Sim's PTX mode takes occupancy from ptxas; without it, from a real allocator's
+    // count (gpurf's linear scan), never from how many values the PTX names.
+    if (options_.regalloc == compiler::RegAllocMode::PtxVirtual && !ptxas_regs_) {
+      compiler::CompileOptions scan;
+      scan.alloc.mode = compiler::RegAllocMode::LinearScan;
+      scan_regs_ = compiler::compile_kernel(module(), launch_.kernel, scan).regs_per_thread;
+    }
+    if (!ptxas_regs_ && options_.regalloc != compiler::RegAllocMode::LinearScan)
+      warnings_.push_back(
+          "kernel '" + launch_.kernel + "': ptxas's register count is unknown (" + ptxas_source_ +
+          "); occupancy uses gpurf's allocator's " +
+          std::to_string(scan_regs_ ? scan_regs_ : plan_.regs_per_thread) +
+          " registers per thread. For ptxas's count put the CUDA toolkit's ptxas on the PATH "
+          "(or set GPURF_PTXAS), or write a ptxas-registers.txt beside the PTX "
+          "(docs/frontend.md, \"ptxas's count for any kernel\")");
   } catch (const compiler::CompileError& e) {
     throw WorkloadError(e.what());
   }

@@ -47,6 +47,7 @@
 
 #include "gpurf/modules/frontend/application.h"
 #include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/ptxas_run.h"
 #include "gpurf/modules/frontend/compiler/schedule.h"
 #include "gpurf/modules/frontend/i_frontend.h"
 #include "gpurf/modules/frontend/launch.h"
@@ -109,8 +110,11 @@ public:
   static constexpr unsigned kLocalBytesPerThread = 16 * 1024;
 
   // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run
-  // (recursion, an instruction with more than 8 source or destination registers).
-  explicit PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options = {});
+  // (recursion, an instruction with more than 8 source or destination registers). `ptxas`:
+  // whether ptxas runs for a kernel no ptxas-registers.txt lists, and where its answer is
+  // cached (compiler/ptxas_run.h).
+  explicit PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options = {},
+                       const compiler::PtxasLookup& ptxas = {});
   ~PtxFrontend() override;
   PtxFrontend(const PtxFrontend&) = delete;
   PtxFrontend& operator=(const PtxFrontend&) = delete;
@@ -159,8 +163,6 @@ public:
   unsigned regs_per_thread() const { return plan_.regs_per_thread; }
   unsigned preds_per_thread() const { return plan_.preds_per_thread; }
   unsigned predicate_registers() const override { return plan_.preds_per_thread; }
-  // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), else what the PTX values
-  // need without holes.
   bool next_divergent(unsigned warp) override;
   uint64_t warps_finished(unsigned warp) const override {
     return warp < warps_.size() ? warps_[warp].finished : 0;
@@ -169,14 +171,21 @@ public:
     return warp < warps_.size() && reg < warps_[warp].shadow.size() ? warps_[warp].shadow[reg]
                                                                     : LaneValues{};
   }
+  // ptx_virtual: ptxas's count (GPGPU-Sim sizes occupancy from it), else linear_scan's.
   unsigned occupancy_registers() const override {
     if (options_.regalloc != compiler::RegAllocMode::PtxVirtual) return 0;
-    return ptxas_regs_ ? ptxas_regs_ : std::max(1u, plan_.value_regs);
+    return ptxas_regs_ ? ptxas_regs_ : std::max(1u, scan_regs_);
   }
+  unsigned hardware_registers() const override { return ptxas_regs_; }
   const compiler::KernelPlan& plan() const { return plan_; }
   const FrontendOptions& options() const { return options_; }
-  // ptxas's register count for the kernel (ptxas-registers.txt beside the PTX); 0: unknown.
+  // ptxas's register count for the kernel (ptxas-registers.txt beside the PTX, else a run of
+  // ptxas); 0: unknown. Where it came from (the table's path or the ptxas command line), and
+  // why it is unknown.
   unsigned ptxas_registers() const { return ptxas_regs_; }
+  const std::string& ptxas_source() const { return ptxas_source_; }
+  // Warnings for the user (printed by whoever runs the front-end): a register count guessed.
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // The module the kernel runs: the launch's, or its list-scheduled copy.
   const ptx::Module& module() const { return scheduled_ ? *scheduled_ : *launch_.module; }
   // Warp instructions executed functionally but never issued (constant-operand definitions).
@@ -269,6 +278,9 @@ private:
   const AppStep* current_ = nullptr;
   FrontendOptions options_;
   unsigned ptxas_regs_ = 0;
+  unsigned scan_regs_ = 0; // linear_scan's count (ptx_virtual without ptxas's)
+  std::string ptxas_source_;
+  std::vector<std::string> warnings_;
   std::unique_ptr<ptx::Module> scheduled_; // Schedule::List
   std::vector<bool> hidden_;               // per pc: a constant-operand definition
   compiler::KernelPlan plan_;

@@ -69,3 +69,24 @@ TEST(Occupancy, ACtaThatDoesNotFitNamesTheKey) {
             std::string::npos);
   EXPECT_EQ(error_of(fermi(), 48, 49152), "");
 }
+
+// An allocator that needs more registers than ptxas (gpurf's linear scan on a kernel ptxas
+// fits tighter) never decides whether a kernel runs: past the banks, ptxas's count does.
+TEST(Occupancy, PtxasCountWhenTheAllocatorsCountDoesNotFit) {
+  SmLimits r = fermi();
+  r.register_warps = 4; // the allocator's count: 4 warps fit
+  r.hardware_register_warps = 24;
+  r.hardware_regs_per_thread = 40;
+  Occupancy o = occupancy(r, "k", 8, 0, 100);
+  EXPECT_TRUE(o.hardware_registers);
+  EXPECT_EQ(o.by[Occupancy::Registers], 3u);
+  EXPECT_EQ(o.ctas, 3u);
+  // A CTA that fits at the allocator's count keeps its occupancy.
+  Occupancy small = occupancy(r, "k", 2, 0, 100);
+  EXPECT_FALSE(small.hardware_registers);
+  EXPECT_EQ(small.by[Occupancy::Registers], 2u);
+  // Neither fits: the message gives ptxas's count.
+  r.hardware_register_warps = 6;
+  EXPECT_NE(error_of(r, 8, 0).find("8 warps of 40 registers per thread (ptxas's count)"),
+            std::string::npos);
+}

@@ -20,4 +20,11 @@ struct PtxasInfo {
 // expected format) for a malformed table.
 std::optional<PtxasInfo> ptxas_info(const std::string& ptx_path, const std::string& kernel);
 
+// The row of `kernel` in the table file `table` (nullopt: no such file or row; throws
+// CompileError for a malformed table).
+std::optional<PtxasInfo> read_ptxas_table(const std::string& table, const std::string& kernel);
+
+// One table line in the format above.
+std::string ptxas_table_line(const std::string& kernel, const PtxasInfo& p);
+
 } // namespace gpurf::compiler
