@@ -111,7 +111,7 @@ int main(int argc, char** argv) {
     save("stencil3d", "out", out);
   }
   { // stencil2d_unrolled.yaml
-    int nx = 256, ny = 256;
+    int nx = 512, ny = 512;
     Dev in = upload(uniform_f32(size_t(nx + 4) * (ny + 4), -1, 1, 32));
     Dev out = zeros(size_t(nx) * ny * 4);
     void* a[] = {&in.p, &out.p, &nx, &ny};
