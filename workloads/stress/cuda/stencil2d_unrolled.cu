@@ -37,7 +37,8 @@ extern "C" __global__ void stencil2d_unrolled(const float* __restrict__ in, floa
       for (int dy = 0; dy < 5; ++dy)
 #pragma unroll
         for (int dx = 0; dx < 5; ++dx)
-          s += (b[dy] * b[dx] * (1.0f / 256.0f) + 0.01f * (dx - 2) * (dy - 2)) * v[oy + dy][ox + dx];
+          s +=
+              (b[dy] * b[dx] * (1.0f / 256.0f) + 0.01f * (dx - 2) * (dy - 2)) * v[oy + dy][ox + dx];
       out[(long)(y0 + oy) * nx + x0 + ox] = s;
     }
 }

@@ -36,7 +36,8 @@ extern "C" __global__ void stencil3d(const float* __restrict__ in, float* __rest
     float s = c_coef[0] * col[k + R];
 #pragma unroll
     for (int r = 1; r <= R; ++r)
-      s += c_coef[r] * ((p[-r] + p[r]) + (p[-r * px] + p[r * px]) + (col[k + R - r] + col[k + R + r]));
+      s += c_coef[r] *
+           ((p[-r] + p[r]) + (p[-r * px] + p[r * px]) + (col[k + R - r] + col[k + R + r]));
     res[k] = s;
   }
   float* o = out + (long)z0 * nx * ny + (long)y * nx + x;
