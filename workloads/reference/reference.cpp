@@ -36,28 +36,34 @@ std::vector<std::string> checker_names() {
   return names; // std::map: already sorted
 }
 
-// One line per checker of the suite (workloads/reference/<name>.cpp).
+// One line per checker of the suite (workloads/reference/<name>.cpp), the stress kernels'
+// (workloads/stress/) included.
 #define GPURF_WORKLOADS(X)                                                                         \
   X(backprop)                                                                                      \
   X(bfs)                                                                                           \
   X(bfs_app)                                                                                       \
   X(bitonic)                                                                                       \
+  X(calls)                                                                                         \
   X(daxpy_dot)                                                                                     \
   X(dp1d)                                                                                          \
   X(dp1d_app)                                                                                      \
   X(gaussian)                                                                                      \
   X(gaussian_app)                                                                                  \
+  X(gemm_rt)                                                                                       \
   X(heat2d)                                                                                        \
   X(heat2d_app)                                                                                    \
   X(histogram)                                                                                     \
   X(kmeans)                                                                                        \
+  X(multi_launch_app)                                                                              \
   X(nbody)                                                                                         \
   X(nn)                                                                                            \
   X(nw)                                                                                            \
   X(reduce)                                                                                        \
   X(scan)                                                                                          \
   X(sgemm)                                                                                         \
-  X(sobel)
+  X(sobel)                                                                                         \
+  X(stencil2d_unrolled)                                                                            \
+  X(stencil3d)
 
 #define GPURF_DECLARE(name) void link_checker_##name();
 GPURF_WORKLOADS(GPURF_DECLARE)
