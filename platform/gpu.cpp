@@ -92,6 +92,7 @@ public:
   std::string progress() const override { return f_.progress(); }
   unsigned predicate_registers() const override { return f_.predicate_registers(); }
   unsigned occupancy_registers() const override { return f_.occupancy_registers(); }
+  unsigned hardware_registers() const override { return f_.hardware_registers(); }
   bool next_divergent(unsigned w) override { return w < slots_ && f_.next_divergent(base_ + w); }
   LaneValues register_value(unsigned w, unsigned r) const override {
     return w < slots_ ? f_.register_value(base_ + w, r) : LaneValues{};

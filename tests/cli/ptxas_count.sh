@@ -3,8 +3,15 @@
 # kernel"): a kernel no ptxas-registers.txt lists runs at ptxas's occupancy when ptxas is found
 # (the answer cached in the output folder and recorded), and at gpurf's allocator's count with
 # one warning when it is not; never at the number of values its PTX names (under ptx_virtual
-# heat2d names 224, which on fermi would not fit one CTA).
+# heat2d names 224 and stress/stencil3d 1,794: neither would fit one CTA on fermi).
 source "$(dirname "$0")/lib.sh" "$@"
+
+# stress/stencil3d (1,794 PTX values, ptxas 88 registers) on the Fermi family: with its table
+# row, copied where no table lists it with ptxas, and without ptxas.
+mkdir -p "$TMP/s/ptx"
+cp "$SRC/workloads/stress/stencil3d.yaml" "$TMP/s/"
+cp "$SRC/workloads/stress/ptx/stencil3d.ptx" "$TMP/s/ptx/"
+small=(--var nx=32 --var ny=8)
 
 # heat2d, copied where no table lists it.
 mkdir -p "$TMP/k/ptx"
@@ -54,5 +61,32 @@ for p in fermi cmrc-wid wc; do
 done
 [ "$(field "$TMP/none-fermi/result.json" resident_warps)" -gt "$want_warps" ] ||
   fail "fermi without ptxas: occupancy not from the allocator's count"
+
+# stencil3d: ptxas's occupancy with its table, and with ptxas where there is none.
+for p in fermi cmrc-wid wc; do
+  "$GPURF" run --platform $p --workload stress/stencil3d "${small[@]}" --out "$TMP/st-$p" \
+    --quiet 2>"$TMP/err" || fail "stress/stencil3d on $p: $(tail -3 "$TMP/err")"
+  [ "$(field "$TMP/st-$p/result.json" ptxas_registers)" = 88 ] || fail "$p: stencil3d not at 88"
+  if [ -n "$PTXAS" ]; then
+    GPURF_PTXAS="$PTXAS" "$GPURF" run --platform $p --workload "$TMP/s/stencil3d.yaml" \
+      "${small[@]}" --out "$TMP/stp-$p" --quiet 2>"$TMP/err" ||
+      fail "stencil3d (no table) on $p: $(tail -3 "$TMP/err")"
+    [ "$(field "$TMP/stp-$p/result.json" resident_warps)" = \
+      "$(field "$TMP/st-$p/result.json" resident_warps)" ] ||
+      fail "$p: stencil3d's occupancy with ptxas differs from the table's"
+  fi
+  GPURF_PTXAS=none "$GPURF" run --platform $p --workload "$TMP/s/stencil3d.yaml" "${small[@]}" \
+    --out "$TMP/stn-$p" 2>"$TMP/err" >/dev/null || fail "stencil3d without ptxas on $p: $(tail -3 "$TMP/err")"
+  grep -q "warning: kernel 'stencil3d': ptxas's register count is unknown" "$TMP/err" ||
+    fail "$p: stencil3d without ptxas: no warning"
+done
+
+# gpurf's ptxas_like allocator needs 187 registers for stress/gemm_rt where ptxas needs 126: a
+# CTA of 8 warps does not fit gebhart's banks at 187, so it runs at ptxas's count.
+"$GPURF" run --platform gebhart --workload stress/gemm_rt --out "$TMP/gemm" --quiet 2>"$TMP/err" ||
+  fail "stress/gemm_rt on gebhart: $(tail -3 "$TMP/err")"
+[ "$(field "$TMP/gemm/result.json" registers_per_thread)" -gt 126 ] ||
+  fail "gemm_rt: the allocator's count no longer exceeds ptxas's (the case is gone)"
+[ "$(field "$TMP/gemm/result.json" resident_warps)" = 8 ] || fail "gemm_rt: not one CTA resident"
 
 finish

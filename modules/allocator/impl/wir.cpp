@@ -61,7 +61,9 @@ public:
                               "cycles a renamed instruction waited for a collector", "cycles")) {
     WirOptions o;
     const SmShape& s = *c.shape;
-    const unsigned storage = s.banks * (s.storage_rows - 1); // the last row: the zero register
+    // The modelled rows, not the backing storage a kernel's extra registers get (Sm): WIR's
+    // physical registers are the banks' (the zero register lives past them).
+    const unsigned storage = s.banks * s.bank_rows;
     o.phys_regs =
         p.get_uint("phys_regs", storage,
                    "physical warp registers (default: the sub-core's bank storage)", 1, 1u << 20);
