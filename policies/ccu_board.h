@@ -28,7 +28,8 @@ public:
     uint64_t gen = 0;  // the slot's warps_finished when the table was filled
     bool near = false; // some entry has a near reuse
   };
-  // The front-end that counts finished warps per slot (set by the CCUs; null: never dead).
+  // The front-end that counts finished warps per slot (set by the CCUs and the allocators;
+  // null: no table is ever dead).
   void set_frontend(const IFrontend* f) { frontend_ = f; }
   // The slot's current generation.
   uint64_t generation(unsigned warp) const {
@@ -37,11 +38,7 @@ public:
   // The table holds registers of a warp that is still running (or has not started after
   // `gen` was taken): not dead.
   bool live(const Ccu& c) const { return c.warp >= 0 && c.gen == generation(unsigned(c.warp)); }
-  // Port R as the readers see it: the live warp, and near values only while it lives.
-  int warp_of(unsigned subcore, unsigned collector) {
-    const Ccu& c = at(subcore, collector);
-    return live(c) ? c.warp : -1;
-  }
+  // Port R's "holds near values" as the readers see it: only while the table's warp lives.
   bool near(unsigned subcore, unsigned collector) {
     const Ccu& c = at(subcore, collector);
     return c.near && live(c);

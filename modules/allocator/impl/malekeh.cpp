@@ -4,11 +4,12 @@
 // when every free CCU holds near values it waits while the counter is below the SM's STHLD
 // (the counter counts the refusals; the paper's per-core counter is one per SM, shared by
 // the sub-cores' allocators), then takes a random free CCU and resets the counter. A table
-// of a warp whose CTA has retired is empty for these rules (policies/ccu_board.h). A warp refused
-// because its holder is busy does not stall the issue stage: the scheduler goes on to the next warp
-// (the warp cannot issue, like a warp with a hazard); waiting for STHLD does (docs/malekeh.md).
-// STHLD is fixed or set by the dynamic algorithm (policies/sthld.h) from the SM's IPC over
-// intervals. `ccus: private` is Malekeh_PR (Sec. VI-B): every warp has its own CCU.
+// of a warp whose CTA has retired is empty for these rules (policies/ccu_board.h). A warp
+// refused because its holder is busy does not stall the issue stage: the scheduler goes on
+// to the next warp (the warp cannot issue, like a warp with a hazard); waiting for STHLD
+// does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm (policies/sthld.h)
+// from the SM's IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B): every warp has
+// its own CCU.
 #include "gpurf/modules/allocator/impl/random.h"
 #include "gpurf/policies/ccu_board.h"
 
