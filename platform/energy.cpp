@@ -107,6 +107,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"collector", "ccu_warp_changes", "", R::NotEvent, "Malekeh: allocations"},
     {"collector", "ccu_flushes", "", R::NotModelled, "Malekeh: the table's valid bits cleared"},
     {"collector", "ccu_flushed_entries", "", R::NotEvent, "Malekeh: entries lost to flushes"},
+    {"collector", "ccu_dead_tables", "", R::NotModelled,
+     "Malekeh: a finished warp's table's valid bits cleared"},
     {"collector", "ccu_evictions", "", R::NotEvent,
      "Malekeh: replacements; priced by the write that takes the entry"},
     {"collector", "oc_slice_writes", "", R::NotEvent,

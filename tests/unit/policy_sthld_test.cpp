@@ -4,6 +4,7 @@
 // one speculative step on a large change, back off in the steep region and converge at the
 // knee; after a phase change it must walk to the new knee, down (narrower flat region, 9c) or
 // up (wider, 9d), and stay converged while the IPC stays put.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -117,4 +118,42 @@ TEST(PolicySthld, IntervalsAreCountedFromIssuedInstructions) {
   s.initial = 7;
   Sthld fixed(s);
   EXPECT_EQ(fixed.value(1000000), 7u);
+}
+
+// The rule's blind spot (issue 30): on a curve without a knee, where every step of STHLD
+// costs less than `small` (0.02) of IPC, every change is small, and the text's rule climbs
+// the "flat region" one step per interval (Fig. 9a) to the maximum, whatever the loss adds up
+// to. apps/dp1d and apps/heat2d are such curves (docs/malekeh.md, "STHLD on long runs").
+TEST(PolicySthld, ClimbsACurveWithoutAKneeToItsMaximum) {
+  const auto gentle = [](unsigned s) { return 2.0 * (1.0 - 0.007 * s); }; // -0.7% per step
+  Sthld m(opts());
+  const auto seen = run(m, gentle, 80);
+  for (unsigned i = 1; i < seen.size(); ++i)
+    EXPECT_EQ(seen[i], std::min(i, 64u)) << "interval " << i;
+  EXPECT_LT(gentle(64) / gentle(0), 0.6) << "40% of the IPC lost, one small change at a time";
+}
+
+// A one-interval dip (a launch's tail: few CTAs left) while converged on a curve whose next
+// step costs less than `small`: the large drop triggers the speculative step, the large
+// recovery a step down, the small change after it the step back towards the knee, and the
+// machine settles one step higher than before: every dip ratchets STHLD up by one.
+TEST(PolicySthld, EachDipOnAGentleCurveRaisesItByOne) {
+  const auto gentle = [](unsigned s) { return 2.0 * (1.0 - 0.007 * s); };
+  Sthld::Options o = opts();
+  o.initial = 5;
+  Sthld m(o);
+  m.step(gentle(5)); // Start -> Climb, 6
+  m.step(2.0);       // a large rise: speculate, 7
+  m.step(gentle(7)); // a large fall back: descend, 6
+  m.step(gentle(6)); // small: settle, 7
+  m.step(gentle(7)); // small: converged at 7
+  ASSERT_EQ(m.state(), Sthld::kConverged);
+  unsigned at = m.current();
+  for (int dip = 0; dip < 3; ++dip) {
+    m.step(gentle(m.current()) * 0.5); // the tail interval
+    for (int i = 0; i < 4; ++i) m.step(gentle(m.current()));
+    EXPECT_EQ(m.state(), Sthld::kConverged);
+    EXPECT_EQ(m.current(), at + 1) << "dip " << dip;
+    at = m.current();
+  }
 }

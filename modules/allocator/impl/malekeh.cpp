@@ -1,13 +1,15 @@
 // Malekeh's CCU allocation (shared/papers/001, Sec. IV-B2/3, Fig. 6): a warp whose registers
 // a CCU holds gets that CCU when it is free and none otherwise (a warp's data lives in one
 // CCU: no coherence needed); another warp gets a random free CCU holding only far values, and
-// when every free CCU holds near values it waits while the sub-core's counter is below the
-// SM's STHLD (the counter counts the refusals), then takes a random free CCU and resets the
-// counter. A warp refused because its holder is busy does not stall the issue stage: the
-// scheduler goes on to the next warp (the warp cannot issue, like a warp with a hazard);
-// waiting for STHLD does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm
-// (policies/sthld.h) from the SM's IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B):
-// every warp has its own CCU.
+// when every free CCU holds near values it waits while the counter is below the SM's STHLD
+// (the counter counts the refusals; the paper's per-core counter is one per SM, shared by
+// the sub-cores' allocators), then takes a random free CCU and resets the counter. A table
+// of a warp whose CTA has retired is empty for these rules (policies/ccu_board.h). A warp
+// refused because its holder is busy does not stall the issue stage: the scheduler goes on
+// to the next warp (the warp cannot issue, like a warp with a hazard); waiting for STHLD
+// does (docs/malekeh.md). STHLD is fixed or set by the dynamic algorithm (policies/sthld.h)
+// from the SM's IPC over intervals. `ccus: private` is Malekeh_PR (Sec. VI-B): every warp has
+// its own CCU.
 #include "gpurf/modules/allocator/impl/random.h"
 #include "gpurf/policies/ccu_board.h"
 
@@ -23,6 +25,10 @@ public:
                               "shared (time-shared by the warps, Fig. 6) or private (one CCU per "
                               "warp, Malekeh_PR: warp w of the sub-core uses CCU w mod count)",
                               {"shared", "private"}) == "private"),
+        per_sm_(p.get_choice("sthld_counter", "sm",
+                             "the waiting counter of Fig. 6: sm (the paper's per-core counter, "
+                             "shared by the sub-cores) or subcore (one per sub-core)",
+                             {"sm", "subcore"}) == "sm"),
         refusals_(stats().vector("refusals", kRefusals, "allocations refused, by reason",
                                  "attempts", {"holder_busy", "all_busy", "sthld_wait"})) {
     Sthld::Options o;
@@ -38,7 +44,10 @@ public:
                            "dynamic STHLD: a relative IPC change below this is small", 0, 10);
     o.interval =
         p.get_uint("sthld_interval", 10000, "dynamic STHLD: cycles per interval", 1, 1u << 30);
-    if (board_) sthld_ = &board_->sthld(o);
+    if (board_) {
+      sthld_ = &board_->sthld(o);
+      board_->set_frontend(c.frontend); // which tables hold a finished warp's values
+    }
     stats().formula("sthld_final", "STHLD at the end of the run", "attempts",
                     [this] { return sthld_ ? double(sthld_->current()) : 0.0; });
     stats().formula("sthld_mean", "STHLD averaged over the intervals", "attempts",
@@ -71,19 +80,20 @@ private:
     if (holder >= 0) return eligible(unsigned(holder), pipe_bit) ? holder : refuse(kHolderBusy);
     if (free_of(pipe_bit, [](unsigned) { return true; }).empty()) return refuse(kAllBusy);
     const int far =
-        pick(free_of(pipe_bit, [&](unsigned c) { return !board_->at(ctx_.subcore, c).near; }));
+        pick(free_of(pipe_bit, [&](unsigned c) { return !board_->near(ctx_.subcore, c); }));
     if (far >= 0) return far;
     // Waiting stalls the issue stage (Sec. IV-B: "a lightweight waiting mechanism that stalls
     // the issue sometimes"): the warps after this one in the cycle's priority order have no
     // CCU either, and are refused without counting again.
     if (waiting_at_ == now()) return refuse(kSthldWait);
-    if (counter_ < threshold) {
-      ++counter_;
+    unsigned& counter = board_->counter(ctx_.subcore, per_sm_);
+    if (counter < threshold) {
+      ++counter;
       waiting_at_ = now();
       ctx_.wake_issue(); // the counter advances with every cycle the scheduler tries
       return refuse(kSthldWait);
     }
-    counter_ = 0;
+    counter = 0;
     return pick(free_of(pipe_bit, [](unsigned) { return true; }));
   }
 
@@ -94,8 +104,8 @@ private:
 
   CcuBoard* board_;
   const bool private_;
+  const bool per_sm_; // the waiting counter (Fig. 6) is the SM's, else the sub-core's
   Sthld* sthld_ = nullptr;
-  unsigned counter_ = 0;      // the sub-core's waiting counter (Fig. 6)
   Cycle waiting_at_ = kNever; // the cycle the issue stage waits for STHLD
   Stat& refusals_;
 };

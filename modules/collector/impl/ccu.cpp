@@ -13,6 +13,9 @@
 //   dispatch     all sources ready: the entries unlock
 // Replacement (`replacement: malekeh`): never a locked entry; a random far one if any, else
 // the least recently used; `lru`: the least recently used unlocked one (Sec. VI-C ablation).
+// A table of a warp whose CTA has retired holds dead values (policies/ccu_board.h): it is
+// emptied at the next allocation, also to the next warp of the same slot, and is neither
+// a holder nor near meanwhile.
 // Choices where the paper is silent (docs/malekeh.md): a result that is not cached (squashed,
 // port taken) invalidates its register's entry, as the stale value must not hit later (the
 // register id reaches the CCU even when the data is squashed); a result whose register is
@@ -71,9 +74,14 @@ public:
         flushes_(stats().scalar("ccu_flushes", "warp changes that flushed a non-empty cache table",
                                 "flushes")),
         flushed_(stats().scalar("ccu_flushed_entries", "valid entries lost to flushes", "entries")),
+        dead_(stats().scalar("ccu_dead_tables",
+                             "tables of a warp whose CTA had retired, emptied at the next "
+                             "allocation",
+                             "allocations")),
         evictions_(stats().vector("ccu_evictions", kEvictionKinds,
                                   "valid entries replaced, by the rule that chose them", "entries",
                                   {"far_random", "lru"})) {
+    if (board_) board_->set_frontend(ctx_.frontend);
     stats().formula("ccu_hit_ratio", "source operands found in the cache table / all", "ratio",
                     [this] { return operands_ ? double(hits_) / double(operands_) : 0.0; });
     publish();
@@ -97,16 +105,19 @@ protected:
     Ocu::on_issue(gp, d); // distinct sources into ops_, all to be read
     alloc_at_ = now();
     tags_pending_ = true;
-    if (int(inst_->warp) != warp_) {
-      if (warp_ >= 0) {
-        ++warp_changes_;
-        const auto n =
-            std::count_if(ct_.begin(), ct_.end(), [](const Entry& e) { return e.valid; });
+    const bool dead = warp_ >= 0 && board_ && gen_ != board_->generation(unsigned(warp_));
+    if (int(inst_->warp) != warp_ || dead) {
+      warp_changes_ += warp_ >= 0 && int(inst_->warp) != warp_;
+      const auto n = std::count_if(ct_.begin(), ct_.end(), [](const Entry& e) { return e.valid; });
+      if (dead) { // its warp has finished: nothing of value is lost
+        ++dead_;
+      } else if (warp_ >= 0) {
         flushes_ += n > 0;
         flushed_ += uint64_t(n);
       }
       for (Entry& e : ct_) e = Entry{};
       warp_ = int(inst_->warp);
+      if (board_) gen_ = board_->generation(inst_->warp);
     }
     publish();
   }
@@ -272,6 +283,7 @@ private:
     if (!board_) return;
     CcuBoard::Ccu& r = board_->at(ctx_.subcore, ctx_.index);
     r.warp = warp_;
+    r.gen = gen_;
     r.near = std::any_of(ct_.begin(), ct_.end(), [](const Entry& e) { return e.valid && e.near; });
   }
 
@@ -284,12 +296,13 @@ private:
   std::vector<int> entry_of_; // per bank-read operand (ops_ index): its CT entry, -1: none
   std::vector<unsigned> far_;
   int warp_ = -1;
+  uint64_t gen_ = 0; // warp_'s slot generation when the table was filled
   Cycle alloc_at_ = 0;
   bool tags_pending_ = false;
   uint64_t clock_ = 0;
   Cycle last_write_ = kNever;
   uint64_t &operands_, &hits_, &ccu_writes_, &port_lost_, &locked_drop_, &squashed_,
-      &invalidations_, &warp_changes_, &flushes_, &flushed_;
+      &invalidations_, &warp_changes_, &flushes_, &flushed_, &dead_;
   Stat& evictions_;
 };
 
