@@ -214,6 +214,7 @@ private:
     if (info.mem == MemKind::Store || info.mem == MemKind::Atomic) {
       m.stored_shared |= info.space == MemSpace::Shared || info.space == MemSpace::Global;
       m.stored_global |= info.space == MemSpace::Global; // generic included: either space
+      m.stored_param |= info.space == MemSpace::Param;   // a call's arguments or return value
     }
     if (info.barrier) {
       m.stored_shared = m.stored_global = false;
@@ -246,14 +247,13 @@ private:
     const WirState::WarpMem& m = state_->mem[ctx_.shape->local_warp(inst.warp)];
     const bool shared = info.reuse_load == MemSpace::Shared;
     if (!state_->options.load_reuse) return skip(kLoadOff);
-    if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global))
+    if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global) ||
+        (info.reuse_load == MemSpace::Param && m.stored_param))
       return skip(kLoadAfterStore);
     if (m.barriers > 31) return skip(kLoadBarriers);
-    // The block: its CTA slot and the slot's generation (blocks that ran there before), as a
-    // block's shared memory is gone when the next one takes the slot.
-    inst.reuse_block =
-        shared ? int16_t((inst.cta & 0xff) | (ctx_.frontend->warps_finished(inst.warp) & 0x7f) << 8)
-               : -1;
+    // The block: its CTA slot (the paper's Thread Block ID). The writeback drops a block's
+    // entries when it ends, before the slot's next block (other shared memory) starts.
+    inst.reuse_block = shared ? int16_t(inst.cta) : -1;
     inst.reuse_barriers = m.barriers;
     return true;
   }
