@@ -21,8 +21,8 @@ struct ReuseTag {
       0; // the computation's key (compiler/reuse_key.h: opcode, modifiers, immediates)
   std::array<uint32_t, kOperands> operand{}; // physical register id or immediate
   uint8_t regs = 0;                          // bit k: operand k is a physical register
-  int16_t block = -1; // thread block (shared-memory loads): its CTA slot; -1: none
-  uint8_t barriers = 0;                      // the block's barrier count (loads)
+  int16_t block = -1;   // thread block (shared-memory loads): its CTA slot; -1: none
+  uint8_t barriers = 0; // the block's barrier count (loads)
   bool operator==(const ReuseTag& o) const {
     return opcode == o.opcode && operand == o.operand && regs == o.regs && block == o.block &&
            barriers == o.barriers;

@@ -30,17 +30,18 @@ struct WirRun {
 };
 
 WirRun run(const std::string& platform, const std::string& kernel,
-           const std::vector<std::string>& overrides = {}) {
-  // A suite kernel's name, or a launch file's path from the repository root.
+           const std::vector<std::string>& overrides = {},
+           const std::vector<std::string>& vars = {}) {
+  // A suite kernel's name, or a launch (or application) file's path from the repository root.
   const bool suite = kernel.find('/') == std::string::npos;
-  const LaunchSpec spec =
-      load_launch(suite ? root() + "/workloads/" + kernel + ".yaml" : root() + "/" + kernel);
+  const LaunchSpec spec = load_launch(
+      suite ? root() + "/workloads/" + kernel + ".yaml" : root() + "/" + kernel, 1, vars);
   ConfigPtr cfg = load_config(root() + "/configs/" + platform + ".yaml");
   for (const std::string& o : overrides) apply_override(*cfg, o);
   PtxFrontend fe(spec, frontend_options(*cfg));
   Simulation sim(*cfg, fe, fe.regs_per_thread());
   WirRun out{sim.run()};
-  if (out.r.ok && suite) {
+  if (out.r.ok && fe.checks_outputs()) {
     EXPECT_EQ(fe.verify_outputs(), "");
   }
   return out;
@@ -100,6 +101,42 @@ TEST(Wir, AWarpsOwnSharedStoreStopsItsLoadReuse) {
   ASSERT_TRUE(x.r.ok) << x.r.error;
   EXPECT_GT(x.stat("allocator", "reuse_lookups"), 0u);
   EXPECT_GT(x.stat("allocator", "reuse_skipped"), 0u);
+}
+
+// A loop calls double pow() (the non-inlined __internal_accurate_pow) and a __noinline__
+// function (tests/e2e/data/wir_calls.cu): each callee reads its arguments with ld.param from the
+// call's .param space, per-thread memory the caller rewrites (st.param) before every call. The
+// store stops the warp's param loads from reusing; before, a later call (or another warp's)
+// took an earlier call's argument and the golden check stopped the run.
+TEST(Wir, CallsReadTheirOwnArguments) {
+  const WirRun x = run("wir-rlpv", "tests/e2e/data/wir_calls.yaml");
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("allocator", "reuse_hits"), 0u);
+}
+
+// Gaussian elimination as an application (apps/gaussian, 31 launches at n = 32): the kernel
+// computes with its parameters (t, n: constant operands, keyed by name in the reuse tag), and
+// each launch has a new t. Reuse-buffer entries end with their launch; before, the second
+// launch reused the first one's address arithmetic on t and loaded the wrong pivot.
+TEST(Wir, ReuseEndsWithTheLaunch) {
+  const WirRun x = run("wir-rl", "workloads/apps/gaussian.yaml", {}, {"n=32"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_EQ(x.r.launches, 31u);
+  EXPECT_GT(x.stat("writeback", "reuse_launch_drops"), 0u);
+  EXPECT_GT(x.stat("allocator", "reuse_hits"), 0u);
+}
+
+// 300 thread blocks one after another in one CTA slot (tests/e2e/data/wir_blocks.cu), each
+// loading shared memory at the address and barrier count of every block before it. A block's
+// shared-load entries go when it ends. Before, the tag's block was the slot and a 7-bit
+// generation: with buffers large enough to keep entries (65,536), block 128 reused block 0's
+// load.
+TEST(Wir, SharedLoadsReuseOnlyTheirOwnBlock) {
+  const WirRun x =
+      run("wir-rl", "tests/e2e/data/wir_blocks.yaml",
+          {"sm.max_ctas=1", "allocator.reuse_entries=65536", "allocator.vsb_entries=65536"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GE(x.stat("writeback", "reuse_block_drops"), 299u);
 }
 
 // The Affine GPU is an energy study: an affine access activates one slice instead of the

@@ -426,8 +426,7 @@ private:
   Cycle low_at_ = kNever;
   unsigned inflight_ = 0; // destinations between register choice and retire
   uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &reused_results_,
-      &bypassed_, &in_place_, &vc_hits_, &unverified_shares_, &block_drops_, &launch_drops_,
-      &low_;
+      &bypassed_, &in_place_, &vc_hits_, &unverified_shares_, &block_drops_, &launch_drops_, &low_;
 };
 
 GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
