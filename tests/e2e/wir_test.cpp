@@ -139,6 +139,18 @@ TEST(Wir, SharedLoadsReuseOnlyTheirOwnBlock) {
   EXPECT_GE(x.stat("writeback", "reuse_block_drops"), 299u);
 }
 
+// A register written twice under partial guards (tests/e2e/data/wir_pinned.ptx): the first
+// divergent write pins a dedicated register, the second writes it in place. The convergent add
+// after each write has the same opcode and source register, but the register's value changed:
+// a pinned register is named by no reuse tag. Before, the second add reused the first one's
+// result and the golden check stopped the run.
+TEST(Wir, APinnedRegisterIsNoReuseOperand) {
+  const WirRun x = run("wir-r", "tests/e2e/data/wir_pinned.yaml",
+                       {"frontend.regalloc=linear_scan", "frontend.schedule=none"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("writeback", "dummy_movs"), 0u);
+}
+
 // The Affine GPU is an energy study: an affine access activates one slice instead of the
 // eight of every other (full-mask) access, and affine integer arithmetic runs on one lane.
 // (Its timing equals wir's: tests/cli/affine.sh compares the two runs.)

@@ -49,7 +49,7 @@ public:
             "instructions",
             {"memory", "control", "guarded", "carry", "shuffle_vote", "no_register_result",
              "too_many_operands", "other_operand", "divergent", "load_reuse_off",
-             "load_after_store", "load_barriers"})),
+             "load_after_store", "load_barriers", "pinned_source"})),
         reused_sources_(stats().scalar("reused_sources",
                                        "source operands of reused instructions (never read: "
                                        "their consumers check the reused results)",
@@ -229,7 +229,7 @@ private:
   }
 
   // Why an instruction did not look up (the static reasons first, as ReuseKey::Why - 1).
-  enum Skip { kDivergent = 8, kLoadOff, kLoadAfterStore, kLoadBarriers, kSkipKinds };
+  enum Skip { kDivergent = 8, kLoadOff, kLoadAfterStore, kLoadBarriers, kPinned, kSkipKinds };
   bool skip(unsigned why) {
     ++skipped_[why];
     return false;
@@ -241,10 +241,15 @@ private:
     if (!state_ || !state_->options.reuse) return false;
     if (!info.reuse_op) return skip(info.reuse_why ? info.reuse_why - 1u : 0u);
     if (inst.divergent()) return skip(kDivergent);
+    // A dedicated (pinned) register is written in place by the warp's next divergent writes
+    // (Sec. V-D): like the VSB, the reuse buffer ties no value to it, so no tag names it.
+    const unsigned lw = ctx_.shape->local_warp(inst.warp);
+    for (unsigned j = 0; j < info.reuse_n; ++j)
+      if (state_->rename.at(lw, info.src_reg[info.reuse_src[j]]).pin) return skip(kPinned);
     inst.reuse_block = -1;
     inst.reuse_barriers = 0;
     if (info.reuse_load == MemSpace::None) return true;
-    const WirState::WarpMem& m = state_->mem[ctx_.shape->local_warp(inst.warp)];
+    const WirState::WarpMem& m = state_->mem[lw];
     const bool shared = info.reuse_load == MemSpace::Shared;
     if (!state_->options.load_reuse) return skip(kLoadOff);
     if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global) ||
