@@ -151,6 +151,16 @@ TEST(Wir, APinnedRegisterIsNoReuseOperand) {
   EXPECT_GT(x.stat("writeback", "dummy_movs"), 0u);
 }
 
+// stress/gemm_rt: gpurf's allocator names 187 registers where ptxas needs 126, so its CTA of 8
+// warps runs at ptxas's occupancy with backing rows beyond the banks' 1,024 registers. Those
+// rows are physical registers too: the mappings alone (8 x 187) exceed the modelled rows.
+// Before, with the pool at the modelled rows, no result found a register (watchdog).
+TEST(Wir, BackingRowsArePhysicalRegisters) {
+  const WirRun x = run("wir-r", "workloads/stress/gemm_rt.yaml", {}, {"m=128", "n=128", "k=32"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(uint64_t(sum_stat(x.r.stats, "writeback", "phys_peak")), 1024u); // the banks' rows
+}
+
 // The Affine GPU is an energy study: an affine access activates one slice instead of the
 // eight of every other (full-mask) access, and affine integer arithmetic runs on one lane.
 // (Its timing equals wir's: tests/cli/affine.sh compares the two runs.)

@@ -61,14 +61,18 @@ public:
                               "cycles a renamed instruction waited for a collector", "cycles")) {
     WirOptions o;
     const SmShape& s = *c.shape;
-    // The modelled rows, not the backing storage a kernel's extra registers get (Sm): WIR's
-    // physical registers are the banks' (the zero register lives past them).
-    const unsigned storage = s.banks * s.bank_rows;
-    o.phys_regs =
-        p.get_uint("phys_regs", storage,
-                   "physical warp registers (default: the sub-core's bank storage)", 1, 1u << 20);
     o.warps = s.warps_per_subcore();
     o.regs = s.regs_per_thread;
+    // WIR's physical registers are the banks' rows (the zero register lives past them), with
+    // the backing rows a kernel gets when its logical registers exceed the modelled rows (its
+    // allocator count above ptxas's, Sm): every mapping needs a register, and without those
+    // rows the mappings of the resident warps alone overflow the pool, no result finds a
+    // register and the run stops at the watchdog (stress/gemm_rt: 8 warps x 187 > 1,024).
+    const unsigned storage = s.banks * (s.storage_rows - 1);
+    o.phys_regs = p.get_uint("phys_regs", storage,
+                             "physical warp registers (default: the sub-core's bank rows, with "
+                             "the backing rows of a kernel that has them)",
+                             1, 1u << 20);
     o.release_latency = p.get_uint("release_latency", 2,
                                    "cycles from a reference count reaching 0 to the register "
                                    "being free (Sec. VII-E: 2)",
