@@ -59,6 +59,25 @@ void ReuseBuffer::fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cyc
   e.pending = false;
 }
 
+unsigned ReuseBuffer::drop_block(int16_t block, PhysRegs& regs, Cycle now) {
+  unsigned n = 0;
+  for (Entry& e : e_)
+    if (e.valid && e.tag.block == block) {
+      drop(e, regs, now);
+      ++n;
+    }
+  return n;
+}
+
+unsigned ReuseBuffer::clear(PhysRegs& regs, Cycle now) {
+  unsigned n = 0;
+  for (Entry& e : e_) {
+    n += e.valid;
+    drop(e, regs, now);
+  }
+  return n;
+}
+
 void ReuseBuffer::cancel(const ReuseTag& tag, PhysRegs& regs, Cycle now) {
   Entry& e = e_[index(tag)];
   if (e.valid && e.pending && e.tag == tag) drop(e, regs, now);

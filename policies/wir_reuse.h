@@ -21,8 +21,8 @@ struct ReuseTag {
       0; // the computation's key (compiler/reuse_key.h: opcode, modifiers, immediates)
   std::array<uint32_t, kOperands> operand{}; // physical register id or immediate
   uint8_t regs = 0;                          // bit k: operand k is a physical register
-  int16_t block = -1;                        // thread block (shared-memory loads); -1: none
-  uint8_t barriers = 0;                      // the block's barrier count (loads)
+  int16_t block = -1;   // thread block (shared-memory loads): its CTA slot; -1: none
+  uint8_t barriers = 0; // the block's barrier count (loads)
   bool operator==(const ReuseTag& o) const {
     return opcode == o.opcode && operand == o.operand && regs == o.regs && block == o.block &&
            barriers == o.barriers;
@@ -59,6 +59,11 @@ public:
   void evict_random(uint32_t r, PhysRegs& regs, Cycle now) {
     if (const int i = first_valid(e_, r); i >= 0) evict(unsigned(i), regs, now);
   }
+  // Empties the entries of thread block `block` (its shared-memory loads: the block has
+  // ended, its slot's next block has other shared memory); returns how many.
+  unsigned drop_block(int16_t block, PhysRegs& regs, Cycle now);
+  // Empties every entry (the end of a launch); returns how many held one.
+  unsigned clear(PhysRegs& regs, Cycle now);
   unsigned entries() const { return unsigned(e_.size()); }
 
 private:

@@ -101,9 +101,11 @@ public:
   // Load reuse (Sec. VI-A), per local warp: a store to shared memory / global memory since
   // the warp's last barrier (its loads of that space neither look up nor record), and the
   // barriers it passed (a load's tag carries it: loads reuse only loads of the same phase;
-  // 5 bits, past 31 the warp's loads stop reusing).
+  // 5 bits, past 31 the warp's loads stop reusing). A store to the param space (a call's
+  // arguments, a callee's return value: per-thread memory every call rewrites) stops the
+  // warp's param loads until its warp ends; no barrier makes another warp's frame its own.
   struct WarpMem {
-    bool stored_shared = false, stored_global = false;
+    bool stored_shared = false, stored_global = false, stored_param = false;
     uint8_t barriers = 0;
   };
   std::vector<WarpMem> mem = std::vector<WarpMem>(options.warps);
@@ -130,6 +132,7 @@ public:
   WirState* at(unsigned subcore) const {
     return subcore < sub_.size() ? sub_[subcore].get() : nullptr;
   }
+  unsigned subcores() const { return unsigned(sub_.size()); }
 
 private:
   std::vector<std::unique_ptr<WirState>> sub_;

@@ -30,17 +30,18 @@ struct WirRun {
 };
 
 WirRun run(const std::string& platform, const std::string& kernel,
-           const std::vector<std::string>& overrides = {}) {
-  // A suite kernel's name, or a launch file's path from the repository root.
+           const std::vector<std::string>& overrides = {},
+           const std::vector<std::string>& vars = {}) {
+  // A suite kernel's name, or a launch (or application) file's path from the repository root.
   const bool suite = kernel.find('/') == std::string::npos;
-  const LaunchSpec spec =
-      load_launch(suite ? root() + "/workloads/" + kernel + ".yaml" : root() + "/" + kernel);
+  const LaunchSpec spec = load_launch(
+      suite ? root() + "/workloads/" + kernel + ".yaml" : root() + "/" + kernel, 1, vars);
   ConfigPtr cfg = load_config(root() + "/configs/" + platform + ".yaml");
   for (const std::string& o : overrides) apply_override(*cfg, o);
   PtxFrontend fe(spec, frontend_options(*cfg));
   Simulation sim(*cfg, fe, fe.regs_per_thread());
   WirRun out{sim.run()};
-  if (out.r.ok && suite) {
+  if (out.r.ok && fe.checks_outputs()) {
     EXPECT_EQ(fe.verify_outputs(), "");
   }
   return out;
@@ -100,6 +101,64 @@ TEST(Wir, AWarpsOwnSharedStoreStopsItsLoadReuse) {
   ASSERT_TRUE(x.r.ok) << x.r.error;
   EXPECT_GT(x.stat("allocator", "reuse_lookups"), 0u);
   EXPECT_GT(x.stat("allocator", "reuse_skipped"), 0u);
+}
+
+// A loop calls double pow() (the non-inlined __internal_accurate_pow) and a __noinline__
+// function (tests/e2e/data/wir_calls.cu): each callee reads its arguments with ld.param from the
+// call's .param space, per-thread memory the caller rewrites (st.param) before every call. The
+// store stops the warp's param loads from reusing; before, a later call (or another warp's)
+// took an earlier call's argument and the golden check stopped the run.
+TEST(Wir, CallsReadTheirOwnArguments) {
+  const WirRun x = run("wir-rlpv", "tests/e2e/data/wir_calls.yaml");
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("allocator", "reuse_hits"), 0u);
+}
+
+// Gaussian elimination as an application (apps/gaussian, 31 launches at n = 32): the kernel
+// computes with its parameters (t, n: constant operands, keyed by name in the reuse tag), and
+// each launch has a new t. Reuse-buffer entries end with their launch; before, the second
+// launch reused the first one's address arithmetic on t and loaded the wrong pivot.
+TEST(Wir, ReuseEndsWithTheLaunch) {
+  const WirRun x = run("wir-rl", "workloads/apps/gaussian.yaml", {}, {"n=32"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_EQ(x.r.launches, 31u);
+  EXPECT_GT(x.stat("writeback", "reuse_launch_drops"), 0u);
+  EXPECT_GT(x.stat("allocator", "reuse_hits"), 0u);
+}
+
+// 300 thread blocks one after another in one CTA slot (tests/e2e/data/wir_blocks.cu), each
+// loading shared memory at the address and barrier count of every block before it. A block's
+// shared-load entries go when it ends. Before, the tag's block was the slot and a 7-bit
+// generation: with buffers large enough to keep entries (65,536), block 128 reused block 0's
+// load.
+TEST(Wir, SharedLoadsReuseOnlyTheirOwnBlock) {
+  const WirRun x =
+      run("wir-rl", "tests/e2e/data/wir_blocks.yaml",
+          {"sm.max_ctas=1", "allocator.reuse_entries=65536", "allocator.vsb_entries=65536"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GE(x.stat("writeback", "reuse_block_drops"), 299u);
+}
+
+// A register written twice under partial guards (tests/e2e/data/wir_pinned.ptx): the first
+// divergent write pins a dedicated register, the second writes it in place. The convergent add
+// after each write has the same opcode and source register, but the register's value changed:
+// a pinned register is named by no reuse tag. Before, the second add reused the first one's
+// result and the golden check stopped the run.
+TEST(Wir, APinnedRegisterIsNoReuseOperand) {
+  const WirRun x = run("wir-r", "tests/e2e/data/wir_pinned.yaml",
+                       {"frontend.regalloc=linear_scan", "frontend.schedule=none"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("writeback", "dummy_movs"), 0u);
+}
+
+// stress/gemm_rt: gpurf's allocator names 187 registers where ptxas needs 126, so its CTA of 8
+// warps runs at ptxas's occupancy with backing rows beyond the banks' 1,024 registers. Those
+// rows are physical registers too: the mappings alone (8 x 187) exceed the modelled rows.
+// Before, with the pool at the modelled rows, no result found a register (watchdog).
+TEST(Wir, BackingRowsArePhysicalRegisters) {
+  const WirRun x = run("wir-r", "workloads/stress/gemm_rt.yaml", {}, {"m=128", "n=128", "k=32"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(uint64_t(sum_stat(x.r.stats, "writeback", "phys_peak")), 1024u); // the banks' rows
 }
 
 // The Affine GPU is an energy study: an affine access activates one slice instead of the

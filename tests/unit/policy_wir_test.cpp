@@ -156,6 +156,38 @@ TEST(PolicyWir, ReuseBufferReplacementAndCancelDropTheirReferences) {
   EXPECT_THROW(ReuseBuffer(3), std::invalid_argument);
 }
 
+// A block's end drops its shared loads' entries and nothing else; a launch's end drops every
+// entry; each drop releases the entry's references.
+TEST(PolicyWir, BlockAndLaunchEndsDropTheirEntries) {
+  PhysRegs r(8, 0);
+  ReuseBuffer rb(256);
+  const unsigned s = unsigned(r.allocate(0)), res = unsigned(r.allocate(0));
+  ReuseTag shared0, shared1, global;
+  for (ReuseTag* t : {&shared0, &shared1, &global}) {
+    t->opcode = 9;
+    t->operand[0] = s;
+    t->regs = 1;
+  }
+  shared0.block = 0;
+  shared1.block = 1;
+  for (const ReuseTag& t : {shared0, shared1, global}) {
+    rb.reserve(t, r, 0);
+    rb.fill(t, res, r, 0);
+  }
+  EXPECT_EQ(r.refs(s), 4u);
+  EXPECT_EQ(rb.drop_block(0, r, 0), 1u);
+  EXPECT_FALSE(rb.lookup(shared0).hit);
+  EXPECT_TRUE(rb.lookup(shared1).hit);
+  EXPECT_TRUE(rb.lookup(global).hit);
+  EXPECT_EQ(r.refs(s), 3u);
+  EXPECT_EQ(r.refs(res), 3u);
+  EXPECT_EQ(rb.clear(r, 0), 2u);
+  EXPECT_FALSE(rb.lookup(shared1).hit);
+  EXPECT_FALSE(rb.lookup(global).hit);
+  EXPECT_EQ(r.refs(s), 1u);
+  EXPECT_EQ(r.refs(res), 1u);
+}
+
 // Low-register mode (Sec. V-E): an eviction frees the entry's registers; the random one takes
 // the first valid entry from its start (an empty table frees nothing).
 TEST(PolicyWir, LowRegisterEvictionsDropTheEntriesReferences) {

@@ -49,7 +49,7 @@ public:
             "instructions",
             {"memory", "control", "guarded", "carry", "shuffle_vote", "no_register_result",
              "too_many_operands", "other_operand", "divergent", "load_reuse_off",
-             "load_after_store", "load_barriers"})),
+             "load_after_store", "load_barriers", "pinned_source"})),
         reused_sources_(stats().scalar("reused_sources",
                                        "source operands of reused instructions (never read: "
                                        "their consumers check the reused results)",
@@ -61,14 +61,18 @@ public:
                               "cycles a renamed instruction waited for a collector", "cycles")) {
     WirOptions o;
     const SmShape& s = *c.shape;
-    // The modelled rows, not the backing storage a kernel's extra registers get (Sm): WIR's
-    // physical registers are the banks' (the zero register lives past them).
-    const unsigned storage = s.banks * s.bank_rows;
-    o.phys_regs =
-        p.get_uint("phys_regs", storage,
-                   "physical warp registers (default: the sub-core's bank storage)", 1, 1u << 20);
     o.warps = s.warps_per_subcore();
     o.regs = s.regs_per_thread;
+    // WIR's physical registers are the banks' rows (the zero register lives past them), with
+    // the backing rows a kernel gets when its logical registers exceed the modelled rows (its
+    // allocator count above ptxas's, Sm): every mapping needs a register, and without those
+    // rows the mappings of the resident warps alone overflow the pool, no result finds a
+    // register and the run stops at the watchdog (stress/gemm_rt: 8 warps x 187 > 1,024).
+    const unsigned storage = s.banks * (s.storage_rows - 1);
+    o.phys_regs = p.get_uint("phys_regs", storage,
+                             "physical warp registers (default: the sub-core's bank rows, with "
+                             "the backing rows of a kernel that has them)",
+                             1, 1u << 20);
     o.release_latency = p.get_uint("release_latency", 2,
                                    "cycles from a reference count reaching 0 to the register "
                                    "being free (Sec. VII-E: 2)",
@@ -214,6 +218,7 @@ private:
     if (info.mem == MemKind::Store || info.mem == MemKind::Atomic) {
       m.stored_shared |= info.space == MemSpace::Shared || info.space == MemSpace::Global;
       m.stored_global |= info.space == MemSpace::Global; // generic included: either space
+      m.stored_param |= info.space == MemSpace::Param;   // a call's arguments or return value
     }
     if (info.barrier) {
       m.stored_shared = m.stored_global = false;
@@ -228,7 +233,7 @@ private:
   }
 
   // Why an instruction did not look up (the static reasons first, as ReuseKey::Why - 1).
-  enum Skip { kDivergent = 8, kLoadOff, kLoadAfterStore, kLoadBarriers, kSkipKinds };
+  enum Skip { kDivergent = 8, kLoadOff, kLoadAfterStore, kLoadBarriers, kPinned, kSkipKinds };
   bool skip(unsigned why) {
     ++skipped_[why];
     return false;
@@ -240,20 +245,24 @@ private:
     if (!state_ || !state_->options.reuse) return false;
     if (!info.reuse_op) return skip(info.reuse_why ? info.reuse_why - 1u : 0u);
     if (inst.divergent()) return skip(kDivergent);
+    // A dedicated (pinned) register is written in place by the warp's next divergent writes
+    // (Sec. V-D): like the VSB, the reuse buffer ties no value to it, so no tag names it.
+    const unsigned lw = ctx_.shape->local_warp(inst.warp);
+    for (unsigned j = 0; j < info.reuse_n; ++j)
+      if (state_->rename.at(lw, info.src_reg[info.reuse_src[j]]).pin) return skip(kPinned);
     inst.reuse_block = -1;
     inst.reuse_barriers = 0;
     if (info.reuse_load == MemSpace::None) return true;
-    const WirState::WarpMem& m = state_->mem[ctx_.shape->local_warp(inst.warp)];
+    const WirState::WarpMem& m = state_->mem[lw];
     const bool shared = info.reuse_load == MemSpace::Shared;
     if (!state_->options.load_reuse) return skip(kLoadOff);
-    if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global))
+    if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global) ||
+        (info.reuse_load == MemSpace::Param && m.stored_param))
       return skip(kLoadAfterStore);
     if (m.barriers > 31) return skip(kLoadBarriers);
-    // The block: its CTA slot and the slot's generation (blocks that ran there before), as a
-    // block's shared memory is gone when the next one takes the slot.
-    inst.reuse_block =
-        shared ? int16_t((inst.cta & 0xff) | (ctx_.frontend->warps_finished(inst.warp) & 0x7f) << 8)
-               : -1;
+    // The block: its CTA slot (the paper's Thread Block ID). The writeback drops a block's
+    // entries when it ends, before the slot's next block (other shared memory) starts.
+    inst.reuse_block = shared ? int16_t(inst.cta) : -1;
     inst.reuse_barriers = m.barriers;
     return true;
   }

@@ -60,6 +60,13 @@ public:
         unverified_shares_(stats().scalar("unverified_shares",
                                           "VSB hits shared without a verify-read (verify: false)",
                                           "registers")),
+        block_drops_(stats().scalar("reuse_block_drops",
+                                    "reuse-buffer entries of shared loads dropped when their "
+                                    "thread block ended",
+                                    "entries")),
+        launch_drops_(stats().scalar("reuse_launch_drops",
+                                     "reuse-buffer entries dropped at the end of a launch",
+                                     "entries")),
         low_(stats().scalar("low_register_cycles",
                             "cycles a result waited for a free physical register (low-register "
                             "mode evictions)",
@@ -262,10 +269,31 @@ protected:
     }
     if (inst->reused) ++bypassed_;
     hash_.erase(inst);
-    PriorityWriteback::retire(inst);
+    const unsigned warp = inst->warp, cta = inst->cta;
+    const uint64_t finished = ctx_.frontend->warps_finished(warp);
+    PriorityWriteback::retire(inst); // the front-end may end the CTA, and the launch
+    if (ctx_.frontend->warps_finished(warp) != finished) block_ended(cta);
+    if (ctx_.frontend->done()) launch_ended();
   }
 
 private:
+  // Thread block `cta` (a CTA slot) ended: its shared memory goes with it, so its shared-load
+  // entries go from every sub-core's reuse buffer before the slot's next block can start.
+  void block_ended(unsigned cta) {
+    for (unsigned k = 0; k < ctx_.wir->subcores(); ++k)
+      if (WirState* s = ctx_.wir->at(k))
+        block_drops_ += s->reuse.drop_block(int16_t(cta), s->regs, now());
+  }
+
+  // The SM ran its last CTA of the launch (nothing is in flight): a reuse-buffer entry belongs
+  // to the launch that recorded it. Its key may hold kernel parameters by name (constant
+  // operands) and its loads read memory the launch's stores changed; the next launch has new
+  // parameters and follows a grid-wide barrier. Every sub-core's buffer is emptied.
+  void launch_ended() {
+    for (unsigned k = 0; k < ctx_.wir->subcores(); ++k)
+      if (WirState* s = ctx_.wir->at(k)) launch_drops_ += s->reuse.clear(s->regs, now());
+  }
+
   // (bank, row) of physical register p.
   void place(Txn& t, unsigned p) const {
     t.bank = uint16_t(p % ctx_.shape->banks);
@@ -398,7 +426,7 @@ private:
   Cycle low_at_ = kNever;
   unsigned inflight_ = 0; // destinations between register choice and retire
   uint64_t &verify_reads_, &shared_, &false_, &vsb_misses_, &dedicated_, &movs_, &reused_results_,
-      &bypassed_, &in_place_, &vc_hits_, &unverified_shares_, &low_;
+      &bypassed_, &in_place_, &vc_hits_, &unverified_shares_, &block_drops_, &launch_drops_, &low_;
 };
 
 GPURF_REGISTER_UNIT(IWriteback, WirWriteback, "wir",
