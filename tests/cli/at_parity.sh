@@ -1,9 +1,11 @@
 # AT memory port parity (docs/vp.md "AT"): with the built-in memory, `gpu.memory_port: at`
 # gives the direct port's cycles within 2% on every suite kernel and on latency-bound,
 # low-occupancy kernels (tests/cli/data/at_parity: one warp's chain of dependent loads, a
-# wavefront of few CTAs with a bar.sync per step, an LU diagonal block), every run verified.
-# Before the fix the SM's clock fell behind SystemC's time after sleeping on the memory alone:
-# the pointer chase took 30x the direct port's cycles, the LU block 3.3x.
+# wavefront of few CTAs with a bar.sync per step, an LU diagonal block, an application of 16
+# short launches), every run verified. Before the fix the SM's clock fell behind SystemC's
+# time after sleeping on the memory alone (the pointer chase took 30x the direct port's
+# cycles, the LU block 3.3x), and each launch waited for the memory to answer the requests
+# still out (the application 1.07x).
 source "$(dirname "$0")/lib.sh" "$@"
 
 PLATFORM="$SRC/configs/fermi.yaml"
@@ -37,7 +39,7 @@ cycles() {
   python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verified"]; print(r["cycles"])' \
     "$TMP/one/result.json" || { fail "$1 $2: not verified"; echo 0; }
 }
-for k in chase wavefront lu_diag; do
+for k in chase wavefront lu_diag launches; do
   w="$SRC/tests/cli/data/at_parity/$k.yaml"
   direct=$(cycles "$w" direct)
   for mode in at lt; do
