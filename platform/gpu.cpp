@@ -165,6 +165,7 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
       cycles_ = cycles();
       retired_ = retired();
       done_.notify(sc_core::SC_ZERO_TIME);
+      if (pause_ && at_) sc_core::sc_pause();
     });
   }
   clock_.period = sms_[0]->clock().period;

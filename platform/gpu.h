@@ -61,6 +61,12 @@ public:
   // host steps, then the kernel again), the SMs restarted at SystemC's time; false when the
   // front-end has none. Call sc_start again to run it.
   bool next_launch();
+  // memory_port: at: sc_start returns (sc_pause) once every SM has finished a launch, so that
+  // the next launch starts in that cycle, as it does with the direct port, and does not wait
+  // for the memory to answer the writes still out (they go on). For the gpurf tool, which
+  // starts the next launch itself (Simulation::run); a virtual platform's sc_start is left
+  // alone.
+  void pause_at_launch_end(bool on) { pause_ = on; }
 
   // gpu.hosted: true: the SMs idle until a host launches a kernel through host() (a TLM
   // target socket of registers and an interrupt, platform/host_interface.h); kernels run one
@@ -95,6 +101,7 @@ private:
   std::unique_ptr<AtPort> at_; // memory_port: at
   std::unique_ptr<HostInterface> host_;
   unsigned stopped_ = 0;
+  bool pause_ = false;
   std::string error_;
   StatGroup stats_{"gpu"};
   uint64_t &cycles_, &retired_;

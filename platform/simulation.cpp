@@ -92,6 +92,7 @@ Sm& Simulation::sm() { return gpu_->sm(0); }
 
 RunResult Simulation::run() {
   RunResult r;
+  gpu_->pause_at_launch_end(true);
   gpu_->start();
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock(); // process CPU time: speed per CPU-second (scripts/bench)
@@ -110,6 +111,8 @@ RunResult Simulation::run() {
     if (!more) break;
     sc_core::sc_start();
   }
+  // AT: the memory answers the writes still out (it counts them; the GPU's cycles are done).
+  if (sc_core::sc_pending_activity()) sc_core::sc_start();
   if (tracer_) tracer_->finish(gpu_->cycles());
   if (vcd_) vcd_->close();
   if (series_) series_->close(gpu_->sm(0).cycles());

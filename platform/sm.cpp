@@ -546,12 +546,24 @@ void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::stead
 
 void Sm::step() {
   if (memory_event_) {
-    // Woken by the memory's answer (AT) before the cycle it slept until: go on from the cycle
-    // SystemC's time is in (at its start: an answer may come between two clock edges).
-    // Never a cycle already ticked: an answer in the delta after a tick waits for the next.
     const sc_core::sc_time t = sc_core::sc_time_stamp();
+    // AT. While a request is out, tick one delta after the first wake at a time: an answer
+    // due then (the built-in memory's BEGIN_RESP comes from its payload event queue in the
+    // time's first delta) is seen in its own cycle, as the direct port sees it, whichever
+    // process SystemC runs first.
+    if (t != deferred_at_ && memory_busy_()) {
+      deferred_at_ = t;
+      return next_trigger(sc_core::SC_ZERO_TIME);
+    }
+    // Woken by the memory's answer: go on from the cycle SystemC's time is in (at its start:
+    // an answer may come between two clock edges), before the cycle a timed sleep was due, or
+    // after the cycle the SM fell asleep in when only the answer was due (nothing was due in
+    // between; left there, the SM's clock would lag SystemC's time by the sleep and the waits
+    // below, relative to SystemC's time, would sleep it again: a pointer chase took 30x the
+    // direct port's cycles, docs/vp.md). Never a cycle already ticked: an answer in the delta
+    // after a tick waits for the next.
     const Cycle c = std::max(clock_.cycles(t), untouched_);
-    if (c < clock_.now) clock_.now = cycles_ = c;
+    if (c != clock_.now) clock_.now = cycles_ = c;
     if (clock_.time(clock_.now) > t) return next_trigger(clock_.time(clock_.now) - t);
   }
   const Cycle wait = advance();

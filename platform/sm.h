@@ -163,6 +163,7 @@ private:
   std::function<void(Sm&)> on_stop_;
   const sc_core::sc_event* memory_event_ = nullptr;
   Cycle untouched_ = 0; // the first cycle not ticked yet (an early wake goes back no further)
+  sc_core::sc_time deferred_at_ = sc_core::sc_max_time(); // AT: the time step() last waited a delta
   std::function<bool()> memory_busy_;
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;

@@ -23,6 +23,9 @@ struct Txn : tlm::tlm_extension<Txn> {
     WriteDone,    // arbiter -> writeback: the write reached the bank
     Dispatch,     // collector -> exec -> pipe: operands complete
     Complete,     // pipe -> writeback: result ready after the pipe latency (the delay)
+    Announce,     // LSU -> writeback: a result the memory answers later (AT) takes its place
+                  // among the results now, as a Complete would; Answered says when it is ready
+    Answered,     // LSU -> writeback: the announced result is ready after the delay
     ResultSlot,   // pipe -> writeback: would a Complete be taken now? (busy: no)
     OperandsRead, // collector -> scheduler: sources have left the banks (WAR release)
     Written,      // writeback -> scheduler: destinations written (scoreboard release)

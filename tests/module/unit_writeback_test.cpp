@@ -67,8 +67,10 @@ struct Bench {
   }
 
   // A completed instruction of pipe `p` writing `dsts`, ready `latency` cycles after `now`.
+  // Announce: the result's ready cycle comes later (answer()).
   WarpInst* complete(Cycle now, Pipe p, std::vector<uint16_t> dsts, unsigned latency,
-                     unsigned warp = 3, unsigned scheduler = 1) {
+                     unsigned warp = 3, unsigned scheduler = 1,
+                     Txn::Kind kind = Txn::Kind::Complete) {
     clock.now = now;
     InstInfo& in = info[static_cast<unsigned>(p)];
     WarpInst* inst = pool.get();
@@ -81,12 +83,22 @@ struct Bench {
     inst->warp = warp;
     inst->scheduler = scheduler;
     Packet pk;
-    pk.prepare(Txn::Kind::Complete);
+    pk.prepare(kind);
     pk.txn.inst = inst;
     pk.delay = clock.time(latency);
     (p == Pipe::MEM ? lsu : exec).sock->b_transport(pk.gp, pk.delay);
     EXPECT_EQ(pk.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
     return inst;
+  }
+  // The memory answered the announced `inst` (AT): ready `latency` cycles after `now`.
+  void answer(Cycle now, WarpInst* inst, unsigned latency) {
+    clock.now = now;
+    Packet pk;
+    pk.prepare(Txn::Kind::Answered);
+    pk.txn.inst = inst;
+    pk.delay = clock.time(latency);
+    lsu.sock->b_transport(pk.gp, pk.delay);
+    EXPECT_FALSE(pk.txn.busy);
   }
   // The arbiter acknowledges the k-th write it received.
   void write_done(Cycle now, unsigned k) {
@@ -225,4 +237,23 @@ TEST(UnitWriteback, FullResultBufferRefusesUntilARetirement) {
   EXPECT_TRUE(refused(2, Txn::Kind::ResultSlot));
   b.write_done(3, 0); // retires
   EXPECT_FALSE(refused(3, Txn::Kind::ResultSlot));
+}
+
+// A load the memory answers later (AT) is announced when the LSU finishes it and keeps that
+// place among the pipe's results: answered in the cycle a younger result is ready, it takes
+// the write port first, as the direct port's load (handed over with its ready cycle) does.
+// Until it is ready it takes no entry of the result buffer.
+TEST(UnitWriteback, AnAnnouncedResultKeepsItsPlace) {
+  Bench b("{ports: 1, results: 1}");
+  WarpInst* load = b.complete(0, Pipe::MEM, {4}, 0, 3, 1, Txn::Kind::Announce);
+  WarpInst* younger = b.complete(5, Pipe::MEM, {7}, 5); // ready at 10; the buffer had room
+  EXPECT_FALSE(b.tick(9));
+  b.answer(10, load, 0);
+  EXPECT_EQ(load->complete_cycle, 10u);
+  EXPECT_TRUE(b.tick(10));
+  ASSERT_EQ(b.arb.seen.size(), 1u);
+  EXPECT_EQ(b.arb.seen[0].txn.inst, load);
+  EXPECT_TRUE(b.tick(11));
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  EXPECT_EQ(b.arb.seen[1].txn.inst, younger);
 }

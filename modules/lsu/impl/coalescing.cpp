@@ -87,18 +87,15 @@ public:
   }
 
   void tick(Cycle now) override {
-    // Instructions whose memory has answered (AT) hand their results over first.
+    // Instructions whose memory has answered (AT) tell the writeback first (in their cycle:
+    // the LSU ticks before the writeback).
     for (auto it = waiting_.begin(); it != waiting_.end();) {
       if (it->pending) {
         ++it;
         continue;
       }
       if (!it->error.empty()) throw WorkloadError(it->error);
-      if (!complete(*it, now)) {
-        ++wb_retries_;
-        wake(now + 1);
-        return;
-      }
+      complete(*it, now, Txn::Kind::Answered); // never refused: the result has its entry
       it = waiting_.erase(it);
     }
     if (queue_.empty()) return;
@@ -145,7 +142,17 @@ public:
       }
       e.issued = true;
     }
-    if (e.pending) { // the memory answers later (AT): the port goes on with the next one
+    // The memory answers later (AT): the result is announced now, when the direct port's
+    // would be handed over, and the port goes on with the next instruction.
+    if (e.pending && !e.announced) {
+      if (!complete(e, now, Txn::Kind::Announce)) {
+        ++wb_retries_;
+        wake(now + 1);
+        return;
+      }
+      e.announced = true;
+    }
+    if (e.pending) {
       waiting_.splice(waiting_.end(), queue_, queue_.begin());
     } else if (!complete(e, now)) {
       ++wb_retries_;
@@ -202,11 +209,12 @@ private:
     MemSpace space = MemSpace::None;
     tlm::tlm_command cmd = tlm::TLM_READ_COMMAND;
     std::vector<Segment> segs;
-    size_t next = 0;      // segments sent (global/local), port cycles used (shared)
-    unsigned degree = 1;  // shared: bank conflict degree
-    bool issued = false;  // port work done; Complete not yet accepted
-    unsigned pending = 0; // segments the memory answers later (AT)
-    std::string error;    // an error response to one of them
+    size_t next = 0;        // segments sent (global/local), port cycles used (shared)
+    unsigned degree = 1;    // shared: bank conflict degree
+    bool issued = false;    // port work done; Complete not yet accepted
+    unsigned pending = 0;   // segments the memory answers later (AT)
+    bool announced = false; // AT: the writeback knows the result is coming
+    std::string error;      // an error response to one of them
   };
 
   static unsigned lane_bytes(const WarpInst& inst) {
@@ -256,13 +264,15 @@ private:
     return degree;
   }
 
-  // Hands `e`'s result to the writeback, ready at e.ready; false if the writeback was busy.
-  bool complete(Entry& e, Cycle now) {
-    wb_.prepare(Txn::Kind::Complete);
+  // Hands `e`'s result to the writeback, ready at e.ready (Announce: when Answered says);
+  // false if the writeback was busy.
+  bool complete(Entry& e, Cycle now, Txn::Kind kind = Txn::Kind::Complete) {
+    wb_.prepare(kind);
     wb_.txn.inst = e.inst;
     wb_.delay = clock_->time(e.ready > now ? e.ready - now : 0);
     to_wb->b_transport(wb_.gp, wb_.delay);
     if (wb_.txn.busy) return false;
+    if (kind == Txn::Kind::Announce) return true;
     latency_total_ += std::max(e.ready, now) - e.dispatched;
     ++completed_;
     return true;

@@ -114,31 +114,50 @@ public:
   }
 
 protected:
+  struct Waiting;
   void on_complete(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
+    auto queue = [&]() -> std::deque<Waiting>& {
+      return waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info))];
+    };
+    const Cycle ready = now() + clock_->cycles(d);
+    if (t.kind == Txn::Kind::Answered) { // an announced result (it took its entry then)
+      auto& q = queue();
+      auto it =
+          std::find_if(q.begin(), q.end(), [&](const Waiting& w) { return w.inst == t.inst; });
+      sc_assert(it != q.end() && it->ready == kNever);
+      return ready_at(*it, ready);
+    }
     if (buffer_ && produced() >= buffer_) { // full: the pipe retries (backpressure to dispatch)
       t.busy = true;
       return;
     }
     if (t.kind == Txn::Kind::ResultSlot) return;
+    auto& q = queue();
     ++held_;
-    const Cycle ready = now() + clock_->cycles(d);
-    t.inst->complete_cycle = ready;
-    if (ctx_.probe) ctx_.probe->complete(*t.inst, ready);
     t.inst->wb_sent = t.inst->wb_pending = 0;
-    const Cycle write_at = write_ready(*t.inst, ready);
-    waiting_[static_cast<unsigned>(ctx_.shape->pipe_for(*t.inst->info))].push_back(
-        {write_at, t.inst});
-    gp.set_response_status(tlm::TLM_OK_RESPONSE);
-    wake(write_at);
+    // Queued in the order the pipes hand results over: the write ports serve ready results in
+    // that order, so a load the memory answers later (AT) holds its place from its announcement
+    // as the direct port's load, whose ready cycle is known at once, holds it.
+    q.push_back({kNever, t.inst});
+    if (t.kind != Txn::Kind::Announce) ready_at(q.back(), ready);
+  }
+
+  // The result of `w.inst` is ready at `ready`.
+  void ready_at(Waiting& w, Cycle ready) {
+    w.inst->complete_cycle = ready;
+    if (ctx_.probe) ctx_.probe->complete(*w.inst, ready);
+    w.ready = write_ready(*w.inst, ready);
+    wake(w.ready);
+    WarpInst* inst = w.inst;
     // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
     // result is ready dispatches when it is (collector/impl/fixed_stage.cpp).
-    if (const unsigned n = ctx_.shape->forward_stages; n && t.inst->n_dst) {
-      in_flight_.push_back(t.inst);
+    if (const unsigned n = ctx_.shape->forward_stages; n && inst->n_dst) {
+      in_flight_.push_back(inst);
       const Cycle at = ready > now() + n ? ready - n : now();
-      if (at == now()) return release_value(t.inst);
-      value_ready_.push_back({at, t.inst});
+      if (at == now()) return release_value(inst);
+      value_ready_.push_back({at, inst});
       wake(at);
     }
   }
