@@ -268,6 +268,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"rfc", "bypass", "", R::NotEvent,
      "results written around the RFC; priced by bank slice_writes"},
     {"rfc", "dead_elided", "", R::NotEvent, "dead values dropped without an access"},
+    {"rfc", "exit_dropped", "", R::NotEvent, "values of finished warps dropped without an access"},
     {"rfc", "flush_writebacks", "", R::NotEvent, "part of writebacks"},
     {"rfc", "flushes", "", R::NotEvent, "flush operations; their write-backs are in writebacks"},
     {"rfc", "eviction_waits", "", R::NotEvent, "waits"},

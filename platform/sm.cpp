@@ -243,10 +243,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     wb.p.fail("impl", "'" + wb.impl + "' and allocator.impl '" + al.impl +
                           "': WIR needs both the allocator and the writeback 'wir' (rename and "
                           "reuse stages, register allocation stage)");
-  if (subcores_[0].banks[0]->wake_latency()) {
-    gating_ = true;
-    finished_warps_.assign(shape_.warps, 0);
-  }
+  gating_ = subcores_[0].banks[0]->wake_latency() != 0;
+  finished_warps_.assign(shape_.warps, 0);
   // Warped-Compression: divergent instructions need their compressed destinations
   // decompressed first (platform/dummy_movs.h).
   if (subcores_[0].writeback->stored_form() == RegForm::Bdi) {
@@ -526,19 +524,31 @@ void Sm::retire(const WarpInst& inst) {
   if (inst.injected) return void(++*movs_retired_);
   ++retired_;
   frontend_.retire(inst);
-  if (!gating_) return;
-  // Power gating: the rows of warps whose CTA has just finished hold nothing live.
+  // A CTA ends only at the retirement of one of its instructions: when it does, free the
+  // slots of every warp whose CTA has finished since.
+  if (frontend_.warps_finished(inst.warp) != finished_warps_[inst.warp]) free_slots();
+}
+
+// The registers of a warp slot whose CTA has finished are dead (deallocated) until its next
+// CTA writes them: power-gated banks clear their valid bits, the row tags (W-C range
+// indicators, CMRC width masks) return to their reset value 0, and every unit of the sub-core
+// drops what it keeps for the slot (Unit::slot_freed), downstream units first.
+void Sm::free_slots() {
   for (unsigned w = 0; w < finished_warps_.size(); ++w) {
     const uint64_t f = frontend_.warps_finished(w);
-    if (f != finished_warps_[w]) {
-      const unsigned sub = shape_.subcore_of(w);
-      for (unsigned r = 0; r < shape_.regs_per_thread; ++r) {
-        const BankLoc loc = mapping_->map(shape_.local_warp(w), r);
-        subcores_[sub].banks[loc.bank]->release_row(loc.row);
-        if (observed_) probes_.released(sub, loc.bank, loc.row, clock_.now);
-      }
-    }
+    if (f == finished_warps_[w]) continue;
     finished_warps_[w] = f;
+    const unsigned sub = shape_.subcore_of(w);
+    SubCore& c = subcores_[sub];
+    for (unsigned r = 0; r < shape_.regs_per_thread; ++r) {
+      const BankLoc loc = mapping_->map(shape_.local_warp(w), r);
+      c.row_tags->set(loc.bank, loc.row, 0);
+      if (!gating_) continue;
+      c.banks[loc.bank]->release_row(loc.row);
+      if (observed_) probes_.released(sub, loc.bank, loc.row, clock_.now);
+    }
+    for (Unit* u : order_)
+      if (u->context().subcore == sub) u->slot_freed(w);
   }
 }
 

@@ -177,6 +177,7 @@ private:
   uint64_t *movs_injected_ = nullptr, *movs_retired_ = nullptr;
   bool gating_ = false;                  // power-gated banks: told when rows are released
   std::vector<uint64_t> finished_warps_; // per warp slot: frontend's warps_finished seen
+  void free_slots();                     // the slots whose CTA finished: state reset
   VcdRecorder* vcd_ = nullptr;
   TimeSeries* series_ = nullptr;
   SmLimits limits_;

@@ -122,6 +122,11 @@ public:
   virtual void dump_state(std::ostream&) const {}
   // End of the run: settle time-integrated statistics.
   virtual void finish() {}
+  // Warp slot `warp` of this unit's sub-core holds no CTA any more (its CTA retired): every
+  // register of the slot is dead. A unit that keeps state per warp slot (cached values, tags,
+  // scheduler sets) returns it to what a newly launched warp finds. Called by the SM before
+  // the slot's next CTA, of this launch or a later one, issues (Sm::free_slots).
+  virtual void slot_freed(unsigned /*warp*/) {}
   // Brings time-integrated statistics up to the start of cycle `at` (<= now()) without
   // changing what they count later (a time series reads them mid-run).
   virtual void settle(Cycle /*at*/) {}

@@ -2,6 +2,9 @@
 // (one simulation per process); the programs carry the compiler hints by hand.
 #include <gtest/gtest.h>
 
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/probe.h"
 #include "tests/support/scripted_sim.h"
 
 using namespace gpurf;
@@ -84,4 +87,50 @@ TEST(GebhartRfc, WithoutLivenessDeadValuesAreWrittenBack) {
   Sim run(suspend_program(), 2, {"rfc.liveness=false"});
   ASSERT_TRUE(run.r.ok) << run.r.error;
   EXPECT_EQ(run.stat("sm.sub0.rfc", "dead_elided"), 0u);
+}
+
+// The RFC holds values of a warp slot's current CTA only: when the CTA ends its registers are
+// dead and the set is emptied without write-backs. Before, the standard scheduler (no
+// deactivation at exit) left them there, and the next CTA's first allocations evicted them
+// into the MRF rows of registers it had not written yet. Watches, per warp slot, RFC
+// write-backs (bank writes of carrier records, seq 0) of a value older than the slot's last
+// exit that reach the banks after an instruction of the slot's next warp has retired.
+namespace {
+struct StaleWritebackWatch : Observer {
+  std::vector<uint64_t> exit_seq = std::vector<uint64_t>(64, 0);
+  std::vector<bool> next_warp_retired = std::vector<bool>(64, false);
+  uint64_t writebacks = 0, stale = 0;
+  void issue(const WarpInst& i, Cycle) override {
+    if (!i.info->exit) return;
+    exit_seq.at(i.warp) = i.seq;
+    next_warp_retired.at(i.warp) = false;
+  }
+  void retire(const WarpInst& i, Cycle) override {
+    if (exit_seq.at(i.warp) && i.seq > exit_seq.at(i.warp)) next_warp_retired.at(i.warp) = true;
+  }
+  void write(const RegAccess& a, Cycle) override {
+    if (a.store != Store::Bank || !a.inst || a.inst->seq != 0) return;
+    ++writebacks;
+    const unsigned w = a.inst->warp;
+    stale += next_warp_retired.at(w) && a.version < exit_seq.at(w);
+  }
+};
+} // namespace
+
+TEST(GebhartRfc, NoValueOfAFinishedCtaIsWrittenBack) {
+  // dp1d: 10 CTAs of 8 warps, 4 resident on 32 warp slots: the slots get later CTAs.
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/dp1d.yaml");
+  ConfigPtr platform = load_config(GPURF_SOURCE_DIR "/configs/gebhart-rfc.yaml");
+  PtxFrontend fe(spec, frontend_options(*platform));
+  StaleWritebackWatch watch;
+  SimOptions o;
+  o.observers.push_back(&watch);
+  Simulation sim(*platform, fe, fe.regs_per_thread(), o);
+  const RunResult r = sim.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(fe.verify_outputs(), "");
+  EXPECT_GT(watch.writebacks, 0u);
+  EXPECT_EQ(watch.stale, 0u);
+  // The finished CTAs' live dirty values were dropped instead.
+  EXPECT_GT(r.stats.at("sm.sub0.rfc").at("exit_dropped").at("value").get<uint64_t>(), 0u);
 }

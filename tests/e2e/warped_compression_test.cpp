@@ -102,3 +102,41 @@ TEST(WarpedCompression, DivergentWritesOfCompressedRegistersGetADummyMov) {
   EXPECT_EQ(stat("sm.sub0.scheduler0", "issued") + stat("sm.sub0.scheduler1", "issued"),
             fe.retired() + movs);
 }
+
+// The range indicators belong to the registers of a CTA: when a warp slot's CTA ends its
+// registers are deallocated and their indicators return to "uncompressed". apps/dp1d at 7 CTAs
+// (one more than fit) over two launches: warp 0 of every CTA writes registers in divergent code
+// first, so a stale indicator from the slot's previous CTA would make a dummy MOV decompress
+// the old CTA's bytes (the second launch starts with fresh registers: the MOV read 0x10032900
+// where the register holds 0). With power gating (wc*) and without (wake_latency 0: the reset
+// does not depend on the valid bits).
+namespace {
+void run_dp1d_two_launches(const std::string& config, const std::vector<std::string>& overrides) {
+  const LaunchSpec spec =
+      load_launch(GPURF_SOURCE_DIR "/workloads/apps/dp1d.yaml", 1, {"cols=1568", "rows=33"});
+  ConfigPtr platform = load_config(GPURF_SOURCE_DIR "/configs/" + config);
+  for (const std::string& o : overrides) apply_override(*platform, o);
+  PtxFrontend fe(spec, frontend_options(*platform));
+  Simulation sim(*platform, fe, fe.regs_per_thread());
+  const RunResult r = sim.run();
+  ASSERT_TRUE(r.ok) << config << ": " << r.error;
+  EXPECT_EQ(r.launches, 2u);
+  EXPECT_EQ(fe.verify_outputs(), "");
+  const uint64_t movs = r.stats.at("sm").at("movs_injected").at("value").get<uint64_t>();
+  EXPECT_GT(movs, 0u) << "the case needs divergent writes of compressed registers";
+}
+} // namespace
+
+TEST(WarpedCompression, RangeIndicatorsResetWhenACtaEnds) { run_dp1d_two_launches("wc.yaml", {}); }
+TEST(WarpedCompression, RangeIndicatorsResetWithoutPowerGating) {
+  run_dp1d_two_launches("wc.yaml", {"bank.wake_latency=0"});
+}
+TEST(WarpedCompression, RangeIndicatorsResetWithChoice40) {
+  run_dp1d_two_launches("wc-40.yaml", {});
+}
+TEST(WarpedCompression, RangeIndicatorsResetWithChoice41) {
+  run_dp1d_two_launches("wc-41.yaml", {});
+}
+TEST(WarpedCompression, RangeIndicatorsResetWithChoice42) {
+  run_dp1d_two_launches("wc-42.yaml", {});
+}

@@ -76,6 +76,10 @@ public:
                              "cycles")),
         port_stall_(stats().scalar("write_port_stall_cycles",
                                    "cycles a result waited for the RFC write port", "cycles")),
+        exit_dropped_(stats().scalar("exit_dropped",
+                                     "dirty live entries dropped without write-back because "
+                                     "their warp's CTA finished (every register dead)",
+                                     "registers")),
         active_(c.shape->warps, true) {
     stats().formula("hit_rate", "reads / (reads + misses)", "ratio", [this] {
       return reads_ + misses_ ? double(reads_) / double(reads_ + misses_) : 0.0;
@@ -180,6 +184,14 @@ public:
   }
 
   Timing timing() const override { return {read_ports_, write_ports_, tag_latency_, hit_latency_}; }
+
+  // The slot's CTA has finished: its registers are deallocated, so every value in the set is
+  // dead whatever the liveness bits say, and none is written back. Left in place, the next
+  // CTA in the slot would find them (a hit on a value it never wrote; a write-back of the old
+  // CTA's value into its register).
+  void slot_freed(unsigned warp) override {
+    for (const RfcEntry& e : store_.flush(warp)) exit_dropped_ += e.dirty && !(liveness_ && e.dead);
+  }
 
   void dump_state(std::ostream& os) const override {
     os << "  " << reads_q_.size() << " reads, " << writes_q_.size() << " results queued, "
@@ -298,7 +310,7 @@ private:
   uint64_t &reads_, &writes_, &misses_, &results_, &mrf_writes_, &wb_live_, &wb_dead_, &wb_flush_,
       &flushes_;
   Stat& bypass_;
-  uint64_t &wait_, &port_stall_;
+  uint64_t &wait_, &port_stall_, &exit_dropped_;
   std::vector<bool> active_;
   std::deque<Pending> reads_q_;
   std::deque<Txn> writes_q_;
