@@ -245,6 +245,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                           "reuse stages, register allocation stage)");
   gating_ = subcores_[0].banks[0]->wake_latency() != 0;
   finished_warps_.assign(shape_.warps, 0);
+  reset_rows_ = !subcores_[0].writeback->renames();
   // Warped-Compression: divergent instructions need their compressed destinations
   // decompressed first (platform/dummy_movs.h).
   if (subcores_[0].writeback->stored_form() == RegForm::Bdi) {
@@ -531,8 +532,10 @@ void Sm::retire(const WarpInst& inst) {
 
 // The registers of a warp slot whose CTA has finished are dead (deallocated) until its next
 // CTA writes them: power-gated banks clear their valid bits, the row tags (W-C range
-// indicators, CMRC width masks) return to their reset value 0, and every unit of the sub-core
-// drops what it keeps for the slot (Unit::slot_freed), downstream units first.
+// indicators, CMRC width masks) return to their reset value 0, the rows to zeros with version
+// 0 (a CTA's registers start at 0, docs/frontend.md "Undefined reads"; not under WIR, whose
+// rows are a pool of all warps and whose slot starts unmapped), and every unit of the
+// sub-core drops what it keeps for the slot (Unit::slot_freed), downstream units first.
 void Sm::free_slots() {
   for (unsigned w = 0; w < finished_warps_.size(); ++w) {
     const uint64_t f = frontend_.warps_finished(w);
@@ -540,9 +543,11 @@ void Sm::free_slots() {
     finished_warps_[w] = f;
     const unsigned sub = shape_.subcore_of(w);
     SubCore& c = subcores_[sub];
+    if (reset_rows_) std::fill(version_[w].begin(), version_[w].end(), 0);
     for (unsigned r = 0; r < shape_.regs_per_thread; ++r) {
       const BankLoc loc = mapping_->map(shape_.local_warp(w), r);
       c.row_tags->set(loc.bank, loc.row, 0);
+      if (reset_rows_) c.banks[loc.bank]->reset_row(loc.row);
       if (!gating_) continue;
       c.banks[loc.bank]->release_row(loc.row);
       if (observed_) probes_.released(sub, loc.bank, loc.row, clock_.now);

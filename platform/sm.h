@@ -175,6 +175,9 @@ private:
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   std::unique_ptr<DummyMovs> movs_;            // W-C: the writeback compresses registers
   uint64_t *movs_injected_ = nullptr, *movs_retired_ = nullptr;
+  // A CTA's registers start at 0 (docs/frontend.md, "Undefined reads"): free_slots() resets
+  // the rows of a slot whose CTA finished (not with WIR, which unmaps the slot's registers).
+  bool reset_rows_ = false;
   bool gating_ = false;                  // power-gated banks: told when rows are released
   std::vector<uint64_t> finished_warps_; // per warp slot: frontend's warps_finished seen
   void free_slots();                     // the slots whose CTA finished: state reset

@@ -573,6 +573,8 @@ int run(const Cli& c) {
   }
   // Warp instructions executed functionally but never issued (frontend.constants: operands).
   summary["constant_instructions"] = ptx ? ptx->hidden_steps() : 0;
+  // Register reads in lanes their CTA never wrote (read as 0; docs/frontend.md).
+  summary["undefined_reads"] = ptx ? ptx->undefined_reads() : 0;
   if (ptx && ptx->options().reuse_oracle)
     summary["reuse_oracle_mismatches"] = ptx->oracle_mismatches();
   summary["outputs_checked"] = outputs_checked;

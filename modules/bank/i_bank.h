@@ -23,6 +23,10 @@ public:
   // ptxas's registers while every PTX virtual register keeps its own number, so the
   // simulated values need more rows than the hardware has; docs/frontend.md).
   virtual void reserve_rows(unsigned rows) = 0;
+  // Row `row` back to what it held before any write (zeros, version tag 0): a functional
+  // reset that no port sees and no statistic counts (a CTA's registers start at 0,
+  // docs/frontend.md).
+  virtual void reset_row(unsigned row) = 0;
   // Port structure per slice: true for one read and one write port, false for one shared.
   virtual bool separate_write_port() const = 0;
   virtual unsigned latency() const = 0;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <sstream>
 #include <tuple>
 #include <unordered_map>
@@ -293,6 +294,44 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
       }
     }
   }
+  split_bar_red();
+}
+
+void PtxFrontend::split_bar_red() {
+  // bar.red's result exists only once every thread of the CTA arrived, after this warp's
+  // barrier instruction has issued and perhaps retired. As SASS does (BAR.RED, then
+  // B2R.RESULT reads the reduction into a register or predicate), the barrier is issued
+  // without its destination, and a B2R record (its own pc after the layout's) writes the
+  // destination when the warp goes on after the release.
+  const unsigned total = unsigned(info_.size());
+  b2r_of_.assign(total, -1);
+  for (size_t fi = 0; fi < layout_.size(); ++fi) {
+    const ptx::Function& f = *layout_[fi];
+    for (unsigned i = 0; i < f.instrs.size(); ++i) {
+      const ptx::Instr& in = f.instrs[i];
+      if (in.op != ptx::Op::Bar || in.bar != ptx::BarMode::Red) continue;
+      const unsigned pc = layout_base_[fi] + i;
+      b2r_of_[pc] = int(info_.size());
+      b2r_names_.push_back(std::make_unique<std::string>("b2r.result (" + in.text + ")"));
+      InstInfo bar = info_[pc], b2r = bar;
+      OperandMap bmap = maps_[pc];
+      bar.n_dst = bar.n_pdst = 0; // the barrier reads its predicate, writes nothing
+      b2r.pc = uint32_t(info_.size());
+      b2r.opname = b2r_names_.back()->c_str();
+      b2r.op_class = OpClass::Move;
+      b2r.pipe = ptx::class_pipe(OpClass::Move);
+      b2r.n_src = b2r.n_psrc = 0;
+      b2r.barrier = b2r.exit = false;
+      b2r.reuse_op = b2r.computation_op = 0;
+      b2r.reuse_n = 0;
+      b2r.reuse_why = 0;
+      b2r.consumes_long_latency = b2r.produces_long_latency = false;
+      info_[pc] = bar;
+      info_.push_back(b2r);
+      maps_.push_back(bmap);
+      hidden_.push_back(false);
+    }
+  }
 }
 
 PtxFrontend::~PtxFrontend() = default;
@@ -452,11 +491,6 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
     finished[w] = warps_[w].finished;
   warps_.assign(size_t(sm_warps_) * sms, WarpSlot{});
   for (size_t w = 0; w < warps_.size(); ++w) warps_[w].finished = finished[w];
-  for (WarpSlot& w : warps_) {
-    w.shadow.assign(regs_per_thread(), LaneValues{});
-    w.writer.assign(regs_per_thread(), -1);
-    w.pshadow.assign(preds_per_thread(), LaneValues{});
-  }
   next_cta_ = live_ctas_ = 0;
   // The first CTAs go round-robin over the SMs (GPGPU-Sim's distributor); later, a CTA slot
   // freed in an SM takes the next CTA, so a faster SM runs more of the grid.
@@ -497,6 +531,12 @@ void PtxFrontend::launch_into(unsigned k) {
     const size_t key = size_t(c.linear) * warps_per_cta_ + i;
     w.oracle = key < oracle_.size() ? &oracle_[key] : nullptr;
     w.lanes = std::min(kWarpSize, c.threads - i * kWarpSize);
+    // A CTA's registers start at 0, as the engine's and the banks' (Sm resets the rows of a
+    // slot whose CTA finished): a read of a register the CTA never wrote reads 0.
+    w.shadow.assign(regs_per_thread(), LaneValues{});
+    w.writer.assign(regs_per_thread(), -1);
+    w.written.assign(regs_per_thread(), 0);
+    w.pshadow.assign(preds_per_thread(), LaneValues{});
   }
   ++live_ctas_;
   ++offer_epoch_; // the CTA's warps have instructions to offer
@@ -513,6 +553,7 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
   for (;;) {
     const ptx::Peek p = kernel_->peek(ew);
     if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
+    if (ws.b2r >= 0) return ws.next = &info_[unsigned(ws.b2r)]; // the barrier released
     const unsigned pc = pc_of(p);
     if (!hidden_[pc]) return ws.next = &info_[pc];
     // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
@@ -597,6 +638,7 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
           ptx::StepResult r;
           k.step(ws[i], r);
           if (!hidden_[pc]) streams[i].push_back(pc);
+          if (b2r_of_[pc] >= 0) streams[i].push_back(uint32_t(b2r_of_[pc])); // see execute()
           stepped = true;
         }
         if (!stepped) break; // every warp at a barrier or done: the engine resolves barriers
@@ -636,10 +678,15 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     throw WorkloadError("execute() on warp slot " + std::to_string(warp) +
                         ", which has no instruction ready (" + describe_warp(warp) + ")");
   WarpSlot& w = warps_[unsigned(warp)];
+  if (w.b2r >= 0) return execute_b2r(warp, out);
   CtaSlot& c = ctas_[unsigned(w.cta_slot)];
   w.next = nullptr;
   step_engine(w.engine_warp);
   const ptx::StepResult& r = *step_;
+  if (b2r_of_[info->pc] >= 0) {
+    w.b2r = b2r_of_[info->pc];
+    w.b2r_mask = r.exec_mask;
+  }
   const OperandMap& map = maps_[info->pc];
   const uint32_t exists = thread_mask(w);
   out.info = info;
@@ -649,17 +696,8 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   out.thread_mask = exists;
   out.n_src = info->n_src;
   out.n_dst = info->n_dst;
-  // Oracle reuse bits of this dynamic instance, when the stream is the profile run's.
   uint32_t oracle = 0;
-  bool use_oracle = false;
-  if (w.oracle) {
-    const uint64_t n = w.executed++;
-    use_oracle = n < w.oracle->pc.size() && w.oracle->pc[n] == info->pc;
-    if (use_oracle)
-      oracle = w.oracle->bits[n];
-    else
-      ++oracle_mismatches_;
-  }
+  const bool use_oracle = oracle_bits(w, *info, oracle);
   auto lanes_of = [&](const std::vector<ptx::LaneValues64>& vs, unsigned vreg, unsigned half,
                       LaneValues& dst) {
     for (const ptx::LaneValues64& x : vs)
@@ -683,6 +721,16 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     if (!lanes_of(r.reads, map.src_vreg[k], map.src_half[k], o.value))
       throw WorkloadError("internal: engine did not report source vreg " +
                           std::to_string(map.src_vreg[k]) + " of " + where(module(), *r.instr));
+    if (const uint32_t undef = r.exec_mask & exists & ~w.written[o.reg]) {
+      // Legal PTX may read a register no instruction wrote (undefined in PTX): it reads 0, as
+      // in GPGPU-Sim, and the CTA's storage holds 0 there too.
+      if (!undefined_reads_++)
+        std::cerr << "warning: kernel '" << launch_.kernel << "': " << where(module(), *r.instr)
+                  << " reads " << r.func->regs[map.src_vreg[k]].name << " (r" << o.reg
+                  << ") in lanes " << hex(undef)
+                  << " where no instruction of its CTA wrote it: an undefined value in PTX, "
+                     "read as 0 (as GPGPU-Sim does); later such reads are counted, not shown\n";
+    }
     const LaneValues& sh = w.shadow[o.reg];
     if (sh != o.value) {
       unsigned l = 0;
@@ -690,17 +738,18 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       const int wr = w.writer[o.reg];
       const ptx::Function& f = *r.func;
       std::ostringstream m;
-      // Legal PTX may read a register no instruction wrote (its value is undefined); the
-      // engine reads 0, the allocated register holds whatever it last held.
+      // A called function's registers start at 0 in each call (a fresh frame): one it may read
+      // before writing holds what its previous call left in the timing model.
       const compiler::FunctionPlan* p = plan_.plan(f);
-      if (p && p->liveness.entry_live_in.test(map.src_vreg[k]))
+      if (p && !f.is_entry && p->liveness.entry_live_in.test(map.src_vreg[k]))
         throw WorkloadError(
-            "undefined register read: warp slot " + std::to_string(warp) + " at " +
-            where(module(), *r.instr) + ": source " + std::to_string(k) + " " +
-            f.regs[map.src_vreg[k]].name + " is read before any instruction of " + f.name +
-            " wrote it (on some path), an undefined value in PTX; gpurf runs kernels whose "
-            "reads are defined: initialise " +
-            f.regs[map.src_vreg[k]].name + " first");
+            "undefined register read in a called function: warp slot " + std::to_string(warp) +
+            " at " + where(module(), *r.instr) + ": source " + std::to_string(k) + " " +
+            f.regs[map.src_vreg[k]].name + " is read before any instruction of this call of " +
+            f.name +
+            " wrote it (on some path); gpurf reads a never-written register of a CTA "
+            "as 0, but not yet one of a later call: initialise " +
+            f.regs[map.src_vreg[k]].name + " in " + f.name + " first");
       m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
         << where(module(), *r.instr) << ": source " << k << " " << f.regs[map.src_vreg[k]].name
         << " in r" << o.reg << " lane " << l << " is " << hex(o.value[l])
@@ -728,6 +777,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     }
     w.shadow[o.reg] = o.value;
     w.writer[o.reg] = int32_t(info->pc);
+    w.written[o.reg] |= r.exec_mask;
   }
   pred_sources_ += info->n_psrc;
   for (unsigned k = 0; k < info->n_psrc; ++k)
@@ -753,6 +803,63 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   ++c.issued;
   ++issued_;
   watch_loops(warp, *info, out);
+}
+
+bool PtxFrontend::oracle_bits(WarpSlot& w, const InstInfo& info, uint32_t& bits) {
+  if (!w.oracle) return false;
+  const uint64_t n = w.executed++;
+  if (n < w.oracle->pc.size() && w.oracle->pc[n] == info.pc) {
+    bits = w.oracle->bits[n];
+    return true;
+  }
+  ++oracle_mismatches_;
+  return false;
+}
+
+void PtxFrontend::execute_b2r(unsigned warp, WarpInst& out) {
+  WarpSlot& w = warps_[warp];
+  const InstInfo& info = info_[unsigned(w.b2r)];
+  const OperandMap& map = maps_[info.pc];
+  w.next = nullptr;
+  w.b2r = -1;
+  const uint32_t exists = thread_mask(w);
+  out.info = &info;
+  out.warp = warp;
+  out.cta = unsigned(w.cta_slot);
+  out.active_mask = w.b2r_mask;
+  out.thread_mask = exists;
+  out.n_src = 0;
+  out.n_dst = info.n_dst;
+  uint32_t oracle = 0;
+  const bool use_oracle = oracle_bits(w, info, oracle); // the profile's streams hold B2Rs too
+  auto value = [&](unsigned vreg, unsigned half, LaneValues& dst) {
+    ptx::LaneValues64 v;
+    try {
+      v = kernel_->reg_value(w.engine_warp, vreg);
+    } catch (const ptx::RuntimeError& e) {
+      throw WorkloadError(e.what());
+    }
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      dst[l] = exists >> l & 1 ? uint32_t(v.v[l] >> (32 * half)) : 0;
+  };
+  for (unsigned k = 0; k < info.n_dst; ++k) {
+    RegOperand& o = out.dst[k];
+    o.reg = info.dst_reg[k];
+    o.last_read = o.long_latency = false;
+    o.reuse_near = use_oracle ? (oracle >> (8 + k) & 1) != 0 : info.dst_reuse_near[k];
+    value(map.dst_vreg[k], map.dst_half[k], o.value);
+    w.shadow[o.reg] = o.value;
+    w.writer[o.reg] = int32_t(info.pc);
+    w.written[o.reg] |= w.b2r_mask;
+  }
+  for (unsigned k = 0; k < info.n_pdst; ++k) {
+    value(map.pdst_vreg[k], 0, out.pdst_value[k]);
+    w.pshadow[info.pdst_reg[k]] = out.pdst_value[k];
+  }
+  out.access_bytes = 0;
+  out.addr.fill(0);
+  ++ctas_[unsigned(w.cta_slot)].issued;
+  ++issued_;
 }
 
 void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out) {

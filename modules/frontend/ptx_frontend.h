@@ -204,7 +204,10 @@ public:
   uint64_t buffer_address(const std::string& name) const;
   uint64_t issued() const { return issued_; }
   uint64_t retired() const { return retired_; }
-  uint64_t operands_checked() const { return checked_; }       // source registers compared
+  uint64_t operands_checked() const { return checked_; } // source registers compared
+  // Source registers read in lanes their CTA never wrote (they read 0; one warning names the
+  // first).
+  uint64_t undefined_reads() const { return undefined_reads_; }
   uint64_t predicate_sources() const { return pred_sources_; } // predicate operands read
 
 private:
@@ -234,12 +237,26 @@ private:
     uint64_t finished = 0;                // warps that finished in this slot
     std::vector<LaneValues> shadow;       // architectural registers as the timing model holds them
     std::vector<int32_t> writer;          // per register: last writing instruction's pc (-1: none)
+    std::vector<uint32_t> written;        // per register: lanes its CTA wrote
     std::vector<LaneValues> pshadow;      // predicate registers as last written (0/1 per lane)
     const OracleStream* oracle = nullptr; // oracle reuse hints of this warp's stream
     uint64_t executed = 0;                // instructions executed since its CTA launched
     // peek()'s answer while it offers one: only the warp's own next step changes it.
     const InstInfo* next = nullptr;
+    // bar.red issued: the pc of its B2R record, issued once the barrier released (-1: none),
+    // and the lanes it writes.
+    int b2r = -1;
+    uint32_t b2r_mask = 0;
   };
+  // bar.red: the barrier part keeps the instruction's pc, a B2R record after the layout's
+  // pcs writes its destination (split_bar_red()).
+  void split_bar_red();
+  std::vector<int> b2r_of_; // per layout pc: its B2R record's pc (-1: not a bar.red)
+  std::vector<std::unique_ptr<std::string>> b2r_names_;
+  // Oracle reuse bits of this dynamic instance of `w`, when its stream is the profile run's.
+  bool oracle_bits(WarpSlot& w, const InstInfo& info, uint32_t& bits);
+  // Issues warp `warp`'s pending B2R: its destination from the engine's register.
+  void execute_b2r(unsigned warp, WarpInst& out);
 
   // The launch in launch_ (grid, block, shared memory) with params_: the kernel, residency
   // and the first CTAs.
@@ -307,6 +324,7 @@ private:
   unsigned sm_warps_ = 0; // warp slots per SM
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
   uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;
+  uint64_t undefined_reads_ = 0;
   LoopWatch loops_;
 };
 

@@ -137,9 +137,6 @@ expect_exit 2 "no platform file or platform named 'fermy'" "did you mean 'fermi'
   --platform fermy
 expect_exit 2 "unknown argument '--platfrom'" "did you mean '--platform'?" -- run --platfrom fermi
 expect_exit 2 "did you mean 'gebhart'?" -- micro --platform gebhar
-# Legal PTX reading a register before any write is named as such, not as an allocation error.
-expect_exit 1 "undefined register read" "%r3" "undef.ptx:18" -- run \
-  --workload "$SRC/tests/cli/data/undef.yaml" -p sm.warps=4
 # A spin loop no thread can leave stops in seconds (not at sm.max_cycles, hours later) with
 # a message and partial statistics.
 expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop?" \

@@ -244,7 +244,9 @@ private:
     const InstInfo& info = *inst.info;
     if (!state_ || !state_->options.reuse) return false;
     if (!info.reuse_op) return skip(info.reuse_why ? info.reuse_why - 1u : 0u);
-    if (inst.divergent()) return skip(kDivergent);
+    // Not all 32 lanes active, as the hardware sees it (divergence, or a CTA's partial last
+    // warp, whose lanes without a thread hold 0, not another warp's values).
+    if (inst.active_mask != ~0u) return skip(kDivergent);
     // A dedicated (pinned) register is written in place by the warp's next divergent writes
     // (Sec. V-D): like the VSB, the reuse buffer ties no value to it, so no tag names it.
     const unsigned lw = ctx_.shape->local_warp(inst.warp);

@@ -43,6 +43,11 @@ public:
     data_.resize(size_t(rows) * kRegBytes, 0);
     tags_.resize(size_t(rows) * slices_, 0);
   }
+  void reset_row(unsigned row) override {
+    if (size_t(row + 1) * kRegBytes > data_.size()) return;
+    std::memset(&data_[size_t(row) * kRegBytes], 0, kRegBytes);
+    std::fill_n(&tags_[size_t(row) * slices_], slices_, 0); // version 0: no instruction's
+  }
   bool separate_write_port() const override { return split_; }
   unsigned latency() const override { return latency_; }
 

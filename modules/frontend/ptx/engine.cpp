@@ -852,6 +852,15 @@ unsigned Kernel::cta_linear_id(unsigned cta) const { return impl_->cta(cta).line
 void Kernel::release_cta(unsigned cta) { impl_->release_cta(cta); }
 unsigned Kernel::warp_cta(unsigned warp) const { return impl_->warp(warp).cta; }
 unsigned Kernel::warp_index_in_cta(unsigned warp) const { return impl_->warp(warp).idx; }
+LaneValues64 Kernel::reg_value(unsigned warp, unsigned vreg) const {
+  const Frame& fr = impl_->warp(warp).frames.back();
+  if (size_t(vreg + 1) * kWarpLanes > fr.regs.size())
+    throw RuntimeError("reg_value: no vreg " + std::to_string(vreg) + " in '" + fr.f->name + "'");
+  LaneValues64 v;
+  v.vreg = vreg;
+  std::memcpy(v.v.data(), &fr.regs[size_t(vreg) * kWarpLanes], 8 * kWarpLanes);
+  return v;
+}
 
 Peek Kernel::peek(unsigned warp) const {
   const WarpState& w = impl_->warp(warp);

@@ -204,6 +204,9 @@ public:
   void step(unsigned warp, StepResult& out);
   unsigned warp_cta(unsigned warp) const;
   unsigned warp_index_in_cta(unsigned warp) const;
+  // Vreg `vreg` of the warp's current call frame, all 32 lanes (bar.red's destination once the
+  // barrier released: the front-end's B2R reads it there).
+  LaneValues64 reg_value(unsigned warp, unsigned vreg) const;
   std::string describe_warp(unsigned warp) const;
   uint64_t instructions_executed() const { return executed_; }
 

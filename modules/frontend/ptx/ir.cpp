@@ -154,8 +154,7 @@ static bool is_mem_long(Space s) {
   return s == Space::Global || s == Space::Local || s == Space::Generic || s == Space::Const;
 }
 
-// The pipe a class runs on unless the platform moves it.
-static gpurf::Pipe class_pipe(gpurf::OpClass c) {
+gpurf::Pipe class_pipe(gpurf::OpClass c) {
   using gpurf::OpClass;
   using gpurf::Pipe;
   switch (c) {

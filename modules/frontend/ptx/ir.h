@@ -428,6 +428,8 @@ struct OpTraits {
   bool call = false, ret = false;
 };
 OpTraits op_traits(const Instr& in);
+// The pipe a latency class runs on unless the platform moves it.
+gpurf::Pipe class_pipe(gpurf::OpClass c);
 
 // Maps an instruction's state space to the timing model's MemSpace (Generic → Global).
 gpurf::MemSpace mem_space(const Instr& in);

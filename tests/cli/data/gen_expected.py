@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Inputs and expected outputs of debug_loop, sync_red and undef (tests/cli/frontend_kernels.sh),
+computed on the host from the kernels' C semantics, independently of gpurf.
+Run from this folder: python3 gen_expected.py (writes *_in.bin and *_expected.bin)."""
+import struct
+
+def s8(x):
+    x &= 0xFF
+    return x - 0x100 if x & 0x80 else x
+
+def s16(x):
+    x &= 0xFFFF
+    return x - 0x10000 if x & 0x8000 else x
+
+def s32(x):
+    x &= 0xFFFFFFFF
+    return x - 0x100000000 if x & 0x80000000 else x
+
+def inputs(count, seed, lo, hi):
+    # a 64-bit LCG (Knuth's MMIX constants), the high 32 bits mapped onto [lo, hi]
+    x, out = seed, []
+    for _ in range(count):
+        x = (x * 6364136223846793005 + 1442695040888963407) & (2**64 - 1)
+        out.append(lo + (x >> 32) % (hi - lo + 1))
+    return out
+
+def write(name, values):
+    with open(name, "wb") as f:
+        f.write(struct.pack("<%di" % len(values), *values))
+
+# debug_loop: n = 4000 threads of 4096 (grid 32 x 128) do work; the rest keep out's 0.
+DL_N, DL_THREADS = 4000, 4096
+dl_in = inputs(DL_THREADS, 7, -1000, 1000)
+dl_out = []
+for i, v in enumerate(dl_in):
+    if i >= DL_N:
+        dl_out.append(0)
+        continue
+    acc, last = 0, None
+    for k in range((v & 15) + 1):
+        step = s8(v + k * 3)
+        if k == 0:
+            last = step
+        elif k & 1:
+            acc = s16(acc + last)
+        else:
+            acc = s16(acc - s16(step ^ last))
+        last = s8(last * 3 + 1)
+    r = acc
+    if v & 16:
+        r = s32(r * 2 + last)
+    dl_out.append(r)
+write("debug_loop_in.bin", dl_in)
+write("debug_loop_expected.bin", dl_out)
+
+# sync_red: 60 CTAs of 100 threads, 11 rounds of count / and / or over each CTA.
+SR_CTAS, SR_BLOCK, SR_ROUNDS = 60, 100, 11
+sr_in = inputs(SR_CTAS * SR_BLOCK, 11, -400, 1200)
+sr_out = []
+for c in range(SR_CTAS):
+    vs = sr_in[c * SR_BLOCK:(c + 1) * SR_BLOCK]
+    acc = 0
+    for r in range(SR_ROUNDS):
+        cnt = sum(1 for v in vs if (v >> r) & 1)
+        a = int(all((v & 127) != r + 3 for v in vs))
+        o = int(any((v & 255) == r * 7 for v in vs))
+        acc = s32(acc * 3 + cnt + (a << 12) + (o << 13))
+    sr_out += [acc] * SR_BLOCK
+write("sync_red_in.bin", sr_in)
+write("sync_red_expected.bin", sr_out)
+
+# undef: out[tid] = (%r3 never written: 0) + 1 + (tid + 7) for the 32 threads.
+write("undef_expected.bin", [tid + 8 for tid in range(32)])
