@@ -934,6 +934,7 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
              std::to_string(s.grid[2]) + " = " + std::to_string(ctas) +
              " CTAs; at most 4294967295 (CTA ids are 32-bit)");
   if (const Node* n = root.find("shared_bytes"); n && n->kind != Node::Kind::Null)
+    s.shared_bytes_where = n->where(),
     s.shared_bytes = unsigned(
         integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30, "dynamic shared memory in bytes"));
 

@@ -115,7 +115,8 @@ struct LaunchSpec {
   unsigned scale = 1;
   std::map<std::string, int64_t> vars; // after --scale
   std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
-  unsigned shared_bytes = 0; // dynamic shared memory per CTA
+  unsigned shared_bytes = 0;      // dynamic shared memory per CTA
+  std::string shared_bytes_where; // file:line of `shared_bytes` ("" when the file has none)
   std::vector<LaunchBuffer> buffers;
   std::vector<LaunchParam> params;
   // The host steps; a file without `steps:` is one launch. `application` tells them apart.

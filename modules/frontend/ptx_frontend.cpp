@@ -413,7 +413,8 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   launch_.grid = h.grid;
   launch_.block = h.block;
   launch_.shared_bytes = h.shared_bytes;
-  launch_.buffers.clear(); // the host's, wherever it put them
+  launch_.shared_bytes_where = "host launch"; // its dynamic shared memory, not the file's
+  launch_.buffers.clear();                    // the host's, wherever it put them
   buffer_addr_.clear();
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
@@ -439,7 +440,9 @@ void PtxFrontend::load_module() {
   module_loaded_ = true;
   try { // writes the variables' initial values
     const std::vector<uint8_t> zeros(launch_.entry().param_bytes, 0);
-    const ptx::Kernel k(module(), launch_.kernel, config(true), zeros, *adaptor_);
+    ptx::LaunchConfig c = config(true);
+    c.dyn_shared_bytes = 0; // the launch's, checked at the launch
+    const ptx::Kernel k(module(), launch_.kernel, c, zeros, *adaptor_);
     for (size_t i = 0; i < launch_.buffers.size(); ++i)
       if (!launch_.buffers[i].symbol.empty())
         buffer_addr_[i] = k.symbol_address(launch_.buffers[i].symbol);
@@ -470,9 +473,15 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   const ptx::LaunchConfig cfg = config(false);
   try {
     kernel_ = std::make_unique<ptx::Kernel>(module(), launch_.kernel, cfg, params_, *adaptor_);
+  } catch (const ptx::SharedMemoryError& e) {
+    throw ConfigError(
+        shared_memory_error(e.static_bytes, ptx::kMaxSharedBytes, "gpurf's limit per CTA"));
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
+  if (kernel_->shared_bytes() > limits.shared_bytes) // before occupancy(), which names no file
+    throw ConfigError(shared_memory_error(kernel_->static_shared_bytes(), limits.shared_bytes,
+                                          "the platform's sm.shared_bytes"));
 
   if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
 
@@ -497,6 +506,24 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   for (unsigned k = 0; k < max_ctas_; ++k)
     for (unsigned s = 0; s < sms && next_cta_ < total_ctas_; ++s) launch_into(s * max_ctas_ + k);
   return occ;
+}
+
+std::string PtxFrontend::shared_memory_error(uint64_t static_bytes, uint64_t limit,
+                                             const std::string& what) const {
+  const uint64_t dyn = launch_.shared_bytes;
+  const std::string where = current_ && launch_.application ? current_->where : launch_.file;
+  std::ostringstream m;
+  m << (launch_.shared_bytes_where.empty() ? where : launch_.shared_bytes_where) << ": kernel '"
+    << launch_.kernel << "': a CTA needs " << static_bytes + dyn << " bytes of shared memory ("
+    << static_bytes << " static, the kernel's .shared variables in " << launch_.module->filename
+    << ", + " << dyn << " dynamic, `shared_bytes`";
+  m << "); " << what << " is " << limit << " bytes";
+  if (static_bytes < limit)
+    m << ": give shared_bytes at most " << limit - static_bytes;
+  else
+    m << ": the static part alone does not fit";
+  if (what.find("sm.shared_bytes") != std::string::npos) m << ", or raise sm.shared_bytes";
+  return m.str();
 }
 
 unsigned PtxFrontend::warp_of(unsigned cta_slot, unsigned i) const {

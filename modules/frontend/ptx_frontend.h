@@ -321,6 +321,10 @@ private:
   std::vector<WarpSlot> warps_;
   // The warp slot of warp `i` of CTA slot `cta_slot` (CTA slots numbered SM by SM).
   unsigned warp_of(unsigned cta_slot, unsigned i) const;
+  // A launch whose CTA's shared memory exceeds `limit` (`what`): names the launch file and
+  // key, the static and dynamic parts and the limit (thrown as a ConfigError: exit 2).
+  std::string shared_memory_error(uint64_t static_bytes, uint64_t limit,
+                                  const std::string& what) const;
   unsigned sm_warps_ = 0; // warp slots per SM
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
   uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;

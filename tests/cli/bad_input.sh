@@ -104,6 +104,22 @@ sed "s|ptx: ptx/sgemm.ptx|ptx: $SRC/workloads/ptx/sgemm.ptx|; s|grid: \[\"n/16\"
 expect_exit 2 "$TMP/deep.yaml:7" "grid.x" "nesting deeper than 256" "characters)" \
   -- run --workload "$TMP/deep.yaml"
 
+# Shared memory beyond the platform's (static + dynamic over sm.shared_bytes) or beyond
+# gpurf's 1 GiB per CTA: the launch file, the key, both parts and the limit (exit 2).
+for b in 60000 1073741824; do
+  sed "s|ptx: ptx/sgemm.ptx|ptx: $SRC/workloads/ptx/sgemm.ptx|; s|^shared_bytes: 0|shared_bytes: $b|" \
+    "$SRC/workloads/sgemm.yaml" >"$TMP/shared$b.yaml"
+done
+expect_exit 2 "$TMP/shared60000.yaml:9: kernel 'sgemm': a CTA needs 62048 bytes of shared memory" \
+  "2048 static" "60000 dynamic, \`shared_bytes\`" "sm.shared_bytes is 49152 bytes" \
+  "give shared_bytes at most 47104" -- run --workload "$TMP/shared60000.yaml"
+expect_exit 2 "$TMP/shared1073741824.yaml:9" "1073741824 dynamic" \
+  "gpurf's limit per CTA is 1073741824 bytes" "give shared_bytes at most 1073739776" \
+  -- run --workload "$TMP/shared1073741824.yaml"
+expect_exit 2 "$SRC/workloads/sgemm.yaml:9: kernel 'sgemm': a CTA needs 2048 bytes" \
+  "sm.shared_bytes is 1000 bytes: the static part alone does not fit, or raise sm.shared_bytes" \
+  -- run --workload "$SRC/workloads/sgemm.yaml" -p sm.shared_bytes=1000
+
 # Resource bombs stop with a named limit: nested YAML aliases (10^7 nodes here), a register
 # range beyond the 16-bit register ids.
 python3 - "$TMP/bomb.yaml" <<'PY'

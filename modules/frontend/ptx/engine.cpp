@@ -319,12 +319,14 @@ struct Kernel::Impl {
             info.writes[ii].push_back(r);
       }
     }
-    dyn_base = unsigned((shared + dyn_align - 1) / dyn_align * dyn_align);
+    const uint64_t static_shared = (shared + dyn_align - 1) / dyn_align * dyn_align;
+    if (static_shared + cfg.dyn_shared_bytes > kMaxSharedBytes)
+      throw SharedMemoryError(static_shared, cfg.dyn_shared_bytes);
+    dyn_base = unsigned(static_shared);
     for (unsigned i : extern_shared) var_addr[i] = dyn_base;
     for (auto& pr : extern_local_shared) fns[pr.first].local_off[pr.second] = dyn_base;
-    uint64_t total_shared = uint64_t(dyn_base) + cfg.dyn_shared_bytes;
-    if (total_shared > (1u << 30)) throw RuntimeError("shared memory size too large");
-    k.shared_size_ = unsigned(total_shared);
+    k.static_shared_ = dyn_base;
+    k.shared_size_ = dyn_base + cfg.dyn_shared_bytes;
     k.data_size_ = data;
     if (cfg.data_limit && data > cfg.data_limit)
       throw RuntimeError("module data segment needs " + std::to_string(data) + " bytes, only " +
@@ -851,6 +853,12 @@ bool Kernel::cta_done(unsigned cta) const {
 unsigned Kernel::cta_linear_id(unsigned cta) const { return impl_->cta(cta).linear; }
 void Kernel::release_cta(unsigned cta) { impl_->release_cta(cta); }
 unsigned Kernel::warp_cta(unsigned warp) const { return impl_->warp(warp).cta; }
+SharedMemoryError::SharedMemoryError(uint64_t st, uint64_t dyn)
+    : RuntimeError("a CTA's shared memory, " + std::to_string(st) + " bytes static + " +
+                   std::to_string(dyn) + " dynamic, exceeds " + std::to_string(kMaxSharedBytes) +
+                   " bytes"),
+      static_bytes(st), dynamic_bytes(dyn) {}
+
 unsigned Kernel::warp_index_in_cta(unsigned warp) const { return impl_->warp(warp).idx; }
 LaneValues64 Kernel::reg_value(unsigned warp, unsigned vreg) const {
   const Frame& fr = impl_->warp(warp).frames.back();

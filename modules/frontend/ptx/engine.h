@@ -87,6 +87,14 @@ struct RuntimeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A CTA's shared memory (static, the .shared variables, + dynamic) beyond what the engine
+// holds.
+constexpr uint64_t kMaxSharedBytes = 1ull << 30;
+struct SharedMemoryError : RuntimeError {
+  SharedMemoryError(uint64_t static_bytes, uint64_t dynamic_bytes);
+  uint64_t static_bytes, dynamic_bytes;
+};
+
 struct Dim3 {
   unsigned x = 1, y = 1, z = 1;
   Dim3() = default;
@@ -181,9 +189,10 @@ public:
   const Function& entry() const { return *entry_; }
   const std::vector<Param>& param_layout() const { return entry_->params; }
   const LaunchConfig& config() const { return cfg_; }
-  uint64_t symbol_address(const std::string& var) const; // module .global/.const variable
-  uint64_t data_bytes() const { return data_size_; }     // bytes used at data_base
-  unsigned shared_bytes() const { return shared_size_; } // per CTA, static + dynamic
+  uint64_t symbol_address(const std::string& var) const;          // module .global/.const variable
+  uint64_t data_bytes() const { return data_size_; }              // bytes used at data_base
+  unsigned shared_bytes() const { return shared_size_; }          // per CTA, static + dynamic
+  unsigned static_shared_bytes() const { return static_shared_; } // the .shared variables'
   unsigned warps_per_cta() const { return warps_per_cta_; }
   unsigned num_ctas() const { return unsigned(cfg_.grid.count()); }
   const Cfg& cfg_of(const Function& f) const;
@@ -219,7 +228,7 @@ private:
   std::vector<uint8_t> params_;
   GlobalMemory& mem_;
   uint64_t data_size_ = 0;
-  unsigned shared_size_ = 0;
+  unsigned shared_size_ = 0, static_shared_ = 0;
   unsigned warps_per_cta_ = 0;
   uint64_t executed_ = 0;
   std::unique_ptr<Impl> impl_;
