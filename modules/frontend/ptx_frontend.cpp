@@ -295,6 +295,44 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
     }
   }
   split_bar_red();
+  zero_callee_frames();
+}
+
+void PtxFrontend::zero_callee_frames() {
+  // A call starts a fresh frame whose registers read 0 (the engine's, GPGPU-Sim's choice), but
+  // the callee's register range holds what its previous call left. The call therefore writes
+  // 0 into every register the callee may read before writing it (entry-live-in; none in
+  // code that reads only what it wrote), through the pipeline like any result: the
+  // scoreboard orders it after the previous call's writes, every variant stores it.
+  for (size_t fi = 0; fi < layout_.size(); ++fi) {
+    const ptx::Function& f = *layout_[fi];
+    for (unsigned i = 0; i < f.instrs.size(); ++i) {
+      const ptx::Instr& in = f.instrs[i];
+      if (in.op != ptx::Op::Call || in.callee < 0) continue;
+      const ptx::Function& callee = module().functions[size_t(in.callee)];
+      const compiler::FunctionPlan* cp = plan_.plan(callee);
+      if (!cp || !callee.has_body) continue;
+      const unsigned pc = layout_base_[fi] + i;
+      InstInfo& info = info_[pc];
+      OperandMap& map = maps_[pc];
+      cp->liveness.entry_live_in.for_each([&](unsigned v) {
+        if (callee.regs[v].is_pred || cp->regs.reg[v] < 0) return; // predicates: not compared
+        for (unsigned h = 0; h < compiler::reg_width(callee.regs[v]); ++h) {
+          if (info.n_dst == InstInfo::kMaxDst)
+            throw WorkloadError(where(module(), in) + ": " + callee.name + " reads more than " +
+                                std::to_string(InstInfo::kMaxDst) +
+                                " 32-bit registers before writing them (" + callee.regs[v].name +
+                                " ...); a call zeroes at most that many (the record's "
+                                "destinations): initialise them in " +
+                                callee.name);
+          const unsigned k = info.n_dst++;
+          info.dst_reg[k] = uint16_t(cp->arch(v, h));
+          info.dst_dead[k] = info.dst_unread_before_suspend[k] = info.dst_evict_first[k] = false;
+          map.dst_vreg[k] = kZeroVreg;
+        }
+      });
+    }
+  }
 }
 
 void PtxFrontend::split_bar_red() {
@@ -765,18 +803,6 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       const int wr = w.writer[o.reg];
       const ptx::Function& f = *r.func;
       std::ostringstream m;
-      // A called function's registers start at 0 in each call (a fresh frame): one it may read
-      // before writing holds what its previous call left in the timing model.
-      const compiler::FunctionPlan* p = plan_.plan(f);
-      if (p && !f.is_entry && p->liveness.entry_live_in.test(map.src_vreg[k]))
-        throw WorkloadError(
-            "undefined register read in a called function: warp slot " + std::to_string(warp) +
-            " at " + where(module(), *r.instr) + ": source " + std::to_string(k) + " " +
-            f.regs[map.src_vreg[k]].name + " is read before any instruction of this call of " +
-            f.name +
-            " wrote it (on some path); gpurf reads a never-written register of a CTA "
-            "as 0, but not yet one of a later call: initialise " +
-            f.regs[map.src_vreg[k]].name + " in " + f.name + " first");
       m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
         << where(module(), *r.instr) << ": source " << k << " " << f.regs[map.src_vreg[k]].name
         << " in r" << o.reg << " lane " << l << " is " << hex(o.value[l])
@@ -798,6 +824,12 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     o.last_read = false;
     o.reuse_near = use_oracle ? (oracle >> (8 + k) & 1) != 0 : info->dst_reuse_near[k];
     o.long_latency = info->produces_long_latency;
+    if (map.dst_vreg[k] == kZeroVreg) { // a call's zeroing of its callee's frame
+      o.value = LaneValues{};
+      w.shadow[o.reg] = o.value;
+      w.writer[o.reg] = int32_t(info->pc);
+      continue; // not `written`: a read before the callee writes it is still undefined
+    }
     if (!lanes_of(r.writes, map.dst_vreg[k], map.dst_half[k], o.value)) {
       // bar/ret-like instructions report no writes: the register keeps its contents.
       o.value = w.shadow[o.reg];

@@ -251,6 +251,10 @@ private:
   // bar.red: the barrier part keeps the instruction's pc, a B2R record after the layout's
   // pcs writes its destination (split_bar_red()).
   void split_bar_red();
+  // A call writes 0 into the registers its callee may read before writing them
+  // (OperandMap::dst_vreg kZeroVreg).
+  void zero_callee_frames();
+  static constexpr uint16_t kZeroVreg = 0xffff;
   std::vector<int> b2r_of_; // per layout pc: its B2R record's pc (-1: not a bar.red)
   std::vector<std::unique_ptr<std::string>> b2r_names_;
   // Oracle reuse bits of this dynamic instance of `w`, when its stream is the profile run's.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Inputs and expected outputs of debug_loop, sync_red and undef (tests/cli/frontend_kernels.sh),
+"""Inputs and expected outputs of debug_loop, debug_call, sync_red and undef (tests/cli/frontend_kernels.sh),
 computed on the host from the kernels' C semantics, independently of gpurf.
 Run from this folder: python3 gen_expected.py (writes *_in.bin and *_expected.bin)."""
 import struct
@@ -71,3 +71,20 @@ write("sync_red_expected.bin", sr_out)
 
 # undef: out[tid] = (%r3 never written: 0) + 1 + (tid + 7) for the 32 threads.
 write("undef_expected.bin", [tid + 8 for tid in range(32)])
+
+# debug_call: 3072 threads (grid 24 x 128), three calls of mix() each.
+def mix(v, n):
+    acc, last = 0, None
+    for k in range(n):
+        step = s8(v + k * 3)
+        if k == 0:
+            last = step
+        else:
+            acc = s16(acc + last)
+        last = s8(last * 3 + 1)
+    return s32(acc + last)
+
+dc_in = inputs(3072, 13, -1000, 1000)
+write("debug_call_in.bin", dc_in)
+write("debug_call_expected.bin",
+      [s32(sum(mix(v + j, (v & 7) + 1) for j in range(3))) for v in dc_in])
