@@ -45,4 +45,35 @@ done
 grep -qF "warning: kernel 'debug_loop': " "$TMP/err" &&
   grep -qF "debug_loop.ptx:74 'mov.u16' reads %rs17 (r" "$TMP/err" ||
   fail "warning text: $(head -c 400 "$TMP/err")"
+# bar.red is a barrier in the timing model: the k-th B2R (the reduction's write) of every warp
+# of a CTA issues no earlier than the k-th bar.red of each of the CTA's warps (the release is
+# at the last arrival's issue; a scheduler ticking later in that cycle may issue a released
+# warp then, as for bar.sync and as GPGPU-Sim's schedulers do).
+"$GPURF" run --workload "$D/sync_red.yaml" --trace "$TMP/t.json" --trace-window 0:4000 \
+  --out "$TMP/trace" >"$TMP/out" 2>"$TMP/err" || fail "sync_red --trace: $(tail -c 400 "$TMP/err")"
+python3 - "$TMP/t.json" <<'PY' || fail "sync_red: a B2R issued before its barrier released"
+import collections, json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"]
+      if e["ph"] == "X" and "seq" in e.get("args", {})]
+# per CTA slot and warp slot: issue cycles of its bar.red and of its B2R records, in order
+bar = collections.defaultdict(lambda: collections.defaultdict(list))
+b2r = collections.defaultdict(lambda: collections.defaultdict(list))
+for e in sorted(ev, key=lambda e: e["args"]["seq"]):
+    a = e["args"]
+    if e["name"].startswith("bar.red"):
+        bar[a["cta"]][a["warp"]].append(a["issue"])
+    elif e["name"].startswith("b2r.result"):
+        b2r[a["cta"]][a["warp"]].append(a["issue"])
+checked = 0
+for cta, warps in b2r.items():
+    assert len(bar[cta]) == 4, (cta, dict(bar[cta]))  # 100 threads: 4 warps
+    for w, issues in warps.items():
+        for k, t in enumerate(issues):
+            arrivals = [bar[cta][x][k] for x in bar[cta] if k < len(bar[cta][x])]
+            if len(arrivals) < 4:
+                continue  # a later CTA in the slot, or past the window
+            assert t >= max(arrivals), (cta, w, k, t, arrivals)
+            checked += 1
+assert checked > 100, checked
+PY
 finish
