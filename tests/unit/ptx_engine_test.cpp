@@ -542,3 +542,31 @@ TEST(PtxEngine, MatchAny) {
     EXPECT_EQ(out[t], e);
   }
 }
+
+// A CTA's shared memory beyond the engine's 1 GiB is refused with both parts (the front-end
+// names the launch file and key from them); the static part is known for a launch that fits.
+TEST(PtxEngine, SharedMemoryLimitNamesStaticAndDynamicParts) {
+  const Module& m = basic();
+  SparseMemory mem;
+  LaunchConfig cfg;
+  cfg.grid = Dim3(1);
+  cfg.block = Dim3(64);
+  ParamPacker pk(Kernel::find_entry(m, "reduce_shared"));
+  pk.set(0, uint64_t(0)).set(1, uint64_t(0));
+  const unsigned st = Kernel(m, "reduce_shared", cfg, pk.bytes(), mem).static_shared_bytes();
+  EXPECT_GE(st, 1024u); // its 1 KiB buffer, and the module's other .shared variables
+  cfg.dyn_shared_bytes = unsigned(kMaxSharedBytes - st); // exactly 1 GiB
+  Kernel fits(m, "reduce_shared", cfg, pk.bytes(), mem);
+  EXPECT_EQ(fits.static_shared_bytes(), st);
+  EXPECT_EQ(fits.shared_bytes(), kMaxSharedBytes);
+  cfg.dyn_shared_bytes += 1;
+  try {
+    Kernel k(m, "reduce_shared", cfg, pk.bytes(), mem);
+    FAIL() << "expected a SharedMemoryError";
+  } catch (const SharedMemoryError& e) {
+    EXPECT_EQ(e.static_bytes, st);
+    EXPECT_EQ(e.dynamic_bytes, kMaxSharedBytes - st + 1);
+    EXPECT_NE(std::string(e.what()).find(std::to_string(st) + " bytes static +"), std::string::npos)
+        << e.what();
+  }
+}
