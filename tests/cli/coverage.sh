@@ -35,7 +35,7 @@ for c in "${configs[@]}"; do
   for r in "${runs[@]}"; do
     read -r w vars <<<"$r"
     [ -n "$FULL" ] && vars=""
-    jobs+=("$(basename "$c" .yaml) $w $vars")
+    jobs+=("$(basename "$c" .yaml) $w${vars:+ $vars}") # no trailing blank: xargs -L joins those
   done
 done
 [ ${#jobs[@]} -gt 0 ] || fail "shard $SHARD of $SHARDS has no platform"
