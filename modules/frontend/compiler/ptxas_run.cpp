@@ -125,9 +125,10 @@ std::optional<PtxasInfo> ptxas_registers(const std::string& ptx_path, const std:
   if (std::smatch m;
       std::regex_match(arch, m, std::regex(R"(sm_(\d+)[af]?)")) && std::stoul(m[1]) < 75)
     arch = "sm_75";
-  const std::string key = cache_key(ptx_path, arch);
   const fs::path cache =
       how.cache_dir.empty() ? fs::path() : fs::path(how.cache_dir) / "ptxas-registers.txt";
+  // Read and hash the PTX only where a cache is asked for.
+  const std::string key = cache.empty() ? "" : cache_key(ptx_path, arch);
   if (!cache.empty()) {
     std::ifstream in(cache);
     std::string first, second;
