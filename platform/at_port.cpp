@@ -116,18 +116,9 @@ void AtPort::send() {
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     request_phase_ = &gp;
     clock_->now = clock_->cycles(sc_core::sc_time_stamp()); // a memory built beside the GPU
-    if (gp.is_write()) {
-      // The functional engine owns the memory's contents; a timed write carries the bytes the
-      // memory holds when it goes out (the L2's write-back read them cycles ago, and stores or
-      // atomics executed since must not be undone).
-      tlm::tlm_generic_payload now_bytes;
-      now_bytes.set_command(tlm::TLM_READ_COMMAND);
-      now_bytes.set_address(gp.get_address());
-      now_bytes.set_data_ptr(gp.get_data_ptr());
-      now_bytes.set_data_length(gp.get_data_length());
-      now_bytes.set_streaming_width(gp.get_data_length());
-      out->transport_dbg(now_bytes);
-    }
+    // A write carries the bytes memory holds now (the L2's write-back read them cycles ago, and
+    // stores or atomics executed since must not be undone) and keeps them true until answered.
+    if (gp.is_write()) writes_.begin(gp, *out[0]);
     switch (out->nb_transport_fw(gp, phase, d)) {
     case tlm::TLM_ACCEPTED: // END_REQ (and BEGIN_RESP) come on the backward path
       break;
@@ -183,6 +174,7 @@ void AtPort::respond(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay
   const bool last = --*p.parts_left == 0;
   const Cycle ready = *p.ready;
   const std::string error = *p.error;
+  if (gp.is_write()) writes_.end(gp, *out[0]);
   gp.release(); // back to the pool (free())
   if (!last) return;
   --outstanding_;

@@ -25,6 +25,7 @@
 #include "gpurf/modules/common/pending.h"
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/in_flight_writes.h"
 
 namespace gpurf {
 
@@ -53,7 +54,7 @@ private:
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return writes_.debug(gp, *out[0]); }
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi);
   tlm::tlm_sync_enum nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
@@ -71,6 +72,7 @@ private:
   const tlm::tlm_generic_payload* request_phase_ = nullptr;
   size_t outstanding_ = 0;
   std::unordered_map<const tlm::tlm_generic_payload*, Part*> owner_;
+  InFlightWrites writes_; // the writes sent and not yet answered
   sc_core::sc_event send_, end_request_, response_;
   uint64_t &requests_, &transactions_, &backpressure_, &errors_;
 };

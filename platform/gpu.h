@@ -49,6 +49,8 @@ public:
   tlm::tlm_initiator_socket<>& memory_port();
   // memory_port: lt: the SMs are threads and the memory target may wait in b_transport.
   bool decoupled() const { return lt_ != nullptr; }
+  // memory_port: at: the 4-phase protocol; answers come later than the request.
+  bool approximately_timed() const { return at_ != nullptr; }
   // Functional access to the memory behind the memory port (TLM debug transport).
   IFunctionalMemory& functional_memory();
   // The clock of the shared units (the interconnect, the L2 and a memory built beside them).

@@ -25,6 +25,8 @@ void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   const Cycle me = clock_->now; // the issuing SM's cycle
   const sc_core::sc_time at = clock_->time(me) + delay, t0 = sc_core::sc_time_stamp();
   sc_core::sc_time d = at > t0 ? at - t0 : sc_core::SC_ZERO_TIME;
+  // Other SMs run while a target waits: the write's bytes stay true until it returns.
+  if (gp.is_write()) writes_.begin(gp, *out[0]);
   if (!through_dmi(gp, d)) {
     ++transactions_;
     clock_->now = clock_->cycles(t0); // a memory built beside the GPU counts from SystemC's time
@@ -45,6 +47,7 @@ void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   // its answer, whether it waited or annotated; it counts from the SM's cycle, so a request
   // that reaches the target after SystemC's time has passed it (the SM is behind, having
   // waited for an earlier one) is not charged the lag.
+  if (gp.is_write()) writes_.end(gp, *out[0]);
   const sc_core::sc_time done = sc_core::sc_time_stamp() + d, from = std::max(at, t0);
   if (done > from) delay += done - from;
 }

@@ -24,6 +24,7 @@
 
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
+#include "gpurf/platform/in_flight_writes.h"
 
 namespace gpurf {
 
@@ -36,7 +37,7 @@ public:
 
 private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
+  unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return writes_.debug(gp, *out[0]); }
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   // Performs `gp` through the DMI region if it covers it; false otherwise.
@@ -44,6 +45,7 @@ private:
 
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false;
+  InFlightWrites writes_; // a write the target may store while it waits
   uint64_t &transactions_, &dmi_accesses_, &dmi_grants_, &dmi_invalidations_, &waited_;
 };
 

@@ -55,6 +55,10 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   if (memory_->waits_in_transport() && !gpu_->decoupled())
     mp.fail("respond", "a memory that waits in b_transport needs SMs that may wait: set "
                        "gpu.memory_port: lt (it is 'direct')");
+  if (memory_->stores_late() && !gpu_->approximately_timed() && !memory_->waits_in_transport())
+    mp.fail("store", "a write is stored later than its request only where the memory answers "
+                     "later than the call: set gpu.memory_port: at, or lt with memory.respond: "
+                     "wait");
   energy_ = platform_energy_table(top_);
   // Every energy event the units declare must have a price (docs/energy.md).
   if (energy_) check_energy_declared(*energy_, dump_stats_json(false), &platform);

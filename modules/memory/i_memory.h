@@ -22,6 +22,9 @@ public:
 
   // Whether b_transport may wait (SystemC wait): the GPU must then call it from threads.
   virtual bool waits_in_transport() const { return false; }
+  // Whether a timed write's bytes may reach the store after the request (at the answer): only
+  // meaningful where the answer comes later than the call (AT, or an LT target that waits).
+  virtual bool stores_late() const { return false; }
 
 protected:
   virtual void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) = 0;

@@ -24,6 +24,7 @@ runs=(
   "stress/stencil2d_unrolled --var nx=128 --var ny=128"
   "stress/calls --var n=1024"
   "stress/gemm_rt --var m=128 --var n=128 --var k=32"
+  "stress/atomics --var n=2048"
 )
 
 mapfile -t configs < <(ls "$SRC"/configs/*.yaml | sort)

@@ -39,6 +39,7 @@ std::vector<std::string> checker_names() {
 // One line per checker of the suite (workloads/reference/<name>.cpp), the stress kernels'
 // (workloads/stress/) included.
 #define GPURF_WORKLOADS(X)                                                                         \
+  X(atomics)                                                                                       \
   X(backprop)                                                                                      \
   X(bfs)                                                                                           \
   X(bfs_app)                                                                                       \

@@ -16,9 +16,19 @@
 // pointer TLM_GENERIC_ERROR_RESPONSE, a byte-enable pointer with length 0
 // TLM_BYTE_ENABLE_ERROR_RESPONSE. Debug transport ignores byte enables and streaming and
 // returns the bytes transferred (clipped at the end of the memory). DMI is refused.
+//
+// `store` says when a timed write's bytes reach the store, as memories differ (a controller's
+// write queue, a model that reads the payload when it answers): `request` on receipt;
+// `response` read from the payload when the memory answers (BEGIN_RESP, or when a waiting
+// b_transport returns); `shuffled` copied on receipt and stored at a random moment (seeded,
+// reproducible) before the answer (taken when the memory next acts), so that non-overlapping writes
+// land in random order and after later requests (overlapping ones keep their order). Debug
+// transport sees the store as it is. The GPU's ports must give exact results with each (docs/vp.md
+// "Timed writes").
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <unordered_map>
 
@@ -45,6 +55,13 @@ public:
                            "of a virtual platform may) and returns a zero delay; needs "
                            "gpu.memory_port: lt",
                            {"annotate", "wait"}) == "wait"),
+        store_(p.get_choice("store", "request",
+                            "when a timed write's bytes reach the store: request (on receipt), "
+                            "response (read from the payload when the memory answers), "
+                            "shuffled (copied on receipt, stored at a random moment before the "
+                            "answer); a test of the GPU's memory port (docs/vp.md), for "
+                            "gpu.memory_port: at, or lt with respond: wait",
+                            {"request", "response", "shuffled"})),
         reads_(stats().scalar("reads", "read transactions", "transactions")),
         writes_(stats().scalar("writes", "write transactions", "transactions")),
         bytes_read_(stats().scalar("bytes_read", "bytes read", "bytes")),
@@ -58,6 +75,7 @@ public:
   }
 
   bool waits_in_transport() const override { return wait_; }
+  bool stores_late() const override { return store_ != "request"; }
 
   void dump_state(std::ostream& os) const override {
     os << "  busy until cycle " << busy_until_ << ", " << pages_.size() << " pages\n";
@@ -65,6 +83,17 @@ public:
 
 protected:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override {
+    transfer(gp, delay);
+    if (wait_) {
+      sc_core::wait(delay);
+      delay = sc_core::SC_ZERO_TIME;
+    }
+    store_late(gp);
+  }
+
+  // The checks, the bytes (a write's as `store` says) and the timing of one transfer.
+  void transfer(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+    store_due();
     const tlm::tlm_command cmd = gp.get_command();
     if (cmd == tlm::TLM_IGNORE_COMMAND) {
       gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -94,14 +123,7 @@ protected:
       return;
     }
     const bool write = cmd == tlm::TLM_WRITE_COMMAND;
-    if (!be && sw == len) {
-      copy(addr, data, len, write);
-    } else {
-      for (unsigned i = 0; i < len; ++i) {
-        if (be && be[i % be_len] != TLM_BYTE_ENABLED) continue;
-        copy(addr + i % sw, data + i, 1, write);
-      }
-    }
+    if (!write || store_ == "request") move(addr, data, len, sw, be, be_len, write);
     gp.set_dmi_allowed(false);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
 
@@ -113,9 +135,13 @@ protected:
     busy_cycles_ += ser;
     queue_cycles_ += start - arrival;
     delay += clock_->time(start - arrival + latency_ + ser);
-    if (wait_) {
-      sc_core::wait(delay);
-      delay = sc_core::SC_ZERO_TIME;
+    if (write && store_ == "shuffled") {
+      const sc_core::sc_time due = sc_core::sc_time_stamp() + delay * unit_(rng_);
+      unsigned char* d = gp.get_data_ptr();
+      Late w{++seq_, due, addr, sw, {d, d + len}, {}};
+      if (be) w.be.assign(be, be + be_len);
+      late_.push_back(std::move(w));
+      seq_of_[&gp] = seq_;
     }
     if (write) {
       ++writes_;
@@ -137,7 +163,7 @@ protected:
       return tlm::TLM_COMPLETED;
     }
     sc_core::sc_time d = delay;
-    b_transport(gp, d);
+    transfer(gp, d);
     tlm::tlm_phase resp = tlm::BEGIN_RESP;
     responses_.notify(gp, resp, d);
     phase = tlm::END_REQ;
@@ -145,6 +171,7 @@ protected:
     return tlm::TLM_UPDATED;
   }
   void respond(tlm::tlm_generic_payload& gp, const tlm::tlm_phase&) {
+    store_late(gp);
     tlm::tlm_phase phase = tlm::BEGIN_RESP;
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     if (socket->nb_transport_bw(gp, phase, d) == tlm::TLM_UPDATED && phase != tlm::END_RESP)
@@ -167,6 +194,72 @@ protected:
 
 private:
   static constexpr uint64_t kPage = 4096;
+
+  // A write `shuffled` holds until `due` (or its answer).
+  struct Late {
+    uint64_t seq;
+    sc_core::sc_time due;
+    uint64_t addr;
+    unsigned sw;
+    std::vector<unsigned char> data, be;
+  };
+
+  // The memory answers `gp`: a write not stored on receipt is stored now.
+  void store_late(tlm::tlm_generic_payload& gp) {
+    store_due();
+    if (!gp.is_write() || !gp.is_response_ok() || store_ == "request") return;
+    if (store_ == "response") {
+      unsigned sw = gp.get_streaming_width();
+      if (sw == 0 || sw > gp.get_data_length()) sw = gp.get_data_length();
+      move(gp.get_address(), gp.get_data_ptr(), gp.get_data_length(), sw, gp.get_byte_enable_ptr(),
+           gp.get_byte_enable_length(), true);
+      return;
+    }
+    auto it = seq_of_.find(&gp);
+    if (it == seq_of_.end()) return;
+    store(it->second);
+    seq_of_.erase(it);
+  }
+
+  // The shuffled writes due by now, in the order they fall due; run whenever the memory acts
+  // (a transfer or an answer), so that it adds no process of its own to the simulation.
+  void store_due() {
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    for (;;) {
+      const Late* first = nullptr;
+      for (const Late& w : late_)
+        if (w.due <= now && (!first || w.due < first->due)) first = &w;
+      if (!first) return;
+      store(first->seq);
+    }
+  }
+
+  // Stores shuffled write `seq` (if still held), after the earlier ones it overlaps.
+  void store(uint64_t seq) {
+    auto it = std::find_if(late_.begin(), late_.end(), [&](const Late& w) { return w.seq == seq; });
+    if (it == late_.end()) return;
+    const uint64_t lo = it->addr, hi = it->addr + it->sw;
+    std::vector<uint64_t> earlier;
+    for (const Late& w : late_)
+      if (w.seq < seq && w.addr < hi && lo < w.addr + w.sw) earlier.push_back(w.seq);
+    for (uint64_t e : earlier) store(e); // in receipt order
+    it = std::find_if(late_.begin(), late_.end(), [&](const Late& w) { return w.seq == seq; });
+    Late w = std::move(*it);
+    late_.erase(it);
+    move(w.addr, w.data.data(), unsigned(w.data.size()), w.sw, w.be.empty() ? nullptr : w.be.data(),
+         unsigned(w.be.size()), true);
+  }
+
+  // Moves `len` bytes of a transfer between `data` and memory at `addr` (streaming width `sw`,
+  // byte enables `be` of length `be_len` wrapping).
+  void move(uint64_t addr, unsigned char* data, unsigned len, unsigned sw, const unsigned char* be,
+            unsigned be_len, bool write) {
+    if (!be && sw == len) return copy(addr, data, len, write);
+    for (unsigned i = 0; i < len; ++i) {
+      if (be && be[i % be_len] != TLM_BYTE_ENABLED) continue;
+      copy(addr + i % sw, data + i, 1, write);
+    }
+  }
 
   bool in_range(uint64_t addr, uint64_t len) const {
     return addr >= base_ && addr - base_ <= size_ && len <= size_ - (addr - base_);
@@ -199,6 +292,12 @@ private:
   const uint64_t size_, base_;
   const unsigned latency_, bytes_per_cycle_;
   const bool wait_;
+  const std::string store_;
+  std::vector<Late> late_; // shuffled writes not yet stored
+  std::unordered_map<const tlm::tlm_generic_payload*, uint64_t> seq_of_;
+  uint64_t seq_ = 0;
+  std::mt19937_64 rng_{1};
+  std::uniform_real_distribution<double> unit_{0.0, 1.0};
   tlm_utils::peq_with_cb_and_phase<SimpleMemory> responses_{this, &SimpleMemory::respond};
   Cycle busy_until_ = 0;
   std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages_;
