@@ -126,7 +126,7 @@ private:
   // Destroyed last: the units below it go first.
   std::unique_ptr<Scope> scope_;
   IFrontend& frontend_;
-  const std::string path_; // "" flat, else the scope's name
+  const std::string path_;         // "" flat, else the scope's name
   std::vector<std::string> roots_; // the units' names below path_ (sm, l2...), and "gpu"
   uint64_t address_base_ = 0;
   struct Region {

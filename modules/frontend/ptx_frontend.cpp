@@ -405,8 +405,8 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
        {std::tuple{options_.window_base, kWindowBytes, "the timing-only windows"},
         {options_.data_base, kDataBytes, "the module's variables"}})
     if (buffer_base_ < base + bytes && base < next)
-      throw WorkloadError(launch_.file + ": buffers need [" + hex(buffer_base_) + ", " +
-                          hex(next) + "), which overlaps " + what + " at " + hex(base) +
+      throw WorkloadError(launch_.file + ": buffers need [" + hex(buffer_base_) + ", " + hex(next) +
+                          "), which overlaps " + what + " at " + hex(base) +
                           " (frontend.window_base, frontend.data_base)");
   load_module();
   for (size_t i = 0; i < launch_.buffers.size(); ++i) {

@@ -206,7 +206,7 @@ struct Soc : sc_core::sc_module {
     to_mem.bind(mem.socket);
     to_gpu.bind(part.gpu.host().socket);
     part.gpu.host().irq.bind(irq);
-    SC_THREAD(host);
+    SC_THREAD(cpu);
   }
   void access(tlm_utils::simple_initiator_socket<Soc>& s, tlm::tlm_command cmd, uint64_t addr,
               void* data, unsigned len) {
@@ -223,7 +223,7 @@ struct Soc : sc_core::sc_module {
     wait(d);
   }
   void reg(unsigned off, uint32_t v) { access(to_gpu, tlm::TLM_WRITE_COMMAND, off, &v, 4); }
-  void host() {
+  void cpu() {
     using HI = HostInterface;
     const int32_t n = 8192;
     const double a = 1.5;
@@ -309,6 +309,5 @@ TEST(SeveralGpus, AWriteRefusedAtTheStartFailsTheKernel) {
   p.gpu.start();
   sc_core::sc_start();
   EXPECT_FALSE(p.gpu.finished());
-  EXPECT_NE(p.gpu.error().find("refused by the memory target"), std::string::npos)
-      << p.gpu.error();
+  EXPECT_NE(p.gpu.error().find("refused by the memory target"), std::string::npos) << p.gpu.error();
 }
