@@ -311,3 +311,31 @@ TEST(SeveralGpus, AWriteRefusedAtTheStartFailsTheKernel) {
   EXPECT_FALSE(p.gpu.finished());
   EXPECT_NE(p.gpu.error().find("refused by the memory target"), std::string::npos) << p.gpu.error();
 }
+
+// gpu.start() from a thread of the platform, decoupled SMs (memory_port: lt): they idle until
+// then, run the kernel, and the thread sees done_event().
+TEST(SeveralGpus, StartFromAThread) {
+  struct Starter : sc_core::sc_module {
+    SC_HAS_PROCESS(Starter);
+    Gpu* gpu = nullptr;
+    bool idle_before = false, done = false;
+    explicit Starter(sc_core::sc_module_name nm) : sc_module(nm) { SC_THREAD(run); }
+    void run() {
+      wait(2, sc_core::SC_US);
+      idle_before = !gpu->stopped() && gpu->retired() == 0;
+      gpu->start();
+      wait(gpu->done_event());
+      done = true;
+    }
+  };
+  Part p(nullptr, "sgemm", {"gpu.memory_port=lt"});
+  SharedMemory mem("mem");
+  Starter starter("starter");
+  starter.gpu = &p.gpu;
+  p.gpu.memory_port().bind(mem.socket);
+  sc_core::sc_start();
+  EXPECT_TRUE(starter.idle_before);
+  EXPECT_TRUE(starter.done);
+  expect_own_run(p, "");
+  EXPECT_GE(p.gpu.cycles(), 1400u); // 2 us of fermi's 0.7 GHz clock idled first
+}
