@@ -19,8 +19,8 @@
 //
 // Global memory: every region gpurf places (launch-file buffers, the module's variables, the
 // timing-only windows) is moved up by gpu.address_base; by default the first GPU's regions are
-// where they always were and another GPU's 4 GiB further up per GPU already there, so GPUs of
-// one process never overlap unless told to (overlaps of GPUs in one process are refused).
+// where they always were and another's at the lowest multiple of 4 GiB where they overlap no
+// other GPU's, so GPUs of one process never overlap unless told to (then they are refused).
 #pragma once
 
 #include <functional>
