@@ -231,6 +231,8 @@ std::string scope_path(const char* name) {
                                       [](const Gpu* g) { return g->path().empty(); });
   if (!name && !parent && !flat_taken) return "";
   const std::string prefix = parent ? std::string(parent->name()) + "." : "";
+  if (name && sc_core::sc_find_object((prefix + name).c_str()))
+    throw ConfigError("Gpu '" + prefix + name + "': an sc_object of that name exists already");
   if (name) return prefix + name;
   std::string leaf = "gpu";
   for (unsigned k = 1; sc_core::sc_find_object((prefix + leaf).c_str()); ++k)

@@ -186,6 +186,18 @@ TEST(SeveralGpus, OverlappingRegionsAreRefused) {
   }
 }
 
+// A name another object of the parent has is refused (SystemC would rename the GPU, and its
+// statistics would no longer be found under its name).
+TEST(SeveralGpus, ANameTakenIsRefused) {
+  Part a("twin", "sgemm", {});
+  try {
+    Part b("twin", "sgemm", {});
+    FAIL() << "a second 'twin' accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("'twin'"), std::string::npos) << e.what();
+  }
+}
+
 namespace {
 
 // A host CPU in the same module as a hosted GPU: runs daxpy_dot (y = a x + y and per-CTA
