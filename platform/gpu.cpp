@@ -434,8 +434,10 @@ void Gpu::at_start_of_simulation() {
     for (auto& sm : sms_) sm->halt(failed);
   }
   // Not started yet: the SMs idle until start() (called once the simulation runs).
-  if (!started_ && !host_)
+  if (!started_ && !host_) {
+    held_ = true;
     for (auto& sm : sms_) sm->hold();
+  }
 }
 
 nlohmann::ordered_json Gpu::stats_json(bool with_descriptions) const {
@@ -489,10 +491,9 @@ bool Gpu::launch(const PtxFrontend::HostLaunch& h) {
 }
 
 Occupancy Gpu::start() {
-  const sc_core::sc_status status = sc_core::sc_get_status();
   if (host_) throw WorkloadError("Gpu::start: a hosted GPU runs what its host launches");
   if (started_) throw WorkloadError("Gpu::start: called twice (the next launch: next_launch())");
-  if (status & (sc_core::SC_STOPPED | sc_core::SC_END_OF_SIMULATION))
+  if (sc_core::sc_get_status() & (sc_core::SC_STOPPED | sc_core::SC_END_OF_SIMULATION))
     throw WorkloadError("Gpu::start: the simulation has ended");
   const SmLimits& limits = sms_[0]->limits();
   for (unsigned s = 0; s < sm_count(); ++s)
@@ -500,7 +501,8 @@ Occupancy Gpu::start() {
   const Occupancy o = frontend_.start(limits, sm_count(), functional_memory());
   started_ = true;
   for (auto& sm : sms_) sm->set_occupancy(o);
-  if (status & (sc_core::SC_RUNNING | sc_core::SC_PAUSED)) { // the SMs idle (hold()) since 0
+  if (held_) { // the simulation started without a launch: the SMs idle since then
+    held_ = false;
     stopped_ = 0;
     for (auto& sm : sms_) sm->restart();
   }

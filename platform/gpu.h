@@ -135,7 +135,7 @@ private:
   };
   std::vector<Region> regions_; // in global memory, for the overlap check
   std::unique_ptr<EarlyMemory> early_;
-  bool started_ = false;
+  bool started_ = false, held_ = false; // start() called; the SMs idle waiting for it
   SimClock clock_;
   std::vector<std::unique_ptr<SmView>> views_;
   std::vector<std::unique_ptr<Sm>> sms_;
