@@ -1,6 +1,11 @@
 #include "gpurf/platform/gpu.h"
 
 #include <algorithm>
+#include <array>
+#include <bitset>
+#include <exception>
+#include <map>
+#include <sstream>
 
 #include <tlm_utils/simple_target_socket.h>
 
@@ -106,14 +111,181 @@ private:
   unsigned base_ = 0, slots_ = 0;
 };
 
+// The sc_module a GPU's units are below (not the flat GPU's: it only calls back at the start of
+// the simulation). `build` runs in its constructor, so that what it builds is its child.
+class Gpu::Scope final : public sc_core::sc_module {
+public:
+  Scope(sc_core::sc_module_name nm, const std::function<void()>& build,
+        std::function<void()> at_start)
+      : sc_core::sc_module(nm), at_start_(std::move(at_start)) {
+    if (build) build();
+  }
+
+private:
+  void start_of_simulation() override { at_start_(); }
+  std::function<void()> at_start_;
+};
+
+// Functional accesses before the simulation starts. A target may answer debug transport only
+// once elaboration has ended (tlm_utils' multi-passthrough sockets register their callbacks
+// then): the writes it refuses until then are kept here, read back from here, and written
+// when the simulation starts (flush()).
+class Gpu::EarlyMemory final : public IFunctionalMemory {
+public:
+  explicit EarlyMemory(IFunctionalMemory& m) : mem_(m) {}
+  void read(uint64_t addr, void* dst, unsigned len) override {
+    if (!early_) return mem_.read(addr, dst, len);
+    try {
+      mem_.read(addr, dst, len);
+    } catch (const WorkloadError& e) {
+      if (!covered(addr, len))
+        throw WorkloadError(std::string(e.what()) +
+                            " (before sc_start: a memory target that answers debug transport "
+                            "only once elaboration has ended, as a tlm_utils multi-passthrough "
+                            "socket, cannot be read yet; call gpu.start() once the simulation "
+                            "runs, e.g. after sc_start(sc_core::SC_ZERO_TIME))");
+    }
+    for (unsigned i = 0; i < len; ++i)
+      if (const Page* p = page(addr + i); p && p->valid[(addr + i) % kPage])
+        static_cast<unsigned char*>(dst)[i] = p->bytes[(addr + i) % kPage];
+  }
+  void write(uint64_t addr, const void* src, unsigned len) override {
+    if (!early_) return mem_.write(addr, src, len);
+    auto* b = static_cast<const unsigned char*>(src);
+    bool kept = false;
+    try {
+      mem_.write(addr, src, len);
+    } catch (const WorkloadError&) {
+      kept = true;
+    }
+    for (unsigned i = 0; i < len; ++i) // the memory holds a byte, or this does: not both
+      if (kept) {
+        Page& p = pages_[(addr + i) / kPage];
+        p.valid.set((addr + i) % kPage);
+        p.bytes[(addr + i) % kPage] = b[i];
+      } else if (auto it = pages_.find((addr + i) / kPage); it != pages_.end()) {
+        it->second.valid.reset((addr + i) % kPage);
+      }
+  }
+  // At the start of the simulation: writes what was kept; "" or why the target refused.
+  std::string flush() {
+    early_ = false;
+    std::string failed;
+    for (auto& [n, p] : pages_)
+      for (size_t i = 0; i < kPage && failed.empty();) {
+        if (!p.valid[i]) {
+          ++i;
+          continue;
+        }
+        size_t j = i;
+        while (j < kPage && p.valid[j]) ++j;
+        try {
+          mem_.write(n * kPage + i, p.bytes.data() + i, unsigned(j - i));
+        } catch (const WorkloadError& e) {
+          failed = std::string(e.what()) +
+                   " (written by gpu.start() before sc_start, refused by the memory target "
+                   "even once the simulation started: check its address map)";
+        }
+        i = j;
+      }
+    pages_.clear();
+    return failed;
+  }
+
+private:
+  static constexpr size_t kPage = 4096;
+  struct Page {
+    std::array<unsigned char, kPage> bytes{};
+    std::bitset<kPage> valid;
+  };
+  const Page* page(uint64_t a) const {
+    auto it = pages_.find(a / kPage);
+    return it == pages_.end() ? nullptr : &it->second;
+  }
+  bool covered(uint64_t addr, unsigned len) const {
+    for (unsigned i = 0; i < len; ++i)
+      if (const Page* p = page(addr + i); !p || !p->valid[(addr + i) % kPage]) return false;
+    return true;
+  }
+  IFunctionalMemory& mem_;
+  bool early_ = true;
+  std::map<uint64_t, Page> pages_;
+};
+
+namespace {
+
+// Every GPU of the process: for default names and bases and the overlap check.
+std::vector<const Gpu*>& live_gpus() {
+  static std::vector<const Gpu*> gpus;
+  return gpus;
+}
+
+constexpr uint64_t kBaseStep = uint64_t(4) << 30; // default gpu.address_base: GPUs this far apart
+
+// Where the GPU's units go: "" (the top level, today's names) for the first unnamed GPU built
+// at the top level; else `name` (or `gpu`, `gpu_1`, ... whichever is free) below the module
+// being built.
+std::string scope_path(const char* name) {
+  const sc_core::sc_object* parent = sc_core::sc_get_current_object();
+  const bool flat_taken = std::any_of(live_gpus().begin(), live_gpus().end(),
+                                      [](const Gpu* g) { return g->path().empty(); });
+  if (!name && !parent && !flat_taken) return "";
+  const std::string prefix = parent ? std::string(parent->name()) + "." : "";
+  if (name && sc_core::sc_find_object((prefix + name).c_str()))
+    throw ConfigError("Gpu '" + prefix + name + "': an sc_object of that name exists already");
+  if (name) return prefix + name;
+  std::string leaf = "gpu";
+  for (unsigned k = 1; sc_core::sc_find_object((prefix + leaf).c_str()); ++k)
+    leaf = "gpu_" + std::to_string(k);
+  return prefix + leaf;
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream o;
+  o << "0x" << std::hex << v;
+  return o.str();
+}
+
+} // namespace
+
 Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
          const std::vector<Observer*>& observers)
-    : frontend_(frontend),
+    : Gpu(nullptr, top, frontend, regs_per_thread, observers) {}
+
+Gpu::Gpu(const char* name, Params& top, IFrontend& frontend, unsigned regs_per_thread,
+         const std::vector<Observer*>& observers)
+    : frontend_(frontend), path_(scope_path(name)), stats_(path_.empty() ? "gpu" : path_ + ".gpu"),
       cycles_(stats_.scalar("cycles", "cycles until the last SM ended", "cycles")),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired by every SM",
                              "instructions")) {
   stats_.formula("ipc", "warp instructions per cycle, all SMs", "instructions/cycle",
                  [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
+  roots_.push_back("gpu");
+  auto at_start = [this] { at_start_of_simulation(); };
+  if (path_.empty()) {
+    build(top, regs_per_thread, observers);
+    scope_ = std::make_unique<Scope>(sc_core::sc_gen_unique_name("gpurf_gpu"), nullptr, at_start);
+  } else {
+    // Built inside the scope's constructor; a bad platform is thrown once the scope stands
+    // (its units, members of this, go before it).
+    std::exception_ptr failed;
+    scope_ = std::make_unique<Scope>(
+        path_.substr(path_.rfind('.') + 1).c_str(),
+        [&] {
+          try {
+            build(top, regs_per_thread, observers);
+          } catch (...) {
+            failed = std::current_exception();
+          }
+        },
+        at_start);
+    if (failed) std::rethrow_exception(failed);
+  }
+  live_gpus().push_back(this);
+}
+
+void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observer*>& observers) {
+  done_ = std::make_unique<sc_core::sc_event>(path_.empty() ? "gpu_done" : "done");
   Params& g = top.sub("gpu", "the GPU around the SMs (docs/vp.md)");
   const unsigned n = g.get_uint("sm_count", 1,
                                 "SMs running the launch (its CTAs spread over them), sharing "
@@ -144,16 +316,18 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
                  "lt: sets the TLM global quantum to this many cycles; 0: leaves it as the "
                  "virtual platform set it (SystemC's default 0: the SMs stay in lock-step)",
                  0, 1u << 30);
+  place(g, hosted); // before any unit is built: a refused base builds nothing
   // A trace or a waveform follows one SM's units and warp slots.
   if (n > 1 && !observers.empty())
     g.fail("sm_count", "an instruction trace (--trace) or a user observer follows one SM; " +
                            std::to_string(n) + " SMs given: run it with gpu.sm_count: 1");
   for (unsigned s = 0; s < n; ++s) {
-    views_.push_back(std::make_unique<SmView>(frontend));
+    views_.push_back(std::make_unique<SmView>(frontend_));
     const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);
     sms_.push_back(std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread,
                                         observers, Sm::Mode{lt, hosted}));
     Sm& sm = *sms_.back();
+    roots_.push_back(sm.basename());
     sm.share_clock(&clock_);
     sm.on_stop([this](Sm& stopped) {
       if (!stopped.error().empty() && error_.empty()) {
@@ -164,7 +338,7 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
       if (++stopped_ < sms_.size()) return;
       cycles_ = cycles();
       retired_ = retired();
-      done_.notify(sc_core::SC_ZERO_TIME);
+      done_->notify(sc_core::SC_ZERO_TIME);
       if (pause_ && at_) sc_core::sc_pause();
     });
   }
@@ -177,6 +351,7 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
   c.shape = &sms_[0]->shape();
   c.clock = &clock_;
   noc_ = std::make_unique<Interconnect>("interconnect", c, n, noc_latency);
+  roots_.push_back(noc_->basename());
   for (unsigned s = 0; s < n; ++s) sms_[s]->memory_port().bind(*noc_->in[s]);
   Params& l2p = top.sub("l2", "L2 cache shared by the SMs, between the interconnect and the "
                               "memory port (docs/platforms.md)");
@@ -185,6 +360,7 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
   c.name = "l2";
   l2_ = IL2::Registry::create(impl, l2p, c);
   if (l2_) {
+    roots_.push_back(l2_->basename());
     noc_->out.bind(l2_->in);
     for (auto& sm : sms_) sm->report_also(l2_.get());
   }
@@ -207,9 +383,74 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
     lt_ = std::make_unique<LtPort>("memory_port", c);
     behind_caches(lt_->in);
   }
+  if (at || lt) roots_.push_back("memory_port");
+  early_ = std::make_unique<EarlyMemory>(sms_[0]->functional_memory());
 }
 
-Gpu::~Gpu() = default;
+void Gpu::place(Params& g, bool hosted) {
+  auto* ptx = dynamic_cast<PtxFrontend*>(&frontend_);
+  const std::vector<PtxFrontend::Region> own =
+      ptx ? ptx->regions(!hosted) : std::vector<PtxFrontend::Region>{};
+  // The first overlap of our regions, moved up by `base`, with another GPU's; "" if none.
+  auto overlap = [&](uint64_t base) -> std::string {
+    for (const Gpu* other : live_gpus())
+      for (const Region& o : other->regions_)
+        for (const PtxFrontend::Region& r : own)
+          if (r.base + base < o.base + o.bytes && o.base < r.base + base + r.bytes)
+            return std::string(r.what) + " at [" + hex(r.base + base) + ", " +
+                   hex(r.base + base + r.bytes) + ") overlap " + o.what + " of the GPU " +
+                   (other->path_.empty() ? "at the top level" : "'" + other->path_ + "'") +
+                   " at [" + hex(o.base) + ", " + hex(o.base + o.bytes) + ")";
+    return "";
+  };
+  uint64_t free = 0;
+  while (!overlap(free).empty()) free += kBaseStep;
+  const int64_t kTop = int64_t(1) << 48;
+  address_base_ = uint64_t(g.get_int(
+      "address_base", int64_t(free),
+      "added to every address gpurf places in global memory (the launch file's buffers, "
+      "frontend.data_base, frontend.window_base); default: 0 for the first GPU of a process, "
+      "the next free multiple of 4 GiB for others, so that GPUs sharing a memory never "
+      "overlap (docs/vp.md \"Several GPUs\")",
+      0, kTop));
+  if (const std::string bad = overlap(address_base_); !bad.empty())
+    g.fail("address_base", hex(address_base_) + ": " + bad +
+                               "; GPUs of one process are taken to share one memory: give each "
+                               "its own gpu.address_base (docs/vp.md \"Several GPUs\")");
+  if (!ptx) return;
+  ptx->relocate(address_base_);
+  for (const PtxFrontend::Region& r : own)
+    regions_.push_back({r.base + address_base_, r.bytes, r.what});
+}
+
+Gpu::~Gpu() {
+  auto& g = live_gpus();
+  g.erase(std::remove(g.begin(), g.end(), this), g.end());
+}
+
+void Gpu::at_start_of_simulation() {
+  if (const std::string failed = early_->flush(); !failed.empty()) {
+    error_ = failed;
+    for (auto& sm : sms_) sm->halt(failed);
+  }
+  // Not started yet: the SMs idle until start() (called once the simulation runs).
+  if (!started_ && !host_) {
+    held_ = true;
+    for (auto& sm : sms_) sm->hold();
+  }
+}
+
+nlohmann::ordered_json Gpu::stats_json(bool with_descriptions) const {
+  const std::string prefix = path_.empty() ? "" : path_ + ".";
+  return dump_stats_json_of(
+      [&](const std::string& path, std::string& key) {
+        if (path.compare(0, prefix.size(), prefix) != 0) return false;
+        key = path.substr(prefix.size());
+        return std::find(roots_.begin(), roots_.end(), key.substr(0, key.find('.'))) !=
+               roots_.end();
+      },
+      with_descriptions);
+}
 
 tlm::tlm_initiator_socket<>& Gpu::memory_port() {
   if (lt_) return lt_->out;
@@ -218,7 +459,7 @@ tlm::tlm_initiator_socket<>& Gpu::memory_port() {
   return noc_->out;
 }
 
-IFunctionalMemory& Gpu::functional_memory() { return sms_[0]->functional_memory(); }
+IFunctionalMemory& Gpu::functional_memory() { return *early_; }
 
 HostInterface& Gpu::host() {
   if (!host_) throw ConfigError("gpu.hosted is false: the GPU has no host interface");
@@ -250,11 +491,21 @@ bool Gpu::launch(const PtxFrontend::HostLaunch& h) {
 }
 
 Occupancy Gpu::start() {
+  if (host_) throw WorkloadError("Gpu::start: a hosted GPU runs what its host launches");
+  if (started_) throw WorkloadError("Gpu::start: called twice (the next launch: next_launch())");
+  if (sc_core::sc_get_status() & (sc_core::SC_STOPPED | sc_core::SC_END_OF_SIMULATION))
+    throw WorkloadError("Gpu::start: the simulation has ended");
   const SmLimits& limits = sms_[0]->limits();
   for (unsigned s = 0; s < sm_count(); ++s)
     views_[s]->place(s * limits.warp_slots(), limits.warp_slots());
   const Occupancy o = frontend_.start(limits, sm_count(), functional_memory());
+  started_ = true;
   for (auto& sm : sms_) sm->set_occupancy(o);
+  if (held_) { // the simulation started without a launch: the SMs idle since then
+    held_ = false;
+    stopped_ = 0;
+    for (auto& sm : sms_) sm->restart();
+  }
   return o;
 }
 

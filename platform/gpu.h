@@ -8,11 +8,22 @@
 // the front-end and stops when its slots are empty and no CTA is left; the GPU is done when
 // every SM is. A failing SM halts the others with its error.
 //
-// The GPU is not an sc_module of its own, so that its units keep the names (and statistics
-// paths) they have without it: one SM is `sm`, several are `sm0`, `sm1`, ...; the shared
-// units are `interconnect`, `l2`.
+// Placement in the sc_object hierarchy (docs/vp.md "Several GPUs"): a GPU built at the top level
+// with no name, the first such (the gpurf tool's), keeps the names its units always had: one
+// SM is `sm`, several are `sm0`, `sm1`, ...; the shared units are `interconnect`, `l2`,
+// `memory_port`, and its statistics group `gpu`. Any other GPU (built inside a module of
+// one's own, given a name, or a second one at the top level) is an sc_module of its own
+// (`name`, else `gpu`, `gpu_1`, ... among its siblings) with the same units below it. Either
+// way stats_json() gives the GPU's own statistics under those short names, and the
+// conservation identities are checked on that tree alone.
+//
+// Global memory: every region gpurf places (launch-file buffers, the module's variables, the
+// timing-only windows) is moved up by gpu.address_base; by default the first GPU's regions are
+// where they always were and another's at the lowest multiple of 4 GiB where they overlap no
+// other GPU's, so GPUs of one process never overlap unless told to (then they are refused).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,8 +45,11 @@ class Params;
 
 class Gpu {
 public:
-  // Reads the `gpu:` and `l2:` sections of `top` and every SM's sections.
+  // Reads the `gpu:` and `l2:` sections of `top` and every SM's sections. `name`: the GPU's
+  // sc_module name under the module being built (null: see above).
   Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
+      const std::vector<Observer*>& observers = {});
+  Gpu(const char* name, Params& top, IFrontend& frontend, unsigned regs_per_thread,
       const std::vector<Observer*>& observers = {});
   ~Gpu();
   Gpu(const Gpu&) = delete;
@@ -57,7 +71,11 @@ public:
   SimClock& clock() { return clock_; }
 
   // Hands the launch to the front-end (buffers, parameters, the first CTAs) and records the
-  // occupancy in every SM's statistics. Call once, before sc_start (not when hosted).
+  // occupancy in every SM's statistics. Call once (not when hosted), before sc_start or once
+  // the simulation runs (the SMs then start at SystemC's time; until then they idle). Before
+  // sc_start, writes the memory target refuses (a tlm_utils multi-passthrough socket answers
+  // only once elaboration has ended) wait for the start of the simulation; one it still
+  // refuses then fails the kernel with the address.
   Occupancy start();
   // Once every SM finished the launch: the front-end's next launch (an application file's
   // host steps, then the kernel again), the SMs restarted at SystemC's time; false when the
@@ -84,16 +102,42 @@ public:
   const std::string& error() const { return error_; } // the first SM's error, named
   Cycle cycles() const;                               // the last SM's end
   uint64_t retired() const;                           // warp instructions, all SMs
-  const sc_core::sc_event& done_event() const { return done_; }
+  const sc_core::sc_event& done_event() const { return *done_; }
   // With the checks on, once finished(): the conservation identities broken by `stats`
-  // (dump_stats_json()) against the SMs' timing checkers, one line each after "\n  ";
-  // empty when they hold or the checks are off. They hold for the sums over the SMs.
+  // (stats_json(), or with the tool's memory dump_stats_json()) against the SMs' timing
+  // checkers, one line each after "\n  "; empty when they hold or the checks are off. They
+  // hold for the sums over the SMs.
   std::string broken_identities(const nlohmann::ordered_json& stats) const;
+  std::string broken_identities() const { return broken_identities(stats_json(false)); }
+  // This GPU's statistics, named as the gpurf tool names them (`sm`, `sm0.sub0.bank3`, `l2`,
+  // `gpu`, `interconnect`, `memory_port`) wherever the GPU sits.
+  nlohmann::ordered_json stats_json(bool with_descriptions = true) const;
+  // The sc_object name the GPU's units are below ("" at the top level: `sm`, `l2`...).
+  const std::string& path() const { return path_; }
+  // gpu.address_base: added to every address gpurf places in global memory.
+  uint64_t address_base() const { return address_base_; }
 
 private:
   class Interconnect;
   class SmView;
+  class Scope;
+  class EarlyMemory;
+  void build(Params& top, unsigned regs_per_thread, const std::vector<Observer*>& observers);
+  void place(Params& g, bool hosted); // gpu.address_base, checked against the other GPUs
+  void at_start_of_simulation();
+  // Destroyed last: the units below it go first.
+  std::unique_ptr<Scope> scope_;
   IFrontend& frontend_;
+  const std::string path_;         // "" flat, else the scope's name
+  std::vector<std::string> roots_; // the units' names below path_ (sm, l2...), and "gpu"
+  uint64_t address_base_ = 0;
+  struct Region {
+    uint64_t base, bytes;
+    std::string what;
+  };
+  std::vector<Region> regions_; // in global memory, for the overlap check
+  std::unique_ptr<EarlyMemory> early_;
+  bool started_ = false, held_ = false; // start() called; the SMs idle waiting for it
   SimClock clock_;
   std::vector<std::unique_ptr<SmView>> views_;
   std::vector<std::unique_ptr<Sm>> sms_;
@@ -105,9 +149,9 @@ private:
   unsigned stopped_ = 0;
   bool pause_ = false;
   std::string error_;
-  StatGroup stats_{"gpu"};
+  StatGroup stats_;
   uint64_t &cycles_, &retired_;
-  sc_core::sc_event done_{"gpu_done"};
+  std::unique_ptr<sc_core::sc_event> done_;
 };
 
 } // namespace gpurf

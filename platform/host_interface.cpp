@@ -100,7 +100,7 @@ void HostInterface::finished() {
   if (!gpu_.finished()) return finish(kFailed, kKernelFailed, gpu_.error());
   // Every hosted kernel proves its counts as a whole run does (the counters accumulate over
   // the kernels, so they hold at every kernel's end).
-  if (const std::string broken = gpu_.broken_identities(dump_stats_json(false)); !broken.empty())
+  if (const std::string broken = gpu_.broken_identities(); !broken.empty())
     return finish(kFailed, kKernelFailed, "conservation identities broken:" + broken);
   finish(kDone, kNone, "");
 }

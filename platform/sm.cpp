@@ -560,6 +560,7 @@ void Sm::free_slots() {
 void Sm::start_of_simulation() { host_start_ = last_report_ = std::chrono::steady_clock::now(); }
 
 void Sm::step() {
+  if (held_) return; // until restart() (start_)
   if (memory_event_) {
     const sc_core::sc_time t = sc_core::sc_time_stamp();
     // AT. While a request is out, tick one delta after the first wake at a time: an answer
@@ -598,7 +599,7 @@ void Sm::run_decoupled() {
   // Hosted: every kernel waits for restart(); else the first runs at once and later ones (an
   // application's) wait for it.
   for (bool first = true;; first = false) {
-    if (mode_.hosted || !first) wait(start_);
+    if (mode_.hosted || !first || held_) wait(start_);
     qk.reset();
     while (const Cycle wait = advance()) {
       const sc_core::sc_time at = clock_.time(clock_.now), t = sc_core::sc_time_stamp();
@@ -609,7 +610,7 @@ void Sm::run_decoupled() {
 }
 
 void Sm::restart() {
-  stopped_ = finished_ = false;
+  stopped_ = finished_ = held_ = false;
   error_.clear();
   clock_.now = std::max(clock_.now, clock_.cycles(sc_core::sc_time_stamp()));
   cycles_ = clock_.now;

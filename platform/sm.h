@@ -80,6 +80,8 @@ public:
   // Starts the next kernel the front-end holds (hosted): clears the outcome and runs from
   // SystemC's current time.
   void restart();
+  // Idles from the start of the simulation until restart() (a GPU started once it runs).
+  void hold() { held_ = true; }
   // Called when the SM stops (the GPU collects its SMs' ends).
   void on_stop(std::function<void(Sm&)> f) { on_stop_ = std::move(f); }
   // A clock whose `now` the SM sets to its own cycle before ticking its units: the units
@@ -185,7 +187,7 @@ private:
   TimeSeries* series_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
-  bool finished_ = false, stopped_ = false;
+  bool finished_ = false, stopped_ = false, held_ = false;
   sc_core::sc_event done_{"done"};
   std::string error_;
   StatGroup stats_;

@@ -63,9 +63,20 @@ void StatGroup::formula(const std::string& name, const std::string& desc, const 
 }
 
 nlohmann::ordered_json dump_stats_json(bool with_descriptions) {
+  return dump_stats_json_of(
+      [](const std::string& path, std::string& key) {
+        key = path;
+        return true;
+      },
+      with_descriptions);
+}
+
+nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_descriptions) {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  std::string key;
   for (const StatGroup* g : all_stat_groups()) {
-    nlohmann::ordered_json& grp = out[g->path()];
+    if (!select(g->path(), key)) continue;
+    nlohmann::ordered_json& grp = out[key];
     if (grp.is_null()) grp = nlohmann::ordered_json::object();
     for (const Stat& s : g->stats()) {
       nlohmann::ordered_json j = nlohmann::ordered_json::object();

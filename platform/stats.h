@@ -56,6 +56,10 @@ std::vector<StatGroup*>& all_stat_groups();
 // {"sm.subcore0.bank0": {"reads": {"value": 12, "unit": "...", "desc": "..."}, ...}, ...}
 // Keys keep creation/declaration order (ordered_json converts to nlohmann::json if needed).
 nlohmann::ordered_json dump_stats_json(bool with_descriptions = true);
+// The groups `select` takes (it returns true and sets `key`, the name the group has in the
+// dump), in creation order: a GPU's own groups, named relative to it (Gpu::stats_json).
+using StatSelect = std::function<bool(const std::string& path, std::string& key)>;
+nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_descriptions = true);
 // Whether the group at `path` is of kind `kind`: its last path component is `kind`, optionally
 // followed by an index ("sm.sub0.bank3" is of kind "bank"; "sm.l1" of kind "l1").
 bool group_of_kind(const std::string& path, const std::string& kind);

@@ -42,6 +42,12 @@ std::string hex(uint64_t v) {
   return o.str();
 }
 
+// Where the buffer after `b` goes when `b` is placed at `at` (256-B aligned; a buffer at a
+// module variable takes no room).
+uint64_t after_buffer(uint64_t at, const LaunchBuffer& b) {
+  return b.symbol.empty() ? (at + std::max<uint64_t>(b.bytes(), 1) + 255) / 256 * 256 : at;
+}
+
 std::string where(const ptx::Module& m, const ptx::Instr& in) {
   return m.filename + ":" + std::to_string(in.ptx_line) + " '" + in.text + "'";
 }
@@ -390,17 +396,17 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
 
   // Buffers.
   buffer_addr_.clear();
-  uint64_t next = kBufferBase;
+  uint64_t next = buffer_base_;
   for (const LaunchBuffer& b : launch_.buffers) { // those at module variables: below
     buffer_addr_.push_back(b.symbol.empty() ? next : 0);
-    if (b.symbol.empty()) next = (next + std::max<uint64_t>(b.bytes(), 1) + 255) / 256 * 256;
+    next = after_buffer(next, b);
   }
   for (auto [base, bytes, what] :
        {std::tuple{options_.window_base, kWindowBytes, "the timing-only windows"},
         {options_.data_base, kDataBytes, "the module's variables"}})
-    if (kBufferBase < base + bytes && base < next)
-      throw WorkloadError(launch_.file + ": buffers need [0x10000000, " + std::to_string(next) +
-                          "), which overlaps " + what + " at " + std::to_string(base) +
+    if (buffer_base_ < base + bytes && base < next)
+      throw WorkloadError(launch_.file + ": buffers need [" + hex(buffer_base_) + ", " + hex(next) +
+                          "), which overlaps " + what + " at " + hex(base) +
                           " (frontend.window_base, frontend.data_base)");
   load_module();
   for (size_t i = 0; i < launch_.buffers.size(); ++i) {
@@ -413,6 +419,22 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
   app_ = std::make_unique<AppRunner>(launch_, buffer_addr_);
   if (!next_app_launch(mem)) throw WorkloadError(launch_.file + ": the steps launch nothing");
   return launch(limits, sms);
+}
+
+void PtxFrontend::relocate(uint64_t offset) {
+  options_.data_base += offset;
+  options_.window_base += offset;
+  buffer_base_ = kBufferBase + offset;
+}
+
+std::vector<PtxFrontend::Region> PtxFrontend::regions(bool buffers) const {
+  std::vector<Region> r = {{options_.data_base, kDataBytes, "the module's variables"},
+                           {options_.window_base, kWindowBytes, "the timing-only windows"}};
+  uint64_t end = buffer_base_; // as start() places them
+  for (const LaunchBuffer& b : launch_.buffers) end = after_buffer(end, b);
+  if (buffers && end > buffer_base_)
+    r.push_back({buffer_base_, end - buffer_base_, "the launch file's buffers"});
+  return r;
 }
 
 bool PtxFrontend::next_app_launch(IFunctionalMemory& mem) {

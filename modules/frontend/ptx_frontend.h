@@ -135,6 +135,18 @@ public:
   // Application files: the host steps up to the next launch, then that launch.
   bool next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                    Occupancy& occ) override;
+  // Moves every region start() places in global memory (the launch file's buffers from
+  // kBufferBase, the module's variables at frontend.data_base, the timing-only windows at
+  // frontend.window_base) up by `offset` (gpu.address_base: several GPUs in one memory).
+  // Before start().
+  void relocate(uint64_t offset);
+  // Those regions, [base, base + bytes), and what each holds; `buffers`: with the launch
+  // file's buffers (a hosted GPU places none).
+  struct Region {
+    uint64_t base, bytes;
+    const char* what;
+  };
+  std::vector<Region> regions(bool buffers) const;
   // The launch running now (its `launch:` label) and how many have started.
   const std::string& launch_label() const { return current_ ? current_->label : launch_.kernel; }
   uint64_t launches() const { return app_ ? app_->launches() : 0; }
@@ -321,6 +333,7 @@ private:
   void step_engine(unsigned engine_warp);
   uint64_t offer_epoch_ = 1;
   std::vector<uint64_t> buffer_addr_;
+  uint64_t buffer_base_ = kBufferBase; // relocate()
   std::vector<CtaSlot> ctas_;
   std::vector<WarpSlot> warps_;
   // The warp slot of warp `i` of CTA slot `cta_slot` (CTA slots numbered SM by SM).
