@@ -214,8 +214,7 @@ TEST(VpProtocolTargets, ADramStyleArbiterGetsEndResp) {
   AtTestMemory::Options o = variants()[6].at;
   ASSERT_TRUE(o.end_resp_only);
   AtTestMemory mem("mem", o);
-  const Outcome r =
-      run("sgemm", {"gpu.memory_port=at", "gpu.memory_timeout_cycles=100000"}, mem, checker);
+  const Outcome r = run("sgemm", {"gpu.memory_port=at"}, mem, checker);
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.outputs, "");
   EXPECT_EQ(checker.violations(), 0u) << checker.first();
