@@ -4,14 +4,14 @@
 // (END_REQ early or late, or implied by BEGIN_RESP), TLM_UPDATED (END_REQ or BEGIN_RESP) or
 // TLM_COMPLETED, answer after random latencies (responses out of order) and wait for END_RESP
 // as a DRAM model's arbiter does; LT targets that annotate or wait. Every run verifies the
-// kernel's outputs and the conservation identities and breaks no protocol rule. The default
-// run takes four kernels (bfs with its atomics, sgemm, daxpy_dot, heat2d) on 1 and 2 SMs; the
-// vp_full_tests executable (ctest label vp_full) every suite kernel. Then the memory timeout
+// kernel's outputs and the conservation identities and breaks no protocol rule: every suite
+// kernel (workloads/*.yaml) on 1 and 2 SMs, about a minute of CPU in all. Then the memory timeout
 // (gpu.memory_timeout_cycles): a memory that never answers ends the run with an error naming
 // what is outstanding.
 #include <gtest/gtest.h>
 #include <systemc>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -113,16 +113,12 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
-std::vector<std::string> kernels() {
-#ifdef GPURF_VP_FULL
+std::vector<std::string> kernels() { // the suite
   std::vector<std::string> v;
   for (const auto& e : std::filesystem::directory_iterator(GPURF_SOURCE_DIR "/workloads"))
     if (e.path().extension() == ".yaml") v.push_back(e.path().stem().string());
   std::sort(v.begin(), v.end());
   return v;
-#else
-  return {"bfs", "daxpy_dot", "heat2d", "sgemm"};
-#endif
 }
 
 class Protocol
@@ -178,8 +174,6 @@ INSTANTIATE_TEST_SUITE_P(VpProtocol, Protocol,
                                   std::get<1>(info.param) + "_" +
                                   std::to_string(std::get<2>(info.param)) + "sm";
                          });
-
-#ifndef GPURF_VP_FULL
 
 // The variants do what they claim on a memory-bound kernel: many transactions outstanding,
 // responses out of order, late END_REQs holding the GPU's next BEGIN_REQ back.
@@ -336,5 +330,3 @@ TEST(VpMemoryTimeout, AnLtMemoryThatNeverReturns) {
       << r.error;
   EXPECT_NE(r.error.find("(inside b_transport) for 5000 cycles"), std::string::npos) << r.error;
 }
-
-#endif
