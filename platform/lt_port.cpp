@@ -60,19 +60,23 @@ void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
 
 void LtPort::watched_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
   calls_.push_back({&gp, sc_core::sc_time_stamp()});
-  watch_.notify(clock_->time(timeout_)); // unless due sooner
+  // One timed check at a time, not one per call (a cancelled one would stay in SystemC's
+  // queue of timed events until its time): watch() looks again while calls come.
+  if (!watching_) watch_.notify(clock_->time(timeout_));
+  watching_ = true;
   b_transport(gp, delay);
   calls_.erase(
       std::find_if(calls_.begin(), calls_.end(), [&](const Call& c) { return c.gp == &gp; }));
-  if (calls_.empty()) watch_.cancel();
 }
 
 void LtPort::watch() {
-  if (calls_.empty()) return;
+  watching_ = false;
+  if (calls_.empty()) return; // the next call arms it again
   const sc_core::sc_time now = sc_core::sc_time_stamp(), bound = clock_->time(timeout_);
   const Call& oldest = calls_.front();
   if (now < oldest.since + bound) { // not yet
     watch_.notify(oldest.since + bound - now);
+    watching_ = true;
     return;
   }
   std::ostringstream os;

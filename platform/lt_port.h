@@ -68,6 +68,7 @@ private:
   };
   std::vector<Call> calls_; // b_transports not returned yet
   sc_core::sc_event watch_;
+  bool watching_ = false; // watch_ notified
   std::function<void(const std::string&)> on_timeout_;
 };
 
