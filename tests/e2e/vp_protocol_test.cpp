@@ -18,9 +18,11 @@
 
 #include "gpurf/modules/frontend/launch.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/memory/i_memory.h"
 #include "gpurf/platform/config.h"
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/params.h"
+#include "gpurf/platform/sm.h"
 #include "gpurf/platform/stats.h"
 #include "tests/support/protocol_checker.h"
 #include "tests/support/test_memories.h"
@@ -227,6 +229,39 @@ TEST(VpProtocolTargets, EndRespNotBeforeAnUpdatedBeginResp) {
   EXPECT_EQ(checker.violations(), 0u) << checker.first();
   EXPECT_GT(checker.end_resps, 0u);
 }
+
+// gpurf's own memory (the `memory` unit `gpurf run` binds) keeps the protocol too: AT on two
+// SMs (its BEGIN_RESPs come at distinct cycles, so a response phase, ended by the GPU's
+// END_RESP in the next delta, never overlaps the next) and LT waiting in b_transport.
+class BuiltInMemory : public testing::TestWithParam<std::string> {};
+
+TEST_P(BuiltInMemory, KeepsTheProtocol) {
+  const bool lt = GetParam() == "lt";
+  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  apply_override(*cfg, std::string("gpu.memory_port=") + GetParam());
+  apply_override(*cfg, "gpu.sm_count=2");
+  if (lt) apply_override(*cfg, "memory.respond=wait");
+  PtxFrontend fe(load_launch(GPURF_SOURCE_DIR "/workloads/bfs.yaml"), frontend_options(*cfg));
+  Params top(cfg.get(), "");
+  Gpu gpu(top, fe, fe.regs_per_thread());
+  UnitContext c = default_context("memory");
+  c.shape = &gpu.sm(0).shape();
+  c.clock = &gpu.clock();
+  std::unique_ptr<IMemory> mem =
+      IMemory::Registry::create("simple", top.sub("memory", "the built-in memory"), c);
+  ProtocolChecker checker("checker");
+  gpu.memory_port().bind(checker.in);
+  checker.out.bind(mem->socket);
+  gpu.start();
+  sc_core::sc_start();
+  ASSERT_TRUE(gpu.finished()) << gpu.error();
+  EXPECT_EQ(fe.verify_outputs(), "");
+  checker.finish();
+  EXPECT_EQ(checker.violations(), 0u) << checker.first();
+  EXPECT_GT(lt ? checker.b_calls : checker.end_resps, 1000u);
+}
+
+INSTANTIATE_TEST_SUITE_P(VpProtocol, BuiltInMemory, testing::Values("at", "lt"));
 
 // ---- The memory timeout ----
 
