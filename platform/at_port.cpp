@@ -6,8 +6,9 @@
 
 namespace gpurf {
 
-AtPort::AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_bytes)
-    : Unit(nm, c), in("in"), out("out"), burst_(burst_bytes),
+AtPort::AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_bytes,
+               Cycle timeout)
+    : Unit(nm, c), in("in"), out("out"), burst_(burst_bytes), timeout_(timeout),
       requests_(stats().scalar("requests", "requests from the caches", "requests")),
       transactions_(stats().scalar("transactions", "bursts sent (BEGIN_REQ)", "transactions")),
       backpressure_(stats().scalar("backpressure_waits",
@@ -22,6 +23,12 @@ AtPort::AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_
   dont_initialize();
   SC_METHOD(end_request);
   sensitive << end_request_;
+  dont_initialize();
+  SC_METHOD(end_response);
+  sensitive << end_response_.get_event();
+  dont_initialize();
+  SC_METHOD(watch);
+  sensitive << watch_;
   dont_initialize();
 }
 
@@ -90,6 +97,7 @@ void AtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   ++requests_;
   ++outstanding_;
   send_.notify(clock_->time(at - now()));
+  if (timeout_) watch_.notify(clock_->time(timeout_)); // unless it is due sooner
   // The data the caches need is already in memory (they read it through debug transport);
   // the answer is when.
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -128,10 +136,7 @@ void AtPort::send() {
         return;
       } else if (phase == tlm::BEGIN_RESP) {
         request_phase_ = nullptr;
-        tlm::tlm_phase end = tlm::END_RESP; // before respond() hands the payload back
-        sc_core::sc_time z = sc_core::SC_ZERO_TIME;
-        out->nb_transport_fw(gp, end, z);
-        respond(gp, d);
+        begin_response(gp, d); // END_RESP at the response's time, not before it
       }
       break;
     case tlm::TLM_COMPLETED:
@@ -151,8 +156,10 @@ tlm::tlm_sync_enum AtPort::nb_transport_bw(tlm::tlm_generic_payload& gp, tlm::tl
   }
   if (phase == tlm::BEGIN_RESP) {
     if (request_phase_ == &gp) end_request_.notify(delay); // BEGIN_RESP implies its END_REQ
-    respond(gp, delay);
-    return tlm::TLM_COMPLETED; // no END_RESP needed
+    begin_response(gp, delay);
+    // END_RESP follows on the forward path: a DRAM model's arbiter may hold its response
+    // channel until then (TLM_COMPLETED here is legal, but DRAMSys 5.1 waits for END_RESP).
+    return tlm::TLM_ACCEPTED;
   }
   SC_REPORT_ERROR(name(), "unexpected phase on the backward path");
   return tlm::TLM_ACCEPTED;
@@ -182,11 +189,69 @@ void AtPort::respond(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay
   response_.notify(sc_core::SC_ZERO_TIME);
 }
 
+void AtPort::begin_response(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay) {
+  gp.acquire(); // held until END_RESP (respond() drops the request's reference)
+  part_of(gp).responded = true;
+  respond(gp, delay); // the response's cycle is the BEGIN_RESP's
+  end_response_.notify(gp, delay);
+}
+
+void AtPort::end_response() {
+  while (tlm::tlm_generic_payload* gp = end_response_.get_next_transaction()) {
+    tlm::tlm_phase phase = tlm::END_RESP;
+    sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+    out->nb_transport_fw(*gp, phase, d); // TLM_COMPLETED (or TLM_ACCEPTED): either way it is over
+    gp->release();
+  }
+}
+
 void AtPort::free(tlm::tlm_generic_payload* gp) {
   Part& p = part_of(*gp);
   gp->reset(); // no extension survives into the next use
   p.request.reset();
+  p.responded = false;
   idle_.push_back(&p);
+  if (idle_.size() == parts_.size()) watch_.cancel(); // nothing left to wait for
+}
+
+void AtPort::watch() {
+  const Cycle now = clock_->cycles(sc_core::sc_time_stamp());
+  std::vector<const Part*> waiting; // every payload not back in the pool
+  for (const auto& p : parts_)
+    if (p->gp->get_ref_count() > 0) waiting.push_back(p.get());
+  if (waiting.empty()) return;
+  std::stable_sort(waiting.begin(), waiting.end(),
+                   [](const Part* a, const Part* b) { return a->send_at < b->send_at; });
+  const Cycle oldest = waiting.front()->send_at;
+  if (now < oldest + timeout_) { // not yet: look again when the oldest reaches the bound
+    watch_.notify(clock_->time(oldest + timeout_ - now));
+    return;
+  }
+  std::ostringstream os;
+  os << name() << ": no answer from the memory for " << timeout_
+     << " cycles (gpu.memory_timeout_cycles): " << waiting.size()
+     << (waiting.size() == 1 ? " transaction" : " transactions") << " outstanding at cycle " << now
+     << "; the oldest:";
+  const size_t shown = std::min<size_t>(waiting.size(), 4);
+  for (size_t i = 0; i < shown; ++i) {
+    const Part& p = *waiting[i];
+    const tlm::tlm_generic_payload& gp = *p.gp;
+    const char* phase = "END_REQ received, no BEGIN_RESP";
+    if (request_phase_ == p.gp)
+      phase = "BEGIN_REQ sent, no END_REQ";
+    else if (std::find(queue_.begin(), queue_.end(), p.gp) != queue_.end())
+      phase = "BEGIN_REQ not sent yet: the request channel is busy";
+    else if (p.responded)
+      phase = "BEGIN_RESP received, END_RESP not sent yet";
+    os << (i ? ";" : "") << " " << (gp.is_write() ? "WRITE" : "READ") << " of "
+       << gp.get_data_length() << " bytes at 0x" << std::hex << gp.get_address() << std::dec << " ("
+       << phase << ") for " << (now > p.send_at ? now - p.send_at : 0) << " cycles";
+  }
+  if (waiting.size() > shown) os << "; and " << waiting.size() - shown << " more";
+  if (on_timeout_)
+    on_timeout_(os.str());
+  else
+    SC_REPORT_ERROR(name(), os.str().c_str());
 }
 
 bool AtPort::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {

@@ -11,10 +11,19 @@
 // Pending completes with the cycle of the last response, and the L1/L2 MSHRs waiting on it
 // complete and wake the units waiting on them. An error response fails the request: the
 // instruction that waits on it stops its SM with the response named.
+//
+// A BEGIN_RESP on the backward path is answered TLM_ACCEPTED and ended with END_RESP on the
+// forward path at the response's time (a delta later), as DRAM models' arbiters expect; the
+// port holds a reference on the payload until then and releases it after END_RESP. With a
+// timeout (`gpu.memory_timeout_cycles`), a transaction outstanding longer than that is
+// reported through on_timeout() with the oldest ones listed, instead of the GPU waiting
+// silently.
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <memory>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -35,12 +44,16 @@ public:
   tlm_utils::simple_target_socket<AtPort> in;     // from the L2 (or the interconnect)
   tlm_utils::simple_initiator_socket<AtPort> out; // to the memory target
 
-  AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_bytes);
+  // `timeout`: cycles a transaction may wait on the memory before on_timeout() (0: never).
+  AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_bytes, Cycle timeout = 0);
   ~AtPort() override;
   // Notified when a response arrived (the SMs look at their units again).
   const sc_core::sc_event& response_event() const { return response_; }
   // Requests whose responses have not all arrived.
   size_t outstanding() const { return outstanding_; }
+  // Called with a report (the port, how many are outstanding, the oldest ones: address,
+  // command, phase, how long) when a transaction has waited longer than the timeout.
+  void on_timeout(std::function<void(const std::string&)> f) { on_timeout_ = std::move(f); }
 
 private:
   struct Part {
@@ -51,6 +64,7 @@ private:
     std::shared_ptr<Cycle> ready;
     std::shared_ptr<std::string> error;
     Cycle send_at = 0;
+    bool responded = false; // BEGIN_RESP received (END_RESP pending until released)
   };
 
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -61,6 +75,10 @@ private:
   void send();        // SC_METHOD: the next BEGIN_REQs, while the request channel is free
   void end_request(); // SC_METHOD: END_REQ arrived (at its annotated time): the channel is free
   void respond(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay); // a part is done
+  // BEGIN_RESP of `gp` at `delay`: the part is done; END_RESP follows at that time.
+  void begin_response(tlm::tlm_generic_payload& gp, const sc_core::sc_time& delay);
+  void end_response(); // SC_METHOD: END_RESP on the forward path, then the payload is released
+  void watch();        // SC_METHOD: the timeout
   Part& part_of(tlm::tlm_generic_payload& gp);
   void free(tlm::tlm_generic_payload* gp) override; // tlm_mm_interface
 
@@ -74,6 +92,10 @@ private:
   std::unordered_map<const tlm::tlm_generic_payload*, Part*> owner_;
   InFlightWrites writes_; // the writes sent and not yet answered
   sc_core::sc_event send_, end_request_, response_;
+  tlm_utils::peq_with_get<tlm::tlm_generic_payload> end_response_{"end_responses"};
+  const Cycle timeout_;
+  sc_core::sc_event watch_;
+  std::function<void(const std::string&)> on_timeout_;
   uint64_t &requests_, &transactions_, &backpressure_, &errors_;
 };
 

@@ -316,6 +316,11 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
                  "lt: sets the TLM global quantum to this many cycles; 0: leaves it as the "
                  "virtual platform set it (SystemC's default 0: the SMs stay in lock-step)",
                  0, 1u << 30);
+  const unsigned memory_timeout = g.get_uint(
+      "memory_timeout_cycles", 1000000,
+      "lt, at: a memory transaction (at) or b_transport (lt) unanswered for this many cycles "
+      "stops the SMs with an error listing what is outstanding; 0: wait for ever",
+      0, 1u << 31);
   place(g, hosted); // before any unit is built: a refused base builds nothing
   // A trace or a waveform follows one SM's units and warp slots.
   if (n > 1 && !observers.empty())
@@ -373,14 +378,20 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
       noc_->out.bind(port_in);
   };
   c.name = "memory_port";
+  auto timed_out = [this](const std::string& why) { // the memory never answered
+    if (error_.empty()) error_ = why;
+    for (auto& sm : sms_) sm->halt(why);
+  };
   if (at) {
-    at_ = std::make_unique<AtPort>("memory_port", c, burst);
+    at_ = std::make_unique<AtPort>("memory_port", c, burst, memory_timeout);
+    at_->on_timeout(timed_out);
     behind_caches(at_->in);
     for (auto& sm : sms_)
       sm->wait_on_memory(at_->response_event(), [p = at_.get()] { return p->outstanding() > 0; });
   }
   if (lt) {
-    lt_ = std::make_unique<LtPort>("memory_port", c);
+    lt_ = std::make_unique<LtPort>("memory_port", c, memory_timeout);
+    lt_->on_timeout(timed_out);
     behind_caches(lt_->in);
   }
   if (at || lt) roots_.push_back("memory_port");

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <sstream>
 
 namespace gpurf {
 
-LtPort::LtPort(sc_core::sc_module_name nm, const UnitContext& c)
+LtPort::LtPort(sc_core::sc_module_name nm, const UnitContext& c, Cycle timeout)
     : Unit(nm, c), in("in"), out("out"),
       transactions_(stats().scalar("transactions", "b_transport calls to the target", "calls")),
       dmi_accesses_(
@@ -14,8 +15,16 @@ LtPort::LtPort(sc_core::sc_module_name nm, const UnitContext& c)
       dmi_invalidations_(
           stats().scalar("dmi_invalidations", "DMI regions the target invalidated", "regions")),
       waited_(stats().scalar("waited_cycles", "SystemC time the target waited inside b_transport",
-                             "cycles")) {
-  in.register_b_transport(this, &LtPort::b_transport);
+                             "cycles")),
+      timeout_(timeout) {
+  if (timeout_) {
+    in.register_b_transport(this, &LtPort::watched_b_transport);
+    SC_METHOD(watch);
+    sensitive << watch_;
+    dont_initialize();
+  } else {
+    in.register_b_transport(this, &LtPort::b_transport);
+  }
   in.register_transport_dbg(this, &LtPort::transport_dbg);
   in.register_get_direct_mem_ptr(this, &LtPort::get_direct_mem_ptr);
   out.register_invalidate_direct_mem_ptr(this, &LtPort::invalidate_direct_mem_ptr);
@@ -50,6 +59,46 @@ void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
   if (gp.is_write()) writes_.end(gp, *out[0]);
   const sc_core::sc_time done = sc_core::sc_time_stamp() + d, from = std::max(at, t0);
   if (done > from) delay += done - from;
+}
+
+void LtPort::watched_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  calls_.push_back({&gp, sc_core::sc_time_stamp()});
+  // One timed check at a time, not one per call (a cancelled one would stay in SystemC's
+  // queue of timed events until its time): watch() looks again while calls come.
+  if (!watching_) watch_.notify(clock_->time(timeout_));
+  watching_ = true;
+  b_transport(gp, delay);
+  calls_.erase(
+      std::find_if(calls_.begin(), calls_.end(), [&](const Call& c) { return c.gp == &gp; }));
+}
+
+void LtPort::watch() {
+  watching_ = false;
+  if (calls_.empty()) return; // the next call arms it again
+  const sc_core::sc_time now = sc_core::sc_time_stamp(), bound = clock_->time(timeout_);
+  const Call& oldest = calls_.front();
+  if (now < oldest.since + bound) { // not yet
+    watch_.notify(oldest.since + bound - now);
+    watching_ = true;
+    return;
+  }
+  std::ostringstream os;
+  os << name() << ": no answer from the memory for " << timeout_
+     << " cycles (gpu.memory_timeout_cycles): " << calls_.size()
+     << (calls_.size() == 1 ? " b_transport call" : " b_transport calls")
+     << " outstanding at cycle " << clock_->cycles(now) << "; the oldest:";
+  const size_t shown = std::min<size_t>(calls_.size(), 4);
+  for (size_t i = 0; i < shown; ++i) {
+    const tlm::tlm_generic_payload& gp = *calls_[i].gp;
+    os << (i ? ";" : "") << " " << (gp.is_write() ? "WRITE" : "READ") << " of "
+       << gp.get_data_length() << " bytes at 0x" << std::hex << gp.get_address() << std::dec
+       << " (inside b_transport) for " << clock_->cycles(now - calls_[i].since) << " cycles";
+  }
+  if (calls_.size() > shown) os << "; and " << calls_.size() - shown << " more";
+  if (on_timeout_)
+    on_timeout_(os.str());
+  else
+    SC_REPORT_ERROR(name(), os.str().c_str());
 }
 
 bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {

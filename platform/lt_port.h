@@ -17,7 +17,15 @@
 // the granted region covers are then copied through it (byte enables and streaming honoured)
 // and charged the region's read or write latency, without b_transport. An invalidation over
 // the region drops it.
+//
+// With a timeout (`gpu.memory_timeout_cycles`), a b_transport that has not returned that many
+// cycles of SystemC's time after the call is reported through on_timeout() (a watchdog
+// method; the SM's thread stays inside the target's wait).
 #pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
@@ -33,7 +41,12 @@ public:
   tlm_utils::simple_target_socket<LtPort> in;     // from the L2 (or the interconnect)
   tlm_utils::simple_initiator_socket<LtPort> out; // to the memory target
 
-  LtPort(sc_core::sc_module_name nm, const UnitContext& c);
+  SC_HAS_PROCESS(LtPort);
+  // `timeout`: cycles a b_transport may take before on_timeout() (0: never).
+  LtPort(sc_core::sc_module_name nm, const UnitContext& c, Cycle timeout = 0);
+  // Called with a report (the port, the calls outstanding: address, command, how long) when a
+  // b_transport has not returned after the timeout.
+  void on_timeout(std::function<void(const std::string&)> f) { on_timeout_ = std::move(f); }
 
 private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
@@ -42,11 +55,23 @@ private:
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   // Performs `gp` through the DMI region if it covers it; false otherwise.
   bool through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
+  // b_transport under the timeout's watch.
+  void watched_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
+  void watch(); // SC_METHOD: the timeout
 
   tlm::tlm_dmi dmi_;
   bool dmi_valid_ = false;
   InFlightWrites writes_; // a write the target may store while it waits
   uint64_t &transactions_, &dmi_accesses_, &dmi_grants_, &dmi_invalidations_, &waited_;
+  const Cycle timeout_;
+  struct Call {
+    const tlm::tlm_generic_payload* gp;
+    sc_core::sc_time since;
+  };
+  std::vector<Call> calls_; // b_transports not returned yet
+  sc_core::sc_event watch_;
+  bool watching_ = false; // watch_ notified
+  std::function<void(const std::string&)> on_timeout_;
 };
 
 } // namespace gpurf

@@ -40,6 +40,13 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   }
   std::vector<Observer*> observers = opt.observers;
   if (tracer_) observers.push_back(tracer_.get());
+  // gpurf's own memory always answers, and sc_start returns once nothing is left to happen:
+  // its runs need no memory timeout, whose timed checks would change the order SystemC runs
+  // several SMs in within a time step (docs/vp.md "Protocol conformance"). A platform file may
+  // still set one.
+  const ConfigNode* gpu = platform.find("gpu");
+  if (!gpu || !gpu->find("memory_timeout_cycles"))
+    apply_override(platform, "gpu.memory_timeout_cycles=0");
   gpu_ = std::make_unique<Gpu>(top_, frontend, regs_per_thread, observers);
   if (gpu_->hosted())
     throw ConfigError("gpu.hosted: a hosted GPU waits for a virtual platform's host to launch "

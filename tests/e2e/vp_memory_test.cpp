@@ -1,8 +1,9 @@
 // The GPU's memory port against memories a virtual platform brings (docs/vp.md): an LT target
 // that waits in b_transport instead of annotating its latency, one that grants DMI and later
 // invalidates it, and the protocol rules every request must keep. Each target checks every
-// request it gets; the kernel's outputs are checked and the cycles must follow the target's
-// latency.
+// request it gets, and the protocol checker (tests/support/protocol_checker.h) sits between
+// the GPU and the target in every test; the kernel's outputs are checked and the cycles must
+// follow the target's latency.
 #include <gtest/gtest.h>
 #include <systemc>
 #include <tlm>
@@ -10,6 +11,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
@@ -26,6 +28,7 @@
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/params.h"
 #include "gpurf/platform/sm.h"
+#include "tests/support/protocol_checker.h"
 
 using namespace gpurf;
 
@@ -152,7 +155,8 @@ struct Outcome {
 };
 
 // Runs `kernel` on fermi (+ overrides) with its memory port bound to `mem` (any target with a
-// `socket`); `before` sees the GPU before the simulation starts.
+// `socket`) through the protocol checker, which must see no violation; `before` sees the GPU
+// before the simulation starts.
 template <class Memory>
 Outcome run(const std::string& kernel, const std::vector<std::string>& overrides, Memory& mem,
             const std::function<void(Gpu&)>& before = {}) {
@@ -162,10 +166,14 @@ Outcome run(const std::string& kernel, const std::vector<std::string>& overrides
   PtxFrontend fe(spec, frontend_options(*cfg));
   Params top(cfg.get(), "");
   Gpu gpu(top, fe, fe.regs_per_thread());
-  gpu.memory_port().bind(mem.socket);
+  test::ProtocolChecker checker("checker");
+  gpu.memory_port().bind(checker.in);
+  checker.out.bind(mem.socket);
   if (before) before(gpu);
   gpu.start();
   sc_core::sc_start();
+  checker.finish(); // while the port's payloads exist
+  EXPECT_EQ(checker.violations(), 0u) << checker.first();
   Outcome r;
   r.ok = gpu.finished();
   r.error = gpu.error();
@@ -311,16 +319,19 @@ namespace {
 // time (BEGIN_REQ only after the previous END_REQ), payloads from the initiator's memory
 // manager with no gpurf extension, naturally aligned power-of-two lengths of at most the burst
 // size; it takes 0-30 ns to accept a request (END_REQ: backpressure) and answers after a random
-// 100-400 ns (BEGIN_RESP on the backward path), so many transactions are outstanding.
+// 100-400 ns (BEGIN_RESP on the backward path, one response phase at a time, each ended by the
+// GPU's END_RESP), so many transactions are outstanding.
 struct AtMemory : sc_core::sc_module {
   tlm_utils::simple_target_socket<AtMemory> socket;
   Store store;
   std::mt19937 rng{11};
   unsigned burst = 128, outstanding = 0, max_outstanding = 0;
   bool in_request = false;
-  uint64_t requests = 0, violations = 0;
+  uint64_t requests = 0, violations = 0, end_resps = 0;
   std::string first_violation;
   tlm_utils::peq_with_cb_and_phase<AtMemory> peq{this, &AtMemory::phase};
+  std::deque<tlm::tlm_generic_payload*> due;      // responses waiting for the response channel
+  tlm::tlm_generic_payload* responding = nullptr; // in its response phase
 
   explicit AtMemory(sc_core::sc_module_name nm) : sc_module(nm), socket("socket") {
     socket.register_nb_transport_fw(this, &AtMemory::nb_transport_fw);
@@ -331,7 +342,14 @@ struct AtMemory : sc_core::sc_module {
   }
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay) {
-    if (ph == tlm::END_RESP) return tlm::TLM_COMPLETED;
+    if (ph == tlm::END_RESP) {
+      if (&gp != responding) violation("END_RESP for a transaction not in its response phase");
+      ++end_resps;
+      responding = nullptr;
+      tlm::tlm_phase next = tlm::END_RESP; // the next response may begin (a delta later)
+      peq.notify(gp, next, sc_core::SC_ZERO_TIME);
+      return tlm::TLM_COMPLETED;
+    }
     if (ph != tlm::BEGIN_REQ) {
       violation("phase " + std::string(ph.get_name()) + " on the forward path");
       return tlm::TLM_COMPLETED;
@@ -365,9 +383,22 @@ struct AtMemory : sc_core::sc_module {
       socket->nb_transport_bw(gp, p, d);
       return;
     }
-    --outstanding;
-    if (socket->nb_transport_bw(gp, p, d) != tlm::TLM_COMPLETED && p != tlm::END_RESP)
-      violation("BEGIN_RESP neither completed nor ended");
+    if (ph == tlm::BEGIN_RESP) {
+      --outstanding;
+      due.push_back(&gp);
+    }
+    while (!responding && !due.empty()) {
+      tlm::tlm_generic_payload& r = *due.front();
+      due.pop_front();
+      responding = &r;
+      p = tlm::BEGIN_RESP;
+      d = sc_core::SC_ZERO_TIME;
+      const tlm::tlm_sync_enum s = socket->nb_transport_bw(r, p, d);
+      if (s == tlm::TLM_COMPLETED || (s == tlm::TLM_UPDATED && p == tlm::END_RESP))
+        responding = nullptr;
+      else if (s != tlm::TLM_ACCEPTED)
+        violation("BEGIN_RESP answered TLM_UPDATED with " + std::string(p.get_name()));
+    }
   }
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
     return store.copy(gp, gp.is_write()) ? gp.get_data_length() : 0;
@@ -388,6 +419,7 @@ TEST(VpMemory, AnAtMemoryWithRandomLatencyAndBackpressure) {
   EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
   EXPECT_GT(mem.max_outstanding, 4u);
   EXPECT_EQ(mem.outstanding, 0u);
+  EXPECT_EQ(mem.end_resps, mem.requests); // every response ended with END_RESP
   EXPECT_EQ(stat(r, "memory_port", "transactions"), mem.requests);
   EXPECT_GT(stat(r, "memory_port", "backpressure_waits"), 0u);
   // 128-byte lines went out as two 64-byte bursts.
