@@ -51,15 +51,19 @@ public:
 private:
   void b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const Cycle me = clock_->now; // the issuing SM's cycle (others may run while we wait)
-    while (busy_) sc_core::wait(free_);
-    busy_ = true;
+    // First come, first served: an SM whose requests all wait in the target is always behind
+    // SystemC's time and never yields otherwise, so with a plain flag it took the channel again
+    // in the delta it freed it, and the other SMs waited for its whole kernel (docs/vp.md "The
+    // quantum and several SMs").
+    const uint64_t ticket = next_ticket_++;
+    while (ticket != serving_) sc_core::wait(free_);
     clock_->now = me;
     ++requests_[size_t(sm)];
     bytes_[size_t(sm)] += gp.get_data_length();
     delay += clock_->time(latency_);
     out->b_transport(gp, delay);
     delay += clock_->time(latency_);
-    busy_ = false;
+    ++serving_;
     free_.notify(sc_core::SC_ZERO_TIME);
   }
   unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
@@ -69,7 +73,7 @@ private:
 
   const unsigned latency_;
   Stat &requests_, &bytes_;
-  bool busy_ = false;
+  uint64_t next_ticket_ = 0, serving_ = 0; // requests in order of arrival
   sc_core::sc_event free_;
 };
 
