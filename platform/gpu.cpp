@@ -36,8 +36,9 @@ public:
   std::vector<std::unique_ptr<In>> in;
   tlm_utils::simple_initiator_socket<Interconnect> out;
 
-  Interconnect(sc_core::sc_module_name nm, const UnitContext& c, unsigned sms, unsigned latency)
-      : Unit(nm, c), out("out"), latency_(latency),
+  Interconnect(sc_core::sc_module_name nm, const UnitContext& c, unsigned sms, unsigned latency,
+               bool sync)
+      : Unit(nm, c), out("out"), latency_(latency), sync_(sync),
         requests_(stats().vector("requests", sms, "requests from each SM's L1", "requests")),
         bytes_(stats().vector("bytes", sms, "bytes of each SM's requests", "bytes")) {
     for (unsigned s = 0; s < sms; ++s) {
@@ -51,6 +52,12 @@ public:
 private:
   void b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const Cycle me = clock_->now; // the issuing SM's cycle (others may run while we wait)
+    // gpu.quantum_sync: the request enters the shared units when SystemC's time reaches it, so
+    // that decoupled SMs reach the L2 and the memory in time order (docs/vp.md).
+    if (sync_) {
+      const sc_core::sc_time at = clock_->time(me);
+      if (at > sc_core::sc_time_stamp()) sc_core::wait(at - sc_core::sc_time_stamp());
+    }
     // First come, first served: an SM whose requests all wait in the target is always behind
     // SystemC's time and never yields otherwise, so with a plain flag it took the channel again
     // in the delta it freed it, and the other SMs waited for its whole kernel (docs/vp.md "The
@@ -72,6 +79,7 @@ private:
   }
 
   const unsigned latency_;
+  const bool sync_;
   Stat &requests_, &bytes_;
   uint64_t next_ticket_ = 0, serving_ = 0; // requests in order of arrival
   sc_core::sc_event free_;
@@ -320,6 +328,11 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
                  "lt: sets the TLM global quantum to this many cycles; 0: leaves it as the "
                  "virtual platform set it (SystemC's default 0: the SMs stay in lock-step)",
                  0, 1u << 30);
+  const bool quantum_sync = g.get_bool(
+      "quantum_sync", false,
+      "lt: an SM's request to the interconnect waits until SystemC's time reaches its cycle, so "
+      "that decoupled SMs reach the shared L2 and memory in time order (the quantum then moves "
+      "no cycles; a context switch per L1 miss)");
   place(g, hosted); // before any unit is built: a refused base builds nothing
   // A trace or a waveform follows one SM's units and warp slots.
   if (n > 1 && !observers.empty())
@@ -351,10 +364,12 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
     if (!lt) g.fail("quantum_cycles", "a quantum needs memory_port: lt (decoupled SMs)");
     tlm::tlm_global_quantum::instance().set(clock_.time(quantum));
   }
+  if (quantum_sync && !lt)
+    g.fail("quantum_sync", "waiting for SystemC's time needs memory_port: lt (SMs as threads)");
   UnitContext c = default_context("interconnect");
   c.shape = &sms_[0]->shape();
   c.clock = &clock_;
-  noc_ = std::make_unique<Interconnect>("interconnect", c, n, noc_latency);
+  noc_ = std::make_unique<Interconnect>("interconnect", c, n, noc_latency, quantum_sync);
   roots_.push_back(noc_->basename());
   for (unsigned s = 0; s < n; ++s) sms_[s]->memory_port().bind(*noc_->in[s]);
   Params& l2p = top.sub("l2", "L2 cache shared by the SMs, between the interconnect and the "
