@@ -31,6 +31,8 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "gpurf/platform/gpu.h"
+
 namespace gpurf_dramsys {
 
 struct DramsysAdapter : sc_core::sc_module {
@@ -80,6 +82,22 @@ private:
     const unsigned n = out->transport_dbg(gp);
     gp.set_address(a);
     return n;
+  }
+};
+
+// Starts the GPU's kernel once the sockets are bound (a multi_passthrough target socket, as
+// DRAMSys's, answers debug transport only then: gpu.start() writes the launch's buffers) and
+// stops the simulation when the GPU is done (DRAMSys's refresh never stops by itself).
+struct StartAndStop : sc_core::sc_module {
+  SC_HAS_PROCESS(StartAndStop);
+  gpurf::Gpu& gpu;
+  StartAndStop(sc_core::sc_module_name nm, gpurf::Gpu& g) : sc_module(nm), gpu(g) {
+    SC_THREAD(run);
+  }
+  void start_of_simulation() override { gpu.start(); }
+  void run() {
+    wait(gpu.done_event());
+    sc_core::sc_stop();
   }
 };
 

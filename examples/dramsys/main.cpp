@@ -25,23 +25,6 @@
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/params.h"
 
-namespace {
-
-// Starts the kernel once the sockets are bound (a multi_passthrough target socket answers
-// only then) and stops the simulation when the GPU is done: DRAMSys's refresh runs forever.
-struct Driver : sc_core::sc_module {
-  SC_HAS_PROCESS(Driver);
-  gpurf::Gpu& gpu;
-  Driver(sc_core::sc_module_name nm, gpurf::Gpu& g) : sc_module(nm), gpu(g) { SC_THREAD(run); }
-  void start_of_simulation() override { gpu.start(); }
-  void run() {
-    wait(gpu.done_event());
-    sc_core::sc_stop();
-  }
-};
-
-} // namespace
-
 int sc_main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: %s DRAMSYS_CONFIG.json DRAMSYS_RESOURCE_DIR [KERNEL] [SM_COUNT]\n",
@@ -65,7 +48,7 @@ int sc_main(int argc, char** argv) {
     gpurf_dramsys::DramsysAdapter adapter("adapter");
     gpu.memory_port().bind(adapter.in);
     adapter.out.bind(dram.tSocket);
-    Driver driver("driver", gpu);
+    gpurf_dramsys::StartAndStop driver("driver", gpu);
 
     sc_core::sc_start();
     const std::string bad = gpu.finished() ? frontend.verify_outputs() : gpu.error();

@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <systemc>
 #include <tlm>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <tlm_utils/peq_with_cb_and_phase.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <deque>
 #include <memory>
@@ -29,8 +29,8 @@ namespace {
 DECLARE_EXTENDED_PHASE(resp_ready); // the arbiter's own: the controller answered
 
 struct ArbiterLike : sc_core::sc_module {
-  tlm_utils::simple_target_socket<ArbiterLike> socket;
-  static constexpr uint64_t kOffset = 0x1000; // simconfig AddressOffset
+  tlm_utils::multi_passthrough_target_socket<ArbiterLike> socket; // as DRAMSys's tSocket
+  static constexpr uint64_t kOffset = 0x1000;                     // simconfig AddressOffset
   uint64_t begin_resps = 0, end_resps = 0, violations = 0;
   std::string first_violation;
 
@@ -39,7 +39,7 @@ struct ArbiterLike : sc_core::sc_module {
     socket.register_transport_dbg(this, &ArbiterLike::transport_dbg);
   }
 
-  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
+  tlm::tlm_sync_enum nb_transport_fw(int, tlm::tlm_generic_payload& gp, tlm::tlm_phase& ph,
                                      sc_core::sc_time& delay) {
     if (ph == tlm::BEGIN_REQ) {
       if (!gp.has_mm()) violation("a payload without a memory manager");
@@ -60,7 +60,7 @@ struct ArbiterLike : sc_core::sc_module {
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     if (ph == tlm::END_REQ) {
       tlm::tlm_phase p = tlm::END_REQ;
-      socket->nb_transport_bw(gp, p, d);
+      socket[0]->nb_transport_bw(gp, p, d);
       peq.notify(gp, resp_ready, sc_core::sc_time(150, sc_core::SC_NS));
     } else if (ph == resp_ready) {
       ready.push_back(&gp);
@@ -81,14 +81,14 @@ struct ArbiterLike : sc_core::sc_module {
     ++begin_resps;
     tlm::tlm_phase p = tlm::BEGIN_RESP;
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    const tlm::tlm_sync_enum r = socket->nb_transport_bw(gp, p, d);
+    const tlm::tlm_sync_enum r = socket[0]->nb_transport_bw(gp, p, d);
     if (r == tlm::TLM_UPDATED && p == tlm::END_RESP)
       peq.notify(gp, tlm::END_RESP, d); // early completion, as the arbiter takes it
     else if (r == tlm::TLM_COMPLETED)
       violation("BEGIN_RESP answered TLM_COMPLETED: the response channel is never freed");
   }
 
-  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+  unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) {
     gp.set_address(gp.get_address() - kOffset);
     copy(gp);
     return gp.get_data_length();
@@ -119,8 +119,8 @@ struct ArbiterLike : sc_core::sc_module {
 
 } // namespace
 
-// Two SMs on the arbiter-like target through the adapter: every response is ended on the
-// forward path, the GPU sees its own addresses, and daxpy_dot verifies.
+// Two SMs on the arbiter-like target through the adapter, started and stopped as the example
+// does: every response is ended on the forward path and daxpy_dot verifies.
 TEST(DramsysAdapter, EveryResponseEndsAndTheKernelVerifies) {
   ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
   for (const char* o : {"gpu.memory_port=at", "gpu.sm_count=2"}) apply_override(*cfg, o);
@@ -132,7 +132,7 @@ TEST(DramsysAdapter, EveryResponseEndsAndTheKernelVerifies) {
   ArbiterLike dram("dram");
   gpu.memory_port().bind(adapter.in);
   adapter.out.bind(dram.socket);
-  gpu.start();
+  gpurf_dramsys::StartAndStop driver("driver", gpu); // as examples/dramsys/main.cpp
   sc_core::sc_start();
   ASSERT_TRUE(gpu.finished()) << gpu.error() << "; " << dram.first_violation;
   EXPECT_EQ(fe.verify_outputs(), "");
