@@ -31,6 +31,14 @@ for ex in embed vp; do
   cmake --build "$tmp/b-$ex" >"$tmp/build-$ex.log" || { tail -30 "$tmp/build-$ex.log"; exit 1; }
 done
 
+# examples/dramsys needs DRAMSys, which is never required: without it, it configures and says
+# it is skipped.
+cp -r "$share/examples/dramsys" "$tmp/src-dramsys"
+cmake -S "$tmp/src-dramsys" -B "$tmp/b-dramsys" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$tmp/configure-dramsys.log" 2>&1 || { cat "$tmp/configure-dramsys.log"; exit 1; }
+grep -q "examples/dramsys: skipped" "$tmp/configure-dramsys.log" ||
+  { echo "examples/dramsys without DRAMSys did not say it is skipped"; exit 1; }
+
 mkdir "$tmp/run" && cd "$tmp/run" # no configs/ or workloads/ here: data_path must find them
 unset GPURF_DATA
 out="$("$tmp/b-embed/embed" configs/fermi.yaml workloads/sgemm.yaml)"
