@@ -85,9 +85,9 @@ private:
   }
 };
 
-// Starts the GPU's kernel once the sockets are bound (a multi_passthrough target socket, as
-// DRAMSys's, answers debug transport only then: gpu.start() writes the launch's buffers) and
-// stops the simulation when the GPU is done (DRAMSys's refresh never stops by itself).
+// Starts the GPU's kernel once every socket is bound (DRAMSys's multi_passthrough target socket
+// answers the debug transport of gpu.start()'s buffer writes from then on) and stops the
+// simulation when the GPU is done (DRAMSys's refresh never stops by itself).
 struct StartAndStop : sc_core::sc_module {
   SC_HAS_PROCESS(StartAndStop);
   gpurf::Gpu& gpu;
