@@ -36,8 +36,9 @@ public:
   std::vector<std::unique_ptr<In>> in;
   tlm_utils::simple_initiator_socket<Interconnect> out;
 
-  Interconnect(sc_core::sc_module_name nm, const UnitContext& c, unsigned sms, unsigned latency)
-      : Unit(nm, c), out("out"), latency_(latency),
+  Interconnect(sc_core::sc_module_name nm, const UnitContext& c, unsigned sms, unsigned latency,
+               bool sync)
+      : Unit(nm, c), out("out"), latency_(latency), sync_(sync),
         requests_(stats().vector("requests", sms, "requests from each SM's L1", "requests")),
         bytes_(stats().vector("bytes", sms, "bytes of each SM's requests", "bytes")) {
     for (unsigned s = 0; s < sms; ++s) {
@@ -51,15 +52,25 @@ public:
 private:
   void b_transport(int sm, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     const Cycle me = clock_->now; // the issuing SM's cycle (others may run while we wait)
-    while (busy_) sc_core::wait(free_);
-    busy_ = true;
+    // gpu.quantum_sync: the request enters the shared units when SystemC's time reaches it, so
+    // that decoupled SMs reach the L2 and the memory in time order (docs/vp.md).
+    if (sync_) {
+      const sc_core::sc_time at = clock_->time(me);
+      if (at > sc_core::sc_time_stamp()) sc_core::wait(at - sc_core::sc_time_stamp());
+    }
+    // First come, first served: an SM whose requests all wait in the target is always behind
+    // SystemC's time and never yields otherwise, so with a plain flag it took the channel again
+    // in the delta it freed it, and the other SMs waited for its whole kernel (docs/vp.md "The
+    // quantum and several SMs").
+    const uint64_t ticket = next_ticket_++;
+    while (ticket != serving_) sc_core::wait(free_);
     clock_->now = me;
     ++requests_[size_t(sm)];
     bytes_[size_t(sm)] += gp.get_data_length();
     delay += clock_->time(latency_);
     out->b_transport(gp, delay);
     delay += clock_->time(latency_);
-    busy_ = false;
+    ++serving_;
     free_.notify(sc_core::SC_ZERO_TIME);
   }
   unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) { return out->transport_dbg(gp); }
@@ -68,8 +79,9 @@ private:
   }
 
   const unsigned latency_;
+  const bool sync_;
   Stat &requests_, &bytes_;
-  bool busy_ = false;
+  uint64_t next_ticket_ = 0, serving_ = 0; // requests in order of arrival
   sc_core::sc_event free_;
 };
 
@@ -321,6 +333,11 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
       "lt, at: a memory transaction (at) or b_transport (lt) unanswered for this many cycles "
       "stops the SMs with an error listing what is outstanding; 0: wait for ever",
       0, 1u << 31);
+  const bool quantum_sync = g.get_bool(
+      "quantum_sync", false,
+      "lt: an SM's request to the interconnect waits until SystemC's time reaches its cycle, so "
+      "that decoupled SMs reach the shared L2 and memory in time order (the quantum then moves "
+      "no cycles; a context switch per L1 miss)");
   place(g, hosted); // before any unit is built: a refused base builds nothing
   // A trace or a waveform follows one SM's units and warp slots.
   if (n > 1 && !observers.empty())
@@ -352,10 +369,12 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
     if (!lt) g.fail("quantum_cycles", "a quantum needs memory_port: lt (decoupled SMs)");
     tlm::tlm_global_quantum::instance().set(clock_.time(quantum));
   }
+  if (quantum_sync && !lt)
+    g.fail("quantum_sync", "waiting for SystemC's time needs memory_port: lt (SMs as threads)");
   UnitContext c = default_context("interconnect");
   c.shape = &sms_[0]->shape();
   c.clock = &clock_;
-  noc_ = std::make_unique<Interconnect>("interconnect", c, n, noc_latency);
+  noc_ = std::make_unique<Interconnect>("interconnect", c, n, noc_latency, quantum_sync);
   roots_.push_back(noc_->basename());
   for (unsigned s = 0; s < n; ++s) sms_[s]->memory_port().bind(*noc_->in[s]);
   Params& l2p = top.sub("l2", "L2 cache shared by the SMs, between the interconnect and the "

@@ -42,15 +42,9 @@ void LtPort::b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) 
     out->b_transport(gp, d);
     waited_ += clock_->cycles(sc_core::sc_time_stamp() - t0);
     clock_->now = me; // other SMs ran while the target waited
-    if (gp.is_response_ok() && gp.is_dmi_allowed() && !dmi_valid_) {
-      tlm::tlm_generic_payload q;
-      q.set_command(gp.get_command());
-      q.set_address(gp.get_address());
-      if (out->get_direct_mem_ptr(q, dmi_)) {
-        dmi_valid_ = true;
-        ++dmi_grants_;
-      }
-    }
+    if (gp.is_response_ok() && gp.is_dmi_allowed() &&
+        !dmi_region(gp.get_address(), 1, gp.get_command()))
+      request_dmi(gp);
   }
   // The request's latency is the time the target took from receiving it (at max(at, t0)) to
   // its answer, whether it waited or annotated; it counts from the SM's cycle, so a request
@@ -101,6 +95,51 @@ void LtPort::watch() {
     SC_REPORT_ERROR(name(), os.str().c_str());
 }
 
+LtPort::DmiRegion* LtPort::dmi_region(uint64_t addr, unsigned len, tlm::tlm_command cmd) {
+  if (cmd == tlm::TLM_IGNORE_COMMAND || !len) return nullptr;
+  // The last region starting at or below addr is the only one that can cover it.
+  auto it = std::upper_bound(dmi_.begin(), dmi_.end(), addr, [](uint64_t a, const DmiRegion& r) {
+    return a < r.dmi.get_start_address();
+  });
+  if (it == dmi_.begin()) return nullptr;
+  DmiRegion& r = *--it;
+  const bool write = cmd == tlm::TLM_WRITE_COMMAND;
+  if (addr + (len - 1) < addr || addr + (len - 1) > r.dmi.get_end_address() ||
+      !(write ? r.dmi.is_write_allowed() : r.dmi.is_read_allowed()))
+    return nullptr;
+  return &r;
+}
+
+void LtPort::request_dmi(const tlm::tlm_generic_payload& gp) {
+  tlm::tlm_generic_payload q;
+  q.set_command(gp.get_command());
+  q.set_address(gp.get_address());
+  tlm::tlm_dmi dmi;
+  if (!out->get_direct_mem_ptr(q, dmi) || !dmi.get_dmi_ptr() ||
+      dmi.get_end_address() < dmi.get_start_address() ||
+      (!dmi.is_read_allowed() && !dmi.is_write_allowed()))
+    return;
+  ++dmi_grants_;
+  // The target's latest word on a range wins: drop what the new region overlaps.
+  const uint64_t lo = dmi.get_start_address(), hi = dmi.get_end_address();
+  dmi_.erase(std::remove_if(dmi_.begin(), dmi_.end(),
+                            [&](const DmiRegion& r) {
+                              return r.dmi.get_start_address() <= hi &&
+                                     r.dmi.get_end_address() >= lo;
+                            }),
+             dmi_.end());
+  if (dmi_.size() >= kMaxDmiRegions)
+    dmi_.erase(
+        std::min_element(dmi_.begin(), dmi_.end(), [](const DmiRegion& a, const DmiRegion& b) {
+          return a.last_use < b.last_use;
+        }));
+  const auto at =
+      std::lower_bound(dmi_.begin(), dmi_.end(), lo, [](const DmiRegion& r, uint64_t a) {
+        return r.dmi.get_start_address() < a;
+      });
+  dmi_.insert(at, DmiRegion{dmi, ++dmi_uses_});
+}
+
 bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
   const tlm::tlm_command cmd = gp.get_command();
   const uint64_t addr = gp.get_address();
@@ -108,11 +147,10 @@ bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
   unsigned sw = gp.get_streaming_width();
   if (sw == 0 || sw > len) sw = len;
   const bool write = cmd == tlm::TLM_WRITE_COMMAND;
-  if (!dmi_valid_ || cmd == tlm::TLM_IGNORE_COMMAND || !gp.get_data_ptr() || !len ||
-      addr < dmi_.get_start_address() || addr + sw - 1 > dmi_.get_end_address() ||
-      !(write ? dmi_.is_write_allowed() : dmi_.is_read_allowed()))
-    return false;
-  unsigned char* mem = dmi_.get_dmi_ptr() + (addr - dmi_.get_start_address());
+  DmiRegion* r = gp.get_data_ptr() ? dmi_region(addr, sw, cmd) : nullptr;
+  if (!r) return false;
+  const tlm::tlm_dmi& dmi = r->dmi;
+  unsigned char* mem = dmi.get_dmi_ptr() + (addr - dmi.get_start_address());
   unsigned char* data = gp.get_data_ptr();
   const unsigned char* be = gp.get_byte_enable_ptr();
   const unsigned be_len = gp.get_byte_enable_length();
@@ -124,8 +162,9 @@ bool LtPort::through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     else
       data[i] = mem[i % sw];
   }
-  d += write ? dmi_.get_write_latency() : dmi_.get_read_latency();
+  d += write ? dmi.get_write_latency() : dmi.get_read_latency();
   gp.set_response_status(tlm::TLM_OK_RESPONSE);
+  r->last_use = ++dmi_uses_;
   ++dmi_accesses_;
   return true;
 }
@@ -136,10 +175,14 @@ bool LtPort::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
 }
 
 void LtPort::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
-  if (dmi_valid_ && start <= dmi_.get_end_address() && end >= dmi_.get_start_address()) {
-    dmi_valid_ = false;
-    ++dmi_invalidations_;
-  }
+  const size_t before = dmi_.size();
+  dmi_.erase(std::remove_if(dmi_.begin(), dmi_.end(),
+                            [&](const DmiRegion& r) {
+                              return r.dmi.get_start_address() <= end &&
+                                     r.dmi.get_end_address() >= start;
+                            }),
+             dmi_.end());
+  dmi_invalidations_ += before - dmi_.size();
 }
 
 } // namespace gpurf

@@ -13,10 +13,12 @@
 // GPU lives on). While the target waits, other SMs run; the shared clock's `now` is restored
 // before the cache behind the port goes on.
 //
-// DMI: after a b_transport whose response allows DMI, the port asks for a pointer; accesses
-// the granted region covers are then copied through it (byte enables and streaming honoured)
-// and charged the region's read or write latency, without b_transport. An invalidation over
-// the region drops it.
+// DMI: after a b_transport whose response allows DMI for an address no region it holds covers
+// (for that command), the port asks for a pointer; accesses a granted region covers are then
+// copied through it (byte enables and streaming honoured) and charged the region's read or
+// write latency, without b_transport. It keeps up to kMaxDmiRegions regions, sorted and
+// disjoint (a new grant replaces those it overlaps; beyond the bound the least recently used
+// goes); an invalidation drops every region it overlaps.
 //
 // With a timeout (`gpu.memory_timeout_cycles`), a b_transport that has not returned that many
 // cycles of SystemC's time after the call is reported through on_timeout() (a watchdog
@@ -48,19 +50,31 @@ public:
   // b_transport has not returned after the timeout.
   void on_timeout(std::function<void(const std::string&)> f) { on_timeout_ = std::move(f); }
 
+  // A target that grants per page or per buffer gives a region per working set; 16 covers a
+  // kernel's buffers and windows, and a lookup stays a short binary search.
+  static constexpr size_t kMaxDmiRegions = 16;
+
 private:
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   unsigned transport_dbg(tlm::tlm_generic_payload& gp) { return writes_.debug(gp, *out[0]); }
   bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  // Performs `gp` through the DMI region if it covers it; false otherwise.
+  // Performs `gp` through a DMI region if one covers it; false otherwise.
   bool through_dmi(tlm::tlm_generic_payload& gp, sc_core::sc_time& d);
   // b_transport under the timeout's watch.
   void watched_b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay);
   void watch(); // SC_METHOD: the timeout
+  // The region that covers [addr, addr + len) and allows `cmd`; nullptr if none.
+  struct DmiRegion {
+    tlm::tlm_dmi dmi;
+    uint64_t last_use; // for dropping the least recently used beyond kMaxDmiRegions
+  };
+  DmiRegion* dmi_region(uint64_t addr, unsigned len, tlm::tlm_command cmd);
+  // Asks the target for a region around `gp`'s address and keeps it.
+  void request_dmi(const tlm::tlm_generic_payload& gp);
 
-  tlm::tlm_dmi dmi_;
-  bool dmi_valid_ = false;
+  std::vector<DmiRegion> dmi_; // sorted by start address, disjoint
+  uint64_t dmi_uses_ = 0;
   InFlightWrites writes_; // a write the target may store while it waits
   uint64_t &transactions_, &dmi_accesses_, &dmi_grants_, &dmi_invalidations_, &waited_;
   const Cycle timeout_;

@@ -68,7 +68,7 @@ const char* kUsage = R"(usage:
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
 )";
 
-const std::string kSource = GPURF_SOURCE_DIR;
+const std::string kSource = data_root(); // $GPURF_DATA or the source tree
 // Version of the result files' layout; tools refuse results of another version.
 constexpr int kSchema = 1;
 const std::vector<std::string> kBaselines = {"fermi", "warped-compression", "gebhart",

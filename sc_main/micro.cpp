@@ -43,7 +43,7 @@ namespace gpurf {
 namespace {
 
 constexpr int kExitMismatch = 1, kExitBadInput = 2;
-const std::string kSource = GPURF_SOURCE_DIR;
+const std::string kSource = data_root(); // $GPURF_DATA or the source tree
 const std::string kMicroDir = kSource + "/workloads/micro/";
 
 const char* kMicroUsage =
@@ -86,7 +86,7 @@ Options parse(const std::vector<std::string>& args) {
       return args[++i];
     };
     if (a == "--platform") {
-      o.platform = platform_path(GPURF_SOURCE_DIR, value());
+      o.platform = platform_path(kSource, value());
     } else if (a == "-p") {
       o.overrides.push_back(value());
     } else if (a == "--format") {

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "gpurf/platform/config.h"
+#include "gpurf/platform/data_path.h"
 
 namespace fs = std::filesystem;
 
@@ -33,6 +34,16 @@ std::string named_yaml(const std::string& option, const std::string& value, cons
 std::string platform_path(const std::string& source, const std::string& p) {
   return named_yaml("--platform", p, source + "/configs", "platform file or platform named",
                     "platforms in configs/");
+}
+
+const std::string& data_root() {
+  static const std::string root = [] {
+    const std::vector<std::string> roots = data_roots(GPURF_SOURCE_DIR);
+    if (roots.empty())
+      throw ConfigError("no gpurf data: set GPURF_DATA to an installed share/gpurf");
+    return roots.front();
+  }();
+  return root;
 }
 
 } // namespace gpurf

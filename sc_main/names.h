@@ -17,5 +17,8 @@ std::string named_yaml(const std::string& option, const std::string& value, cons
 
 // A platform: a file, or configs/<p>.yaml of the source tree `source`.
 std::string platform_path(const std::string& source, const std::string& p);
+// The folder the tool's platforms (configs/) and kernels (workloads/) are in: $GPURF_DATA if
+// set, else the source tree it was built from (gpurf::data_roots, docs/vp.md).
+const std::string& data_root();
 
 } // namespace gpurf

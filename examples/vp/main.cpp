@@ -7,6 +7,8 @@
 // memory, whose error stays with that kernel: the platform runs on.
 //
 //   vp SOURCE_DIR [annotate|wait|at] [SM_COUNT]
+//     SOURCE_DIR: gpurf's source tree or an installed share/gpurf; "-": wherever
+//     gpurf::data_path finds the platform and kernel (the installed package found by CMake).
 //     annotate: the memory adds its latency to the delay (LT); wait: it waits a random
 //     latency (100-400 ns) in b_transport, as a slower VP memory may; at: the GPU talks to it
 //     with the 4-phase AT protocol, and it accepts a request after 0-30 ns (backpressure) and
@@ -29,6 +31,7 @@
 #include "gpurf/modules/frontend/launch.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/platform/config.h"
+#include "gpurf/platform/data_path.h"
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/host_interface.h"
 #include "gpurf/platform/params.h"
@@ -239,14 +242,17 @@ int sc_main(int argc, char** argv) {
   const std::string src = argv[1], mode = argc > 2 ? argv[2] : "annotate";
   const std::string sms = argc > 3 ? argv[3] : "1";
   try {
-    gpurf::ConfigPtr platform = gpurf::load_config(src + "/configs/fermi.yaml");
+    const auto data = [&](const std::string& rel) {
+      return src == "-" ? gpurf::data_path(rel) : src + "/" + rel;
+    };
+    gpurf::ConfigPtr platform = gpurf::load_config(data("configs/fermi.yaml"));
     const std::string port = mode == "at" ? "at" : "lt";
     // gpurf's own regions (module variables, timing-only windows) where this VP wants them.
     for (const std::string& o : std::vector<std::string>{
              "gpu.hosted=true", "gpu.memory_port=" + port, "gpu.sm_count=" + sms,
              "frontend.data_base=0x300000000", "frontend.window_base=0x340000000"})
       gpurf::apply_override(*platform, o);
-    const gpurf::LaunchSpec spec = gpurf::load_launch(src + "/workloads/daxpy_dot.yaml");
+    const gpurf::LaunchSpec spec = gpurf::load_launch(data("workloads/daxpy_dot.yaml"));
     gpurf::PtxFrontend frontend(spec, gpurf::frontend_options(*platform));
     gpurf::Params top(platform.get(), "");
     gpurf::Gpu gpu(top, frontend, frontend.regs_per_thread());

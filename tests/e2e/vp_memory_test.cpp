@@ -13,7 +13,9 @@
 #include <cstdlib>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 
 #include <random>
@@ -26,6 +28,7 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/platform/config.h"
 #include "gpurf/platform/gpu.h"
+#include "gpurf/platform/lt_port.h"
 #include "gpurf/platform/params.h"
 #include "gpurf/platform/sm.h"
 #include "tests/support/protocol_checker.h"
@@ -64,7 +67,9 @@ struct Store {
 // waits the incoming delay plus the latency and returns a zero delay (allowed by IEEE 1666 for
 // LT); else it annotates the latency. `grant_dmi`: b_transport allows DMI and a request for it
 // gets the whole memory with the same latency; at `invalidate_at` a thread invalidates that
-// grant and DMI is refused from then on.
+// grant and DMI is refused from then on. With `dmi_granule`, a grant is the aligned granule
+// around the address asked for, and `invalidate_at` invalidates only the granule holding
+// `invalidate_addr` and goes on granting.
 struct VpMemory : sc_core::sc_module {
   tlm_utils::simple_target_socket<VpMemory> socket;
   sc_core::sc_time latency;
@@ -73,6 +78,11 @@ struct VpMemory : sc_core::sc_module {
   uint64_t error_after = 0; // answer timed requests after this many with an error (0: never)
   uint64_t requests = 0, waits = 0, grants = 0, violations = 0, requests_at_invalidation = 0;
   std::string first_violation;
+  uint64_t dmi_granule = 0, invalidate_addr = 0; // per-granule grants (0: the whole memory)
+  std::map<uint64_t, unsigned> grants_of;        // granule -> grants
+  std::set<uint64_t> held;                       // granules granted and not invalidated
+  uint64_t requests_while_held = 0;              // b_transport into a granule the port holds
+  uint64_t requests_to_invalidated = 0;          // into the invalidated granule, after
 
   VpMemory(sc_core::sc_module_name nm, sc_core::sc_time lat)
       : sc_module(nm), socket("socket"), latency(lat) {
@@ -86,10 +96,17 @@ struct VpMemory : sc_core::sc_module {
   void invalidate() {
     if (invalidate_at == sc_core::SC_ZERO_TIME) return;
     wait(invalidate_at);
-    grant_dmi = false; // and refuse from now on
     requests_at_invalidation = requests;
+    if (dmi_granule) {
+      const uint64_t g = granule(invalidate_addr);
+      held.erase(g);
+      socket->invalidate_direct_mem_ptr(g, g + dmi_granule - 1);
+      return;
+    }
+    grant_dmi = false; // and refuse from now on
     socket->invalidate_direct_mem_ptr(0, ~sc_dt::uint64(0));
   }
+  uint64_t granule(uint64_t a) const { return a / dmi_granule * dmi_granule; }
 
   void violation(const std::string& what) {
     if (!violations++) first_violation = what;
@@ -109,6 +126,11 @@ struct VpMemory : sc_core::sc_module {
     if (gp.get_command() == tlm::TLM_IGNORE_COMMAND) violation("IGNORE command");
     if (error_after && requests > error_after) // timed accesses fail from then on
       return gp.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    if (dmi_granule) {
+      requests_while_held += held.count(granule(gp.get_address()));
+      if (requests_at_invalidation && granule(gp.get_address()) == granule(invalidate_addr))
+        ++requests_to_invalidated;
+    }
     copy(gp, gp.get_command() == tlm::TLM_WRITE_COMMAND);
     gp.set_dmi_allowed(grant_dmi);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -126,12 +148,24 @@ struct VpMemory : sc_core::sc_module {
     return gp.get_data_length();
   }
 
-  bool get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& gp, tlm::tlm_dmi& dmi) {
     if (!grant_dmi) {
       dmi.allow_none();
       return false;
     }
     ++grants;
+    if (dmi_granule) {
+      const uint64_t g = granule(gp.get_address());
+      ++grants_of[g];
+      held.insert(g);
+      dmi.set_dmi_ptr(store.bytes.get() + g);
+      dmi.set_start_address(g);
+      dmi.set_end_address(g + dmi_granule - 1);
+      dmi.allow_read_write();
+      dmi.set_read_latency(latency);
+      dmi.set_write_latency(latency);
+      return true;
+    }
     dmi.set_dmi_ptr(store.bytes.get());
     dmi.set_start_address(Store::kBase);
     dmi.set_end_address(Store::kBase + Store::kSize - 1);
@@ -221,6 +255,52 @@ TEST(VpMemory, FourDecoupledSmsOnAWaitingTarget) {
     EXPECT_GT(stat(r, "sm" + std::to_string(s), "warp_instructions"), 0u) << s;
 }
 
+// A target that waits keeps an SM behind SystemC's time, so that SM never yields in its
+// quantum keeper; the interconnect lets requests into the shared L2 one at a time, and must
+// serve them in order of arrival: with a plain busy flag the SM took the channel again in the
+// delta it freed it, and the other SM stood still for the first one's whole kernel (backprop,
+// 2 SMs, quantum 10: 253,552 cycles against 130,316 at quantum 0). Sampled every 2 us, no
+// running SM's cycle count stands still for 20 us.
+TEST(VpMemory, AWaitingTargetDoesNotStarveTheOtherSms) {
+  struct Monitor : sc_core::sc_module {
+    SC_HAS_PROCESS(Monitor);
+    Gpu* gpu = nullptr;
+    unsigned samples = 0, stood_still = 0;
+    explicit Monitor(sc_core::sc_module_name nm) : sc_module(nm) { SC_THREAD(run); }
+    void run() {
+      std::vector<Cycle> last(2, 0);
+      std::vector<sc_core::sc_time> since(2, sc_core::SC_ZERO_TIME);
+      for (;;) {
+        wait(2, sc_core::SC_US);
+        bool all_stopped = true;
+        ++samples;
+        for (unsigned s = 0; s < 2; ++s) {
+          const Sm& sm = gpu->sm(s);
+          if (sm.stopped()) continue;
+          all_stopped = false;
+          if (sm.cycles() != last[s]) {
+            last[s] = sm.cycles();
+            since[s] = sc_core::sc_time_stamp();
+          } else if (sc_core::sc_time_stamp() - since[s] >= sc_core::sc_time(20, sc_core::SC_US)) {
+            ++stood_still;
+          }
+        }
+        if (all_stopped) return;
+      }
+    }
+  };
+  VpMemory mem("mem", kLat);
+  mem.wait_in_transport = true;
+  Monitor mon("monitor");
+  const Outcome r =
+      run("backprop", {"gpu.memory_port=lt", "gpu.sm_count=2", "gpu.quantum_cycles=10"}, mem,
+          [&](Gpu& gpu) { mon.gpu = &gpu; });
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
+  EXPECT_GT(mon.samples, 20u);
+  EXPECT_EQ(mon.stood_still, 0u) << "an SM waited for the other's requests";
+}
+
 // DMI: granted after the first request that allows it, then accesses go through the pointer
 // (no b_transport) with the region's latency; an invalidation drops the pointer and requests
 // go back to b_transport. Same cycles as annotating the same latency is not claimed (the DMI
@@ -240,6 +320,50 @@ TEST(VpMemory, DmiGrantedUsedAndInvalidated) {
   // After the invalidation every access is a b_transport again.
   EXPECT_GT(mem.requests, mem.requests_at_invalidation);
   EXPECT_EQ(stat(r, "memory_port", "transactions"), mem.requests);
+}
+
+// Several DMI regions: a memory that grants per 1 MiB granule. daxpy_dot's x and y (1 MiB from
+// 0x10000000), its partial sums and the timing-only windows fall in different granules, and
+// the port holds a region for each: no b_transport into a granule it holds. One granule is
+// invalidated mid-run: requests into it go back to b_transport until the port asks again and
+// gets it re-granted.
+TEST(VpMemory, SeveralDmiRegionsOneInvalidatedAndGrantedAgain) {
+  VpMemory mem("mem", kLat);
+  mem.grant_dmi = true;
+  mem.dmi_granule = uint64_t(1) << 20;
+  mem.invalidate_addr = 0x10000000;                         // x and y
+  mem.invalidate_at = sc_core::sc_time(40, sc_core::SC_US); // daxpy_dot runs ~170 us
+  const Outcome r = run("daxpy_dot", {"gpu.memory_port=lt"}, mem);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+  EXPECT_GE(mem.grants_of.size(), 2u) << "one region only";
+  EXPECT_EQ(mem.grants_of[0x10000000], 2u) << "the invalidated region was not granted again";
+  EXPECT_EQ(stat(r, "memory_port", "dmi_grants"), mem.grants);
+  EXPECT_EQ(stat(r, "memory_port", "dmi_invalidations"), 1u);
+  EXPECT_EQ(mem.requests_while_held, 0u) << "b_transport into a region the port holds";
+  EXPECT_GE(mem.requests_to_invalidated, 1u);
+  // Nearly every access went through a pointer: one b_transport per grant, the few into the
+  // invalidated region before its new grant, and those before the first grants.
+  EXPECT_EQ(stat(r, "memory_port", "transactions"), mem.requests);
+  EXPECT_GT(stat(r, "memory_port", "dmi_accesses"), 20 * mem.requests);
+}
+
+// More granules than the port keeps (LtPort::kMaxDmiRegions): 4 KiB grants over daxpy_dot's
+// 1 MiB. The least recently used regions are dropped and asked for again when needed, so the
+// target grants some granules more than once without invalidating anything; outputs right.
+TEST(VpMemory, MoreDmiRegionsThanThePortKeeps) {
+  VpMemory mem("mem", kLat);
+  mem.grant_dmi = true;
+  mem.dmi_granule = 4096;
+  const Outcome r = run("daxpy_dot", {"gpu.memory_port=lt"}, mem);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs, "");
+  EXPECT_EQ(mem.violations, 0u) << mem.first_violation;
+  EXPECT_GT(mem.grants_of.size(), 2 * LtPort::kMaxDmiRegions);
+  EXPECT_GT(mem.grants, mem.grants_of.size()) << "no region was dropped and asked for again";
+  EXPECT_EQ(stat(r, "memory_port", "dmi_invalidations"), 0u);
+  EXPECT_GT(stat(r, "memory_port", "dmi_accesses"), 0u);
 }
 
 // The direct port calls b_transport from SC_METHODs: a VP target that waits there is a
