@@ -177,7 +177,8 @@ struct Host : sc_core::sc_module {
   }
 };
 
-// A hosted fermi GPU built with daxpy_dot's PTX (module 0), LT port, 1 or more SMs.
+// A hosted GPU (fermi unless told) built with daxpy_dot's PTX (module 0), LT port, 1 or
+// more SMs.
 struct Platform {
   ConfigPtr cfg;
   std::unique_ptr<PtxFrontend> frontend;
@@ -186,8 +187,10 @@ struct Platform {
   Memory mem{"memory"};
   Host host{"host_cpu"};
   sc_core::sc_signal<bool> irq{"irq"};
-  explicit Platform(unsigned sms = 1) {
-    cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  explicit Platform(unsigned sms = 1, const std::string& platform = "configs/fermi.yaml",
+                    const std::vector<std::string>& overrides = {}) {
+    cfg = load_config(GPURF_SOURCE_DIR "/" + platform);
+    for (const std::string& o : overrides) apply_override(*cfg, o);
     for (const std::string& o : {std::string("gpu.hosted=true"), std::string("gpu.memory_port=lt"),
                                  "gpu.sm_count=" + std::to_string(sms)})
       apply_override(*cfg, o);
@@ -314,8 +317,9 @@ TEST(HostKernels, UnknownKernelIsRejectedWithTheValidOnes) {
 // issues) is drained, on one SM and on two (the second halted by the first); the next kernel,
 // of another module, runs on empty pipelines and verifies, and so does the failed one's
 // kernel launched right.
-void failed_then_good(unsigned sms) {
-  Platform p(sms);
+void failed_then_good(unsigned sms, const std::string& platform = "configs/fermi.yaml",
+                      const std::vector<std::string>& overrides = {}) {
+  Platform p(sms, platform, overrides);
   const uint32_t sgemm = p.gpu->load_module(GPURF_SOURCE_DIR "/workloads/ptx/sgemm.ptx")
                          << Gpu::kEntryBits;
   HostRun bad(p.mem, "daxpy_dot", {"n=16384"}, 0x40000000);
@@ -326,7 +330,7 @@ void failed_then_good(unsigned sms) {
   HostRun daxpy(p.mem, "daxpy_dot", {"n=16384"}, 0xC0000000);
   p.host.body = [&](Host& h) {
     EXPECT_EQ(h.launch(p.gpu->gpu_kernel(), bad), HI::kFailed);
-    EXPECT_EQ(h.read(HI::kError), HI::kKernelFailed);
+    EXPECT_EQ(h.read(HI::kError), HI::kKernelFailed) << p.text();
     EXPECT_NE(p.text().find("outside the memory"), std::string::npos) << p.text();
     for (unsigned s = 0; s < sms; ++s) EXPECT_TRUE(p.gpu->sm(s).drained()) << s;
     EXPECT_EQ(h.launch(sgemm, gemm), HI::kDone) << p.text();
@@ -340,3 +344,45 @@ void failed_then_good(unsigned sms) {
 
 TEST(HostKernels, FailedKernelIsDrainedAndTheNextRuns) { failed_then_good(1); }
 TEST(HostKernels, FailedKernelIsDrainedOnTwoSms) { failed_then_good(2); }
+
+// The same on the variants, whose units keep per-slot state (W-C's compressed rows, WIR's
+// renaming, Malekeh's collector caches, a register file cache, sub-cores, predicates in banks).
+// Their allocators give daxpy_dot fewer registers than sgemm: the SMs are built for 64.
+// Malekeh's reuse hints profile a launch's first warps functionally before it starts, and the
+// profile of a kernel that reads outside the memory fails there (ERROR 1): without the
+// profile, the kernel fails as it runs.
+class HostKernelsOn : public testing::TestWithParam<const char*> {};
+TEST_P(HostKernelsOn, FailedKernelIsDrainedAndTheNextRuns) {
+  std::vector<std::string> o{"gpu.hosted_registers=64"};
+  if (std::string(GetParam()).find("malekeh") != std::string::npos)
+    o.push_back("frontend.reuse_profile_warps=0");
+  failed_then_good(1, GetParam(), o);
+}
+INSTANTIATE_TEST_SUITE_P(Variants, HostKernelsOn,
+                         testing::Values("configs/warped-compression.yaml", "configs/wir-rlpv.yaml",
+                                         "configs/malekeh.yaml", "configs/gebhart-rfc.yaml",
+                                         "configs/cmrc-wshift.yaml", "configs/turing-subcore.yaml",
+                                         "tests/platforms/pred-banks.yaml"),
+                         [](const testing::TestParamInfo<const char*>& i) {
+                           std::string n = i.param;
+                           n = n.substr(n.rfind('/') + 1);
+                           n = n.substr(0, n.find('.'));
+                           for (char& c : n)
+                             if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+// A module whose kernel needs more registers than the SMs were built for is refused, naming
+// the key that makes room; nothing is loaded.
+TEST(HostKernels, AModuleTooLargeForTheSmsIsRefused) {
+  Platform p(1, "configs/turing-subcore.yaml"); // daxpy_dot: 16 registers, sgemm 39
+  try {
+    p.gpu->load_module(GPURF_SOURCE_DIR "/workloads/ptx/sgemm.ptx");
+    FAIL() << "loaded";
+  } catch (const WorkloadError& e) {
+    EXPECT_NE(std::string(e.what()).find("kernel 'sgemm' needs 39 registers"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("gpu.hosted_registers"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(p.gpu->modules(), 1u);
+}
