@@ -235,13 +235,22 @@ TEST(HostKernels, TwoModulesFromOneHostThread) {
   HostRun gemm(p.mem, "sgemm", {}, 0x180000000); // above 4 GiB
   HostRun daxpy2(p.mem, "daxpy_dot", {"n=8192", "ctas=4"}, 0x1C0000000);
   std::vector<unsigned> seen_regs;
+  uint64_t kernel_cycles = 0;
+  const Cycle idle = 50000; // the host's own work between two launches
   p.host.body = [&](Host& h) {
     EXPECT_EQ(h.read(HI::kKernel), p.gpu->gpu_kernel()); // reset: the GPU's kernel
     EXPECT_EQ(h.launch(p.gpu->gpu_kernel(), daxpy), HI::kDone) << p.text();
+    kernel_cycles += h.read(HI::kCyclesLo);
     seen_regs.push_back(p.gpu->sm(0).limits().regs_per_thread);
+    wait(p.gpu->clock().time(idle));
     EXPECT_EQ(h.launch(sgemm, gemm), HI::kDone) << p.text();
     seen_regs.push_back(p.gpu->sm(0).limits().regs_per_thread);
-    EXPECT_GT(h.read(HI::kCyclesLo), 0u);
+    // CYCLES is the kernel's own; the GPU's count runs from time 0, the host's time included.
+    const uint64_t own = h.read(HI::kCyclesLo);
+    kernel_cycles += own;
+    EXPECT_GT(own, 1000u);
+    EXPECT_GE(p.gpu->cycles(), kernel_cycles + idle);
+    EXPECT_LT(own, p.gpu->cycles() - idle);
     EXPECT_EQ(h.launch(p.gpu->gpu_kernel(), daxpy2), HI::kDone) << p.text(); // back again
   };
   sc_core::sc_start();
