@@ -393,22 +393,23 @@ void Sm::set_kernel_registers(unsigned data_regs) {
                         " (gpu.hosted_registers, gpu.hosted_predicates)");
   const unsigned occ_data = frontend_.occupancy_registers();
   const unsigned hw_data = frontend_.hardware_registers();
-  data_regs_ = data_regs;
-  kernel_regs_ = data_regs + (preds_in_banks_ ? preds : 0);
-  mapping_ =
-      RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, kernel_regs_);
-  shape_.mapping = mapping_.get();
-  banked_.clear(); // predicates in banks follow the kernel's data registers
+  const unsigned regs = data_regs + (preds_in_banks_ ? preds : 0);
+  auto mapping = RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
   // Registers beyond the banks' rows (GPGPU-Sim's PTX mode, see the constructor) live in the
   // storage rows the SM was built with.
   const bool backing = (occ_data && occ_data != data_regs) || (hw_data && hw_data < data_regs);
-  const unsigned need = backing ? mapping_->rows_needed(shape_.warps / shape_.subcores) : 0;
+  const unsigned need = backing ? mapping->rows_needed(shape_.warps / shape_.subcores) : 0;
   if (need + 1 > shape_.storage_rows)
     throw WorkloadError("the kernel's " + std::to_string(data_regs) +
                         " registers per thread need " + std::to_string(need) +
                         " rows of register storage per bank; " + name() + " has " +
                         std::to_string(shape_.storage_rows - 1) +
                         " (a GPU built for a kernel with as many registers has them)");
+  data_regs_ = data_regs;
+  kernel_regs_ = regs;
+  mapping_ = std::move(mapping);
+  shape_.mapping = mapping_.get();
+  banked_.clear(); // predicates in banks follow the kernel's data registers (drained: unused)
   kernel_limits(occ_data, hw_data);
 }
 
