@@ -683,14 +683,7 @@ Cycle Sm::advance() {
   try {
     Cycle next = kNever;
     for (Unit* u : order_) next = std::min(next, u->next_tick());
-    if (draining_ && pool_.in_flight() == 0) {
-      // Drained: every slot's registers and the units' per-slot state are freed as when its
-      // CTA finishes (a killed CTA counts as one that finished in its slot).
-      draining_ = false;
-      for (unsigned w = 0; w < killed_.size(); ++w) ++killed_[w];
-      free_slots();
-      return stop(drain_error_), 0;
-    }
+    if (draining_ && pool_.in_flight() == 0) return finish_drain(), 0;
     if (!draining_ && frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
     if (next == kNever) {
       if (memory_busy_ && memory_busy_()) return kNever; // waiting for the memory (AT)
@@ -744,8 +737,10 @@ Cycle Sm::advance() {
 }
 
 void Sm::stop(const std::string& error) {
-  error_ = error;
-  finished_ = error.empty();
+  // A failed kernel that could not be drained (the watchdog while draining) keeps its error.
+  error_ = draining_ ? drain_error_ + "; then, while draining: " + error : error;
+  draining_ = false;
+  finished_ = error_.empty();
   // Settle time-integrated statistics: the ticking units, and the banks and crossbars,
   // which only react to transactions (power gating counts gated cycles up to the end).
   for (Unit* u : order_) u->finish();
@@ -763,7 +758,18 @@ void Sm::settle(Cycle at) {
 }
 
 void Sm::halt(const std::string& why) {
-  if (!stopped_) stop_and_drain(why);
+  if (stopped_) return;
+  stop_and_drain(why);
+  if (drained()) finish_drain(); // nothing in flight: it stops now
+}
+
+// Drained: every slot's registers and the units' per-slot state are freed as when its CTA
+// finishes (a killed CTA counts as one that finished in its slot).
+void Sm::finish_drain() {
+  draining_ = false;
+  for (unsigned w = 0; w < killed_.size(); ++w) ++killed_[w];
+  free_slots();
+  stop(drain_error_);
 }
 
 void Sm::stop_and_drain(const std::string& error) {

@@ -164,6 +164,8 @@ private:
   // warp slot (its registers and the units' per-slot state, as when a CTA finishes) and stop
   // with `error`. The next kernel starts on empty pipelines.
   void stop_and_drain(const std::string& error);
+  void finish_drain(); // every instruction completed: free the slots, stop
+
   // The front-end's execute() failed for the instruction the scheduler is issuing: it goes
   // down the pipeline with no active lane (its registers keep their values) so that the
   // units that hold it complete it.
