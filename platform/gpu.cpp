@@ -4,12 +4,18 @@
 #include <array>
 #include <bitset>
 #include <exception>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
+
+#include <unistd.h>
 
 #include <tlm_utils/simple_target_socket.h>
 
 #include "gpurf/modules/common/txn.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
 #include "gpurf/modules/l1/i_l1.h"
 #include "gpurf/modules/l2/i_l2.h"
 #include "gpurf/platform/at_port.h"
@@ -88,39 +94,56 @@ private:
 // One SM's share of the launch: its warp slots are [base, base + slots) of the front-end's.
 class Gpu::SmView final : public IFrontend {
 public:
-  explicit SmView(IFrontend& f) : f_(f) {}
+  explicit SmView(IFrontend& f) : f_(&f) {}
   void place(unsigned base, unsigned slots) {
     base_ = base;
     slots_ = slots;
   }
+  // Hosted: the SM runs `f`'s next launch in its slots [base, base + slots). The counts the
+  // units watch go on from their values: a new offer (the new warps are peeked), and no slot
+  // looks freed by the switch alone.
+  void use(IFrontend& f, unsigned base, unsigned slots) {
+    const uint64_t epoch = offer_epoch();
+    std::vector<uint64_t> seen(std::max<size_t>(finished_base_.size(), std::max(slots, slots_)));
+    for (unsigned w = 0; w < seen.size(); ++w) seen[w] = warps_finished(w);
+    f_ = &f;
+    place(base, slots);
+    epoch_base_ = epoch + 1 - f_->offer_epoch();
+    finished_base_ = seen;
+    for (unsigned w = 0; w < slots_; ++w) finished_base_[w] -= f_->warps_finished(base_ + w);
+  }
   Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
   // The SM may have more warp slots than the launch gives it (registers bound them).
-  const InstInfo* peek(unsigned w) override { return w < slots_ ? f_.peek(base_ + w) : nullptr; }
-  uint64_t offer_epoch() const override { return f_.offer_epoch(); }
+  const InstInfo* peek(unsigned w) override { return w < slots_ ? f_->peek(base_ + w) : nullptr; }
+  uint64_t offer_epoch() const override { return epoch_base_ + f_->offer_epoch(); }
   void execute(unsigned w, WarpInst& out) override {
-    f_.execute(base_ + w, out);
+    f_->execute(base_ + w, out);
     out.warp = w;
   }
-  void retire(const WarpInst& inst) override { f_.retire(inst); } // by CTA slot, GPU-wide
-  bool done() const override { return f_.done_in(base_, slots_); }
+  void retire(const WarpInst& inst) override { f_->retire(inst); } // by CTA slot, GPU-wide
+  bool done() const override { return f_->done_in(base_, slots_); }
   std::string describe_warp(unsigned w) const override {
-    return w < slots_ ? f_.describe_warp(base_ + w) : "no CTA (beyond the launch's warp slots)";
+    return w < slots_ ? f_->describe_warp(base_ + w) : "no CTA (beyond the launch's warp slots)";
   }
-  std::string progress() const override { return f_.progress(); }
-  unsigned predicate_registers() const override { return f_.predicate_registers(); }
-  unsigned occupancy_registers() const override { return f_.occupancy_registers(); }
-  unsigned hardware_registers() const override { return f_.hardware_registers(); }
-  bool next_divergent(unsigned w) override { return w < slots_ && f_.next_divergent(base_ + w); }
+  std::string progress() const override { return f_->progress(); }
+  unsigned predicate_registers() const override { return f_->predicate_registers(); }
+  unsigned occupancy_registers() const override { return f_->occupancy_registers(); }
+  unsigned hardware_registers() const override { return f_->hardware_registers(); }
+  bool next_divergent(unsigned w) override { return w < slots_ && f_->next_divergent(base_ + w); }
   LaneValues register_value(unsigned w, unsigned r) const override {
-    return w < slots_ ? f_.register_value(base_ + w, r) : LaneValues{};
+    return w < slots_ ? f_->register_value(base_ + w, r) : LaneValues{};
   }
   uint64_t warps_finished(unsigned w) const override {
-    return w < slots_ ? f_.warps_finished(base_ + w) : 0;
+    const uint64_t base = w < finished_base_.size() ? finished_base_[w] : 0;
+    return base + (w < slots_ ? f_->warps_finished(base_ + w) : 0);
   }
 
 private:
-  IFrontend& f_;
+  IFrontend* f_;
   unsigned base_ = 0, slots_ = 0;
+  // Hosted: what the counts of the kernels run before add (modulo 2^64: only changes matter).
+  uint64_t epoch_base_ = 0;
+  std::vector<uint64_t> finished_base_;
 };
 
 // The sc_module a GPU's units are below (not the flat GPU's: it only calls back at the start of
@@ -258,6 +281,17 @@ std::string hex(uint64_t v) {
   return o.str();
 }
 
+// Bytes a module's .global/.const variables take (placed in order, aligned, as the engine
+// places them).
+uint64_t module_data_bytes(const ptx::Module& m) {
+  uint64_t bytes = 0;
+  for (const ptx::VarDecl& v : m.vars)
+    if (v.space == ptx::Space::Global || v.space == ptx::Space::Const) {
+      const uint64_t a = std::max(1u, v.align);
+      bytes = (bytes + a - 1) / a * a + v.size;
+    }
+  return bytes;
+}
 } // namespace
 
 Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
@@ -339,6 +373,35 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
       "that decoupled SMs reach the shared L2 and memory in time order (the quantum then moves "
       "no cycles; a context switch per L1 miss)");
   place(g, hosted); // before any unit is built: a refused base builds nothing
+  // Hosted: every kernel of the GPU's module compiled; the SMs' register space holds the
+  // largest (and what gpu.hosted_registers / hosted_predicates ask for).
+  unsigned capacity = regs_per_thread, predicates = 0;
+  if (hosted) {
+    auto* ptx = dynamic_cast<PtxFrontend*>(&frontend_);
+    if (!ptx) g.fail("hosted", "a hosted GPU runs PTX kernels; this front-end is not one");
+    hosted_regs_ = g.get_uint("hosted_registers", 0,
+                              "hosted: data registers per thread the SMs hold for any kernel a "
+                              "host loads later (0: the most a kernel of the GPU's module uses)",
+                              0, 4096);
+    hosted_preds_ = g.get_uint("hosted_predicates", 0,
+                               "hosted: predicate registers per thread the SMs hold for any "
+                               "kernel a host loads later (0: the most a kernel of the GPU's "
+                               "module uses)",
+                               0, 4096);
+    hosted_regs_ = std::max(hosted_regs_, regs_per_thread);
+    data_next_ = ptx->options().data_base; // relocated by place()
+    data_end_ = data_next_ + PtxFrontend::kDataBytes;
+    LaunchSpec spec = ptx->launch();
+    try {
+      add_module(spec, spec.ptx_path, ptx);
+    } catch (const WorkloadError& e) {
+      g.fail("hosted", e.what());
+    }
+    for (size_t i = 0; i < modules_[0].kernels.size(); ++i)
+      if (modules_[0].kernels[i] == ptx) gpu_kernel_ = uint32_t(i);
+    capacity = hosted_regs_;
+    predicates = hosted_preds_;
+  }
   // A trace or a waveform follows one SM's units and warp slots.
   if (n > 1 && !observers.empty())
     g.fail("sm_count", "an instruction trace (--trace) or a user observer follows one SM; " +
@@ -346,11 +409,18 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
   for (unsigned s = 0; s < n; ++s) {
     views_.push_back(std::make_unique<SmView>(frontend_));
     const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);
-    sms_.push_back(std::make_unique<Sm>(name.c_str(), top, *views_.back(), regs_per_thread,
-                                        observers, Sm::Mode{lt, hosted}));
+    sms_.push_back(std::make_unique<Sm>(name.c_str(), top, *views_.back(), capacity, observers,
+                                        Sm::Mode{lt, hosted, predicates}));
     Sm& sm = *sms_.back();
     roots_.push_back(sm.basename());
     sm.share_clock(&clock_);
+    sm.on_fail([this](Sm& failed, const std::string& why) { // the others stop issuing too
+      if (!error_.empty()) return;
+      error_ = sm_count() > 1 ? std::string(failed.name()) + ": " + why : why;
+      for (auto& other : sms_)
+        if (other.get() != &failed)
+          other->halt("halted: " + std::string(failed.name()) + " failed");
+    });
     sm.on_stop([this](Sm& stopped) {
       if (!stopped.error().empty() && error_.empty()) {
         error_ =
@@ -496,21 +566,33 @@ HostInterface& Gpu::host() {
   return *host_;
 }
 
-bool Gpu::launch(const PtxFrontend::HostLaunch& h) {
-  auto* ptx = dynamic_cast<PtxFrontend*>(&frontend_);
+bool Gpu::launch(const PtxFrontend::HostLaunch& h, uint32_t id) {
   error_.clear();
   stopped_ = 0;
-  const SmLimits& limits = sms_[0]->limits();
-  for (unsigned s = 0; s < sm_count(); ++s)
-    views_[s]->place(s * limits.warp_slots(), limits.warp_slots());
   try {
-    if (!ptx) throw WorkloadError("a hosted GPU runs PTX kernels");
-    // A kernel that failed leaves its instructions in the pipelines (no reset is modelled).
+    PtxFrontend* k = kernel(id);
+    if (!k) {
+      std::ostringstream o;
+      o << "KERNEL 0x" << std::hex << id << ": no such kernel (module " << std::dec
+        << (id >> kEntryBits) << ", entry " << (id & ((1u << kEntryBits) - 1))
+        << "); the kernels: " << kernel_names();
+      throw WorkloadError(o.str());
+    }
+    // A failed kernel is drained; one the SMs could not drain (the watchdog, an error inside
+    // a unit) leaves its instructions in the pipelines, and no reset is modelled.
     for (auto& sm : sms_)
       if (!sm->drained())
         throw WorkloadError(std::string(sm->name()) + " still holds instructions of a kernel "
                                                       "that failed; the GPU takes no more kernels");
-    const Occupancy o = ptx->start_hosted(limits, sm_count(), functional_memory(), h);
+    // The kernel's own registers and occupancy.
+    for (unsigned s = 0; s < sm_count(); ++s) {
+      views_[s]->use(*k, 0, 0);
+      sms_[s]->set_kernel_registers(k->regs_per_thread());
+    }
+    const SmLimits& limits = sms_[0]->limits();
+    for (unsigned s = 0; s < sm_count(); ++s)
+      views_[s]->use(*k, s * limits.warp_slots(), limits.warp_slots());
+    const Occupancy o = k->start_hosted(limits, sm_count(), functional_memory(), h);
     for (auto& sm : sms_) sm->set_occupancy(o);
   } catch (const std::exception& e) {
     error_ = e.what();
@@ -518,6 +600,126 @@ bool Gpu::launch(const PtxFrontend::HostLaunch& h) {
   }
   for (auto& sm : sms_) sm->restart();
   return true;
+}
+
+unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* built) {
+  const ptx::Module& m = *spec.module;
+  const uint64_t bytes = module_data_bytes(m);
+  if (data_next_ + bytes > data_end_)
+    throw WorkloadError(name + ": its .global/.const variables need " + std::to_string(bytes) +
+                        " bytes; " + std::to_string(data_end_ - data_next_) +
+                        " are left in frontend.data_base's window");
+  if (modules_.size() >> kEntryBits)
+    throw WorkloadError(name + ": " + std::to_string(modules_.size()) + " modules are loaded");
+  FrontendOptions o = built ? built->options() : kernel(0)->options();
+  o.data_base = data_next_;
+  Module mod;
+  mod.name = name;
+  for (const ptx::Function& f : m.functions) {
+    if (!f.is_entry || !f.has_body) continue;
+    if (built && f.name == built->kernel_name()) {
+      mod.kernels.push_back(built);
+      continue;
+    }
+    spec.kernel = spec.name = f.name;
+    spec.buffers.clear();
+    spec.params.clear();
+    spec.steps.clear();
+    spec.verify.clear();
+    spec.application = false;
+    mod.owned.push_back(std::make_unique<PtxFrontend>(spec, o));
+    PtxFrontend& k = *mod.owned.back();
+    for (const std::string& w : k.warnings()) std::cerr << "warning: " << w << "\n";
+    mod.kernels.push_back(&k);
+  }
+  if (mod.kernels.empty()) throw WorkloadError(name + ": the module has no .entry");
+  if (mod.kernels.size() >> kEntryBits)
+    throw WorkloadError(name + ": " + std::to_string(mod.kernels.size()) + " entries");
+  for (PtxFrontend* k : mod.kernels) {
+    k->share_module(*mod.kernels[0]); // the module's variables: initialised once
+    if (!sms_.empty() &&
+        (k->regs_per_thread() > hosted_regs_ || k->preds_per_thread() > hosted_preds_))
+      throw WorkloadError(name + ": kernel '" + k->kernel_name() + "' needs " +
+                          std::to_string(k->regs_per_thread()) + " registers and " +
+                          std::to_string(k->preds_per_thread()) +
+                          " predicates per thread; the SMs hold " + std::to_string(hosted_regs_) +
+                          " and " + std::to_string(hosted_preds_) +
+                          ": raise gpu.hosted_registers / gpu.hosted_predicates");
+  }
+  if (sms_.empty()) // the GPU's own module sizes the SMs' register space
+    for (PtxFrontend* k : mod.kernels) {
+      hosted_regs_ = std::max(hosted_regs_, k->regs_per_thread());
+      hosted_preds_ = std::max(hosted_preds_, k->preds_per_thread());
+    }
+  data_next_ = (data_next_ + bytes + 255) / 256 * 256;
+  modules_.push_back(std::move(mod));
+  return unsigned(modules_.size() - 1);
+}
+
+unsigned Gpu::load_module(const std::string& path) {
+  if (!hosted()) throw WorkloadError("gpu.hosted is false: the GPU loads no modules");
+  LaunchSpec spec;
+  try {
+    spec.module = std::make_shared<const ptx::Module>(ptx::parse_ptx_file(path));
+  } catch (const std::exception& e) {
+    throw WorkloadError(e.what());
+  }
+  spec.file = spec.ptx_path = path;
+  return add_module(spec, path, nullptr);
+}
+
+unsigned Gpu::load_module_text(const std::string& text, const std::string& name) {
+  if (!hosted()) throw WorkloadError("gpu.hosted is false: the GPU loads no modules");
+  LaunchSpec spec;
+  try {
+    spec.module = std::make_shared<const ptx::Module>(ptx::parse_ptx(text, name));
+  } catch (const std::exception& e) {
+    throw WorkloadError(e.what());
+  }
+  // ptxas reads a file: the text goes to a temporary one while the kernels compile.
+  namespace fs = std::filesystem;
+  static unsigned serial = 0;
+  const fs::path tmp = fs::temp_directory_path() / ("gpurf-module-" + std::to_string(::getpid()) +
+                                                    "-" + std::to_string(++serial) + ".ptx");
+  {
+    std::ofstream out(tmp);
+    out << text;
+  }
+  spec.file = name;
+  spec.ptx_path = tmp.string();
+  try {
+    const unsigned id = add_module(spec, name, nullptr);
+    fs::remove(tmp);
+    return id;
+  } catch (...) {
+    fs::remove(tmp);
+    throw;
+  }
+}
+
+PtxFrontend* Gpu::kernel(uint32_t id) const {
+  const uint32_t m = id >> kEntryBits, e = id & ((1u << kEntryBits) - 1);
+  if (m >= modules_.size() || e >= modules_[m].kernels.size()) return nullptr;
+  return modules_[m].kernels[e];
+}
+
+uint32_t Gpu::find_kernel(const std::string& name) const {
+  for (size_t m = 0; m < modules_.size(); ++m)
+    for (size_t e = 0; e < modules_[m].kernels.size(); ++e)
+      if (modules_[m].kernels[e]->kernel_name() == name) return uint32_t(m << kEntryBits | e);
+  throw WorkloadError("no kernel '" + name +
+                      "' in the loaded modules; the kernels: " + kernel_names());
+}
+
+std::string Gpu::kernel_names() const {
+  std::ostringstream o;
+  for (size_t m = 0; m < modules_.size(); ++m) {
+    o << (m ? "; " : "") << "module " << m << " (" << modules_[m].name << "):";
+    for (size_t e = 0; e < modules_[m].kernels.size(); ++e)
+      o << (e ? ", " : " ") << "0x" << std::hex << (m << kEntryBits | e) << std::dec << " "
+        << modules_[m].kernels[e]->kernel_name();
+  }
+  return o.str();
 }
 
 Occupancy Gpu::start() {

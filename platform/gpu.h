@@ -90,18 +90,47 @@ public:
 
   // gpu.hosted: true: the SMs idle until a host launches a kernel through host() (a TLM
   // target socket of registers and an interrupt, platform/host_interface.h); kernels run one
-  // after another. launch() is what START does: false (error() says why) when the front-end
-  // rejects the launch.
+  // after another. launch() is what START does: false (error() says why) when the kernel id
+  // is unknown or the front-end rejects the launch (grid, block, shared memory, no CTA fits).
+  // A kernel that fails is drained (Sm::stop_and_drain), so the next launch runs.
   bool hosted() const { return host_ != nullptr; }
   HostInterface& host();
-  bool launch(const PtxFrontend::HostLaunch& h);
+  bool launch(const PtxFrontend::HostLaunch& h, uint32_t kernel);
+
+  // Hosted kernels (docs/vp.md "Host interface"): every .entry of every module loaded, each
+  // compiled once at load with its own registers per thread (ptxas's count where known, as
+  // for any kernel) and so its own occupancy. Module 0 is the GPU's own (the front-end's
+  // PTX); a kernel's id is (module << 16) | its index among its module's entries in file
+  // order. The SMs' register space is elaborated for the most registers and predicates any
+  // kernel of module 0 uses, or gpu.hosted_registers / hosted_predicates when larger; a
+  // module with a larger kernel is refused.
+  static constexpr unsigned kEntryBits = 16;
+  // Loads a module from a PTX file, or from PTX text (`name` in messages), before or during
+  // the simulation (not while a kernel runs: its compile takes no simulated time); its
+  // .global/.const variables go after the loaded modules' in frontend.data_base's window and
+  // get their initial values at its first launch. Returns its id. Throws WorkloadError (PTX
+  // syntax, a kernel the model cannot run or the SMs cannot hold, no room for the variables)
+  // and loads nothing then.
+  unsigned load_module(const std::string& path);
+  unsigned load_module_text(const std::string& ptx, const std::string& name);
+  unsigned modules() const { return unsigned(modules_.size()); }
+  // The id of the .entry named `name` (the first module loaded that has one); WorkloadError
+  // naming the kernels when none has.
+  uint32_t find_kernel(const std::string& name) const;
+  uint32_t gpu_kernel() const { return gpu_kernel_; } // the kernel the GPU was built with
+  // Kernel `id`'s front-end (its compiled plan; after a launch, its outputs); null: none.
+  PtxFrontend* kernel(uint32_t id) const;
+  // "module 0 (daxpy_dot.ptx): 0x0 daxpy_dot; module 1 (sgemm.ptx): 0x10000 sgemm".
+  std::string kernel_names() const;
 
   // Outcome, once done_event() has fired: every SM stopped; finished() when all finished.
   bool stopped() const;
   bool finished() const;
   const std::string& error() const { return error_; } // the first SM's error, named
-  Cycle cycles() const;                               // the last SM's end
-  uint64_t retired() const;                           // warp instructions, all SMs
+  // The last SM's end. The SMs count from time 0, so hosted, this includes the time they
+  // idled between kernels; a kernel's own cycles are the host interface's CYCLES.
+  Cycle cycles() const;
+  uint64_t retired() const; // warp instructions, all SMs
   const sc_core::sc_event& done_event() const { return *done_; }
   // With the checks on, once finished(): the conservation identities broken by `stats`
   // (stats_json(), or with the tool's memory dump_stats_json()) against the SMs' timing
@@ -146,6 +175,18 @@ private:
   std::unique_ptr<LtPort> lt_; // memory_port: lt
   std::unique_ptr<AtPort> at_; // memory_port: at
   std::unique_ptr<HostInterface> host_;
+  struct Module {
+    std::string name;                                // its path, or the name given with text
+    std::vector<std::unique_ptr<PtxFrontend>> owned; // the kernels compiled here
+    std::vector<PtxFrontend*> kernels;               // every .entry in file order
+  };
+  std::vector<Module> modules_;
+  uint32_t gpu_kernel_ = 0;
+  unsigned hosted_regs_ = 0, hosted_preds_ = 0; // the SMs' register space per thread
+  uint64_t data_next_ = 0, data_end_ = 0;       // the module variables' window: next free byte
+  // Compiles every entry of `spec.module` but `built` (the GPU's own front-end), checks and
+  // adds the module; returns its id.
+  unsigned add_module(LaunchSpec spec, const std::string& name, PtxFrontend* built);
   unsigned stopped_ = 0;
   bool pause_ = false;
   std::string error_;

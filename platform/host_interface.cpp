@@ -1,6 +1,8 @@
 #include "gpurf/platform/host_interface.h"
 
+#include <algorithm>
 #include <cstring>
+#include <sstream>
 
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/stats.h"
@@ -9,6 +11,7 @@ namespace gpurf {
 
 HostInterface::HostInterface(sc_core::sc_module_name nm, Gpu& gpu)
     : sc_core::sc_module(nm), socket("socket"), irq("irq"), gpu_(gpu) {
+  kernel_ = gpu.gpu_kernel();
   socket.register_b_transport(this, &HostInterface::b_transport);
   socket.register_transport_dbg(this, &HostInterface::transport_dbg);
   SC_METHOD(finished);
@@ -17,6 +20,12 @@ HostInterface::HostInterface(sc_core::sc_module_name nm, Gpu& gpu)
   SC_METHOD(drive_irq);
   sensitive << raise_;
 }
+
+namespace {
+void set_half(uint64_t& r, bool high, uint32_t v) {
+  r = high ? (r & 0xffffffffu) | uint64_t(v) << 32 : (r & ~uint64_t(0xffffffffu)) | v;
+}
+} // namespace
 
 uint32_t HostInterface::read(unsigned offset) const {
   switch (offset) {
@@ -44,6 +53,18 @@ uint32_t HostInterface::read(unsigned offset) const {
     return uint32_t(winst_);
   case kWinstHi:
     return uint32_t(winst_ >> 32);
+  case kModuleLo:
+    return uint32_t(module_addr_);
+  case kModuleHi:
+    return uint32_t(module_addr_ >> 32);
+  case kModuleLen:
+    return module_len_;
+  case kModule:
+    return module_;
+  case kNameLo:
+    return uint32_t(name_addr_);
+  case kNameHi:
+    return uint32_t(name_addr_ >> 32);
   default:
     break;
   }
@@ -65,20 +86,74 @@ void HostInterface::write(unsigned offset, uint32_t v) {
     shared_ = v;
   else if (offset == kKernel)
     kernel_ = v;
+  else if (offset == kModuleLo || offset == kModuleHi)
+    set_half(module_addr_, offset == kModuleHi, v);
+  else if (offset == kModuleLen)
+    module_len_ = v;
+  else if (offset == kNameLo || offset == kNameHi)
+    set_half(name_addr_, offset == kNameHi, v);
   else if (offset == kControl) {
     if (v & kIrqAck) {
       irq_level_ = false;
       raise_.notify(sc_core::SC_ZERO_TIME);
     }
-    if ((v & kStart) && status_ != kRunning) start();
+    if (status_ == kRunning) return; // one thing at a time
+    bool ok = true;                  // in order: LOAD, FIND, START; the first failure ends it
+    if (v & kLoad) ok = load();
+    if (ok && (v & kFind)) ok = find();
+    if (ok && (v & kStart)) start();
   }
   // Read-only registers ignore writes.
 }
 
+// LOAD and FIND answer at once: STATUS and ERROR, no interrupt.
+bool HostInterface::load() {
+  status_ = kDone;
+  error_ = kNone;
+  error_text_.clear();
+  std::ostringstream name;
+  name << "module at 0x" << std::hex << module_addr_;
+  try {
+    if (!module_len_ || module_len_ > kMaxModuleBytes)
+      throw WorkloadError("MODULE_LEN " + std::to_string(module_len_) + ": give 1 to " +
+                          std::to_string(kMaxModuleBytes) + " bytes of PTX text");
+    std::string text(module_len_, '\0');
+    for (uint32_t off = 0; off < module_len_; off += 4096)
+      gpu_.functional_memory().read(module_addr_ + off, text.data() + off,
+                                    std::min<uint32_t>(4096, module_len_ - off));
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) text.resize(nul);
+    module_ = gpu_.load_module_text(text, name.str());
+  } catch (const std::exception& e) {
+    status_ = kFailed;
+    error_ = kRejected;
+    error_text_ = "LOAD: " + std::string(e.what());
+  }
+  return status_ == kDone;
+}
+
+bool HostInterface::find() {
+  status_ = kDone;
+  error_ = kNone;
+  error_text_.clear();
+  try {
+    std::string name;
+    for (char c; name.size() < kMaxNameBytes; name += c) {
+      gpu_.functional_memory().read(name_addr_ + name.size(), &c, 1);
+      if (!c) break;
+    }
+    if (name.size() == kMaxNameBytes)
+      throw WorkloadError("the name at NAME_LO/HI has no NUL within " +
+                          std::to_string(kMaxNameBytes) + " bytes");
+    kernel_ = gpu_.find_kernel(name);
+  } catch (const std::exception& e) {
+    status_ = kFailed;
+    error_ = kRejected;
+    error_text_ = "FIND: " + std::string(e.what());
+  }
+  return status_ == kDone;
+}
+
 void HostInterface::start() {
-  if (kernel_ != 0)
-    return finish(kFailed, kRejected,
-                  "KERNEL " + std::to_string(kernel_) + ": only kernel 0 (the GPU's) exists");
   PtxFrontend::HostLaunch h;
   for (unsigned d = 0; d < 3; ++d) {
     h.grid[d] = grid_[d];
@@ -90,7 +165,7 @@ void HostInterface::start() {
   status_ = kRunning;
   error_ = kNone;
   error_text_.clear();
-  const bool ok = gpu_.launch(h);
+  const bool ok = gpu_.launch(h, kernel_);
   start_cycle_ = gpu_.cycles(); // the SMs restarted at SystemC's time
   if (!ok) finish(kFailed, kRejected, gpu_.error());
 }

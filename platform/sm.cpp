@@ -98,7 +98,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
                          std::to_string(sub) + " sub-cores");
   shape_.regs_per_thread = data_regs_ = std::max(1u, regs_per_thread);
-  shape_.preds_per_thread = frontend.predicate_registers();
+  shape_.preds_per_thread = std::max(frontend.predicate_registers(), mode.predicates);
   preds_in_banks_ =
       sm.get_choice("predicates", "file",
                     "where predicate registers live: file (a separate predicate file, no bank "
@@ -256,30 +256,13 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     movs_retired_ = &stats_.scalar("movs_retired", "W-C dummy MOVs retired", "instructions");
   }
 
-  // Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that
-  // the summary can say which of the two bounds the kernel).
-  // Under GPGPU-Sim's PTX mode the front-end names more registers than occupancy counts
-  // (ptxas's): the warps that fit are those of ptxas's count, and the banks get storage for
-  // the registers the instructions name.
-  const unsigned rows = subcores_[0].banks[0]->rows();
-  std::unique_ptr<RegMapping> occ_map;
-  if (occ_data && occ_data != data_regs_) {
-    limits_.regs_per_thread = occ_data + (shape_.regs_per_thread - data_regs_);
-    occ_map = RegMapping::Registry::create(mp.impl, mp.p, shape_.banks, limits_.regs_per_thread);
-  } else {
-    limits_.regs_per_thread = shape_.regs_per_thread;
-  }
-  auto fit_warps = [&](const RegMapping& m) {
-    unsigned fit = 0;
-    while (fit < 4096 && m.rows_needed(fit + 1) <= rows) ++fit;
-    return fit * sub;
-  };
-  limits_.register_warps = fit_warps(occ_map ? *occ_map : *mapping_);
-  if (hw_data && !occ_data && hw_data < data_regs_) {
-    limits_.hardware_regs_per_thread = hw_data + (shape_.regs_per_thread - data_regs_);
-    limits_.hardware_register_warps = fit_warps(*RegMapping::Registry::create(
-        mp.impl, mp.p, shape_.banks, limits_.hardware_regs_per_thread));
-  }
+  capacity_data_ = data_regs_;
+  capacity_preds_ = std::max(frontend.predicate_registers(), mode.predicates);
+  kernel_regs_ = shape_.regs_per_thread;
+  mapping_impl_ = mp.impl;
+  mapping_params_ = std::make_unique<Params>(nullptr, "register_mapping");
+  killed_.assign(shape_.warps, 0);
+  kernel_limits(occ_data, hw_data);
 
   for (SubCore& c : subcores_) {
     for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);
@@ -369,6 +352,67 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   }
 }
 
+// Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that the
+// summary can say which of the two bounds the kernel).
+// Under GPGPU-Sim's PTX mode the front-end names more registers than occupancy counts
+// (ptxas's): the warps that fit are those of ptxas's count, and the banks get storage for the
+// registers the instructions name.
+void Sm::kernel_limits(unsigned occ_data, unsigned hw_data) {
+  const unsigned rows = subcores_[0].banks[0]->rows(), sub = shape_.subcores;
+  auto create = [&](unsigned regs) {
+    return RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
+  };
+  std::unique_ptr<RegMapping> occ_map;
+  limits_.hardware_regs_per_thread = limits_.hardware_register_warps = 0;
+  if (occ_data && occ_data != data_regs_) {
+    limits_.regs_per_thread = occ_data + (kernel_regs_ - data_regs_);
+    occ_map = create(limits_.regs_per_thread);
+  } else {
+    limits_.regs_per_thread = kernel_regs_;
+  }
+  auto fit_warps = [&](const RegMapping& m) {
+    unsigned fit = 0;
+    while (fit < 4096 && m.rows_needed(fit + 1) <= rows) ++fit;
+    return fit * sub;
+  };
+  limits_.register_warps = fit_warps(occ_map ? *occ_map : *mapping_);
+  if (hw_data && !occ_data && hw_data < data_regs_) {
+    limits_.hardware_regs_per_thread = hw_data + (kernel_regs_ - data_regs_);
+    limits_.hardware_register_warps = fit_warps(*create(limits_.hardware_regs_per_thread));
+  }
+}
+
+void Sm::set_kernel_registers(unsigned data_regs) {
+  data_regs = std::max(1u, data_regs);
+  const unsigned preds = frontend_.predicate_registers();
+  if (data_regs > capacity_data_ || preds > capacity_preds_)
+    throw WorkloadError("the kernel needs " + std::to_string(data_regs) + " registers and " +
+                        std::to_string(preds) + " predicates per thread; " + name() +
+                        " was built for at most " + std::to_string(capacity_data_) + " and " +
+                        std::to_string(capacity_preds_) +
+                        " (gpu.hosted_registers, gpu.hosted_predicates)");
+  const unsigned occ_data = frontend_.occupancy_registers();
+  const unsigned hw_data = frontend_.hardware_registers();
+  const unsigned regs = data_regs + (preds_in_banks_ ? preds : 0);
+  auto mapping = RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
+  // Registers beyond the banks' rows (GPGPU-Sim's PTX mode, see the constructor) live in the
+  // storage rows the SM was built with.
+  const bool backing = (occ_data && occ_data != data_regs) || (hw_data && hw_data < data_regs);
+  const unsigned need = backing ? mapping->rows_needed(shape_.warps / shape_.subcores) : 0;
+  if (need + 1 > shape_.storage_rows)
+    throw WorkloadError("the kernel's " + std::to_string(data_regs) +
+                        " registers per thread need " + std::to_string(need) +
+                        " rows of register storage per bank; " + name() + " has " +
+                        std::to_string(shape_.storage_rows - 1) +
+                        " (a GPU built for a kernel with as many registers has them)");
+  data_regs_ = data_regs;
+  kernel_regs_ = regs;
+  mapping_ = std::move(mapping);
+  shape_.mapping = mapping_.get();
+  banked_.clear(); // predicates in banks follow the kernel's data registers (drained: unused)
+  kernel_limits(occ_data, hw_data);
+}
+
 Sm::~Sm() = default;
 
 void Sm::set_occupancy(const Occupancy& o) {
@@ -452,6 +496,7 @@ TimingSpec Sm::timing_spec() const {
 }
 
 const InstInfo* Sm::peek(unsigned warp) {
+  if (draining_) return nullptr; // a failed kernel issues nothing more
   const InstInfo* info = frontend_.peek(warp);
   if (preds_in_banks_ && info && (info->n_psrc || info->n_pdst))
     info = with_predicates_in_banks(info);
@@ -497,7 +542,13 @@ void Sm::execute(unsigned warp, WarpInst& out) {
     v[out.dst[0].reg] = out.seq;
     return;
   }
-  frontend_.execute(warp, out);
+  try {
+    frontend_.execute(warp, out);
+  } catch (const std::exception& e) {
+    squash(warp, out);
+    stop_and_drain(e.what());
+    if (on_fail_) on_fail_(*this, e.what());
+  }
   if (preds_in_banks_ && (out.info->n_psrc || out.info->n_pdst)) {
     const InstInfo& pred = *out.info;
     out.info = with_predicates_in_banks(out.info);
@@ -524,10 +575,11 @@ void Sm::retire(const WarpInst& inst) {
   last_progress_ = clock_.now;
   if (inst.injected) return void(++*movs_retired_);
   ++retired_;
+  if (draining_) return; // the failed kernel's CTAs are freed all at once when drained
   frontend_.retire(inst);
   // A CTA ends only at the retirement of one of its instructions: when it does, free the
   // slots of every warp whose CTA has finished since.
-  if (frontend_.warps_finished(inst.warp) != finished_warps_[inst.warp]) free_slots();
+  if (warps_finished(inst.warp) != finished_warps_[inst.warp]) free_slots();
 }
 
 // The registers of a warp slot whose CTA has finished are dead (deallocated) until its next
@@ -538,13 +590,13 @@ void Sm::retire(const WarpInst& inst) {
 // sub-core drops what it keeps for the slot (Unit::slot_freed), downstream units first.
 void Sm::free_slots() {
   for (unsigned w = 0; w < finished_warps_.size(); ++w) {
-    const uint64_t f = frontend_.warps_finished(w);
+    const uint64_t f = warps_finished(w);
     if (f == finished_warps_[w]) continue;
     finished_warps_[w] = f;
     const unsigned sub = shape_.subcore_of(w);
     SubCore& c = subcores_[sub];
     if (reset_rows_) std::fill(version_[w].begin(), version_[w].end(), 0);
-    for (unsigned r = 0; r < shape_.regs_per_thread; ++r) {
+    for (unsigned r = 0; r < kernel_regs_; ++r) { // the kernel's registers: its mapping's
       const BankLoc loc = mapping_->map(shape_.local_warp(w), r);
       c.row_tags->set(loc.bank, loc.row, 0);
       if (reset_rows_) c.banks[loc.bank]->reset_row(loc.row);
@@ -631,7 +683,8 @@ Cycle Sm::advance() {
   try {
     Cycle next = kNever;
     for (Unit* u : order_) next = std::min(next, u->next_tick());
-    if (frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
+    if (draining_ && pool_.in_flight() == 0) return finish_drain(), 0;
+    if (!draining_ && frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
     if (next == kNever) {
       if (memory_busy_ && memory_busy_()) return kNever; // waiting for the memory (AT)
       watchdog_report();
@@ -684,8 +737,10 @@ Cycle Sm::advance() {
 }
 
 void Sm::stop(const std::string& error) {
-  error_ = error;
-  finished_ = error.empty();
+  // A failed kernel that could not be drained (the watchdog while draining) keeps its error.
+  error_ = draining_ ? drain_error_ + "; then, while draining: " + error : error;
+  draining_ = false;
+  finished_ = error_.empty();
   // Settle time-integrated statistics: the ticking units, and the banks and crossbars,
   // which only react to transactions (power gating counts gated cycles up to the end).
   for (Unit* u : order_) u->finish();
@@ -703,7 +758,54 @@ void Sm::settle(Cycle at) {
 }
 
 void Sm::halt(const std::string& why) {
-  if (!stopped_) stop(why);
+  if (stopped_) return;
+  stop_and_drain(why);
+  if (drained()) finish_drain(); // nothing in flight: it stops now
+}
+
+// Drained: every slot's registers and the units' per-slot state are freed as when its CTA
+// finishes (a killed CTA counts as one that finished in its slot).
+void Sm::finish_drain() {
+  draining_ = false;
+  for (unsigned w = 0; w < killed_.size(); ++w) ++killed_[w];
+  free_slots();
+  stop(drain_error_);
+}
+
+void Sm::stop_and_drain(const std::string& error) {
+  if (draining_ || stopped_) return;
+  draining_ = true;
+  drain_error_ = error; // a sleeping SM (halted by another's failure) drains when it wakes
+}
+
+void Sm::squash(unsigned warp, WarpInst& out) {
+  // What the scheduler issues (Sm::peek's record; the front-end may have put its own there).
+  if (preds_in_banks_ && (out.info->n_psrc || out.info->n_pdst))
+    out.info = with_predicates_in_banks(out.info);
+  const InstInfo& info = *out.info;
+  out.warp = warp;
+  out.cta = 0;
+  out.active_mask = 0;
+  out.thread_mask = 0;
+  out.n_src = info.n_src;
+  out.n_dst = info.n_dst;
+  auto value = [&](unsigned r) {
+    return r < data_regs_ ? frontend_.register_value(warp, r) : LaneValues{};
+  };
+  for (unsigned k = 0; k < info.n_src; ++k) {
+    out.src[k] = RegOperand{};
+    out.src[k].reg = info.src_reg[k];
+    out.src[k].value = value(info.src_reg[k]);
+  }
+  for (unsigned k = 0; k < info.n_dst; ++k) {
+    out.dst[k] = RegOperand{};
+    out.dst[k].reg = info.dst_reg[k];
+    out.dst[k].value = value(info.dst_reg[k]);
+  }
+  for (unsigned k = 0; k < info.n_psrc; ++k) out.psrc_value[k] = LaneValues{};
+  for (unsigned k = 0; k < info.n_pdst; ++k) out.pdst_value[k] = LaneValues{};
+  out.access_bytes = 0;
+  out.addr.fill(0);
 }
 
 void Sm::end_of_simulation() {}

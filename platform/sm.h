@@ -48,6 +48,9 @@ public:
     // Idle until restart() (a host launches kernels, one after another); else the kernel
     // runs from time 0.
     bool hosted = false;
+    // Predicate registers per thread the SM holds at least (hosted: the most any kernel it may
+    // run uses; the front-end's count when larger).
+    unsigned predicates = 0;
   };
   Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread,
      const std::vector<Observer*>& observers, Mode mode);
@@ -75,8 +78,15 @@ public:
   // Stops the SM now with `why` as its error (another SM of the GPU failed); no effect once
   // it has stopped.
   void halt(const std::string& why);
-  // No instruction in flight (a kernel that ended normally leaves none).
+  // No instruction in flight (a kernel that ended normally leaves none; a failed one is
+  // drained, see stop_and_drain()).
   bool drained() const { return pool_.in_flight() == 0; }
+  // Hosted: the kernel the front-end runs next has `data_regs` registers per thread (and the
+  // front-end's predicate, occupancy and ptxas counts): the register mapping and the
+  // occupancy limits become that kernel's own. The SM's register space, elaborated for the
+  // registers the constructor was given (the most any kernel may use), must hold it: else
+  // WorkloadError. Call while drained, before the front-end starts the kernel.
+  void set_kernel_registers(unsigned data_regs);
   // Starts the next kernel the front-end holds (hosted): clears the outcome and runs from
   // SystemC's current time.
   void restart();
@@ -84,6 +94,9 @@ public:
   void hold() { held_ = true; }
   // Called when the SM stops (the GPU collects its SMs' ends).
   void on_stop(std::function<void(Sm&)> f) { on_stop_ = std::move(f); }
+  // Called when the kernel fails in this SM and it starts draining (it stops once drained),
+  // with the error: the GPU halts the other SMs at once.
+  void on_fail(std::function<void(Sm&, const std::string&)> f) { on_fail_ = std::move(f); }
   // A clock whose `now` the SM sets to its own cycle before ticking its units: the units
   // shared by several SMs (interconnect, L2, memory) are only called from an SM's tick.
   void share_clock(SimClock* c) { shared_clock_ = c; }
@@ -132,7 +145,10 @@ private:
   void retire(const WarpInst& inst) override;
   bool done() const override { return frontend_.done(); }
   std::string describe_warp(unsigned warp) const override { return frontend_.describe_warp(warp); }
-  uint64_t warps_finished(unsigned warp) const override { return frontend_.warps_finished(warp); }
+  // The front-end's count, plus one for every CTA a failed kernel left in the slot (drained).
+  uint64_t warps_finished(unsigned warp) const override {
+    return frontend_.warps_finished(warp) + killed_[warp];
+  }
 
   // One step of the clock: ticks the units due now, or jumps to the next busy cycle. Returns
   // the cycles until the next step, 0 once the SM has stopped, kNever when only the memory's
@@ -143,6 +159,19 @@ private:
   void start_of_simulation() override;
   void end_of_simulation() override;
   void stop(const std::string& error);
+  // A failed kernel (an exception from the front-end's execute(), another SM's failure): stop
+  // issuing and run on until every instruction in flight has completed, then free every
+  // warp slot (its registers and the units' per-slot state, as when a CTA finishes) and stop
+  // with `error`. The next kernel starts on empty pipelines.
+  void stop_and_drain(const std::string& error);
+  void finish_drain(); // every instruction completed: free the slots, stop
+
+  // The front-end's execute() failed for the instruction the scheduler is issuing: it goes
+  // down the pipeline with no active lane (its registers keep their values) so that the
+  // units that hold it complete it.
+  void squash(unsigned warp, WarpInst& out);
+  // Sets limits_ from the kernel's counts (data_regs_, mapping_; occupancy and ptxas counts).
+  void kernel_limits(unsigned occ_data, unsigned hw_data);
   void watchdog_report();
   UnitContext context(const std::string& name, unsigned subcore, unsigned index);
   // sm.predicates: banks: `info` with its predicates as data registers regs + p.
@@ -163,6 +192,7 @@ private:
   std::vector<Unit*> shared_units_;
   SimClock* shared_clock_ = nullptr;
   std::function<void(Sm&)> on_stop_;
+  std::function<void(Sm&, const std::string&)> on_fail_;
   const sc_core::sc_event* memory_event_ = nullptr;
   Cycle untouched_ = 0; // the first cycle not ticked yet (an early wake goes back no further)
   sc_core::sc_time deferred_at_ = sc_core::sc_max_time(); // AT: the time step() last waited a delta
@@ -170,9 +200,17 @@ private:
   Probes probes_;
   std::unique_ptr<TimingChecker> checker_;
   bool checks_ = true, observed_ = false;
-  uint64_t seq_ = 0;            // last sequence number handed out
-  unsigned data_regs_ = 0;      // the front-end's registers per thread
-  bool preds_in_banks_ = false; // sm.predicates: banks
+  uint64_t seq_ = 0;       // last sequence number handed out
+  unsigned data_regs_ = 0; // the front-end's registers per thread
+  // The kernel's registers the mapping covers (data, + predicates in banks), and the most the
+  // SM's register space holds (shape_ is elaborated for these).
+  unsigned kernel_regs_ = 0, capacity_data_ = 0, capacity_preds_ = 0;
+  std::string mapping_impl_;
+  std::unique_ptr<Params> mapping_params_; // none: the mappings read no keys
+  bool draining_ = false;
+  std::string drain_error_;
+  std::vector<uint64_t> killed_; // per warp slot: CTAs a failed kernel left there
+  bool preds_in_banks_ = false;  // sm.predicates: banks
   std::unordered_map<const InstInfo*, std::unique_ptr<InstInfo>> banked_;
   std::vector<std::vector<uint64_t>> version_; // per warp slot and register: last producer
   std::unique_ptr<DummyMovs> movs_;            // W-C: the writeback compresses registers

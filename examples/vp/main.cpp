@@ -2,9 +2,12 @@
 // memory and gpurf's GPU. The host puts daxpy_dot's inputs into memory at addresses of its
 // own choosing, packs the kernel's parameter buffer, programs the GPU over its host interface
 // (MMIO), sleeps until the interrupt, reads y and the per-CTA partial sums back and checks them
-// against its own computation. It launches three kernels one after another (sizes, factors,
-// addresses above 4 GiB), one the GPU rejects (no CTA) and last one with a pointer outside the
-// memory, whose error stays with that kernel: the platform runs on.
+// against its own computation. It launches daxpy_dot three times (sizes, factors, addresses
+// above 4 GiB), one launch the GPU rejects (no CTA); then it loads a second module over MMIO
+// (sgemm's PTX text, put in memory: LOAD), finds its kernel by name (FIND), launches it and
+// checks C = A * B; then a daxpy_dot with a pointer outside the memory, whose error stays
+// with that kernel (the GPU drains it, the platform runs on), and a good sgemm and daxpy_dot
+// after it, both checked.
 //
 //   vp SOURCE_DIR [annotate|wait|at] [SM_COUNT]
 //     SOURCE_DIR: gpurf's source tree or an installed share/gpurf; "-": wherever
@@ -16,6 +19,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <random>
 #include <string>
@@ -115,6 +120,7 @@ struct Host : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<Host> mem, gpu;
   sc_core::sc_in<bool> irq;
   const gpurf::HostInterface* gpu_regs = nullptr; // for the error text (not a register)
+  std::string sgemm_ptx;                          // a second module, loaded over MMIO
   unsigned failures = 0, launches = 0;
 
   explicit Host(sc_core::sc_module_name nm) : sc_module(nm), mem("mem"), gpu("gpu"), irq("irq") {
@@ -151,6 +157,35 @@ struct Host : sc_core::sc_module {
   }
 
   using HI = gpurf::HostInterface;
+  uint32_t daxpy_kernel = 0, sgemm_kernel = 0; // KERNEL values: (module << 16) | entry
+
+  // Runs `kernel` on a grid of `ctas` x `ctas_y` CTAs of `bx` x `by` threads with the
+  // parameter buffer at `params`; returns STATUS after the interrupt.
+  uint32_t launch(const char* what, uint32_t kernel, unsigned ctas, unsigned ctas_y, unsigned bx,
+                  unsigned by, uint64_t params) {
+    reg_write(HI::kGridX, ctas);
+    reg_write(HI::kGridX + 4, ctas_y);
+    reg_write(HI::kGridX + 8, 1);
+    reg_write(HI::kBlockX, bx);
+    reg_write(HI::kBlockX + 4, by);
+    reg_write(HI::kBlockX + 8, 1);
+    reg_write(HI::kParamLo, uint32_t(params));
+    reg_write(HI::kParamHi, uint32_t(params >> 32));
+    reg_write(HI::kShared, 0);
+    reg_write(HI::kKernel, kernel);
+    reg_write(HI::kControl, HI::kStart);
+    ++launches;
+    if (!irq.read()) wait(irq.posedge_event());
+    const uint32_t status = reg_read(HI::kStatus);
+    const uint64_t cycles = reg_read(HI::kCyclesLo) | uint64_t(reg_read(HI::kCyclesHi)) << 32;
+    std::printf("launch %u: %s, KERNEL 0x%x, %u CTAs: status %u, error %u, %llu cycles%s%s\n",
+                launches, what, kernel, ctas * ctas_y, status, reg_read(HI::kError),
+                (unsigned long long)cycles, status == HI::kDone ? "" : ": ",
+                gpu_regs->error_text().c_str());
+    reg_write(HI::kControl, HI::kIrqAck);
+    return status;
+  }
+
   // Launches daxpy_dot on n elements with factor a; returns STATUS after the interrupt.
   uint32_t launch(uint64_t x, uint64_t y, uint64_t partial, uint64_t params, int32_t n, double a,
                   unsigned ctas) {
@@ -161,25 +196,63 @@ struct Host : sc_core::sc_module {
     std::memcpy(p + 24, &n, 4);
     std::memcpy(p + 32, &a, 8);
     store(params, p, sizeof p);
-    reg_write(HI::kGridX, ctas);
-    reg_write(HI::kGridX + 4, 1);
-    reg_write(HI::kGridX + 8, 1);
-    reg_write(HI::kBlockX, 256);
-    reg_write(HI::kBlockX + 4, 1);
-    reg_write(HI::kBlockX + 8, 1);
-    reg_write(HI::kParamLo, uint32_t(params));
-    reg_write(HI::kParamHi, uint32_t(params >> 32));
-    reg_write(HI::kShared, 0);
-    reg_write(HI::kControl, HI::kStart);
-    ++launches;
-    if (!irq.read()) wait(irq.posedge_event());
-    const uint32_t status = reg_read(HI::kStatus);
-    const uint64_t cycles = reg_read(HI::kCyclesLo) | uint64_t(reg_read(HI::kCyclesHi)) << 32;
-    std::printf("launch %u: n %d, a %g, %u CTAs: status %u, error %u, %llu cycles%s%s\n", launches,
-                n, a, ctas, status, reg_read(HI::kError), (unsigned long long)cycles,
-                status == HI::kDone ? "" : ": ", gpu_regs->error_text().c_str());
-    reg_write(HI::kControl, HI::kIrqAck);
-    return status;
+    const std::string what = "daxpy_dot n " + std::to_string(n) + ", a " + std::to_string(a);
+    return launch(what.c_str(), daxpy_kernel, ctas, 1, 256, 1, params);
+  }
+
+  // Loads sgemm's module over MMIO: its PTX text in memory at `at`, LOAD, then FIND by name.
+  void load_sgemm(uint64_t at) {
+    store(at, sgemm_ptx.data(), unsigned(sgemm_ptx.size()));
+    reg_write(HI::kModuleLo, uint32_t(at));
+    reg_write(HI::kModuleHi, uint32_t(at >> 32));
+    reg_write(HI::kModuleLen, uint32_t(sgemm_ptx.size()));
+    reg_write(HI::kControl, HI::kLoad);
+    if (reg_read(HI::kStatus) != HI::kDone) return fail("LOAD: " + gpu_regs->error_text());
+    const char name[] = "sgemm";
+    store(at + sgemm_ptx.size(), name, sizeof name);
+    reg_write(HI::kNameLo, uint32_t(at + sgemm_ptx.size()));
+    reg_write(HI::kNameHi, uint32_t((at + sgemm_ptx.size()) >> 32));
+    reg_write(HI::kControl, HI::kFind);
+    if (reg_read(HI::kStatus) != HI::kDone) return fail("FIND: " + gpu_regs->error_text());
+    sgemm_kernel = reg_read(HI::kKernel);
+    std::printf("module %u loaded over MMIO: sgemm is KERNEL 0x%x\n", reg_read(HI::kModule),
+                sgemm_kernel);
+  }
+
+  // C = A * B, n x n floats (n a multiple of 16), checked against the host's own product.
+  void sgemm(int32_t n, uint64_t base) {
+    const uint64_t a = base, b = base + 0x100000 * 4, c = base + 0x200000 * 4,
+                   params = base + 0x300000 * 4;
+    const size_t nn = size_t(n) * size_t(n);
+    std::vector<float> ha(nn), hb(nn), hc(nn);
+    std::mt19937 r{static_cast<uint32_t>(n)};
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (size_t i = 0; i < nn; ++i) ha[i] = u(r), hb[i] = u(r);
+    store(a, ha.data(), unsigned(nn * 4));
+    store(b, hb.data(), unsigned(nn * 4));
+    unsigned char p[32] = {}; // the .entry's .param layout: A, B, C, n
+    std::memcpy(p + 0, &a, 8);
+    std::memcpy(p + 8, &b, 8);
+    std::memcpy(p + 16, &c, 8);
+    std::memcpy(p + 24, &n, 4);
+    store(params, p, sizeof p);
+    const std::string what = "sgemm n " + std::to_string(n);
+    if (launch(what.c_str(), sgemm_kernel, unsigned(n) / 16, unsigned(n) / 16, 16, 16, params) !=
+        HI::kDone)
+      return fail("sgemm failed");
+    load(c, hc.data(), unsigned(nn * 4));
+    for (int32_t i = 0; i < n; ++i)
+      for (int32_t j = 0; j < n; ++j) {
+        double want = 0, scale = 0;
+        for (int32_t k = 0; k < n; ++k) {
+          const double t = double(ha[size_t(i * n + k)]) * hb[size_t(k * n + j)];
+          want += t;
+          scale += std::fabs(t);
+        }
+        if (std::fabs(hc[size_t(i * n + j)] - want) > 1e-5 * scale + 1e-7)
+          return fail("C[" + std::to_string(i) + "][" + std::to_string(j) + "] = " +
+                      std::to_string(hc[size_t(i * n + j)]) + ", expected " + std::to_string(want));
+      }
   }
 
   // y = a * x + y and the per-CTA partial sums of x * y_new, checked against the host's own.
@@ -212,6 +285,7 @@ struct Host : sc_core::sc_module {
 
   void run() {
     if (reg_read(HI::kId) != HI::kMagic) fail("no gpurf GPU behind the host socket");
+    daxpy_kernel = reg_read(HI::kKernel); // reset: the kernel the GPU was built with
     daxpy(16384, 1.5, 8, 0x40000000);
     daxpy(32768, -2.25, 16, 0x180000000); // above 4 GiB: buffers wherever the host wants
     // A launch the GPU rejects (no CTA): ERROR 1, and the GPU still works.
@@ -222,12 +296,18 @@ struct Host : sc_core::sc_module {
       fail("a grid of 0 CTAs was not rejected with ERROR 1");
     reg_write(HI::kControl, HI::kIrqAck);
     daxpy(8192, 0.5, 4, 0x40000000);
-    // A pointer beyond the memory: the kernel fails (ERROR 2), the platform runs on.
+    // A second module over MMIO, its kernel found by name.
+    load_sgemm(0x200000000);
+    sgemm(64, 0x240000000);
+    // A pointer beyond the memory: the kernel fails (ERROR 2) and is drained; the platform
+    // runs on, and the next kernels, of either module, run and verify.
     if (launch(uint64_t(32) << 30, 0x40000000, 0x40000000, 0x40000000 + 0x310000 * 8, 256, 1.0,
                1) != HI::kFailed ||
         reg_read(HI::kError) != HI::kKernelFailed)
       fail("a kernel reading outside the memory did not report ERROR 2");
-    wait(1, sc_core::SC_US); // the platform runs on after the kernel's error
+    sgemm(32, 0x280000000);
+    daxpy(4096, -0.75, 2, 0x2C0000000);
+    wait(1, sc_core::SC_US); // the platform runs on
     std::printf("%u launches, %u failures\n", launches, failures);
   }
 };
@@ -253,6 +333,9 @@ int sc_main(int argc, char** argv) {
              "frontend.data_base=0x300000000", "frontend.window_base=0x340000000"})
       gpurf::apply_override(*platform, o);
     const gpurf::LaunchSpec spec = gpurf::load_launch(data("workloads/daxpy_dot.yaml"));
+    const std::string sgemm_path = data("workloads/ptx/sgemm.ptx");
+    std::ifstream sgemm_ptx(sgemm_path);
+    if (!sgemm_ptx) throw std::runtime_error(sgemm_path + ": cannot read");
     gpurf::PtxFrontend frontend(spec, gpurf::frontend_options(*platform));
     gpurf::Params top(platform.get(), "");
     gpurf::Gpu gpu(top, frontend, frontend.regs_per_thread());
@@ -264,11 +347,12 @@ int sc_main(int argc, char** argv) {
     host.mem.bind(memory.socket);
     host.gpu.bind(gpu.host().socket);
     host.gpu_regs = &gpu.host();
+    host.sgemm_ptx.assign(std::istreambuf_iterator<char>(sgemm_ptx), {});
     gpu.host().irq.bind(irq);
     host.irq.bind(irq);
     sc_core::sc_start();
     std::printf("simulated %s\n", sc_core::sc_time_stamp().to_string().c_str());
-    return host.failures || host.launches != 4 ? 1 : 0; // the rejected one is no launch()
+    return host.failures || host.launches != 7 ? 1 : 0; // the rejected one is no launch()
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 2;

@@ -478,7 +478,8 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   buffer_addr_.clear();
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
-  load_module(); // once: the module's variables keep their values from kernel to kernel
+  load_module();      // once: the module's variables keep their values from kernel to kernel
+  retired_ = issued_; // a failed launch's instructions were drained, not retired here
   return launch(limits, sms);
 }
 
@@ -496,8 +497,8 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
 }
 
 void PtxFrontend::load_module() {
-  if (module_loaded_) return;
-  module_loaded_ = true;
+  if (*module_loaded_) return;
+  *module_loaded_ = true;
   try { // writes the variables' initial values
     const std::vector<uint8_t> zeros(launch_.entry().param_bytes, 0);
     ptx::LaunchConfig c = config(true);

@@ -132,6 +132,9 @@ public:
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
+  // Another kernel of the same module (hosted: one front-end per kernel): the module's
+  // variables get their initial values once, at the first launch of any of its kernels.
+  void share_module(const PtxFrontend& other) { module_loaded_ = other.module_loaded_; }
   // Application files: the host steps up to the next launch, then that launch.
   bool next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                    Occupancy& occ) override;
@@ -285,7 +288,7 @@ private:
   // Module load, before the first launch (cudaModuleLoad): the .global/.const variables get
   // their initial values once, and buffers placed at variables (`symbol:`) their addresses.
   void load_module();
-  bool module_loaded_ = false;
+  std::shared_ptr<bool> module_loaded_ = std::make_shared<bool>(false);
   std::chrono::steady_clock::time_point launched_; // host time the launch started
   // The `verify:` entries against their files: "" or the first mismatch.
   std::string verify_files() const;
