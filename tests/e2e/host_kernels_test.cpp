@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include <cstring>
 #include <fstream>
@@ -32,9 +32,10 @@ using HI = HostInterface;
 
 namespace {
 
-// A sparse memory below 16 GiB (pages appear on first write) that annotates 200 ns.
+// A sparse memory below 16 GiB (pages appear on first write) that annotates 200 ns; any number
+// of GPUs may bind to it.
 struct Memory : sc_core::sc_module {
-  tlm_utils::simple_target_socket<Memory> socket;
+  tlm_utils::multi_passthrough_target_socket<Memory> socket;
   static constexpr uint64_t kSize = uint64_t(16) << 30;
   std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages;
 
@@ -42,11 +43,11 @@ struct Memory : sc_core::sc_module {
     socket.register_b_transport(this, &Memory::b_transport);
     socket.register_transport_dbg(this, &Memory::transport_dbg);
   }
-  void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
+  void b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
     gp.set_response_status(copy(gp) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
     delay += sc_core::sc_time(200, sc_core::SC_NS);
   }
-  unsigned transport_dbg(tlm::tlm_generic_payload& gp) {
+  unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) {
     return copy(gp) ? gp.get_data_length() : 0;
   }
   bool copy(tlm::tlm_generic_payload& gp) {
@@ -124,13 +125,15 @@ struct HostRun {
   }
 };
 
-// The host CPU: a thread that runs `body` with a socket to the GPU's registers.
+// The host CPU: a thread that runs `body` with a socket to each GPU's registers and each GPU's
+// interrupt (bound in the same order); `gpu` picks the one the accesses go to.
 struct Host : sc_core::sc_module {
   SC_HAS_PROCESS(Host);
-  tlm_utils::simple_initiator_socket<Host> regs;
-  sc_core::sc_in<bool> irq;
+  tlm_utils::multi_passthrough_initiator_socket<Host> regs;
+  sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 0> irq;
   std::function<void(Host&)> body;
   bool done = false;
+  unsigned gpu = 0;
   explicit Host(sc_core::sc_module_name nm) : sc_module(nm), regs("regs"), irq("irq") {
     SC_THREAD(run);
   }
@@ -147,7 +150,7 @@ struct Host : sc_core::sc_module {
     gp.set_streaming_width(4);
     gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-    regs->b_transport(gp, d);
+    regs[gpu]->b_transport(gp, d);
     EXPECT_TRUE(gp.is_response_ok()) << off;
     wait(d); // at least a delta: irq follows IRQ_ACK a delta later
     return v;
@@ -160,6 +163,10 @@ struct Host : sc_core::sc_module {
   }
   // Launches kernel `kernel` with `r`'s shape and parameters; STATUS after the interrupt.
   uint32_t launch(uint32_t kernel, const HostRun& r) {
+    start(kernel, r);
+    return wait_end();
+  }
+  void start(uint32_t kernel, const HostRun& r) {
     for (unsigned d = 0; d < 3; ++d) {
       write(HI::kGridX + 4 * d, r.spec.grid[d]);
       write(HI::kBlockX + 4 * d, r.spec.block[d]);
@@ -168,10 +175,9 @@ struct Host : sc_core::sc_module {
     write(HI::kShared, r.spec.shared_bytes);
     write(HI::kKernel, kernel);
     write(HI::kControl, HI::kStart);
-    return wait_end();
   }
   uint32_t wait_end() {
-    if (!irq.read()) wait(irq.posedge_event());
+    if (!irq[gpu]->read()) wait(irq[gpu]->posedge_event());
     write(HI::kControl, HI::kIrqAck);
     return read(HI::kStatus);
   }
@@ -394,4 +400,84 @@ TEST(HostKernels, AModuleTooLargeForTheSmsIsRefused) {
     EXPECT_NE(std::string(e.what()).find("gpu.hosted_registers"), std::string::npos) << e.what();
   }
   EXPECT_EQ(p.gpu->modules(), 1u);
+}
+
+namespace {
+// A subsystem of one's own holding a hosted GPU (fermi, LT port, `sms` SMs) built with
+// daxpy_dot's PTX: the GPU sits below the module in the hierarchy.
+struct GpuSubsystem : sc_core::sc_module {
+  ConfigPtr cfg;
+  std::unique_ptr<PtxFrontend> frontend;
+  std::unique_ptr<Params> top;
+  std::unique_ptr<Gpu> gpu;
+  sc_core::sc_signal<bool> irq{"irq"};
+  GpuSubsystem(sc_core::sc_module_name nm, unsigned sms) : sc_module(nm) {
+    cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+    for (const std::string& o : {std::string("gpu.hosted=true"), std::string("gpu.memory_port=lt"),
+                                 "gpu.sm_count=" + std::to_string(sms)})
+      apply_override(*cfg, o);
+    frontend = std::make_unique<PtxFrontend>(
+        load_launch(GPURF_SOURCE_DIR "/workloads/daxpy_dot.yaml"), frontend_options(*cfg));
+    top = std::make_unique<Params>(cfg.get(), "");
+    gpu = std::make_unique<Gpu>(*top, *frontend, frontend->regs_per_thread());
+    gpu->host().irq.bind(irq);
+  }
+};
+} // namespace
+
+// Two GPUs inside modules of one's own, sharing one memory, driven by one host thread: each
+// runs two different kernels of two modules (daxpy_dot, its own; sgemm, loaded), the two GPUs
+// at the same time, with every check on (a broken identity fails the kernel: ERROR 2). All
+// outputs verify; each GPU's statistics count only its own kernels.
+TEST(HostKernels, TwoGpusInOwnModulesEachRunTwoKernels) {
+  GpuSubsystem a("soc_a", 1), b("soc_b", 2);
+  Memory mem("memory");
+  Host host("host_cpu");
+  for (GpuSubsystem* g : {&a, &b}) {
+    g->gpu->memory_port().bind(mem.socket);
+    host.regs.bind(g->gpu->host().socket);
+    host.irq.bind(g->irq);
+  }
+  EXPECT_NE(a.gpu->path(), b.gpu->path());
+  const uint32_t sgemm_a = a.gpu->load_module(GPURF_SOURCE_DIR "/workloads/ptx/sgemm.ptx")
+                           << Gpu::kEntryBits;
+  const uint32_t sgemm_b = b.gpu->load_module(GPURF_SOURCE_DIR "/workloads/ptx/sgemm.ptx")
+                           << Gpu::kEntryBits;
+  // Buffers where neither GPU keeps its own regions (the second's are 4 GiB up).
+  HostRun daxpy_a(mem, "daxpy_dot", {"n=16384"}, 0x40000000);
+  HostRun gemm_a(mem, "sgemm", {}, 0x60000000);
+  HostRun daxpy_b(mem, "daxpy_dot", {"n=8192", "ctas=4"}, 0x340000000);
+  HostRun gemm_b(mem, "sgemm", {"n=32"}, 0x360000000);
+  uint64_t winst[2] = {0, 0};
+  host.body = [&](Host& h) {
+    auto both = [&](uint32_t ka, const HostRun& ra, uint32_t kb, const HostRun& rb) {
+      h.gpu = 0;
+      h.start(ka, ra);
+      h.gpu = 1;
+      h.start(kb, rb);
+      for (unsigned g : {0u, 1u}) {
+        h.gpu = g;
+        EXPECT_EQ(h.wait_end(), HI::kDone) << (g ? b : a).gpu->host().error_text();
+        winst[g] += h.read(HI::kWinstLo) | uint64_t(h.read(HI::kWinstHi)) << 32;
+      }
+    };
+    both(a.gpu->gpu_kernel(), daxpy_a, sgemm_b, gemm_b);
+    both(sgemm_a, gemm_a, b.gpu->gpu_kernel(), daxpy_b);
+  };
+  sc_core::sc_start();
+  ASSERT_TRUE(host.done);
+  EXPECT_EQ(daxpy_a.check(mem), "");
+  EXPECT_EQ(gemm_a.check(mem), "");
+  EXPECT_EQ(daxpy_b.check(mem), "");
+  EXPECT_EQ(gemm_b.check(mem), "");
+  // Statistics separate: each GPU's tree counts its own kernels' warp instructions, and its
+  // SMs alone; the identities hold for each tree.
+  const auto sa = a.gpu->stats_json(false), sb = b.gpu->stats_json(false);
+  EXPECT_EQ(sa["gpu"]["warp_instructions"]["value"].get<uint64_t>(), winst[0]);
+  EXPECT_EQ(sb["gpu"]["warp_instructions"]["value"].get<uint64_t>(), winst[1]);
+  EXPECT_NE(winst[0], winst[1]);
+  EXPECT_TRUE(sa.contains("sm") && !sa.contains("sm0"));
+  EXPECT_TRUE(sb.contains("sm0") && sb.contains("sm1") && !sb.contains("sm"));
+  EXPECT_EQ(a.gpu->broken_identities(), "");
+  EXPECT_EQ(b.gpu->broken_identities(), "");
 }
