@@ -26,61 +26,14 @@
 #include "gpurf/platform/params.h"
 #include "gpurf/platform/sm.h"
 #include "gpurf/workloads/reference/reference.h"
+#include "tests/support/sparse_memory.h"
 
 using namespace gpurf;
 using HI = HostInterface;
 
 namespace {
 
-// A sparse memory below 16 GiB (pages appear on first write) that annotates 200 ns; any number
-// of GPUs may bind to it.
-struct Memory : sc_core::sc_module {
-  tlm_utils::multi_passthrough_target_socket<Memory> socket;
-  static constexpr uint64_t kSize = uint64_t(16) << 30;
-  std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages;
-
-  explicit Memory(sc_core::sc_module_name nm) : sc_module(nm), socket("socket") {
-    socket.register_b_transport(this, &Memory::b_transport);
-    socket.register_transport_dbg(this, &Memory::transport_dbg);
-  }
-  void b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    gp.set_response_status(copy(gp) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    delay += sc_core::sc_time(200, sc_core::SC_NS);
-  }
-  unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) {
-    return copy(gp) ? gp.get_data_length() : 0;
-  }
-  bool copy(tlm::tlm_generic_payload& gp) {
-    const uint64_t a = gp.get_address();
-    const unsigned len = gp.get_data_length();
-    unsigned sw = gp.get_streaming_width();
-    if (sw == 0 || sw > len) sw = len;
-    if (a >= kSize || kSize - a < sw) return false;
-    const unsigned char* be = gp.get_byte_enable_ptr();
-    const unsigned bl = gp.get_byte_enable_length();
-    for (unsigned i = 0; i < len; ++i) {
-      if (be && bl && be[i % bl] != TLM_BYTE_ENABLED) continue;
-      access(a + i % sw, gp.get_data_ptr() + i, gp.is_write());
-    }
-    return true;
-  }
-  void access(uint64_t at, unsigned char* p, bool write) {
-    auto& page = pages[at >> 12];
-    if (write) {
-      if (!page) page = std::make_unique<unsigned char[]>(4096);
-      page[at & 4095] = *p;
-    } else {
-      *p = page ? page[at & 4095] : 0;
-    }
-  }
-  void write(uint64_t a, const void* src, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-      access(a + i, const_cast<unsigned char*>(static_cast<const unsigned char*>(src) + i), true);
-  }
-  void read(uint64_t a, void* dst, size_t n) {
-    for (size_t i = 0; i < n; ++i) access(a + i, static_cast<unsigned char*>(dst) + i, false);
-  }
-};
+using Memory = test::SparseMemory;
 
 // A launch file's launch as a host runs it: its buffers at `base`, its parameters packed.
 struct HostRun {

@@ -20,51 +20,13 @@
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/host_interface.h"
 #include "gpurf/platform/params.h"
+#include "tests/support/sparse_memory.h"
 
 using namespace gpurf;
 
 namespace {
 
-// A sparse memory of `size` bytes for every initiator bound to it, annotating 200 ns; pages of
-// 4 KiB appear on first write. Its multi-passthrough socket answers only once elaboration
-// has ended (before, debug transport returns 0 bytes). Counts timed requests per initiator.
-struct SharedMemory : sc_core::sc_module {
-  tlm_utils::multi_passthrough_target_socket<SharedMemory> socket;
-  uint64_t size = uint64_t(16) << 30;
-  std::unordered_map<int, uint64_t> requests;
-
-  explicit SharedMemory(sc_core::sc_module_name nm) : sc_module(nm), socket("socket") {
-    socket.register_b_transport(this, &SharedMemory::b_transport);
-    socket.register_transport_dbg(this, &SharedMemory::transport_dbg);
-  }
-  void b_transport(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) {
-    ++requests[id];
-    gp.set_response_status(copy(gp) ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    delay += sc_core::sc_time(200, sc_core::SC_NS);
-  }
-  unsigned transport_dbg(int, tlm::tlm_generic_payload& gp) {
-    return copy(gp) ? gp.get_data_length() : 0;
-  }
-  bool copy(tlm::tlm_generic_payload& gp) {
-    const uint64_t a = gp.get_address();
-    const unsigned len = gp.get_data_length();
-    if (a >= size || size - a < len) return false;
-    const unsigned char* be = gp.get_byte_enable_ptr();
-    const unsigned bl = gp.get_byte_enable_length();
-    for (unsigned i = 0; i < len; ++i) {
-      if (be && bl && be[i % bl] != TLM_BYTE_ENABLED) continue;
-      auto& page = pages[(a + i) >> 12];
-      if (gp.is_write()) {
-        if (!page) page = std::make_unique<unsigned char[]>(4096);
-        page[(a + i) & 4095] = gp.get_data_ptr()[i];
-      } else if (gp.is_read()) {
-        gp.get_data_ptr()[i] = page ? page[(a + i) & 4095] : 0;
-      }
-    }
-    return true;
-  }
-  std::unordered_map<uint64_t, std::unique_ptr<unsigned char[]>> pages;
-};
+using SharedMemory = test::SparseMemory;
 
 ConfigPtr platform(const std::vector<std::string>& overrides) {
   ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
