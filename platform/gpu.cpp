@@ -453,7 +453,7 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
   c.name = "memory_port";
   auto timed_out = [this](const std::string& why) { // the memory never answered
     if (error_.empty()) error_ = why;
-    for (auto& sm : sms_) sm->halt(why);
+    for (auto& sm : sms_) sm->abort(why); // its requests never complete: no drain
   };
   if (at) {
     at_ = std::make_unique<AtPort>("memory_port", c, burst, memory_timeout);

@@ -75,9 +75,15 @@ public:
   bool stopped() const { return stopped_; }
   const sc_core::sc_event& done_event() const { return done_; }
   const std::string& error() const { return error_; }
-  // Stops the SM now with `why` as its error (another SM of the GPU failed); no effect once
-  // it has stopped.
+  // Stops the SM with `why` as its error (another SM of the GPU failed): it issues no more
+  // and stops once what is in flight completed (drained, so a hosted GPU can launch again);
+  // no effect once it has stopped.
   void halt(const std::string& why);
+  // Stops the SM now, drained or not: what is in flight can never complete (a memory that
+  // stopped answering). A hosted GPU then takes no more kernels.
+  void abort(const std::string& why) {
+    if (!stopped_) stop(why);
+  }
   // No instruction in flight (a kernel that ended normally leaves none; a failed one is
   // drained, see stop_and_drain()).
   bool drained() const { return pool_.in_flight() == 0; }
