@@ -135,6 +135,17 @@ sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/regs.ptx|" "$SRC/workloads/sgemm.yaml" >"$TM
 expect_exit 2 "$TMP/regs.ptx:26" "register range <1000000>" "limit of 65535" \
   -- run --workload "$TMP/regs.yaml"
 
+# Predicates are held to the rules registers are: a data register where the ISA wants a .pred
+# (a setp destination, selp's selector) is refused, not read as a predicate nothing wrote.
+sed 's/setp.lt.s32 \t%p1, %r20, 1;/setp.lt.s32 \t%r1, %r20, 1;/' "$SRC/workloads/ptx/sgemm.ptx" >"$TMP/setp.ptx"
+sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/setp.ptx|" "$SRC/workloads/sgemm.yaml" >"$TMP/setp.yaml"
+expect_exit 2 "$TMP/setp.ptx:45" "destination of 'setp.lt.s32' must be a .pred register" "'%r1' is .b32" \
+  -- run --workload "$TMP/setp.yaml"
+sed 's/selp.u16 \t%rs4, 1, 0, %p12;/selp.u16 \t%rs4, 1, 0, %r30;/' "$SRC/workloads/ptx/bfs.ptx" >"$TMP/selp.ptx"
+sed "s|ptx: ptx/bfs.ptx|ptx: $TMP/selp.ptx|; s|file: data/|file: $SRC/workloads/data/|" "$SRC/workloads/bfs.yaml" >"$TMP/selp.yaml"
+expect_exit 2 "$TMP/selp.ptx:50" "selector c of 'selp.u16' must be a .pred register" \
+  -- run --workload "$TMP/selp.yaml"
+
 # Units that only work together are checked together at load, naming both keys: a register
 # form written by one and read by another, a pipe no collector serves.
 CMRC="$SRC/configs/cmrc-wid.yaml"

@@ -1719,6 +1719,20 @@ struct Parser {
       fail(line, "bar.red needs .popc, .and or .or");
     if (in.op == Op::Shfl && in.src[3].kind == Operand::Kind::None)
       fail(line, "shfl needs a member mask");
+    // Predicates are held to the rules registers are: where the ISA wants a .pred register a
+    // data register is refused (else the predicate read is one nothing wrote).
+    auto need_pred = [&](const Operand& o, const char* what) {
+      if (o.kind != Operand::Kind::Reg || fn->regs[o.reg].is_pred) return;
+      const VReg& r = fn->regs[o.reg];
+      fail(line, std::string(what) + " of '" + in.text + "' must be a .pred register; '" + r.name +
+                     "' is ." + type_name(r.type));
+    };
+    if (in.op == Op::Setp) {
+      for (const Operand& d : in.dst) need_pred(d, "the destination");
+      if (in.bop != BoolOp::None && in.src.size() > 2)
+        need_pred(in.src[2], "the predicate operand c");
+    }
+    if (in.op == Op::Selp && in.src.size() > 2) need_pred(in.src[2], "the selector c");
   }
 
   void finish_instr(Instr in, unsigned fidx, unsigned line) {
