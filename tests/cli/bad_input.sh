@@ -146,6 +146,11 @@ sed "s|ptx: ptx/bfs.ptx|ptx: $TMP/selp.ptx|; s|file: data/|file: $SRC/workloads/
 expect_exit 2 "$TMP/selp.ptx:50" "selector c of 'selp.u16' must be a .pred register" \
   -- run --workload "$TMP/selp.yaml"
 
+# Text without .version is not PTX (the ISA: every module begins with it).
+sed '/^\.version/d' "$SRC/workloads/ptx/sgemm.ptx" >"$TMP/nover.ptx"
+sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/nover.ptx|" "$SRC/workloads/sgemm.yaml" >"$TMP/nover.yaml"
+expect_exit 2 "$TMP/nover.ptx:1" "no .version directive" -- run --workload "$TMP/nover.yaml"
+
 # Units that only work together are checked together at load, naming both keys: a register
 # form written by one and read by another, a pipe no collector serves.
 CMRC="$SRC/configs/cmrc-wid.yaml"

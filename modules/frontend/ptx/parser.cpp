@@ -1753,8 +1753,11 @@ Module parse_ptx(const std::string& text, const std::string& filename) {
   ps.toks = lex(text, filename);
   ps.mod.filename = filename;
   ps.parse_module();
-  if (ps.mod.version.empty() && ps.mod.functions.empty() && ps.mod.vars.empty())
-    throw ParseError(fmt_err(filename, 1, "expected a PTX module (.version directive)"));
+  // The PTX ISA: every module begins with .version (and .target); text without it is not PTX.
+  if (ps.mod.version.empty())
+    throw ParseError(fmt_err(filename, 1,
+                             "no .version directive: a PTX module begins with '.version X.Y' "
+                             "(nvcc -ptx writes it)"));
   return std::move(ps.mod);
 }
 
