@@ -136,18 +136,15 @@ struct Host : sc_core::sc_module {
   }
 };
 
-// A hosted GPU (fermi unless told) built with daxpy_dot's PTX (module 0), LT port, 1 or
-// more SMs.
-struct Platform {
+// A hosted GPU (fermi unless told, LT port, `sms` SMs) built with daxpy_dot's PTX (module 0),
+// below whatever module is being built.
+struct HostedGpu {
   ConfigPtr cfg;
   std::unique_ptr<PtxFrontend> frontend;
   std::unique_ptr<Params> top;
   std::unique_ptr<Gpu> gpu;
-  Memory mem{"memory"};
-  Host host{"host_cpu"};
-  sc_core::sc_signal<bool> irq{"irq"};
-  explicit Platform(unsigned sms = 1, const std::string& platform = "configs/fermi.yaml",
-                    const std::vector<std::string>& overrides = {}) {
+  explicit HostedGpu(unsigned sms = 1, const std::string& platform = "configs/fermi.yaml",
+                     const std::vector<std::string>& overrides = {}) {
     cfg = load_config(GPURF_SOURCE_DIR "/" + platform);
     for (const std::string& o : overrides) apply_override(*cfg, o);
     for (const std::string& o : {std::string("gpu.hosted=true"), std::string("gpu.memory_port=lt"),
@@ -157,6 +154,17 @@ struct Platform {
         load_launch(GPURF_SOURCE_DIR "/workloads/daxpy_dot.yaml"), frontend_options(*cfg));
     top = std::make_unique<Params>(cfg.get(), "");
     gpu = std::make_unique<Gpu>(*top, *frontend, frontend->regs_per_thread());
+  }
+};
+
+// A hosted GPU at the top level with its memory and a host thread.
+struct Platform : HostedGpu {
+  Memory mem{"memory"};
+  Host host{"host_cpu"};
+  sc_core::sc_signal<bool> irq{"irq"};
+  explicit Platform(unsigned sms = 1, const std::string& platform = "configs/fermi.yaml",
+                    const std::vector<std::string>& overrides = {})
+      : HostedGpu(sms, platform, overrides) {
     gpu->memory_port().bind(mem.socket);
     host.regs.bind(gpu->host().socket);
     gpu->host().irq.bind(irq);
@@ -356,23 +364,11 @@ TEST(HostKernels, AModuleTooLargeForTheSmsIsRefused) {
 }
 
 namespace {
-// A subsystem of one's own holding a hosted GPU (fermi, LT port, `sms` SMs) built with
-// daxpy_dot's PTX: the GPU sits below the module in the hierarchy.
-struct GpuSubsystem : sc_core::sc_module {
-  ConfigPtr cfg;
-  std::unique_ptr<PtxFrontend> frontend;
-  std::unique_ptr<Params> top;
-  std::unique_ptr<Gpu> gpu;
+// A subsystem of one's own holding a hosted GPU: the GPU sits below the module in the
+// hierarchy.
+struct GpuSubsystem : sc_core::sc_module, HostedGpu {
   sc_core::sc_signal<bool> irq{"irq"};
-  GpuSubsystem(sc_core::sc_module_name nm, unsigned sms) : sc_module(nm) {
-    cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
-    for (const std::string& o : {std::string("gpu.hosted=true"), std::string("gpu.memory_port=lt"),
-                                 "gpu.sm_count=" + std::to_string(sms)})
-      apply_override(*cfg, o);
-    frontend = std::make_unique<PtxFrontend>(
-        load_launch(GPURF_SOURCE_DIR "/workloads/daxpy_dot.yaml"), frontend_options(*cfg));
-    top = std::make_unique<Params>(cfg.get(), "");
-    gpu = std::make_unique<Gpu>(*top, *frontend, frontend->regs_per_thread());
+  GpuSubsystem(sc_core::sc_module_name nm, unsigned sms) : sc_module(nm), HostedGpu(sms) {
     gpu->host().irq.bind(irq);
   }
 };

@@ -136,14 +136,18 @@ TEST_P(Protocol, KernelVerifiesWithoutViolations) {
   const std::vector<std::string> o = {std::string("gpu.memory_port=") + (v.lt ? "lt" : "at"),
                                       "gpu.sm_count=" + std::to_string(std::get<2>(GetParam()))};
   ProtocolChecker checker("checker");
+  // Verified, identities held, no violation, no request outside memory.
+  auto verified = [&](const Outcome& r, uint64_t bad_addresses) {
+    EXPECT_EQ(r.outputs, "");
+    EXPECT_EQ(r.identities, "");
+    EXPECT_EQ(checker.violations(), 0u) << checker.first();
+    EXPECT_EQ(bad_addresses, 0u);
+  };
   if (v.lt) {
     LtTestMemory mem("mem", v.lt_opt);
     const Outcome r = run(kernel, o, mem, checker);
     ASSERT_TRUE(r.ok) << r.error;
-    EXPECT_EQ(r.outputs, "");
-    EXPECT_EQ(r.identities, "");
-    EXPECT_EQ(checker.violations(), 0u) << checker.first();
-    EXPECT_EQ(mem.bad_addresses, 0u);
+    verified(r, mem.bad_addresses);
     EXPECT_EQ(checker.b_calls, stat(r, "memory_port", "transactions"));
     EXPECT_EQ(mem.requests, checker.b_calls);
     EXPECT_EQ(mem.waits, v.lt_opt.wait ? mem.requests : 0u);
@@ -152,10 +156,7 @@ TEST_P(Protocol, KernelVerifiesWithoutViolations) {
   AtTestMemory mem("mem", v.at);
   const Outcome r = run(kernel, o, mem, checker);
   ASSERT_TRUE(r.ok) << r.error;
-  EXPECT_EQ(r.outputs, "");
-  EXPECT_EQ(r.identities, "");
-  EXPECT_EQ(checker.violations(), 0u) << checker.first();
-  EXPECT_EQ(mem.bad_addresses, 0u);
+  verified(r, mem.bad_addresses);
   EXPECT_EQ(checker.transactions, stat(r, "memory_port", "transactions"));
   EXPECT_EQ(mem.requests, checker.transactions);
   EXPECT_EQ(mem.outstanding, 0u);
