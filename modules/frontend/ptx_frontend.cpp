@@ -1112,26 +1112,34 @@ std::string PtxFrontend::verify_outputs() {
   }
   if (const std::string e = verify_files(); !e.empty()) return e;
   if (!check) return "";
+  const workload::LaunchData d =
+      checker_input(launch_, initial_vars_, [&](size_t i) { return buffer_contents(i); });
+  try {
+    return (*check)(d);
+  } catch (const std::exception& e) {
+    return std::string("reference checker '") + launch_.name + "' failed: " + e.what();
+  }
+}
+
+workload::LaunchData checker_input(const LaunchSpec& spec,
+                                   const std::map<std::string, int64_t>& vars,
+                                   const std::function<std::vector<uint8_t>(size_t)>& final_bytes) {
   workload::LaunchData d;
-  for (size_t i = 0; i < launch_.buffers.size(); ++i) {
-    const LaunchBuffer& b = launch_.buffers[i];
+  for (size_t i = 0; i < spec.buffers.size(); ++i) {
+    const LaunchBuffer& b = spec.buffers[i];
     workload::Buffer wb;
     wb.name = b.name;
     wb.type = b.type;
     wb.count = b.count;
     wb.output = b.output;
     wb.initial = b.initial;
-    wb.final = buffer_contents(i);
+    wb.final = final_bytes(i);
     d.buffers.emplace(b.name, std::move(wb));
   }
-  d.vars = initial_vars_;
-  d.grid = launch_.grid;
-  d.block = launch_.block;
-  try {
-    return (*check)(d);
-  } catch (const std::exception& e) {
-    return std::string("reference checker '") + launch_.name + "' failed: " + e.what();
-  }
+  d.vars = vars;
+  d.grid = spec.grid;
+  d.block = spec.block;
+  return d;
 }
 
 std::string PtxFrontend::info_table() const {

@@ -41,6 +41,8 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +57,18 @@
 #include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
+
+namespace workload {
+struct LaunchData;
+}
+
+// A reference checker's input (workloads/reference/reference.h) for launch `spec`: each buffer's
+// name, type, count and initial bytes, `final_bytes(i)` as buffer i's bytes after the launch,
+// `vars`, grid and block. PtxFrontend::verify_outputs and a virtual platform's host checking
+// its own launch (docs/vp.md "Checking results") both use it.
+workload::LaunchData checker_input(const LaunchSpec& spec,
+                                   const std::map<std::string, int64_t>& vars,
+                                   const std::function<std::vector<uint8_t>(size_t)>& final_bytes);
 
 struct ConfigNode;
 class Params;

@@ -58,22 +58,11 @@ struct HostRun {
     workload::link_all_checkers();
     const workload::Checker* c = workload::find_checker(spec.name);
     if (!c) return "no checker for " + spec.name;
-    workload::LaunchData d;
-    for (size_t i = 0; i < spec.buffers.size(); ++i) {
-      const LaunchBuffer& b = spec.buffers[i];
-      workload::Buffer w;
-      w.name = b.name;
-      w.type = b.type;
-      w.count = b.count;
-      w.output = b.output;
-      w.initial = b.initial;
-      w.final.resize(b.initial.size());
-      mem.read(addr[i], w.final.data(), w.final.size());
-      d.buffers.emplace(b.name, std::move(w));
-    }
-    d.vars = spec.vars;
-    d.grid = spec.grid;
-    d.block = spec.block;
+    const workload::LaunchData d = checker_input(spec, spec.vars, [&](size_t i) {
+      std::vector<uint8_t> bytes(spec.buffers[i].initial.size());
+      mem.read(addr[i], bytes.data(), bytes.size());
+      return bytes;
+    });
     return (*c)(d);
   }
 };
