@@ -63,13 +63,14 @@ public:
 
   enum class Progress { None, Private, Global };
   // What an executed instruction does: Global for a global (or generic) store, an atomic, a
-  // barrier or an exit; Private for a shared or local store (memory changed, but not where the
-  // kernel's result goes); None otherwise.
+  // barrier or an exit; Private for a shared, local or param store (memory changed, but not
+  // where the kernel's result goes); None otherwise.
   static Progress progress_of(const InstInfo& i) {
     if (i.mem == MemKind::Atomic || i.barrier || i.exit) return Progress::Global;
     if (i.mem != MemKind::Store) return Progress::None;
-    return i.space == MemSpace::Shared || i.space == MemSpace::Local ? Progress::Private
-                                                                     : Progress::Global;
+    const bool own = i.space == MemSpace::Shared || i.space == MemSpace::Local ||
+                     i.space == MemSpace::Param; // a call's arguments
+    return own ? Progress::Private : Progress::Global;
   }
 
   explicit LoopWatch(uint64_t bound = 0) : bound_(bound) {}

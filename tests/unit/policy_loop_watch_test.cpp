@@ -83,6 +83,8 @@ TEST(LoopWatch, ProgressKinds) {
   EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Private);
   i.space = MemSpace::Shared;
   EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Private);
+  i.space = MemSpace::Param; // a call's argument
+  EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Private);
   i.space = MemSpace::None; // generic: may be global
   EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Global);
   i.mem = MemKind::Load;
