@@ -14,7 +14,7 @@ FUNCTIONS = ["max", "min", "count"]
 FILE_KEYS = ["paper", "title", "source", "baseline", "kernels", "headlines", "experiments", "combined"]
 MEASURE_KEYS = ["design", "baseline", "stat", "aggregate", "kernels_where", "energy_table"]
 HEADLINE_KEYS = ["id", "where", "claim", "paper", "kind", "reason", "values", "formula"] + MEASURE_KEYS
-EXPERIMENT_KEYS = ["id", "where", "text", "sweep", "quantities"]
+EXPERIMENT_KEYS = ["id", "where", "text", "sweep", "per_kernel", "quantities"]
 QUANTITY_KEYS = ["label", "kind", "paper"] + MEASURE_KEYS
 DESIGN_KEYS = ["platform", "p", "program", "vars", "tool"]
 # result.json's top-level keys (schema 1) and gpurf profile's JSON keys: a statistic name whose
@@ -221,14 +221,33 @@ def aggregate(name, values):
     raise ValueError(f"aggregate '{name}' is not one of {', '.join(AGGREGATES)}")
 
 
-def measure(spec, design_runs, base_runs, kernels):
-    """A measure's aggregate and the kernels it used. design_runs / base_runs: {kernel: run}
-    (base_runs None without a baseline). kernels_where filters on the design's run."""
-    stat, agg = spec["stat"], spec["aggregate"]
+def _kernels(spec, design_runs, base_runs, kernels):
+    """The kernels a measure uses: in both runs and passing kernels_where (on the design)."""
     where = spec.get("kernels_where")
     ks = [k for k in kernels if k in design_runs and (base_runs is None or k in base_runs)]
     if where is not None:
         ks = [k for k in ks if where.eval(lambda f, p: resolve(design_runs[k], f, p))]
+    return ks
+
+
+def per_kernel(spec, design_runs, base_runs, kernels):
+    """{kernel: stat(design) / stat(baseline)} (or stat(design) without a baseline); NaN
+    where the baseline's value is 0."""
+    stat, out = spec["stat"], {}
+    for k in _kernels(spec, design_runs, base_runs, kernels):
+        d = stat.eval(lambda f, p: resolve(design_runs[k], f, p))
+        if base_runs is not None:
+            b = stat.eval(lambda f, p: resolve(base_runs[k], f, p))
+            d = d / b if b else math.nan
+        out[k] = d
+    return out
+
+
+def measure(spec, design_runs, base_runs, kernels):
+    """A measure's aggregate and the kernels it used. design_runs / base_runs: {kernel: run}
+    (base_runs None without a baseline). kernels_where filters on the design's run."""
+    stat, agg = spec["stat"], spec["aggregate"]
+    ks = _kernels(spec, design_runs, base_runs, kernels)
     if not ks:
         return math.nan, []
     if agg == "ratio_of_sums":
@@ -239,15 +258,9 @@ def measure(spec, design_runs, base_runs, kernels):
             return d, ks
         b = stat.eval(summed(base_runs))
         return (d / b if b else math.nan), ks
-    per = []
-    for k in ks:
-        d = stat.eval(lambda f, p: resolve(design_runs[k], f, p))
-        if base_runs is not None:
-            b = stat.eval(lambda f, p: resolve(base_runs[k], f, p))
-            d = d / b if b else math.nan
-        per.append(d)
-    used = [k for k, x in zip(ks, per) if x == x]
-    return aggregate(agg, per), used
+    per = per_kernel(spec, design_runs, base_runs, ks)
+    used = [k for k, x in per.items() if x == x]
+    return aggregate(agg, list(per.values())), used
 
 
 def shown(kind, agg):
@@ -327,9 +340,10 @@ class Design:
         return hash(self.key())
 
     def with_p(self, extra):
+        """This design with more -p overrides; the key `platform` replaces the platform."""
         d = dict(self.p)
-        d.update(extra)
-        return Design(self.platform, d.items(), self.program, self.vars, self.tool)
+        d.update((k, v) for k, v in extra.items() if k != "platform")
+        return Design(extra.get("platform", self.platform), d.items(), self.program, self.vars, self.tool)
 
     def label(self):
         s = self.platform + ("" if self.tool == "suite" else f" ({self.tool})")
@@ -520,8 +534,15 @@ class Registry:
         e = {"id": self._id(entry, x), "where": str(x.get("where", "")), "text": str(x.get("text", ""))}
         sweep = x.get("sweep") or {}
         if not isinstance(sweep, dict) or any(not isinstance(v, list) or not v for v in sweep.values()) \
-                or any(not isinstance(k, str) or "." not in k for k in sweep):
-            self.fail(entry, "sweep", "must map key.path to a non-empty list of values")
+                or any(not isinstance(k, str) or ("." not in k and k != "platform") for k in sweep):
+            self.fail(entry, "sweep", "must map key.path (or platform) to a non-empty list of values")
+        for plat in sweep.get("platform", []):
+            self.design(entry, "sweep.platform", str(plat))
+        e["per_kernel"] = x.get("per_kernel", False)
+        if e["per_kernel"] not in (True, False):
+            self.fail(entry, "per_kernel", "must be true or false")
+        if e["per_kernel"] and sweep:
+            self.fail(entry, "per_kernel", "a per-kernel table has no sweep (one column per quantity)")
         points = [{}]
         for k, vs in sweep.items():
             points = [dict(pt, **{k: _scalar(v)}) for pt in points for v in vs]
