@@ -93,6 +93,24 @@ expect_papers 0 "papers: 0 runs" -- cmrc --kernels scan -j 2 --out "$TMP/p" --re
 diff <(grep -v "wall time" "$TMP/first") <(grep -v "wall time" "$TMP/out") >/dev/null ||
   fail "--reuse changed the table"
 
+# A unit statistic that no run has (a misspelt name) is bad input too, found after the runs.
+cat >"$TMP/reg/cmrc.yaml" <<'EOF2'
+paper: cmrc
+headlines:
+  - id: oc
+    where: "Fig. 10b"
+    claim: "c"
+    paper: 50
+    kind: percent
+    design: cmrc-wid
+    stat: "collector.oc_slice_writez / collector.oc_writes"
+    aggregate: mean
+EOF2
+expect_papers 2 "cmrc.yaml: oc: unknown statistic 'collector.oc_slice_writez'" \
+  -- cmrc --registry "$TMP/reg" --kernels scan --out "$TMP/p" --reuse
+sed -i 's/oc_slice_writez/oc_slice_writes/' "$TMP/reg/cmrc.yaml"
+expect_papers 0 "papers: 0 runs" -- cmrc --registry "$TMP/reg" --kernels scan --out "$TMP/p" --reuse
+
 # A run that is not verified: its headline is refused, the command exits 1.
 cat >"$TMP/gpurf-unverified" <<EOF
 #!/usr/bin/env bash
@@ -106,7 +124,19 @@ fi
 exit \$rc
 EOF
 chmod +x "$TMP/gpurf-unverified"
-sed 's/arbiter.no_such_key: 1/arbiter.window: 8/' -i "$TMP/reg/cmrc.yaml"
+cat >"$TMP/reg/cmrc.yaml" <<'EOF2'
+paper: cmrc
+baseline: fermi
+headlines:
+  - id: ipc_wid
+    where: "Fig. 11"
+    claim: "speedup"
+    paper: 15.3
+    kind: change
+    design: {platform: cmrc-wid, p: {arbiter.window: 8}}
+    stat: ipc
+    aggregate: mean
+EOF2
 "$PAPERS" cmrc --registry "$TMP/reg" --kernels scan --out "$TMP/u" --gpurf "$TMP/gpurf-unverified" \
   --no-plots >"$TMP/out" 2>"$TMP/err"
 rc=$?
