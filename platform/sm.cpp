@@ -99,8 +99,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                                      0, 1u << 30);
   const unsigned sub = shape_.subcores;
   if (shape_.warps % sub)
-    sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
-                         std::to_string(sub) + " sub-cores");
+    sm.fail("subcores", std::to_string(sub) + " sub-cores do not divide sm.warps = " +
+                            std::to_string(shape_.warps) + " (" + sm.where("warps") +
+                            "): each sub-core holds sm.warps / sm.subcores warps");
   shape_.regs_per_thread = data_regs_ = std::max(1u, regs_per_thread);
   shape_.preds_per_thread = std::max(frontend.predicate_registers(), mode.predicates);
   preds_in_banks_ =
