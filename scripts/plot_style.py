@@ -1,5 +1,4 @@
-"""One look for every plot gpurf's scripts draw (scripts/plot, wc-plots, wir-table,
-malekeh-table): readable fonts, a colour-blind-safe palette (Okabe & Ito) that separates 16+
+"""One look for every plot gpurf's scripts draw (scripts/plot, scripts/papers): readable fonts, a colour-blind-safe palette (Okabe & Ito) that separates 16+
 series by adding hatching (bars) or markers (lines), axis labels with units for the summary
 fields (docs/results.md), no offset notation, and PNG/PDF/SVG chosen by the file's extension."""
 import os

@@ -1,6 +1,6 @@
 """Reading `gpurf suite --out` platform folders: per kernel result.json and stats.json, and
-the statistics of one unit kind summed over its instances. Shared by the paper-table scripts
-(scripts/wc-table, scripts/malekeh-table)."""
+the statistics of one unit kind summed over its instances (tests/cli/malekeh.sh; the papers'
+tables are scripts/papers')."""
 import json
 import os
 import sys
