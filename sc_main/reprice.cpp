@@ -30,9 +30,10 @@ const char* kUsage = R"(usage: gpurf energy --table FILE PATH... [--format text|
   PATH      a kernel's result folder (gpurf run --out; holds stats.json and platform.yaml),
             its stats.json, or a suite folder (gpurf suite --out, or one platform's folder in
             it): every kernel in it
-  --format  text (default) or json: {"schema", "table", "runs": [{"path", "kernel",
-            "platform", "verified", "energy"}]}, energy = the object result.json holds
-            under "energy" (docs/energy.md, "Repricing a saved run")
+  --format  text (default) or json: for one run (one PATH naming a run folder or its
+            stats.json) the object result.json holds under "energy"; else {"schema",
+            "table", "runs": [{"path", "kernel", "platform", "verified", "energy"}]}
+            (docs/energy.md, "Repricing a saved run")
 )";
 
 struct BadInput : std::runtime_error {
@@ -208,10 +209,16 @@ int reprice_main(const std::vector<std::string>& args) {
       throw BadInput(e.what());
     }
     std::vector<Run> runs;
-    for (const std::string& p : paths)
-      for (const fs::path& d : run_dirs(p)) runs.push_back(reprice(table, d));
+    bool suite = paths.size() > 1;
+    for (const std::string& p : paths) {
+      const std::vector<fs::path> dirs = run_dirs(p);
+      suite = suite || !(fs::exists(fs::path(p) / "stats.json") || fs::is_regular_file(p));
+      for (const fs::path& d : dirs) runs.push_back(reprice(table, d));
+    }
 
-    if (format == "json") {
+    if (format == "json" && !suite) { // one run: exactly result.json's `energy`
+      std::cout << runs[0].energy.dump(2) << "\n";
+    } else if (format == "json") {
       Json out;
       out["schema"] = kRepriceSchema;
       out["table"] = table_path;

@@ -1,5 +1,7 @@
 // gpurf energy --table FILE PATH... [--format text|json]: prices saved runs (a kernel's result
 // folder, its stats.json, or a suite folder = every kernel in it) with another energy table.
+// JSON: one run -> result.json's `energy` object as that table prices it; several runs ->
+// {"schema", "table", "runs": [{"path", "kernel", "platform", "verified", "energy"}]}.
 // Plain C++17 (platform/energy, nlohmann::json); no SystemC. docs/energy.md, docs/tools.md.
 #pragma once
 

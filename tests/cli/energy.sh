@@ -26,6 +26,14 @@ for r in d["runs"]:
     assert r["energy"] == own, (r["kernel"], r["energy"], own)
     assert r["verified"] is True and r["platform"] == "fermi"
 PY
+# One run (a run folder or its stats.json): the energy object itself, as result.json's.
+for one in "$TMP/g" "$TMP/g/stats.json"; do
+  expect_exit 0 '"table": "gebhart"' '"breakdown"' -- energy --table "$SRC/configs/energy/gebhart.yaml" \
+    "$one" --format json
+  python3 -c "
+import json; e=json.load(open('$TMP/out'))
+assert e==json.load(open('$TMP/g/result.json'))['energy'], e" || fail "$one: not result.json's energy"
+done
 # A run folder and its stats.json name the same run.
 expect_exit 0 '"kernel": "scan"' -- energy --table "$SRC/configs/energy/gebhart.yaml" \
   "$TMP/g" "$TMP/g/stats.json" --format json
