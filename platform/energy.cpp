@@ -533,19 +533,19 @@ double sm_groups(const Json& stats) {
 std::string what_to_add(const EnergyTable& t, const std::string& kind,
                         const std::vector<std::string>& events) {
   if (energy_fixed_kind(kind)) {
-    bool scope = t.scope == EnergyScope::Sm;
-    for (const std::string& e : events) {
-      const EnergyStatClass* c = find_class(kind, e, "");
-      bool any = c && c->role == R::Scope;
-      for (const EnergyStatClass& x : kEnergyStats)
-        any = any || (kind == x.kind && e == x.stat && x.role == R::Scope);
-      scope = scope && any;
-    }
+    const bool scope =
+        t.scope == EnergyScope::Sm &&
+        std::all_of(events.begin(), events.end(), [&](const std::string& e) {
+          return std::any_of(kEnergyStats.begin(), kEnergyStats.end(), [&](const auto& x) {
+            return kind == x.kind && e == x.stat && x.role == R::Scope;
+          });
+        });
     if (scope) {
       std::string list;
       for (const std::string& e : events) list += (list.empty() ? "" : ", ") + e + ": <pJ>";
       return "an SM-scope table prices them under pipeline.<component>." + kind + " ({" + list +
-             "}; components: " + pipeline_components_text() + ") in " + t.path +
+             "}, a vector by label: {stat: {label: <pJ>}}; components: " +
+             pipeline_components_text() + ") in " + t.path +
              ", each number with its source in a comment (docs/energy.md, \"Scopes\")";
     }
     return "the table format has no entry for them: give the fixed entry in platform/energy.cpp "
@@ -740,31 +740,18 @@ void check_energy_declared(const EnergyTable& t, const Json& declared, const Con
 
 double energy_identity_total(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
   check_inputs(stats, pf);
-  const double cycles = sm_cycles(stats);
   const std::vector<EnergyPrice> prices = energy_prices(t, pf);
-  const double slice_mw =
-      t.bank_leakage_mw * pf.bank_rows * (kRegBytes / pf.bank_slices) / t.bank_bytes;
   double total = 0;
+  // Dynamic: count x price, for every priced statistic of every group.
   for (auto g = stats.begin(); g != stats.end(); ++g) {
     if (!g->is_object()) continue;
     const std::string kind = energy_group_kind(g.key(), &t);
-    // Dynamic: count x price, for every priced statistic of the group.
     for (const EnergyPrice& p : prices)
       if (p.kind == kind)
         if (auto st = g->find(p.stat); st != g->end() && is_stat(*st))
           total += count_of(*st, p.label) * p.pj;
-    // Leakage: every slice of a bank leaks for every cycle it is not gated; a structure's
-    // leakage per group for the whole run.
-    if (kind == "bank") {
-      double gated = 0;
-      if (auto st = g->find("gated_cycles"); st != g->end() && is_stat(*st))
-        gated = count_of(*st, "");
-      total += (pf.bank_slices * cycles - gated) / pf.clock_ghz * slice_mw;
-    }
-    for (const EnergyStructure& s : t.structures)
-      if (s.name == kind) total += s.leakage_mw * cycles / pf.clock_ghz;
   }
-  return total + static_outside_rf(t, stats, pf);
+  return total + energy_identity_static(t, stats, pf);
 }
 
 double energy_identity_static(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
@@ -773,6 +760,8 @@ double energy_identity_static(const EnergyTable& t, const Json& stats, const Ene
   const double slice_mw =
       t.bank_leakage_mw * pf.bank_rows * (kRegBytes / pf.bank_slices) / t.bank_bytes;
   double total = 0;
+  // Every slice of a bank leaks for every cycle it is not gated; a structure leaks per group
+  // for the whole run; the SM scope adds its static power per SM.
   for (auto g = stats.begin(); g != stats.end(); ++g) {
     if (!g->is_object()) continue;
     const std::string kind = energy_group_kind(g.key(), &t);
@@ -856,15 +845,13 @@ void parse_sm_scope(EnergyTable& t, Params& top, ConfigNode& root) {
         cp.fail(kind, "expected a map of statistic -> pJ per count");
       for (const std::string& stat : kp.node()->keys()) {
         ConfigNode* v = kp.node()->find(stat);
-        std::vector<std::pair<std::string, ConfigNode*>> items; // label -> node
+        std::vector<std::string> labels{""}; // "" = the whole statistic
         Params* lp = nullptr;
         if (v->kind == ConfigNode::Kind::Map) {
           lp = &kp.sub(stat, "labels of vector statistic '" + stat + "'");
-          for (const std::string& l : v->keys()) items.emplace_back(l, v->find(l));
-        } else {
-          items.emplace_back("", v);
+          labels = v->keys();
         }
-        for (auto& [label, node] : items) {
+        for (const std::string& label : labels) {
           const std::string key = kind + "." + stat + (label.empty() ? "" : "[" + label + "]");
           bool scope_event = false;
           for (const EnergyStatClass& c : kEnergyStats)
@@ -878,7 +865,7 @@ void parse_sm_scope(EnergyTable& t, Params& top, ConfigNode& root) {
                                "structure prices every other event); expected one of " +
                                scope_events_text());
           const double pj = owner.get_double(at, 0, "pJ per count of " + key, 0, kMaxPj);
-          comp.events.push_back({kind, stat, label, pj, node->where()});
+          comp.events.push_back({kind, stat, label, pj});
         }
       }
     }

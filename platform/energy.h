@@ -47,7 +47,6 @@ enum class EnergyScope { RegisterFile, Sm };
 struct EnergyPipelineEvent {
   std::string kind, stat, label; // label: "" = the whole statistic
   double pj = 0;
-  std::string where; // file:line of the entry
 };
 // A component of the SM scope (fetch, decode, ...): its breakdown key and its events.
 struct EnergyPipelineComponent {
