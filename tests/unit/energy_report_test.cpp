@@ -807,6 +807,7 @@ TEST(Energy, GpuwattchFermiTableHoldsTheIdentityOnRecordedRuns) {
   EXPECT_GT(r["sm_energy_pj"].get<double>(),
             own["sm_energy_pj"].get<double>() - own["breakdown"]["l2"].get<double>());
   // Every shipped table loads and keeps the identity on both recorded runs' stats it prices.
-  for (const char* name : {"warped-compression", "gebhart", "wir", "gpuwattch-fermi"})
+  for (const char* name :
+       {"warped-compression", "gebhart", "wir", "gpuwattch-fermi", "accelwattch-rf"})
     EXPECT_NO_THROW(energy_report(load_energy_table(dir + name + ".yaml"), s, pf)) << name;
 }
