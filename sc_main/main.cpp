@@ -25,6 +25,7 @@
 #include "sc_main/names.h"
 #include "sc_main/profile.h"
 #include "sc_main/provenance.h"
+#include "sc_main/reprice.h"
 #include "sc_main/spawn.h"
 
 namespace fs = std::filesystem;
@@ -54,6 +55,10 @@ const char* kUsage = R"(usage:
                                          not done there (after an interruption)
   gpurf compare DIR... [--stats S,S...] [--kernels K,K...] [--format text|markdown|csv]
                 [--normalize[=on|off]]   per-kernel tables normalised to the first DIR
+                [--strict]               refuse energy priced by different energy tables
+  gpurf energy --table FILE PATH... [--format text|json]   price saved runs (a run folder,
+                                         its stats.json, a suite folder) with another energy
+                                         table/scope (docs/energy.md)
   gpurf micro [--platform FILE] [-p key.path=value]... [--format text|markdown|json] [-j JOBS]
               [--out DIR]                microbenchmarks: measured vs configured latencies
                                          and throughputs (docs/tools.md)
@@ -812,6 +817,8 @@ int sc_main(int argc, char** argv) {
   try {
     if (argc > 1 && std::string(argv[1]) == "compare")
       return compare_main(std::vector<std::string>(argv + 2, argv + argc));
+    if (argc > 1 && std::string(argv[1]) == "energy")
+      return reprice_main(std::vector<std::string>(argv + 2, argv + argc));
     if (argc > 1 && std::string(argv[1]) == "micro")
       return micro_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);
