@@ -313,10 +313,13 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = s.read_from[j] == Store::Bank;
-  const Cycle read_done = s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
-                                                     spec_.decompress_latency + s.read_wake[j]
-                                          : s.read_from[j] == Store::Ccu ? spec_.ccu_hit_latency
-                                                                         : spec_.rfc_hit_latency);
+  // W-C: only a compressed operand (fewer slices than the bank has) is decompressed.
+  const bool compressed = bank && spec_.decompressors && __builtin_popcount(mask) < spec_.slices;
+  const Cycle read_done =
+      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
+                                 (compressed ? spec_.decompress_latency : 0) + s.read_wake[j]
+                      : s.read_from[j] == Store::Ccu ? spec_.ccu_hit_latency
+                                                     : spec_.rfc_hit_latency);
   if (bank && !ccu_.empty()) { // a caching collector keeps what its bank reads bring
     uint64_t version = 0;
     for (unsigned k = 0; k < i.info->n_src; ++k)
@@ -325,7 +328,6 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   }
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
-  const bool compressed = bank && spec_.decompressors && __builtin_popcount(mask) < spec_.slices;
   if (compressed && !fwd && at >= want) {
     const Cycle slot = at - spec_.decompress_latency;
     auto& u = decompress_use_[i.subcore];

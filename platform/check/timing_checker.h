@@ -59,9 +59,9 @@ struct TimingSpec {
   unsigned banks = 1, slices = 1;
   bool bank_split_ports = false; // 1r1w
   unsigned bank_latency = 1, xbar_latency = 0;
-  // Warped-Compression: a decompression stage after the crossbar (every bank operand) with
-  // `decompressors` units per sub-core, one compressed register (fewer slices than the bank
-  // has) each per cycle; a compression stage of `compress_latency` before every write.
+  // Warped-Compression: a decompression stage after the crossbar for every compressed bank
+  // operand (fewer slices than the bank has) with `decompressors` units per sub-core, one
+  // such register each per cycle; a compression stage of `compress_latency` before every write.
   unsigned decompress_latency = 0, decompressors = 0, compress_latency = 0;
   // Warped-Compression bank power gating: a slice (16 B bank) with no valid entry is gated;
   // an access to it waits `wake_latency` cycles (0: no gating). bank_rows: storage rows.

@@ -1,8 +1,11 @@
 // Warped-Compression decompressors (shared/papers/002, Sec. 5, Fig. 1), between the banks and
-// the operand collectors: every operand passes the decompression stage (`decompress_latency`;
-// Table 2: 1 cycle); a compressed one (fewer than 8 slices read) takes one of `decompressors`
-// units (Sec. 6.1: 4 per SM, one register per unit and cycle) and is rebuilt to its 128 B
-// before the collector checks it against the functional value.
+// the operand collectors: a compressed operand (fewer than 8 slices read) takes one of
+// `decompressors` units (Sec. 6.1: 4 per SM, one register per unit and cycle), spends the
+// decompression stage in it (`decompress_latency`; Table 2: 1 cycle) and is rebuilt to its
+// 128 B before the collector checks it against the functional value. An uncompressed operand
+// goes to the collector as the baseline's: Sec. 5 sends "the compressed chunks" to the
+// decompressor once "all the necessary banks for a compressed operand register are read", and
+// the arbiter knows which operands those are from the range indicator before the read.
 #include "gpurf/modules/crossbar/impl/full.h"
 #include "gpurf/policies/bdi.h"
 #include "gpurf/policies/unit_pool.h"
@@ -17,9 +20,9 @@ public:
                           "decompressor units (one register per unit and cycle; Sec. 6.1: 4 "
                           "per SM)",
                           1, 64)),
-        stage_(p.get_uint("decompress_latency", 1,
-                          "cycles of the decompression stage every operand passes (Table 2)", 0,
-                          64)),
+        stage_(p.get_uint(
+            "decompress_latency", 1,
+            "cycles of the decompression stage every compressed operand passes (Table 2)", 0, 64)),
         dec_stats_(sibling_stats_path("decompressor")),
         decompressions_(dec_stats_.scalar("decompressions", "registers decompressed (activations)",
                                           "registers")),
@@ -39,8 +42,8 @@ protected:
     } catch (const std::invalid_argument& e) {
       throw std::runtime_error(std::string(name()) + ": read: " + e.what());
     }
-    if (c != bdi::Choice::Uncompressed) at = decompress(gp, c, at);
-    d = clock_->time(at + stage_ - now());
+    if (c != bdi::Choice::Uncompressed) at = decompress(gp, c, at) + stage_;
+    d = clock_->time(at - now());
     FullCrossbar::on_data(id, gp, d);
   }
 
