@@ -2,13 +2,17 @@
 # (configs/wc-rfc.yaml): on each kernel below, verified with every check on, both mechanisms
 # at work (RFC hits, compressed MRF writes and decompressed MRF reads, fewer slices than
 # whole registers), and the compressors only where values reach the MRF (fewer compressions
-# than wc.yaml's, which compresses every result). A compressing writeback in front of an RFC
-# is refused: its evictions would overwrite rows whose stored form the writeback recorded.
+# than wc.yaml's, which compresses every result). Dummy MOVs still decompress registers before
+# divergent writes, but none for a register the RFC holds or dropped dead (bfs and nw: MOVs
+# issued forever, or copying a stale bank value, without that), and no more than wc's (a
+# diverged value stays uncompressed through the RFC). A compressing writeback in front of an
+# RFC is refused: its evictions would overwrite rows whose stored form the writeback recorded.
 source "$(dirname "$0")/lib.sh" "$@"
 
-for w in sgemm reduce; do
+for w in sgemm reduce bfs nw; do
   for p in wc wc-rfc; do
     "$GPURF" run --quiet --platform "$SRC/configs/$p.yaml" --workload $w --out "$TMP/$w-$p" \
+      -p sm.max_cycles=5000000 \
       >/dev/null 2>"$TMP/err" || fail "$w on $p exited $?: $(cat "$TMP/err")"
   done
   python3 - "$TMP/$w-wc" "$TMP/$w-wc-rfc" "$SRC/scripts" >"$TMP/check" 2>&1 <<'PY' ||
@@ -32,10 +36,17 @@ if not total(sc, "rfc", "mrf_writes") == total(sc, "arbiter", "writes_granted"):
     bad.append("MRF writes not all through the RFC's write-backs and bypasses")
 if not comp < total(sw, "compressor", "compressions"):
     bad.append(f"compressions {comp} not below wc's {total(sw, 'compressor', 'compressions')}")
+movs = [total(x, "sm", "movs_injected") for x in (sw, sc)]
+if not movs[1] <= movs[0]: bad.append(f"dummy MOVs {movs[1]}, more than wc's {movs[0]}")
 if bad: sys.exit("; ".join(bad))
 PY
     fail "$w: $(cat "$TMP/check")"
 done
+movs=$(python3 -c '
+import glob, json, sys
+print(sum(json.load(open(f))["sm"].get("movs_injected", {}).get("value", 0)
+          for f in glob.glob(sys.argv[1] + "/*-wc-rfc/stats.json")))' "$TMP")
+[ "$movs" -gt 0 ] || fail "no dummy MOV on wc-rfc over sgemm, reduce, bfs, nw: W-C's MOVs dropped"
 
 cat >"$TMP/wc-writeback-rfc.yaml" <<YAML
 include: [$SRC/configs/wc.yaml, $SRC/configs/units/rfc-gtx480.yaml]
