@@ -8,6 +8,7 @@ const InstInfo* DummyMovs::before(unsigned warp, const InstInfo* next, bool dive
   if (!next || !divergent) return next;
   const RowTags* tags = tags_(shape_.subcore_of(warp));
   for (unsigned k = 0; tags && k < next->n_dst; ++k) {
+    if (cached_ && cached_(warp, next->dst_reg[k])) continue;
     const BankLoc loc = shape_.mapping->map(shape_.local_warp(warp), next->dst_reg[k]);
     if (wc_choice(tags->get(loc.bank, loc.row)) != bdi::Choice::Uncompressed)
       return mov_for(next->dst_reg[k]);

@@ -24,9 +24,12 @@ namespace gpurf {
 
 class DummyMovs {
 public:
-  // tags(subcore): the sub-core's row tags holding the range indicators.
-  DummyMovs(const SmShape& shape, std::function<const RowTags*(unsigned)> tags)
-      : shape_(shape), tags_(std::move(tags)) {}
+  // tags(subcore): the sub-core's row tags holding the range indicators; cached(warp, reg):
+  // a register file cache in front of the banks holds the whole register, uncompressed, so a
+  // divergent write merges there and needs no MOV (docs/combined.md).
+  DummyMovs(const SmShape& shape, std::function<const RowTags*(unsigned)> tags,
+            std::function<bool(unsigned, unsigned)> cached = nullptr)
+      : shape_(shape), tags_(std::move(tags)), cached_(std::move(cached)) {}
 
   // The MOV to issue for warp slot `warp` before `next` (the front-end's next instruction,
   // divergent or not), or `next` itself.
@@ -44,6 +47,7 @@ private:
 
   const SmShape& shape_;
   std::function<const RowTags*(unsigned)> tags_;
+  std::function<bool(unsigned, unsigned)> cached_;
   std::unordered_map<unsigned, std::unique_ptr<InstInfo>> movs_; // per register
 };
 

@@ -216,6 +216,11 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "port cycles; priced per slice by bank slice_reads and slice_writes"},
     {"arbiter", "coalesced", "", R::NotEvent,
      "CMRC: requests served by another request's access; no access of their own"},
+    {"arbiter", "stored_forms", "", R::NotEvent,
+     "W-C at the MRF port: writes by stored form; priced by bank slice_writes"},
+    {"arbiter", "divergent_writes", "", R::NotEvent,
+     "W-C at the MRF port: uncompressed writes (no compressor activation)"},
+    {"arbiter", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
 
     {"allocator", "allocations", "", R::Scope,
      "collector allocation: the instruction written into a collector (operand collection)"},

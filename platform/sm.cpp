@@ -229,7 +229,21 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   }
   // A register stored in a special form must be read by the unit that decodes it, and a
   // decoding reader needs registers stored in its form.
-  const RegForm stored = subcores_[0].writeback->stored_form();
+  const RegForm wb_stored = subcores_[0].writeback->stored_form();
+  // A register file cache writes evicted values in full form over rows whose form the
+  // writeback recorded when it sent them: the storing unit must sit behind the RFC.
+  if (rf && wb_stored != RegForm::Full)
+    wb.p.fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_text(wb_stored).name +
+                          " form before the register file cache, whose evictions reach the "
+                          "banks in full form; keep the writeback full-form and store the form "
+                          "at the banks' write port (arbiter.impl: warped_compression_mrf), or "
+                          "remove the rfc section");
+  const RegForm arb_stored = subcores_[0].arbiter->stored_form();
+  if (wb_stored != RegForm::Full && arb_stored != RegForm::Full)
+    ar.p.fail("impl", "'" + ar.impl + "' stores registers in " + reg_form_text(arb_stored).name +
+                          " form itself, and writeback.impl '" + wb.impl + "' already stores " +
+                          reg_form_text(wb_stored).name + " ones; one of them must be full-form");
+  const RegForm stored = wb_stored != RegForm::Full ? wb_stored : arb_stored;
   const RegForm col_reads = subcores_[0].collectors[0]->read_form();
   const RegForm arb_reads = subcores_[0].arbiter->read_form();
   if (stored != RegForm::Full && col_reads != stored && arb_reads != stored)
@@ -253,10 +267,14 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   reset_rows_ = !subcores_[0].writeback->renames();
   // Warped-Compression: divergent instructions need their compressed destinations
   // decompressed first (platform/dummy_movs.h).
-  if (subcores_[0].writeback->stored_form() == RegForm::Bdi) {
-    movs_ = std::make_unique<DummyMovs>(shape_, [this](unsigned s) {
-      return s < subcores_.size() ? subcores_[s].row_tags.get() : nullptr;
-    });
+  if (stored == RegForm::Bdi) {
+    movs_ = std::make_unique<DummyMovs>(
+        shape_,
+        [this](unsigned s) { return s < subcores_.size() ? subcores_[s].row_tags.get() : nullptr; },
+        [this](unsigned w, unsigned r) {
+          const SubCore& c = subcores_[shape_.subcore_of(w)];
+          return c.rfc && c.rfc->bank_copy_stale(w, r);
+        });
     movs_injected_ = &stats_.scalar("movs_injected", "W-C dummy MOVs issued", "instructions");
     movs_retired_ = &stats_.scalar("movs_retired", "W-C dummy MOVs retired", "instructions");
   }

@@ -36,6 +36,9 @@ public:
   virtual bool feeds_collector_caches() const { return false; }
   // The register form this arbiter decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
+  // The register form this arbiter writes into the banks when it compresses them itself
+  // (compressors at the MRF write port, behind a register file cache); Full: as it gets them.
+  virtual RegForm stored_form() const { return RegForm::Full; }
 
 protected:
   struct BankPorts {

@@ -38,6 +38,10 @@ public:
     unsigned read_ports = 0, write_ports = 0, tag_latency = 0, hit_latency = 0;
   };
   virtual Timing timing() const = 0;
+  // Whether the banks' copy of warp's register `reg` is not its current value: the cache
+  // holds the value (a whole register: a divergent write merges here), or dropped it as dead
+  // (never read again). W-C's dummy MOVs (platform/dummy_movs.h) skip such registers.
+  virtual bool bank_copy_stale(unsigned warp, unsigned reg) const { return false; }
 
 protected:
   virtual void on_request(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

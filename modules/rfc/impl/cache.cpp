@@ -10,6 +10,7 @@
 #include <deque>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "gpurf/modules/common/inst_pool.h"
 #include "gpurf/modules/rfc/i_rfc.h"
@@ -106,6 +107,8 @@ public:
                                                                               : -1;
       if (why >= 0) {
         store_.invalidate(t.warp, t.reg); // the MRF gets the newer value
+        dropped_.erase(key(t.warp, t.reg));
+        diverged_.erase(key(t.warp, t.reg));
         ++bypass_[unsigned(why)];
         ++mrf_writes_;
         fwd_.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
@@ -125,6 +128,11 @@ public:
       const bool dead = liveness_ && info.dst_dead[t.operand];
       if (ctx_.probe)
         ctx_.probe->write({inst, t.reg, Store::Rfc, -1, 0, t.slice_mask, t.version}, now);
+      dropped_.erase(key(t.warp, t.reg));
+      if (inst->divergent())
+        diverged_[key(t.warp, t.reg)] = {inst->active_mask, inst->thread_mask};
+      else
+        diverged_.erase(key(t.warp, t.reg));
       if (auto v = store_.allocate(t.warp, t.reg, inst->dst[t.operand].value, true, dead,
                                    info.dst_evict_first[t.operand], t.version))
         evict(t.warp, *v, false);
@@ -184,12 +192,19 @@ public:
   }
 
   Timing timing() const override { return {read_ports_, write_ports_, tag_latency_, hit_latency_}; }
+  bool bank_copy_stale(unsigned warp, unsigned reg) const override {
+    return store_.find(warp, uint16_t(reg)) || dropped_.count(key(warp, reg));
+  }
 
   // The slot's CTA has finished: its registers are deallocated, so every value in the set is
   // dead whatever the liveness bits say, and none is written back. Left in place, the next
   // CTA in the slot would find them (a hit on a value it never wrote; a write-back of the old
   // CTA's value into its register).
   void slot_freed(unsigned warp) override {
+    for (auto it = dropped_.begin(); it != dropped_.end();)
+      it = (*it >> 16) == warp ? dropped_.erase(it) : std::next(it);
+    for (auto it = diverged_.begin(); it != diverged_.end();)
+      it = (it->first >> 16) == warp ? diverged_.erase(it) : std::next(it);
     for (const RfcEntry& e : store_.flush(warp)) exit_dropped_ += e.dirty && !(liveness_ && e.dead);
   }
 
@@ -267,9 +282,16 @@ private:
 
   // A value leaves the RFC: written back to the MRF if dirty and live.
   void evict(unsigned warp, const RfcEntry& e, bool flush) {
+    // The write-back carries its producer's SIMT masks (W-C stores a diverged value whole).
+    std::pair<uint32_t, uint32_t> masks{~0u, ~0u};
+    if (auto d = diverged_.find(key(warp, e.reg)); d != diverged_.end()) {
+      masks = d->second;
+      diverged_.erase(d);
+    }
     if (!e.dirty) return;
     if (liveness_ && e.dead) {
       ++wb_dead_;
+      dropped_.insert(key(warp, e.reg));
       return;
     }
     ++wb_live_;
@@ -282,6 +304,9 @@ private:
     c->warp = warp;
     c->n_src = 0;
     c->n_dst = 1;
+    c->active_mask = masks.first;
+    c->thread_mask = masks.second;
+    c->injected = false;
     c->dst[0].reg = e.reg;
     c->dst[0].value = e.value;
     c->subcore = ctx_.subcore;
@@ -315,6 +340,9 @@ private:
   std::deque<Pending> reads_q_;
   std::deque<Txn> writes_q_;
   std::unordered_map<uint32_t, unsigned> pending_; // write-backs in flight per (warp, reg)
+  // (warp, reg) -> active and thread masks of the divergent producer of the cached value
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> diverged_;
+  std::unordered_set<uint32_t> dropped_; // (warp, reg) dropped dead: the banks hold an older value
   Packet pkt_, fwd_;
   LaneValues buf_{};
   std::vector<RfcEntry> flush_buf_;
