@@ -24,6 +24,24 @@ constexpr double kMaxMw = 1e6;
 // Pipe labels of the exec `instructions` vector, each with its table entry.
 const char* const kPipes[] = {"sp", "int", "dp", "sfu", "mem", "tensor"};
 
+// The components of the SM scope's `pipeline:` (breakdown keys), in GPUWattch's terms; the
+// interconnect between the SMs and the L2 is outside the SM (uncore).
+struct PipelineComponent {
+  const char* name;
+  bool uncore;
+  const char* what;
+};
+const PipelineComponent kPipelineComponents[] = {
+    {"fetch", false, "instruction cache and instruction buffer"},
+    {"decode", false, "instruction decode"},
+    {"issue", false, "warp scheduler and scoreboard"},
+    {"operand_collection", false, "collector allocation, arbitration and dispatch"},
+    {"writeback", false, "result writeback and scoreboard release"},
+    {"memory_pipeline", false,
+     "LSU: address generation, coalescing, constant cache, shared replays"},
+    {"interconnect", true, "SM-to-L2 interconnect"},
+};
+
 // ---------------------------------------------------------------------------------------
 // Which statistics are energy events. The one place that says, for every statistic of every
 // unit kind gpurf knows, what the energy model does with it (docs/energy.md, "Unpriced
@@ -45,9 +63,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"sm", "cycles", "", R::Leakage, "time base of every leakage term"},
     {"gpu", "cycles", "", R::NotEvent, "the last SM's end; leakage counts each SM's cycles"},
     {"gpu", "warp_instructions", "", R::NotEvent, "the SMs' sum"},
-    {"interconnect", "requests", "", R::NotModelled,
-     "L1-to-L2 wires (the L2 and memory accesses are priced)"},
-    {"interconnect", "bytes", "", R::NotModelled, "as requests"},
+    {"interconnect", "requests", "", R::Scope,
+     "SM-to-L2 interconnect: a request's header crossing the chip (uncore)"},
+    {"interconnect", "bytes", "", R::Scope, "SM-to-L2 interconnect: bytes crossing the chip"},
     {"memory_port", "transactions", "", R::NotEvent, "the memory prices its accesses"},
     {"memory_port", "dmi_accesses", "", R::NotEvent, "the memory prices its accesses"},
     {"memory_port", "dmi_grants", "", R::NotEvent, "protocol"},
@@ -83,8 +101,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"collector", "oc_writes", "", R::Priced, "collector_write_pj_per_operand"},
     {"collector", "reads_requested", "", R::NotEvent,
      "requests; the reads are priced by bank slice_reads"},
-    {"collector", "dispatched", "", R::NotModelled,
-     "reading the operands out of the collector at dispatch"},
+    {"collector", "dispatched", "", R::Scope,
+     "dispatching a collected instruction to its pipe (operand collection)"},
     {"collector", "dispatch_stall_cycles", "", R::NotEvent, "stall cycles"},
     {"collector", "operands_forwarded", "", R::NotEvent,
      "fixed-stage forwarding: the operand write is priced by oc_writes, the bank read as a read"},
@@ -129,16 +147,19 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"lsu", "instructions", "local", R::NotEvent,
      "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
     {"lsu", "instructions", "none", R::NotEvent, "no memory access"},
-    {"lsu", "instructions", "param", R::NotModelled, "parameter (constant) memory access"},
-    {"lsu", "instructions", "const", R::NotModelled, "constant cache access"},
+    {"lsu", "instructions", "param", R::Scope,
+     "parameter memory access: a constant-cache read (Fermi keeps parameters in a constant bank)"},
+    {"lsu", "instructions", "const", R::Scope, "constant cache access"},
     {"lsu", "segments", "", R::NotEvent, "coalesced L1 accesses; priced as l1 requests"},
-    {"lsu", "shared_bank_conflict_cycles", "", R::NotModelled,
-     "extra shared-memory port cycles of bank conflicts"},
+    {"lsu", "shared_bank_conflict_cycles", "", R::Scope,
+     "extra shared-memory port cycles of bank conflicts: the replayed bank accesses"},
     {"lsu", "busy_cycles", "", R::NotEvent, "occupancy"},
     {"lsu", "stall_cycles", "", R::NotEvent, "stalls"},
     {"lsu", "l1_busy_cycles", "", R::NotEvent, "stalls"},
     {"lsu", "wb_busy_cycles", "", R::NotEvent, "stalls"},
-    {"lsu", "completed", "", R::NotEvent, "instructions; priced by exec.instructions[mem]"},
+    {"lsu", "completed", "", R::Scope,
+     "memory pipeline: address generation and coalescing of a memory instruction (exec never "
+     "counts the mem pipe: memory instructions go to the LSU)"},
     {"lsu", "latency_total", "", R::NotEvent, "a sum of latencies"},
 
     {"l1", "reads", "", R::Priced, "l1_access_pj_per_request"},
@@ -196,7 +217,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"arbiter", "coalesced", "", R::NotEvent,
      "CMRC: requests served by another request's access; no access of their own"},
 
-    {"allocator", "allocations", "", R::NotModelled, "collector allocation logic"},
+    {"allocator", "allocations", "", R::Scope,
+     "collector allocation: the instruction written into a collector (operand collection)"},
     {"allocator", "full", "", R::NotEvent, "refused attempts"},
     {"allocator", "occupied_collector_cycles", "", R::NotEvent, "occupancy"},
     {"allocator", "refusals", "", R::NotEvent, "Malekeh: refused attempts by reason"},
@@ -213,8 +235,9 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"allocator", "collector_wait_cycles", "", R::NotEvent, "WIR: stall cycles"},
 
     {"writeback", "retired", "", R::NotEvent, "retired instructions; priced by exec.instructions"},
-    {"writeback", "register_writes", "", R::NotEvent,
-     "priced by bank slice_writes (result wires to the banks not modelled)"},
+    {"writeback", "register_writes", "", R::Scope,
+     "writeback of a result: scoreboard release and writeback arbitration (the bank write is "
+     "priced by slice_writes; result wires to the banks not modelled)"},
     {"writeback", "port_stall_cycles", "", R::NotEvent, "stalls"},
     {"writeback", "verify_reads", "", R::NotEvent, "WIR: priced as bank reads (bank slice_reads)"},
     {"writeback", "shared_writes", "", R::NotEvent, "WIR: writes avoided (no bank access)"},
@@ -251,12 +274,16 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"writeback", "ratio_slices", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},
     {"writeback", "design_space_wins", "", R::NotEvent, "W-C: design-space study (Fig. 5)"},
 
-    {"scheduler", "issued", "", R::NotModelled, "fetch, decode and issue logic"},
+    {"scheduler", "issued", "", R::Scope,
+     "an issued warp instruction: its fetch (I-cache, instruction buffer), decode and issue "
+     "(scheduler, scoreboard)"},
     {"scheduler", "active_cycles", "", R::NotEvent, "cycles"},
     {"scheduler", "stall_cycles", "", R::NotEvent, "stalls"},
     {"scheduler", "cycles_by_state", "", R::NotEvent, "cycles"},
-    {"scheduler", "activations", "", R::NotModelled, "two-level scheduler set moves"},
-    {"scheduler", "deactivations", "", R::NotModelled, "two-level scheduler set moves"},
+    {"scheduler", "activations", "", R::Scope,
+     "two-level scheduler: a warp moved to the active set"},
+    {"scheduler", "deactivations", "", R::Scope,
+     "two-level scheduler: a warp moved to the pending set"},
 
     // Gebhart's register file cache: an added structure (the table's structures.rfc).
     {"rfc", "reads", "", R::Structure, "operands read from the RFC"},
@@ -432,7 +459,10 @@ std::vector<Unpriced> find_unpriced(const EnergyTable& t, const Json& stats, boo
       for (auto& [label, n] : items) {
         if (!declared && n == 0) continue;
         const EnergyStatClass* c = find_class(kind, st.key(), label);
-        if (c && c->role != R::Priced && c->role != R::Structure) continue; // no event
+        // A Scope event is an event only for a table of the SM scope.
+        const bool is_event = c == nullptr || c->role == R::Priced || c->role == R::Structure ||
+                              (c->role == R::Scope && t.scope == EnergyScope::Sm);
+        if (!is_event) continue;
         if (priced(kind, st.key(), label)) continue;
         const bool classified = c || !fixed;
         const std::string event =
@@ -475,12 +505,53 @@ void throw_unclassified(const std::vector<Unpriced>& u) {
       "energy identity\")");
 }
 
+std::string pipeline_components_text() {
+  std::string s;
+  for (const PipelineComponent& c : kPipelineComponents)
+    s += (s.empty() ? "" : ", ") + std::string(c.name);
+  return s;
+}
+
+// Every Scope event, as `kind.stat` or `kind.stat[label]` (error messages).
+std::string scope_events_text() {
+  std::string s;
+  for (const EnergyStatClass& c : kEnergyStats)
+    if (c.role == R::Scope)
+      s += (s.empty() ? "" : ", ") + std::string(c.kind) + "." + c.stat +
+           (*c.label ? std::string("[") + c.label + "]" : "");
+  return s;
+}
+
+// The number of SMs in the statistics: groups of kind sm (at least one).
+double sm_groups(const Json& stats) {
+  double n = 0;
+  for (auto g = stats.begin(); g != stats.end(); ++g)
+    if (g->is_object() && energy_group_kind(g.key()) == "sm") ++n;
+  return std::max(n, 1.0);
+}
+
 // What to add to the table so that `events` of `kind` have a price.
 std::string what_to_add(const EnergyTable& t, const std::string& kind,
                         const std::vector<std::string>& events) {
-  if (energy_fixed_kind(kind))
+  if (energy_fixed_kind(kind)) {
+    const bool scope =
+        t.scope == EnergyScope::Sm &&
+        std::all_of(events.begin(), events.end(), [&](const std::string& e) {
+          return std::any_of(kEnergyStats.begin(), kEnergyStats.end(), [&](const auto& x) {
+            return kind == x.kind && e == x.stat && x.role == R::Scope;
+          });
+        });
+    if (scope) {
+      std::string list;
+      for (const std::string& e : events) list += (list.empty() ? "" : ", ") + e + ": <pJ>";
+      return "an SM-scope table prices them under pipeline.<component>." + kind + " ({" + list +
+             "}, a vector by label: {stat: {label: <pJ>}}; components: " +
+             pipeline_components_text() + ") in " + t.path +
+             ", each number with its source in a comment (docs/energy.md, \"Scopes\")";
+    }
     return "the table format has no entry for them: give the fixed entry in platform/energy.cpp "
            "(energy_prices) or classify them in kEnergyStats";
+  }
   std::string list;
   for (const std::string& e : events) list += (list.empty() ? "" : ", ") + e + ": <pJ>";
   auto s = std::find_if(t.structures.begin(), t.structures.end(),
@@ -543,6 +614,17 @@ void check_inputs(const Json& stats, const EnergyPlatform& pf) {
   if (!stats.is_object()) throw std::runtime_error("energy: statistics are not a JSON object");
 }
 
+// The SM scope's static power outside the register banks: sm_static_mw and uncore_static_mw
+// per SM for the whole run (0 for a register-file-scope table).
+double static_outside_rf(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
+  return (t.sm_static_mw + t.uncore_static_mw) * sm_groups(stats) * sm_cycles(stats) / pf.clock_ghz;
+}
+
+double count_of_or0(const Json& group, const std::string& stat) {
+  auto st = group.find(stat);
+  return st != group.end() && is_stat(*st) ? count_of(*st, "") : 0;
+}
+
 } // namespace
 
 const std::vector<EnergyStatClass>& energy_stat_classes() { return kEnergyStats; }
@@ -598,6 +680,8 @@ std::vector<EnergyPrice> energy_prices(const EnergyTable& t, const EnergyPlatfor
   }
   for (const EnergyStructure& s : t.structures)
     for (auto& [stat, pj] : s.events) p.push_back({s.name, stat, "", pj});
+  for (const EnergyPipelineComponent& c : t.pipeline)
+    for (const EnergyPipelineEvent& e : c.events) p.push_back({e.kind, e.stat, e.label, e.pj});
   return p;
 }
 
@@ -657,31 +741,38 @@ void check_energy_declared(const EnergyTable& t, const Json& declared, const Con
 
 double energy_identity_total(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
   check_inputs(stats, pf);
-  const double cycles = sm_cycles(stats);
   const std::vector<EnergyPrice> prices = energy_prices(t, pf);
-  const double slice_mw =
-      t.bank_leakage_mw * pf.bank_rows * (kRegBytes / pf.bank_slices) / t.bank_bytes;
   double total = 0;
+  // Dynamic: count x price, for every priced statistic of every group.
   for (auto g = stats.begin(); g != stats.end(); ++g) {
     if (!g->is_object()) continue;
     const std::string kind = energy_group_kind(g.key(), &t);
-    // Dynamic: count x price, for every priced statistic of the group.
     for (const EnergyPrice& p : prices)
       if (p.kind == kind)
         if (auto st = g->find(p.stat); st != g->end() && is_stat(*st))
           total += count_of(*st, p.label) * p.pj;
-    // Leakage: every slice of a bank leaks for every cycle it is not gated; a structure's
-    // leakage per group for the whole run.
-    if (kind == "bank") {
-      double gated = 0;
-      if (auto st = g->find("gated_cycles"); st != g->end() && is_stat(*st))
-        gated = count_of(*st, "");
-      total += (pf.bank_slices * cycles - gated) / pf.clock_ghz * slice_mw;
-    }
+  }
+  return total + energy_identity_static(t, stats, pf);
+}
+
+double energy_identity_static(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf) {
+  check_inputs(stats, pf);
+  const double cycles = sm_cycles(stats);
+  const double slice_mw =
+      t.bank_leakage_mw * pf.bank_rows * (kRegBytes / pf.bank_slices) / t.bank_bytes;
+  double total = 0;
+  // Every slice of a bank leaks for every cycle it is not gated; a structure leaks per group
+  // for the whole run; the SM scope adds its static power per SM.
+  for (auto g = stats.begin(); g != stats.end(); ++g) {
+    if (!g->is_object()) continue;
+    const std::string kind = energy_group_kind(g.key(), &t);
+    if (kind == "bank")
+      total +=
+          (pf.bank_slices * cycles - count_of_or0(*g, "gated_cycles")) / pf.clock_ghz * slice_mw;
     for (const EnergyStructure& s : t.structures)
       if (s.name == kind) total += s.leakage_mw * cycles / pf.clock_ghz;
   }
-  return total;
+  return total + static_outside_rf(t, stats, pf);
 }
 
 void check_energy_identity(const EnergyTable& t, const Json& stats, const EnergyPlatform& pf,
@@ -690,8 +781,11 @@ void check_energy_identity(const EnergyTable& t, const Json& stats, const Energy
   const double total = report.at("total_energy_pj").get<double>();
   double sum = 0;
   for (auto& [k, v] : report.at("breakdown").items()) sum += v.get<double>();
-  const double parts =
-      report.at("sm_energy_pj").get<double>() + report.at("memory_energy_pj").get<double>();
+  const double parts = report.at("sm_energy_pj").get<double>() +
+                       report.at("uncore_energy_pj").get<double>() +
+                       report.at("memory_energy_pj").get<double>();
+  const double stat = report.at("static_energy_pj").get<double>();
+  const double dyn_stat = report.at("dynamic_energy_pj").get<double>() + stat;
   auto broken = [&](const std::string& what, double a, double b) {
     throw std::runtime_error(
         "energy identity broken (" + t.path + "): " + what + ": " + fmt17(a) + " pJ vs " +
@@ -703,8 +797,84 @@ void check_energy_identity(const EnergyTable& t, const Json& stats, const Energy
     broken("total_energy_pj vs the sum over events of count x price plus leakage", total, want);
   if (!same_energy(total, sum)) broken("total_energy_pj vs the sum of the breakdown", total, sum);
   if (!same_energy(total, parts))
-    broken("total_energy_pj vs sm_energy_pj + memory_energy_pj", total, parts);
+    broken("total_energy_pj vs sm_energy_pj + uncore_energy_pj + memory_energy_pj", total, parts);
+  const double want_static = energy_identity_static(t, stats, pf);
+  if (!same_energy(stat, want_static))
+    broken("static_energy_pj vs the sum of the leakage and static terms", stat, want_static);
+  if (!same_energy(total, dyn_stat))
+    broken("total_energy_pj vs dynamic_energy_pj + static_energy_pj", total, dyn_stat);
 }
+
+namespace {
+
+// The SM scope's entries: static power and `pipeline:` (component -> unit kind -> statistic ->
+// pJ per count, or -> label -> pJ for a labelled vector). Only Scope events may be priced
+// there (every other event has its fixed entry or structure). One event may be priced by
+// several components (an issued instruction is fetched, decoded and issued), each its share.
+// A register-file-scope table has none of these keys.
+void parse_sm_scope(EnergyTable& t, Params& top, ConfigNode& root) {
+  const bool sm = t.scope == EnergyScope::Sm;
+  if (!sm) {
+    for (const char* k : {"pipeline", "sm_static_mw", "uncore_static_mw"})
+      if (root.find(k))
+        top.fail(k, "belongs to a table of scope sm; this table's scope is register-file "
+                    "(add scope: sm, docs/energy.md \"Scopes\")");
+    return;
+  }
+  t.sm_static_mw = required(top, root, "sm_static_mw",
+                            "static power of one SM outside its register banks, mW", kMaxMw);
+  t.uncore_static_mw = required(top, root, "uncore_static_mw",
+                                "one SM's share of the static power outside the SMs, mW", kMaxMw);
+  if (!root.find("pipeline"))
+    top.fail("pipeline", "missing required entry for scope sm; expected a map of component (" +
+                             pipeline_components_text() + ") -> unit kind -> statistic -> pJ");
+  Params& pl = top.sub("pipeline", "SM scope: component -> unit kind -> statistic -> pJ");
+  for (const std::string& name : pl.node()->keys()) {
+    const PipelineComponent* pc = nullptr;
+    for (const PipelineComponent& c : kPipelineComponents)
+      if (name == c.name) pc = &c;
+    if (!pc)
+      pl.fail(name,
+              "unknown component '" + name + "'; expected one of " + pipeline_components_text());
+    EnergyPipelineComponent comp{name, pc->uncore, {}};
+    Params& cp = pl.sub(name, pc->what);
+    if (!cp.node() || cp.node()->kind != ConfigNode::Kind::Map)
+      pl.fail(name, "expected a map of unit kind -> statistic -> pJ per count");
+    for (const std::string& kind : cp.node()->keys()) {
+      Params& kp = cp.sub(kind, "statistics of unit kind '" + kind + "'");
+      if (!kp.node() || kp.node()->kind != ConfigNode::Kind::Map)
+        cp.fail(kind, "expected a map of statistic -> pJ per count");
+      for (const std::string& stat : kp.node()->keys()) {
+        ConfigNode* v = kp.node()->find(stat);
+        std::vector<std::string> labels{""}; // "" = the whole statistic
+        Params* lp = nullptr;
+        if (v->kind == ConfigNode::Kind::Map) {
+          lp = &kp.sub(stat, "labels of vector statistic '" + stat + "'");
+          labels = v->keys();
+        }
+        for (const std::string& label : labels) {
+          const std::string key = kind + "." + stat + (label.empty() ? "" : "[" + label + "]");
+          bool scope_event = false;
+          for (const EnergyStatClass& c : kEnergyStats)
+            scope_event = scope_event || (kind == c.kind && stat == c.stat && label == c.label &&
+                                          c.role == R::Scope);
+          Params& owner = lp ? *lp : kp;
+          const std::string at = label.empty() ? stat : label;
+          if (!scope_event)
+            owner.fail(at, "'" + key +
+                               "' is not an event of the SM scope (a fixed entry or a "
+                               "structure prices every other event); expected one of " +
+                               scope_events_text());
+          const double pj = owner.get_double(at, 0, "pJ per count of " + key, 0, kMaxPj);
+          comp.events.push_back({kind, stat, label, pj});
+        }
+      }
+    }
+    t.pipeline.push_back(std::move(comp));
+  }
+}
+
+} // namespace
 
 EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
   Params top(&root, "");
@@ -713,6 +883,12 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
   t.name = top.get_string("name", fs::path(path).stem().string(), "table name");
   top.get_string("source", "", "where the numbers come from");
   top.get_string("technology", "", "process node and voltage the numbers are for");
+  const std::string scope =
+      top.get_choice("scope", "register-file",
+                     "what the table prices: register-file (the register file, functional units "
+                     "and memory hierarchy) or sm (the SM as GPUWattch scopes it; docs/energy.md)",
+                     {"register-file", "sm"});
+  t.scope = scope == "sm" ? EnergyScope::Sm : EnergyScope::RegisterFile;
 
   t.bank_read_pj_per_16B = required(top, root, "bank_read_pj_per_16B",
                                     "pJ per 16 B (128-bit) slice read of a register bank", kMaxPj);
@@ -795,6 +971,7 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path) {
         t.structures.push_back(std::move(s));
       }
   }
+  parse_sm_scope(t, top, root);
   top.check_unused();
   return t;
 }
@@ -937,15 +1114,46 @@ Json energy_report(const EnergyTable& t, const Json& stats, const EnergyPlatform
     }
   }
 
+  // Static: every leakage term so far, and the SM scope's static power below.
+  double stat = leak;
+  for (const EnergyStructure& s : t.structures) stat += b[s.name + "_leakage"].get<double>();
+
+  // The SM scope: its pipeline components, and the static power outside the banks. The L2,
+  // the interconnect and their static power are outside the SM (uncore).
+  double uncore = 0;
+  if (t.scope == EnergyScope::Sm) {
+    for (const EnergyPipelineComponent& c : t.pipeline) {
+      double e = 0;
+      for (const EnergyPipelineEvent& ev : c.events)
+        for (auto& g : groups(stats, ev.kind)) {
+          double n = 0;
+          if (ev.label.empty() ? stat_value(*g.second, ev.stat, n)
+                               : stat_label(*g.second, ev.stat, ev.label, n))
+            e += n * ev.pj;
+        }
+      b[c.name] = e;
+      if (c.uncore) uncore += e;
+    }
+    const double sms = sm_groups(stats);
+    b["sm_static"] = t.sm_static_mw * sms * ns;
+    b["uncore_static"] = t.uncore_static_mw * sms * ns;
+    stat += b["sm_static"].get<double>() + b["uncore_static"].get<double>();
+    uncore += b["l2"].get<double>() + b["uncore_static"].get<double>();
+  }
+
   double total = 0;
   for (auto& [k, v] : b.items()) total += v.get<double>();
   const double memory = b["memory"].get<double>();
   Json out;
   out["table"] = t.name;
+  out["scope"] = t.scope == EnergyScope::Sm ? "sm" : "register-file";
   out["rf_dynamic_energy_pj"] = rf_dyn;
   out["rf_leakage_energy_pj"] = rf_leak;
-  out["sm_energy_pj"] = total - memory;
+  out["sm_energy_pj"] = total - memory - uncore;
+  out["uncore_energy_pj"] = uncore;
   out["memory_energy_pj"] = memory;
+  out["dynamic_energy_pj"] = total - stat;
+  out["static_energy_pj"] = stat;
   out["total_energy_pj"] = total;
   out["breakdown"] = std::move(b);
   check_energy_identity(t, stats, pf, out);

@@ -35,9 +35,33 @@ struct EnergyStructure {
   std::string where;                                  // file:line of the structure
 };
 
+// What a table prices (docs/energy.md, "Scopes"):
+// - RegisterFile: the register file, its wires and added structures, the functional units and
+//   the memory hierarchy; the SM's front end, operand-collection bookkeeping, memory pipeline
+//   and static power outside the banks are left out (EnergyRole::Scope events cost nothing).
+// - Sm: the SM as GPUWattch/AccelWattch scope it: every Scope event must be priced under
+//   `pipeline:`, and `sm_static_mw` / `uncore_static_mw` give the static power.
+enum class EnergyScope { RegisterFile, Sm };
+
+// One priced Scope event of a pipeline component: pJ per count of `kind`.`stat`[`label`].
+struct EnergyPipelineEvent {
+  std::string kind, stat, label; // label: "" = the whole statistic
+  double pj = 0;
+};
+// A component of the SM scope (fetch, decode, ...): its breakdown key and its events.
+struct EnergyPipelineComponent {
+  std::string name;
+  bool uncore = false; // outside the SM (the SM-to-L2 interconnect): counted in uncore_energy_pj
+  std::vector<EnergyPipelineEvent> events;
+};
+
 // A technology table, validated: every required entry present, in range, no unknown key.
 struct EnergyTable {
   std::string path, name;
+  EnergyScope scope = EnergyScope::RegisterFile;
+  std::vector<EnergyPipelineComponent> pipeline; // Sm scope only
+  double sm_static_mw = 0;     // Sm scope: static power of one SM outside its register banks
+  double uncore_static_mw = 0; // Sm scope: one SM's share of the static power outside the SMs
   // rf
   double bank_read_pj_per_16B = 0, bank_write_pj_per_16B = 0, bank_leakage_mw = 0, bank_bytes = 0;
   // wire between the banks and the collectors (crossbar), per byte per mm
@@ -74,6 +98,9 @@ enum class EnergyRole {
                // another statistic already prices (`why` names it)
   NotModelled, // a real energy event the model deliberately leaves out (docs/energy.md,
                // "What is not modelled")
+  Scope,       // an event of the SM scope (fetch, decode, issue, operand-collection
+               // bookkeeping, memory pipeline, interconnect): a table of scope `sm` prices it
+               // under `pipeline:`; a register-file-scope table leaves it out
 };
 struct EnergyStatClass {
   const char* kind;  // statistics group kind ("bank", "rfc", ...)
@@ -120,15 +147,20 @@ void check_energy_declared(const EnergyTable& table, const nlohmann::ordered_jso
 // not by the code that builds the report's breakdown.
 double energy_identity_total(const EnergyTable& table, const nlohmann::ordered_json& stats,
                              const EnergyPlatform& platform);
+// The static part of energy_identity_total: the leakage and static terms alone.
+double energy_identity_static(const EnergyTable& table, const nlohmann::ordered_json& stats,
+                              const EnergyPlatform& platform);
 // Throws std::runtime_error when the report's total_energy_pj differs from
-// energy_identity_total, or from the sum of its breakdown, or from sm + memory energy, by
-// more than 1e-9 relative.
+// energy_identity_total, or from the sum of its breakdown, or from sm + uncore + memory
+// energy, or its static_energy_pj from energy_identity_static, or dynamic + static from the
+// total, by more than 1e-9 relative.
 void check_energy_identity(const EnergyTable& table, const nlohmann::ordered_json& stats,
                            const EnergyPlatform& platform, const nlohmann::ordered_json& report);
 
 // Energy of one run, in pJ:
-// {"table", "rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj",
-//  "memory_energy_pj", "total_energy_pj", "breakdown": {component: pj}}.
+// {"table", "scope", "rf_dynamic_energy_pj", "rf_leakage_energy_pj", "sm_energy_pj",
+//  "uncore_energy_pj", "memory_energy_pj", "dynamic_energy_pj", "static_energy_pj",
+//  "total_energy_pj", "breakdown": {component: pj}} (docs/energy.md).
 // `stats` is dump_stats_json()'s object. Checks every counted energy event has a price
 // (check_energy_priced) and the result against the energy identity (check_energy_identity).
 // Throws ConfigError for an unpriced event or when the table names a statistic the run's

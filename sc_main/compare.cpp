@@ -43,6 +43,8 @@ const char* kCompareUsage =
   --format   text (default), markdown or csv
   --normalize=on (default): first column absolute, the others as ratios to it;
   --normalize=off: absolute values in every column
+  --strict   refuse (exit 2) energy statistics priced by different energy tables
+             (default: a warning); reprice with gpurf energy --table FILE (docs/energy.md)
   Means (arithmetic, geometric) cover the kernels that every DIR has and verified.
 )";
 
@@ -264,6 +266,7 @@ struct Options {
   std::vector<std::string> dirs, stats, kernels;
   std::string format = "text";
   bool normalize = true;
+  bool strict = false; // refuse energy statistics priced by different energy tables
 };
 
 Options parse_args(const std::vector<std::string>& args) {
@@ -297,6 +300,8 @@ Options parse_args(const std::vector<std::string>& args) {
       if (o.format == "md") o.format = "markdown";
       if (o.format != "text" && o.format != "markdown" && o.format != "csv")
         throw BadInput("option --format: '" + o.format + "' is not text, markdown or csv");
+    } else if (a == "--strict") {
+      o.strict = true;
     } else if (a == "--normalize") {
       o.normalize = true;
     } else if (a.rfind("--normalize=", 0) == 0) {
@@ -373,6 +378,45 @@ void print_markdown(const Table& t, std::ostream& os) {
 }
 
 } // namespace
+
+// Energy statistics are only comparable when one table priced them (the tables differ in
+// scope and in what they count: gebhart's has no leakage, an SM-scope table adds the front end
+// and static power). Which tables priced the kernels of each column (energy.table), and a
+// loud warning, or with --strict an error, when the shown energy statistics mix tables.
+void check_energy_tables(const std::vector<Source>& srcs, const std::vector<std::string>& stats,
+                         bool strict) {
+  bool energy = false;
+  for (const std::string& st : stats)
+    energy = energy || st.rfind("energy.", 0) == 0 ||
+             (st.size() > 10 && st.compare(st.size() - 10, 10, "_energy_pj") == 0);
+  if (!energy) return;
+  std::map<std::string, std::vector<std::string>> by_table; // table -> "label (kernels)"
+  for (const Source& s : srcs) {
+    std::map<std::string, std::vector<std::string>> mine;
+    for (const auto& [k, o] : s.by_kernel)
+      if (o.contains("energy") && o["energy"].is_object() && o["energy"].contains("table") &&
+          o["energy"]["table"].is_string())
+        mine[o["energy"]["table"].get<std::string>()].push_back(k);
+    for (const auto& [t, ks] : mine)
+      by_table[t].push_back(s.label + (mine.size() > 1
+                                           ? " (" + std::to_string(ks.size()) + " kernels)"
+                                           : std::string()));
+  }
+  if (by_table.size() < 2) return;
+  std::string list;
+  for (const auto& [t, who] : by_table) {
+    std::string w;
+    for (const std::string& x : who) w += (w.empty() ? "" : ", ") + x;
+    list += (list.empty() ? "" : "; ") + t + ": " + w;
+  }
+  const std::string msg =
+      "the energy statistics were priced by different energy tables (" + list +
+      "); their ratios mix what each table counts (scope, leakage, prices), not the designs. "
+      "Reprice the runs with one table: gpurf energy --table configs/energy/<table>.yaml DIR "
+      "(docs/energy.md)";
+  if (strict) throw BadInput("--strict: " + msg);
+  std::cerr << "WARNING: " << msg << "\n";
+}
 
 // Notes on stderr where a column was made differently from the first in more than its
 // platform: gpurf's version, --scale, -p overrides, --var, the kernels' inputs.
@@ -462,6 +506,8 @@ int compare_main(const std::vector<std::string>& args) {
       for (auto& n : numeric) all += (all.empty() ? "" : ", ") + n;
       throw BadInput(msg + "\n  statistics: " + all);
     }
+
+    check_energy_tables(srcs, opt.stats, opt.strict);
 
     // Kernels: in the first DIR's order, then those only later DIRs have.
     std::vector<std::string> kernels;

@@ -25,6 +25,7 @@
 #include "sc_main/names.h"
 #include "sc_main/profile.h"
 #include "sc_main/provenance.h"
+#include "sc_main/reprice.h"
 #include "sc_main/spawn.h"
 
 namespace fs = std::filesystem;
@@ -54,6 +55,10 @@ const char* kUsage = R"(usage:
                                          not done there (after an interruption)
   gpurf compare DIR... [--stats S,S...] [--kernels K,K...] [--format text|markdown|csv]
                 [--normalize[=on|off]]   per-kernel tables normalised to the first DIR
+                [--strict]               refuse energy priced by different energy tables
+  gpurf energy --table FILE PATH... [--format text|json]   price saved runs (a run folder,
+                                         its stats.json, a suite folder) with another energy
+                                         table/scope (docs/energy.md)
   gpurf micro [--platform FILE] [-p key.path=value]... [--format text|markdown|json] [-j JOBS]
               [--out DIR]                microbenchmarks: measured vs configured latencies
                                          and throughputs (docs/tools.md)
@@ -259,7 +264,7 @@ void make_out_dir(const std::string& dir, const std::string& opt = "--out") {
 }
 
 ConfigPtr platform(const Cli& c) {
-  ConfigPtr root = load_config(c.platform());
+  ConfigPtr root = load_platform_file(c.platform());
   for (const auto& o : c.overrides) apply_override(*root, o);
   return root;
 }
@@ -659,12 +664,19 @@ int suite(const Cli& c) {
   if (!c.kernels.empty()) {
     std::stringstream ss(c.kernels);
     for (std::string k; std::getline(ss, k, ',');) kernels.push_back(k);
+    if (kernels.empty() || c.kernels.back() == ',' ||
+        std::find(kernels.begin(), kernels.end(), "") != kernels.end())
+      throw ConfigError("--kernels: '" + c.kernels +
+                        "' has an empty kernel name; expected suite kernels or launch files "
+                        "separated by commas, e.g. --kernels sgemm,scan");
   } else {
     for (auto& e : fs::directory_iterator(kSource + "/workloads"))
       if (e.path().extension() == ".yaml") kernels.push_back(e.path().stem());
     std::sort(kernels.begin(), kernels.end());
   }
-  for (auto& k : kernels) workload_path(k); // unknown names fail before anything runs
+  for (auto& k : kernels) // unknown names fail before anything runs
+    named_yaml("--kernels", k, kSource + "/workloads", "launch file or suite kernel", "kernels",
+               {"synthetic"});
   const std::string out = c.out.empty() ? "out" : c.out;
   // What this suite is: a resumed one must be the same.
   nlohmann::ordered_json what;
@@ -805,6 +817,8 @@ int sc_main(int argc, char** argv) {
   try {
     if (argc > 1 && std::string(argv[1]) == "compare")
       return compare_main(std::vector<std::string>(argv + 2, argv + argc));
+    if (argc > 1 && std::string(argv[1]) == "energy")
+      return reprice_main(std::vector<std::string>(argv + 2, argv + argc));
     if (argc > 1 && std::string(argv[1]) == "micro")
       return micro_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);

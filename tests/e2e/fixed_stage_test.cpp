@@ -52,6 +52,35 @@ TEST(FixedStage, AluLatencyManyWarpsReachFullIssueRate) {
   EXPECT_EQ(s.stat("sm.sub0.allocator", "full"), 0u);
 }
 
+// Sec. 3.1, Fig. 3b: the register file cache "adds a stage to check the register file cache
+// tags" in front of the 3 MRF-access stages: an operand dispatches the gebhart baseline's
+// read stages + the tag latency after issue, and "the tag-check stage does not affect
+// back-to-back instruction latencies".
+static void expect_tag_stage_of_its_own(const char* platform) {
+  const uint64_t mrf_stages = test::param(*gebhart(), "collector.stages");
+  test::Sim s(load_config(std::string(GPURF_SOURCE_DIR "/configs/") + platform + ".yaml"), chain(8),
+              1);
+  ASSERT_TRUE(s.r.ok) << s.r.error;
+  const uint64_t tag = s.param("rfc.tag_latency");
+  ASSERT_GT(tag, 0u);
+  for (unsigned pc = 1; pc <= 8; ++pc) {
+    const auto& i = s.at(0, pc);
+    EXPECT_EQ(i.dispatch - i.issue, mrf_stages + tag) << "pc " << pc;
+    if (pc > 1) {
+      EXPECT_EQ(i.issue - s.at(0, pc - 1).issue, s.param("exec.sp.latency")) << "pc " << pc;
+    }
+  }
+}
+
+TEST(FixedStage, RfcTagCheckIsAStageOfItsOwn) { expect_tag_stage_of_its_own("gebhart-rfc"); }
+
+// The combined design includes the two-level platform after the RFC one; gebhart.yaml's
+// 3-stage read came in with it and took the tag-check stage away (issue 32: the tag check
+// then shared the MRF stages, every bank conflict held a stage slot and IPC fell to 0.961).
+TEST(FixedStage, RfcTagCheckIsAStageOfItsOwnInTheCombinedDesign) {
+  expect_tag_stage_of_its_own("gebhart-rfc-twolevel");
+}
+
 TEST(FixedStage, FewerSlotsThanStagesAreRefused) {
   ConfigPtr cfg = gebhart();
   EXPECT_THROW(test::Sim(std::move(cfg), chain(2), 1, {"collector.count=2"}), ConfigError);

@@ -652,3 +652,162 @@ TEST(Energy, IdentityAndPricesOnRecordedRuns) {
   EXPECT_NE(e.find("event 'reads' of unit sm.sub0.rfc"), std::string::npos) << e;
   EXPECT_NE(e.find("warped-compression.yaml"), std::string::npos) << e;
 }
+
+// --- Scopes (docs/energy.md, "Scopes") -----------------------------------------------------
+
+namespace {
+
+// kTable as a table of the SM scope: static power and every Scope event of stats() priced.
+const char* kScope = R"(scope: sm
+sm_static_mw: 2
+uncore_static_mw: 0.5
+pipeline:
+  fetch: {scheduler: {issued: 3}}
+  decode: {scheduler: {issued: 1}}
+  issue: {scheduler: {issued: 2, activations: 7, deactivations: 7}}
+  operand_collection:
+    allocator: {allocations: 0.5}
+    collector: {dispatched: 0.25}
+  writeback: {writeback: {register_writes: 4}}
+  memory_pipeline:
+    lsu: {completed: 6, instructions: {const: 8, param: 9}, shared_bank_conflict_cycles: 10}
+  interconnect: {interconnect: {bytes: 0.125, requests: 2}}
+)";
+
+std::string scope_table(const std::string& extra = kScope) { return std::string(kTable) + extra; }
+
+// stats() with the Scope events a Fermi run counts beside the fixed ones.
+Json scope_stats() {
+  Json s = stats();
+  s["sm.sub0.collector0"]["dispatched"] = scalar(9);
+  s["sm.sub0.collector1"]["dispatched"] = scalar(3);
+  s["sm.sub0.lsu"]["instructions"] =
+      vec({1, 2, 6, 0, 4, 5}, {"none", "global", "shared", "local", "param", "const"});
+  s["sm.sub0.lsu"]["completed"] = scalar(17);
+  s["sm.sub0.lsu"]["shared_bank_conflict_cycles"] = scalar(3);
+  s["interconnect"] = {{"requests", vec({4}, {})}, {"bytes", vec({512}, {})}};
+  return s;
+}
+
+} // namespace
+
+TEST(Energy, SmScopePricesEveryComponentExactly) {
+  const EnergyTable t = table(scope_table());
+  EXPECT_EQ(t.scope, EnergyScope::Sm);
+  const Json s = scope_stats();
+  const Json r = energy_report(t, s, kPlatform);
+  const Json& b = r["breakdown"];
+  EXPECT_EQ(r["scope"], "sm");
+  EXPECT_DOUBLE_EQ(b["fetch"].get<double>(), 25 * 3);
+  EXPECT_DOUBLE_EQ(b["decode"].get<double>(), 25 * 1);
+  EXPECT_DOUBLE_EQ(b["issue"].get<double>(), 25 * 2);
+  EXPECT_DOUBLE_EQ(b["operand_collection"].get<double>(), 25 * 0.5 + 12 * 0.25);
+  EXPECT_DOUBLE_EQ(b["writeback"].get<double>(), 6 * 4);
+  EXPECT_DOUBLE_EQ(b["memory_pipeline"].get<double>(), 17 * 6 + 5 * 8 + 4 * 9 + 3 * 10);
+  EXPECT_DOUBLE_EQ(b["interconnect"].get<double>(), 512 * 0.125 + 4 * 2);
+  // Static power per SM for the whole run: 1000 cycles / 0.5 GHz = 2000 ns.
+  EXPECT_DOUBLE_EQ(b["sm_static"].get<double>(), 2 * 2000);
+  EXPECT_DOUBLE_EQ(b["uncore_static"].get<double>(), 0.5 * 2000);
+  // The fixed components are those of the register-file scope.
+  const Json rf = energy_report(table(kTable), s, kPlatform);
+  EXPECT_EQ(rf["scope"], "register-file");
+  EXPECT_FALSE(rf["breakdown"].contains("fetch"));
+  for (auto& [k, v] : rf["breakdown"].items())
+    EXPECT_DOUBLE_EQ(b[k].get<double>(), v.get<double>()) << k;
+  // Totals: the L2, the interconnect and its static power are uncore; static = every leakage
+  // and static term; sm + uncore + memory = dynamic + static = total.
+  const double l2 = b["l2"].get<double>(), mem = b["memory"].get<double>();
+  const double uncore = l2 + b["interconnect"].get<double>() + 1000;
+  const double stat =
+      b["rf_bank_leakage"].get<double>() + b["rfc_leakage"].get<double>() + 4000 + 1000;
+  EXPECT_DOUBLE_EQ(r["uncore_energy_pj"].get<double>(), uncore);
+  EXPECT_DOUBLE_EQ(r["static_energy_pj"].get<double>(), stat);
+  EXPECT_NEAR(r["sm_energy_pj"].get<double>(), r["total_energy_pj"].get<double>() - uncore - mem,
+              1e-6);
+  EXPECT_NEAR(r["dynamic_energy_pj"].get<double>(), r["total_energy_pj"].get<double>() - stat,
+              1e-6);
+  EXPECT_NEAR(energy_identity_total(t, s, kPlatform), r["total_energy_pj"].get<double>(), 1e-6);
+  EXPECT_NEAR(energy_identity_static(t, s, kPlatform), stat, 1e-6);
+  // In the register-file scope the L2 stays in sm_energy_pj (as before scopes) and nothing is
+  // uncore.
+  EXPECT_DOUBLE_EQ(rf["uncore_energy_pj"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(rf["sm_energy_pj"].get<double>(), rf["total_energy_pj"].get<double>() - mem);
+  // The identity catches a static term the breakdown does not follow.
+  Json d = r;
+  d["static_energy_pj"] = d["static_energy_pj"].get<double>() + 1;
+  d["dynamic_energy_pj"] = d["dynamic_energy_pj"].get<double>() - 1;
+  EXPECT_THROW(check_energy_identity(t, s, kPlatform, d), std::runtime_error);
+}
+
+TEST(Energy, UnpricedScopeEventFailsInAnSmScopeTable) {
+  // The same run under a register-file-scope table: the Scope events are outside its scope.
+  EXPECT_NO_THROW(energy_report(table(kTable), scope_stats(), kPlatform));
+  // An SM-scope table that leaves the memory pipeline's completed instructions unpriced.
+  std::string partial = kScope;
+  partial.replace(partial.find("completed: 6, "), 14, "");
+  const std::string e = report_error(table(scope_table(partial)), scope_stats());
+  EXPECT_NE(e.find("t.yaml: energy events counted but not priced by this table"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find("event 'completed' of unit sm.sub0.lsu (17 counted)"), std::string::npos) << e;
+  EXPECT_NE(e.find("pipeline.<component>.lsu ({completed: <pJ>}"), std::string::npos) << e;
+  // At load time too, whatever the count.
+  EXPECT_THROW(
+      check_energy_declared(table(scope_table(partial)), declared_only(scope_stats()), nullptr),
+      ConfigError);
+  EXPECT_NO_THROW(
+      check_energy_declared(table(scope_table()), declared_only(scope_stats()), nullptr));
+}
+
+TEST(Energy, SmScopeEntriesAreChecked) {
+  // Only Scope events: a fixed entry prices bank reads.
+  std::string e = error_of(scope_table(std::string(kScope) + "  writeback2: {}\n"));
+  EXPECT_NE(e.find("unknown component 'writeback2'; expected one of fetch, decode, issue"),
+            std::string::npos)
+      << e;
+  std::string t = kScope;
+  t.replace(t.find("fetch: {scheduler: {issued: 3}}"), 31, "fetch: {bank: {slice_reads: 3}}");
+  e = error_of(scope_table(t));
+  EXPECT_NE(e.find("'bank.slice_reads' is not an event of the SM scope"), std::string::npos) << e;
+  EXPECT_NE(e.find("scheduler.issued"), std::string::npos) << e;
+  EXPECT_NE(e.find("lsu.instructions[const]"), std::string::npos) << e;
+  // A vector element that is no Scope event.
+  t = kScope;
+  t.replace(t.find("const: 8"), 8, "global: 8");
+  EXPECT_NE(
+      error_of(scope_table(t)).find("'lsu.instructions[global]' is not an event of the SM scope"),
+      std::string::npos);
+  // Scope entries need scope: sm; scope sm needs its static power and pipeline.
+  EXPECT_NE(error_of(std::string(kTable) + "sm_static_mw: 1\n")
+                .find("sm_static_mw: belongs to a table of scope sm"),
+            std::string::npos);
+  t = kScope;
+  t.replace(t.find("sm_static_mw: 2\n"), 16, "");
+  EXPECT_NE(error_of(scope_table(t)).find("sm_static_mw: missing required entry"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kTable) + "scope: gpu\n").find("scope"), std::string::npos);
+}
+
+TEST(Energy, GpuwattchFermiTableHoldsTheIdentityOnRecordedRuns) {
+  // The SM-scope table prices every event of a recorded CMRC run (Scope events included), the
+  // identity holds, and its register file is priced as the platform's own table prices it.
+  const std::string dir = source_dir() + "/configs/energy/";
+  const EnergyTable g = load_energy_table(dir + "gpuwattch-fermi.yaml");
+  EXPECT_EQ(g.scope, EnergyScope::Sm);
+  const Json s = recorded("cmrc-wid-scan.stats.json");
+  const EnergyPlatform pf{0.7, 4, 256};
+  EXPECT_NO_THROW(check_energy_declared(g, declared_only(s), nullptr));
+  const Json r = energy_report(g, s, pf);
+  const Json own = energy_report(load_energy_table(dir + "warped-compression.yaml"), s, pf);
+  for (const char* k : {"rf_bank_read", "rf_bank_write", "rf_bank_leakage", "rf_wire", "fu_sp",
+                        "l1", "l2", "memory"})
+    EXPECT_DOUBLE_EQ(r["breakdown"][k].get<double>(), own["breakdown"][k].get<double>()) << k;
+  for (const char* k : {"fetch", "decode", "issue", "operand_collection", "writeback",
+                        "memory_pipeline", "sm_static"})
+    EXPECT_GT(r["breakdown"][k].get<double>(), 0) << k;
+  EXPECT_GT(r["sm_energy_pj"].get<double>(),
+            own["sm_energy_pj"].get<double>() - own["breakdown"]["l2"].get<double>());
+  // Every shipped table loads and keeps the identity on both recorded runs' stats it prices.
+  for (const char* name :
+       {"warped-compression", "gebhart", "wir", "gpuwattch-fermi", "accelwattch-rf"})
+    EXPECT_NO_THROW(energy_report(load_energy_table(dir + name + ".yaml"), s, pf)) << name;
+}

@@ -20,9 +20,11 @@ public:
                            "register-read stages: an instruction dispatches this many cycles "
                            "after issue at the earliest; results are forwarded",
                            1, 64)),
-        forwarded_(stats().scalar("operands_forwarded",
-                                  "operands replaced by a result still in flight (forwarding)",
-                                  "registers")) {}
+        forwarded_(stats().vector(
+            "operands_forwarded", 2,
+            "operands replaced by a result still in flight (forwarding), by the storage whose "
+            "discarded read they replaced: mrf, or rfc (a hit on the register's older value)",
+            "registers", {"mrf", "rfc"})) {}
 
   unsigned read_stages() const override { return stages_; }
 
@@ -49,12 +51,13 @@ protected:
     const Forwarded& f = fwd_[t.operand];
     Operand& o = ops_[t.operand];
     o.value = f.value;
+    const bool over_rfc = t.from == Store::Rfc; // the storage whose read is discarded
     t.from = Store::Bypass;
     t.version = f.version;
     const Cycle at = std::max(now() + clock_->cycles(d), f.ready);
     arrive(o, t, clock_->time(at - now()));
     ++writes_;
-    ++forwarded_;
+    ++forwarded_[over_rfc ? 1 : 0];
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
@@ -71,7 +74,7 @@ private:
     LaneValues value{};
   };
   const unsigned stages_;
-  uint64_t& forwarded_;
+  Stat& forwarded_;
   std::vector<Forwarded> fwd_; // per operand
   Packet q_;
 };
