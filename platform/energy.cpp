@@ -233,6 +233,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"allocator", "reuse_misses", "", R::NotEvent, "WIR: outcomes of reuse-buffer lookups"},
     {"allocator", "reused_sources", "", R::NotEvent, "WIR: operands never read"},
     {"allocator", "reuse_skipped", "", R::NotEvent, "WIR: instructions by reason"},
+    {"allocator", "reuse_miss_kinds", "", R::NotEvent, "WIR: reuse-buffer misses by cause"},
     {"allocator", "reuse_pending_waits", "", R::NotEvent, "WIR: pending-retry queue entries"},
     {"allocator", "reuse_pending_hits", "", R::NotEvent, "WIR: outcomes of pending retries"},
     {"allocator", "stage_full", "", R::NotEvent, "WIR: refused issue attempts"},

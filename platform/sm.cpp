@@ -514,6 +514,7 @@ TimingSpec Sm::timing_spec() const {
   }
   t.ccu_hit_latency = c.collectors[0]->cache_hit_latency();
   t.renaming = c.writeback->renames();
+  t.rename_stages = c.allocator->front_stages();
   t.bank_rows_total = shape_.banks * shape_.storage_rows;
   return t;
 }

@@ -7,7 +7,11 @@
 
 #include <memory>
 #include <random>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
+
+#include "gpurf/modules/common/hash.h"
 
 #include "gpurf/platform/stats.h"
 #include "gpurf/policies/wir_regs.h"
@@ -29,6 +33,7 @@ struct WirOptions {
   unsigned verify_cache = 0;  // RLPV: verify-cache entries (Sec. VI-C; 0: none)
   bool capped = false;        // capped-register policy (Sec. V-E)
   unsigned stages = 4;        // cycles the WIR stages add (rename 1 + reuse 1 + allocation)
+  unsigned front_stages = 2;  // of which before the collectors (rename, reuse)
 };
 
 // The reuse-buffer tag of a renamed instruction: its static key and the physical registers of
@@ -44,6 +49,62 @@ inline ReuseTag reuse_tag(const WarpInst& inst) {
   }
   return t;
 }
+
+// Why reuse-buffer lookups miss (statistics only; no hardware keeps this): an earlier
+// instance of the tag still executing (pending), the tag recorded earlier in the launch but
+// replaced since (evicted), the same computation on the same values seen earlier in the launch
+// but under other physical registers (other_registers: the VSB did not unify the values, or
+// the earlier instance did not record), or a computation not seen before (first).
+class ReuseMissOracle {
+public:
+  enum Kind { kPending, kEvicted, kOtherRegisters, kFirst, kKinds };
+  static uint64_t tag_key(const ReuseTag& t) {
+    Hash64 h;
+    h.add(uint64_t(t.opcode) << 32 | uint64_t(t.regs) << 24 | uint64_t(uint16_t(t.block)) << 8 |
+          t.barriers);
+    for (unsigned j = 0; j < ReuseTag::kOperands; ++j) h.add(t.operand[j]);
+    return h.h;
+  }
+  // The computation by value: the tag's static and dynamic fields, its register operands'
+  // values and the result (a load's memory may have changed).
+  static uint64_t value_key(const WarpInst& inst) {
+    const InstInfo& info = *inst.info;
+    Hash64 h;
+    h.add(uint64_t(info.reuse_op) << 32 | uint64_t(uint16_t(inst.reuse_block)) << 8 |
+          inst.reuse_barriers);
+    for (unsigned j = 0; j < info.reuse_n; ++j) h.add_lanes(inst.src[info.reuse_src[j]].value);
+    for (unsigned k = 0; k < inst.n_dst; ++k) h.add_lanes(inst.dst[k].value);
+    return h.h;
+  }
+  // A lookup of `inst` with tag `t`: a hit (seen: nothing to classify), or the kind of miss;
+  // `pending`: the buffer holds the tag, its result not back.
+  Kind miss(const WarpInst& inst, const ReuseTag& t, bool pending) {
+    const uint64_t tk = tag_key(t);
+    const bool seen = !values_.insert(value_key(inst)).second;
+    if (pending || in_flight_.count(tk)) return kPending;
+    if (recorded_.count(tk)) return kEvicted;
+    return seen ? kOtherRegisters : kFirst;
+  }
+  void hit(const WarpInst& inst) { values_.insert(value_key(inst)); }
+  // A missing instruction will record tag `t` at retire (or gives the tag up: recorded false).
+  void executing(const ReuseTag& t) { ++in_flight_[tag_key(t)]; }
+  void retired(const ReuseTag& t, bool recorded) {
+    const uint64_t tk = tag_key(t);
+    if (auto it = in_flight_.find(tk); it != in_flight_.end() && !--it->second)
+      in_flight_.erase(it);
+    if (recorded) recorded_.insert(tk);
+  }
+  // The launch ended: its tags and computations go with the reuse buffer's entries.
+  void clear() {
+    values_.clear();
+    recorded_.clear();
+    in_flight_.clear();
+  }
+
+private:
+  std::unordered_set<uint64_t> values_, recorded_;
+  std::unordered_map<uint64_t, unsigned> in_flight_;
+};
 
 // The operations of WIR's added tables, counted in groups named as the energy table's
 // structures (configs/energy/wir.yaml, Table III: one count per table operation), beside
@@ -119,6 +180,7 @@ public:
   bool low_register = false;
   Cycle reuse_evicted_at = kNever, vsb_evicted_at = kNever;
   std::mt19937 rng{0x574952}; // fixed seed: runs are deterministic
+  ReuseMissOracle misses;     // statistics: why lookups miss
 };
 
 // Per SM: each sub-core's WIR tables (none without WIR units).

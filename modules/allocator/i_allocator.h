@@ -28,6 +28,8 @@ public:
 
   // The builder declares collector i (binding order) and the pipes it serves (bit i: Pipe i).
   void add_collector(unsigned pipe_mask) { collector_pipes_.push_back(pipe_mask); }
+  // Cycles from issue to the earliest collector binding (WIR's rename and reuse stages).
+  virtual unsigned front_stages() const { return 0; }
 
 protected:
   std::vector<unsigned> collector_pipes_;

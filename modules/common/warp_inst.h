@@ -133,7 +133,7 @@ struct InstInfo {
   uint32_t reuse_op = 0;
   uint8_t reuse_n = 0;
   std::array<uint8_t, 3> reuse_src{};
-  MemSpace reuse_load = MemSpace::None; // a reusable load and its space (load reuse)
+  MemSpace reuse_load = MemSpace::None; // a reusable load: its space (Const: read-only)
   uint8_t reuse_why = 0;                // not reusable: why (compiler/reuse_key.h ReuseKey::Why)
   // The operation apart from its register values (compiler/reuse_key.h computation_op): two
   // instances with equal ids and equal input and result values repeat one computation.
@@ -141,6 +141,8 @@ struct InstInfo {
   bool consumes_long_latency = false; // two-level scheduler: suspend before issuing
   bool produces_long_latency = false; // global/local/texture load
   MemSpace space = MemSpace::None;
+  // A generic-address access (space Global here): it may reach shared memory as well.
+  bool generic = false;
   MemKind mem = MemKind::None;
   bool barrier = false; // bar.sync / bar.red: the warp waits for its CTA
   bool exit = false;    // the warp (or its active threads) finish

@@ -229,6 +229,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
                  : t.is_atomic ? MemKind::Atomic
                                : MemKind::None;
       if (info.mem == MemKind::None) info.space = MemSpace::None;
+      info.generic = info.space == MemSpace::Global && in.space != ptx::Space::Global;
       info.barrier = t.barrier;
       info.exit = t.exit || (in.op == ptx::Op::Ret && f.is_entry);
       info.produces_long_latency = fp.long_latency.produces[i];

@@ -177,7 +177,7 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
 void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
   Inst* live = live_.find(i.seq);
   if (live && live->inst == &i) {
-    if (live->alloc != kNever || t < live->issue + 2)
+    if (live->alloc != kNever || t < live->issue + spec_.rename_stages)
       fail("latency", Where{"allocator", i.subcore, -1}, t, &i,
            "a collector bound twice, or before the rename and reuse stages ended");
     live->alloc = t;
@@ -619,8 +619,10 @@ void TimingChecker::reused(const WarpInst& i, Cycle t) {
   if (!spec_.renaming) fail("reuse", unit, t, &i, "a reuse on a platform that does not rename");
   if (s.alloc != kNever || s.reads)
     fail("reuse", unit, t, &i, "reused after taking a collector or reading a source");
-  if (t < s.issue + 2)
-    fail("latency", unit, t, &i, "reused before the rename and reuse stages (2 cycles) ended");
+  if (t < s.issue + spec_.rename_stages)
+    fail("latency", unit, t, &i,
+         "reused before the rename and reuse stages (" + std::to_string(spec_.rename_stages) +
+             " cycles) ended");
   // It reads nothing: its sources are released; its result is ready now.
   const InstInfo& info = *i.info;
   for (unsigned k = 0; k < info.n_src; ++k) {

@@ -92,6 +92,7 @@ struct TimingSpec {
   // must find the version the rename stage recorded, a destination may be remapped to a
   // register holding its value (Store::Rename), a reused instruction skips the backend.
   bool renaming = false;
+  unsigned rename_stages = 2;   // issue to the collector binding (WIR's rename and reuse)
   unsigned bank_rows_total = 0; // physical registers per sub-core
 };
 

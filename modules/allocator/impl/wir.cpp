@@ -27,9 +27,13 @@ public:
       : RoundRobinAllocator(nm, p, c),
         stages_(p.get_uint("stages", 4,
                            "cycles the WIR stages add to every instruction (Sec. VII-E: 4; "
-                           "Fig. 22 varies 3-7): rename 1 + reuse 1 before the collectors, "
-                           "the rest in the register-allocation stage",
-                           3, 16)),
+                           "Fig. 22 varies 3-7): front_stages before the collectors, the rest "
+                           "in the register-allocation stage",
+                           1, 16)),
+        front_(p.get_uint("front_stages", 2,
+                          "cycles of the rename and reuse stages before the collectors (Sec. "
+                          "VII-E: 1 each; 1: both in one cycle, a design exploration)",
+                          1, 2)),
         lookups_(stats().scalar("reuse_lookups", "reuse-buffer lookups", "instructions")),
         hits_(stats().scalar("reuse_hits",
                              "instructions that reused a result (bypassed the backend)",
@@ -49,7 +53,13 @@ public:
             "instructions",
             {"memory", "control", "guarded", "carry", "shuffle_vote", "no_register_result",
              "too_many_operands", "other_operand", "divergent", "load_reuse_off",
-             "load_after_store", "load_barriers", "pinned_source"})),
+             "load_after_store", "load_barriers", "pinned_source", "reuse_off"})),
+        miss_kinds_(stats().vector(
+            "reuse_miss_kinds", ReuseMissOracle::kKinds,
+            "reuse-buffer misses by cause: the tag's earlier instance still executing, the tag "
+            "recorded earlier in the launch but replaced, the same computation on the same values "
+            "earlier in the launch under other physical registers, or a first computation",
+            "instructions", {"pending", "evicted", "other_registers", "first"})),
         reused_sources_(stats().scalar("reused_sources",
                                        "source operands of reused instructions (never read: "
                                        "their consumers check the reused results)",
@@ -104,6 +114,11 @@ public:
                           "verify-read every VSB hit (false: trust the signature; a fault "
                           "injection: false matches then rename to wrong values)");
     o.stages = stages_;
+    o.front_stages = front_;
+    if (stages_ < front_)
+      p.fail("stages", std::to_string(stages_) + " is fewer than front_stages (" +
+                           std::to_string(front_) +
+                           "): the rename and reuse stages are part of it");
     if (o.vsb_entries & (o.vsb_entries - 1)) p.fail("vsb_entries", "must be a power of two");
     if (o.reuse_entries & (o.reuse_entries - 1)) p.fail("reuse_entries", "must be a power of two");
     if (o.phys_regs > storage)
@@ -156,6 +171,8 @@ public:
     if (!pending_.empty()) wake(now + 1);
   }
 
+  unsigned front_stages() const override { return front_; }
+
   void dump_state(std::ostream& os) const override {
     RoundRobinAllocator::dump_state(os);
     for (unsigned k = 0; k < stage_.size(); ++k)
@@ -170,18 +187,17 @@ protected:
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     const unsigned k = t.inst->scheduler;
     if (k >= stage_.size()) stage_.resize(k + 1);
-    if (in_stages(stage_[k]) == kFrontStages) { // both stages taken
+    if (in_stages(stage_[k]) == front_) { // every stage taken
       ++latch_full_;
       t.busy = true;
       return;
     }
-    stage_[k].push_back({t.inst, now() + kFrontStages, false});
+    stage_[k].push_back({t.inst, now() + front_, false});
     ++issued_;
-    wake(now() + kFrontStages);
+    wake(now() + front_);
   }
 
 private:
-  static constexpr unsigned kFrontStages = 2; // rename, reuse (Sec. VII-E)
   struct Latch {
     WarpInst* inst = nullptr;
     Cycle ready = 0;
@@ -216,9 +232,11 @@ private:
     WirState::WarpMem& m = state_->mem[lw];
     const InstInfo& info = *inst.info;
     if (info.mem == MemKind::Store || info.mem == MemKind::Atomic) {
-      m.stored_shared |= info.space == MemSpace::Shared || info.space == MemSpace::Global;
-      m.stored_global |= info.space == MemSpace::Global; // generic included: either space
-      m.stored_param |= info.space == MemSpace::Param;   // a call's arguments or return value
+      // Two flags (Sec. VI-A): a global store stops global loads only; a generic store
+      // (no PTXPlus form) may write either space.
+      m.stored_shared |= info.space == MemSpace::Shared || info.generic;
+      m.stored_global |= info.space == MemSpace::Global;
+      m.stored_param |= info.space == MemSpace::Param; // a call's arguments or return value
     }
     if (info.barrier) {
       m.stored_shared = m.stored_global = false;
@@ -233,7 +251,15 @@ private:
   }
 
   // Why an instruction did not look up (the static reasons first, as ReuseKey::Why - 1).
-  enum Skip { kDivergent = 8, kLoadOff, kLoadAfterStore, kLoadBarriers, kPinned, kSkipKinds };
+  enum Skip {
+    kDivergent = 8,
+    kLoadOff,
+    kLoadAfterStore,
+    kLoadBarriers,
+    kPinned,
+    kReuseOff,
+    kSkipKinds
+  };
   bool skip(unsigned why) {
     ++skipped_[why];
     return false;
@@ -242,7 +268,8 @@ private:
   // Whether `inst` may look the reuse buffer up; sets its tag's dynamic fields.
   bool reusable(WarpInst& inst) {
     const InstInfo& info = *inst.info;
-    if (!state_ || !state_->options.reuse) return false;
+    if (!state_) return false;
+    if (!state_->options.reuse) return skip(kReuseOff); // register reuse only
     if (!info.reuse_op) return skip(info.reuse_why ? info.reuse_why - 1u : 0u);
     // Not all 32 lanes active, as the hardware sees it (divergence, or a CTA's partial last
     // warp, whose lanes without a thread hold 0, not another warp's values).
@@ -261,6 +288,8 @@ private:
     if ((shared && m.stored_shared) || (info.reuse_load == MemSpace::Global && m.stored_global) ||
         (info.reuse_load == MemSpace::Param && m.stored_param))
       return skip(kLoadAfterStore);
+    // Read-only memory reuses as arithmetic does (Fig. 10 i1, i2): no barrier count.
+    if (info.reuse_load == MemSpace::Const) return true;
     if (m.barriers > 31) return skip(kLoadBarriers);
     // The block: its CTA slot (the paper's Thread Block ID). The writeback drops a block's
     // entries when it ends, before the slot's next block (other shared memory) starts.
@@ -279,6 +308,7 @@ private:
     looked_up_ = true;
     const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
     if (l.hit && !l.pending) {
+      state_->misses.hit(inst);
       bypass(inst, l);
       return true;
     }
@@ -288,6 +318,7 @@ private:
       return true;
     }
     ++misses_;
+    ++miss_kinds_[state_->misses.miss(inst, tag, l.hit)];
     if (l.hit) return false;    // another instruction is computing it; no room to wait
     if (state_->low_register) { // the miss frees the entry's registers instead of recording
       if (state_->reuse.evict(l.index, state_->regs, now())) state_->reuse_evicted_at = now();
@@ -295,6 +326,7 @@ private:
     }
     // It records its tag at retire: its source registers must keep their values till then.
     inst.reuse_tagged = true;
+    state_->misses.executing(tag);
     for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
       if (tag.regs >> j & 1) state_->regs.ref(tag.operand[j]);
     if (state_->options.pending_retry) state_->reuse.reserve(tag, state_->regs, now());
@@ -325,15 +357,18 @@ private:
     if (pending_.empty()) return;
     WarpInst* inst = pending_.front();
     pending_.pop_front();
-    const ReuseBuffer::Lookup l = state_->reuse.lookup(reuse_tag(*inst));
+    const ReuseTag tag = reuse_tag(*inst);
+    const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
     ++state_->events.reuse_lookups;
     if (l.hit && !l.pending) {
       ++pending_hits_;
+      state_->misses.hit(*inst);
       bypass(*inst, l);
     } else if (l.hit) {
       pending_.push_back(inst);
     } else {
       ++misses_;
+      ++miss_kinds_[state_->misses.miss(*inst, tag, false)];
       unbound_.push_back(inst);
     }
     wake(now + 1);
@@ -353,7 +388,7 @@ private:
     }
   }
 
-  const unsigned stages_;
+  const unsigned stages_, front_; // all added cycles; those before the collectors
   WirState* state_ = nullptr;
   std::vector<std::deque<Latch>> stage_; // per scheduler: the rename and reuse stages
   std::deque<WarpInst*> pending_;        // pending-retry queue
@@ -364,7 +399,7 @@ private:
   Packet pkt_;
   uint64_t issued_ = 0;
   uint64_t &lookups_, &hits_, &misses_, &pending_waits_, &pending_hits_;
-  Stat& skipped_;
+  Stat &skipped_, &miss_kinds_;
   uint64_t &reused_sources_, &latch_full_, &waits_;
 };
 

@@ -104,7 +104,11 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
     return no(ReuseKey::ShuffleVote);
   if (in.dst.size() != 1 || !in.dst[0].is_reg() || f.regs[in.dst[0].reg].is_pred)
     return no(ReuseKey::NoRegisterResult);
-  if (load) k.load = space;
+  // Read-only memory (Sec. VI-A, Fig. 10 i1, i2: no store can change it, so its loads reuse
+  // as arithmetic does): the constant space, and global loads through the non-coherent path
+  // (ld.global.nc: PTX requires the data read-only for the kernel's lifetime; sm_1x's texture
+  // fetches).
+  if (load) k.load = in.nc ? MemSpace::Const : space;
   Hash h;
   add_opcode(h, in);
   // A register operand: a constant operand's identity, or its halves as tag operands.

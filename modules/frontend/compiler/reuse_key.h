@@ -30,7 +30,9 @@ struct ReuseKey {
   // Register operands in operand order, as (vreg, 32-bit half): a 64-bit register (a global
   // address) takes two tag operands. At most 3 in all.
   std::vector<std::pair<unsigned, unsigned>> regs;
-  MemSpace load = MemSpace::None; // a load (load reuse, Sec. VI-A): its space
+  // A load (load reuse, Sec. VI-A): its space; Const for every read-only load (ld.const and
+  // ld.global.nc), which no store or barrier condition limits.
+  MemSpace load = MemSpace::None;
   // Why not (op 0): the class of the first rule that excludes it (statistics: what limits
   // the reuse opportunities; allocator `wir` reuse_skipped lists them in this order).
   enum Why : uint8_t {

@@ -90,7 +90,9 @@ public:
 
   bool renames() const override { return true; }
 
-  unsigned write_stage() const override { return state_ ? state_->options.stages - 2 : 0; }
+  unsigned write_stage() const override {
+    return state_ ? state_->options.stages - state_->options.front_stages : 0;
+  }
 
   void finish() override {
     PriorityWriteback::finish();
@@ -256,6 +258,7 @@ protected:
       s.reuse.fill(tag, unsigned(inst->dst[0].phys), s.regs, now(),
                    inst->n_dst > 1 ? inst->dst[1].phys : -1);
       ++s.events.reuse_inserts;
+      s.misses.retired(tag, true);
       for (unsigned j = 0; j < ReuseTag::kOperands; ++j) // the lookup's references
         if (tag.regs >> j & 1) s.regs.unref(tag.operand[j], now());
     }
@@ -291,7 +294,10 @@ private:
   // parameters and follows a grid-wide barrier. Every sub-core's buffer is emptied.
   void launch_ended() {
     for (unsigned k = 0; k < ctx_.wir->subcores(); ++k)
-      if (WirState* s = ctx_.wir->at(k)) launch_drops_ += s->reuse.clear(s->regs, now());
+      if (WirState* s = ctx_.wir->at(k)) {
+        launch_drops_ += s->reuse.clear(s->regs, now());
+        s->misses.clear();
+      }
   }
 
   // (bank, row) of physical register p.
@@ -382,6 +388,7 @@ private:
     const ReuseTag tag = reuse_tag(inst);
     // Its reservation goes too (pending-retry): waiting instructions then execute.
     if (state_->options.pending_retry) state_->reuse.cancel(tag, state_->regs, now());
+    state_->misses.retired(tag, false);
     for (unsigned j = 0; j < ReuseTag::kOperands; ++j)
       if (tag.regs >> j & 1) state_->regs.unref(tag.operand[j], now());
     inst.reuse_tagged = false;
