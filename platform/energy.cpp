@@ -195,6 +195,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
      "port cycles; priced per slice by bank slice_reads and slice_writes"},
     {"arbiter", "coalesced", "", R::NotEvent,
      "CMRC: requests served by another request's access; no access of their own"},
+    {"arbiter", "unpaired", "", R::NotEvent,
+     "CMRC: port cycles that served one request, by why; priced as the bank's slices"},
 
     {"allocator", "allocations", "", R::NotModelled, "collector allocation logic"},
     {"allocator", "full", "", R::NotEvent, "refused attempts"},
