@@ -302,6 +302,19 @@ ConfigPtr load_config(const std::string& path) {
   return l.load_file(path, nullptr, "");
 }
 
+ConfigPtr load_platform_file(const std::string& path) {
+  ConfigPtr root = load_config(path);
+  bool sets = root->find("name") != nullptr;
+  for (const std::string& k : root->keys())
+    sets = sets || root->find(k)->kind == ConfigNode::Kind::Map;
+  if (!sets)
+    throw ConfigError(display(path) +
+                      ": the platform file sets nothing (no `name:` and no unit section); a "
+                      "platform names itself and its units, or includes one that does, e.g. "
+                      "`include: fermi.yaml` (the platforms: gpurf --list platforms)");
+  return root;
+}
+
 ConfigPtr parse_config_string(const std::string& text, const std::string& name) {
   Loader l;
   return l.load_text(text, name, identity(name));

@@ -38,6 +38,9 @@ using ConfigPtr = std::shared_ptr<ConfigNode>;
 // included files first, then this map's keys over them (deep merge of maps). A value tagged
 // `!include f.yaml` is replaced by the contents of f.yaml. Paths are relative to the file.
 ConfigPtr load_config(const std::string& path);
+// A platform file (includes resolved): one that names no platform (`name:`) and sets no unit
+// section would run an all-default SM without a word, so it is refused (ConfigError).
+ConfigPtr load_platform_file(const std::string& path);
 ConfigPtr parse_config_string(const std::string& text, const std::string& name);
 
 // Applies one `key.path=value` override; the value is parsed as YAML (scalar, [list], {map}).

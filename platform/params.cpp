@@ -137,6 +137,11 @@ void Params::fail(const std::string& name, const std::string& what) const {
   throw ConfigError((at ? at->where() + ": " : std::string()) + key + ": " + what);
 }
 
+std::string Params::where(const std::string& name) const {
+  const ConfigNode* at = node_ ? node_->find(name) : nullptr;
+  return at && at->kind != ConfigNode::Kind::Null ? at->where() : "default";
+}
+
 bool Params::fill_defaults = false;
 
 const ConfigNode* Params::value(const std::string& name, const ParamDecl& d) {

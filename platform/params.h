@@ -51,6 +51,9 @@ public:
   void accept_unused();
   // Throws ConfigError naming this parameter set's key `name` with message `what`.
   [[noreturn]] void fail(const std::string& name, const std::string& what) const;
+  // Where key `name` of this set was given ("file:line", "command line") or "default": for
+  // messages about a rule between two keys.
+  std::string where(const std::string& name) const;
 
   // When set, every parameter read at its default is written into the tree (--dump-config).
   static bool fill_defaults;

@@ -80,7 +80,11 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   shape_.clock_ghz = ghz;
   watchdog_ = sm.get_uint("watchdog_cycles", 200000,
                           "stop when no instruction retires for this many cycles", 100, 1u << 31);
-  max_cycles_ = sm.get_int("max_cycles", 2000000000, "stop after this many cycles", 1, INT64_MAX);
+  // 5e8 cycles is about half an hour of host time: the last bound on a runaway run, after the
+  // front-end's loop watch and progress bound (modules/frontend/loop_watch.h).
+  max_cycles_ =
+      sm.get_int("max_cycles", 500000000,
+                 "stop after this many cycles (raise it for longer kernels)", 1, INT64_MAX);
   checks_ = sm.get_bool("checks", true,
                         "run the timing checker and the conservation identities (off: speed "
                         "runs only; docs/checks.md)");
@@ -95,8 +99,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                                      0, 1u << 30);
   const unsigned sub = shape_.subcores;
   if (shape_.warps % sub)
-    sm.fail("warps", std::to_string(shape_.warps) + " warps do not divide over " +
-                         std::to_string(sub) + " sub-cores");
+    sm.fail("subcores", std::to_string(sub) + " sub-cores do not divide sm.warps = " +
+                            std::to_string(shape_.warps) + " (" + sm.where("warps") +
+                            "): each sub-core holds sm.warps / sm.subcores warps");
   shape_.regs_per_thread = data_regs_ = std::max(1u, regs_per_thread);
   shape_.preds_per_thread = std::max(frontend.predicate_registers(), mode.predicates);
   preds_in_banks_ =
@@ -714,7 +719,10 @@ Cycle Sm::advance() {
         u->tick(now);
       }
     if (vcd_) vcd_->sample();
-    if (now >= max_cycles_) return stop("max_cycles reached at cycle " + std::to_string(now)), 0;
+    if (now >= max_cycles_)
+      return stop("max_cycles reached at cycle " + std::to_string(now) +
+                  " (raise it with -p sm.max_cycles=N or --max-cycles N)"),
+             0;
     if ((now & 0xffff) == 0) {
       auto t = std::chrono::steady_clock::now();
       if (t - last_report_ > std::chrono::seconds(3)) {

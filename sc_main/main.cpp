@@ -259,7 +259,7 @@ void make_out_dir(const std::string& dir, const std::string& opt = "--out") {
 }
 
 ConfigPtr platform(const Cli& c) {
-  ConfigPtr root = load_config(c.platform());
+  ConfigPtr root = load_platform_file(c.platform());
   for (const auto& o : c.overrides) apply_override(*root, o);
   return root;
 }
@@ -659,12 +659,19 @@ int suite(const Cli& c) {
   if (!c.kernels.empty()) {
     std::stringstream ss(c.kernels);
     for (std::string k; std::getline(ss, k, ',');) kernels.push_back(k);
+    if (kernels.empty() || c.kernels.back() == ',' ||
+        std::find(kernels.begin(), kernels.end(), "") != kernels.end())
+      throw ConfigError("--kernels: '" + c.kernels +
+                        "' has an empty kernel name; expected suite kernels or launch files "
+                        "separated by commas, e.g. --kernels sgemm,scan");
   } else {
     for (auto& e : fs::directory_iterator(kSource + "/workloads"))
       if (e.path().extension() == ".yaml") kernels.push_back(e.path().stem());
     std::sort(kernels.begin(), kernels.end());
   }
-  for (auto& k : kernels) workload_path(k); // unknown names fail before anything runs
+  for (auto& k : kernels) // unknown names fail before anything runs
+    named_yaml("--kernels", k, kSource + "/workloads", "launch file or suite kernel", "kernels",
+               {"synthetic"});
   const std::string out = c.out.empty() ? "out" : c.out;
   // What this suite is: a resumed one must be the same.
   nlohmann::ordered_json what;

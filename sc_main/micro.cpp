@@ -181,7 +181,7 @@ const std::vector<std::string> kMicroCompiler = {
 Platform load_platform(const Options& o) {
   Platform pl;
   pl.name = fs::path(o.platform).stem();
-  pl.root = load_config(o.platform);
+  pl.root = load_platform_file(o.platform);
   for (const auto& ov : o.overrides) apply_override(*pl.root, ov);
   for (const auto& ov : kMicroCompiler) apply_override(*pl.root, ov);
   Params::fill_defaults = true;

@@ -65,6 +65,7 @@ std::string FrontendOptions::describe() const {
          " reuse_profile_warps=" + std::to_string(reuse_profile_warps) +
          " reuse_rthld=" + std::to_string(reuse_rthld) +
          " reuse_oracle=" + (reuse_oracle ? "true" : "false") +
+         " progress_bound=" + std::to_string(progress_bound) +
          " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base);
 }
 
@@ -105,6 +106,11 @@ FrontendOptions frontend_options(Params& top) {
       "reuse_oracle", false,
       "Malekeh oracle hints: run every warp functionally first and give each dynamic instance "
       "its own exact near/far bits (what the profile's majority bit loses)");
+  o.progress_bound = uint64_t(fe.get_int(
+      "progress_bound", int64_t(1) << 24,
+      "stop a kernel as one that cannot end after this many warp instructions per SM in which no "
+      "warp stored to global memory, ran an atomic, passed a barrier or exited (0: no bound)",
+      0, int64_t(1) << 62));
   const int64_t kTop = int64_t(1) << 48;
   o.data_base = uint64_t(fe.get_int(
       "data_base", 0x01000000,
@@ -133,7 +139,7 @@ FrontendOptions frontend_options(ConfigNode& platform) {
 PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& options,
                          const compiler::PtxasLookup& ptxas)
     : launch_(launch), initial_vars_(launch.vars), options_(options),
-      step_(std::make_unique<ptx::StepResult>()) {
+      step_(std::make_unique<ptx::StepResult>()), loops_(options.progress_bound) {
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   try {
     std::string why;
@@ -552,6 +558,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   max_ctas_ = occ.ctas;
   sm_warps_ = limits.warp_slots();
   sms = std::max(1u, sms);
+  loops_.set_sms(sms);
 
   ctas_.assign(size_t(max_ctas_) * sms, CtaSlot{});
   // A slot's finished warps keep counting over launches (a new count tells the SM that the
@@ -945,21 +952,49 @@ void PtxFrontend::execute_b2r(unsigned warp, WarpInst& out) {
 }
 
 void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out) {
-  const bool progress =
-      info.mem == MemKind::Store || info.mem == MemKind::Atomic || info.barrier || info.exit;
-  loops_.executed(progress);
-  if (progress || info.op_class != OpClass::Control || !loops_.sample(warp)) return;
+  const LoopWatch::Progress p = LoopWatch::progress_of(info);
+  loops_.executed(p);
+  if (loops_.over_bound()) throw WorkloadError(runaway_message(warp, info));
+  if (p != LoopWatch::Progress::None || info.op_class != OpClass::Control || !loops_.sample(warp))
+    return;
+  if (control_.empty()) control_ = control_registers(info_, regs_per_thread(), preds_per_thread());
   const WarpSlot& w = warps_[warp];
   Hash64 h;
   h.add(uint64_t(info.pc) << 32 | out.active_mask);
-  for (const auto* regs : {&w.shadow, &w.pshadow})
-    for (const LaneValues& v : *regs) h.add_lanes(v);
+  for (size_t r = 0; r < w.shadow.size(); ++r)
+    if (control_[r]) h.add_lanes(w.shadow[r]);
+  for (size_t r = 0; r < w.pshadow.size(); ++r)
+    if (control_[w.shadow.size() + r]) h.add_lanes(w.pshadow[r]);
   if (loops_.stuck(warp, h.h))
     throw WorkloadError("the kernel can never end: for " + std::to_string(loops_.quiet()) +
                         " warp instructions no warp stored, ran an atomic, passed a barrier or "
                         "exited, and every warp keeps returning to a state it had (warp " +
                         std::to_string(warp) + " at PTX line " + std::to_string(info.ptx_line) +
-                        ": the same pc, active lanes and registers); a spin loop?");
+                        ": the same pc, active lanes and the registers its branches depend on); "
+                        "a spin loop, or a loop whose counter never changes?");
+}
+
+std::string PtxFrontend::runaway_message(unsigned warp, const InstInfo& info) const {
+  // Where the live warps are (the one that just ran: its instruction), most warps first.
+  std::map<unsigned, unsigned> at;
+  ++at[info.ptx_line];
+  for (unsigned i = 0; i < warps_.size(); ++i)
+    if (i != warp && warps_[i].cta_slot >= 0 && warps_[i].next) ++at[warps_[i].next->ptx_line];
+  std::vector<std::pair<unsigned, unsigned>> lines(at.begin(), at.end());
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::ostringstream o;
+  o << "the kernel looks unable to end: for " << loops_.since_global()
+    << " warp instructions no warp stored to global memory, ran an atomic, passed a barrier or "
+       "exited (frontend.progress_bound = "
+    << loops_.bound() << " per SM); the warps wait at " << module().filename;
+  for (size_t i = 0; i < lines.size() && i < 4; ++i)
+    o << (i ? ", " : " ") << "line " << lines[i].first << " (" << lines[i].second
+      << (lines[i].second == 1 ? " warp)" : " warps)");
+  if (lines.size() > 4) o << " and " << lines.size() - 4 << " more lines";
+  o << ". A loop whose exit condition never becomes true? If the kernel really computes this "
+       "long without storing, raise the bound: -p frontend.progress_bound=N (0: none)";
+  return o.str();
 }
 
 uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,

@@ -85,6 +85,9 @@ struct FrontendOptions {
   unsigned reuse_profile_warps = 0, reuse_rthld = 12;
   // Oracle hints: every warp profiled, each dynamic instance gets its own exact bits.
   bool reuse_oracle = false;
+  // Warp instructions per SM without a global store, atomic, barrier or exit before the
+  // kernel is stopped as one that cannot end (loop_watch.h; 0: no bound).
+  uint64_t progress_bound = uint64_t(1) << 24;
   // Where gpurf puts what is not the host's in the global address space: the module's
   // .global/.const variables (kDataBytes from data_base) and the timing-only windows of generic
   // accesses to param, shared and local memory (kWindowBytes from window_base: param, shared at
@@ -94,8 +97,8 @@ struct FrontendOptions {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
            reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld &&
-           reuse_oracle == o.reuse_oracle && data_base == o.data_base &&
-           window_base == o.window_base;
+           reuse_oracle == o.reuse_oracle && progress_bound == o.progress_bound &&
+           data_base == o.data_base && window_base == o.window_base;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -309,6 +312,8 @@ private:
   unsigned func_base(const ptx::Function* f) const;
   // Stops a kernel that can never end (loop_watch.h); after every executed instruction.
   void watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out);
+  // The progress bound's message: the bound and the PTX lines where the warps are.
+  std::string runaway_message(unsigned warp, const InstInfo& info) const;
   // The pc (InstInfo::pc) of the instruction an engine peek offers.
   unsigned pc_of(const ptx::Peek& p) const;
   // Malekeh's reuse hints: runs the first CTAs functionally on a private overlay of the
@@ -364,6 +369,7 @@ private:
   uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;
   uint64_t undefined_reads_ = 0;
   LoopWatch loops_;
+  std::vector<bool> control_; // control_registers() of the kernel, when first needed
 };
 
 } // namespace gpurf

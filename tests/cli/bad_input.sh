@@ -40,7 +40,18 @@ expect_exit 2 "command line" "bank.count" "'0'" "[1, 4096]" -- run -p bank.count
 # Counts that do not divide over the sub-cores: 48 warps split over 3, 2 schedulers do not.
 expect_exit 2 "gpgpusim-gtx480.yaml:" "scheduler.count" "2 does not divide over 3 sub-cores" \
   -- run -p sm.subcores=3
-expect_exit 2 "sm.warps" "48 warps do not divide over 5 sub-cores" -- run -p sm.subcores=5
+# The key the user gave is the one named, with the other key's value and where it came from.
+expect_exit 2 "command line: sm.subcores" "5 sub-cores do not divide sm.warps = 48 (" \
+  -- run -p sm.subcores=5
+# A platform file that sets nothing would run an all-default SM: refused, empty or a comment.
+: >"$TMP/empty.yaml"
+printf '# only a comment\n' >"$TMP/comment.yaml"
+expect_exit 2 "empty.yaml: the platform file sets nothing" -- run --platform "$TMP/empty.yaml"
+expect_exit 2 "comment.yaml: the platform file sets nothing" "include: fermi.yaml" \
+  -- micro --platform "$TMP/comment.yaml"
+# An empty list entry in --kernels names --kernels, not --workload.
+expect_exit 2 "--kernels: ',,' has an empty kernel name" -- suite --kernels ,,
+expect_exit 2 "--kernels" "'sgem'" "did you mean 'sgemm'" -- suite --kernels sgem
 
 # Bad -p (no '='), unknown argument, missing platform file, missing option value.
 expect_exit 2 "override 'bank.count'" "missing '='" -- run -p bank.count
@@ -171,9 +182,18 @@ expect_exit 2 "unknown argument '--platfrom'" "did you mean '--platform'?" -- ru
 expect_exit 2 "did you mean 'gebhart'?" -- micro --platform gebhar
 # A spin loop no thread can leave stops in seconds (not at sm.max_cycles, hours later) with
 # a message and partial statistics.
-expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop?" \
+expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop" \
   -- run --workload "$SRC/tests/cli/data/spin.yaml" --out "$TMP/spin"
 [ -s "$TMP/spin/stats.json" ] || fail "the stopped spin loop wrote no statistics"
+# A sum loop whose counter increment is gone: its sum changes, the registers its branch depends
+# on do not: stopped in seconds. The same loop keeping its sum in local memory (a debug build)
+# changes memory every iteration: the progress bound stops it, naming the lines.
+expect_exit 1 "the kernel can never end" "PTX line 33" "counter never changes" \
+  -- run --workload "$SRC/tests/cli/data/runaway.yaml" --out "$TMP/runaway"
+expect_exit 1 "frontend.progress_bound = 200000 per SM" "runaway.ptx line 63" \
+  "-p frontend.progress_bound=N" \
+  -- run --workload "$SRC/tests/cli/data/runaway_local.yaml" -p frontend.progress_bound=200000
+expect_exit 2 "frontend.progress_bound" "'-1'" -- run --workload sgemm -p frontend.progress_bound=-1
 
 # --max-cycles N is sm.max_cycles (checked as the parameter); -jN is -j N.
 expect_exit 1 "max_cycles reached at cycle 1000" -- run --workload sgemm --max-cycles 1000
