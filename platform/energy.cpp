@@ -221,6 +221,8 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"arbiter", "divergent_writes", "", R::NotEvent,
      "W-C at the MRF port: uncompressed writes (no compressor activation)"},
     {"arbiter", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
+    {"arbiter", "unpaired", "", R::NotEvent,
+     "CMRC: port cycles that served one request, by why; priced as the bank's slices"},
 
     {"allocator", "allocations", "", R::Scope,
      "collector allocation: the instruction written into a collector (operand collection)"},

@@ -287,3 +287,61 @@ void read_behind_two_blocked(unsigned window) {
 TEST(UnitArbiter, SearchWindowTwoStopsAtTheSecondBlockedRead) { read_behind_two_blocked(2); }
 TEST(UnitArbiter, SearchWindowThreeReachesTheThirdRead) { read_behind_two_blocked(3); }
 TEST(UnitArbiter, SearchWindowZeroSearchesTheWholeQueue) { read_behind_two_blocked(0); }
+
+// `unpaired` names why a port cycle served one request only, by the closest partner seen;
+// with `coalesced` it adds up to the bank accesses.
+namespace {
+enum { kFullWidth, kAlone, kTooWide, kSameParity, kKindOff, kCollectorBusy };
+uint64_t unpaired(Bench& b, int why) { return stat(*b.arb, "unpaired", why); }
+void expect_one_unpaired(Bench& b, int why) {
+  for (int k = kFullWidth; k <= kCollectorBusy; ++k)
+    EXPECT_EQ(unpaired(b, k), k == why ? 1u : 0u) << "label " << k;
+  EXPECT_EQ(stat(*b.arb, "coalesced") + 1u, stat(*b.arb, "bank_accesses"));
+}
+} // namespace
+
+TEST(UnitArbiter, UnpairedAloneInTheQueue) {
+  Bench b({{4, false}}, "{window: 8}", "coalescing");
+  b.read(0, 2, 0, 0x1);
+  b.tick(0);
+  expect_one_unpaired(b, kAlone);
+}
+TEST(UnitArbiter, UnpairedFullWidthPrimary) {
+  Bench b({{4, false}}, "{window: 8}", "coalescing");
+  b.read(0, 2, 0, 0xf);
+  b.read(0, 3, 1, 0x8);
+  b.tick(0);
+  expect_one_unpaired(b, kFullWidth);
+}
+TEST(UnitArbiter, UnpairedWidthsAddPastFourBytes) {
+  Bench b({{4, false}}, "{window: 8}", "coalescing");
+  b.read(0, 2, 0, 0x7); // even row, 3 bytes
+  b.read(0, 3, 1, 0xc); // odd row, 2 bytes
+  b.tick(0);
+  expect_one_unpaired(b, kTooWide);
+}
+TEST(UnitArbiter, UnpairedSameParityBeatsTooWide) {
+  Bench b({{4, false}}, "{window: 8}", "coalescing");
+  b.read(0, 2, 0, 0x1);
+  b.read(0, 3, 1, 0xf); // too wide
+  b.read(0, 4, 2, 0x1); // narrow, but even like the primary
+  b.tick(0);
+  expect_one_unpaired(b, kSameParity);
+}
+TEST(UnitArbiter, UnpairedKindOff) {
+  Bench b({{4, false}}, "{window: 8, kinds: [read_read_same_inst]}", "coalescing");
+  b.write(0, 2, 0x1);
+  b.read(0, 3, 0, 0x8); // disjoint, but read + write is off
+  b.tick(0);
+  expect_one_unpaired(b, kKindOff);
+}
+TEST(UnitArbiter, UnpairedCollectorBusy) {
+  Bench b({{4, false}, {4, false}}, "{window: 8}", "coalescing");
+  b.read(0, 1, 1, 0x8); // bank 0 fills collector 1's slice 3 this cycle
+  b.read(1, 2, 0, 0x1);
+  b.read(1, 3, 1, 0x8); // disjoint from bank 1's primary, but collector 1's slice 3 is taken
+  b.tick(0);
+  EXPECT_EQ(unpaired(b, kCollectorBusy), 1u);
+  EXPECT_EQ(unpaired(b, kAlone), 1u); // bank 0's read
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 2u);
+}

@@ -7,10 +7,13 @@
 // crossbar): a read enters it when its slices are free there this cycle, so two reads from
 // two banks reach one collector in one cycle (kind 5) when their slices are disjoint.
 // With unlimited_ports every queued request is granted at once (the Fig. 1 limit study).
+// `unpaired` says why a port cycle served one request only (docs/cmrc.md): the isolating
+// statistic of the access reduction (queue too short, widths too wide, rows of one parity).
 #include <algorithm>
 
 #include "gpurf/modules/arbiter/impl/write_first.h"
 #include "gpurf/policies/cmrc_coalesce.h"
+#include "gpurf/policies/cmrc_format.h"
 
 namespace gpurf {
 
@@ -27,7 +30,16 @@ public:
                               "requests per cycle (collector_ports, window and kinds unused)")),
         coalesced_(stats().vector("coalesced", cmrc::kKinds,
                                   "requests served by another request's access, by Table I kind",
-                                  "accesses", cmrc::kind_names())) {
+                                  "accesses", cmrc::kind_names())),
+        unpaired_(stats().vector(
+            "unpaired", kUnpaired,
+            "port cycles that served one request only, by the closest partner found: the "
+            "primary is full width; no other request within the window; every one too wide "
+            "(widths add up past 4 bytes); one narrow enough but its row has the primary's "
+            "parity (both right- or both left-aligned); one disjoint but its Table I kind "
+            "is off; one disjoint but its collector's 32 B ports are taken this cycle",
+            "accesses",
+            {"full_width", "alone", "too_wide", "same_parity", "kind_off", "collector_busy"})) {
     const auto names = p.get_choice_list("kinds", cmrc::kind_names(),
                                          "Table I coalescing kinds allowed", cmrc::kind_names());
     kinds_ = cmrc::KindSet::parse(names);
@@ -64,6 +76,9 @@ public:
   unsigned collector_ports() const override { return unlimited_ ? 0 : 1; }
 
 private:
+  // Why a primary found no partner, from the farthest from pairing to the closest.
+  enum Unpaired { kFullWidth, kAlone, kTooWide, kSameParity, kKindOff, kCollectorBusy, kUnpaired };
+
   cmrc::Request req(unsigned b, const Txn& t) const {
     return {t.kind == Txn::Kind::Write, t.inst, b, t.slice_mask, t.collector};
   }
@@ -120,6 +135,7 @@ private:
     size_t xi = 0;
     unsigned looked = 0;
     bool after = false;
+    unsigned why = pr.slices == (1u << cmrc::kSlices) - 1 ? kFullWidth : kAlone;
     for (auto* l : lists) {
       if (!l || xl) continue;
       for (size_t i = 0; i < l->size() && looked < window_; ++i) {
@@ -130,13 +146,24 @@ private:
         if (!after) continue; // candidates before the primary were not eligible
         ++looked;
         const Txn& t = (*l)[i];
-        if (cmrc::can_coalesce(pr, req(b, t), kinds_) &&
-            (t.kind == Txn::Kind::Write || collector_takes(b, t))) {
+        const cmrc::Request tr = req(b, t);
+        unsigned miss;
+        if (pr.slices & tr.slices) // narrow even + odd rows never overlap (Fig. 4)
+          miss = __builtin_popcount(pr.slices) + __builtin_popcount(tr.slices) > cmrc::kSlices
+                     ? kTooWide
+                     : kSameParity;
+        else if (!cmrc::can_coalesce(pr, tr, kinds_))
+          miss = kKindOff;
+        else if (t.kind != Txn::Kind::Write && !collector_takes(b, t))
+          miss = kCollectorBusy;
+        else {
           xl = l, xi = i;
           break;
         }
+        if (why != kFullWidth) why = std::max(why, miss);
       }
     }
+    if (!xl && window_) ++unpaired_[why];
     grant(b, primary);
     if (xl) {
       const Txn partner = (*xl)[xi];
@@ -171,6 +198,7 @@ private:
   const bool unlimited_;
   cmrc::KindSet kinds_;
   Stat& coalesced_;
+  Stat& unpaired_;
   std::vector<unsigned> oc_slices_, oc_bank_; // per collector this cycle: slices taken, bank
 };
 
