@@ -384,24 +384,22 @@ class Registry:
             self.fail("the file", "kernels", "must be a list of suite kernel names")
         self.default_baseline = self.design("the file", "baseline", data.get("baseline")) \
             if data.get("baseline") is not None else None
-        self.headlines, self.experiments = [], []
-        ids = set()
-        for i, h in enumerate(self._list(data, "headlines")):
-            e = self.headline(i, h)
-            if e["id"] in ids:
-                self.fail(f"headlines[{i}]", "id", f"'{e['id']}' is used twice")
-            ids.add(e["id"])
-            self.headlines.append(e)
-        ids = set()
-        for i, x in enumerate(self._list(data, "experiments")):
-            e = self.experiment(i, x)
-            if e["id"] in ids:
-                self.fail(f"experiments[{i}]", "id", f"'{e['id']}' is used twice")
-            ids.add(e["id"])
-            self.experiments.append(e)
+        self.headlines = self._entries(data, "headlines", self.headline)
+        self.experiments = self._entries(data, "experiments", self.experiment)
 
     def fail(self, entry, key, msg):
         raise RegistryError(f"{self.where}: {entry}" + (f": {key}" if key else "") + f": {msg}")
+
+    def _entries(self, data, key, parse):
+        """The parsed entries of list `key`, each id used once."""
+        out, ids = [], set()
+        for i, x in enumerate(self._list(data, key)):
+            e = parse(i, x)
+            if e["id"] in ids:
+                self.fail(f"{key}[{i}]", "id", f"'{e['id']}' is used twice")
+            ids.add(e["id"])
+            out.append(e)
+        return out
 
     def _list(self, data, key):
         v = data.get(key) or []
