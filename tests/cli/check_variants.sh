@@ -23,5 +23,10 @@ check cmrc-wshift -p bank.ports=1r1w -p arbiter.order=head_only
 check gebhart-rfc-twolevel -p rfc.allocate_sources=true -p scheduler.suspend=always
 check gebhart-rfc-twolevel -p rfc.bypass_unread=true -p rfc.evict_first=true -p rfc.replacement=lru
 check gebhart-rfc -p rfc.read_ports=1 -p rfc.tag_latency=0 -p rfc.hit_latency=0 -p sm.predicates=banks
+# A VSB candidate whose write had not landed was verified against the register's previous
+# value (equal by chance) and shared: the renaming check failed on sobel with 64 VSB entries.
+"$GPURF" run --platform "$SRC/configs/wir-rlpv.yaml" -p allocator.vsb_entries=64 --workload sobel \
+  >"$TMP/stdout" 2>&1 || fail "wir-rlpv vsb_entries=64 sobel: $(tail -c 600 "$TMP/stdout")"
+grep -q "verified" "$TMP/stdout" || fail "wir-rlpv vsb_entries=64 sobel: not verified"
 
 finish

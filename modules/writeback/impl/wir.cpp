@@ -153,18 +153,16 @@ protected:
     hash_[&inst][k] = h;
     ++s.events.hashes;
     ++s.events.vsb_lookups;
-    if (const int c = s.vsb.lookup(h); c >= 0) { // verify-read the candidate
+    // A candidate whose own write has not reached its bank yet holds the register's previous
+    // value there (a verify-read or the verify cache would compare that): as a miss.
+    if (const int c = s.vsb.lookup(h); c >= 0 && s.landed[unsigned(c)]) {
       s.regs.ref(unsigned(c));
       inst.dst[k].phys = c;
-      if (!s.options.verify && s.landed[unsigned(c)]) { // trusted: a false match renames wrongly
+      if (!s.options.verify) { // trusted: a false match renames wrongly
         ++unverified_shares_;
         ++shared_;
         remap(inst, k);
         return WriteAction::Skip;
-      }
-      if (!s.options.verify) { // its value is not in the bank yet: as a miss
-        s.regs.unref(unsigned(c), now());
-        return new_register(t, h);
       }
       if (vcache_) { // the verify cache first (Sec. VI-C)
         ++*vc_reads_;
