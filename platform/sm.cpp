@@ -43,14 +43,23 @@ template <class I> Slot slot(Params& top, const char* key, const char* def, cons
                           I::Registry::names())};
 }
 
+// "fermi.yaml:11: sm.warps" (or "sm.warps: default"), for messages about a limit it sets.
+std::string key_at(const Params& p, const std::string& key) {
+  const std::string w = p.where(key.substr(key.find('.') + 1));
+  return w == "default" ? key + ": default" : w + ": " + key;
+}
+
 // Reads `count` as an SM total that must split evenly over the sub-cores.
-unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::string& what,
-                     unsigned min = 1) {
+// `subcores_at`: where sm.subcores was set (the count may be a default that only the
+// sub-cores make wrong).
+unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::string& subcores_at,
+                     const std::string& what, unsigned min = 1) {
   const unsigned n =
       p.get_uint("count", def, what + " in the SM (split over sub-cores)", min, 4096);
   if (n % subcores)
-    p.fail("count", std::to_string(n) + " does not divide over " + std::to_string(subcores) +
-                        " sub-cores; use a multiple of sm.subcores");
+    p.fail("count", std::to_string(n) + (p.where("count") == "default" ? " (default)" : "") +
+                        " does not divide over " + std::to_string(subcores) + " sub-cores (" +
+                        subcores_at + "); use a multiple of sm.subcores");
   return n / subcores;
 }
 
@@ -97,7 +106,10 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                                      "shared memory per SM in bytes (the CTAs' shared memory "
                                      "must fit together)",
                                      0, 1u << 30);
+  limits_.warps_where = key_at(sm, "sm.warps");
+  limits_.shared_where = key_at(sm, "sm.shared_bytes");
   const unsigned sub = shape_.subcores;
+  const std::string subcores_at = key_at(sm, "sm.subcores");
   if (shape_.warps % sub)
     sm.fail("subcores", std::to_string(sub) + " sub-cores do not divide sm.warps = " +
                             std::to_string(shape_.warps) + " (" + sm.where("warps") +
@@ -117,10 +129,10 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   observed_ = checks_ || !observers.empty();
 
   Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
-  shape_.schedulers = per_subcore(sch.p, 2, sub, "schedulers");
+  shape_.schedulers = per_subcore(sch.p, 2, sub, subcores_at, "schedulers");
   Slot al = slot<IAllocator>(top, "allocator", "round_robin", "collector allocator");
   Slot col = slot<ICollector>(top, "collector", "ocu", "operand collector units");
-  const unsigned generic = per_subcore(col.p, 4, sub, "general collectors", 0);
+  const unsigned generic = per_subcore(col.p, 4, sub, subcores_at, "general collectors", 0);
   Params& sets = col.p.sub("sets", "specialised collectors serving one pipe: pipe: count");
   std::vector<unsigned> set_count(kNumPipes);
   unsigned total = generic;
@@ -134,7 +146,9 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   shape_.collectors = total;
   Slot ar = slot<IArbiter>(top, "arbiter", "write_first", "bank arbiter");
   Slot bk = slot<IBank>(top, "bank", "sliced", "register banks");
-  shape_.banks = per_subcore(bk.p, 4, sub, "register banks");
+  shape_.banks = per_subcore(bk.p, 4, sub, subcores_at, "register banks");
+  // bank.entries is read by the bank's implementation, below; where() finds it in the file.
+  limits_.registers_where = key_at(bk.p, "bank.count") + ", " + key_at(bk.p, "bank.entries");
   Slot mp = slot<RegMapping>(top, "register_mapping", "gpgpusim", "register-to-bank mapping");
   mapping_ = RegMapping::Registry::create(mp.impl, mp.p, shape_.banks, shape_.regs_per_thread);
   shape_.mapping = mapping_.get();

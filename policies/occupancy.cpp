@@ -26,12 +26,17 @@ std::string Occupancy::limited_by() const {
   return s;
 }
 
+namespace {
+std::string at(const std::string& where) { return where.empty() ? "" : " (" + where + ")"; }
+} // namespace
+
 Occupancy occupancy(const SmLimits& sm, const std::string& kernel, unsigned warps_per_cta,
                     unsigned shared_per_cta, unsigned grid_ctas) {
   const std::string k = "kernel '" + kernel + "': a CTA ";
   const std::string n = std::to_string(warps_per_cta);
   if (warps_per_cta > sm.warps)
-    throw ConfigError(k + "needs " + n + " warp slots; sm.warps is " + std::to_string(sm.warps));
+    throw ConfigError(k + "needs " + n + " warp slots; sm.warps is " + std::to_string(sm.warps) +
+                      at(sm.warps_where));
   // The allocator's count decides occupancy while a CTA fits; past that, ptxas's does (a
   // real compiler would have fitted the kernel).
   const bool hw = warps_per_cta > sm.register_warps && sm.hardware_register_warps;
@@ -41,11 +46,11 @@ Occupancy occupancy(const SmLimits& sm, const std::string& kernel, unsigned warp
                       std::to_string(hw ? sm.hardware_regs_per_thread : sm.regs_per_thread) +
                       " registers per thread" + (hw ? " (ptxas's count)" : "") +
                       "; the register banks (bank.count x bank.entries) hold " +
-                      std::to_string(reg_warps) + " such warps");
+                      std::to_string(reg_warps) + " such warps" + at(sm.registers_where));
   if (shared_per_cta > sm.shared_bytes)
     throw ConfigError(k + "needs " + std::to_string(shared_per_cta) +
                       " bytes of shared memory; sm.shared_bytes is " +
-                      std::to_string(sm.shared_bytes));
+                      std::to_string(sm.shared_bytes) + at(sm.shared_where));
   Occupancy o;
   const unsigned w = std::max(1u, warps_per_cta);
   o.by[Occupancy::Warps] = sm.warps / w;

@@ -21,6 +21,8 @@ struct SmLimits {
   // registers beyond the banks' rows in backing storage (docs/design.md, "Occupancy").
   unsigned hardware_register_warps = 0;
   unsigned hardware_regs_per_thread = 0;
+  // Where the platform set each limit, for messages: "sm.warps (fermi.yaml:11)" ("" unknown).
+  std::string warps_where, registers_where, shared_where;
   // Warp slots the SM offers the kernel: min(warps, register_warps).
   unsigned warp_slots() const {
     const unsigned r = std::max(register_warps, hardware_register_warps);

@@ -57,9 +57,9 @@ inline std::vector<bool> control_registers(const std::vector<InstInfo>& code, un
 
 class LoopWatch {
 public:
-  static constexpr uint64_t kQuiet = 1u << 20; // warp instructions without progress first
+  static constexpr uint64_t kQuiet = 1u << 18; // warp instructions without progress first
   static constexpr unsigned kSample = 64;      // a warp's branches between samples
-  static constexpr unsigned kRepeats = 1024;   // consecutive recurring samples: stuck
+  static constexpr unsigned kRepeats = 256;    // consecutive recurring samples: stuck
 
   enum class Progress { None, Private, Global };
   // What an executed instruction does: Global for a global (or generic) store, an atomic, a

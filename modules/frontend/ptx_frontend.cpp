@@ -52,6 +52,14 @@ std::string where(const ptx::Module& m, const ptx::Instr& in) {
   return m.filename + ":" + std::to_string(in.ptx_line) + " '" + in.text + "'";
 }
 
+// "42 s", "7 min 3 s", "2 h 3 min": an ETA a user reads at a glance.
+std::string duration_text(double seconds) {
+  const uint64_t s = uint64_t(seconds);
+  if (s < 60) return std::to_string(s) + " s";
+  if (s < 3600) return std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
+  return std::to_string(s / 3600) + " h " + std::to_string(s % 3600 / 60) + " min";
+}
+
 } // namespace
 
 // =============================================================================================
@@ -528,8 +536,11 @@ std::string PtxFrontend::progress() const {
   std::ostringstream o;
   if (app_ && launch_.application)
     o << "launch " << app_->launches() << " (" << launch_label() << "): ";
-  o << unsigned(f * 100) << "% of " << total_ctas_ << " CTAs done";
-  if (done) o << ", ETA " << unsigned(s * (1 - f) / f) << " s";
+  // The count, not only the percent: a grid of millions of short CTAs moves by less than 1%
+  // between progress lines and must not look hung.
+  o << done << " of " << total_ctas_ << " CTAs done (" << std::fixed
+    << std::setprecision(f < 0.01 ? 4 : 1) << f * 100 << "%)";
+  if (done) o << ", ETA " << duration_text(s * (1 - f) / f);
   return o.str();
 }
 
@@ -970,7 +981,8 @@ void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpIns
     throw WorkloadError("the kernel can never end: for " + std::to_string(loops_.quiet()) +
                         " warp instructions no warp stored, ran an atomic, passed a barrier or "
                         "exited, and every warp keeps returning to a state it had (warp " +
-                        std::to_string(warp) + " at PTX line " + std::to_string(info.ptx_line) +
+                        std::to_string(warp) + " at " + module().filename + ":" +
+                        std::to_string(info.ptx_line) +
                         ": the same pc, active lanes and the registers its branches depend on); "
                         "a spin loop, or a loop whose counter never changes?");
 }

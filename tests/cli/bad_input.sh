@@ -182,13 +182,13 @@ expect_exit 2 "unknown argument '--platfrom'" "did you mean '--platform'?" -- ru
 expect_exit 2 "did you mean 'gebhart'?" -- micro --platform gebhar
 # A spin loop no thread can leave stops in seconds (not at sm.max_cycles, hours later) with
 # a message and partial statistics.
-expect_exit 1 "the kernel can never end" "PTX line 22" "a spin loop" \
+expect_exit 1 "the kernel can never end" "spin.ptx:22" "a spin loop" \
   -- run --workload "$SRC/tests/cli/data/spin.yaml" --out "$TMP/spin"
 [ -s "$TMP/spin/stats.json" ] || fail "the stopped spin loop wrote no statistics"
 # A sum loop whose counter increment is gone: its sum changes, the registers its branch depends
 # on do not: stopped in seconds. The same loop keeping its sum in local memory (a debug build)
 # changes memory every iteration: the progress bound stops it, naming the lines.
-expect_exit 1 "the kernel can never end" "PTX line 33" "counter never changes" \
+expect_exit 1 "the kernel can never end" "runaway.ptx:33" "counter never changes" \
   -- run --workload "$SRC/tests/cli/data/runaway.yaml" --out "$TMP/runaway"
 expect_exit 1 "frontend.progress_bound = 200000 per SM" "runaway.ptx line 63" \
   "-p frontend.progress_bound=N" \
