@@ -593,7 +593,14 @@ int run(const Cli& c) {
     summary["launches"] = launches;
   }
   if (!c.quiet) {
-    std::cout << kernel << " on " << pname << ": " << (verified ? "verified" : "FAILED") << "\n"
+    // Outputs nothing compared are not called verified (operands and timing were checked).
+    std::cout << kernel << " on " << pname << ": "
+              << (!verified ? "FAILED"
+                  : outputs_checked || !ptx
+                      ? "verified"
+                      : "unchecked (operands and timing verified; no reference "
+                        "checker and no `verify:` for the outputs)")
+              << "\n"
               << "  cycles " << r.cycles << ", warp instructions " << r.warp_instructions
               << ", IPC " << std::setprecision(4) << summary["ipc"].get<double>() << "\n"
               << "  occupancy " << summary["resident_warps"] << " warps, "

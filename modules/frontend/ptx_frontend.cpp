@@ -74,7 +74,8 @@ std::string FrontendOptions::describe() const {
          " reuse_rthld=" + std::to_string(reuse_rthld) +
          " reuse_oracle=" + (reuse_oracle ? "true" : "false") +
          " progress_bound=" + std::to_string(progress_bound) +
-         " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base);
+         " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base) +
+         " memory_check=" + (memory_check ? "true" : "false");
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -132,6 +133,10 @@ FrontendOptions frontend_options(Params& top) {
       o.window_base < o.data_base + PtxFrontend::kDataBytes)
     fe.fail("window_base", "the windows [window_base, +1 GiB) overlap the module's variables "
                            "[data_base, +240 MiB)");
+  o.memory_check = fe.get_bool(
+      "memory_check", true,
+      "check every lane's global access against the live allocations (the launch file's buffers, "
+      "the module's variables, a host's allocations): out of bounds or freed stops the kernel");
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
@@ -491,6 +496,8 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   launch_.shared_bytes_where = "host launch"; // its dynamic shared memory, not the file's
   launch_.buffers.clear();                    // the host's, wherever it put them
   buffer_addr_.clear();
+  unchecked_ = !h.allocations;
+  allocations_ = h.allocations ? *h.allocations : ptx::Allocations{};
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
   load_module();      // once: the module's variables keep their values from kernel to kernel
@@ -508,7 +515,19 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.local_bytes_per_thread = kLocalBytesPerThread;
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   cfg.init_data = init_data;
+  cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
   return cfg;
+}
+
+void PtxFrontend::fill_allocations() {
+  if (current_) allocations_.clear(); // a launch file's launch (hosted: the host's, as given)
+  for (const ptx::VarDecl& v : module().vars)
+    if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
+      allocations_.add(kernel_->symbol_address(v.name), v.size, "variable '" + v.name + "'");
+  for (size_t i = 0; i < launch_.buffers.size(); ++i)
+    if (launch_.buffers[i].symbol.empty()) // one at a variable is inside it
+      allocations_.add(buffer_addr_[i], std::max<uint64_t>(launch_.buffers[i].bytes(), 1),
+                       "buffer '" + launch_.buffers[i].name + "'");
 }
 
 void PtxFrontend::load_module() {
@@ -558,6 +577,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
+  fill_allocations(); // before any access: the profile below runs the kernel
   if (kernel_->shared_bytes() > limits.shared_bytes) // before occupancy(), which names no file
     throw ConfigError(shared_memory_error(kernel_->static_shared_bytes(), limits.shared_bytes,
                                           "the platform's sm.shared_bytes"));

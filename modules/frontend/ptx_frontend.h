@@ -54,6 +54,7 @@
 #include "gpurf/modules/frontend/i_frontend.h"
 #include "gpurf/modules/frontend/launch.h"
 #include "gpurf/modules/frontend/loop_watch.h"
+#include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
@@ -93,12 +94,15 @@ struct FrontendOptions {
   // accesses to param, shared and local memory (kWindowBytes from window_base: param, shared at
   // +256 MiB, local at +512 MiB). A virtual platform moves them where its memory has room.
   uint64_t data_base = 0x01000000ull, window_base = 0xA0000000ull;
+  // Every lane's global access checked against the live allocations (ptx/allocations.h).
+  bool memory_check = true;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
            reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld &&
            reuse_oracle == o.reuse_oracle && progress_bound == o.progress_bound &&
-           data_base == o.data_base && window_base == o.window_base;
+           data_base == o.data_base && window_base == o.window_base &&
+           memory_check == o.memory_check;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -146,6 +150,9 @@ public:
     std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
     unsigned shared_bytes = 0;
     uint64_t param_address = 0;
+    // The host's live allocations (cudaMalloc...), which the kernel's global accesses are
+    // checked against with the module's variables; null: the host's memory is not checked.
+    const ptx::Allocations* allocations = nullptr;
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
@@ -347,6 +354,12 @@ private:
 
   IFunctionalMemory* mem_ = nullptr;
   std::unique_ptr<ptx::GlobalMemory> adaptor_;
+  // What the kernel's global accesses must hit (frontend.memory_check): the launch file's
+  // buffers or the host's allocations, and the module's variables; unchecked_: a hosted
+  // launch whose host gave none.
+  ptx::Allocations allocations_;
+  bool unchecked_ = false;
+  void fill_allocations();
   std::unique_ptr<ptx::Kernel> kernel_;
   // The engine's report of the instruction just run, kept so that its vectors are not
   // reallocated per instruction.

@@ -702,6 +702,11 @@ struct Kernel::Impl {
     case Space::Global:
     case Space::Const:
       if (write && s == Space::Const) fail(w, int(lane), "store to const space");
+      if (k.cfg_.allocations)
+        if (const std::string bad = k.cfg_.allocations->check(a, len); !bad.empty())
+          fail(w, int(lane),
+               std::string(space_name(rsp)) + (write ? " store" : " load") + " of " +
+                   std::to_string(len) + " bytes at " + hex(a) + " " + bad);
       if (write)
         k.mem_.write(a, buf, len);
       else

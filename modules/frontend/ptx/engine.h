@@ -40,6 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/ptx/cfg.h"
 #include "gpurf/modules/frontend/ptx/ir.h"
 
@@ -114,6 +115,8 @@ struct LaunchConfig {
   unsigned smid = 0, nsmid = 1;
   // Value of %clock/%clock64/%globaltimer; default: warp instructions executed so far.
   std::function<uint64_t()> clock;
+  // Every lane's global and const access must lie in one of these (null: unchecked).
+  const Allocations* allocations = nullptr;
 };
 
 // Packs a kernel parameter buffer according to the entry's parameter layout.
