@@ -740,7 +740,7 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
     if (st.label != s.kernel &&
         std::find(entries.begin(), entries.end(), st.label) != entries.end())
       fail(v, vk,
-           "'" + st.label + "' is the name of another kernel of the module; `launch: " + st.label +
+           "'" + st.label + "' is the name of another kernel of the PTX; `launch: " + st.label +
                "` would run the file's kernel '" + s.kernel + "' under that label: " + "to run '" +
                st.label + "' write `launch: {kernel: " + st.label + "}`");
     return;
@@ -784,10 +784,8 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
     std::vector<std::string>& out = std::string(key) == "grid" ? st.grid : st.block;
     for (size_t i = 0; i < items.size(); ++i) {
       const std::string ki = k + "." + "xyz"[i];
-      out.push_back(need_scalar(*items[i], ki, "expected an integer or an expression"));
-      check_expr(*items[i], ki, out.back(), s);
-      const int64_t x =
-          eval_expr(out.back(), s.vars, [](const std::string&, int64_t) { return int64_t(1); });
+      const int64_t x = integer(*items[i], ki, s.vars); // no buffer reads: not a condition
+      out.push_back(items[i]->scalar);
       const int64_t most = std::string(key) == "grid" ? (i ? 65535 : INT32_MAX)
                                                       : std::array<int64_t, 3>{1024, 1024, 64}[i];
       if (x < 1 || x > most)
@@ -808,8 +806,8 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
   if (const std::string why = block_error(*f, block); !why.empty())
     fail(v.find("block") ? *v.find("block") : v, vk + ".block", why);
   if (const Node* n = v.find("shared")) {
-    st.shared = need_scalar(*n, vk + ".shared", "expected dynamic shared memory in bytes");
-    check_expr(*n, vk + ".shared", st.shared, s);
+    integer_in(*n, vk + ".shared", s.vars, 0, 1 << 30, "dynamic shared memory in bytes");
+    st.shared = n->scalar;
   }
   // Parameters: the step's own, else the file's, checked against this kernel's .param list.
   std::vector<const Node*> nodes;
@@ -830,7 +828,6 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
   }
   if (!st.own_params) return;
   size_t bad = 0;
-  const std::string ptx_path = s.ptx_paths[0];
   std::string path;
   for (size_t i = 0; i < s.modules.size(); ++i)
     if (s.modules[i]->find_function(st.kernel) == f) path = s.ptx_paths[i];
@@ -1257,7 +1254,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
     fail(*root.find("block"), "block", why);
   size_t bad = 0;
   if (const std::string why = params_error(s.params, *entry, s.ptx_path, bad); !why.empty())
-    fail(bad < param_nodes.size() ? *param_nodes[bad] : pn ? *pn : root,
+    fail(bad < param_nodes.size() ? *param_nodes[bad]
+         : pn                     ? *pn
+                                  : root,
          bad < param_nodes.size() ? "params[" + std::to_string(bad) + "]" : "params", why);
 
   // Buffers placed at module variables (cudaMemcpyToSymbol), and variables the kernel names
