@@ -40,7 +40,8 @@ constexpr int kExitBadInput = 2, kExitFailed = 1, kExitInterrupted = 130; // 128
 
 const char* kUsage = R"(usage:
   gpurf run [--platform FILE] [-p key.path=value]... [--workload W] [--scale N] [--out DIR]
-            W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic
+            W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic;
+               one per run (an application file launches several kernels)
             [--var name=value]...                          replace a var of the launch file
             [--trace FILE.json [--trace-window FROM:TO]]   instruction lifecycles (Perfetto)
             [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
