@@ -284,7 +284,8 @@ Gpu::Gpu(Params& top, IFrontend& frontend, unsigned regs_per_thread,
 
 Gpu::Gpu(const char* name, Params& top, IFrontend& frontend, unsigned regs_per_thread,
          const std::vector<Observer*>& observers)
-    : frontend_(frontend), path_(scope_path(name)), stats_(path_.empty() ? "gpu" : path_ + ".gpu"),
+    : frontend_(frontend), path_(scope_path(name)), running_(&frontend),
+      stats_(path_.empty() ? "gpu" : path_ + ".gpu"),
       cycles_(stats_.scalar("cycles", "cycles until the last SM ended", "cycles")),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired by every SM",
                              "instructions")) {
@@ -384,6 +385,25 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
     for (size_t i = 0; i < modules_[0].kernels.size(); ++i)
       if (modules_[0].kernels[i] == ptx) gpu_kernel_ = uint32_t(i);
     capacity = hosted_regs_;
+    predicates = hosted_preds_;
+  } else if (auto* ptx = dynamic_cast<PtxFrontend*>(&frontend_);
+             ptx && ptx->launch().several_kernels) {
+    // An application of several kernels: every entry of every module it lists, compiled now.
+    app_ = true;
+    data_next_ = ptx->options().data_base; // relocated by place()
+    data_end_ = data_next_ + PtxFrontend::kDataBytes;
+    const LaunchSpec& app = ptx->launch();
+    add_module(app, app.ptx_path, ptx);
+    for (size_t i = 1; i < app.modules.size(); ++i) {
+      LaunchSpec spec;
+      spec.file = app.file;
+      spec.module = app.modules[i];
+      spec.modules = {app.modules[i]};
+      spec.ptx_path = app.ptx_paths[i];
+      spec.ptx_paths = {app.ptx_paths[i]};
+      add_module(spec, spec.ptx_path, nullptr);
+    }
+    capacity = std::max(regs_per_thread, hosted_regs_);
     predicates = hosted_preds_;
   }
   // A trace or a waveform follows one SM's units and warp slots.
@@ -568,16 +588,9 @@ bool Gpu::launch(const PtxFrontend::HostLaunch& h, uint32_t id) {
       if (!sm->drained())
         throw WorkloadError(std::string(sm->name()) + " still holds instructions of a kernel "
                                                       "that failed; the GPU takes no more kernels");
-    // The kernel's own registers and occupancy.
-    for (unsigned s = 0; s < sm_count(); ++s) {
-      views_[s]->use(*k, 0, 0);
-      sms_[s]->set_kernel_registers(k->regs_per_thread());
-    }
-    const SmLimits& limits = sms_[0]->limits();
-    for (unsigned s = 0; s < sm_count(); ++s)
-      views_[s]->use(*k, s * limits.warp_slots(), limits.warp_slots());
-    const Occupancy o = k->start_hosted(limits, sm_count(), functional_memory(), h);
-    for (auto& sm : sms_) sm->set_occupancy(o);
+    switch_to(*k, [&](const SmLimits& limits) {
+      return k->start_hosted(limits, sm_count(), functional_memory(), h);
+    });
   } catch (const std::exception& e) {
     error_ = e.what();
     return false;
@@ -586,15 +599,48 @@ bool Gpu::launch(const PtxFrontend::HostLaunch& h, uint32_t id) {
   return true;
 }
 
+Occupancy Gpu::switch_to(PtxFrontend& k, const std::function<Occupancy(const SmLimits&)>& start) {
+  // The kernel's own registers and occupancy.
+  for (unsigned s = 0; s < sm_count(); ++s) {
+    views_[s]->use(k, 0, 0);
+    sms_[s]->set_kernel_registers(k.regs_per_thread());
+  }
+  const SmLimits& limits = sms_[0]->limits();
+  for (unsigned s = 0; s < sm_count(); ++s)
+    views_[s]->use(k, s * limits.warp_slots(), limits.warp_slots());
+  running_ = &k;
+  const Occupancy o = start(limits);
+  for (auto& sm : sms_) sm->set_occupancy(o);
+  return o;
+}
+
+bool Gpu::app_launch(Occupancy& o) {
+  auto& app = static_cast<PtxFrontend&>(frontend_);
+  PtxFrontend::AppLaunch a;
+  if (!app.next_app(functional_memory(), a)) return false;
+  PtxFrontend& k = *kernel(find_kernel(a.kernel));
+  o = switch_to(k, [&](const SmLimits& limits) {
+    return k.start_app_launch(limits, sm_count(), functional_memory(), a);
+  });
+  return true;
+}
+
 Occupancy Gpu::start() {
   if (host_) throw WorkloadError("Gpu::start: a hosted GPU runs what its host launches");
   if (started_) throw WorkloadError("Gpu::start: called twice (the next launch: next_launch())");
   if (sc_core::sc_get_status() & (sc_core::SC_STOPPED | sc_core::SC_END_OF_SIMULATION))
     throw WorkloadError("Gpu::start: the simulation has ended");
-  const SmLimits& limits = sms_[0]->limits();
-  for (unsigned s = 0; s < sm_count(); ++s)
-    views_[s]->place(s * limits.warp_slots(), limits.warp_slots());
-  const Occupancy o = frontend_.start(limits, sm_count(), functional_memory());
+  Occupancy o;
+  if (app_) {
+    auto& app = static_cast<PtxFrontend&>(frontend_);
+    app.begin(functional_memory());
+    if (!app_launch(o)) throw WorkloadError(app.launch().file + ": the steps launch nothing");
+  } else {
+    const SmLimits& limits = sms_[0]->limits();
+    for (unsigned s = 0; s < sm_count(); ++s)
+      views_[s]->place(s * limits.warp_slots(), limits.warp_slots());
+    o = frontend_.start(limits, sm_count(), functional_memory());
+  }
   started_ = true;
   for (auto& sm : sms_) sm->set_occupancy(o);
   if (held_) { // the simulation started without a launch: the SMs idle since then
@@ -607,7 +653,9 @@ Occupancy Gpu::start() {
 
 bool Gpu::next_launch() {
   Occupancy o;
-  if (!finished() || !frontend_.next_launch(sms_[0]->limits(), sm_count(), functional_memory(), o))
+  if (!finished()) return false;
+  if (app_ ? !app_launch(o)
+           : !frontend_.next_launch(sms_[0]->limits(), sm_count(), functional_memory(), o))
     return false;
   stopped_ = 0;
   for (auto& sm : sms_) {

@@ -78,9 +78,18 @@ public:
   // refuses then fails the kernel with the address.
   Occupancy start();
   // Once every SM finished the launch: the front-end's next launch (an application file's
-  // host steps, then the kernel again), the SMs restarted at SystemC's time; false when the
+  // host steps, then its next kernel), the SMs restarted at SystemC's time; false when the
   // front-end has none. Call sc_start again to run it.
   bool next_launch();
+  // An application file that launches several kernels (LaunchSpec::several_kernels) runs as a
+  // host runs hosted kernels: every entry of its modules compiled at construction (the module
+  // table below, module 0 the file's first PTX, the others in `ptx:` order), the SMs' register
+  // space elaborated for the largest, and each launch sets its kernel's registers, occupancy
+  // and warp slots (Sm::set_kernel_registers) without a new elaboration.
+  // The front-end running the current launch (the GPU's, or the kernel an application's step
+  // launched) and whether it has run all its CTAs.
+  IFrontend& running() const { return *running_; }
+  bool launch_done() const { return running_->done(); }
   // memory_port: at: sc_start returns (sc_pause) once every SM has finished a launch, so that
   // the next launch starts in that cycle, as it does with the direct port, and does not wait
   // for the memory to answer the writes still out (they go on). For the gpurf tool, which
@@ -187,6 +196,14 @@ private:
   // Compiles every entry of `spec.module` but `built` (the GPU's own front-end), checks and
   // adds the module; returns its id.
   unsigned add_module(LaunchSpec spec, const std::string& name, PtxFrontend* built);
+  // Points the SMs at kernel `k` (its registers, occupancy limits and warp slots), starts it
+  // with `start` and records its occupancy: hosted launches and an application's launches.
+  Occupancy switch_to(PtxFrontend& k, const std::function<Occupancy(const SmLimits&)>& start);
+  // An application of several kernels: its next launch on its kernel's front-end; false when
+  // none is left.
+  bool app_launch(Occupancy& o);
+  bool app_ = false; // runs such an application
+  IFrontend* running_ = nullptr;
   unsigned stopped_ = 0;
   bool pause_ = false;
   std::string error_;

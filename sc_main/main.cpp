@@ -40,7 +40,8 @@ constexpr int kExitBadInput = 2, kExitFailed = 1, kExitInterrupted = 130; // 128
 
 const char* kUsage = R"(usage:
   gpurf run [--platform FILE] [-p key.path=value]... [--workload W] [--scale N] [--out DIR]
-            W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic
+            W: a launch file (workloads/K.yaml), a suite kernel name K, or synthetic;
+               one per run (an application file launches several kernels)
             [--var name=value]...                          replace a var of the launch file
             [--trace FILE.json [--trace-window FROM:TO]]   instruction lifecycles (Perfetto)
             [--vcd FILE] [--vcd-signals S,S...|list]       waveforms (docs/trace.md)
@@ -110,6 +111,7 @@ unsigned to_count(const std::string& opt, const std::string& v) {
 
 Cli parse(int argc, char** argv) {
   Cli c;
+  bool workload_given = false;
   auto value = [&](int& i) -> std::string {
     if (i + 1 >= argc)
       throw ConfigError(std::string("option ") + argv[i] + " needs a value\n" + kUsage);
@@ -149,7 +151,15 @@ Cli parse(int argc, char** argv) {
     } else if (a == "--var") {
       c.vars.push_back(value(i));
     } else if (a == "--workload") {
+      // One launch file or application per run: a second would have replaced the first.
+      if (workload_given)
+        throw ConfigError("option --workload given twice ('" + c.workload + "', then '" + value(i) +
+                          "'); a run runs one launch file or application: launch " +
+                          "several kernels from one application file (steps with `launch: " +
+                          "{kernel: NAME}`, several PTX files as `ptx: [a.ptx, b.ptx]`; " +
+                          "workloads/README.md, \"Applications\")");
       c.workload = value(i);
+      workload_given = true;
     } else if (a == "--format") {
       c.format = value(i);
       if (c.format != "text" && c.format != "markdown" && c.format != "json")
@@ -434,8 +444,9 @@ void add_counters(nlohmann::ordered_json& j) {
 // occupancy fields are the launch's own; ipc recomputed).
 nlohmann::ordered_json launch_delta(const nlohmann::ordered_json& before,
                                     const nlohmann::ordered_json& now) {
-  static const std::set<std::string> levels = {"resident_warps",  "resident_ctas", "sm_count",
-                                               "occupancy_limit", "label",         "launch"};
+  static const std::set<std::string> levels = {"resident_warps",       "resident_ctas", "sm_count",
+                                               "occupancy_limit",      "label",         "launch",
+                                               "registers_per_thread", "kernel"};
   nlohmann::ordered_json d;
   for (auto it = now.begin(); it != now.end(); ++it) {
     const nlohmann::ordered_json* b = before.contains(it.key()) ? &before[it.key()] : nullptr;
@@ -543,6 +554,11 @@ int run(const Cli& c) {
       nlohmann::ordered_json j;
       j["launch"] = ends.size();
       j["label"] = ptx->launch_label();
+      // The kernel this launch ran (an application's step may name another) and its registers.
+      if (const auto* k = dynamic_cast<const PtxFrontend*>(&simp->gpu().running())) {
+        j["kernel"] = k->kernel_name();
+        j["registers_per_thread"] = k->regs_per_thread();
+      }
       j["cycles"] = simp->gpu().cycles();
       j["warp_instructions"] = simp->gpu().retired();
       add_counters(j);
@@ -584,6 +600,18 @@ int run(const Cli& c) {
     summary["reuse_oracle_mismatches"] = ptx->oracle_mismatches();
   summary["outputs_checked"] = outputs_checked;
   if (r.interrupted) summary["interrupted"] = true; // partial: the statistics so far
+  if (ptx && ptx->launch().several_kernels) {       // every kernel compiled, with its registers
+    nlohmann::ordered_json ks = nlohmann::ordered_json::array();
+    for (unsigned m = 0; m < sim.gpu().modules(); ++m)
+      for (uint32_t e = 0; const PtxFrontend* k = sim.gpu().kernel(m << Gpu::kEntryBits | e); ++e)
+        ks.push_back(
+            {{"kernel", k->kernel_name()},
+             {"ptx", k->launch().ptx_path},
+             {"registers_per_thread", k->regs_per_thread()},
+             {"ptxas_registers",
+              k->ptxas_registers() ? nlohmann::ordered_json(k->ptxas_registers()) : nullptr}});
+    summary["kernels"] = ks;
+  }
   if (ptx && ptx->launch().application) {
     summary["launch_count"] = ends.size();
     nlohmann::ordered_json launches = nlohmann::ordered_json::array();

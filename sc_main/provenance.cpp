@@ -65,6 +65,14 @@ nlohmann::ordered_json workload_provenance(const LaunchSpec& spec,
   w.update(file_facts(spec.file));
   w["ptx"] = std::filesystem::absolute(spec.ptx_path).lexically_normal().string();
   w["ptx_hash"] = file_hash(spec.ptx_path);
+  if (spec.ptx_paths.size() > 1) { // an application's other modules
+    nlohmann::ordered_json more = nlohmann::ordered_json::array();
+    for (size_t i = 1; i < spec.ptx_paths.size(); ++i)
+      more.push_back(
+          {{"ptx", std::filesystem::absolute(spec.ptx_paths[i]).lexically_normal().string()},
+           {"ptx_hash", file_hash(spec.ptx_paths[i])}});
+    w["more_ptx"] = more;
+  }
   w["kernel"] = spec.kernel;
   w["scale"] = spec.scale;
   w["var_overrides"] = vars;

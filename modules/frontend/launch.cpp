@@ -659,6 +659,188 @@ const LaunchBuffer& known_buffer(const Node& n, const std::string& key, const La
   fail(n, key, unknown_buffer(name, s));
 }
 
+// Why `params` (each's kind and bytes) cannot be .entry `f`'s, or ""; `bad`: the index of the
+// parameter at fault, or SIZE_MAX when the count differs. Struct parameters take the size
+// their .param declares.
+std::string params_error(std::vector<LaunchParam>& params, const ptx::Function& f,
+                         const std::string& ptx_path, size_t& bad) {
+  bad = SIZE_MAX;
+  if (params.size() != f.params.size()) {
+    std::string sig;
+    for (const auto& p : f.params)
+      sig += (sig.empty() ? "" : ", ") + std::string(".") + ptx::type_name(p.type) + " " + p.name;
+    return std::to_string(params.size()) + " parameters given; .entry " + f.name + " (" + ptx_path +
+           ":" + std::to_string(f.decl_line) + ") takes " + std::to_string(f.params.size()) +
+           ": (" + sig + ")";
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    LaunchParam& p = params[i];
+    const ptx::Param& q = f.params[i];
+    std::string why;
+    if (p.kind == LaunchParam::Kind::Struct) { // as many bytes as the .param declares
+      p.size = q.size;
+      if (p.raw.size() > q.size)
+        why = std::to_string(p.raw.size()) + " raw bytes, the parameter has " +
+              std::to_string(q.size);
+      for (size_t k = 0; k < p.fields.size() && why.empty(); ++k)
+        if (p.fields[k].offset + p.fields[k].bytes() > q.size)
+          why = "field " + std::to_string(k) + " (" + param_kind_name(p.fields[k].kind) +
+                " at offset " + std::to_string(p.fields[k].offset) + ") ends past its " +
+                std::to_string(q.size) + " bytes";
+    } else if (p.bytes() != q.size)
+      why = std::to_string(p.bytes()) + " bytes, the parameter has " + std::to_string(q.size);
+    else if (p.kind == LaunchParam::Kind::Buffer && ptx_type_is_float(q.type))
+      why = "a buffer address for a floating-point parameter";
+    else if ((p.kind == LaunchParam::Kind::F32 || p.kind == LaunchParam::Kind::F64) &&
+             ptx_type_is_int(q.type))
+      why = "a floating-point value for an integer parameter";
+    else if (p.kind != LaunchParam::Kind::Buffer && p.kind != LaunchParam::Kind::F32 &&
+             p.kind != LaunchParam::Kind::F64 && ptx_type_is_float(q.type))
+      why = "an integer value for a floating-point parameter";
+    if (!why.empty()) {
+      bad = i;
+      return std::string(param_kind_name(p.kind)) + " does not match .param ." +
+             ptx::type_name(q.type) + " " + q.name + " of .entry " + f.name + ": " + why;
+    }
+  }
+  return "";
+}
+
+// Every .entry name of the file's modules, in order (a name in two modules once).
+std::vector<std::string> all_entries(const LaunchSpec& s) {
+  std::vector<std::string> names;
+  for (const auto& m : s.modules)
+    for (const std::string& e : m->entry_names())
+      if (std::find(names.begin(), names.end(), e) == names.end()) names.push_back(e);
+  return names;
+}
+
+// Whether a launch step in `steps` runs a kernel other than `kernel`.
+bool launches_other(const std::vector<AppStep>& steps, const std::string& kernel) {
+  for (const AppStep& st : steps)
+    if ((st.kind == AppStep::Kind::Launch && !st.kernel.empty() && st.kernel != kernel) ||
+        launches_other(st.body, kernel))
+      return true;
+  return false;
+}
+
+// A launch step: `launch:` (the file's kernel), `launch: LABEL`, or `launch: {kernel, grid,
+// block, params, shared, label}` (each but kernel defaulting to the file's).
+void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, AppStep& st) {
+  st.kind = AppStep::Kind::Launch;
+  if (v.kind == Node::Kind::Null) {
+    st.label = s.kernel;
+    return;
+  }
+  if (v.kind != Node::Kind::Map) {
+    st.label = need_scalar(v, vk,
+                           "expected a label or {kernel: NAME, grid, block, params, "
+                           "shared, label}");
+    const std::vector<std::string> entries = all_entries(s);
+    if (st.label != s.kernel &&
+        std::find(entries.begin(), entries.end(), st.label) != entries.end())
+      fail(v, vk,
+           "'" + st.label + "' is the name of another kernel of the PTX; `launch: " + st.label +
+               "` would run the file's kernel '" + s.kernel + "' under that label: " + "to run '" +
+               st.label + "' write `launch: {kernel: " + st.label + "}`");
+    return;
+  }
+  check_keys(v, vk, {"kernel", "grid", "block", "params", "shared", "label"});
+  const Node* kn = v.find("kernel");
+  if (!kn) fail(v, vk, "missing key 'kernel' (the .entry to launch)");
+  st.kernel = need_scalar(*kn, vk + ".kernel", "expected a .entry name");
+  const ptx::Function* f = find_entry(s, st.kernel);
+  if (!f) {
+    const std::vector<std::string> entries = all_entries(s);
+    const std::string near = closest(st.kernel, entries);
+    fail(*kn, vk + ".kernel",
+         "unknown kernel '" + st.kernel + "'" +
+             (near.empty() ? "" : "; did you mean '" + near + "'?") + " (kernels of " +
+             join(s.ptx_paths) + ": " + join(entries) + ")");
+  }
+  for (size_t i = 0; i < s.modules.size(); ++i) // a name two modules define is ambiguous
+    for (size_t j = i + 1; j < s.modules.size(); ++j)
+      if (const ptx::Function* a = s.modules[i]->find_function(st.kernel),
+          *b = s.modules[j]->find_function(st.kernel);
+          a && a->is_entry && b && b->is_entry)
+        fail(*kn, vk + ".kernel",
+             "kernel '" + st.kernel + "' is an .entry of both " + s.ptx_paths[i] + " and " +
+                 s.ptx_paths[j] + "; a launch could run either: rename one");
+  st.label = st.kernel;
+  if (const Node* ln = v.find("label")) st.label = need_scalar(*ln, vk + ".label", "a label");
+  // grid and block: expressions, checked here over the initial vars, evaluated at the launch.
+  std::array<unsigned, 3> block = s.block;
+  for (const char* key : {"grid", "block"}) {
+    const Node* n = v.find(key);
+    if (!n) continue;
+    const std::string k = vk + "." + key;
+    std::vector<const Node*> items;
+    if (n->kind == Node::Kind::Scalar)
+      items.push_back(n);
+    else if (n->kind == Node::Kind::Seq && !n->seq.empty() && n->seq.size() <= 3)
+      for (auto& e : n->seq) items.push_back(e.get());
+    else
+      fail(*n, k, std::string("got ") + shape(*n) + "; expected 1 to 3 integers (x, y, z)");
+    std::vector<std::string>& out = std::string(key) == "grid" ? st.grid : st.block;
+    for (size_t i = 0; i < items.size(); ++i) {
+      const std::string ki = k + "." + "xyz"[i];
+      const int64_t x = integer(*items[i], ki, s.vars); // no buffer reads: not a condition
+      out.push_back(items[i]->scalar);
+      const int64_t most = std::string(key) == "grid" ? (i ? 65535 : INT32_MAX)
+                                                      : std::array<int64_t, 3>{1024, 1024, 64}[i];
+      if (x < 1 || x > most)
+        fail(*items[i], ki,
+             "value " + std::to_string(x) + " out of range; a " + key +
+                 " dimension must be in [1, " + std::to_string(most) + "]");
+      if (std::string(key) == "block") block[i] = unsigned(x);
+    }
+    if (std::string(key) == "block")
+      for (size_t i = items.size(); i < 3; ++i) block[i] = 1, out.push_back("1");
+    else
+      for (size_t i = items.size(); i < 3; ++i) out.push_back("1");
+  }
+  if (uint64_t(block[0]) * block[1] * block[2] > 1024)
+    fail(*v.find("block"), vk + ".block",
+         std::to_string(uint64_t(block[0]) * block[1] * block[2]) +
+             " threads per CTA; at most 1024");
+  if (const std::string why = block_error(*f, block); !why.empty())
+    fail(v.find("block") ? *v.find("block") : v, vk + ".block", why);
+  if (const Node* n = v.find("shared")) {
+    integer_in(*n, vk + ".shared", s.vars, 0, 1 << 30, "dynamic shared memory in bytes");
+    st.shared = n->scalar;
+  }
+  // Parameters: the step's own, else the file's, checked against this kernel's .param list.
+  std::vector<const Node*> nodes;
+  const Node* pn = v.find("params");
+  if (pn && pn->kind != Node::Kind::Null) {
+    if (pn->kind != Node::Kind::Seq)
+      fail(*pn, vk + ".params",
+           std::string("got ") + shape(*pn) + "; expected a list like [{buffer: A}, {s32: \"n\"}]");
+    for (size_t i = 0; i < pn->seq.size(); ++i) {
+      st.params.push_back(
+          parse_param(*pn->seq[i], vk + ".params[" + std::to_string(i) + "]", s, false));
+      nodes.push_back(pn->seq[i].get());
+    }
+    st.own_params = true;
+  } else if (st.kernel != s.kernel) {
+    st.params = s.params; // the file's, which must fit this kernel too
+    st.own_params = true;
+  }
+  if (!st.own_params) return;
+  size_t bad = 0;
+  std::string path;
+  for (size_t i = 0; i < s.modules.size(); ++i)
+    if (s.modules[i]->find_function(st.kernel) == f) path = s.ptx_paths[i];
+  if (const std::string why = params_error(st.params, *f, path, bad); !why.empty()) {
+    if (nodes.empty())
+      fail(v, vk,
+           "no `params:`, and the file's `params` do not fit kernel '" + st.kernel + "': " + why +
+               "; give the step its own `params:`");
+    fail(bad < nodes.size() ? *nodes[bad] : *pn,
+         bad < nodes.size() ? vk + ".params[" + std::to_string(bad) + "]" : vk + ".params", why);
+  }
+}
+
 // Steps nest (loops) by recursion: bounded like expressions.
 constexpr unsigned kMaxStepDepth = 32;
 
@@ -688,8 +870,7 @@ std::vector<AppStep> parse_steps(const Node& list, const std::string& key, const
     const std::string vk = k + "." + kind;
     if (kind == "launch") {
       check_keys(e, k, {"launch"});
-      st.kind = AppStep::Kind::Launch;
-      st.label = v.kind == Node::Kind::Null ? s.kernel : need_scalar(v, vk, "expected a label");
+      parse_launch(v, vk, s, st);
       ++launches;
     } else if (kind == "for" || kind == "repeat") {
       st.kind = kind == "for" ? AppStep::Kind::For : AppStep::Kind::Repeat;
@@ -820,6 +1001,34 @@ int64_t LaunchBuffer::decode(const uint8_t* in) const {
   return int64_t(u);
 }
 
+const ptx::Function* find_entry(const LaunchSpec& spec, const std::string& kernel) {
+  for (const auto& m : spec.modules)
+    if (const ptx::Function* f = m->find_function(kernel); f && f->is_entry && f->has_body)
+      return f;
+  return nullptr;
+}
+
+std::string block_error(const ptx::Function& f, const std::array<unsigned, 3>& block) {
+  // .reqntid: the exact block; .maxntid: at most that many threads; a dimension the directive
+  // leaves out is 1.
+  auto dim3 = [](const unsigned* d) {
+    std::string s;
+    for (unsigned i = 0; i < 3; ++i) s += (i ? "," : "") + std::to_string(std::max(d[i], 1u));
+    return s;
+  };
+  for (unsigned d = 0; d < 3 && f.reqntid[0]; ++d)
+    if (block[d] != std::max(f.reqntid[d], 1u))
+      return "[" + dim3(block.data()) + "], but .entry " + f.name + " requires .reqntid " +
+             dim3(f.reqntid);
+  const uint64_t threads = uint64_t(block[0]) * block[1] * block[2];
+  if (const uint64_t most = uint64_t(std::max(f.maxntid[0], 1u)) * std::max(f.maxntid[1], 1u) *
+                            std::max(f.maxntid[2], 1u);
+      f.maxntid[0] && threads > most)
+    return std::to_string(threads) + " threads per CTA, but .entry " + f.name + " allows at most " +
+           std::to_string(most) + " (.maxntid " + dim3(f.maxntid) + ")";
+  return "";
+}
+
 LaunchSpec load_launch(const std::string& path, unsigned scale,
                        const std::vector<std::string>& var_overrides) {
   if (scale < 1) throw ConfigError("--scale " + std::to_string(scale) + ": must be at least 1");
@@ -858,7 +1067,18 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   s.name = need_scalar(required("name", "the workload (reference checker) name"), "name",
                        "expected the workload name");
   const Node& ptxn = required("ptx", "the PTX file, relative to the launch file");
-  const std::string& ptx_rel = need_scalar(ptxn, "ptx", "expected a file name");
+  // `ptx: file` or `ptx: [file, ...]`: several modules (an application's kernels).
+  std::vector<std::pair<std::string, const Node*>> ptx_files;
+  if (ptxn.kind == Node::Kind::Seq) {
+    if (ptxn.seq.empty()) fail(ptxn, "ptx", "an empty list; expected one or more PTX files");
+    for (size_t i = 0; i < ptxn.seq.size(); ++i)
+      ptx_files.emplace_back(
+          need_scalar(*ptxn.seq[i], "ptx[" + std::to_string(i) + "]", "expected a file name"),
+          ptxn.seq[i].get());
+  } else {
+    ptx_files.emplace_back(need_scalar(ptxn, "ptx", "expected a file name or a list of them"),
+                           &ptxn);
+  }
   const Node& kn = required("kernel", "the .entry name");
   s.kernel = need_scalar(kn, "kernel", "expected the .entry name");
 
@@ -982,30 +1202,27 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
     }
   }
 
-  // steps (an application) or one launch
-  if (const Node* st = root.find("steps"); st && st->kind != Node::Kind::Null) {
-    s.application = true;
-    unsigned launches = 0;
-    s.steps = parse_steps(*st, "steps", s, launches);
-    if (!launches) fail(*st, "steps", "no step launches the kernel (add {launch: NAME})");
-  } else {
-    AppStep one;
-    one.where = root.where();
-    s.steps.push_back(one);
+  // The PTX modules and the file's .entry
+  for (size_t i = 0; i < ptx_files.size(); ++i) {
+    const Node& n = *ptx_files[i].second;
+    const std::string key = ptx_files.size() > 1 ? "ptx[" + std::to_string(i) + "]" : "ptx";
+    const fs::path ptxp = dir / ptx_files[i].first;
+    const std::string path = ptxp.lexically_normal().string();
+    {
+      std::ifstream probe(ptxp);
+      if (!probe || fs::is_directory(ptxp)) fail(n, key, "cannot open PTX file '" + path + "'");
+    }
+    try {
+      s.modules.push_back(std::make_shared<const ptx::Module>(ptx::parse_ptx_file(path)));
+    } catch (const ptx::ParseError& e) {
+      throw ConfigError(std::string(e.what()) + " (" + key + " of " + n.where() + ")");
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (s.ptx_paths[j] == path) fail(n, key, "'" + path + "' is listed twice");
+    s.ptx_paths.push_back(path);
   }
-
-  // The PTX and its .entry
-  const fs::path ptxp = dir / ptx_rel;
-  s.ptx_path = ptxp.lexically_normal().string();
-  {
-    std::ifstream probe(ptxp);
-    if (!probe) fail(ptxn, "ptx", "cannot open PTX file '" + s.ptx_path + "'");
-  }
-  try {
-    s.module = std::make_shared<const ptx::Module>(ptx::parse_ptx_file(s.ptx_path));
-  } catch (const ptx::ParseError& e) {
-    throw ConfigError(std::string(e.what()) + " (ptx of " + ptxn.where() + ")");
-  }
+  s.module = s.modules[0];
+  s.ptx_path = s.ptx_paths[0];
   const ptx::Function* entry = s.module->find_function(s.kernel);
   if (!entry || !entry->is_entry || !entry->has_body) {
     const std::vector<std::string> entries = s.module->entry_names();
@@ -1015,66 +1232,32 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
              (near.empty() ? "" : "did you mean '" + near + "'? ") +
              "(entries: " + (entries.empty() ? std::string("none") : join(entries)) + ")");
   }
-  // The entry's launch bounds (.reqntid: the exact block; .maxntid: at most that many threads);
-  // a dimension the directive leaves out is 1.
-  auto dim3 = [](const unsigned* d) {
-    std::string s;
-    for (unsigned i = 0; i < 3; ++i) s += (i ? "," : "") + std::to_string(std::max(d[i], 1u));
-    return s;
-  };
-  const unsigned block[3] = {s.block[0], s.block[1], s.block[2]};
-  for (unsigned d = 0; d < 3 && entry->reqntid[0]; ++d)
-    if (block[d] != std::max(entry->reqntid[d], 1u))
-      fail(*root.find("block"), "block",
-           "[" + dim3(block) + "], but .entry " + s.kernel + " requires .reqntid " +
-               dim3(entry->reqntid));
-  if (const uint64_t most = uint64_t(std::max(entry->maxntid[0], 1u)) *
-                            std::max(entry->maxntid[1], 1u) * std::max(entry->maxntid[2], 1u);
-      entry->maxntid[0] && s.threads_per_cta() > most)
-    fail(*root.find("block"), "block",
-         std::to_string(s.threads_per_cta()) + " threads per CTA, but .entry " + s.kernel +
-             " allows at most " + std::to_string(most) + " (.maxntid " + dim3(entry->maxntid) +
-             ")");
-  auto ptx_sig = [&] {
-    std::string sig;
-    for (const auto& p : entry->params)
-      sig += (sig.empty() ? "" : ", ") + std::string(".") + ptx::type_name(p.type) + " " + p.name;
-    return "(" + sig + ")";
-  };
-  if (s.params.size() != entry->params.size())
-    fail(pn ? *pn : root, "params",
-         std::to_string(s.params.size()) + " parameters given; .entry " + s.kernel + " (" +
-             s.ptx_path + ":" + std::to_string(entry->decl_line) + ") takes " +
-             std::to_string(entry->params.size()) + ": " + ptx_sig());
-  for (size_t i = 0; i < s.params.size(); ++i) {
-    LaunchParam& p = s.params[i];
-    const ptx::Param& q = entry->params[i];
-    std::string why;
-    if (p.kind == LaunchParam::Kind::Struct) { // as many bytes as the .param declares
-      p.size = q.size;
-      if (p.raw.size() > q.size)
-        why = std::to_string(p.raw.size()) + " raw bytes, the parameter has " +
-              std::to_string(q.size);
-      for (size_t k = 0; k < p.fields.size() && why.empty(); ++k)
-        if (p.fields[k].offset + p.fields[k].bytes() > q.size)
-          why = "field " + std::to_string(k) + " (" + param_kind_name(p.fields[k].kind) +
-                " at offset " + std::to_string(p.fields[k].offset) + ") ends past its " +
-                std::to_string(q.size) + " bytes";
-    } else if (p.bytes() != q.size)
-      why = std::to_string(p.bytes()) + " bytes, the parameter has " + std::to_string(q.size);
-    else if (p.kind == LaunchParam::Kind::Buffer && ptx_type_is_float(q.type))
-      why = "a buffer address for a floating-point parameter";
-    else if ((p.kind == LaunchParam::Kind::F32 || p.kind == LaunchParam::Kind::F64) &&
-             ptx_type_is_int(q.type))
-      why = "a floating-point value for an integer parameter";
-    else if (p.kind != LaunchParam::Kind::Buffer && p.kind != LaunchParam::Kind::F32 &&
-             p.kind != LaunchParam::Kind::F64 && ptx_type_is_float(q.type))
-      why = "an integer value for a floating-point parameter";
-    if (!why.empty())
-      fail(*param_nodes[i], "params[" + std::to_string(i) + "]",
-           std::string(param_kind_name(p.kind)) + " does not match .param ." +
-               ptx::type_name(q.type) + " " + q.name + " of .entry " + s.kernel + ": " + why);
+
+  // steps (an application) or one launch
+  if (const Node* st = root.find("steps"); st && st->kind != Node::Kind::Null) {
+    s.application = true;
+    unsigned launches = 0;
+    s.steps = parse_steps(*st, "steps", s, launches);
+    if (!launches) fail(*st, "steps", "no step launches the kernel (add {launch: NAME})");
+  } else {
+    if (s.modules.size() > 1)
+      fail(ptxn, "ptx",
+           "several PTX files, but no `steps:` launches their kernels (one launch runs the "
+           "file's kernel; add steps with {launch: {kernel: NAME}})");
+    AppStep one;
+    one.where = root.where();
+    s.steps.push_back(one);
   }
+  s.several_kernels = s.modules.size() > 1 || launches_other(s.steps, s.kernel);
+
+  if (const std::string why = block_error(*entry, s.block); !why.empty())
+    fail(*root.find("block"), "block", why);
+  size_t bad = 0;
+  if (const std::string why = params_error(s.params, *entry, s.ptx_path, bad); !why.empty())
+    fail(bad < param_nodes.size() ? *param_nodes[bad]
+         : pn                     ? *pn
+                                  : root,
+         bad < param_nodes.size() ? "params[" + std::to_string(bad) + "]" : "params", why);
 
   // Buffers placed at module variables (cudaMemcpyToSymbol), and variables the kernel names
   // that nothing initialises.
@@ -1182,10 +1365,14 @@ uint64_t param_value(const LaunchSpec& spec, const LaunchParam& p,
 } // namespace
 
 std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr) {
-  const ptx::Function& f = spec.entry();
+  return pack_params(spec, buffer_addr, spec.entry(), spec.params);
+}
+
+std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr,
+                                 const ptx::Function& f, const std::vector<LaunchParam>& params) {
   std::vector<uint8_t> buf(f.param_bytes, 0);
-  for (size_t i = 0; i < spec.params.size() && i < f.params.size(); ++i) {
-    const LaunchParam& p = spec.params[i];
+  for (size_t i = 0; i < params.size() && i < f.params.size(); ++i) {
+    const LaunchParam& p = params[i];
     const ptx::Param& q = f.params[i];
     const std::string what = "params[" + std::to_string(i) + "]";
     if (q.offset + p.bytes() > buf.size())

@@ -2,8 +2,8 @@
 // contents. Plain C++ (no SystemC). See workloads/README.md for the format:
 //
 //   name: sgemm                 # reference checker name
-//   ptx: ptx/sgemm.ptx          # relative to the YAML file
-//   kernel: sgemm               # .entry name
+//   ptx: ptx/sgemm.ptx          # relative to the YAML file; a list for several modules
+//   kernel: sgemm               # .entry name (the file's kernel)
 //   vars: {n: 64}               # integer variables (values may be expressions over earlier vars)
 //   scaled: [n]                 # vars multiplied by --scale N
 //   grid: ["n/16", "n/16", 1]   # 1 to 3 integers or expressions
@@ -18,6 +18,7 @@
 //   steps:                      # optional: an application, host steps around launches
 //     - for: {var: t, from: 0, to: "n - 1"}
 //       do: [{launch: step}, {swap: [A, C]}]
+//     - launch: {kernel: other, grid: [1], block: [256], params: [{buffer: C}], shared: 0}
 //
 // Every error is a gpurf::ConfigError naming file:line, the key, the bad value and the valid
 // choices (did-you-mean for names).
@@ -95,8 +96,16 @@ struct VerifyFile {
 struct AppStep {
   enum class Kind { Launch, For, Repeat, Set, Swap, Fill, Copy };
   Kind kind = Kind::Launch;
-  std::string where;               // file:line of the step, for errors while it runs
-  std::string label;               // Launch: its name in the per-launch statistics
+  std::string where; // file:line of the step, for errors while it runs
+  std::string label; // Launch: its name in the per-launch statistics
+  // Launch: the .entry it runs ("": the file's kernel); its grid and block (expressions over
+  // the vars, evaluated at the launch; empty: the file's), dynamic shared memory ("": the
+  // file's) and parameters (`own_params` false: the file's `params`).
+  std::string kernel;
+  std::vector<std::string> grid, block;
+  std::string shared;
+  bool own_params = false;
+  std::vector<LaunchParam> params;
   std::string var, from, to, step; // For: var = from; var < to (> to if step < 0); var += step
   std::string cond;                // Repeat: run the body again while this is non-zero
   uint64_t max = 0;                // Repeat: passes at most (more is an error)
@@ -110,7 +119,7 @@ struct AppStep {
 struct LaunchSpec {
   std::string file;     // the YAML path as given
   std::string name;     // workload / reference checker name
-  std::string ptx_path; // resolved path of the PTX file
+  std::string ptx_path; // resolved path of the PTX file (the first, when `ptx:` lists several)
   std::string kernel;   // .entry name
   unsigned scale = 1;
   std::map<std::string, int64_t> vars; // after --scale
@@ -127,6 +136,12 @@ struct LaunchSpec {
   // nothing initialises).
   std::vector<std::string> warnings;
   std::shared_ptr<const ptx::Module> module; // the parsed PTX
+  // Every module `ptx:` lists, in order (modules[0] is `module`), and their resolved paths.
+  std::vector<std::shared_ptr<const ptx::Module>> modules;
+  std::vector<std::string> ptx_paths;
+  // An application whose steps launch a kernel other than the file's, or that lists several
+  // PTX files: every entry of every module is compiled (platform/gpu.h "Hosted kernels").
+  bool several_kernels = false;
 
   const ptx::Function& entry() const;                             // the kernel's .entry
   const LaunchBuffer* find_buffer(const std::string& name) const; // nullptr if absent
@@ -145,5 +160,13 @@ LaunchSpec load_launch(const std::string& path, unsigned scale = 1,
 // (`buffer_addr[i]` for `spec.buffers[i]`); integer scalars are evaluated over spec.vars, and
 // a value outside its type's range throws ExprError naming the parameter.
 std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr);
+// The same for `params` of .entry `entry` (an application step's own parameters).
+std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr,
+                                 const ptx::Function& entry,
+                                 const std::vector<LaunchParam>& params);
+// The .entry `kernel` of the first of spec.modules that has one (nullptr: none).
+const ptx::Function* find_entry(const LaunchSpec& spec, const std::string& kernel);
+// Why `block` cannot launch .entry `f` (.reqntid / .maxntid), or "".
+std::string block_error(const ptx::Function& f, const std::array<unsigned, 3>& block);
 
 } // namespace gpurf

@@ -153,6 +153,10 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
                          const compiler::PtxasLookup& ptxas)
     : launch_(launch), initial_vars_(launch.vars), options_(options),
       step_(std::make_unique<ptx::StepResult>()), loops_(options.progress_bound) {
+  file_grid_ = launch_.grid;
+  file_block_ = launch_.block;
+  file_shared_ = launch_.shared_bytes;
+  file_shared_where_ = launch_.shared_bytes_where;
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   try {
     std::string why;
@@ -411,6 +415,17 @@ unsigned PtxFrontend::func_base(const ptx::Function* f) const {
 // Launch
 // =============================================================================================
 Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem) {
+  if (launch_.several_kernels)
+    throw WorkloadError(launch_.file + ": the application launches several kernels; a Gpu "
+                                       "runs it (begin(), next_app())");
+  begin(mem);
+  AppLaunch a;
+  if (!next_app_launch(mem, a)) throw WorkloadError(launch_.file + ": the steps launch nothing");
+  take(a);
+  return launch(limits, sms);
+}
+
+void PtxFrontend::begin(IFunctionalMemory& mem) {
   mem_ = &mem;
   adaptor_ = std::make_unique<MemAdaptor>(mem);
 
@@ -437,8 +452,36 @@ Occupancy PtxFrontend::start(const SmLimits& limits, unsigned sms, IFunctionalMe
     }
   }
   app_ = std::make_unique<AppRunner>(launch_, buffer_addr_);
-  if (!next_app_launch(mem)) throw WorkloadError(launch_.file + ": the steps launch nothing");
+  app_over_ = false;
+}
+
+bool PtxFrontend::next_app(IFunctionalMemory& mem, AppLaunch& a) {
+  if (!app_) throw WorkloadError(launch_.file + ": next_app() before begin()");
+  if (next_app_launch(mem, a)) return true;
+  app_over_ = true;
+  return false;
+}
+
+Occupancy PtxFrontend::start_app_launch(const SmLimits& limits, unsigned sms,
+                                        IFunctionalMemory& mem, const AppLaunch& a) {
+  if (a.kernel != launch_.kernel)
+    throw WorkloadError(a.where + ": launch of '" + a.kernel + "' handed to kernel '" +
+                        launch_.kernel + "'");
+  if (mem_ != &mem) {
+    mem_ = &mem;
+    adaptor_ = std::make_unique<MemAdaptor>(mem);
+  }
+  load_module(); // once per module: its variables keep their values from kernel to kernel
+  take(a);
   return launch(limits, sms);
+}
+
+void PtxFrontend::take(const AppLaunch& a) {
+  launch_.grid = a.shape.grid;
+  launch_.block = a.shape.block;
+  launch_.shared_bytes = a.shape.shared_bytes;
+  launch_.shared_bytes_where = a.where;
+  params_ = a.params;
 }
 
 void PtxFrontend::relocate(uint64_t offset) {
@@ -457,21 +500,58 @@ std::vector<PtxFrontend::Region> PtxFrontend::regions(bool buffers) const {
   return r;
 }
 
-bool PtxFrontend::next_app_launch(IFunctionalMemory& mem) {
+bool PtxFrontend::next_app_launch(IFunctionalMemory& mem, AppLaunch& a) {
   current_ = app_->next(mem);
   if (!current_) return false;
+  const AppStep& st = *current_;
+  const std::string what = st.where + ": launch " + std::to_string(app_->launches());
+  a.kernel = st.kernel.empty() ? launch_.kernel : st.kernel;
+  a.where = st.kernel.empty() && st.shared.empty() ? file_shared_where_ : st.where;
+  const ptx::Function* f = find_entry(launch_, a.kernel);
+  if (!f) throw WorkloadError(what + ": no kernel '" + a.kernel + "'"); // the loader checked
   try {
-    params_ = pack_params(launch_, buffer_addr_);
+    // The step's grid, block and shared memory, over the vars as the steps left them.
+    auto dims = [&](const std::vector<std::string>& e, const std::array<unsigned, 3>& file,
+                    const char* key, const std::array<int64_t, 3>& most) {
+      if (e.empty()) return file;
+      std::array<unsigned, 3> d{1, 1, 1};
+      for (size_t i = 0; i < 3 && i < e.size(); ++i) {
+        const int64_t x = eval_expr(e[i], launch_.vars);
+        if (x < 1 || x > most[i])
+          throw ExprError(std::string(key) + "." + "xyz"[i] + ": '" + e[i] + "' is " +
+                          std::to_string(x) + ", outside [1, " + std::to_string(most[i]) + "]");
+        d[i] = unsigned(x);
+      }
+      return d;
+    };
+    a.shape.grid = dims(st.grid, file_grid_, "grid", {INT32_MAX, 65535, 65535});
+    a.shape.block = dims(st.block, file_block_, "block", {1024, 1024, 64});
+    const uint64_t threads = uint64_t(a.shape.block[0]) * a.shape.block[1] * a.shape.block[2];
+    if (threads > 1024)
+      throw ExprError("block: " + std::to_string(threads) + " threads per CTA; at most 1024");
+    if (const std::string why = block_error(*f, a.shape.block); !why.empty())
+      throw ExprError("block: " + why);
+    a.shape.shared_bytes = file_shared_;
+    if (!st.shared.empty()) {
+      const int64_t x = eval_expr(st.shared, launch_.vars);
+      if (x < 0 || x > (int64_t(1) << 30))
+        throw ExprError("shared: '" + st.shared + "' is " + std::to_string(x) +
+                        ", outside [0, 2^30] bytes");
+      a.shape.shared_bytes = unsigned(x);
+    }
+    a.params = st.own_params ? pack_params(launch_, buffer_addr_, *f, st.params)
+                             : pack_params(launch_, buffer_addr_);
   } catch (const ExprError& e) {
-    throw WorkloadError(current_->where + ": launch " + std::to_string(app_->launches()) + ": " +
-                        e.what());
+    throw WorkloadError(what + ": " + e.what());
   }
   return true;
 }
 
 bool PtxFrontend::next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                               Occupancy& occ) {
-  if (!app_ || !next_app_launch(mem)) return false;
+  AppLaunch a;
+  if (!app_ || !next_app_launch(mem, a)) return false;
+  take(a);
   occ = launch(limits, sms);
   return true;
 }
@@ -1165,8 +1245,9 @@ std::string PtxFrontend::verify_files() const {
 }
 
 std::string PtxFrontend::verify_outputs() {
-  if (!mem_ || !kernel_) return "the kernel was not started";
-  if (!done())
+  if (!mem_ || (!kernel_ && !launch_.several_kernels)) return "the kernel was not started";
+  if (launch_.several_kernels && !app_over_) return "the application has not finished";
+  if (!launch_.several_kernels && !done())
     return "the kernel has not finished (" + std::to_string(next_cta_ - live_ctas_) + " of " +
            std::to_string(total_ctas_) + " CTAs done, " + std::to_string(retired_) + " of " +
            std::to_string(issued_) + " instructions retired)";
@@ -1180,8 +1261,10 @@ std::string PtxFrontend::verify_outputs() {
   }
   if (const std::string e = verify_files(); !e.empty()) return e;
   if (!check) return "";
-  const workload::LaunchData d =
+  workload::LaunchData d =
       checker_input(launch_, initial_vars_, [&](size_t i) { return buffer_contents(i); });
+  d.grid = file_grid_; // the file's shape, whatever the last launch's was
+  d.block = file_block_;
   try {
     return (*check)(d);
   } catch (const std::exception& e) {

@@ -162,6 +162,23 @@ public:
   // Application files: the host steps up to the next launch, then that launch.
   bool next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                    Occupancy& occ) override;
+  // An application's launch as its step says: the kernel, its shape (grid, block, dynamic
+  // shared memory; param_address unused), its packed parameters and the step's file:line.
+  struct AppLaunch {
+    std::string kernel;
+    HostLaunch shape;
+    std::vector<uint8_t> params;
+    std::string where;
+  };
+  // An application that launches several kernels (LaunchSpec::several_kernels) runs on a Gpu
+  // that compiled every entry of its modules (platform/gpu.h): begin() places the buffers and
+  // the module's variables (start() without the launch), next_app() runs the host steps up to
+  // the next launch and describes it (false: the application is over), and the Gpu starts it
+  // with start_app_launch() on the front-end compiled for its kernel.
+  void begin(IFunctionalMemory& mem);
+  bool next_app(IFunctionalMemory& mem, AppLaunch& a);
+  Occupancy start_app_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                             const AppLaunch& a);
   // Moves every region start() places in global memory (the launch file's buffers from
   // kBufferBase, the module's variables at frontend.data_base, the timing-only windows at
   // frontend.window_base) up by `offset` (gpu.address_base: several GPUs in one memory).
@@ -304,8 +321,17 @@ private:
   // The launch in launch_ (grid, block, shared memory) with params_: the kernel, residency
   // and the first CTAs.
   Occupancy launch(const SmLimits& limits, unsigned sms);
-  // The application's next launch (its host steps run first); false when none is left.
-  bool next_app_launch(IFunctionalMemory& mem);
+  // The application's next launch (its host steps run first) into `a`; false when none is
+  // left. A step's grid, block, shared memory and parameters are evaluated here.
+  bool next_app_launch(IFunctionalMemory& mem, AppLaunch& a);
+  // Sets launch_'s shape and params_ from `a` (the kernel of this front-end).
+  void take(const AppLaunch& a);
+  // The file's grid, block and dynamic shared memory (a step may launch with others; the
+  // reference checker gets these).
+  std::array<unsigned, 3> file_grid_{}, file_block_{};
+  unsigned file_shared_ = 0;
+  std::string file_shared_where_;
+  bool app_over_ = false; // next_app() found no launch left
   // The engine's configuration of the launch in launch_; `init_data`: write the module's
   // variables' initial values.
   ptx::LaunchConfig config(bool init_data) const;

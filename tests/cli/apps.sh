@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Application files (workloads/apps): the four suite applications run as multi-launch
+# Application files (workloads/apps): the suite applications run as multi-launch
 # applications at realistic sizes and verify against their references; per-launch statistics
 # add up to the whole run's; applications run on every baseline, on several SMs and behind LT
 # and AT memory ports; bad steps are input errors (2), a failing step a failed run (1).
@@ -25,7 +25,7 @@ assert [l["launch"] for l in L] == list(range(len(L)))
 PY
 }
 
-for app in heat2d:8 dp1d:8 gaussian:127 bfs:0; do
+for app in heat2d:8 dp1d:8 gaussian:127 bfs:0 jacobi:48; do
   name=${app%%:*}
   "$GPURF" run --workload apps/$name --out "$TMP/$name" >"$TMP/out" 2>"$TMP/err" ||
     fail "apps/$name did not verify: $(tail -3 "$TMP/err")"

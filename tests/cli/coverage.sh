@@ -19,6 +19,7 @@ runs=(
   "apps/dp1d --var cols=2048 --var rows=49"
   "apps/heat2d --var nx=64 --var ny=64 --var steps=3"
   "apps/bfs --var n=4096"
+  "apps/jacobi --var ny=32"
   "stress/apps/multi_launch --var n=4096 --var gens=4"
   "stress/stencil3d --var nx=32 --var ny=8"
   "stress/stencil2d_unrolled --var nx=128 --var ny=128"

@@ -212,3 +212,60 @@ TEST(CompilerApplication, BadStepsNameTheKey) {
   has(App("steps:\n  - repeat: [{launch: }]\n").error(), "missing key 'while'");
   has(App("steps: {launch: x}\n").error(), "expected a list of steps");
 }
+
+// `launch: {kernel, grid, block, params, shared, label}` (issue 33): parsed at load, the
+// expressions kept for the launch, the step's own params packed against its kernel's .entry.
+TEST(CompilerApplication, LaunchMapForm) {
+  App a("steps:\n"
+        "  - launch: {kernel: reduce, grid: [\"n / 4\", 2], block: [64], shared: \"n * 8\",\n"
+        "             label: quarter, params: [{buffer: total}, {buffer: in}, {buffer: partial},\n"
+        "             {s32: \"t + 1\"}]}\n"
+        "  - launch:\n");
+  LaunchSpec s = load_launch(a.path);
+  ASSERT_EQ(s.steps.size(), 2u);
+  const AppStep& st = s.steps[0];
+  EXPECT_EQ(st.kernel, "reduce");
+  EXPECT_EQ(st.label, "quarter");
+  EXPECT_EQ(st.grid, (std::vector<std::string>{"n / 4", "2", "1"}));
+  EXPECT_EQ(st.block, (std::vector<std::string>{"64", "1", "1"}));
+  EXPECT_EQ(st.shared, "n * 8");
+  ASSERT_TRUE(st.own_params);
+  EXPECT_FALSE(s.several_kernels); // only the file's kernel: compiled and run as before
+  EXPECT_TRUE(s.steps[1].kernel.empty());
+  EXPECT_FALSE(s.steps[1].own_params);
+  const std::vector<uint64_t> addr = {0x100, 0x200, 0x300};
+  const std::vector<uint8_t> p = pack_params(s, addr, s.entry(), st.params);
+  uint64_t first;
+  int32_t n;
+  std::memcpy(&first, p.data(), 8);
+  std::memcpy(&n, p.data() + 24, 4);
+  EXPECT_EQ(first, 0x300u); // total's address first
+  EXPECT_EQ(n, 1);
+}
+
+TEST(CompilerApplication, LaunchMapFormErrors) {
+  auto has = [](const std::string& err, const std::string& needle) {
+    EXPECT_NE(err.find(needle), std::string::npos) << "missing '" << needle << "' in: " << err;
+  };
+  has(App("steps:\n  - launch: {kernel: reduse}\n").error(),
+      "unknown kernel 'reduse'; did you mean 'reduce'?");
+  has(App("steps:\n  - launch: {grid: [1]}\n").error(), "missing key 'kernel'");
+  has(App("steps:\n  - launch: {kernel: reduce, gird: [1]}\n").error(),
+      "unknown key; did you mean 'grid'?");
+  has(App("steps:\n  - launch: {kernel: reduce, params: [{buffer: in}]}\n").error(),
+      "steps[0].launch.params: 1 parameters given; .entry reduce");
+  has(App("steps:\n  - launch: {kernel: reduce, grid: [\"n - 8\"]}\n").error(),
+      "steps[0].launch.grid.x: value 0 out of range");
+  has(App("steps:\n  - launch: {kernel: reduce, grid: [\"in[0]\"]}\n").error(),
+      "only the conditions of `steps` may");
+  has(compilertest::ReduceLaunch(
+          "name: app\nptx: [ptx/reduce.ptx, ptx/reduce.ptx]\nkernel: reduce\ngrid: [1]\n"
+          "block: [32]\nparams: []\nsteps: [{launch: }]\n",
+          "twice.yaml")
+          .error(),
+      "is listed twice");
+  has(compilertest::ReduceLaunch("name: app\nptx: []\nkernel: reduce\ngrid: [1]\nblock: [32]\n",
+                                 "empty.yaml")
+          .error(),
+      "ptx: an empty list");
+}

@@ -54,6 +54,7 @@ std::vector<std::string> checker_names() {
   X(heat2d)                                                                                        \
   X(heat2d_app)                                                                                    \
   X(histogram)                                                                                     \
+  X(jacobi_app)                                                                                    \
   X(kmeans)                                                                                        \
   X(multi_launch_app)                                                                              \
   X(nbody)                                                                                         \
