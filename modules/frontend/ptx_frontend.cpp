@@ -482,6 +482,7 @@ void PtxFrontend::take(const AppLaunch& a) {
   launch_.shared_bytes = a.shape.shared_bytes;
   launch_.shared_bytes_where = a.where;
   params_ = a.params;
+  use_allocations(a.shape.allocations);
 }
 
 void PtxFrontend::relocate(uint64_t offset) {
@@ -503,6 +504,13 @@ std::vector<PtxFrontend::Region> PtxFrontend::regions(bool buffers) const {
 bool PtxFrontend::next_app_launch(IFunctionalMemory& mem, AppLaunch& a) {
   current_ = app_->next(mem);
   if (!current_) return false;
+  // The buffers where the steps left them (a swap moves them), for every kernel launched.
+  buffer_allocations_.clear();
+  for (size_t i = 0; i < launch_.buffers.size(); ++i)
+    if (launch_.buffers[i].symbol.empty()) // one at a variable is inside it
+      buffer_allocations_.add(buffer_addr_[i], std::max<uint64_t>(launch_.buffers[i].bytes(), 1),
+                              "buffer '" + launch_.buffers[i].name + "'");
+  a.shape.allocations = &buffer_allocations_;
   const AppStep& st = *current_;
   const std::string what = st.where + ": launch " + std::to_string(app_->launches());
   a.kernel = st.kernel.empty() ? launch_.kernel : st.kernel;
@@ -576,8 +584,7 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   launch_.shared_bytes_where = "host launch"; // its dynamic shared memory, not the file's
   launch_.buffers.clear();                    // the host's, wherever it put them
   buffer_addr_.clear();
-  unchecked_ = !h.allocations;
-  allocations_ = h.allocations ? *h.allocations : ptx::Allocations{};
+  use_allocations(h.allocations);
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
   load_module();      // once: the module's variables keep their values from kernel to kernel
@@ -599,15 +606,15 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   return cfg;
 }
 
-void PtxFrontend::fill_allocations() {
-  if (current_) allocations_.clear(); // a launch file's launch (hosted: the host's, as given)
+void PtxFrontend::use_allocations(const ptx::Allocations* given) {
+  unchecked_ = !given;
+  allocations_ = given ? *given : ptx::Allocations{};
+}
+
+void PtxFrontend::add_variable_allocations() {
   for (const ptx::VarDecl& v : module().vars)
     if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
       allocations_.add(kernel_->symbol_address(v.name), v.size, "variable '" + v.name + "'");
-  for (size_t i = 0; i < launch_.buffers.size(); ++i)
-    if (launch_.buffers[i].symbol.empty()) // one at a variable is inside it
-      allocations_.add(buffer_addr_[i], std::max<uint64_t>(launch_.buffers[i].bytes(), 1),
-                       "buffer '" + launch_.buffers[i].name + "'");
 }
 
 void PtxFrontend::load_module() {
@@ -657,7 +664,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
-  fill_allocations(); // before any access: the profile below runs the kernel
+  add_variable_allocations(); // before any access: the profile below runs the kernel
   if (kernel_->shared_bytes() > limits.shared_bytes) // before occupancy(), which names no file
     throw ConfigError(shared_memory_error(kernel_->static_shared_bytes(), limits.shared_bytes,
                                           "the platform's sm.shared_bytes"));

@@ -383,9 +383,10 @@ private:
   // What the kernel's global accesses must hit (frontend.memory_check): the launch file's
   // buffers or the host's allocations, and the module's variables; unchecked_: a hosted
   // launch whose host gave none.
-  ptx::Allocations allocations_;
+  ptx::Allocations allocations_, buffer_allocations_; // the launch's; the file's buffers
   bool unchecked_ = false;
-  void fill_allocations();
+  void use_allocations(const ptx::Allocations* given); // a launch's (null: unchecked)
+  void add_variable_allocations();                     // the module's, once kernel_ is built
   std::unique_ptr<ptx::Kernel> kernel_;
   // The engine's report of the instruction just run, kept so that its vectors are not
   // reallocated per instruction.
