@@ -110,8 +110,8 @@ INSTANTIATE_TEST_SUITE_P(Families, Watched,
                                          "configs/warped-compression-rfc.yaml",
                                          "configs/malekeh.yaml", "configs/wir.yaml",
                                          "configs/wir-rlpvc.yaml", "configs/cmrc-wid.yaml",
-                                         "configs/turing-subcore.yaml", "configs/affine.yaml",
-                                         "tests/platforms/gpu-2sm.yaml",
+                                         "configs/cmrc-wshift.yaml", "configs/turing-subcore.yaml",
+                                         "configs/affine.yaml", "tests/platforms/gpu-2sm.yaml",
                                          "tests/platforms/l2-write-through.yaml"),
                          [](const auto& info) {
                            std::string n;
