@@ -188,6 +188,7 @@ const std::vector<EnergyStatClass> kEnergyStats = {
     {"l2", "write_hits", "", R::NotEvent, "outcomes of writes; priced by writes"},
     {"l2", "write_misses", "", R::NotEvent, "outcomes of writes; priced by writes"},
     {"l2", "write_fetches", "", R::NotEvent, "fills; priced by bytes_from_memory"},
+    {"l2", "write_throughs", "", R::NotEvent, "writes forwarded; priced as l2 writes"},
     {"l2", "bank_conflict_cycles", "", R::NotEvent, "waits"},
     {"l2", "mshr_wait_cycles", "", R::NotEvent, "waits"},
     {"l2", "deferred_requests", "", R::NotEvent, "AT: waits for an MSHR"},

@@ -47,6 +47,9 @@ public:
   virtual void verify_read(const RegAccess&, Cycle) {}
   // WIR: `i` found its result in the reuse buffer and bypasses read, execution and write.
   virtual void reused(const WarpInst&, Cycle) {}
+  // A storage took a copy of a source operand another storage delivered to `a.inst` (Gebhart's
+  // RFC allocating MRF operands, Sec. 3.1); `a.version` is the copied value's producer.
+  virtual void filled(const RegAccess&, Cycle) {}
   // `i` retired (every result written, predicates included).
   virtual void retire(const WarpInst&, Cycle) {}
   // Row `row` of bank `bank` holds no live register any more (power gating may clear it).
@@ -90,6 +93,9 @@ public:
   }
   void reused(const WarpInst& i, Cycle t) override {
     for (Observer* o : obs_) o->reused(i, t);
+  }
+  void filled(const RegAccess& a, Cycle t) override {
+    for (Observer* o : obs_) o->filled(a, t);
   }
   void released(unsigned s, unsigned b, unsigned r, Cycle t) override {
     for (Observer* o : obs_) o->released(s, b, r, t);

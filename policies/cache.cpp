@@ -1,17 +1,32 @@
 #include "gpurf/policies/cache.h"
 
 #include <algorithm>
+#include <sstream>
+#include <stdexcept>
 
 namespace gpurf {
 
-CacheTags::CacheTags(unsigned sets, unsigned ways)
-    : sets_(sets), ways_(ways), lines_(size_t(sets) * ways) {}
+CacheTags::CacheTags(unsigned sets, unsigned ways, std::string unit)
+    : sets_(sets), ways_(ways), lines_(size_t(sets) * ways), unit_(std::move(unit)) {}
 
-CacheTags::Line* CacheTags::lookup(uint64_t line) {
+CacheTags::Line* CacheTags::find(uint64_t line) {
   Line* set = &lines_[(line % sets_) * ways_];
   for (unsigned w = 0; w < ways_; ++w)
     if (set[w].valid && set[w].line == line) return &set[w];
   return nullptr;
+}
+
+CacheTags::Line* CacheTags::lookup(uint64_t line) {
+  Line* l = find(line);
+  if (bool(l) != bool(resident_.count(line)) || (l && l->line != line)) {
+    std::ostringstream m;
+    m << unit_ << ": tag check failed: line 0x" << std::hex << line << " (set " << std::dec
+      << line % sets_ << ") "
+      << (l ? "hit the line of tag 0x" : "missed, but the cache holds it since its fill");
+    if (l) m << std::hex << l->line << ", which the cache's resident lines do not include";
+    throw std::logic_error(m.str());
+  }
+  return l;
 }
 
 CacheTags::Line CacheTags::install(uint64_t line) {
@@ -25,6 +40,8 @@ CacheTags::Line CacheTags::install(uint64_t line) {
     if (set[w].lru < victim->lru) victim = &set[w];
   }
   const Line old = *victim;
+  if (old.valid) resident_.erase(old.line);
+  resident_.insert(line);
   *victim = Line{line, true, false, 0};
   touch(victim);
   return old;
@@ -32,6 +49,7 @@ CacheTags::Line CacheTags::install(uint64_t line) {
 
 void CacheTags::invalidate(uint64_t line) {
   if (Line* l = lookup(line)) l->valid = false;
+  resident_.erase(line);
 }
 
 const Mshrs::Entry* Mshrs::find(uint64_t line) const {

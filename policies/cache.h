@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "gpurf/platform/params.h"
@@ -31,6 +33,10 @@ struct CacheGeometry {
   }
 };
 
+// Every lookup's answer is held to a shadow of the resident lines kept apart from the tag
+// array (full line numbers, updated by install and invalidate): a hit on a line the cache
+// does not hold (a partial tag compare, a stale way) or a miss on one it does throws
+// std::logic_error naming `unit`. Always on: one hash lookup per tag lookup.
 class CacheTags {
 public:
   struct Line {
@@ -39,7 +45,7 @@ public:
     bool dirty = false; // written since the fill (write-back caches)
     uint64_t lru = 0;   // last use stamp
   };
-  CacheTags(unsigned sets, unsigned ways);
+  CacheTags(unsigned sets, unsigned ways, std::string unit = "cache");
   Line* lookup(uint64_t line);
   void touch(Line* l) { l->lru = ++stamp_; }
   // Installs `line` as the most recently used line of its set and returns the line it
@@ -48,9 +54,12 @@ public:
   void invalidate(uint64_t line);
 
 private:
+  Line* find(uint64_t line); // the tag compare
   unsigned sets_, ways_;
   std::vector<Line> lines_;
   uint64_t stamp_ = 0;
+  std::string unit_;
+  std::unordered_set<uint64_t> resident_; // the shadow
 };
 
 class Mshrs {

@@ -83,6 +83,7 @@ inline const char* store_name(Store s) {
 }
 
 enum class MemSpace : uint8_t { None, Global, Shared, Local, Param, Const };
+constexpr unsigned kMemSpaces = 6;
 enum class MemKind : uint8_t { None, Load, Store, Atomic };
 
 // One 32-bit architectural register operand (64-bit PTX values use an aligned pair).

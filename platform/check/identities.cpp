@@ -2,6 +2,8 @@
 
 #include "gpurf/platform/stats.h"
 
+#include <algorithm>
+#include <mutex>
 #include <sstream>
 
 namespace gpurf {
@@ -17,6 +19,123 @@ bool has_stat(const nlohmann::ordered_json& stats, const std::string& kind,
         (stat.empty() || it.value().contains(stat)))
       return true;
   return false;
+}
+
+namespace {
+std::mutex g_reads_mutex;
+std::set<std::pair<std::string, std::string>> g_reads;
+void record_identity_reads(const std::set<std::pair<std::string, std::string>>& r) {
+  std::lock_guard<std::mutex> lock(g_reads_mutex);
+  g_reads.insert(r.begin(), r.end());
+}
+} // namespace
+
+std::set<std::pair<std::string, std::string>> identity_reads() {
+  std::lock_guard<std::mutex> lock(g_reads_mutex);
+  return g_reads;
+}
+
+// Every statistic no identity reads, with the reason. `gap`: it feeds the energy or a
+// paper's headline and should have an identity (docs/checks.md lists these as open).
+const std::vector<UnwatchedStat>& unwatched_statistics() {
+  static const std::vector<UnwatchedStat> list = {
+      // Stalls, waits and occupancy: sums over cycles of a unit's own state, which no other
+      // unit or checker event counts.
+      {"allocator", "full", "refused allocation attempts (stalls)"},
+      {"allocator", "occupied_collector_cycles", "occupancy: collector-cycles bound"},
+      {"allocator", "refusals", "Malekeh: refused allocation attempts by reason (stalls)"},
+      {"allocator", "stage_full", "WIR: refused issue attempts (stalls)"},
+      {"allocator", "collector_wait_cycles", "WIR: stall cycles"},
+      {"arbiter", "conflicts",
+       "request-cycles spent waiting, by kind (the checker sees grants, not refusals)"},
+      {"arbiter", "compressor_wait_cycles", "W-C at the MRF port: stalls"},
+      {"collector", "dispatch_stall_cycles", "stall cycles"},
+      {"crossbar", "decompressor_wait_cycles", "W-C: stalls"},
+      {"exec", "busy_cycles", "occupancy: unit-cycles reserved"},
+      {"l1", "mshr_full_stalls", "requests refused for want of an MSHR (stalls)"},
+      {"l2", "bank_conflict_cycles", "waits"},
+      {"l2", "mshr_wait_cycles", "waits"},
+      {"l2", "deferred_requests", "AT: waits for an MSHR"},
+      {"lsu", "busy_cycles", "occupancy"},
+      {"lsu", "stall_cycles", "refused dispatch attempts (stalls)"},
+      {"lsu", "l1_busy_cycles", "L1 accesses refused and retried (stalls)"},
+      {"lsu", "wb_busy_cycles", "stalls"},
+      {"lsu", "latency_total", "a sum of dispatch-to-ready latencies"},
+      {"memory", "busy_cycles", "occupancy"},
+      {"memory", "queue_cycles", "waits"},
+      {"memory_port", "waited_cycles", "waits"},
+      {"memory_port", "backpressure_waits", "waits"},
+      {"rfc", "eviction_waits", "waits"},
+      {"rfc", "write_port_stall_cycles", "stalls"},
+      {"writeback", "port_stall_cycles", "stalls"},
+      {"writeback", "order_stall_cycles", "stalls"},
+      {"writeback", "compressor_wait_cycles", "W-C: stalls"},
+      {"writeback", "low_register_cycles", "WIR: stall cycles"},
+      // Occupancy computed at a launch from the kernel's resources.
+      {"sm", "resident_warps", "occupancy at launch"},
+      {"sm", "resident_ctas", "occupancy at launch"},
+      {"sm", "cta_limit", "occupancy limits at launch"},
+      // Outcomes that no second unit and no checker event sees; the totals they split are
+      // watched.
+      {"l1", "write_hits", "lines of writes found cached (a write-through L1 allocates nothing)"},
+      {"l2", "write_hits", "lines of writes by outcome: no other count of the lines writes cover"},
+      {"l2", "write_misses",
+       "lines of writes by outcome: no other count of the lines writes cover"},
+      {"l2", "write_fetches",
+       "fills of partial write misses: their bytes are in bytes_from_memory"},
+      {"memory", "reads", "transactions: the bytes they move are watched (bytes_read)"},
+      {"rfc", "dead_elided", "dead values dropped without an access"},
+      {"rfc", "exit_dropped", "values of finished warps dropped without an access"},
+      {"rfc", "flush_writebacks", "the part of rfc.writebacks a deactivation caused"},
+      {"rfc", "flushes", "deactivations that flushed; their write-backs are in rfc.writebacks"},
+      {"collector", "ccu_invalidations", "Malekeh: valid bits cleared by bank writes"},
+      {"collector", "ccu_flushes", "Malekeh: tables cleared at a warp change"},
+      {"collector", "ccu_flushed_entries", "Malekeh: entries lost to flushes"},
+      {"collector", "ccu_dead_tables", "Malekeh: tables whose warp had finished"},
+      {"collector", "ccu_evictions", "Malekeh: entries replaced"},
+      {"writeback", "divergent_full_writes", "CMRC: the part of width_writes stored whole"},
+      {"writeback", "dedicated_writes", "WIR: bank writes by kind (the bank writes are watched)"},
+      {"writeback", "in_place_writes", "WIR: bank writes by kind (the bank writes are watched)"},
+      {"writeback", "reuse_block_drops", "WIR: reuse-buffer valid bits cleared"},
+      {"writeback", "reuse_launch_drops", "WIR: reuse-buffer valid bits cleared"},
+      {"allocator", "reuse_pending_waits", "WIR: pending-retry queue entries"},
+      {"allocator", "reuse_pending_hits", "WIR: outcomes of pending retries"},
+      {"allocator", "reused_sources",
+       "WIR: operands never read; tests/e2e/ptx_suite_test.cpp holds operands checked + "
+       "reused_sources to the front-end's operands"},
+      {"memory_port", "transactions", "protocol: the memory counts what it serves"},
+      {"memory_port", "requests", "protocol: the memory counts what it serves"},
+      {"memory_port", "dmi_accesses", "protocol"},
+      {"memory_port", "dmi_grants", "protocol"},
+      {"memory_port", "dmi_invalidations", "protocol"},
+      {"memory_port", "error_responses", "protocol (an error stops the run)"},
+      // Open: they feed the energy or a paper's headline, and no independent event counts them
+      // yet.
+      {"bank", "gated_cycles",
+       "W-C: leakage time base of power gating; the checker models wake-ups, not gated "
+       "slice-cycles",
+       true},
+      {"exec", "affine_instructions",
+       "Affine GPU: decided from the operand values, which the checker does not see", true},
+      {"lsu", "shared_bank_conflict_cycles",
+       "from the lanes' shared addresses, which no other unit sees", true},
+      {"arbiter", "unpaired", "CMRC: reads the coalescing search left alone, by reason", true},
+      {"writeback", "design_space_wins",
+       "W-C Fig. 5 (design_space: true): a hypothetical choice, stored nowhere", true},
+      {"writeback", "vsb_misses", "WIR: VSB lookups that missed; retried lookups count again",
+       true},
+      {"rename", "reads", "WIR: renamed sources (instruction sources, with repeats)", true},
+      {"reuse_buffer", "lookups", "WIR: reuse-buffer structure events", true},
+      {"reuse_buffer", "inserts", "WIR: reuse-buffer structure events", true},
+      {"hash", "hashes", "WIR: H3 hashes of results (retried writes hash again)", true},
+      {"vsb", "lookups", "WIR: VSB structure events (retried writes look up again)", true},
+      {"vsb", "inserts", "WIR: VSB structure events", true},
+      {"reg_allocator", "allocations", "WIR: physical-register allocator events", true},
+      {"reg_allocator", "frees", "WIR: physical-register allocator events", true},
+      {"refcount", "increments", "WIR: reference-count events", true},
+      {"refcount", "decrements", "WIR: reference-count events", true},
+  };
+  return list;
 }
 
 std::vector<std::string> check_identities(const nlohmann::ordered_json& st, const EventCounts& e,
@@ -36,15 +155,38 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
         return;
       }
   };
-  auto sum = [&](const char* kind, const char* stat) { return sum_stat(st, kind, stat); };
-  const double retired = sum_stat(st, "sm", "warp_instructions");
+  // Every count an identity reads goes through `sum` or `read` (recorded: identity_reads()).
+  std::set<std::pair<std::string, std::string>> reads;
+  auto sum = [&](const char* kind, const char* stat) {
+    reads.emplace(kind, stat);
+    return sum_stat(st, kind, stat);
+  };
+  // One group's count (0 when absent).
+  auto read = [&](const char* kind, const nlohmann::ordered_json& group, const char* stat) {
+    reads.emplace(kind, stat);
+    double v = 0;
+    stat_value(group, stat, v);
+    return v;
+  };
+  // Element `i` of a vector statistic, summed over the groups of its kind.
+  auto element = [&](const char* kind, const char* stat, size_t i) {
+    reads.emplace(kind, stat);
+    double s = 0;
+    for (auto it = st.begin(); it != st.end(); ++it)
+      if (it.value().is_object() && group_of_kind(it.key(), kind) && it.value().contains(stat)) {
+        const auto& v = it.value()[stat];
+        if (v.contains("values") && i < v["values"].size()) s += v["values"][i].get<double>();
+      }
+    return s;
+  };
+  const double retired = sum("sm", "warp_instructions");
 
   // Injected instructions (W-C's dummy MOVs) go through the pipeline like any other; the
   // program's warp instructions do not count them.
-  const double movs = sum_stat(st, "sm", "movs_retired");
+  const double movs = sum("sm", "movs_retired");
   if (has_stat(st, "sm", "movs_injected"))
     equal("dummy MOVs injected = retired",
-          {{"sm.movs_injected", sum_stat(st, "sm", "movs_injected")}, {"sm.movs_retired", movs}});
+          {{"sm.movs_injected", sum("sm", "movs_injected")}, {"sm.movs_retired", movs}});
   // WIR: reused instructions bypass the collectors and the pipes.
   const double reused = sum("allocator", "reuse_hits");
   equal("instructions issued = dispatched + reused = retired",
@@ -62,12 +204,8 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     const std::string g = it.key();
     double cycles = 0;
     if (auto sm = st.find(g.substr(0, g.find('.'))); sm != st.end())
-      stat_value(*sm, "cycles", cycles);
-    auto one = [&](const char* stat) {
-      double v = 0;
-      stat_value(it.value(), stat, v);
-      return v;
-    };
+      cycles = read("sm", *sm, "cycles");
+    auto one = [&](const char* stat) { return read("scheduler", it.value(), stat); };
     const std::string what = "every cycle of " + g + " issued or stalled for a reason";
     equal(what.c_str(),
           {{"active_cycles + stall_cycles", one("active_cycles") + one("stall_cycles")},
@@ -155,6 +293,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     const std::vector<double> slices_of = {1, 3, 5, 8}, compressed = {1, 1, 1, 0};
     const std::vector<double> one(4, 1.0);
     auto weighted = [&](const char* kind, const char* stat, const std::vector<double>& w) {
+      reads.emplace(kind, stat);
       double s = 0;
       for (auto it = st.begin(); it != st.end(); ++it)
         if (it.value().is_object() && group_of_kind(it.key(), kind) && it.value().contains(stat))
@@ -272,11 +411,161 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     equal("RFC write-backs = bank writes of cached values",
           {{"rfc.writebacks", sum("rfc", "writebacks")},
            {"copy write events", double(e.bank_copy_writes)}});
+    // Gebhart Sec. 3.1: every result not bypassed is allocated; with allocate_sources the MRF
+    // operands passing by are copied in too.
+    equal("RFC writes = results allocated + source operands copied",
+          {{"rfc.writes", sum("rfc", "writes")},
+           {"RFC result write events + RFC fill events", double(e.rfc_writes + e.rfc_fills)}});
   } else {
     equal("no RFC: every result is one bank write (WIR: or a remap)",
           {{"bank write events + remap events", double(e.bank_writes + e.remaps)},
            {"producer write events", double(e.arch_writes)}});
   }
+  // Execution: each pipe's instructions are the dispatches into it that the checker saw; the
+  // MEM pipe's go to the LSU, by memory space, and every one completes.
+  if (has_stat(st, "exec", "instructions"))
+    for (unsigned p = 0; p < kNumPipes; ++p) {
+      if (Pipe(p) == Pipe::MEM) continue;
+      const std::string what =
+          std::string("exec instructions of pipe ") + pipe_name(Pipe(p)) + " = dispatches into it";
+      equal(what.c_str(), {{"exec.instructions", element("exec", "instructions", p)},
+                           {"dispatch events", double(e.by_pipe[p])}});
+    }
+  if (has_stat(st, "lsu", "instructions")) {
+    equal("LSU instructions = completed = MEM dispatches",
+          {{"lsu.instructions", sum("lsu", "instructions")},
+           {"lsu.completed", sum("lsu", "completed")},
+           {"MEM dispatch events", double(e.by_pipe[unsigned(Pipe::MEM)])}});
+    static const char* const spaces[kMemSpaces] = {"none",  "global", "shared",
+                                                   "local", "param",  "const"};
+    for (unsigned m = 0; m < kMemSpaces; ++m) {
+      const std::string what =
+          std::string("LSU instructions of space ") + spaces[m] + " = MEM dispatches of it";
+      equal(what.c_str(), {{"lsu.instructions", element("lsu", "instructions", m)},
+                           {"MEM dispatch events", double(e.mem_by_space[m])}});
+    }
+  }
+  if (has_stat(st, "allocator", "allocations"))
+    equal("collector allocations = allocation events",
+          {{"allocator.allocations", sum("allocator", "allocations")},
+           {"allocation events", double(e.allocations)}});
+  if (has_stat(st, "scheduler", "activations")) {
+    equal("two-level: activations = activation events",
+          {{"scheduler.activations", sum("scheduler", "activations")},
+           {"activation events", double(e.activations)}});
+    equal("two-level: deactivations = deactivation events",
+          {{"scheduler.deactivations", sum("scheduler", "deactivations")},
+           {"deactivation events", double(e.deactivations)}});
+  }
+  // The SMs' memory traffic crosses the interconnect: every request the L1s send to their
+  // memory side (a fill per miss, write-throughs, atomics), with its bytes.
+  if (has_stat(st, "interconnect", "requests")) {
+    equal("interconnect requests = L1 misses + writes + atomics",
+          {{"interconnect.requests", sum("interconnect", "requests")},
+           {"l1.misses + writes + atomics",
+            sum("l1", "misses") + sum("l1", "writes") + sum("l1", "atomics")}});
+    equal("interconnect bytes = bytes the L1s read and wrote",
+          {{"interconnect.bytes", sum("interconnect", "bytes")},
+           {"l1.bytes_from_memory + bytes_to_memory",
+            sum("l1", "bytes_from_memory") + sum("l1", "bytes_to_memory")}});
+  }
+  // The cache at the memory port writes: the L2 its dirty victims and, write-through, the
+  // writes it forwards; the L1 (write-through) every write.
+  if (has_stat(st, "memory", "writes")) {
+    if (l2)
+      equal("memory writes = L2 write-backs + write-throughs",
+            {{"memory.writes", sum("memory", "writes")},
+             {"l2.writebacks + write_throughs",
+              sum("l2", "writebacks") + sum("l2", "write_throughs")}});
+    else
+      equal("memory writes = L1 writes",
+            {{"memory.writes", sum("memory", "writes")}, {"l1.writes", sum("l1", "writes")}});
+  }
+  if (has_stat(st, "collector", "reads_requested")) {
+    equal("operands requested from the register file = operands that came from it",
+          {{"collector.reads_requested", sum("collector", "reads_requested")},
+           {"collector.oc_writes + oc_coalesced_operands",
+            sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")}});
+    equal("operands checked = operands requested + CCU hits",
+          {{"collector.operands_checked", sum("collector", "operands_checked")},
+           {"collector.reads_requested + ccu_hits",
+            sum("collector", "reads_requested") + sum("collector", "ccu_hits")}});
+  }
+  // CMRC: every operand read and every result written has one stored width.
+  if (has_stat(st, "collector", "width_reads"))
+    equal("CMRC: operands read by stored width = operands requested",
+          {{"collector.width_reads", sum("collector", "width_reads")},
+           {"collector.reads_requested", sum("collector", "reads_requested")}});
+  if (has_stat(st, "writeback", "width_writes"))
+    equal("CMRC: results written by stored width = register writes",
+          {{"writeback.width_writes", sum("writeback", "width_writes")},
+           {"writeback.register_writes", sum("writeback", "register_writes")}});
+  if (has_stat(st, "arbiter", "coalesced") && has_stat(st, "collector", "oc_coalesced_operands"))
+    equal("CMRC: reads of one instruction coalesced = operands entering with another",
+          {{"arbiter.coalesced[read_read_same_inst + read_read_diff_bank]",
+            element("arbiter", "coalesced", 0) + element("arbiter", "coalesced", 4)},
+           {"collector.oc_coalesced_operands", sum("collector", "oc_coalesced_operands")}});
+  // W-C's compression ratio (Sec. 6.1): the non-divergent writes are the compressed ones,
+  // and their best forms' slices are the slices the banks wrote for them.
+  if (has_stat(st, "writeback", "ratio_writes")) {
+    equal("W-C: non-divergent writes of the compression ratio = compressions",
+          {{"writeback.ratio_writes[non_divergent]", element("writeback", "ratio_writes", 0)},
+           {"compressor.compressions", sum("compressor", "compressions")}});
+    equal("W-C: divergent writes of the compression ratio = divergent writes",
+          {{"writeback.ratio_writes[divergent]", element("writeback", "ratio_writes", 1)},
+           {"writeback.divergent_writes", sum("writeback", "divergent_writes")}});
+    equal("W-C: slices of the compressed writes = slices written - 8 x uncompressed writes",
+          {{"writeback.ratio_slices[non_divergent]", element("writeback", "ratio_slices", 0)},
+           {"bank.slice_writes - 8 x (divergent_writes + mov_writes)",
+            sum("bank", "slice_writes") -
+                8 * (sum("writeback", "divergent_writes") + sum("writeback", "mov_writes"))}});
+  }
+  // WIR's tables: the rename table maps every destination written or remapped; the verify
+  // cache is looked up by every verified VSB hit and filled by every verify-read.
+  if (has_stat(st, "rename", "writes"))
+    equal("WIR: rename-table writes = producer write and remap events",
+          {{"rename.writes", sum("rename", "writes")},
+           {"producer write and remap events", double(e.arch_writes)}});
+  if (has_stat(st, "verify_cache", "reads")) {
+    equal("WIR: verify-cache lookups = hits + verify-reads",
+          {{"verify_cache.reads", sum("verify_cache", "reads")},
+           {"writeback.verify_cache_hits + verify_reads",
+            sum("writeback", "verify_cache_hits") + sum("writeback", "verify_reads")}});
+    equal("WIR: verify-cache fills = verify-reads",
+          {{"verify_cache.writes", sum("verify_cache", "writes")},
+           {"writeback.verify_reads", sum("writeback", "verify_reads")}});
+  }
+  // W-C's power gating: a gated slice an access finds is woken, as the checker's own model of
+  // the valid bits (from the bank accesses) has it.
+  if (has_stat(st, "bank", "wakeups"))
+    equal("W-C: slices woken = wake-ups in the checker's gating model",
+          {{"bank.wakeups", sum("bank", "wakeups")}, {"wake-up events", double(e.wakeups)}});
+  if (has_stat(st, "exec", "class_instructions"))
+    equal("instructions by latency class = instructions by pipe",
+          {{"exec.class_instructions", sum("exec", "class_instructions")},
+           {"exec.instructions", sum("exec", "instructions")}});
+  if (has_stat(st, "collector", "oc_slice_writes"))
+    equal("CMRC: slices written into the collectors = slices the split crossbar moved",
+          {{"collector.oc_slice_writes", sum("collector", "oc_slice_writes")},
+           {"crossbar.slice_transfers", sum("crossbar", "slice_transfers")}});
+  if (has_stat(st, "allocator", "reuse_miss_kinds"))
+    equal("WIR: reuse-buffer misses by cause = misses",
+          {{"allocator.reuse_miss_kinds", sum("allocator", "reuse_miss_kinds")},
+           {"allocator.reuse_misses", sum("allocator", "reuse_misses")}});
+  // Several SMs: the GPU's counts are its SMs'.
+  if (has_stat(st, "gpu", "cycles")) {
+    double last = 0;
+    for (auto it = st.begin(); it != st.end(); ++it)
+      if (it.value().is_object() && it.key().find('.') == std::string::npos &&
+          group_of_kind(it.key(), "sm"))
+        last = std::max(last, read("sm", it.value(), "cycles"));
+    equal("GPU cycles = the last SM's cycles",
+          {{"gpu.cycles", sum("gpu", "cycles")}, {"max sm.cycles", last}});
+    equal("GPU warp instructions = the SMs' warp instructions",
+          {{"gpu.warp_instructions", sum("gpu", "warp_instructions")},
+           {"sm.warp_instructions", retired}});
+  }
+  record_identity_reads(reads);
   return bad;
 }
 

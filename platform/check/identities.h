@@ -4,7 +4,9 @@
 // Plain C++ over the statistics JSON (dump_stats_json()). docs/checks.md lists them.
 #pragma once
 
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,5 +25,21 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& stats,
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind);
 bool has_stat(const nlohmann::ordered_json& stats, const std::string& kind,
               const std::string& stat);
+
+// The statistics (kind, name) whose counts an identity has read in this process so far,
+// recorded by the identities' own lookups (not a hand-kept list): which counters the
+// identities watch. tests/e2e/watched_stats_test.cpp holds every statistic a run emits to
+// being read here or listed in unwatched_statistics().
+std::set<std::pair<std::string, std::string>> identity_reads();
+
+// The statistics no identity reads, each with the reason (docs/checks.md, "Every counter
+// watched"): the one list of them.
+struct UnwatchedStat {
+  const char* kind;
+  const char* stat;
+  const char* why;
+  bool gap = false; // feeds the energy or a paper's headline: an identity is still owed
+};
+const std::vector<UnwatchedStat>& unwatched_statistics();
 
 } // namespace gpurf

@@ -21,7 +21,8 @@ unsigned distinct_sources(const InstInfo& info) {
 } // namespace
 
 EventCounts& EventCounts::operator+=(const EventCounts& o) {
-  static_assert(sizeof(EventCounts) == 21 * sizeof(uint64_t), "add the new count here");
+  static_assert(sizeof(EventCounts) == (26 + kNumPipes + kMemSpaces) * sizeof(uint64_t),
+                "add the new count here");
   for (auto [a, b] : {std::pair{&issued, o.issued},
                       {&dispatched, o.dispatched},
                       {&retired, o.retired},
@@ -42,8 +43,15 @@ EventCounts& EventCounts::operator+=(const EventCounts& o) {
                       {&reused, o.reused},
                       {&verify_reads, o.verify_reads},
                       {&verify_slice_reads, o.verify_slice_reads},
-                      {&remaps, o.remaps}})
+                      {&remaps, o.remaps},
+                      {&wakeups, o.wakeups},
+                      {&rfc_fills, o.rfc_fills},
+                      {&allocations, o.allocations},
+                      {&activations, o.activations},
+                      {&deactivations, o.deactivations}})
     *a += b;
+  for (unsigned p = 0; p < kNumPipes; ++p) by_pipe[p] += o.by_pipe[p];
+  for (unsigned m = 0; m < kMemSpaces; ++m) mem_by_space[m] += o.mem_by_space[m];
   return *this;
 }
 
@@ -175,6 +183,7 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
 // instruction (which then gets its sequence number): remember it until the issue event. After
 // WIR's rename and reuse stages it binds an instruction already issued.
 void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
+  ++counts_.allocations;
   Inst* live = live_.find(i.seq);
   if (live && live->inst == &i) {
     if (live->alloc != kNever || t < live->issue + spec_.rename_stages)
@@ -199,7 +208,10 @@ Cycle TimingChecker::gate(const RegAccess& a, Cycle t, bool write) {
   Cycle ready = t;
   for (unsigned s = 0; s < spec_.slices; ++s) {
     if (!(a.slice_mask >> s & 1)) continue;
-    if (!g.count[s] && g.awake_at[s] <= t) g.awake_at[s] = t + spec_.wake_latency;
+    if (!g.count[s] && g.awake_at[s] <= t) {
+      g.awake_at[s] = t + spec_.wake_latency;
+      ++counts_.wakeups;
+    }
     ready = std::max(ready, g.awake_at[s]);
   }
   if (write)
@@ -391,6 +403,8 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
   s.dispatch = t;
   s.pipe = pipe;
   ++counts_.dispatched;
+  ++counts_.by_pipe[unsigned(pipe)];
+  if (pipe == Pipe::MEM) ++counts_.mem_by_space[std::min(unsigned(i.info->space), kMemSpaces - 1)];
   // The pipe the class runs on (else the front-end's), folded onto SP where it has no units.
   const InstInfo& info = *i.info;
   const TimingSpec::Class& c = spec_.classes[unsigned(info.op_class)];
@@ -592,6 +606,7 @@ void TimingChecker::active(unsigned subcore, unsigned scheduler, unsigned warp, 
          "warp " + std::to_string(warp) + (on ? " activated twice" : " deactivated twice"));
   active_[warp] = on;
   on ? ++active_count_[k] : --active_count_[k];
+  ++(on ? counts_.activations : counts_.deactivations);
   if (spec_.active_limit && active_count_[k] > spec_.active_limit)
     fail("two-level", unit, t, nullptr,
          std::to_string(active_count_[k]) +
@@ -633,6 +648,22 @@ void TimingChecker::reused(const WarpInst& i, Cycle t) {
   s.arrivals = s.sources = 0;
   s.dispatch = t;
   ++counts_.reused;
+}
+
+// Gebhart's RFC allocating an MRF operand as it passes (Sec. 3.1): a copy of a register the
+// instruction read from a bank.
+void TimingChecker::filled(const RegAccess& a, Cycle t) {
+  const WarpInst& i = *a.inst;
+  const Where unit{"rfc", i.subcore, -1};
+  if (!spec_.rfc) fail("write", unit, t, &i, "an RFC fill on a platform without an RFC");
+  const Inst& s = state(i, "fill", t);
+  bool from_bank = false;
+  for (unsigned k = 0; k < s.reads; ++k)
+    from_bank |= s.read_reg[k] == a.reg && s.read_from[k] == Store::Bank;
+  if (!from_bank)
+    fail("write", unit, t, &i,
+         "r" + std::to_string(a.reg) + " copied into the RFC without a bank read of it");
+  ++counts_.rfc_fills;
 }
 
 } // namespace gpurf

@@ -111,12 +111,121 @@ TEST(Identities, RfcStorageIsAccountedFor) {
       {"reads", v(9)}, {"writes", v(5)}, {"slice_reads", v(36)}, {"slice_writes", v(20)}};
   s.erase("sm.sub0.bank1");
   s["sm.sub0.crossbar"] = {{"transfers", v(9)}, {"bytes", v(9 * 128)}};
-  s["sm.sub0.rfc"] = {{"reads", v(3)},      {"misses", v(9)},
-                      {"results", v(8)},    {"bypass", {{"total", 3}}},
-                      {"mrf_writes", v(5)}, {"writebacks", v(2)}};
+  s["sm.sub0.rfc"] = {{"reads", v(3)},     {"writes", v(5)},           {"misses", v(9)},
+                      {"results", v(8)},   {"bypass", {{"total", 3}}}, {"mrf_writes", v(5)},
+                      {"writebacks", v(2)}};
   EXPECT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
-  s["sm.sub0.rfc"]["reads"] = v(2); // a hit counter that missed one
+  ordered_json b = s;
+  b["sm.sub0.rfc"]["reads"] = v(2); // a hit counter that missed one
+  EXPECT_FALSE(check_identities(b, e, 4).empty());
+  // Issue 38: the write counter never incremented (sgemm: 35,968 -> 0) went unnoticed.
+  b = s;
+  b["sm.sub0.rfc"]["writes"] = v(0);
+  const auto bad = check_identities(b, e, 4);
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].find("rfc.writes = 0"), std::string::npos) << bad[0];
+  // allocate_sources: MRF operands copied in are RFC writes too.
+  e.rfc_fills = 2;
   EXPECT_FALSE(check_identities(s, e, 4).empty());
+  s["sm.sub0.rfc"]["writes"] = v(7);
+  EXPECT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
+}
+
+// The identities added for issue 38, each over a consistent run and then with one counter
+// wrong: execution per pipe and memory space, allocations, the two-level active set, the
+// interconnect, the memory's writes, the collectors' requests, the GPU's sums.
+TEST(Identities, EveryCounterWatchedIdentitiesFail) {
+  ordered_json s = stats();
+  EventCounts e = events();
+  auto vec = [](std::vector<double> x) {
+    double t = 0;
+    for (double d : x) t += d;
+    return ordered_json{{"values", x}, {"total", t}};
+  };
+  // 10 instructions: 6 SP, 1 SFU, 3 MEM (2 global, 1 shared).
+  s["sm.sub0.exec"] = {{"instructions", vec({6, 0, 0, 1, 0, 0})},
+                       {"class_instructions", vec({3, 4})}};
+  s["sm.sub0.lsu"]["instructions"] = vec({0, 2, 1, 0, 0, 0});
+  s["sm.sub0.lsu"]["completed"] = v(3);
+  e.by_pipe = {6, 0, 0, 1, 3, 0};
+  e.mem_by_space = {0, 2, 1, 0, 0, 0};
+  s["sm.sub0.allocator"] = {{"allocations", v(10)}};
+  e.allocations = 10;
+  s["sm.sub0.scheduler0"]["activations"] = v(4);
+  s["sm.sub0.scheduler0"]["deactivations"] = v(3);
+  e.activations = 4;
+  e.deactivations = 3;
+  s["sm.l1"]["writes"] = v(1);
+  s["sm.l1"]["atomics"] = v(0);
+  s["sm.sub0.lsu"]["segments"] = v(4);
+  s["interconnect"] = {{"requests", vec({3})}, {"bytes", vec({320})}};
+  s["l2"] = {{"reads", v(2)},
+             {"writes", v(1)},
+             {"atomics", v(0)},
+             {"line_reads", v(2)},
+             {"hits", v(1)},
+             {"misses", v(1)},
+             {"mshr_merges", v(0)},
+             {"writebacks", v(1)},
+             {"write_throughs", v(0)},
+             {"bytes_from_memory", v(128)},
+             {"bytes_to_memory", v(128)}};
+  s["memory"] = {{"bytes_read", v(128)}, {"bytes_written", v(128)}, {"writes", v(1)}};
+  s["sm.sub0.collector0"]["reads_requested"] = v(7);
+  s["sm.sub0.collector0"]["operands_checked"] = v(7);
+  s["sm.sub0.collector1"]["reads_requested"] = v(5);
+  s["sm.sub0.collector1"]["operands_checked"] = v(5);
+  s["gpu"] = {{"cycles", v(30)}, {"warp_instructions", v(10)}};
+  s["sm.sub0.bank0"]["wakeups"] = v(2);
+  e.wakeups = 2;
+  ASSERT_EQ(check_identities(s, e, 4), std::vector<std::string>{});
+  struct Fault {
+    const char* group;
+    const char* stat;
+    ordered_json value;
+    const char* identity;
+  };
+  for (const Fault& f :
+       {Fault{"sm.sub0.exec", "instructions", vec({6, 0, 0, 0, 0, 0}), "pipe sfu"},
+        Fault{"sm.sub0.exec", "class_instructions", vec({3, 3}), "latency class"},
+        Fault{"sm.sub0.lsu", "instructions", vec({0, 3, 0, 0, 0, 0}), "space global"},
+        Fault{"sm.sub0.lsu", "completed", v(2), "LSU instructions = completed"},
+        Fault{"sm.sub0.allocator", "allocations", v(9), "collector allocations"},
+        Fault{"sm.sub0.scheduler0", "activations", v(3), "two-level: activations"},
+        Fault{"sm.sub0.scheduler0", "deactivations", v(4), "two-level: deactivations"},
+        Fault{"interconnect", "requests", vec({4}), "interconnect requests"},
+        Fault{"interconnect", "bytes", vec({256}), "interconnect bytes"},
+        Fault{"l2", "writebacks", v(0), "memory writes"},
+        Fault{"sm.sub0.collector1", "reads_requested", v(4), "operands requested"},
+        Fault{"sm.sub0.collector0", "operands_checked", v(8), "operands checked"},
+        Fault{"gpu", "cycles", v(31), "GPU cycles"},
+        Fault{"sm.sub0.bank0", "wakeups", v(1), "slices woken"},
+        Fault{"gpu", "warp_instructions", v(9), "GPU warp instructions"}}) {
+    ordered_json b = s;
+    b[f.group][f.stat] = f.value;
+    const auto bad = check_identities(b, e, 4);
+    ASSERT_FALSE(bad.empty()) << f.group << "." << f.stat;
+    bool named = false;
+    for (const std::string& x : bad) named |= x.find(f.identity) != std::string::npos;
+    EXPECT_TRUE(named) << f.group << "." << f.stat << ": " << bad[0];
+  }
+}
+
+// What the identities read is recorded by their own lookups (the e2e test holds every
+// statistic of a run to it), and the list of the unwatched gives a reason for each.
+TEST(Identities, ReadsAreRecordedAndTheUnwatchedHaveReasons) {
+  check_identities(stats(), events(), 4);
+  const auto reads = identity_reads();
+  for (const auto& k : {std::pair<std::string, std::string>{"bank", "slice_reads"},
+                        {"sm", "cycles"},
+                        {"scheduler", "active_cycles"},
+                        {"l1", "mshr_merges"}})
+    EXPECT_TRUE(reads.count(k)) << k.first << "." << k.second;
+  std::set<std::pair<std::string, std::string>> seen;
+  for (const UnwatchedStat& u : unwatched_statistics()) {
+    EXPECT_GT(std::string(u.why).size(), 3u) << u.kind << "." << u.stat;
+    EXPECT_TRUE(seen.emplace(u.kind, u.stat).second) << "listed twice: " << u.kind << "." << u.stat;
+  }
 }
 
 // An L2 takes the L1's misses, write-throughs and atomics, and is the memory's initiator.

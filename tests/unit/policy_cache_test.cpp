@@ -57,3 +57,26 @@ TEST(Mshrs, BusyWaitOrNever) {
   EXPECT_EQ(w.start, 200u);
   EXPECT_TRUE(m.entries().empty());
 }
+
+// The shadow of resident lines (issue 38): a lookup answering from a way whose tag is not
+// the line's (here changed behind the shadow's back, as a partial tag compare would find
+// it) throws, and so does a miss on a line the cache holds.
+TEST(CacheTags, LookupsAreHeldToTheShadowOfResidentLines) {
+  CacheTags t(4, 2, "sm.l1");
+  t.install(1);
+  t.install(5);
+  t.install(9); // set 1 holds 5 and 9 now
+  t.invalidate(5);
+  EXPECT_EQ(t.lookup(5), nullptr);
+  EXPECT_EQ(t.lookup(1), nullptr);
+  ASSERT_NE(t.lookup(9), nullptr);
+  t.lookup(9)->line = 13; // the way now answers for 13, which was never filled
+  try {
+    t.lookup(13);
+    FAIL() << "a hit on a line never filled was not caught";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("sm.l1: tag check failed: line 0xd"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(t.lookup(9), std::logic_error); // resident, but no way answers for it
+}

@@ -230,7 +230,7 @@ private:
   const bool posted_writes_;
   uint64_t &reads_, &line_reads_, &writes_, &atomics_, &hits_, &misses_, &mshr_merges_, &mshr_full_,
       &write_hits_, &bytes_from_mem_, &bytes_to_mem_;
-  CacheTags tags_{geo_.sets, geo_.ways};
+  CacheTags tags_{geo_.sets, geo_.ways, name()};
   Mshrs mshrs_{geo_.mshrs};
   std::vector<unsigned char> buf_;
   tlm::tlm_generic_payload mgp_;

@@ -67,6 +67,8 @@ public:
             "write_fetches", "lines fetched for a partial write miss (write_back)", "lines")),
         atomics_(stats().scalar("atomics", "atomic requests", "requests")),
         writebacks_(stats().scalar("writebacks", "dirty lines written back on eviction", "lines")),
+        write_throughs_(stats().scalar(
+            "write_throughs", "writes forwarded to the memory (write_through)", "requests")),
         bank_conflict_cycles_(stats().scalar("bank_conflict_cycles",
                                              "cycles lookups waited for their bank", "cycles")),
         mshr_wait_cycles_(
@@ -77,7 +79,7 @@ public:
             "deferred_requests",
             "AT: requests that waited for a fill to free an MSHR (every MSHR pending)",
             "requests")),
-        tags_(geo_.sets, geo_.ways), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
+        tags_(geo_.sets, geo_.ways, name()), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
         buf_(geo_.line_bytes), victim_(geo_.line_bytes) {
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
       const double n = double(hits_ + misses_ + mshr_merges_);
@@ -326,6 +328,7 @@ private:
 
   void write_through(tlm::tlm_generic_payload& gp, sc_core::sc_time& delay, Cycle arrival) {
     ++writes_;
+    ++write_throughs_;
     Cycle sent = arrival;
     for (uint64_t l = first_line(gp); l <= last_line(gp); ++l) {
       sent = std::max(sent, lookup_start(l, arrival) + geo_.hit_latency);
@@ -358,8 +361,9 @@ private:
   const unsigned banks_;
   const bool write_back_;
   uint64_t &reads_, &line_reads_, &hits_, &misses_, &mshr_merges_, &writes_, &write_hits_,
-      &write_misses_, &write_fetches_, &atomics_, &writebacks_, &bank_conflict_cycles_,
-      &mshr_wait_cycles_, &bytes_from_mem_, &bytes_to_mem_, &deferred_requests_;
+      &write_misses_, &write_fetches_, &atomics_, &writebacks_, &write_throughs_,
+      &bank_conflict_cycles_, &mshr_wait_cycles_, &bytes_from_mem_, &bytes_to_mem_,
+      &deferred_requests_;
   CacheTags tags_;
   Mshrs mshrs_;
   std::vector<Cycle> bank_free_;

@@ -257,6 +257,8 @@ protected:
       LaneValues v;
       std::memcpy(v.data(), gp.get_data_ptr(), kRegBytes);
       ++writes_;
+      if (ctx_.probe)
+        ctx_.probe->filled({t.inst, t.reg, Store::Rfc, -1, 0, t.slice_mask, t.version}, now());
       if (auto e = store_.allocate(t.warp, t.reg, v, false, false, false, t.version))
         evict(t.warp, *e, false);
     }

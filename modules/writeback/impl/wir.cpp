@@ -73,7 +73,7 @@ public:
                             "cycles")) {
     if (!state_) p.fail("impl", "the WIR writeback needs the WIR tables of allocator.impl: wir");
     if (const unsigned n = state_->options.verify_cache) {
-      vcache_ = std::make_unique<CacheTags>(1, n);
+      vcache_ = std::make_unique<CacheTags>(1, n, std::string(name()) + ".verify_cache");
       vc_group_ = std::make_unique<StatGroup>(sibling_stats_path("verify_cache"));
       vc_reads_ = &vc_group_->scalar("reads", "verify-cache lookups", "reads");
       vc_writes_ = &vc_group_->scalar("writes", "verify-cache fills", "writes");

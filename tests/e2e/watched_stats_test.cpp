@@ -1,0 +1,121 @@
+// Every counter watched (issue 38): a run of each variant family emits its statistics, and
+// each one must be read by a conservation identity (platform/check/identities.cpp records
+// what its identities read: identity_reads()) or be listed in unwatched_statistics() with a
+// reason. A listed statistic that an identity reads is a stale entry; one that feeds the
+// energy (platform/energy.cpp's classification) must be marked as an open gap. Each test
+// case is one process (one SystemC elaboration).
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gpurf/modules/frontend/launch.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/check/identities.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/energy.h"
+#include "gpurf/platform/simulation.h"
+#include "gpurf/platform/stats.h"
+
+using namespace gpurf;
+
+namespace {
+
+std::string repo_root() {
+  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+}
+
+// A formula (IPC, hit rates, ...) is computed from other statistics: no counter of its own.
+bool is_formula(const nlohmann::ordered_json& st) {
+  auto v = st.find("value");
+  return v != st.end() && v->is_number_float();
+}
+
+// Whether the energy model prices statistic `stat` of the group at `path` (a fixed table
+// entry, a structure event, a leakage time base or an SM-scope event).
+bool feeds_energy(const std::string& path, const std::string& stat) {
+  const std::string kind = energy_group_kind(path);
+  bool listed = false;
+  for (const EnergyStatClass& c : energy_stat_classes()) {
+    if (kind != c.kind || stat != c.stat) continue;
+    listed = true;
+    if (c.role != EnergyRole::NotEvent && c.role != EnergyRole::NotModelled) return true;
+  }
+  return !listed && !energy_fixed_kind(kind); // an added structure's event
+}
+
+const UnwatchedStat* listed(const std::string& path, const std::string& stat) {
+  for (const UnwatchedStat& u : unwatched_statistics())
+    if (stat == u.stat && group_of_kind(path, u.kind)) return &u;
+  return nullptr;
+}
+
+class Watched : public testing::TestWithParam<std::string> {};
+
+} // namespace
+
+TEST_P(Watched, EveryStatisticIsReadByAnIdentityOrListedWithAReason) {
+  const LaunchSpec spec = load_launch(repo_root() + "/workloads/daxpy_dot.yaml");
+  ConfigPtr platform = load_config(repo_root() + "/" + GetParam());
+  PtxFrontend fe(spec, frontend_options(*platform));
+  Simulation sim(*platform, fe, fe.regs_per_thread());
+  const RunResult r = sim.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  const auto reads = identity_reads();
+  ASSERT_FALSE(reads.empty()) << "the identities did not run";
+  std::vector<std::string> unwatched, stale, energy_exempt;
+  size_t n = 0;
+  for (auto g = r.stats.begin(); g != r.stats.end(); ++g) {
+    if (!g.value().is_object()) continue;
+    for (auto s = g.value().begin(); s != g.value().end(); ++s) {
+      if (!s.value().is_object() || is_formula(s.value())) continue;
+      ++n;
+      const std::string& path = g.key();
+      const std::string& stat = s.key();
+      const bool read = std::any_of(reads.begin(), reads.end(), [&](const auto& k) {
+        return k.second == stat && group_of_kind(path, k.first);
+      });
+      const UnwatchedStat* u = listed(path, stat);
+      if (!read && !u) unwatched.push_back(path + "." + stat);
+      if (read && u) stale.push_back(path + "." + stat);
+      if (!read && u && !u->gap && feeds_energy(path, stat))
+        energy_exempt.push_back(path + "." + stat);
+    }
+  }
+  EXPECT_GT(n, 20u);
+  auto join = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& x : v) s += "\n  " + x;
+    return s;
+  };
+  EXPECT_TRUE(unwatched.empty())
+      << "no identity reads these statistics: add an identity from independent events, or "
+         "list them in unwatched_statistics() (platform/check/identities.cpp) with the reason:"
+      << join(unwatched);
+  EXPECT_TRUE(stale.empty())
+      << "listed as unwatched, but an identity reads them: remove the entries" << join(stale);
+  EXPECT_TRUE(energy_exempt.empty())
+      << "these feed the energy: an identity is owed (or mark the entry as a gap)"
+      << join(energy_exempt);
+}
+
+// One platform of each variant family, and the memory-side ones (several SMs, an L2 written
+// through).
+INSTANTIATE_TEST_SUITE_P(Families, Watched,
+                         testing::Values("configs/fermi.yaml", "configs/gebhart-rfc.yaml",
+                                         "configs/gebhart-rfc-twolevel.yaml", "configs/wc.yaml",
+                                         "configs/warped-compression-rfc.yaml",
+                                         "configs/malekeh.yaml", "configs/wir.yaml",
+                                         "configs/wir-rlpvc.yaml", "configs/cmrc-wid.yaml",
+                                         "configs/cmrc-wshift.yaml", "configs/turing-subcore.yaml",
+                                         "configs/affine.yaml", "tests/platforms/gpu-2sm.yaml",
+                                         "tests/platforms/l2-write-through.yaml"),
+                         [](const auto& info) {
+                           std::string n;
+                           for (char c : std::filesystem::path(info.param).stem().string())
+                             n += std::isalnum((unsigned char)c) ? c : '_';
+                           return n;
+                         });
