@@ -121,6 +121,9 @@ struct Chain {
   InstInfo info;
   std::string opname; // info.opname points into the front-end, which is gone
   unsigned regs = 0;  // registers per thread of the kernel
+  // The branch over the extra chain (micro.cuh TWICE: `@p bra` when `extra` is 0).
+  InstInfo branch;
+  bool has_branch = false;
 };
 
 Chain chain_of(const std::string& kernel, const FrontendOptions& frontend) {
@@ -137,7 +140,10 @@ Chain chain_of(const std::string& kernel, const FrontendOptions& frontend) {
   }
   auto most = std::max_element(kinds.begin(), kinds.end(),
                                [](auto& a, auto& b) { return a.second.first < b.second.first; });
-  return {*most->second.second, most->second.second->opname, fe.regs_per_thread()};
+  Chain c{*most->second.second, most->second.second->opname, fe.regs_per_thread()};
+  for (const InstInfo& i : fe.static_info())
+    if (std::string(i.opname).rfind("bra", 0) == 0) c.branch = i, c.has_branch = true;
+  return c;
 }
 
 // The platform as configured: built once like --dump-config (an elaboration, never run).
@@ -359,6 +365,25 @@ private:
     return std::max(p_.spec.forward_stages,
                     read_cycles(c) + p_.spec.bank_latency + p_.spec.xbar_latency);
   }
+  // Why the banks of `c`'s registers that the row's expectation needs are not the
+  // configured mapping's ("" where they are): WIR's renaming places every written value in
+  // a physical register the register-allocation stage picks (Sec. V), so where the banks of
+  // two or more sources or results could change the read or write cycles, the mapping does
+  // not give them.
+  std::string banks_na(const Chain& c) const {
+    if (!p_.spec.renaming) return "";
+    const unsigned rp = p_.spec.collector_ports, wp = p_.uint("writeback.ports");
+    if ((c.info.n_src >= 2 && rp != 1) || (c.info.n_dst >= 2 && wp >= 2))
+      return "n/a: WIR renames registers, so the banks of this instruction's " +
+             std::string(c.info.n_dst >= 2 && wp >= 2 ? "results" : "sources") +
+             " are the physical registers' the register-allocation stage picks (Sec. V), " +
+             "not register_mapping's";
+    return "";
+  }
+  // The coalescing arbiter (CMRC) lets requests with disjoint slice masks share a bank
+  // cycle, so how many accesses a bank's requests need is decided by the values' widths.
+  bool coalescing() const { return p_.str("arbiter.impl") == "coalescing"; }
+
   // Stages every instruction passes on the dependence path besides the register read: WIR's
   // rename and reuse stages before the collectors (allocator.front_stages) and the write
   // stage before the register write (W-C's compression, WIR's register allocation).
@@ -396,6 +421,27 @@ private:
     const double reads = f.cached * p_.spec.ccu_hit_latency + (1 - f.cached) * bank_path;
     return reads + f.decompressed * p_.spec.decompress_latency + extra_stages() +
            compress_waits(c) + write_cycles(c) - 1;
+  }
+  // The extra chain starts right after the kernel's branch over it: its first instruction
+  // issues the cycle after the branch and, on the branch's pipe, dispatches no earlier than
+  // the branch's initiation interval after the branch's dispatch, which is one cycle after
+  // its issue (no register sources). Cycles this adds to the extra run once, where the
+  // chain's reads take less than that interval (a CCU hit on a pipe of ii 2).
+  double boundary(const Chain& c, const Forms& f) const {
+    if (!c.has_branch || p_.spec.forward_stages) return 0;
+    const Pipe bp = p_.shape.pipe_for(c.branch);
+    if (bp != pipe_of(c)) return 0;
+    const unsigned cls = p_.spec.classes[unsigned(c.branch.op_class)].ii;
+    const double ii = cls ? cls : p_.spec.pipes[unsigned(bp)].ii;
+    const double bank_path = read_cycles(c) + p_.spec.bank_latency + p_.spec.xbar_latency;
+    const double reads = f.cached * p_.spec.ccu_hit_latency + (1 - f.cached) * bank_path +
+                         f.decompressed * p_.spec.decompress_latency;
+    return std::max(0.0, ii - reads);
+  }
+  // Overhead per instruction of the chain `d` runs: its own and its share of the boundary.
+  double run_overhead(const Chain& c, const Diff& d) const {
+    const Forms f = forms(c, d);
+    return overhead(c, f) + boundary(c, f) / delta(d, "warp_instructions");
   }
   // Overhead of a dependent chain of loads of `c` whose memory latency (after the LSU's
   // own) is `mem`: with forwarding a load's result time is announced when the LSU is done
@@ -520,8 +566,9 @@ void Micro::expectations() {
     r.quantity = "latency " + c->opname + " (" + op_class_name(c->info.op_class) + ") [" +
                  pipe_name(pipe) + "]";
     r.configured = latency_of(*c);
+    r.na = banks_na(*c);
     r.formula = "cycles/instr - " + overhead_text(*c) + "; " + latency_key(*c);
-    r.measure = [this, d, c] { return cpi(d) - overhead(*c, forms(*c, d)); };
+    r.measure = [this, d, c] { return cpi(d) - run_overhead(*c, d); };
     r.reusable = {d};
     r.one_chain = true;
     rows.push_back(r);
@@ -561,19 +608,29 @@ void Micro::expectations() {
     // late does not cost an issue slot.
     unsigned warps = (need + group - 1) / group * group + group;
     warps = std::min({warps, 32u, p_.warp_slots});
+    // A two-level scheduler issues from its active warps only.
+    if (t.active_limit) warps = std::min(warps, t.active_limit * group);
     // Exact where no two requests can meet at a bank or collector port: no port limits, or
     // split read and write ports with at most one source read and one result written per
     // sub-core and cycle at the peak. Elsewhere the peak is an upper bound: requests of
     // different collectors meet at bank and collector ports as the warps' timing decides
     // (arbiter.conflicts counts them), and no closed formula gives the loss.
     const double per_sub = peak / s;
-    const bool exact = !t.collector_ports ||
-                       (t.bank_split_ports && per_sub * n <= 1 + 1e-9 && per_sub * m <= 1 + 1e-9);
+    // Without a spare warp per scheduler (a two-level scheduler's active warps, the warp
+    // slots) a warp that a start-up conflict delayed by a cycle costs an issue slot in one
+    // run and not in the other, so the peak is a bound there too.
+    const bool slack = warps >= (need + group - 1) / group * group + group;
+    const bool exact =
+        slack && (!t.collector_ports ||
+                  (t.bank_split_ports && per_sub * n <= 1 + 1e-9 && per_sub * m <= 1 + 1e-9));
     std::ostringstream f;
     f << "instr/cycle; min(issue " << num(issue) << ", " << pipe_name(pipe_of(c)) << " units "
       << num(units) << ", collectors " << s * cols << "/" << hold << ", writeback " << num(writes)
       << ", " << banks_text << (std::isinf(banks) ? "" : " = " + num(banks)) << ")";
-    if (!exact) f << "; an upper bound: bank and collector-port conflicts lower it";
+    if (!exact)
+      f << "; an upper bound: "
+        << (slack ? "bank and collector-port conflicts lower it"
+                  : "no spare warp for a start-up conflict");
     // Loose round robin: every warp progresses alike, so the extra instructions add no
     // tail of starved warps (greedy policies finish the oldest warps first).
     const Diff d = diff("dep_fadd", {"warps=" + std::to_string(warps)}, {"scheduler.policy=lrr"});
@@ -597,6 +654,14 @@ void Micro::expectations() {
     Row r;
     r.quantity = "bank conflicts/instr, add " + regs_text(*c, true);
     r.configured = t.collector_ports ? same - 1 : 0;
+    if (t.renaming)
+      r.na = "n/a: WIR renames registers, so the two sources' banks are the physical " +
+             std::string("registers' the register-allocation stage picked (Sec. V)");
+    else if (coalescing() && t.collector_ports)
+      r.na = "n/a: the coalescing arbiter serves a second read whose slices are free in the " +
+             std::string("same bank cycle, so a same-bank pair's second read waits for the ") +
+             "collector's port (counted collector_port), as a different-bank pair's does; " +
+             "the cycles/instr row times the pair";
     r.formula = t.collector_ports ? "read_read conflicts/instr; sources in one bank " +
                                         std::to_string(same) + " - 1 read port"
                                   : "read_read conflicts/instr; no port limits";
@@ -618,8 +683,12 @@ void Micro::expectations() {
     Row q;
     q.quantity = "cycles/instr, add " + regs_text(*c, true);
     q.configured = latency_of(*c);
+    q.na = t.renaming ? "n/a: WIR renames registers, so the two sources' banks are the " +
+                            std::string("physical registers' the register-allocation stage ") +
+                            "picked (Sec. V)"
+                      : "";
     q.formula = "latency " + std::to_string(latency_of(*c)) + " + " + overhead_text(*c);
-    q.expect = [this, d, c] { return latency_of(*c) + overhead(*c, forms(*c, d)); };
+    q.expect = [this, d, c] { return latency_of(*c) + run_overhead(*c, d); };
     q.measure = [this, d] { return cpi(d); };
     q.reusable = {d};
     q.one_chain = true;
@@ -636,9 +705,10 @@ void Micro::expectations() {
     r.quantity = "operand read cycles, fma " + regs_text(*three, true);
     // A fixed-stage read hides the extra reads while they fit in its stages.
     r.configured = dispatch_cycles(*three) - dispatch_cycles(*one) + r1;
+    r.na = banks_na(*three);
     if (!t.forward_stages)
       r.expect = [this, d1, d3, one, three, r1] {
-        return overhead(*three, forms(*three, d3)) - overhead(*one, forms(*one, d1)) + r1;
+        return run_overhead(*three, d3) - run_overhead(*one, d1) + r1;
       };
     r.formula =
         "cycles/instr(3 sources) - cycles/instr(1) + " + std::to_string(r1) + "; " +
@@ -664,6 +734,10 @@ void Micro::expectations() {
     r.quantity = "write cycles, ld.shared.v4 " + regs_text(*v4, false);
     // With forwarding the writes are off the dependence path.
     r.configured = t.forward_stages ? w1 : write_cycles(*v4);
+    r.na = banks_na(*v4);
+    if (r.na.empty() && coalescing() && t.collector_ports && per_bank(*v4, v4->info.dst_reg, 4) > 1)
+      r.na = "n/a: the coalescing arbiter writes two results of one bank in one cycle when " +
+             std::string("their slice masks are disjoint, which the values' widths decide");
     if (!t.forward_stages)
       r.expect = [this, d1, d4, v1, v4, w1] {
         return mem_overhead(*v4, 0, forms(*v4, d4)) - mem_overhead(*v1, 0, forms(*v1, d1)) + w1;
@@ -683,6 +757,7 @@ void Micro::expectations() {
     Row s;
     s.quantity = "shared-memory latency";
     s.configured = shared;
+    s.na = banks_na(*v1);
     s.formula = "cycles/instr - " + mem_overhead_text(*v1, shared);
     s.measure = [this, d1, v1, shared] {
       return cpi(d1) - mem_overhead(*v1, shared, forms(*v1, d1));
@@ -736,6 +811,7 @@ void Micro::expectations() {
     Row h;
     h.quantity = "L1 hit latency";
     h.configured = hit;
+    h.na = banks_na(*c);
     h.formula = "cycles/instr - " + mem_overhead_text(*c, hit);
     h.measure = [this, dh, c, hit] { return cpi(dh) - mem_overhead(*c, hit, forms(*c, dh)); };
     h.reusable = {dh};
@@ -746,6 +822,7 @@ void Micro::expectations() {
     Row m;
     m.quantity = l2_holds ? "L1 miss latency (L2 hit)" : "L1 miss latency";
     m.configured = miss;
+    m.na = banks_na(*c);
     m.formula =
         "cycles/instr - " + mem_overhead_text(*c, miss) + "; l1.hit_latency " +
         std::to_string(hit) +
