@@ -254,7 +254,7 @@ std::string num(double v) {
 
 // How a chain's sources were served (Micro::forms).
 struct Forms {
-  double decompressed = 0, cached = 0;
+  double decompressed = 0, cached = 0, rfc = 0;
 };
 
 class Micro {
@@ -405,7 +405,24 @@ private:
     if (p_.spec.decompress_latency)
       f.decompressed = std::min(1.0, per_instr(d, ".decompressor.decompressions.value") / n);
     if (p_.spec.ccu_hit_latency) f.cached = std::min(1.0, per_instr(d, ".ccu_hits.value") / n);
+    if (p_.spec.rfc) f.rfc = std::min(1.0, per_instr(d, ".rfc.reads.value") / n);
     return f;
+  }
+  // Cycles from issue until the operands are in the collector (after the issue cycle): a
+  // CCU hit arrives `ccu_hit_latency` after the allocation; with an RFC every read passes
+  // its tag check (`rfc.tag_latency`), then a hit is read `rfc.read_ports` per cycle and
+  // arrives `rfc.hit_latency` later, a miss goes to the banks; else the bank path R + bank
+  // + crossbar; a compressed source adds its decompression. One source per instruction
+  // (or every source alike) mixes the paths exactly by their shares.
+  double read_path(const Chain& c, const Forms& f) const {
+    const TimingSpec& t = p_.spec;
+    const double bank = read_cycles(c) + t.bank_latency + t.xbar_latency;
+    double r = f.cached * t.ccu_hit_latency + (1 - f.cached - f.rfc) * bank;
+    if (t.rfc) {
+      const unsigned n = c.info.n_src, ports = std::max(1u, t.rfc_read_ports);
+      r += t.rfc_tag_latency + f.rfc * ((n + ports - 1) / ports + t.rfc_hit_latency);
+    }
+    return r + f.decompressed * t.decompress_latency;
   }
   // Register-read (and -write) overhead of a dependent chain of `c` on top of its latency.
   // With forwarding (fixed_stage, N stages) a dependent issues N cycles before a fixed-latency
@@ -417,10 +434,7 @@ private:
   double overhead(const Chain& c, const Forms& f = {}) const {
     if (const unsigned n = p_.spec.forward_stages)
       return dispatch_cycles(c) - (pipe_of(c) == Pipe::MEM ? 0 : n);
-    const double bank_path = read_cycles(c) + p_.spec.bank_latency + p_.spec.xbar_latency;
-    const double reads = f.cached * p_.spec.ccu_hit_latency + (1 - f.cached) * bank_path;
-    return reads + f.decompressed * p_.spec.decompress_latency + extra_stages() +
-           compress_waits(c) + write_cycles(c) - 1;
+    return read_path(c, f) + extra_stages() + compress_waits(c) + write_cycles(c) - 1;
   }
   // The extra chain starts right after the kernel's branch over it: its first instruction
   // issues the cycle after the branch and, on the branch's pipe, dispatches no earlier than
@@ -433,10 +447,7 @@ private:
     if (bp != pipe_of(c)) return 0;
     const unsigned cls = p_.spec.classes[unsigned(c.branch.op_class)].ii;
     const double ii = cls ? cls : p_.spec.pipes[unsigned(bp)].ii;
-    const double bank_path = read_cycles(c) + p_.spec.bank_latency + p_.spec.xbar_latency;
-    const double reads = f.cached * p_.spec.ccu_hit_latency + (1 - f.cached) * bank_path +
-                         f.decompressed * p_.spec.decompress_latency;
-    return std::max(0.0, ii - reads);
+    return std::max(0.0, ii - read_path(c, f));
   }
   // Overhead per instruction of the chain `d` runs: its own and its share of the boundary.
   double run_overhead(const Chain& c, const Diff& d) const {
@@ -468,12 +479,16 @@ private:
       if (pipe_of(c) != Pipe::MEM) s << " - " << n << " stages forwarded";
       return s.str() + ")";
     }
-    const bool forms = t.decompress_latency || t.ccu_hit_latency;
+    const bool forms = t.decompress_latency || t.ccu_hit_latency || t.rfc;
     if (!forms) s << overhead(c) << " ";
     s << "(reads " << read_cycles(c) << " + bank " << t.bank_latency << " + crossbar "
       << t.xbar_latency;
     if (t.ccu_hit_latency)
       s << ", or ccu.hit_latency " << t.ccu_hit_latency << " for the share of sources a CCU held";
+    if (t.rfc)
+      s << ", or ceil(n / rfc.read_ports " << t.rfc_read_ports << ") + rfc.hit_latency "
+        << t.rfc_hit_latency << " for the share of RFC hits; + rfc.tag_latency "
+        << t.rfc_tag_latency;
     if (t.decompress_latency)
       s << " + decompress_latency " << t.decompress_latency << " x share of sources compressed";
     if (t.rename_stages) s << " + front_stages " << t.rename_stages;
@@ -522,6 +537,22 @@ private:
   // instruction reading, executing and writing nothing. Any other reuse leaves the row
   // without a meaning: omitted. Returns whether the row was settled here.
   bool reused(Row& r) const {
+    double low = 0;
+    for (const Diff& d : r.reusable) low += stat_delta(d, ".writeback.low_register_cycles.value");
+    if (low != 0) { // any change: the extra run waited (or waited less) for registers
+      r.na = "n/a: WIR ran out of physical registers (the capped tables or the pool): results " +
+             std::string("waited ") + num(low) + " more cycles in low-register mode (Sec. V-E), " +
+             "which this row does not time";
+      return false;
+    }
+    double verify = 0;
+    for (const Diff& d : r.reusable) verify += stat_delta(d, ".writeback.verify_reads.value");
+    if (verify != 0) {
+      r.na = "n/a: WIR found the chain's results already in other registers (VSB hits, Sec. " +
+             std::string("V-B): ") + num(verify) + " more verify-reads on the write path, " +
+             "which this row does not time";
+      return false;
+    }
     double hits = 0, instr = 0;
     for (const Diff& d : r.reusable) {
       hits += stat_delta(d, ".allocator.reuse_hits.value");
@@ -718,7 +749,7 @@ void Micro::expectations() {
         (t.forward_stages ? " = " + std::to_string(read_cycles(*three)) + ", hidden by " +
                                 std::to_string(t.forward_stages) + " read stages"
                           : "") +
-        (t.ccu_hit_latency || t.decompress_latency ? ", by the share of each form" : "");
+        (t.ccu_hit_latency || t.decompress_latency || t.rfc ? ", by the share of each form" : "");
     r.measure = [this, d1, d3, r1] { return cpi(d3) - cpi(d1) + r1; };
     r.reusable = {d1, d3};
     rows.push_back(r);
