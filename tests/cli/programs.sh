@@ -1,0 +1,81 @@
+# The CUDA programs of tests/programs (docs/programs.md) through `gpurf exec` on the platforms
+# named after the source root: each is built with nvcc (`-cudart shared`, PTX embedded) into
+# $BUILD/tests/programs when missing or older than its source, runs to PASS with exit 0,
+# every launch verified (the assert program: its one launch fails with the assert), launches
+# and totals written; printf's lines appear; vector_add's statistics are identical on a
+# second run. Without nvcc: skipped (77) with the reason.
+#   programs.sh GPURF SOURCE_DIR PLATFORM...
+source "$(dirname "$0")/lib.sh" "$1" "$2"
+shift 2
+PLATFORMS=("$@")
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$NVCC" ]; then
+  echo "SKIP: no nvcc on the PATH or in /usr/local/cuda/bin: the CUDA programs cannot be built"
+  exit 77
+fi
+BIN=$(dirname "$GPURF")/tests/programs
+mkdir -p "$BIN"
+PROGRAMS=(vector_add gaussian symbols printf assert streams)
+for p in "${PROGRAMS[@]}"; do
+  src=$SRC/tests/programs/$p.cu
+  if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
+    "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
+      -o "$BIN/$p" "$src" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
+  fi
+done
+
+for plat in "${PLATFORMS[@]}"; do
+  for p in "${PROGRAMS[@]}"; do
+    out=$TMP/$plat-$p
+    "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" >"$out.stdout" 2>"$out.stderr"
+    rc=$?
+    what="$p on $plat"
+    [ "$rc" -eq 0 ] || fail "$what exited $rc: $(tail -c 600 "$out.stderr")"
+    grep -qx PASS "$out.stdout" || fail "$what did not print PASS: $(tail -c 400 "$out.stdout")"
+    [ -s "$out/launches.jsonl" ] || { fail "$what wrote no launches.jsonl"; continue; }
+    for f in stats.json result.json provenance.json platform.yaml; do
+      [ -s "$out/$f" ] || fail "$what wrote no $f"
+    done
+    launches=$(wc -l <"$out/launches.jsonl")
+    lines=$(grep -c "^gpurf: launch " "$out.stderr")
+    [ "$launches" -eq "$lines" ] || fail "$what: $launches launch records, $lines lines on stderr"
+    if [ "$p" = assert ]; then
+      grep -q '"verified":false' "$out/launches.jsonl" || fail "$what: the assert's launch verified"
+      grep -q 'assert.cu:8: void check_positive(const int \*, int): block: \[1,0,0\], thread: \[5,0,0\] Assertion `v\[i\] > 0` failed' "$out.stderr" ||
+        fail "$what: no assert message naming file, line, function, block and thread: $(tail -c 600 "$out.stderr")"
+      grep -q "cudaErrorAssert, then memcpy: cudaErrorAssert" "$out.stdout" || fail "$what: not sticky"
+    else
+      if grep -q '"verified":false' "$out/launches.jsonl"; then
+        fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
+      fi
+    fi
+  done
+  # printf: each of the 4 printing threads' line, before the host's next line.
+  out=$TMP/$plat-printf.stdout
+  for b in 0 1; do
+    for t in 0 16; do
+      grep -qx "block $b thread $t: f=1.50 big=1234567890123 ok" "$out" ||
+        fail "printf on $plat: no line for block $b thread $t: $(head -c 400 "$out")"
+    done
+  done
+  [ "$(sed -n 5p "$out")" = "after the kernel" ] || fail "printf on $plat: the kernel's lines are not first"
+  [ "$(grep -c '^gpurf: launch .*fan[12]' "$TMP/$plat-gaussian.stderr")" -eq 46 ] ||
+    fail "gaussian on $plat: not 46 launches (fan1/fan2 x 23)"
+done
+
+# Determinism: a second run's statistics are those of the first (the host section aside).
+plat=${PLATFORMS[0]}
+"$GPURF" exec --quiet --platform "$plat" --out "$TMP/again" -- "$BIN/gaussian" >/dev/null 2>&1
+if command -v python3 >/dev/null; then
+  python3 - "$TMP/$plat-gaussian/stats.json" "$TMP/again/stats.json" <<'PY' || fail "gaussian on $plat: statistics differ between two runs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for s in (a, b):
+    s.pop("host", None)
+sys.exit(0 if a == b else 1)
+PY
+fi
+cmp -s <(cut -d'"' -f1-30 "$TMP/$plat-gaussian/launches.jsonl" | sed 's/"start_ns".*//') \
+       <(cut -d'"' -f1-30 "$TMP/again/launches.jsonl" | sed 's/"start_ns".*//') ||
+  fail "gaussian on $plat: launch records differ between two runs"
+finish
