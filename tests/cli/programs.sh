@@ -4,7 +4,7 @@
 # every launch verified (the assert program: its one launch fails with the assert), launches
 # and totals written; printf's lines appear; vector_add's statistics are identical on a
 # second run. Without nvcc: skipped (77) with the reason.
-#   programs.sh GPURF SOURCE_DIR PLATFORM...
+#   programs.sh GPURF SOURCE_DIR [PLATFORM...]   (no platform: build the programs only)
 source "$(dirname "$0")/lib.sh" "$1" "$2"
 shift 2
 PLATFORMS=("$@")
@@ -23,6 +23,8 @@ for p in "${PROGRAMS[@]}"; do
       -o "$BIN/$p" "$src" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
   fi
 done
+
+[ ${#PLATFORMS[@]} -gt 0 ] || finish # no platform: build the programs only (the tests' fixture)
 
 for plat in "${PLATFORMS[@]}"; do
   for p in "${PROGRAMS[@]}"; do
