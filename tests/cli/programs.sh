@@ -24,6 +24,12 @@ for p in "${PROGRAMS[@]}"; do
   fi
 done
 
+# vector_add's first launch as a launch file needs its PTX.
+if [ ! -s "$BIN/vector_add.ptx" ] || [ "$SRC/tests/programs/vector_add.cu" -nt "$BIN/vector_add.ptx" ]; then
+  "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/vector_add.ptx" \
+    "$SRC/tests/programs/vector_add.cu" || fail "nvcc -ptx vector_add"
+fi
+cp "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml"
 [ ${#PLATFORMS[@]} -gt 0 ] || finish # no platform: build the programs only (the tests' fixture)
 
 for plat in "${PLATFORMS[@]}"; do
@@ -52,6 +58,23 @@ for plat in "${PLATFORMS[@]}"; do
       fi
     fi
   done
+  # vector_add's first launch has the statistics of the same launch from a launch file (same
+  # addresses, data and cold state).
+  "$GPURF" run --platform "$plat" --workload "$BIN/vector_add.yaml" --out "$TMP/$plat-run" \
+    >/dev/null 2>"$TMP/$plat-run.err" || fail "gpurf run vector_add.yaml on $plat: $(tail -c 300 "$TMP/$plat-run.err")"
+  python3 - "$TMP/$plat-run/result.json" "$TMP/$plat-vector_add/launches.jsonl" <<'PY' ||
+import json, sys
+run = json.load(open(sys.argv[1]))
+launch = json.loads(open(sys.argv[2]).readline())
+skip = {"kernel", "verified", "error", "schema", "platform", "host_seconds", "cpu_seconds",
+        "warp_instructions_per_second", "cycles_per_second"}
+keys = [k for k in launch if k in run and k not in skip]
+diff = [f"{k}: program {launch[k]}, launch file {run[k]}" for k in keys if launch[k] != run[k]]
+if len(keys) < 15 or diff:
+    print("; ".join(diff) or f"only {len(keys)} counters compared")
+    sys.exit(1)
+PY
+    fail "vector_add on $plat: launch 1 differs from the launch file's run"
   # printf: each of the 4 printing threads' line, before the host's next line.
   out=$TMP/$plat-printf.stdout
   for b in 0 1; do
