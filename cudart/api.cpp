@@ -4,6 +4,7 @@
 // cudaErrorNotSupported.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "gpurf/platform/gpu.h"
@@ -95,7 +96,14 @@ int resident_ctas(const KernelRec& k, int block, size_t shared) {
   gpurf::PtxFrontend* f = g.kernel(k.id);
   const gpurf::SmShape& s = g.sm(0).shape();
   gpurf::SmLimits l = g.sm(0).limits();
-  const unsigned regs = std::max(1u, f->regs_per_thread());
+  // The registers occupancy counts, as the SM does (Sm::kernel_limits): the allocator's, or
+  // ptxas's where the platform's mode names more (GPGPU-Sim's PTX mode), one row per warp
+  // register in the banks.
+  unsigned regs = std::max(1u, f->regs_per_thread());
+  if (f->occupancy_registers())
+    regs = f->occupancy_registers();
+  else if (f->hardware_registers() && f->hardware_registers() < regs)
+    regs = f->hardware_registers();
   l.register_warps = unsigned(uint64_t(s.subcores) * s.banks * s.bank_rows / regs);
   l.hardware_register_warps = 0;
   l.regs_per_thread = regs;

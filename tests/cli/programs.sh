@@ -15,7 +15,7 @@ if [ ! -x "$NVCC" ]; then
 fi
 BIN=$(dirname "$GPURF")/tests/programs
 mkdir -p "$BIN"
-PROGRAMS=(vector_add gaussian symbols printf assert streams)
+PROGRAMS=(vector_add gaussian symbols printf assert streams device)
 for p in "${PROGRAMS[@]}"; do
   src=$SRC/tests/programs/$p.cu
   if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
@@ -24,6 +24,16 @@ for p in "${PROGRAMS[@]}"; do
   fi
 done
 
+# The runtime types libgpurf-cudart declares have CUDA 13's layouts (fails to compile if not).
+"$NVCC" -cudart shared -I"$SRC" -I"$SRC/tests/programs" -o "$TMP/layout" "$SRC/tests/programs/layout.cu" \
+  2>"$TMP/layout.err" || fail "cudart/cuda_types.h differs from CUDA's headers: $(grep -m3 error "$TMP/layout.err")"
+# A program without PTX (SASS only), and one with the static runtime: each told why.
+if [ ! -x "$BIN/vector_add_sass" ] || [ "$SRC/tests/programs/vector_add.cu" -nt "$BIN/vector_add_sass" ]; then
+  "$NVCC" -cudart shared -gencode arch=compute_75,code=sm_75 -I"$SRC/tests/programs" \
+    -o "$BIN/vector_add_sass" "$SRC/tests/programs/vector_add.cu" || fail "nvcc vector_add_sass"
+  "$NVCC" -cudart static -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
+    -o "$BIN/vector_add_static" "$SRC/tests/programs/vector_add.cu" || fail "nvcc vector_add_static"
+fi
 # vector_add's first launch as a launch file needs its PTX.
 if [ ! -s "$BIN/vector_add.ptx" ] || [ "$SRC/tests/programs/vector_add.cu" -nt "$BIN/vector_add.ptx" ]; then
   "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/vector_add.ptx" \
@@ -45,7 +55,7 @@ for plat in "${PLATFORMS[@]}"; do
       [ -s "$out/$f" ] || fail "$what wrote no $f"
     done
     launches=$(wc -l <"$out/launches.jsonl")
-    lines=$(grep -c "^gpurf: launch " "$out.stderr")
+    lines=$(grep "^gpurf: launch " "$out.stderr" | grep -vc ": refused: ")
     [ "$launches" -eq "$lines" ] || fail "$what: $launches launch records, $lines lines on stderr"
     if [ "$p" = assert ]; then
       grep -q '"verified":false' "$out/launches.jsonl" || fail "$what: the assert's launch verified"
@@ -58,6 +68,10 @@ for plat in "${PLATFORMS[@]}"; do
       fi
     fi
   done
+  # Device facts from the platform; an unimplemented function says so.
+  grep -qx "name gpurf $plat" "$TMP/$plat-device.stdout" || fail "device on $plat: no 'name gpurf $plat'"
+  grep -q "gpurf: cudaGraphCreate is not supported by libgpurf-cudart" "$TMP/$plat-device.stderr" ||
+    fail "device on $plat: cudaGraphCreate did not say it is not supported"
   # vector_add's first launch has the statistics of the same launch from a launch file (same
   # addresses, data and cold state).
   "$GPURF" run --platform "$plat" --workload "$BIN/vector_add.yaml" --out "$TMP/$plat-run" \
@@ -87,6 +101,17 @@ PY
   [ "$(grep -c '^gpurf: launch .*fan[12]' "$TMP/$plat-gaussian.stderr")" -eq 46 ] ||
     fail "gaussian on $plat: not 46 launches (fan1/fan2 x 23)"
 done
+
+# No PTX: the program's first CUDA call fails and gpurf names the nvcc flags; the static
+# runtime: gpurf exec warns before running it.
+"$GPURF" exec -- "$BIN/vector_add_sass" >"$TMP/sass.out" 2>"$TMP/sass.err"
+[ $? -ne 0 ] || fail "a program without PTX exited 0"
+grep -q "carries no PTX (SASS sm_75): build it with PTX embedded, e.g. \`nvcc -cudart shared -gencode arch=compute_75,code=compute_75" "$TMP/sass.err" ||
+  fail "a program without PTX: no message naming the nvcc flags: $(head -c 400 "$TMP/sass.err")"
+grep -q "FAIL: .*cudaErrorNoKernelImageForDevice" "$TMP/sass.out" || fail "a program without PTX: not cudaErrorNoKernelImageForDevice: $(head -c 300 "$TMP/sass.out")"
+"$GPURF" exec -- "$BIN/vector_add_static" >/dev/null 2>"$TMP/static.err"
+grep -q "does not load libcudart.so dynamically.*nvcc -cudart shared" "$TMP/static.err" ||
+  fail "a program with the static runtime: no warning: $(head -c 300 "$TMP/static.err")"
 
 # Determinism: a second run's statistics are those of the first (the host section aside).
 plat=${PLATFORMS[0]}
