@@ -124,7 +124,8 @@ extern "C" {
 void** __cudaRegisterFatBinary(void* fat) { return reinterpret_cast<void**>(rt().add_module(fat)); }
 void __cudaRegisterFatBinaryEnd(void**) {}
 void __cudaUnregisterFatBinary(void**) {} // at exit, after the outputs (Runtime::build)
-char __cudaInitModule(void**) { return 1; }
+// Before the host first touches a __managed__ variable: its pointer is set once built.
+char __cudaInitModule(void**) { return rt().ensure() == cudaSuccess; }
 void __cudaRegisterFunction(void** handle, const char* host_fun, char*, const char* name, int,
                             void*, void*, void*, void*, int*) {
   rt().add_kernel(reinterpret_cast<Module*>(handle), host_fun, name);

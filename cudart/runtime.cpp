@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <cxxabi.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -83,6 +84,16 @@ nlohmann::ordered_json add_json(const nlohmann::ordered_json& a, const nlohmann:
     const uint64_t c = s["cycles"], w = s["warp_instructions"];
     s["ipc"] = c ? double(w) / double(c) : 0.0;
   }
+  return s;
+}
+
+// "fan1(float*, float const*, int, int)" for "_Z4fan1PfPKfii" (the stderr line; the records
+// keep the .entry's name).
+std::string demangled(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string s = status == 0 && d ? d : name;
+  std::free(d);
   return s;
 }
 
@@ -281,12 +292,34 @@ void Runtime::load_variables() {
     for (auto& [host, v] : vars_)
       if (v.module == m.get()) {
         v.address = k.symbol_address(v.name);
-        if (v.managed && v.managed_host_ptr) { // the host reads it through its pointer
-          std::fprintf(stderr, "gpurf: __managed__ variable '%s' is not supported\n",
-                       v.name.c_str());
-        }
+        if (v.managed) map_managed_variable(v);
       }
   }
+}
+
+// A __managed__ variable: the host reaches it through the pointer nvcc's code registered, set
+// to its device address, where the module variables' window is mapped in the process too; its
+// bytes go to the device before each launch and back after it, as managed allocations'.
+void Runtime::map_managed_variable(VarRec& v) {
+  const uint64_t db = frontend_->options().data_base;
+  if (!data_window_) {
+    void* want = reinterpret_cast<void*>(db);
+    void* got = ::mmap(want, PtxFrontend::kDataBytes, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (got != want) {
+      if (got != MAP_FAILED) ::munmap(got, PtxFrontend::kDataBytes);
+      throw std::runtime_error("__managed__ variable '" + v.name +
+                               "': the module variables' window at frontend.data_base is taken "
+                               "in this process");
+    }
+    data_window_ = true;
+  }
+  const uint64_t first = v.address / kPage * kPage;
+  const uint64_t last = (v.address + std::max<uint64_t>(v.bytes, 1) + kPage - 1) / kPage * kPage;
+  ::mprotect(reinterpret_cast<void*>(first), last - first, PROT_READ | PROT_WRITE);
+  device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
+            false);
+  if (v.managed_host_ptr) *v.managed_host_ptr = reinterpret_cast<void*>(v.address);
 }
 
 cudaError_t Runtime::status() {
@@ -370,6 +403,8 @@ bool Runtime::device_range(uint64_t a, uint64_t bytes) const {
       return it->second.kind == AllocKind::Device;
   }
   if (!built_ || !frontend_) return false;
+  for (const auto& [h, v] : vars_) // a __managed__ variable: the host's copy is the current one
+    if (v.managed && a >= v.address && a < v.address + v.bytes) return false;
   const uint64_t db = frontend_->options().data_base;
   return a >= db && a + bytes <= db + PtxFrontend::kDataBytes;
 }
@@ -419,12 +454,20 @@ void Runtime::to_device() {
   for (auto& [a, al] : live_)
     if (al.kind != AllocKind::Device)
       device_io(gpu().functional_memory(), a, reinterpret_cast<void*>(a), al.bytes, true);
+  for (auto& [h, v] : vars_)
+    if (v.managed && v.address)
+      device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
+                true);
 }
 
 void Runtime::to_host() {
   for (auto& [a, al] : live_)
     if (al.kind != AllocKind::Device)
       device_io(gpu().functional_memory(), a, reinterpret_cast<void*>(a), al.bytes, false);
+  for (auto& [h, v] : vars_)
+    if (v.managed && v.address)
+      device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
+                false);
 }
 
 // ------------------------------------------------------------------------------------ launch
@@ -465,8 +508,8 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
   ++launches_;
-  std::string what = "launch " + std::to_string(launches_) + " " + k->name + " grid " + dims(grid) +
-                     " block " + dims(block);
+  std::string what = "launch " + std::to_string(launches_) + " " + demangled(k->name) + " grid " +
+                     dims(grid) + " block " + dims(block);
   std::string error;
   if (!gpu().launch(h, k->id)) {
     // A failure of the kernel itself in Malekeh's profile run (a functional run of the first

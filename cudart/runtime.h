@@ -123,6 +123,7 @@ private:
   Runtime();
   void build();
   void load_variables();
+  void map_managed_variable(VarRec& v);
   void to_device(); // managed and host allocations: host bytes to the device
   void to_host();
   void write_launch(const std::string& json_line);
@@ -139,6 +140,7 @@ private:
   // Allocations: live ones by base address, free gaps by base address.
   std::map<uint64_t, Allocation> live_;
   std::map<uint64_t, uint64_t> gaps_;
+  bool data_window_ = false; // the module variables' window is mapped (__managed__)
   bool host_window_ = false; // the window is reserved in the process (managed memory works)
   uint64_t param_address_ = 0;
   uint64_t launches_ = 0, failed_launches_ = 0;

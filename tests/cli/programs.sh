@@ -15,7 +15,7 @@ if [ ! -x "$NVCC" ]; then
 fi
 BIN=$(dirname "$GPURF")/tests/programs
 mkdir -p "$BIN"
-PROGRAMS=(vector_add gaussian symbols printf assert streams device)
+PROGRAMS=(vector_add gaussian symbols printf assert streams device managed)
 for p in "${PROGRAMS[@]}"; do
   src=$SRC/tests/programs/$p.cu
   if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
