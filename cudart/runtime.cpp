@@ -409,11 +409,27 @@ bool Runtime::device_range(uint64_t a, uint64_t bytes) const {
   return a >= db && a + bytes <= db + PtxFrontend::kDataBytes;
 }
 
+bool Runtime::stray(uint64_t a, uint64_t bytes, const char* what) const {
+  if (a + bytes <= PtxFrontend::kBufferBase || a >= param_address_) return false;
+  auto it = live_.upper_bound(a);
+  if (it != live_.begin()) {
+    --it;
+    if (a >= it->first && a + bytes <= it->first + it->second.bytes) return false;
+  }
+  std::fprintf(stderr,
+               "gpurf: %s: [0x%llx, 0x%llx) is in the device memory window but not inside one "
+               "live allocation (freed, or past its end)\n",
+               what, (unsigned long long)a, (unsigned long long)(a + bytes));
+  return true;
+}
+
 cudaError_t Runtime::memcpy(void* dst, const void* src, uint64_t bytes, int kind) {
   if (cudaError_t e = status()) return e;
   if (kind < 0 || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
   if (!bytes) return cudaSuccess;
   const uint64_t d = reinterpret_cast<uint64_t>(dst), s = reinterpret_cast<uint64_t>(src);
+  if (stray(d, bytes, "cudaMemcpy destination") || stray(s, bytes, "cudaMemcpy source"))
+    return cudaErrorInvalidValue;
   const bool dd = device_range(d, bytes), sd = device_range(s, bytes);
   IFunctionalMemory& m = gpu().functional_memory();
   if (!dd && !sd) {
@@ -433,6 +449,7 @@ cudaError_t Runtime::memcpy(void* dst, const void* src, uint64_t bytes, int kind
 cudaError_t Runtime::memset(void* dst, int value, uint64_t bytes) {
   if (cudaError_t e = status()) return e;
   const uint64_t d = reinterpret_cast<uint64_t>(dst);
+  if (bytes && stray(d, bytes, "cudaMemset")) return cudaErrorInvalidValue;
   if (!device_range(d, bytes)) {
     std::memset(dst, value, bytes);
     return cudaSuccess;

@@ -93,7 +93,9 @@ public:
   // Copies between host and device memory (either may be managed); `kind` as CUDA's.
   cudaError_t memcpy(void* dst, const void* src, uint64_t bytes, int kind);
   cudaError_t memset(void* dst, int value, uint64_t bytes);
-  bool device_range(uint64_t a, uint64_t bytes) const; // inside the device address window
+  bool device_range(uint64_t a, uint64_t bytes) const; // device memory (not host-visible)
+  // Inside the allocation window but not inside one live allocation: says so (`what`).
+  bool stray(uint64_t a, uint64_t bytes, const char* what) const;
   const VarRec* var(const void* host_var) const;
 
   // Launch.

@@ -42,6 +42,16 @@ int main() {
   bad += cudaGetLastError() != cudaSuccess; // cleared
   k<<<1, 32>>>(d);
   CHECK(cudaDeviceSynchronize());
+  // A copy from freed device memory: an argument error, not sticky.
+  float* gone;
+  float x = 0;
+  CHECK(cudaMalloc(&gone, 256));
+  CHECK(cudaFree(gone));
+  const cudaError_t fe = cudaMemcpy(&x, gone, sizeof x, cudaMemcpyDeviceToHost);
+  std::printf("copy from freed memory: %s\n", cudaGetErrorName(fe));
+  bad += fe != cudaErrorInvalidValue;
+  cudaGetLastError();
+  CHECK(cudaMemcpy(&x, d, sizeof x, cudaMemcpyDeviceToHost));
   // Not implemented: says so and returns cudaErrorNotSupported.
   cudaGraph_t g;
   const cudaError_t ns = cudaGraphCreate(&g, 0);
