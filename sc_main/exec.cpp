@@ -50,7 +50,8 @@ std::string find_program(const std::string& program) {
 
 } // namespace
 
-int exec_main(const std::vector<std::string>& args, const std::vector<std::string>& argv) {
+int exec_main(const std::vector<std::string>& args, const std::vector<std::string>& argv,
+              const std::function<void(ConfigNode&)>& validate) {
   std::string platform = "fermi", out, params;
   std::vector<std::string> overrides;
   bool quiet = false;
@@ -90,6 +91,11 @@ int exec_main(const std::vector<std::string>& args, const std::vector<std::strin
       throw ConfigError("-p " + o + ": a value with ';' cannot be passed to the program");
     apply_override(*root, o);
     params += (params.empty() ? "" : ";") + o;
+  }
+  {
+    ConfigPtr copy = load_config(pfile); // built here and thrown away: the program builds its own
+    for (const std::string& o : overrides) apply_override(*copy, o);
+    validate(*copy);
   }
   const std::vector<std::string> prog(args.begin() + long(i), args.end());
   const std::string path = find_program(prog[0]);

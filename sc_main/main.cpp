@@ -711,7 +711,10 @@ int sc_main(int argc, char** argv) {
       return reprice_main(std::vector<std::string>(argv + 2, argv + argc));
     if (argc > 1 && std::string(argv[1]) == "exec")
       return exec_main(std::vector<std::string>(argv + 2, argv + argc),
-                       std::vector<std::string>(argv, argv + argc));
+                       std::vector<std::string>(argv, argv + argc), [](ConfigNode& root) {
+                         auto fe = synthetic();
+                         Simulation sim(root, *fe, fe->regs()); // validates every key
+                       });
     if (argc > 1 && std::string(argv[1]) == "micro")
       return micro_main(std::vector<std::string>(argv + 2, argv + argc));
     Cli c = parse(argc, argv);
