@@ -22,12 +22,14 @@ namespace {
 namespace fs = std::filesystem;
 
 // The folder holding libcudart.so.13 -> libgpurf-cudart.so: the build tree's, else the
-// installed one beside the tool (<prefix>/bin/gpurf, <prefix>/lib/gpurf).
+// installed one beside the tool (<prefix>/bin/gpurf, <prefix>/lib/gpurf), or where
+// `cmake --install` puts it (<libdir>/gpurf).
 std::string cudart_dir() {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   for (const fs::path& d :
-       {exe.parent_path() / "cudart" / "lib", exe.parent_path().parent_path() / "lib" / "gpurf"})
+       {exe.parent_path() / "cudart" / "lib", exe.parent_path().parent_path() / "lib" / "gpurf",
+        fs::path(GPURF_INSTALL_CUDART_DIR)})
     if (fs::exists(d / "libcudart.so.13")) return d.string();
   throw ConfigError("gpurf exec: libgpurf-cudart is not built (no cudart/lib/libcudart.so.13 "
                     "beside the gpurf tool): build the target gpurf_cudart");
