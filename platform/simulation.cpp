@@ -48,7 +48,7 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   if (!gpu || !gpu->find("memory_timeout_cycles"))
     apply_override(platform, "gpu.memory_timeout_cycles=0");
   gpu_ = std::make_unique<Gpu>(top_, frontend, regs_per_thread, observers);
-  if (gpu_->hosted())
+  if (gpu_->hosted() && !opt.hosted)
     throw ConfigError("gpu.hosted: a hosted GPU waits for a virtual platform's host to launch "
                       "its kernels (docs/vp.md); gpurf runs the launch file: drop gpu.hosted");
   Params& mp = top_.sub("memory", "memory target behind the SM's TLM memory port");

@@ -39,6 +39,9 @@ struct SimOptions {
   // Called after each launch that finished, before the next one's host steps (an application
   // file runs several): the statistics are those of every launch so far.
   std::function<void()> on_launch_end;
+  // gpu.hosted: true: a host in this process launches the kernels (libgpurf-cudart calls
+  // Gpu::launch and sc_start itself; run() is not used).
+  bool hosted = false;
 };
 
 struct RunResult {

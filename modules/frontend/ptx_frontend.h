@@ -159,6 +159,9 @@ public:
   // Another kernel of the same module (hosted: one front-end per kernel): the module's
   // variables get their initial values once, at the first launch of any of its kernels.
   void share_module(const PtxFrontend& other) { module_loaded_ = other.module_loaded_; }
+  // The module's variables hold their initial values already (libgpurf-cudart writes them when
+  // the program starts, so that a cudaMemcpyToSymbol before the first launch stays).
+  void module_initialized() { *module_loaded_ = true; }
   // Application files: the host steps up to the next launch, then that launch.
   bool next_launch(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                    Occupancy& occ) override;

@@ -199,5 +199,11 @@ expect_exit 2 "frontend.progress_bound" "'-1'" -- run --workload sgemm -p fronte
 expect_exit 1 "max_cycles reached at cycle 1000" -- run --workload sgemm --max-cycles 1000
 expect_exit 2 "sm.max_cycles" "'x'" "integer" -- run --workload sgemm --max-cycles x
 expect_exit 2 "option -j" "'x'" "[1, 1048576]" -- suite -jx
+# gpurf exec (docs/programs.md): checked before the program runs.
+expect_exit 2 "gpurf exec: no program" "-- PROGRAM ARGS" -- exec --platform fermi
+expect_exit 2 "--platform" "'nosuch'" "fermi" -- exec --platform nosuch -- /bin/true
+expect_exit 2 "sm.bogus" "unknown key" -- exec -p sm.bogus=3 -- /bin/true
+expect_exit 2 "unknown option '--bogus'" -- exec --bogus -- /bin/true
+expect_exit 2 "no program '/nonexistent/prog'" -- exec -- /nonexistent/prog
 
 finish

@@ -1,4 +1,5 @@
 #include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/device_output.h"
 
 #include <algorithm>
 #include <cfenv>
@@ -653,6 +654,64 @@ struct Kernel::Impl {
     }
   }
 
+  // ------------------------------------------------------------------ printf, assert
+  // A .param argument of a call (u64 or u32) in lane `l`'s frame.
+  uint64_t call_arg(const WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in, size_t i,
+                    unsigned l, unsigned bytes) const {
+    Space sp;
+    const uint64_t off = sym_addr(w, fr, in.src[i].sym, &sp);
+    uint64_t v = 0;
+    if (off + bytes <= fi.pframe) std::memcpy(&v, fr.param.data() + size_t(l) * fi.pframe + off, bytes);
+    return v;
+  }
+  std::string device_string(WarpState& w, Frame& fr, unsigned l, uint64_t a) {
+    std::string s;
+    for (char c = 0; s.size() < 4096; ++a) {
+      Space rsp;
+      uint64_t raddr;
+      mem_access(w, fr, l, Space::Generic, a, &c, 1, false, rsp, raddr, 1);
+      if (!c) break;
+      s += c;
+    }
+    return s;
+  }
+  void device_printf(WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in, uint32_t exec) {
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      const std::string format = device_string(w, fr, l, call_arg(w, fr, fi, in, 0, l, 8));
+      const uint64_t args = call_arg(w, fr, fi, in, 1, l, 8);
+      std::vector<unsigned char> buf(device_printf_args_bytes(format));
+      for (size_t i = 0; i < buf.size() && args; ++i) {
+        Space rsp;
+        uint64_t raddr;
+        mem_access(w, fr, l, Space::Generic, args + i, &buf[i], 1, false, rsp, raddr, 1);
+      }
+      device_output()(format_device_printf(
+          format, buf.data(), buf.size(),
+          [&](uint64_t a) { return a ? device_string(w, fr, l, a) : std::string("(null)"); }));
+    }
+  }
+  // __assertfail(message, file, line, function, char size): the kernel stops as CUDA's does,
+  // naming the file, line, function, block and thread.
+  [[noreturn]] void assert_fail(WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in,
+                                uint32_t exec) {
+    unsigned l = 0;
+    while (l + 1 < kWarpLanes && !((exec >> l) & 1)) ++l;
+    if (in.src.size() < 4) fail(w, int(l), "__assertfail with " + std::to_string(in.src.size()) + " arguments");
+    const std::string msg = device_string(w, fr, l, call_arg(w, fr, fi, in, 0, l, 8));
+    const std::string file = device_string(w, fr, l, call_arg(w, fr, fi, in, 1, l, 8));
+    const unsigned line = unsigned(call_arg(w, fr, fi, in, 2, l, 4));
+    const std::string func = device_string(w, fr, l, call_arg(w, fr, fi, in, 3, l, 8));
+    const CtaState& c = *ctas[w.cta];
+    const Dim3& b = k.cfg_.block;
+    const unsigned t = w.idx * kWarpLanes + l;
+    std::ostringstream o;
+    o << file << ":" << line << ": " << func << ": block: [" << c.id.x << "," << c.id.y << ","
+      << c.id.z << "], thread: [" << t % b.x << "," << t / b.x % b.y << "," << t / (b.x * b.y)
+      << "] Assertion `" << msg << "` failed.";
+    fail(w, int(l), o.str());
+  }
+
   // ------------------------------------------------------------------ memory
   // Resolves (space, addr) for a lane to a concrete space; returns the space-specific address.
   Space resolve(const WarpState& w, unsigned lane, Space sp, uint64_t& addr) const {
@@ -1233,7 +1292,9 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     }
     const Function& callee = mod.functions[size_t(in.callee)];
     if (!callee.has_body) {
-      if (callee.name == "vprintf") { // printf: a functional no-op returning 0
+      if (callee.name == "__assertfail") assert_fail(w, *fr, fi, in, exec);
+      if (callee.name == "vprintf") { // printf: formatted for the sink (device_output.h)
+        if (device_output() && in.src.size() == 2) device_printf(w, *fr, fi, in, exec);
         for (const auto& d : in.dst) {
           Space sp;
           uint64_t off = sym_addr(w, *fr, d.sym, &sp);

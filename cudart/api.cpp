@@ -1,0 +1,494 @@
+// The CUDA runtime API libgpurf-cudart exports (docs/programs.md, "The API"): the functions
+// nvcc's generated code calls to register and launch kernels, and the ones programs call.
+// Every other function of CUDA 13's libcudart is a stub (stubs.cpp) that says so and returns
+// cudaErrorNotSupported.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "gpurf/platform/gpu.h"
+#include "gpurf/platform/sm.h"
+#include "runtime.h"
+
+using namespace gpurf::cudart;
+using gpurf::cudart::dim3;
+
+namespace {
+
+Runtime& rt() { return Runtime::get(); }
+cudaError_t ret(cudaError_t e) { return rt().record(e); }
+
+struct ErrorName {
+  int code;
+  const char *name, *text;
+};
+const ErrorName kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
+     "invalid configuration argument"},
+    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
+     "invalid copy direction for memcpy"},
+    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",
+     "__global__ function call is not configured"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorStartupFailure, "cudaErrorStartupFailure", "initialization error"},
+    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
+    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
+     "an illegal memory access was encountered"},
+    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
+     "too many resources requested for launch"},
+    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
+    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
+     "too many blocks in cooperative launch"},
+    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorName* find_error(int e) {
+  for (const ErrorName& n : kErrors)
+    if (n.code == e) return &n;
+  return nullptr;
+}
+
+// A 2-D copy, row by row.
+cudaError_t copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                   size_t height, int kind) {
+  if (width > dpitch || width > spitch) return cudaErrorInvalidPitchValue;
+  for (size_t r = 0; r < height; ++r)
+    if (cudaError_t e = rt().memcpy(static_cast<char*>(dst) + r * dpitch,
+                                    static_cast<const char*>(src) + r * spitch, width, kind))
+      return e;
+  return cudaSuccess;
+}
+
+cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* host, bool to) {
+  if (cudaError_t e = rt().status()) return e;
+  const VarRec* v = rt().var(symbol);
+  if (!v || !v->address) return cudaErrorInvalidSymbol;
+  if (offset + count > v->bytes) return cudaErrorInvalidValue;
+  void* dev = reinterpret_cast<void*>(v->address + offset);
+  return to ? rt().memcpy(dev, host, count, cudaMemcpyHostToDevice)
+            : rt().memcpy(host, dev, count, cudaMemcpyDeviceToHost);
+}
+
+// Resident CTAs of `block` threads and `shared` dynamic bytes per SM for kernel `k`.
+int resident_ctas(const KernelRec& k, int block, size_t shared) {
+  gpurf::Gpu& g = rt().gpu();
+  gpurf::PtxFrontend* f = g.kernel(k.id);
+  const gpurf::SmShape& s = g.sm(0).shape();
+  gpurf::SmLimits l = g.sm(0).limits();
+  // The registers occupancy counts, as the SM does (Sm::kernel_limits): the allocator's, or
+  // ptxas's where the platform's mode names more (GPGPU-Sim's PTX mode), one row per warp
+  // register in the banks.
+  unsigned regs = std::max(1u, f->regs_per_thread());
+  if (f->occupancy_registers())
+    regs = f->occupancy_registers();
+  else if (f->hardware_registers() && f->hardware_registers() < regs)
+    regs = f->hardware_registers();
+  l.register_warps = unsigned(uint64_t(s.subcores) * s.banks * s.bank_rows / regs);
+  l.hardware_register_warps = 0;
+  l.regs_per_thread = regs;
+  try {
+    return int(
+        gpurf::occupancy(l, k.name, unsigned((block + 31) / 32), unsigned(shared), 1u << 30).ctas);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+// ------------------------------------------------------------------------------ registration
+
+void** __cudaRegisterFatBinary(void* fat) { return reinterpret_cast<void**>(rt().add_module(fat)); }
+void __cudaRegisterFatBinaryEnd(void**) {}
+void __cudaUnregisterFatBinary(void**) {} // at exit, after the outputs (Runtime::build)
+// Before the host first touches a __managed__ variable: its pointer is set once built.
+char __cudaInitModule(void**) { return rt().ensure() == cudaSuccess; }
+void __cudaRegisterFunction(void** handle, const char* host_fun, char*, const char* name, int,
+                            void*, void*, void*, void*, int*) {
+  rt().add_kernel(reinterpret_cast<Module*>(handle), host_fun, name);
+}
+void __cudaRegisterVar(void** handle, char* host_var, char*, const char* name, int, size_t size,
+                       int constant, int) {
+  rt().add_var(reinterpret_cast<Module*>(handle), host_var, name, size, constant != 0, nullptr);
+}
+void __cudaRegisterManagedVar(void** handle, void** host_ptr, char*, const char* name, int,
+                              size_t size, int constant, int) {
+  rt().add_var(reinterpret_cast<Module*>(handle), host_ptr, name, size, constant != 0, host_ptr);
+}
+
+// ------------------------------------------------------------------------------ launch
+
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void* stream) {
+  rt().configs.push_back({grid, block, shared, stream});
+  return 0;
+}
+cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
+  if (rt().configs.empty()) return cudaErrorMissingConfiguration;
+  const Runtime::CallConfig c = rt().configs.back();
+  rt().configs.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *shared = c.shared;
+  *static_cast<cudaStream_t*>(stream) = c.stream;
+  return cudaSuccess;
+}
+cudaError_t __cudaGetKernel(void** kernel, const void* fun) {
+  *kernel = const_cast<void*>(fun); // the host function identifies the kernel
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchKernel(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
+                             cudaStream_t stream) {
+  return ret(rt().launch(fun, grid, block, args, shared, stream));
+}
+cudaError_t cudaLaunchKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
+                                  size_t shared, cudaStream_t stream) {
+  return cudaLaunchKernel(fun, grid, block, args, shared, stream);
+}
+cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                               cudaStream_t stream) {
+  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+cudaError_t __cudaLaunchKernel_ptsz(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                    cudaStream_t stream) {
+  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!a || !k || !k->found) return ret(cudaErrorInvalidDeviceFunction);
+  std::memset(a, 0, sizeof *a);
+  gpurf::PtxFrontend* f = rt().gpu().kernel(k->id);
+  a->numRegs = int(f->regs_per_thread());
+  a->maxThreadsPerBlock = 1024;
+  a->ptxVersion = a->binaryVersion = 75;
+  a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
+  a->localSizeBytes = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!k) return ret(cudaErrorInvalidDeviceFunction);
+  if (attr == 8) k->max_dynamic_shared = value; // cudaFuncAttributeMaxDynamicSharedMemorySize
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  return rt().kernel(fun) ? cudaSuccess : ret(cudaErrorInvalidDeviceFunction);
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, const void* fun,
+                                                                   int block, size_t shared,
+                                                                   unsigned) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!n || !k || !k->found) return ret(cudaErrorInvalidDeviceFunction);
+  *n = resident_ctas(*k, block, shared);
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void* fun, int block,
+                                                          size_t shared) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fun, block, shared, 0);
+}
+
+// ------------------------------------------------------------------------------ memory
+
+cudaError_t cudaMalloc(void** p, size_t bytes) {
+  return ret(rt().malloc(p, bytes, AllocKind::Device));
+}
+cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned) {
+  return ret(rt().malloc(p, bytes, AllocKind::Managed));
+}
+cudaError_t cudaMallocHost(void** p, size_t bytes) {
+  return ret(rt().malloc(p, bytes, AllocKind::Host));
+}
+cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned) {
+  return ret(rt().malloc(p, bytes, AllocKind::Host));
+}
+cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
+  *dev = host; // one address space
+  return cudaSuccess;
+}
+cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return ret(cudaErrorInvalidValue);
+  *pitch = (width + 255) / 256 * 256;
+  return ret(rt().malloc(p, *pitch * height, AllocKind::Device));
+}
+cudaError_t cudaFree(void* p) { return ret(rt().free(p, false)); }
+cudaError_t cudaFreeHost(void* p) { return ret(rt().free(p, true)); }
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, int kind) {
+  return ret(rt().memcpy(dst, src, n, kind));
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, cudaStream_t) {
+  return ret(rt().memcpy(dst, src, n, kind));
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, int kind) {
+  return ret(copy2d(dst, dpitch, src, spitch, width, height, kind));
+}
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, int kind, cudaStream_t) {
+  return ret(copy2d(dst, dpitch, src, spitch, width, height, kind));
+}
+cudaError_t cudaMemset(void* p, int v, size_t n) { return ret(rt().memset(p, v, n)); }
+cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t) {
+  return ret(rt().memset(p, v, n));
+}
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int) {
+  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
+}
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int) {
+  return ret(symbol_copy(symbol, n, offset, dst, false));
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
+                                    int, cudaStream_t) {
+  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
+}
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int,
+                                      cudaStream_t) {
+  return ret(symbol_copy(symbol, n, offset, dst, false));
+}
+cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  const VarRec* v = rt().var(symbol);
+  if (!p || !v || !v->address) return ret(cudaErrorInvalidSymbol);
+  *p = reinterpret_cast<void*>(v->address);
+  return cudaSuccess;
+}
+cudaError_t cudaGetSymbolSize(size_t* n, const void* symbol) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  const VarRec* v = rt().var(symbol);
+  if (!n || !v) return ret(cudaErrorInvalidSymbol);
+  *n = v->bytes;
+  return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  cudaDeviceProp p;
+  if (cudaError_t e = rt().properties(p)) return ret(e);
+  if (free_bytes) *free_bytes = p.totalGlobalMem; // what is allocated is not subtracted
+  if (total) *total = p.totalGlobalMem;
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------------------ device
+
+cudaError_t cudaGetDeviceCount(int* n) {
+  if (!n) return ret(cudaErrorInvalidValue);
+  *n = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* d) {
+  if (!d) return ret(cudaErrorInvalidValue);
+  *d = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : ret(cudaErrorInvalidDevice); }
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
+  if (!p) return ret(cudaErrorInvalidValue);
+  if (d != 0) return ret(cudaErrorInvalidDevice);
+  return ret(rt().properties(*p));
+}
+cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
+  if (!v) return ret(cudaErrorInvalidValue);
+  if (d != 0) return ret(cudaErrorInvalidDevice);
+  cudaDeviceProp p;
+  if (cudaError_t e = rt().properties(p)) return ret(e);
+  switch (attr) { // cudaDeviceAttr values
+  case 1:
+    *v = p.maxThreadsPerBlock;
+    break;
+  case 2:
+  case 3:
+    *v = p.maxThreadsDim[attr - 2];
+    break;
+  case 4:
+    *v = p.maxThreadsDim[2];
+    break;
+  case 5:
+  case 6:
+  case 7:
+    *v = p.maxGridSize[attr - 5];
+    break;
+  case 8:
+    *v = int(p.sharedMemPerBlock);
+    break;
+  case 9:
+    *v = int(p.totalConstMem);
+    break;
+  case 10:
+    *v = 32;
+    break;
+  case 12:
+    *v = p.regsPerBlock;
+    break;
+  case 13: // clock rate in kHz
+    *v = int(rt().gpu().sm(0).shape().clock_ghz * 1e6);
+    break;
+  case 16:
+    *v = p.multiProcessorCount;
+    break;
+  case 19:
+    *v = p.canMapHostMemory;
+    break;
+  case 38:
+    *v = p.l2CacheSize;
+    break;
+  case 39:
+    *v = p.maxThreadsPerMultiProcessor;
+    break;
+  case 41:
+    *v = 1;
+    break;
+  case 75:
+    *v = p.major;
+    break;
+  case 76:
+    *v = p.minor;
+    break;
+  case 81:
+    *v = int(p.sharedMemPerMultiprocessor);
+    break;
+  case 82:
+    *v = p.regsPerMultiprocessor;
+    break;
+  case 83:
+    *v = p.managedMemory;
+    break;
+  case 95:
+    *v = 0;
+    break;
+  case 97:
+    *v = int(p.sharedMemPerBlockOptin);
+    break;
+  case 106:
+    *v = p.maxBlocksPerMultiProcessor;
+    break;
+  default:
+    std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
+    *v = 0;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() { return ret(rt().status()); }
+cudaError_t cudaDeviceReset() {
+  rt().sticky = cudaSuccess; // the simulation goes on: caches and statistics are kept
+  rt().last_error = cudaSuccess;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(int) { return ret(rt().status()); }
+cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+cudaError_t cudaDriverGetVersion(int* v) {
+  if (!v) return ret(cudaErrorInvalidValue);
+  *v = 13000;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* v) {
+  if (!v) return ret(cudaErrorInvalidValue);
+  *v = 13000;
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------------------ errors
+
+cudaError_t cudaGetLastError() {
+  const cudaError_t e = rt().sticky ? rt().sticky : rt().last_error;
+  rt().last_error = cudaSuccess;
+  return e;
+}
+cudaError_t cudaPeekAtLastError() { return rt().sticky ? rt().sticky : rt().last_error; }
+const char* cudaGetErrorString(cudaError_t e) {
+  const ErrorName* n = find_error(e);
+  return n ? n->text : "unrecognized error code";
+}
+const char* cudaGetErrorName(cudaError_t e) {
+  const ErrorName* n = find_error(e);
+  return n ? n->name : "cudaErrorUnknown";
+}
+
+// ------------------------------------------------------------------------------ streams, events
+// One in-order queue: every operation has ended when its call returns.
+
+cudaError_t cudaStreamCreate(cudaStream_t* s) {
+  if (!s) return ret(cudaErrorInvalidValue);
+  *s = new char;
+  rt().streams[*s] = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) {
+  return cudaStreamCreate(s);
+}
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (!rt().streams.erase(s)) return ret(cudaErrorInvalidResourceHandle);
+  delete static_cast<char*>(s);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return ret(rt().status()); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return ret(rt().status()); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
+cudaError_t cudaEventCreate(cudaEvent_t* e) {
+  if (!e) return ret(cudaErrorInvalidValue);
+  *e = new char;
+  rt().events[*e] = Event{};
+  return cudaSuccess;
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
+cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  if (!rt().events.erase(e)) return ret(cudaErrorInvalidResourceHandle);
+  delete static_cast<char*>(e);
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  auto it = rt().events.find(e);
+  if (it == rt().events.end()) return ret(cudaErrorInvalidResourceHandle);
+  if (cudaError_t err = rt().ensure()) return ret(err);
+  it->second = Event{rt().now_ns(), true};
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) {
+  return cudaEventRecord(e, s);
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  return rt().events.count(e) ? ret(rt().status()) : ret(cudaErrorInvalidResourceHandle);
+}
+cudaError_t cudaEventQuery(cudaEvent_t e) {
+  return rt().events.count(e) ? ret(rt().status()) : ret(cudaErrorInvalidResourceHandle);
+}
+// Simulated time between the events, in milliseconds.
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+  auto ia = rt().events.find(a), ib = rt().events.find(b);
+  if (!ms || ia == rt().events.end() || ib == rt().events.end())
+    return ret(cudaErrorInvalidResourceHandle);
+  if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorNotReady);
+  *ms = float((ib->second.time_ns - ia->second.time_ns) * 1e-6);
+  return cudaSuccess;
+}
+
+// libsystemc.so refers to sc_main (its own main calls it); the program has its own main, so
+// this is never called.
+int sc_main(int, char**) { return 0; }
+
+} // extern "C"

@@ -1,0 +1,709 @@
+#include "runtime.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <cxxabi.h>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "fatbin.h"
+#include "gpurf/modules/frontend/ptx/device_output.h"
+#include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/parser.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/platform/config.h"
+#include "gpurf/platform/data_path.h"
+#include "gpurf/platform/gpu.h"
+#include "gpurf/platform/host_interface.h"
+#include "gpurf/platform/params.h"
+#include "gpurf/platform/simulation.h"
+#include "gpurf/platform/sm.h"
+#include "gpurf/platform/stats.h"
+#include "gpurf/platform/summary.h"
+
+namespace gpurf::cudart {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kAllocAlign = 256, kPage = 4096;
+constexpr uint64_t kParamBytes = 64 * 1024; // the launch's parameter buffer, below the windows
+
+std::string env(const char* name, const std::string& def = "") {
+  const char* v = std::getenv(name);
+  return v && *v ? v : def;
+}
+
+// The engine's view of the GPU's functional memory (module variables' initial values).
+struct EngineMemory : ptx::GlobalMemory {
+  explicit EngineMemory(IFunctionalMemory& m) : mem(m) {}
+  void read(uint64_t a, void* d, unsigned n) override { mem.read(a, d, n); }
+  void write(uint64_t a, const void* s, unsigned n) override { mem.write(a, s, n); }
+  IFunctionalMemory& mem;
+};
+
+// Moves `bytes` between host memory and the GPU's functional memory in chunks.
+void device_io(IFunctionalMemory& m, uint64_t dev, void* host, uint64_t bytes, bool write) {
+  auto* h = static_cast<unsigned char*>(host);
+  for (uint64_t done = 0; done < bytes;) {
+    const unsigned n = unsigned(std::min<uint64_t>(bytes - done, uint64_t(1) << 24));
+    if (write)
+      m.write(dev + done, h + done, n);
+    else
+      m.read(dev + done, h + done, n);
+    done += n;
+  }
+}
+
+// `a` + `b`, counter by counter (the occupancy fields and strings are `b`'s; ipc recomputed).
+nlohmann::ordered_json add_json(const nlohmann::ordered_json& a, const nlohmann::ordered_json& b) {
+  if (a.is_null()) return b;
+  nlohmann::ordered_json s = b;
+  for (auto it = b.begin(); it != b.end(); ++it) {
+    if (!a.contains(it.key())) continue;
+    const nlohmann::ordered_json& x = a[it.key()];
+    if (it.value().is_object() && x.is_object())
+      s[it.key()] = add_json(x, it.value());
+    else if (it.value().is_number_unsigned() && x.is_number_unsigned() &&
+             it.key().rfind("resident_", 0) != 0 && it.key() != "sm_count")
+      s[it.key()] = x.get<uint64_t>() + it.value().get<uint64_t>();
+  }
+  if (s.contains("cycles") && s.contains("warp_instructions")) {
+    const uint64_t c = s["cycles"], w = s["warp_instructions"];
+    s["ipc"] = c ? double(w) / double(c) : 0.0;
+  }
+  return s;
+}
+
+// "fan1(float*, float const*, int, int)" for "_Z4fan1PfPKfii" (the stderr line; the records
+// keep the .entry's name).
+std::string demangled(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  std::string s = status == 0 && d ? d : name;
+  std::free(d);
+  return s;
+}
+
+std::string dims(const dim3& d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+// The host side of the GPU's host interface: this library calls Gpu::launch directly, so the
+// register socket and the interrupt are bound and never used.
+struct HostSide : sc_core::sc_module {
+  tlm_utils::simple_initiator_socket<HostSide> regs{"regs"};
+  sc_core::sc_signal<bool> irq{"irq"};
+  HostSide(sc_core::sc_module_name nm, HostInterface& h) : sc_module(nm) {
+    regs.bind(h.socket);
+    h.irq.bind(irq);
+  }
+};
+
+} // namespace
+
+Runtime& Runtime::get() {
+  static Runtime* r = new Runtime; // never destroyed: the program's exit must not tear SystemC down
+  return *r;
+}
+
+Runtime::Runtime() : started_(std::chrono::steady_clock::now()) {
+  quiet = !env("GPURF_QUIET").empty() && env("GPURF_QUIET") != "0";
+  out_dir_ = env("GPURF_OUT");
+}
+
+Module* Runtime::add_module(const void* wrapper) {
+  auto m = std::make_unique<Module>();
+  m->wrapper = wrapper;
+  try {
+    const std::vector<FatbinEntry> entries = parse_fatbin_wrapper(wrapper);
+    unsigned arch = 0;
+    m->ptx = select_ptx(entries, 0, &arch);
+    if (m->ptx.empty()) {
+      std::string archs;
+      for (const FatbinEntry& e : entries)
+        archs += (archs.empty() ? "" : ", ") + std::string(e.kind == 1 ? "PTX " : "SASS ") + "sm_" +
+                 std::to_string(e.arch);
+      if (!entries.empty()) // an empty container (nvcc's device-link stub) carries nothing
+        m->error = "the program carries no PTX (" + archs +
+                   "): build it with PTX embedded, e.g. `nvcc -cudart shared -gencode "
+                   "arch=compute_75,code=compute_75 ...`";
+    }
+    m->name = "module " + std::to_string(modules_.size()) + " (sm_" + std::to_string(arch) + ")";
+  } catch (const std::exception& e) {
+    m->error = e.what();
+  }
+  modules_.push_back(std::move(m));
+  return modules_.back().get();
+}
+
+void Runtime::add_kernel(Module* m, const void* host_fun, const char* name) {
+  KernelRec& k = kernels_[host_fun];
+  k.module = m;
+  k.name = name;
+}
+
+void Runtime::add_var(Module* m, const void* host_var, const char* name, size_t bytes,
+                      bool constant, void** managed_host_ptr) {
+  VarRec& v = vars_[host_var];
+  v.module = m;
+  v.name = name;
+  v.bytes = bytes;
+  v.constant = constant;
+  v.managed = managed_host_ptr != nullptr;
+  v.managed_host_ptr = managed_host_ptr;
+}
+
+Gpu& Runtime::gpu() { return sim_->gpu(); }
+
+cudaError_t Runtime::ensure() {
+  if (built_) return init_error_;
+  built_ = true;
+  try {
+    build();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpurf: %s\n", e.what());
+    init_error_ = cudaErrorInitializationError;
+    for (const auto& m : modules_)
+      if (!m->error.empty() && m->ptx.empty()) init_error_ = cudaErrorNoKernelImageForDevice;
+  }
+  return init_error_;
+}
+
+void Runtime::build() {
+  ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE",
+           0); // SystemC's banner would go to the program's stdout
+  // The platform: a name in configs/ or a file.
+  const std::string p = env("GPURF_PLATFORM", "fermi");
+  platform_path_ = fs::exists(p) ? p : data_path("configs/" + p + ".yaml");
+  platform_ = load_config(platform_path_);
+  platform_name_ = fs::path(platform_path_).stem().string();
+  std::istringstream params(env("GPURF_PARAMS"));
+  for (std::string kv; std::getline(params, kv, ';');)
+    if (!kv.empty()) apply_override(*platform_, kv);
+  apply_override(*platform_, "gpu.hosted=true");
+  // Kernels' printf: kept until the launch ends, then on the program's stdout (as CUDA's).
+  ptx::set_device_output([this](const std::string& text) { device_text_ += text; });
+  const FrontendOptions fo = frontend_options(*platform_);
+
+  // Module 0 is the GPU's own: its first .entry builds the front-end the GPU is made with.
+  std::vector<Module*> usable;
+  for (const auto& m : modules_) {
+    if (!m->error.empty()) throw std::runtime_error(m->name + ": " + m->error);
+    if (!m->ptx.empty()) usable.push_back(m.get());
+  }
+  if (usable.empty())
+    throw std::runtime_error("the program registered no PTX: build it with PTX embedded, e.g. "
+                             "`nvcc -cudart shared -gencode arch=compute_75,code=compute_75 ...`");
+  LaunchSpec spec;
+  spec.module =
+      std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[0]->ptx, usable[0]->name));
+  for (const ptx::Function& f : spec.module->functions)
+    if (f.is_entry && f.has_body) {
+      spec.kernel = spec.name = f.name;
+      break;
+    }
+  if (spec.kernel.empty()) throw std::runtime_error(usable[0]->name + ": no .entry");
+  // ptxas (when found) reads a file: the text goes to a temporary one while the module's
+  // kernels compile (here and in the GPU's constructor).
+  const fs::path tmp =
+      fs::temp_directory_path() / ("gpurf-cudart-" + std::to_string(::getpid()) + ".ptx");
+  std::ofstream(tmp) << usable[0]->ptx;
+  struct Remove {
+    fs::path p;
+    ~Remove() {
+      std::error_code ec;
+      fs::remove(p, ec);
+    }
+  } remove{tmp};
+  spec.file = usable[0]->name;
+  spec.ptx_path = tmp.string();
+  frontend_ = std::make_unique<PtxFrontend>(spec, fo);
+  for (const std::string& w : frontend_->warnings())
+    std::fprintf(stderr, "gpurf: warning: %s\n", w.c_str());
+  SimOptions so;
+  so.hosted = true;
+  sim_ = std::make_unique<Simulation>(*platform_, *frontend_, frontend_->regs_per_thread(), so);
+  static HostSide* host =
+      new HostSide("cudart_host", gpu().host()); // lives as long as the simulation
+  (void)host;
+  usable[0]->id = 0;
+  for (size_t i = 1; i < usable.size(); ++i)
+    usable[i]->id = int(gpu().load_module_text(usable[i]->ptx, usable[i]->name));
+  for (auto& [fun, k] : kernels_) {
+    if (!k.module || k.module->id < 0) continue;
+    for (uint32_t e = 0;; ++e) {
+      PtxFrontend* f = gpu().kernel(uint32_t(k.module->id) << Gpu::kEntryBits | e);
+      if (!f) break;
+      if (f->kernel_name() == k.name) {
+        k.id = uint32_t(k.module->id) << Gpu::kEntryBits | e;
+        k.found = true;
+      }
+    }
+  }
+  sc_core::sc_start(sc_core::SC_ZERO_TIME); // elaboration ends: memory writes go straight in
+  load_variables();
+
+  // The allocation window: from the launch files' buffer base to below the timing-only
+  // windows; reserved in the process so that managed memory has the same host address.
+  const uint64_t base = PtxFrontend::kBufferBase, end = fo.window_base - kParamBytes;
+  param_address_ = end;
+  gaps_[base] = end - base;
+  void* want = reinterpret_cast<void*>(base);
+  void* got = ::mmap(want, end - base, PROT_NONE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  host_window_ = got == want;
+  if (got != MAP_FAILED && got != want) ::munmap(got, end - base);
+  if (!out_dir_.empty()) fs::create_directories(out_dir_);
+  // The outputs at exit: registered now, after the statistics' registry and the units'
+  // statics exist, so that it runs before their destructors (atexit runs in reverse order;
+  // the fat binaries' unregistration, registered before main, would run after them).
+  std::atexit([] { Runtime::get().finish(); });
+}
+
+void Runtime::load_variables() {
+  // Each module's variables get their initial values now (not at its first launch), so that
+  // cudaMemcpyToSymbol before the first launch stays.
+  EngineMemory mem(gpu().functional_memory());
+  for (const auto& m : modules_) {
+    if (m->id < 0) continue;
+    PtxFrontend* k0 = gpu().kernel(uint32_t(m->id) << Gpu::kEntryBits);
+    ptx::LaunchConfig c;
+    c.grid = ptx::Dim3(1, 1, 1);
+    c.block = ptx::Dim3(1, 1, 1);
+    c.data_base = k0->options().data_base;
+    c.data_limit = PtxFrontend::kDataBytes;
+    c.init_data = true;
+    const std::vector<uint8_t> zeros(k0->launch().entry().param_bytes, 0);
+    const ptx::Kernel k(*k0->launch().module, k0->kernel_name(), c, zeros, mem);
+    k0->module_initialized();
+    for (auto& [host, v] : vars_)
+      if (v.module == m.get()) {
+        v.address = k.symbol_address(v.name);
+        if (v.managed) map_managed_variable(v);
+      }
+  }
+}
+
+// A __managed__ variable: the host reaches it through the pointer nvcc's code registered, set
+// to its device address, where the module variables' window is mapped in the process too; its
+// bytes go to the device before each launch and back after it, as managed allocations'.
+void Runtime::map_managed_variable(VarRec& v) {
+  const uint64_t db = frontend_->options().data_base;
+  if (!data_window_) {
+    void* want = reinterpret_cast<void*>(db);
+    void* got = ::mmap(want, PtxFrontend::kDataBytes, PROT_NONE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+    if (got != want) {
+      if (got != MAP_FAILED) ::munmap(got, PtxFrontend::kDataBytes);
+      throw std::runtime_error("__managed__ variable '" + v.name +
+                               "': the module variables' window at frontend.data_base is taken "
+                               "in this process");
+    }
+    data_window_ = true;
+  }
+  const uint64_t first = v.address / kPage * kPage;
+  const uint64_t last = (v.address + std::max<uint64_t>(v.bytes, 1) + kPage - 1) / kPage * kPage;
+  ::mprotect(reinterpret_cast<void*>(first), last - first, PROT_READ | PROT_WRITE);
+  device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
+            false);
+  if (v.managed_host_ptr) *v.managed_host_ptr = reinterpret_cast<void*>(v.address);
+}
+
+cudaError_t Runtime::status() {
+  if (sticky) return sticky;
+  return ensure();
+}
+
+cudaError_t Runtime::record(cudaError_t e) {
+  if (e != cudaSuccess) last_error = e;
+  return e;
+}
+
+// ------------------------------------------------------------------------------------ memory
+
+cudaError_t Runtime::malloc(void** p, uint64_t bytes, AllocKind kind) {
+  if (!p) return cudaErrorInvalidValue;
+  if (cudaError_t e = status()) return e;
+  const uint64_t align = kind == AllocKind::Device ? kAllocAlign : kPage;
+  const uint64_t size = std::max<uint64_t>((bytes + align - 1) / align * align, align);
+  if (kind != AllocKind::Device && !host_window_) {
+    std::fprintf(stderr,
+                 "gpurf: %s: the device address window [0x%llx, 0x%llx) is taken in this "
+                 "process, so memory the host and the device share cannot be placed\n",
+                 kind == AllocKind::Managed ? "cudaMallocManaged" : "cudaMallocHost",
+                 (unsigned long long)PtxFrontend::kBufferBase, (unsigned long long)param_address_);
+    return cudaErrorMemoryAllocation;
+  }
+  for (auto it = gaps_.begin(); it != gaps_.end(); ++it) {
+    const uint64_t at = (it->first + align - 1) / align * align;
+    if (at + size > it->first + it->second) continue;
+    const uint64_t gap_base = it->first, gap_end = it->first + it->second;
+    gaps_.erase(it);
+    if (at > gap_base) gaps_[gap_base] = at - gap_base;
+    if (at + size < gap_end) gaps_[at + size] = gap_end - at - size;
+    live_[at] = Allocation{size, kind};
+    if (kind != AllocKind::Device) {
+      void* h = reinterpret_cast<void*>(at);
+      ::mprotect(h, size, PROT_READ | PROT_WRITE);
+      std::memset(h, 0, size);
+    }
+    *p = reinterpret_cast<void*>(at);
+    return cudaSuccess;
+  }
+  return cudaErrorMemoryAllocation;
+}
+
+cudaError_t Runtime::free(void* p, bool host) {
+  if (!p) return cudaSuccess;
+  if (cudaError_t e = status()) return e;
+  auto it = live_.find(reinterpret_cast<uint64_t>(p));
+  if (it == live_.end() || (host != (it->second.kind == AllocKind::Host)))
+    return host ? cudaErrorInvalidHostPointer : cudaErrorInvalidDevicePointer;
+  uint64_t base = it->first, size = it->second.bytes;
+  if (it->second.kind != AllocKind::Device) ::mprotect(p, size, PROT_NONE);
+  live_.erase(it);
+  // Merge with the neighbouring gaps.
+  auto next = gaps_.lower_bound(base);
+  if (next != gaps_.end() && next->first == base + size) {
+    size += next->second;
+    gaps_.erase(next);
+  }
+  auto prev = gaps_.lower_bound(base);
+  if (prev != gaps_.begin()) {
+    --prev;
+    if (prev->first + prev->second == base) {
+      base = prev->first;
+      size += prev->second;
+      gaps_.erase(prev);
+    }
+  }
+  gaps_[base] = size;
+  return cudaSuccess;
+}
+
+bool Runtime::device_range(uint64_t a, uint64_t bytes) const {
+  // A device-only allocation, or the modules' variables.
+  auto it = live_.upper_bound(a);
+  if (it != live_.begin()) {
+    --it;
+    if (a >= it->first && a + bytes <= it->first + it->second.bytes)
+      return it->second.kind == AllocKind::Device;
+  }
+  if (!built_ || !frontend_) return false;
+  for (const auto& [h, v] : vars_) // a __managed__ variable: the host's copy is the current one
+    if (v.managed && a >= v.address && a < v.address + v.bytes) return false;
+  const uint64_t db = frontend_->options().data_base;
+  return a >= db && a + bytes <= db + PtxFrontend::kDataBytes;
+}
+
+bool Runtime::stray(uint64_t a, uint64_t bytes, const char* what) const {
+  if (a + bytes <= PtxFrontend::kBufferBase || a >= param_address_) return false;
+  auto it = live_.upper_bound(a);
+  if (it != live_.begin()) {
+    --it;
+    if (a >= it->first && a + bytes <= it->first + it->second.bytes) return false;
+  }
+  std::fprintf(stderr,
+               "gpurf: %s: [0x%llx, 0x%llx) is in the device memory window but not inside one "
+               "live allocation (freed, or past its end)\n",
+               what, (unsigned long long)a, (unsigned long long)(a + bytes));
+  return true;
+}
+
+cudaError_t Runtime::memcpy(void* dst, const void* src, uint64_t bytes, int kind) {
+  if (cudaError_t e = status()) return e;
+  if (kind < 0 || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  if (!bytes) return cudaSuccess;
+  const uint64_t d = reinterpret_cast<uint64_t>(dst), s = reinterpret_cast<uint64_t>(src);
+  if (stray(d, bytes, "cudaMemcpy destination") || stray(s, bytes, "cudaMemcpy source"))
+    return cudaErrorInvalidValue;
+  const bool dd = device_range(d, bytes), sd = device_range(s, bytes);
+  IFunctionalMemory& m = gpu().functional_memory();
+  if (!dd && !sd) {
+    std::memmove(dst, src, bytes);
+  } else if (dd && !sd) {
+    device_io(m, d, const_cast<void*>(src), bytes, true);
+  } else if (!dd && sd) {
+    device_io(m, s, dst, bytes, false);
+  } else {
+    std::vector<unsigned char> tmp(bytes);
+    device_io(m, s, tmp.data(), bytes, false);
+    device_io(m, d, tmp.data(), bytes, true);
+  }
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::memset(void* dst, int value, uint64_t bytes) {
+  if (cudaError_t e = status()) return e;
+  const uint64_t d = reinterpret_cast<uint64_t>(dst);
+  if (bytes && stray(d, bytes, "cudaMemset")) return cudaErrorInvalidValue;
+  if (!device_range(d, bytes)) {
+    std::memset(dst, value, bytes);
+    return cudaSuccess;
+  }
+  std::vector<unsigned char> tmp(std::min<uint64_t>(bytes, uint64_t(1) << 24),
+                                 static_cast<unsigned char>(value));
+  for (uint64_t done = 0; done < bytes; done += tmp.size())
+    device_io(gpu().functional_memory(), d + done, tmp.data(),
+              std::min<uint64_t>(tmp.size(), bytes - done), true);
+  return cudaSuccess;
+}
+
+const VarRec* Runtime::var(const void* host_var) const {
+  auto it = vars_.find(host_var);
+  return it == vars_.end() ? nullptr : &it->second;
+}
+
+void Runtime::to_device() {
+  for (auto& [a, al] : live_)
+    if (al.kind != AllocKind::Device)
+      device_io(gpu().functional_memory(), a, reinterpret_cast<void*>(a), al.bytes, true);
+  for (auto& [h, v] : vars_)
+    if (v.managed && v.address)
+      device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
+                true);
+}
+
+void Runtime::to_host() {
+  for (auto& [a, al] : live_)
+    if (al.kind != AllocKind::Device)
+      device_io(gpu().functional_memory(), a, reinterpret_cast<void*>(a), al.bytes, false);
+  for (auto& [h, v] : vars_)
+    if (v.managed && v.address)
+      device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
+                false);
+}
+
+// ------------------------------------------------------------------------------------ launch
+
+KernelRec* Runtime::kernel(const void* fun) {
+  auto it = kernels_.find(fun);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
+
+cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
+                            cudaStream_t) {
+  if (cudaError_t e = status()) return e;
+  KernelRec* k = kernel(fun);
+  if (!k || !k->found) {
+    std::fprintf(stderr, "gpurf: launch of a function that is no registered kernel%s\n",
+                 k ? (" ('" + k->name + "' is in no module with PTX)").c_str() : "");
+    return cudaErrorInvalidDeviceFunction;
+  }
+  PtxFrontend* f = gpu().kernel(k->id);
+  const ptx::Function& entry = f->launch().entry();
+  // The arguments in the .entry's parameter layout.
+  std::vector<uint8_t> params(std::max(entry.param_bytes, 1u), 0);
+  for (size_t i = 0; i < entry.params.size(); ++i) {
+    if (!args || !args[i]) return cudaErrorInvalidValue;
+    std::memcpy(params.data() + entry.params[i].offset, args[i], entry.params[i].size);
+  }
+  if (params.size() > kParamBytes) return cudaErrorInvalidValue;
+  IFunctionalMemory& m = gpu().functional_memory();
+  device_io(m, param_address_, params.data(), params.size(), true);
+  to_device();
+  PtxFrontend::HostLaunch h;
+  h.grid = {grid.x, grid.y, grid.z};
+  h.block = {block.x, block.y, block.z};
+  h.shared_bytes = unsigned(shared);
+  h.param_address = param_address_;
+  const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
+  const double t0 = now_ns();
+  ++launches_;
+  std::string what = "launch " + std::to_string(launches_) + " " + demangled(k->name) + " grid " +
+                     dims(grid) + " block " + dims(block);
+  std::string error;
+  if (!gpu().launch(h, k->id)) {
+    // A failure of the kernel itself in Malekeh's profile run (a functional run of the first
+    // warps inside the launch) is the kernel's failure; anything else refuses the launch.
+    error = gpu().error();
+    if (error.find("the profile run failed") == std::string::npos) {
+      std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), error.c_str());
+      ++failed_launches_;
+      --launches_;
+      return cudaErrorInvalidConfiguration;
+    }
+  }
+  device_text_.clear(); // printf of the profile run: the kernel's own comes when it runs
+  const uint64_t c0 = gpu().cycles();
+  if (error.empty()) sc_core::sc_start();
+  const uint64_t cycles = gpu().cycles() - c0, winst = gpu().retired() - winst0;
+  if (error.empty() && !gpu().finished()) error = gpu().error();
+  if (error.empty() && !gpu().finished()) error = "the kernel did not finish";
+  if (error.empty()) {
+    const std::string broken = gpu().broken_identities();
+    if (!broken.empty()) error = "conservation identities broken:" + broken;
+  }
+  const bool checked = sum_stat("collector", "operands_checked") > checked0;
+  const bool verified = error.empty() && checked;
+  if (!verified) ++unverified_;
+  to_host();
+  if (!device_text_.empty()) {
+    std::fwrite(device_text_.data(), 1, device_text_.size(), stdout);
+    device_text_.clear();
+  }
+  std::fflush(stdout);
+  cudaError_t result = cudaSuccess;
+  if (!error.empty()) {
+    ++failed_launches_;
+    if (error.find("Assertion") != std::string::npos)
+      result = cudaErrorAssert;
+    else if (error.find("misaligned") != std::string::npos)
+      result = cudaErrorMisalignedAddress;
+    else if (error.find("out-of-bounds") != std::string::npos ||
+             error.find("address") != std::string::npos)
+      result = cudaErrorIllegalAddress;
+    else
+      result = cudaErrorLaunchFailure;
+    sticky = result;
+  }
+  // The launch's counters: the summary's counters now minus after the previous launch.
+  nlohmann::ordered_json now = {{"cycles", gpu().cycles()}, {"warp_instructions", gpu().retired()}};
+  add_counters(now);
+  nlohmann::ordered_json rec = launch_delta(counters_, now);
+  counters_ = now;
+  rec["cycles"] = cycles; // the kernel's own (the SMs' clock runs from time 0)
+  rec["ipc"] = cycles ? double(winst) / double(cycles) : 0.0;
+  const double ipc = rec["ipc"];
+  if (!quiet) {
+    std::fprintf(stderr, "gpurf: %s: %llu cycles, IPC %.3f, %s\n", what.c_str(),
+                 (unsigned long long)cycles, ipc,
+                 verified        ? "verified"
+                 : error.empty() ? "unchecked"
+                                 : ("FAILED: " + error).c_str());
+  }
+  nlohmann::ordered_json j;
+  j["launch"] = launches_;
+  j["kernel"] = k->name;
+  j["grid"] = {grid.x, grid.y, grid.z};
+  j["block"] = {block.x, block.y, block.z};
+  j["shared_bytes"] = shared;
+  j["verified"] = verified;
+  j["error"] = error;
+  j["start_ns"] = t0;
+  j["end_ns"] = now_ns();
+  for (auto it = rec.begin(); it != rec.end(); ++it) j[it.key()] = it.value();
+  // Per kernel: the sum of its launches (summary.json, a row per kernel for gpurf compare).
+  PerKernel& pk = per_kernel_[k->name];
+  pk.sum = add_json(pk.sum, rec);
+  ++pk.launches;
+  pk.verified = pk.verified && verified;
+  if (pk.error.empty()) pk.error = error;
+  if (!out_dir_.empty()) write_launch(j.dump());
+  return result;
+}
+
+void Runtime::write_launch(const std::string& line) {
+  std::ofstream(out_dir_ + "/launches.jsonl", std::ios::app) << line << "\n";
+}
+
+// ------------------------------------------------------------------------------------ device
+
+cudaError_t Runtime::properties(cudaDeviceProp& p) {
+  if (cudaError_t e = ensure()) return e;
+  std::memset(&p, 0, sizeof p);
+  const Sm& sm = gpu().sm(0);
+  const SmShape& s = sm.shape();
+  const SmLimits& l = sm.limits();
+  std::snprintf(p.name, sizeof p.name, "gpurf %s", platform_name_.c_str());
+  p.totalGlobalMem = param_address_ - PtxFrontend::kBufferBase;
+  p.sharedMemPerBlock = l.shared_bytes;
+  p.sharedMemPerMultiprocessor = l.shared_bytes;
+  p.sharedMemPerBlockOptin = l.shared_bytes;
+  p.regsPerMultiprocessor = int(uint64_t(s.subcores) * s.banks * s.bank_rows * 32);
+  p.regsPerBlock = p.regsPerMultiprocessor;
+  p.warpSize = 32;
+  p.memPitch = uint64_t(1) << 31;
+  p.maxThreadsPerBlock = int(std::min(1024u, l.warps * 32));
+  p.maxThreadsDim[0] = p.maxThreadsDim[1] = p.maxThreadsPerBlock;
+  p.maxThreadsDim[2] = 64;
+  p.maxGridSize[0] = 0x7fffffff;
+  p.maxGridSize[1] = p.maxGridSize[2] = 65535;
+  p.totalConstMem = 64 * 1024;
+  p.major = 7;
+  p.minor = 5;
+  p.textureAlignment = 512;
+  p.texturePitchAlignment = 32;
+  p.multiProcessorCount = int(gpu().sm_count());
+  p.canMapHostMemory = host_window_;
+  p.unifiedAddressing = 1;
+  p.managedMemory = host_window_;
+  p.maxThreadsPerMultiProcessor = int(l.warps * 32);
+  p.maxBlocksPerMultiProcessor = int(l.max_ctas ? l.max_ctas : l.warps);
+  p.globalL1CacheSupported = p.localL1CacheSupported = 1;
+  p.cooperativeLaunch = 0;
+  p.concurrentKernels = 0;
+  p.asyncEngineCount = 0;
+  p.memoryBusWidth = 256;
+  if (const ConfigNode* l2 = platform_->find_path("l2.size_bytes"))
+    p.l2CacheSize = std::atoi(l2->scalar.c_str());
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------------------------ the end
+
+std::string Runtime::program_name() {
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "program" : exe.filename().string();
+}
+
+void Runtime::finish() {
+  if (finished_ || !built_ || !sim_) return;
+  finished_ = true;
+  if (out_dir_.empty()) return;
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  RunResult r;
+  r.cycles = gpu().cycles();
+  r.warp_instructions = gpu().retired();
+  r.host_seconds = seconds;
+  r.cpu_seconds = double(std::clock()) / CLOCKS_PER_SEC;
+  nlohmann::ordered_json stats = dump_stats_json();
+  const double hs = std::max(seconds, 1e-9);
+  stats["host"] = {{"seconds", seconds},
+                   {"cpu_seconds", r.cpu_seconds},
+                   {"warp_instructions_per_second", r.warp_instructions / hs},
+                   {"cycles_per_second", r.cycles / hs}};
+  std::ofstream(out_dir_ + "/stats.json") << stats.dump(2) << "\n";
+  // summary.json: one object per kernel (its launches summed), as a suite's.
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& [name, pk] : per_kernel_) {
+    nlohmann::ordered_json o;
+    o["schema"] = kResultSchema;
+    o["kernel"] = name;
+    o["platform"] = platform_name_;
+    o["verified"] = pk.verified;
+    o["error"] = pk.error;
+    for (auto it = pk.sum.begin(); it != pk.sum.end(); ++it) o[it.key()] = it.value();
+    o["launch_count"] = pk.launches;
+    list.push_back(o);
+  }
+  std::ofstream(out_dir_ + "/summary.json") << list.dump(2) << "\n";
+  // result.json: the whole program (every launch), written last.
+  const bool verified = failed_launches_ == 0 && launches_ > 0 && unverified_ == 0;
+  nlohmann::ordered_json s = summarize(program_name(), platform_name_, r, verified,
+                                       failed_launches_ ? "a launch failed"
+                                       : unverified_    ? "a launch was not verified"
+                                                        : "");
+  s["launch_count"] = launches_;
+  s["failed_launches"] = failed_launches_;
+  std::ofstream(out_dir_ + "/result.json") << s.dump(2) << "\n";
+}
+
+} // namespace gpurf::cudart

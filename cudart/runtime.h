@@ -1,0 +1,164 @@
+// libgpurf-cudart's state (docs/programs.md): the modules and kernels a program registered, its
+// allocations, and the simulation it runs them on, built at the first runtime call that needs
+// the device (after every static constructor registered its fat binary).
+//
+// Memory: device addresses are the platform's global memory as `gpurf run` lays it out (the
+// allocations from PtxFrontend::kBufferBase, 256-byte aligned like a launch file's buffers;
+// the modules' variables at frontend.data_base); the bytes live in the platform's memory unit.
+// Managed and page-locked host allocations are also host memory at the same address (the range
+// is reserved in the process with mmap): the host's bytes are written to the device before
+// each launch and read back after it (whole allocations: a program's managed data is small).
+// One in-order queue: a launch runs to its end before the call returns; streams and events
+// keep only simulated time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cuda_types.h"
+
+namespace gpurf {
+class Simulation;
+class Gpu;
+class PtxFrontend;
+struct ConfigNode;
+} // namespace gpurf
+
+namespace gpurf::cudart {
+
+struct Module {
+  const void* wrapper = nullptr; // what __cudaRegisterFatBinary got (its handle)
+  std::string name;              // "module N (sm_XY PTX)"
+  std::string ptx;               // empty: none (error says why)
+  std::string error;
+  int id = -1; // the GPU's module id once built
+};
+
+struct KernelRec {
+  Module* module = nullptr;
+  std::string name; // the .entry (mangled)
+  uint32_t id = 0;  // the GPU's kernel id
+  bool found = false;
+  int max_dynamic_shared = 0;
+};
+
+struct VarRec {
+  Module* module = nullptr;
+  std::string name;
+  size_t bytes = 0;
+  bool constant = false, managed = false;
+  void** managed_host_ptr = nullptr; // __cudaRegisterManagedVar: where the host's pointer is
+  uint64_t address = 0;              // in device memory, once the modules are loaded
+};
+
+enum class AllocKind { Device, Managed, Host };
+struct Allocation {
+  uint64_t bytes = 0;
+  AllocKind kind = AllocKind::Device;
+};
+
+struct Event {
+  double time_ns = 0;
+  bool recorded = false;
+};
+
+class Runtime {
+public:
+  static Runtime& get();
+
+  // Registration (before main, from each translation unit's constructor).
+  Module* add_module(const void* wrapper);
+  void add_kernel(Module* m, const void* host_fun, const char* name);
+  void add_var(Module* m, const void* host_var, const char* name, size_t bytes, bool constant,
+               void** managed_host_ptr);
+
+  // Builds the simulation at the first call that needs it; the error sticks.
+  cudaError_t ensure();
+  // The sticky error, or the pending one (returned once), else cudaSuccess: what a call
+  // returns before doing its work.
+  cudaError_t status();
+  cudaError_t record(cudaError_t e); // sets the last error, returns `e`
+  cudaError_t last_error = cudaSuccess, sticky = cudaSuccess;
+
+  // Memory.
+  cudaError_t malloc(void** p, uint64_t bytes, AllocKind kind);
+  cudaError_t free(void* p, bool host);
+  // Copies between host and device memory (either may be managed); `kind` as CUDA's.
+  cudaError_t memcpy(void* dst, const void* src, uint64_t bytes, int kind);
+  cudaError_t memset(void* dst, int value, uint64_t bytes);
+  bool device_range(uint64_t a, uint64_t bytes) const; // device memory (not host-visible)
+  // Inside the allocation window but not inside one live allocation: says so (`what`).
+  bool stray(uint64_t a, uint64_t bytes, const char* what) const;
+  const VarRec* var(const void* host_var) const;
+
+  // Launch.
+  cudaError_t launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
+                     cudaStream_t stream);
+  KernelRec* kernel(const void* fun);
+  struct CallConfig {
+    dim3 grid, block;
+    size_t shared = 0;
+    cudaStream_t stream = nullptr;
+  };
+  std::vector<CallConfig> configs; // __cudaPushCallConfiguration's stack
+
+  // Device facts from the platform.
+  cudaError_t properties(cudaDeviceProp& p);
+  double now_ns() const; // simulated time
+
+  // Outputs (GPURF_OUT) at the end of the program.
+  void finish();
+
+  Gpu& gpu();
+  bool quiet = false;
+  std::map<void*, Event> events;
+  std::map<void*, int> streams;
+
+private:
+  Runtime();
+  void build();
+  void load_variables();
+  void map_managed_variable(VarRec& v);
+  void to_device(); // managed and host allocations: host bytes to the device
+  void to_host();
+  void write_launch(const std::string& json_line);
+
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::unordered_map<const void*, KernelRec> kernels_;
+  std::unordered_map<const void*, VarRec> vars_;
+  bool built_ = false;
+  cudaError_t init_error_ = cudaSuccess;
+  std::string platform_path_, platform_name_, out_dir_;
+  std::shared_ptr<ConfigNode> platform_;
+  std::unique_ptr<PtxFrontend> frontend_; // module 0's first kernel (the GPU's own)
+  std::unique_ptr<Simulation> sim_;
+  // Allocations: live ones by base address, free gaps by base address.
+  std::map<uint64_t, Allocation> live_;
+  std::map<uint64_t, uint64_t> gaps_;
+  bool data_window_ = false; // the module variables' window is mapped (__managed__)
+  bool host_window_ = false; // the window is reserved in the process (managed memory works)
+  uint64_t param_address_ = 0;
+  uint64_t launches_ = 0, failed_launches_ = 0;
+  bool finished_ = false;
+  std::string device_text_; // the running kernel's printf output
+  uint64_t unverified_ = 0;
+  nlohmann::ordered_json counters_ = {{"cycles", 0u}, {"warp_instructions", 0u}};
+  struct PerKernel {
+    nlohmann::ordered_json sum;
+    uint64_t launches = 0;
+    bool verified = true;
+    std::string error;
+  };
+  std::map<std::string, PerKernel> per_kernel_;
+  std::chrono::steady_clock::time_point started_;
+  static std::string program_name();
+};
+
+} // namespace gpurf::cudart

@@ -1,0 +1,138 @@
+# The CUDA programs of tests/programs (docs/programs.md) through `gpurf exec` on the platforms
+# named after the source root: each is built with nvcc (`-cudart shared`, PTX embedded) into
+# $BUILD/tests/programs when missing or older than its source, runs to PASS with exit 0,
+# every launch verified (the assert program: its one launch fails with the assert), launches
+# and totals written; printf's lines appear; vector_add's statistics are identical on a
+# second run. Without nvcc: skipped (77) with the reason.
+#   programs.sh GPURF SOURCE_DIR [PLATFORM...]   (no platform: build the programs only)
+source "$(dirname "$0")/lib.sh" "$1" "$2"
+shift 2
+PLATFORMS=("$@")
+NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+if [ ! -x "$NVCC" ]; then
+  echo "SKIP: no nvcc on the PATH or in /usr/local/cuda/bin: the CUDA programs cannot be built"
+  exit 77
+fi
+BIN=$(dirname "$GPURF")/tests/programs
+mkdir -p "$BIN"
+PROGRAMS=(vector_add gaussian symbols printf assert streams device managed)
+for p in "${PROGRAMS[@]}"; do
+  src=$SRC/tests/programs/$p.cu
+  if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
+    "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
+      -o "$BIN/$p" "$src" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
+  fi
+done
+
+# The runtime types libgpurf-cudart declares have CUDA 13's layouts (fails to compile if not).
+"$NVCC" -cudart shared -I"$SRC" -I"$SRC/tests/programs" -o "$TMP/layout" "$SRC/tests/programs/layout.cu" \
+  2>"$TMP/layout.err" || fail "cudart/cuda_types.h differs from CUDA's headers: $(grep -m3 error "$TMP/layout.err")"
+# A program without PTX (SASS only), and one with the static runtime: each told why.
+if [ ! -x "$BIN/vector_add_sass" ] || [ "$SRC/tests/programs/vector_add.cu" -nt "$BIN/vector_add_sass" ]; then
+  "$NVCC" -cudart shared -gencode arch=compute_75,code=sm_75 -I"$SRC/tests/programs" \
+    -o "$BIN/vector_add_sass" "$SRC/tests/programs/vector_add.cu" || fail "nvcc vector_add_sass"
+  "$NVCC" -cudart static -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
+    -o "$BIN/vector_add_static" "$SRC/tests/programs/vector_add.cu" || fail "nvcc vector_add_static"
+fi
+# vector_add's first launch as a launch file needs its PTX.
+if [ ! -s "$BIN/vector_add.ptx" ] || [ "$SRC/tests/programs/vector_add.cu" -nt "$BIN/vector_add.ptx" ]; then
+  "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/vector_add.ptx" \
+    "$SRC/tests/programs/vector_add.cu" || fail "nvcc -ptx vector_add"
+fi
+# (Written only when it changed: the platforms' tests run at the same time and read it.)
+cmp -s "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml" ||
+  cp "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml"
+[ ${#PLATFORMS[@]} -gt 0 ] || finish # no platform: build the programs only (the tests' fixture)
+
+for plat in "${PLATFORMS[@]}"; do
+  for p in "${PROGRAMS[@]}"; do
+    out=$TMP/$plat-$p
+    "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" >"$out.stdout" 2>"$out.stderr"
+    rc=$?
+    what="$p on $plat"
+    [ "$rc" -eq 0 ] || fail "$what exited $rc: $(tail -c 600 "$out.stderr")"
+    grep -qx PASS "$out.stdout" || fail "$what did not print PASS: $(tail -c 400 "$out.stdout")"
+    [ -s "$out/launches.jsonl" ] || { fail "$what wrote no launches.jsonl"; continue; }
+    for f in stats.json result.json provenance.json platform.yaml; do
+      [ -s "$out/$f" ] || fail "$what wrote no $f"
+    done
+    launches=$(wc -l <"$out/launches.jsonl")
+    lines=$(grep "^gpurf: launch " "$out.stderr" | grep -vc ": refused: ")
+    [ "$launches" -eq "$lines" ] || fail "$what: $launches launch records, $lines lines on stderr"
+    if [ "$p" = assert ]; then
+      grep -q '"verified":false' "$out/launches.jsonl" || fail "$what: the assert's launch verified"
+      grep -q 'assert.cu:8: void check_positive(const int \*, int): block: \[1,0,0\], thread: \[5,0,0\] Assertion `v\[i\] > 0` failed' "$out.stderr" ||
+        fail "$what: no assert message naming file, line, function, block and thread: $(tail -c 600 "$out.stderr")"
+      grep -q "cudaErrorAssert, then memcpy: cudaErrorAssert" "$out.stdout" || fail "$what: not sticky"
+    else
+      if grep -q '"verified":false' "$out/launches.jsonl"; then
+        fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
+      fi
+    fi
+  done
+  # Device facts from the platform; an unimplemented function says so.
+  grep -qx "name gpurf $plat" "$TMP/$plat-device.stdout" || fail "device on $plat: no 'name gpurf $plat'"
+  grep -q "gpurf: cudaGraphCreate is not supported by libgpurf-cudart" "$TMP/$plat-device.stderr" ||
+    fail "device on $plat: cudaGraphCreate did not say it is not supported"
+  # vector_add's first launch has the statistics of the same launch from a launch file (same
+  # addresses, data and cold state).
+  "$GPURF" run --platform "$plat" --workload "$BIN/vector_add.yaml" --out "$TMP/$plat-run" \
+    >/dev/null 2>"$TMP/$plat-run.err" || fail "gpurf run vector_add.yaml on $plat: $(tail -c 300 "$TMP/$plat-run.err")"
+  python3 - "$TMP/$plat-run/result.json" "$TMP/$plat-vector_add/launches.jsonl" <<'PY' ||
+import json, sys
+run = json.load(open(sys.argv[1]))
+launch = json.loads(open(sys.argv[2]).readline())
+skip = {"kernel", "verified", "error", "schema", "platform", "host_seconds", "cpu_seconds",
+        "warp_instructions_per_second", "cycles_per_second"}
+keys = [k for k in launch if k in run and k not in skip]
+diff = [f"{k}: program {launch[k]}, launch file {run[k]}" for k in keys if launch[k] != run[k]]
+if len(keys) < 15 or diff:
+    print("; ".join(diff) or f"only {len(keys)} counters compared")
+    sys.exit(1)
+PY
+    fail "vector_add on $plat: launch 1 differs from the launch file's run"
+  # printf: each of the 4 printing threads' line, before the host's next line.
+  out=$TMP/$plat-printf.stdout
+  for b in 0 1; do
+    for t in 0 16; do
+      grep -qx "block $b thread $t: f=1.50 big=1234567890123 ok" "$out" ||
+        fail "printf on $plat: no line for block $b thread $t: $(head -c 400 "$out")"
+    done
+  done
+  [ "$(sed -n 5p "$out")" = "after the kernel" ] || fail "printf on $plat: the kernel's lines are not first"
+  [ "$(grep -c '^gpurf: launch .*fan[12]' "$TMP/$plat-gaussian.stderr")" -eq 46 ] ||
+    fail "gaussian on $plat: not 46 launches (fan1/fan2 x 23)"
+done
+
+# No PTX: the program's first CUDA call fails and gpurf names the nvcc flags; the static
+# runtime: gpurf exec warns before running it.
+"$GPURF" exec -- "$BIN/vector_add_sass" >"$TMP/sass.out" 2>"$TMP/sass.err"
+[ $? -ne 0 ] || fail "a program without PTX exited 0"
+grep -q "carries no PTX (SASS sm_75): build it with PTX embedded, e.g. \`nvcc -cudart shared -gencode arch=compute_75,code=compute_75" "$TMP/sass.err" ||
+  fail "a program without PTX: no message naming the nvcc flags: $(head -c 400 "$TMP/sass.err")"
+grep -q "FAIL: .*cudaErrorNoKernelImageForDevice" "$TMP/sass.out" || fail "a program without PTX: not cudaErrorNoKernelImageForDevice: $(head -c 300 "$TMP/sass.out")"
+"$GPURF" exec -- "$BIN/vector_add_static" >/dev/null 2>"$TMP/static.err"
+grep -q "does not load libcudart.so dynamically.*nvcc -cudart shared" "$TMP/static.err" ||
+  fail "a program with the static runtime: no warning: $(head -c 300 "$TMP/static.err")"
+
+# Determinism: a second run's statistics are those of the first (the host section aside).
+plat=${PLATFORMS[0]}
+"$GPURF" exec --quiet --platform "$plat" --out "$TMP/again" -- "$BIN/gaussian" >/dev/null 2>&1
+if command -v python3 >/dev/null; then
+  python3 - "$TMP/$plat-gaussian/stats.json" "$TMP/again/stats.json" <<'PY' || fail "gaussian on $plat: statistics differ between two runs"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+for s in (a, b):
+    s.pop("host", None)
+sys.exit(0 if a == b else 1)
+PY
+fi
+# The launch records hold simulated times and counters only: identical too.
+cmp -s "$TMP/$plat-gaussian/launches.jsonl" "$TMP/again/launches.jsonl" ||
+  fail "gaussian on $plat: launch records differ between two runs"
+# gpurf compare reads a program's results (summary.json: a row per kernel).
+"$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again" --stats cycles >"$TMP/compare.out" 2>&1 ||
+  fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"
+grep -q "_Z4fan2PKfPfS1_ii" "$TMP/compare.out" || fail "gpurf compare: no row for fan2"
+
+finish
