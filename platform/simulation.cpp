@@ -1,8 +1,10 @@
 #include "gpurf/platform/simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <sstream>
 
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/memory/i_memory.h"
@@ -58,6 +60,7 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   c.shape = &gpu_->sm(0).shape();
   c.clock = &gpu_->clock();
   memory_ = IMemory::Registry::create(impl, mp, c);
+  check_memory_window(mp);
   gpu_->memory_port().bind(memory_->socket);
   if (memory_->waits_in_transport() && !gpu_->decoupled())
     mp.fail("respond", "a memory that waits in b_transport needs SMs that may wait: set "
@@ -92,6 +95,40 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
     one_sm("--sample-interval", "a time series");
     series_ = std::make_unique<TimeSeries>(opt.samples_path, opt.sample_interval, gpu_->sm(0));
     gpu_->sm(0).set_time_series(series_.get());
+  }
+}
+
+// Every region gpurf places in global memory must lie in the memory's window, or the first
+// functional write (the launch file's buffers) fails once the run has started.
+void Simulation::check_memory_window(Params& mp) {
+  const IMemory::Window w = memory_->window();
+  if (!w.bytes) return;
+  auto hex = [](uint64_t v) {
+    std::ostringstream o;
+    o << "0x" << std::hex << v;
+    return o.str();
+  };
+  const auto& regions = gpu_->regions();
+  if (regions.empty()) return;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const Gpu::Region& r : regions)
+    lo = std::min(lo, r.base), hi = std::max(hi, r.base + r.bytes);
+  const uint64_t end = w.base + w.bytes;
+  for (auto it = regions.rbegin(); it != regions.rend(); ++it) { // the buffers first
+    const Gpu::Region& r = *it;
+    if (r.base >= w.base && r.base + r.bytes <= end) continue;
+    const auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend_);
+    const std::string of = ptx ? " of " + ptx->launch().file : "";
+    // The key the user changed last is the one named first.
+    const char* key =
+        mp.depth("size_bytes") <= mp.depth("base_address") ? "size_bytes" : "base_address";
+    mp.fail(key, "the memory answers [" + hex(w.base) + ", " + hex(end) + ") (" + w.keys +
+                     "), but " + r.what + of + " need [" + hex(r.base) + ", " +
+                     hex(r.base + r.bytes) + "), outside it; valid: a memory that holds [" +
+                     hex(lo) + ", " + hex(hi) + "), e.g. base_address <= " + hex(lo) +
+                     " and base_address + size_bytes >= " + hex(hi) +
+                     " (frontend.data_base and frontend.window_base move the module's "
+                     "variables and the windows)");
   }
 }
 
