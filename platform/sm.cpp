@@ -62,8 +62,8 @@ unsigned per_subcore(Params& p, Params& sm, unsigned def, unsigned subcores,
 }
 
 // What the units of a sub-core need of each other (Unit::need): each need is met by one of
-// its alternatives, else the unit's slot is refused at its `impl` key, naming what it needs
-// and what the platform has instead.
+// its alternatives (an impl "!x": any but x, or no such section), else the unit's slot is refused
+// at its `impl` key, naming what it needs and what the platform has instead.
 struct Built {
   const char* slot;
   const Slot* s; // null: the platform has no such section (rfc)
@@ -82,8 +82,10 @@ void check_needs(const std::vector<Built>& built) {
       std::string wanted, have;
       for (const auto& [slot, impl] : n.any_of) {
         const Built* o = find(slot);
-        if (o && o->s && o->s->impl == impl) met = true;
-        wanted += (wanted.empty() ? "" : " or ") + slot + ".impl: " + impl;
+        const bool is = o && o->s && o->s->impl == (impl[0] == '!' ? impl.substr(1) : impl);
+        if (impl[0] == '!' ? !is : is) met = true;
+        wanted += (wanted.empty() ? "" : " or ") + slot + ".impl" +
+                  (impl[0] == '!' ? " other than " + impl.substr(1) : ": " + impl);
         const std::string h =
             o && o->s ? o->s->p.said("impl", o->s->impl) : slot + ": none (no section)";
         if (have.find(h) == std::string::npos) have += (have.empty() ? "" : ", ") + h;
@@ -340,6 +342,16 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   // A segment the L1 could never serve (more lines than MSHRs) fails here, not at the first
   // load.
   check_request_size(subcores_[0].lsu->largest_request(), l1_->largest_served());
+  // A fixed register-read stage forwards each result at its producer's ValueReady; WIR's
+  // rename and reuse stages (modelled on the paper's operand collectors) complete reused
+  // instructions without that path and rename their destinations, so an operand would be
+  // forwarded from a producer that was never in flight (the timing checker's RAW rule).
+  if (shape_.forward_stages && subcores_[0].writeback->renames())
+    col.p.fail("impl", "'" + col.impl +
+                           "' forwards results through a fixed read stage, which "
+                           "WIR's rename and reuse stages (" +
+                           wb.p.said("impl", wb.impl) +
+                           ") do not feed; use collector.impl: ocu with WIR");
   gating_ = subcores_[0].banks[0]->wake_latency() != 0;
   finished_warps_.assign(shape_.warps, 0);
   reset_rows_ = !subcores_[0].writeback->renames();

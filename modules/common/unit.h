@@ -147,7 +147,7 @@ public:
   // What this unit needs of the other units of its SM, stated by the unit itself (so that a
   // new design touches only its own files) and checked by the SM once all are built, before
   // anything runs (platform/sm.cpp): one of `any_of` (slot, impl) must be what the platform
-  // built; `why` says what would go wrong otherwise.
+  // built (impl "!x": anything but x); `why` says what would go wrong otherwise.
   struct Need {
     std::vector<std::pair<std::string, std::string>> any_of;
     std::string why;

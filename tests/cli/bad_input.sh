@@ -111,6 +111,18 @@ expect_exit 2 "command line: allocator.impl: 'malekeh' allocates Malekeh's cachi
 expect_exit 2 "scheduler.impl: 'standard' (policy: malekeh)" "it needs collector.impl: ccu" -- \
   run --platform "$SRC/configs/turing-subcore.yaml" -p scheduler.policy=malekeh --workload sgemm
 
+expect_exit 2 "command line: bank.impl: 'affine' stores affine registers" \
+  "it needs writeback.impl other than warped_compression" \
+  -- run --platform "$SRC/configs/wc.yaml" -p bank.impl=affine --workload daxpy_dot
+# WIR's rename and reuse stages with a fixed forwarding read stage (a RAW check failure while
+# running before), and WIR with CMRC's coalescing arbiter, which now counts WIR's verify-reads
+# apart (a broken conservation identity before): refused, and verified.
+expect_exit 2 "command line: collector.impl: 'fixed_stage' forwards results" \
+  "writeback.impl = wir (" "use collector.impl: ocu with WIR" \
+  -- run --platform "$SRC/configs/wir-r.yaml" -p collector.impl=fixed_stage --workload daxpy_dot
+expect_exit 0 "verified" \
+  -- run --platform "$SRC/configs/wir-r.yaml" -p arbiter.impl=coalescing --workload daxpy_dot
+
 # The memory must hold what the launch places in it: checked at load with both keys, the
 # launch file and the range needed (it failed at the first functional write, exit 1).
 expect_exit 2 "command line: memory.size_bytes: the memory answers [0x0, 0x10)" \
