@@ -6,6 +6,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "gpurf/modules/frontend/ptx/ir.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/memory/i_memory.h"
 #include "gpurf/platform/gpu.h"
@@ -108,23 +109,41 @@ void Simulation::check_memory_window(Params& mp) {
     o << "0x" << std::hex << v;
     return o.str();
   };
-  const auto& regions = gpu_->regions();
-  if (regions.empty()) return;
+  // What the launch touches: its buffers always (written before the run), the module's
+  // variables when it declares any, the windows when a function keeps .local arrays or makes
+  // a generic address of shared or local memory (a VP may move unused ones where its memory
+  // has none: tests/cli/vp.sh).
+  const auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend_);
+  bool vars = !ptx, windows = !ptx;
+  if (ptx) {
+    for (const ptx::VarDecl& v : ptx->module().vars)
+      vars |= v.space == ptx::Space::Global || v.space == ptx::Space::Const;
+    for (const ptx::Function& f : ptx->module().functions) {
+      for (const ptx::VarDecl& v : f.locals) windows |= v.space == ptx::Space::Local;
+      for (const ptx::Instr& in : f.instrs)
+        windows |= in.op == ptx::Op::Cvta &&
+                   (in.space == ptx::Space::Shared || in.space == ptx::Space::Local);
+    }
+  }
+  std::vector<const Gpu::Region*> needed; // the buffers first
+  for (auto it = gpu_->regions().rbegin(); it != gpu_->regions().rend(); ++it)
+    if (!(it->what == "the module's variables" && !vars) &&
+        !(it->what == "the timing-only windows" && !windows))
+      needed.push_back(&*it);
+  if (needed.empty()) return;
   uint64_t lo = UINT64_MAX, hi = 0;
-  for (const Gpu::Region& r : regions)
-    lo = std::min(lo, r.base), hi = std::max(hi, r.base + r.bytes);
+  for (const Gpu::Region* r : needed)
+    lo = std::min(lo, r->base), hi = std::max(hi, r->base + r->bytes);
   const uint64_t end = w.base + w.bytes;
-  for (auto it = regions.rbegin(); it != regions.rend(); ++it) { // the buffers first
-    const Gpu::Region& r = *it;
-    if (r.base >= w.base && r.base + r.bytes <= end) continue;
-    const auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend_);
+  for (const Gpu::Region* r : needed) {
+    if (r->base >= w.base && r->base + r->bytes <= end) continue;
     const std::string of = ptx ? " of " + ptx->launch().file : "";
     // The key the user changed last is the one named first.
     const char* key =
         mp.depth("size_bytes") <= mp.depth("base_address") ? "size_bytes" : "base_address";
     mp.fail(key, "the memory answers [" + hex(w.base) + ", " + hex(end) + ") (" + w.keys +
-                     "), but " + r.what + of + " need [" + hex(r.base) + ", " +
-                     hex(r.base + r.bytes) + "), outside it; valid: a memory that holds [" +
+                     "), but " + r->what + of + " need [" + hex(r->base) + ", " +
+                     hex(r->base + r->bytes) + "), outside it; valid: a memory that holds [" +
                      hex(lo) + ", " + hex(hi) + "), e.g. base_address <= " + hex(lo) +
                      " and base_address + size_bytes >= " + hex(hi) +
                      " (frontend.data_base and frontend.window_base move the module's "

@@ -128,8 +128,12 @@ expect_exit 0 "verified" \
 expect_exit 2 "command line: memory.size_bytes: the memory answers [0x0, 0x10)" \
   "memory.base_address = 0x0 (default), memory.size_bytes = 16 (command line)" \
   "the launch file's buffers of" "sgemm.yaml need [0x10000000," \
-  "valid: a memory that holds [0x1000000, 0xe0000000)" \
+  "valid: a memory that holds [0x10000000, 0x1000c000)" \
   -- run --workload sgemm -p memory.size_bytes=16
+# The windows count where a kernel keeps .local arrays (and not elsewhere: tests/cli/vp.sh).
+expect_exit 2 "command line: memory.size_bytes: the memory answers [0x0, 0x20000000)" \
+  "the timing-only windows of $SRC/tests/cli/data/runaway_local.yaml need [0xa0000000," \
+  -- run --workload "$SRC/tests/cli/data/runaway_local.yaml" -p memory.size_bytes=0x20000000
 expect_exit 2 "command line: memory.base_address: the memory answers [0x7ffffffffffffc00," \
   "sgemm.yaml need [0x10000000," -- run --workload sgemm -p memory.base_address=0x7ffffffffffffc00
 
