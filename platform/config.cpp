@@ -144,6 +144,7 @@ private:
     auto n = std::make_shared<ConfigNode>();
     n->file = file;
     n->line = file == kCommandLine ? 0 : y.Mark().line + 1;
+    n->depth = file == kCommandLine ? -1 : int(stack_.size()) - 1;
     // YAML aliases share nodes that this tree copies: bounded, so ~1 KB of nested aliases
     // cannot expand to 10^9 nodes.
     if (++nodes_ > kMaxNodes)
@@ -370,6 +371,7 @@ void apply_override(ConfigNode& root, const std::string& assignment) {
       auto n = std::make_shared<ConfigNode>();
       n->file = kCommandLine;
       n->line = 0;
+      n->depth = -1;
       cur->map.emplace_back(parts[i], n);
       next = n.get();
     }

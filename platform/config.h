@@ -22,6 +22,10 @@ struct ConfigNode {
   std::vector<std::shared_ptr<ConfigNode>> seq;
   std::string file;
   int line = 0; // 1-based; 0 for values given on the command line
+  // Include depth of the file it came from: 0 the platform file, 1 a file it includes, ...;
+  // -1 the command line. A smaller depth overrides a larger one (messages about a rule
+  // between two keys name the one the user gave last).
+  int depth = 0;
 
   std::string where() const; // "file:line" or "command line"
   const ConfigNode* find(const std::string& key) const;

@@ -458,6 +458,7 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
   c.name = "l2";
   l2_ = IL2::Registry::create(impl, l2p, c);
   if (l2_) {
+    check_request_size(sms_[0]->largest_request(), l2_->largest_served());
     roots_.push_back(l2_->basename());
     noc_->out.bind(l2_->in);
     for (auto& sm : sms_) sm->report_also(l2_.get());

@@ -155,6 +155,15 @@ public:
   // gpu.address_base: added to every address gpurf places in global memory.
   uint64_t address_base() const { return address_base_; }
 
+  // Where gpurf places what a launch needs in global memory (the launch file's buffers, the
+  // module's variables, the timing-only windows), after gpu.address_base: every one must lie
+  // in the memory behind the port.
+  struct Region {
+    uint64_t base, bytes;
+    std::string what;
+  };
+  const std::vector<Region>& regions() const { return regions_; }
+
 private:
   class Interconnect;
   class SmView;
@@ -169,10 +178,6 @@ private:
   const std::string path_;         // "" flat, else the scope's name
   std::vector<std::string> roots_; // the units' names below path_ (sm, l2...), and "gpu"
   uint64_t address_base_ = 0;
-  struct Region {
-    uint64_t base, bytes;
-    std::string what;
-  };
   std::vector<Region> regions_; // in global memory, for the overlap check
   std::unique_ptr<EarlyMemory> early_;
   bool started_ = false, held_ = false; // start() called; the SMs idle waiting for it

@@ -54,7 +54,11 @@ unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* 
     spec.steps.clear();
     spec.verify.clear();
     spec.application = false;
-    mod.owned.push_back(std::make_unique<PtxFrontend>(spec, o));
+    try {
+      mod.owned.push_back(std::make_unique<PtxFrontend>(spec, o));
+    } catch (const ConfigError& e) { // a kernel the model cannot run (recursion, ...)
+      throw WorkloadError(e.what());
+    }
     PtxFrontend& k = *mod.owned.back();
     for (const std::string& w : k.warnings()) std::cerr << "warning: " << w << "\n";
     mod.kernels.push_back(&k);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -111,7 +112,7 @@ std::string int_noun(const ParamDecl& d) {
 
 Params::Params(ConfigNode* node, std::string path)
     : node_(node), path_(std::move(path)), decls_(std::make_shared<std::vector<ParamDecl>>()),
-      used_(std::make_shared<std::vector<std::string>>()) {
+      used_(std::make_shared<std::vector<std::string>>()), storage_(std::make_shared<Storage>()) {
   if (!node_) return;
   const std::string what = "expected a map of parameters";
   std::string at = node_->where() + ": " + (path_.empty() ? "" : path_ + ": ");
@@ -140,6 +141,50 @@ void Params::fail(const std::string& name, const std::string& what) const {
 std::string Params::where(const std::string& name) const {
   const ConfigNode* at = node_ ? node_->find(name) : nullptr;
   return at && at->kind != ConfigNode::Kind::Null ? at->where() : "default";
+}
+
+int Params::depth(const std::string& name) const {
+  const ConfigNode* at = node_ ? node_->find(name) : nullptr;
+  return at && at->kind != ConfigNode::Kind::Null ? at->depth : INT_MAX;
+}
+
+std::string Params::said(const std::string& name, const std::string& value) const {
+  return (path_.empty() ? name : path_ + "." + name) + " = " + value + " (" + where(name) + ")";
+}
+
+namespace {
+std::string bytes_text(uint64_t b) {
+  char buf[64];
+  if (b >= (uint64_t(1) << 30))
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(b) / double(uint64_t(1) << 30));
+  else if (b >= (uint64_t(1) << 20))
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(b) / double(1 << 20));
+  else
+    std::snprintf(buf, sizeof buf, "%llu B", static_cast<unsigned long long>(b));
+  return buf;
+}
+} // namespace
+
+void Params::claim_storage(uint64_t bytes, const std::string& key, const std::string& what) {
+  Storage& s = *storage_;
+  const std::string part = path_.empty() ? what : path_ + ": " + what;
+  auto it =
+      std::find_if(s.parts.begin(), s.parts.end(), [&](const auto& p) { return p.first == part; });
+  if (it == s.parts.end()) it = s.parts.emplace(s.parts.end(), part, 0);
+  // Saturating: a product of several large counts must not wrap round to a small number.
+  it->second = bytes > kStorageLimit ? kStorageLimit + 1 : it->second + bytes;
+  s.total = bytes > kStorageLimit ? kStorageLimit + 1 : s.total + bytes;
+  if (s.total <= kStorageLimit) return;
+  std::sort(s.parts.begin(), s.parts.end(),
+            [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string largest;
+  for (size_t i = 0; i < s.parts.size() && i < 3; ++i)
+    largest += (i ? "; " : "") + s.parts[i].first + ": " + bytes_text(s.parts[i].second);
+  fail(key, "the platform's units would hold more than gpurf's limit of " +
+                bytes_text(kStorageLimit) + " of modelled storage (this unit: " + what + " = " +
+                (bytes > kStorageLimit ? "over " + bytes_text(kStorageLimit) : bytes_text(bytes)) +
+                "; largest parts, over all units and SMs: " + largest +
+                "); make them smaller (docs/design.md, \"Reliability\")");
 }
 
 bool Params::fill_defaults = false;
@@ -303,6 +348,7 @@ Params& Params::sub(const std::string& name, const std::string& desc) {
   if (n && n->kind != ConfigNode::Kind::Map)
     fail(name, "got " + shape(*n) + "; expected a map of parameters");
   Params child(const_cast<ConfigNode*>(n), path_.empty() ? name : path_ + "." + name);
+  child.storage_ = storage_;
   for (auto& [decls, prefix] : ancestors_)
     child.ancestors_.emplace_back(decls, prefix + name + ".");
   child.ancestors_.emplace_back(decls_, name + ".");

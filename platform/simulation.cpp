@@ -1,9 +1,12 @@
 #include "gpurf/platform/simulation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
+#include <sstream>
 
+#include "gpurf/modules/frontend/ptx/ir.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/memory/i_memory.h"
 #include "gpurf/platform/gpu.h"
@@ -58,6 +61,7 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
   c.shape = &gpu_->sm(0).shape();
   c.clock = &gpu_->clock();
   memory_ = IMemory::Registry::create(impl, mp, c);
+  check_memory_window(mp);
   gpu_->memory_port().bind(memory_->socket);
   if (memory_->waits_in_transport() && !gpu_->decoupled())
     mp.fail("respond", "a memory that waits in b_transport needs SMs that may wait: set "
@@ -92,6 +96,58 @@ Simulation::Simulation(ConfigNode& platform, IFrontend& frontend, unsigned regs_
     one_sm("--sample-interval", "a time series");
     series_ = std::make_unique<TimeSeries>(opt.samples_path, opt.sample_interval, gpu_->sm(0));
     gpu_->sm(0).set_time_series(series_.get());
+  }
+}
+
+// Every region gpurf places in global memory must lie in the memory's window, or the first
+// functional write (the launch file's buffers) fails once the run has started.
+void Simulation::check_memory_window(Params& mp) {
+  const IMemory::Window w = memory_->window();
+  if (!w.bytes) return;
+  auto hex = [](uint64_t v) {
+    std::ostringstream o;
+    o << "0x" << std::hex << v;
+    return o.str();
+  };
+  // What the launch touches: its buffers always (written before the run), the module's
+  // variables when it declares any, the windows when a function keeps .local arrays or makes
+  // a generic address of shared or local memory (a VP may move unused ones where its memory
+  // has none: tests/cli/vp.sh).
+  const auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend_);
+  bool vars = !ptx, windows = !ptx;
+  if (ptx) {
+    for (const ptx::VarDecl& v : ptx->module().vars)
+      vars |= v.space == ptx::Space::Global || v.space == ptx::Space::Const;
+    for (const ptx::Function& f : ptx->module().functions) {
+      for (const ptx::VarDecl& v : f.locals) windows |= v.space == ptx::Space::Local;
+      for (const ptx::Instr& in : f.instrs)
+        windows |= in.op == ptx::Op::Cvta &&
+                   (in.space == ptx::Space::Shared || in.space == ptx::Space::Local);
+    }
+  }
+  std::vector<const Gpu::Region*> needed; // the buffers first
+  for (auto it = gpu_->regions().rbegin(); it != gpu_->regions().rend(); ++it)
+    if (!(it->what == "the module's variables" && !vars) &&
+        !(it->what == "the timing-only windows" && !windows))
+      needed.push_back(&*it);
+  if (needed.empty()) return;
+  uint64_t lo = UINT64_MAX, hi = 0;
+  for (const Gpu::Region* r : needed)
+    lo = std::min(lo, r->base), hi = std::max(hi, r->base + r->bytes);
+  const uint64_t end = w.base + w.bytes;
+  for (const Gpu::Region* r : needed) {
+    if (r->base >= w.base && r->base + r->bytes <= end) continue;
+    const std::string of = ptx ? " of " + ptx->launch().file : "";
+    // The key the user changed last is the one named first.
+    const char* key =
+        mp.depth("size_bytes") <= mp.depth("base_address") ? "size_bytes" : "base_address";
+    mp.fail(key, "the memory answers [" + hex(w.base) + ", " + hex(end) + ") (" + w.keys +
+                     "), but " + r->what + of + " need [" + hex(r->base) + ", " +
+                     hex(r->base + r->bytes) + "), outside it; valid: a memory that holds [" +
+                     hex(lo) + ", " + hex(hi) + "), e.g. base_address <= " + hex(lo) +
+                     " and base_address + size_bytes >= " + hex(hi) +
+                     " (frontend.data_base and frontend.window_base move the module's "
+                     "variables and the windows)");
   }
 }
 

@@ -69,6 +69,7 @@ public:
   std::vector<std::string> vcd_signal_names() const;
 
 private:
+  void check_memory_window(Params& mp);
   Params top_;
   IFrontend& frontend_;
   std::unique_ptr<Gpu> gpu_;

@@ -49,21 +49,76 @@ std::string key_at(const Params& p, const std::string& key) {
   return w == "default" ? key + ": default" : w + ": " + key;
 }
 
-// Reads `count` as an SM total that must split evenly over the sub-cores.
-// `subcores_at`: where sm.subcores was set (the count may be a default that only the
-// sub-cores make wrong).
-unsigned per_subcore(Params& p, unsigned def, unsigned subcores, const std::string& subcores_at,
+// Reads `count` as an SM total that must split evenly over the sub-cores; an uneven split is
+// reported at the key the user gave last (sm.subcores over an included file's count, or the
+// count over an included file's sub-cores), with the other key's value and where.
+unsigned per_subcore(Params& p, Params& sm, unsigned def, unsigned subcores,
                      const std::string& what, unsigned min = 1) {
   const unsigned n =
       p.get_uint("count", def, what + " in the SM (split over sub-cores)", min, 4096);
-  if (n % subcores)
-    p.fail("count", std::to_string(n) + (p.where("count") == "default" ? " (default)" : "") +
-                        " does not divide over " + std::to_string(subcores) + " sub-cores (" +
-                        subcores_at + "); use a multiple of sm.subcores");
+  if (n % subcores) {
+    if (sm.depth("subcores") < p.depth("count"))
+      sm.fail("subcores", std::to_string(subcores) + " sub-cores do not divide " +
+                              p.said("count", n) + ": each sub-core gets count / sm.subcores " +
+                              what + "; give a divisor of it, or change " + p.path() + ".count");
+    p.fail("count", std::to_string(n) + " does not divide over " + sm.said("subcores", subcores) +
+                        "; use a multiple of sm.subcores");
+  }
   return n / subcores;
 }
 
+// What the units of a sub-core need of each other (Unit::need): each need is met by one of
+// its alternatives (an impl "!x": any but x, or no such section), else the unit's slot is refused
+// at its `impl` key, naming what it needs and what the platform has instead.
+struct Built {
+  const char* slot;
+  const Slot* s; // null: the platform has no such section (rfc)
+  const Unit* unit;
+};
+void check_needs(const std::vector<Built>& built) {
+  auto find = [&](const std::string& slot) -> const Built* {
+    for (const Built& b : built)
+      if (slot == b.slot) return &b;
+    return nullptr;
+  };
+  for (const Built& b : built) {
+    if (!b.unit) continue;
+    for (const Unit::Need& n : b.unit->needs()) {
+      bool met = false;
+      std::string wanted, have;
+      for (const auto& [slot, impl] : n.any_of) {
+        const Built* o = find(slot);
+        const bool is = o && o->s && o->s->impl == (impl[0] == '!' ? impl.substr(1) : impl);
+        if (impl[0] == '!' ? !is : is) met = true;
+        wanted += (wanted.empty() ? "" : " or ") + slot + ".impl" +
+                  (impl[0] == '!' ? " other than " + impl.substr(1) : ": " + impl);
+        const std::string h =
+            o && o->s ? o->s->p.said("impl", o->s->impl) : slot + ": none (no section)";
+        if (have.find(h) == std::string::npos) have += (have.empty() ? "" : ", ") + h;
+      }
+      if (!met)
+        b.s->p.fail("impl", "'" + b.s->impl + "' " + n.why + "; it needs " + wanted +
+                                ", the platform has " + have);
+    }
+  }
+}
+
 } // namespace
+
+void check_request_size(const Unit::Bytes& sent, const Unit::Bytes& served) {
+  if (!sent.bytes || !served.bytes || sent.bytes <= served.bytes) return;
+  throw ConfigError(sent.keys + ": a request of " + std::to_string(sent.bytes) +
+                    " bytes spans more lines than the next level has MSHRs (" + served.keys +
+                    " = " + std::to_string(served.bytes) +
+                    " bytes in one access): a miss on all of them could never be served; "
+                    "valid: requests of at most " +
+                    std::to_string(served.bytes) + " bytes, or a larger line or more MSHRs there");
+}
+
+Unit::Bytes Sm::largest_request() const {
+  Unit::Bytes l1 = l1_->largest_request(), lsu = subcores_[0].lsu->largest_request();
+  return lsu.bytes > l1.bytes ? lsu : l1; // stores pass through the L1 as the LSU sent them
+}
 
 Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
        const std::vector<Observer*>& observers, Mode mode)
@@ -109,7 +164,6 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   limits_.warps_where = key_at(sm, "sm.warps");
   limits_.shared_where = key_at(sm, "sm.shared_bytes");
   const unsigned sub = shape_.subcores;
-  const std::string subcores_at = key_at(sm, "sm.subcores");
   if (shape_.warps % sub)
     sm.fail("subcores", std::to_string(sub) + " sub-cores do not divide sm.warps = " +
                             std::to_string(shape_.warps) + " (" + sm.where("warps") +
@@ -129,10 +183,10 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   observed_ = checks_ || !observers.empty();
 
   Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
-  shape_.schedulers = per_subcore(sch.p, 2, sub, subcores_at, "schedulers");
+  shape_.schedulers = per_subcore(sch.p, sm, 2, sub, "schedulers");
   Slot al = slot<IAllocator>(top, "allocator", "round_robin", "collector allocator");
   Slot col = slot<ICollector>(top, "collector", "ocu", "operand collector units");
-  const unsigned generic = per_subcore(col.p, 4, sub, subcores_at, "general collectors", 0);
+  const unsigned generic = per_subcore(col.p, sm, 4, sub, "general collectors", 0);
   Params& sets = col.p.sub("sets", "specialised collectors serving one pipe: pipe: count");
   std::vector<unsigned> set_count(kNumPipes);
   unsigned total = generic;
@@ -146,7 +200,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   shape_.collectors = total;
   Slot ar = slot<IArbiter>(top, "arbiter", "write_first", "bank arbiter");
   Slot bk = slot<IBank>(top, "bank", "sliced", "register banks");
-  shape_.banks = per_subcore(bk.p, 4, sub, subcores_at, "register banks");
+  shape_.banks = per_subcore(bk.p, sm, 4, sub, "register banks");
   // bank.entries is read by the bank's implementation, below; where() finds it in the file.
   limits_.registers_where = key_at(bk.p, "bank.count") + ", " + key_at(bk.p, "bank.entries");
   Slot mp = slot<RegMapping>(top, "register_mapping", "gpgpusim", "register-to-bank mapping");
@@ -189,6 +243,14 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       shape_.bank_rows = c.banks[0]->rows();
       // One row more than the registers need: WIR's zero register (RZ) lives there.
       shape_.storage_rows = std::max(shape_.bank_rows, store_rows) + 1;
+      // Storage beyond what the banks claimed: the backing rows of every warp slot's named
+      // registers (sm.warps) and a row tag per bank row; claimed before it is allocated.
+      const uint64_t rows = std::max(shape_.bank_rows, store_rows);
+      sm.claim_storage(uint64_t(shape_.banks) * (shape_.storage_rows - shape_.bank_rows) *
+                           (kRegBytes + shape_.slices * sizeof(uint64_t)),
+                       "warps", "sm.warps x the kernel's registers beyond bank.entries x 128 B");
+      bk.p.claim_storage(uint64_t(shape_.banks) * rows, "entries",
+                         "bank.count x rows x 1 B of row tags");
       for (auto& b : c.banks) b->reserve_rows(shape_.storage_rows);
       c.row_tags = std::make_unique<RowTags>(shape_.banks, std::max(shape_.bank_rows, store_rows));
       for (unsigned k = 0; k < shape_.schedulers; ++k)
@@ -276,6 +338,30 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     wb.p.fail("impl", "'" + wb.impl + "' and allocator.impl '" + al.impl +
                           "': WIR needs both the allocator and the writeback 'wir' (rename and "
                           "reuse stages, register allocation stage)");
+  check_needs({{"scheduler", &sch, subcores_[0].schedulers[0].get()},
+               {"allocator", &al, subcores_[0].allocator.get()},
+               {"collector", &col, subcores_[0].collectors[0].get()},
+               {"arbiter", &ar, subcores_[0].arbiter.get()},
+               {"bank", &bk, subcores_[0].banks[0].get()},
+               {"crossbar", &xb, subcores_[0].crossbar.get()},
+               {"exec", &ex, subcores_[0].exec.get()},
+               {"writeback", &wb, subcores_[0].writeback.get()},
+               {"lsu", &ls, subcores_[0].lsu.get()},
+               {"l1", &l1, l1_.get()},
+               {"rfc", rf.get(), subcores_[0].rfc.get()}});
+  // A segment the L1 could never serve (more lines than MSHRs) fails here, not at the first
+  // load.
+  check_request_size(subcores_[0].lsu->largest_request(), l1_->largest_served());
+  // A fixed register-read stage forwards each result at its producer's ValueReady; WIR's
+  // rename and reuse stages (modelled on the paper's operand collectors) complete reused
+  // instructions without that path and rename their destinations, so an operand would be
+  // forwarded from a producer that was never in flight (the timing checker's RAW rule).
+  if (shape_.forward_stages && subcores_[0].writeback->renames())
+    col.p.fail("impl", "'" + col.impl +
+                           "' forwards results through a fixed read stage, which "
+                           "WIR's rename and reuse stages (" +
+                           wb.p.said("impl", wb.impl) +
+                           ") do not feed; use collector.impl: ocu with WIR");
   gating_ = subcores_[0].banks[0]->wake_latency() != 0;
   finished_warps_.assign(shape_.warps, 0);
   reset_rows_ = !subcores_[0].writeback->renames();

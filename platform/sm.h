@@ -34,6 +34,10 @@ class ILsu;
 class IL1;
 class IRfc;
 
+// Refuses (ConfigError) a request of `sent` bytes that the next level, which serves at most
+// `served` bytes in one access, could never serve; names both sets of keys.
+void check_request_size(const Unit::Bytes& sent, const Unit::Bytes& served);
+
 class Sm : public sc_core::sc_module, private IFrontend {
 public:
   SC_HAS_PROCESS(Sm);
@@ -58,6 +62,9 @@ public:
 
   // The SM's memory port (the L1's memory socket).
   tlm::tlm_initiator_socket<>& memory_port();
+  // The largest request this SM sends through its memory port (the L1's line fills, and the
+  // LSU's segments the L1 passes on: stores), for the check against the next level.
+  Unit::Bytes largest_request() const;
   // Functional access to the memory behind the memory port (TLM debug transport).
   IFunctionalMemory& functional_memory();
   // The resources the kernel's CTAs share (warps, registers, CTA slots, shared memory).

@@ -6,6 +6,8 @@
 
 namespace gpurf {
 
+static_assert(sizeof(CacheTags::Line) <= CacheGeometry::kTagBytes, "the tags' claimed storage");
+
 CacheTags::CacheTags(unsigned sets, unsigned ways, std::string unit)
     : sets_(sets), ways_(ways), lines_(size_t(sets) * ways), unit_(std::move(unit)) {}
 

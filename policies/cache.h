@@ -20,17 +20,28 @@ namespace gpurf {
 // defaults. Refuses a line size that is not a power of two.
 struct CacheGeometry {
   unsigned sets = 1, ways = 1, line_bytes = 128, mshrs = 1, hit_latency = 0;
+  // For the checks between levels (Unit::largest_request, largest_served): the keys that set
+  // the line size, and those that bound one access (line_bytes x mshrs: a request spanning
+  // more lines than there are MSHRs can never be served).
+  std::string line_keys, served_keys;
   static CacheGeometry read(Params& p, const CacheGeometry& def) {
     CacheGeometry g;
-    g.sets = p.get_uint("sets", def.sets, "number of sets", 1);
-    g.ways = p.get_uint("ways", def.ways, "lines per set", 1);
+    g.sets = p.get_uint("sets", def.sets, "number of sets", 1, 1u << 20);
+    g.ways = p.get_uint("ways", def.ways, "lines per set", 1, 1024);
     g.line_bytes =
         p.get_uint("line_bytes", def.line_bytes, "line size in bytes (power of two)", 4, 1u << 16);
-    g.mshrs = p.get_uint("mshrs", def.mshrs, "miss status holding registers", 1);
+    g.mshrs = p.get_uint("mshrs", def.mshrs, "miss status holding registers", 1, 4096);
     g.hit_latency = p.get_uint("hit_latency", def.hit_latency, "lookup / hit latency in cycles", 0);
     if (g.line_bytes & (g.line_bytes - 1)) p.fail("line_bytes", "must be a power of two");
+    // The tags (the units keep no data): claimed before CacheTags allocates them.
+    p.claim_storage(uint64_t(g.sets) * g.ways * kTagBytes,
+                    p.depth("sets") <= p.depth("ways") ? "sets" : "ways",
+                    "sets x ways x " + std::to_string(kTagBytes) + " B of tags");
+    g.line_keys = p.said("line_bytes", g.line_bytes);
+    g.served_keys = g.line_keys + " x " + p.said("mshrs", g.mshrs);
     return g;
   }
+  static constexpr unsigned kTagBytes = 32; // sizeof(CacheTags::Line)
 };
 
 // Every lookup's answer is held to a shadow of the resident lines kept apart from the tag

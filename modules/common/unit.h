@@ -144,14 +144,38 @@ public:
     return (dot == std::string::npos ? std::string() : p.substr(0, dot + 1)) + kind;
   }
   const UnitContext& context() const { return ctx_; }
+  // What this unit needs of the other units of its SM, stated by the unit itself (so that a
+  // new design touches only its own files) and checked by the SM once all are built, before
+  // anything runs (platform/sm.cpp): one of `any_of` (slot, impl) must be what the platform
+  // built (impl "!x": anything but x); `why` says what would go wrong otherwise.
+  struct Need {
+    std::vector<std::pair<std::string, std::string>> any_of;
+    std::string why;
+  };
+  const std::vector<Need>& needs() const { return needs_; }
+  // Memory-side sizes (LSU, caches): the largest aligned request this unit sends to the next
+  // level, and the largest it can serve in one access (bytes 0: no limit), each with the keys
+  // that set it (Params::said), checked where two levels are joined (platform/sm.cpp,
+  // platform/gpu.cpp): a request the next level can never serve fails at load, not at the
+  // first fill.
+  struct Bytes {
+    uint64_t bytes = 0;
+    std::string keys;
+  };
+  virtual Bytes largest_request() const { return {}; }
+  virtual Bytes largest_served() const { return {}; }
 
 protected:
+  void need(std::vector<std::pair<std::string, std::string>> any_of, std::string why) {
+    needs_.push_back({std::move(any_of), std::move(why)});
+  }
   const UnitContext ctx_;
   SimClock* clock_;
   StatGroup stats_;
 
 private:
   Cycle next_tick_ = kNever;
+  std::vector<Need> needs_;
 };
 
 } // namespace gpurf

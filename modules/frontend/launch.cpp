@@ -1179,7 +1179,14 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
       b.count = uint64_t(
           integer_in(*cn, key + ".count", s.vars, 1, int64_t(1) << 32, "an element count"));
       total += b.bytes();
-      if (total > (uint64_t(1) << 31)) fail(*cn, key + ".count", "buffers exceed 2 GiB in total");
+      // gpurf holds a buffer several times over (its initial values, the memory's copy, the
+      // bytes read back to verify): a bound that fails at load, not out of memory later.
+      if (total > kMaxBufferBytes)
+        fail(*cn, key + ".count",
+             std::to_string(b.count) + " x " + std::to_string(t.bytes) +
+                 " bytes: the buffers need " + std::to_string(total) +
+                 " bytes in all, over gpurf's limit of " + std::to_string(kMaxBufferBytes) +
+                 " bytes (512 MiB) of launch buffers; give a smaller count (docs/workloads.md)");
       if (const Node* on = v->find("output")) b.output = boolean(*on, key + ".output");
       if (const Node* sn = v->find("symbol"))
         b.symbol = need_scalar(*sn, key + ".symbol", "expected a .const or .global variable");

@@ -50,6 +50,9 @@ using ElementReader = std::function<int64_t(const std::string& buffer, int64_t i
 int64_t eval_expr(const std::string& text, const std::map<std::string, int64_t>& vars,
                   const ElementReader& element = {});
 
+// The most bytes a launch file's buffers may take together (docs/workloads.md).
+constexpr uint64_t kMaxBufferBytes = uint64_t(512) << 20;
+
 struct LaunchBuffer {
   std::string name;
   std::string type;             // u8 s8 u16 s16 u32 s32 u64 s64 f32 f64

@@ -172,6 +172,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
     co.alloc.banks = options_.alloc_banks;
     if (options_.regalloc == compiler::RegAllocMode::PtxasLike) co.alloc.target_regs = ptxas_regs_;
     co.constant_operands = options_.constant_operands;
+    co.local_bytes_per_thread = kLocalBytesPerThread;
     if (options_.schedule == compiler::Schedule::List) {
       compiler::ScheduleOptions so;
       so.entry_budget = co.alloc.target_regs;
@@ -196,7 +197,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
           "(or set GPURF_PTXAS), or write a ptxas-registers.txt beside the PTX "
           "(docs/frontend.md, \"ptxas's count for any kernel\")");
   } catch (const compiler::CompileError& e) {
-    throw WorkloadError(e.what());
+    throw ConfigError(e.what()); // the PTX's fault, found before anything runs: bad input
   }
   const ptx::Module& m = module();
   // pc layout: the entry first, then the called functions in module order.

@@ -20,6 +20,14 @@ public:
     socket.register_nb_transport_fw(this, &IMemory::nb_transport_fw);
   }
 
+  // The addresses this memory answers, [base, base + bytes), and the keys that set them
+  // (Params::said); bytes 0: any. Checked at load against where gpurf places a launch's
+  // buffers, the module's variables and the windows (platform/simulation.cpp).
+  struct Window {
+    uint64_t base = 0, bytes = 0;
+    std::string keys;
+  };
+  virtual Window window() const { return {}; }
   // Whether b_transport may wait (SystemC wait): the GPU must then call it from threads.
   virtual bool waits_in_transport() const { return false; }
   // Whether a timed write's bytes may reach the store after the request (at the answer): only

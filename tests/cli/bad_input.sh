@@ -38,8 +38,15 @@ expect_exit 2 "bank.ports" "'2rw'" "1rw" "1r1w" -- run -p bank.ports=2rw
 expect_exit 2 "command line" "bank.count" "'0'" "[1, 4096]" -- run -p bank.count=0
 
 # Counts that do not divide over the sub-cores: 48 warps split over 3, 2 schedulers do not.
-expect_exit 2 "gpgpusim-gtx480.yaml:" "scheduler.count" "2 does not divide over 3 sub-cores" \
-  -- run -p sm.subcores=3
+# The key the user changed (sm.subcores) is named at its place, the count with its file:line;
+# the count is named when it is the one given last.
+expect_exit 2 "command line: sm.subcores: 3 sub-cores do not divide scheduler.count = 2 (" \
+  "gpgpusim-gtx480.yaml:" -- run -p sm.subcores=3
+printf 'include: %s\nsm:\n  warps: 48\n  subcores: 3\n' "$FERMI" >"$TMP/sub3.yaml"
+expect_exit 2 "$TMP/sub3.yaml:4: sm.subcores: 3 sub-cores do not divide scheduler.count = 2" \
+  -- run --platform "$TMP/sub3.yaml"
+expect_exit 2 "command line: scheduler.count: 3 does not divide over sm.subcores = 2 (" \
+  -- run --platform "$SRC/configs/turing-subcore.yaml" -p sm.subcores=2 -p scheduler.count=3
 # The key the user gave is the one named, with the other key's value and where it came from.
 expect_exit 2 "command line: sm.subcores" "5 sub-cores do not divide sm.warps = 48 (" \
   -- run -p sm.subcores=5
@@ -86,6 +93,78 @@ expect_exit 2 "arbiter.impl" "write_first" "collector.impl: ccu" "arbiter.impl: 
   run --platform "$MALEKEH" -p arbiter.impl=write_first --workload sgemm
 expect_exit 2 "rfc.impl" "collector.impl: ccu" -- \
   run --platform "$MALEKEH" -p rfc.entries=6 --workload sgemm
+
+# Units that state what they need of their neighbours (Unit::need), checked at load: W-C's
+# BDI-storing writeback without the decompressing crossbar (wc.yaml without its crossbar
+# section), that crossbar without a BDI store, Malekeh's allocator without caching collectors.
+sed '/^crossbar:/,$d' "$SRC/configs/wc.yaml" | sed "s|^include: warped-compression.yaml|include: $SRC/configs/warped-compression.yaml|" >"$TMP/wc-noxb.yaml"
+expect_exit 2 "$TMP/wc-noxb.yaml:12: writeback.impl: 'warped_compression' stores registers" \
+  "it needs crossbar.impl: warped_compression" "crossbar.impl = full (" -- \
+  run --platform "$TMP/wc-noxb.yaml" --workload sgemm
+expect_exit 2 "command line: crossbar.impl: 'warped_compression' rebuilds" \
+  "it needs writeback.impl: warped_compression or arbiter.impl: warped_compression_mrf" \
+  "writeback.impl = priority (" "arbiter.impl = write_first (" -- \
+  run --platform "$SRC/configs/fermi.yaml" -p crossbar.impl=warped_compression --workload sgemm
+expect_exit 2 "command line: allocator.impl: 'malekeh' allocates Malekeh's caching collectors" \
+  "it needs collector.impl: ccu" "collector.impl = ocu (" -- \
+  run --platform "$SRC/configs/turing-subcore.yaml" -p allocator.impl=malekeh --workload sgemm
+expect_exit 2 "scheduler.impl: 'standard' (policy: malekeh)" "it needs collector.impl: ccu" -- \
+  run --platform "$SRC/configs/turing-subcore.yaml" -p scheduler.policy=malekeh --workload sgemm
+
+expect_exit 2 "command line: bank.impl: 'affine' stores affine registers" \
+  "it needs writeback.impl other than warped_compression" \
+  -- run --platform "$SRC/configs/wc.yaml" -p bank.impl=affine --workload daxpy_dot
+# WIR's rename and reuse stages with a fixed forwarding read stage (a RAW check failure while
+# running before), and WIR with CMRC's coalescing arbiter, which now counts WIR's verify-reads
+# apart (a broken conservation identity before): refused, and verified.
+expect_exit 2 "command line: collector.impl: 'fixed_stage' forwards results" \
+  "writeback.impl = wir (" "use collector.impl: ocu with WIR" \
+  -- run --platform "$SRC/configs/wir-r.yaml" -p collector.impl=fixed_stage --workload daxpy_dot
+expect_exit 0 "verified" \
+  -- run --platform "$SRC/configs/wir-r.yaml" -p arbiter.impl=coalescing --workload daxpy_dot
+
+# The memory must hold what the launch places in it: checked at load with both keys, the
+# launch file and the range needed (it failed at the first functional write, exit 1).
+expect_exit 2 "command line: memory.size_bytes: the memory answers [0x0, 0x10)" \
+  "memory.base_address = 0x0 (default), memory.size_bytes = 16 (command line)" \
+  "the launch file's buffers of" "sgemm.yaml need [0x10000000," \
+  "valid: a memory that holds [0x10000000, 0x1000c000)" \
+  -- run --workload sgemm -p memory.size_bytes=16
+# The windows count where a kernel keeps .local arrays (and not elsewhere: tests/cli/vp.sh).
+expect_exit 2 "command line: memory.size_bytes: the memory answers [0x0, 0x20000000)" \
+  "the timing-only windows of $SRC/tests/cli/data/runaway_local.yaml need [0xa0000000," \
+  -- run --workload "$SRC/tests/cli/data/runaway_local.yaml" -p memory.size_bytes=0x20000000
+expect_exit 2 "command line: memory.base_address: the memory answers [0x7ffffffffffffc00," \
+  "sgemm.yaml need [0x10000000," -- run --workload sgemm -p memory.base_address=0x7ffffffffffffc00
+
+# A request the next memory level could never serve fails at load naming both sides' keys
+# (it was TLM_BURST_ERROR_RESPONSE at the first fill): an L1 line of 64 KiB against the L2's
+# 128 B lines and 32 MSHRs, a segment of 4 KiB against an L1 of 128 B lines and 4 MSHRs.
+expect_exit 2 "l1.line_bytes = 65536 (command line): a request of 65536 bytes" \
+  "l2.line_bytes = 128 (" "x l2.mshrs = " "valid: requests of at most" \
+  -- run --workload sgemm -p lsu.segment_bytes=4 -p l1.line_bytes=65536
+expect_exit 2 "lsu.segment_bytes = 4096 (command line): a request of 4096 bytes" \
+  "l1.line_bytes = 128 (" "l1.mshrs = 4 (command line) = 512 bytes" \
+  -- run --workload sgemm -p lsu.segment_bytes=4096 -p l1.mshrs=4
+
+# Resource bombs end at load in milliseconds (they ran out of memory after up to 21 s): every
+# integer parameter has a bound, every unit's storage is claimed before it is allocated and
+# summed against 1 GiB, a launch's buffers against 512 MiB.
+expect_exit 2 "command line: l1.sets: '4294967295' is out of range" "[1, 1048576]" \
+  -- run --workload sgemm -p l1.sets=4294967295
+expect_exit 2 "command line: l1.ways: '4294967295' is out of range" "[1, 1024]" \
+  -- run --workload sgemm -p l1.ways=4294967295
+expect_exit 2 "command line: lsu.shared_banks: '4294967295' is out of range" "[1, 1024]" \
+  -- run --workload sgemm -p lsu.shared_banks=4294967295
+expect_exit 2 "command line: l1.sets: the platform's units would hold more than gpurf's limit of 1.0 GiB" \
+  "sets x ways x 32 B of tags" -- run --workload sgemm -p l1.sets=1048576 -p l1.ways=1024
+expect_exit 2 "command line: bank.entries: the platform's units would hold more than gpurf's limit of 1.0 GiB" \
+  "entries x (128 B + a version tag per slice)" "docs/design.md" \
+  -- run --workload sgemm -p sm.warps=4096 -p bank.entries=1048576 -p bank.count=4096
+sed "s|ptx: ptx/sgemm.ptx|ptx: $SRC/workloads/ptx/sgemm.ptx|; s|^buffers:|buffers:\n  X: {type: u8, count: 1610612736, init: {constant: 0}}|" \
+  "$SRC/workloads/sgemm.yaml" >"$TMP/bigbuf.yaml"
+expect_exit 2 "$TMP/bigbuf.yaml:11: buffers.X.count" "over gpurf's limit of 536870912 bytes" \
+  -- run --workload "$TMP/bigbuf.yaml"
 
 # Nothing is simulated for bad input: no output directory is made.
 expect_exit 2 "bank.count" -- run -p bank.count=0 --out "$TMP/never"
@@ -156,6 +235,40 @@ sed 's/selp.u16 \t%rs4, 1, 0, %p12;/selp.u16 \t%rs4, 1, 0, %r30;/' "$SRC/workloa
 sed "s|ptx: ptx/bfs.ptx|ptx: $TMP/selp.ptx|; s|file: data/|file: $SRC/workloads/data/|" "$SRC/workloads/bfs.yaml" >"$TMP/selp.yaml"
 expect_exit 2 "$TMP/selp.ptx:50" "selector c of 'selp.u16' must be a .pred register" \
   -- run --workload "$TMP/selp.yaml"
+
+# A special register is read-only: named as such, with the line.
+sed 's/mov.u32 \t%r35, %tid.x;/mov.u32 \t%tid.y, %r33;/' "$SRC/workloads/ptx/sgemm.ptx" >"$TMP/tid.ptx"
+sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/tid.ptx|" "$SRC/workloads/sgemm.yaml" >"$TMP/tid.yaml"
+expect_exit 2 "$TMP/tid.ptx:43" "%tid.y is a read-only special register" -- run --workload "$TMP/tid.yaml"
+
+# Calls and local memory checked at load (exit 2, PTX file:line): recursion with the call
+# chain, a call with the wrong number or sizes of arguments (found while running before),
+# .local arrays over the 16 KiB per thread of the local window (the CTA and warp, at run time).
+call_case() { # NAME PYTHON-REPLACEMENT: a copy of debug_call with its PTX edited
+  mkdir -p "$TMP/$1"
+  cp "$SRC"/tests/cli/data/debug_call.yaml "$SRC"/tests/cli/data/debug_call_*.bin "$TMP/$1/"
+  python3 - "$SRC/tests/cli/data/debug_call.ptx" "$TMP/$1/debug_call.ptx" "$2" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+old, new = eval(sys.argv[3])
+assert old in s, old
+open(sys.argv[2], 'w').write(s.replace(old, new, 1))
+PY
+}
+call_case arity '("param0, \n\tparam1\n\t);", "param0\n\t);")'
+expect_exit 2 "$TMP/arity/debug_call.ptx:198: call of '_Z3mixii' (declared at" \
+  "debug_call.ptx:15) with 1 arguments; it takes 2" -- run --workload "$TMP/arity/debug_call.yaml"
+call_case size '(".param .b32 param1;", ".param .b64 param1;")'
+expect_exit 2 "$TMP/size/debug_call.ptx:198: call of '_Z3mixii'" \
+  "passes 8 bytes as its parameter 2 ('_Z3mixii_param_1'), which has 4 bytes" \
+  -- run --workload "$TMP/size/debug_call.yaml"
+call_case recursion '("\tst.param.b32 \t[func_retval0+0], %r10;", "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0+0], %r10;\n\t.param .b32 p1;\n\tst.param.b32 [p1+0], %r10;\n\t.param .b32 rv;\n\tcall.uni (rv), _Z3mixii, (p0, p1);\n\tld.param.b32 %r10, [rv+0];\n\t}\n\tst.param.b32 \t[func_retval0+0], %r10;")'
+expect_exit 2 "$TMP/recursion/debug_call.ptx:135: recursive call debug_call -> _Z3mixii (line 207) -> _Z3mixii (line 135)" \
+  -- run --workload "$TMP/recursion/debug_call.yaml"
+call_case local '("$L__func_begin1:", ".local .align 4 .b8 big[20000];\n$L__func_begin1:")'
+expect_exit 2 "$TMP/local/debug_call.ptx:145: .local 'big' of 'debug_call' (20000 bytes)" \
+  "needs 20000 bytes of local memory per thread (call path debug_call)" \
+  "over gpurf's limit of 16384 bytes per thread" -- run --workload "$TMP/local/debug_call.yaml"
 
 # Text without .version is not PTX (the ISA: every module begins with it).
 sed '/^\.version/d' "$SRC/workloads/ptx/sgemm.ptx" >"$TMP/nover.ptx"

@@ -31,6 +31,9 @@ public:
                              {"sm", "subcore"}) == "sm"),
         refusals_(stats().vector("refusals", kRefusals, "allocations refused, by reason",
                                  "attempts", {"holder_busy", "all_busy", "sthld_wait"})) {
+    need({{"collector", "ccu"}},
+         "allocates Malekeh's caching collectors by the values they hold (Fig. 6); without "
+         "them it models nothing of the design");
     Sthld::Options o;
     o.dynamic = p.get_choice("sthld_policy", "dynamic",
                              "STHLD: dynamic (the six-state algorithm, docs/malekeh.md) or "

@@ -11,7 +11,8 @@ class RandomAllocator : public CollectorPool {
 public:
   RandomAllocator(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : CollectorPool(nm, c),
-        rng_(p.get_uint("seed", 1, "seed of the choice (the same seed, the same run)", 0)) {}
+        rng_(p.get_uint("seed", 1, "seed of the choice (the same seed, the same run)", 0,
+                        UINT32_MAX)) {}
 
 protected:
   int choose(const WarpInst&, unsigned pipe_bit) override {

@@ -106,7 +106,7 @@ private:
     }
     used |= t.slice_mask;
     access(b, t, tlm::TLM_READ_COMMAND);
-    ++reads_;
+    ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_); // WIR's verify-reads apart
   }
 
   // One port cycle of bank b over its write and/or read queue: a primary grant and at most
@@ -186,9 +186,11 @@ private:
   // Limit study: every queued request in one cycle, each its own access.
   void serve_all(unsigned b, Queue& q) {
     for (const Txn& t : q.writes) access(b, t, tlm::TLM_WRITE_COMMAND);
-    for (const Txn& t : q.reads) access(b, t, tlm::TLM_READ_COMMAND);
+    for (const Txn& t : q.reads) {
+      access(b, t, tlm::TLM_READ_COMMAND);
+      ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
+    }
     writes_ += q.writes.size();
-    reads_ += q.reads.size();
     accesses_ += q.writes.size() + q.reads.size();
     q.writes.clear();
     q.reads.clear();

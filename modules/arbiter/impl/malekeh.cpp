@@ -18,7 +18,11 @@ public:
         squashed_(stats().scalar("ccu_squashed_results",
                                  "far results squashed on their way to a CCU holding the "
                                  "writer's warp",
-                                 "registers")) {}
+                                 "registers")) {
+    need({{"collector", "ccu"}},
+         "offers results to Malekeh's caching collectors (the write filter); without them it "
+         "models nothing of the design");
+  }
 
   bool feeds_collector_caches() const override { return true; }
 

@@ -48,6 +48,10 @@ public:
         waits_(stats().scalar("compressor_wait_cycles",
                               "register-cycles an MRF write waited for a free compressor",
                               "cycles")) {
+    need({{"crossbar", "warped_compression"}},
+         "stores registers in Warped-Compression's BDI form, which only the decompressors between "
+         "the banks and the collectors rebuild to 128 B (without them the collectors get "
+         "compressed bytes)");
     if (tags_ && c.shape->slices != 8)
       p.fail("impl", "warped_compression_mrf needs banks of 8 x 16 B slices (bank.slices: 8), "
                      "not " +

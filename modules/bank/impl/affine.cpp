@@ -15,7 +15,17 @@ public:
         affine_reads_(stats().scalar("affine_reads", "reads of a (base, stride) tuple: one slice",
                                      "accesses")),
         affine_writes_(stats().scalar("affine_writes",
-                                      "writes of a (base, stride) tuple: one slice", "accesses")) {}
+                                      "writes of a (base, stride) tuple: one slice", "accesses")) {
+    // An affine tuple is a compressed form of its own: over a BDI-compressed store the bank
+    // would count one slice for a register W-C stored in several (the identities between the
+    // banks' slices and the stored forms break).
+    for (const auto& [slot, impl] : {std::pair{"writeback", "warped_compression"},
+                                     std::pair{"arbiter", "warped_compression_mrf"}})
+      need({{slot, std::string("!") + impl}},
+           "stores affine registers as a (base, stride) tuple in one slice, which "
+           "Warped-Compression's BDI store (" +
+               std::string(slot) + ".impl: " + impl + ") already compresses in its own form");
+  }
 
 protected:
   unsigned activated(const unsigned char* row, unsigned mask, bool read) override {

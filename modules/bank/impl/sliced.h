@@ -2,6 +2,7 @@
 // enabled by the payload's byte enables are activated (and counted).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -31,14 +32,18 @@ public:
         reads_(stats().scalar("reads", "read accesses", "accesses")),
         writes_(stats().scalar("writes", "write accesses", "accesses")),
         slice_reads_(stats().scalar("slice_reads", "slices activated by reads", "slices")),
-        slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices")),
-        data_(size_t(entries_) * kRegBytes, 0), tags_(size_t(entries_) * slices_, 0) {
+        slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices")) {
     if (kRegBytes % slices_) p.fail("slices", "128 B must split evenly into slices");
+    // Claimed here, allocated by reserve_rows (the SM, once every unit has claimed its
+    // storage) or at the first access: a platform too large fails before it allocates.
+    p.claim_storage(uint64_t(entries_) * (kRegBytes + slices_ * sizeof(uint64_t)), "entries",
+                    "entries x (128 B + a version tag per slice)");
   }
 
   unsigned slices() const override { return slices_; }
   unsigned rows() const override { return entries_; }
   void reserve_rows(unsigned rows) override {
+    rows = std::max(rows, entries_);
     if (rows <= data_.size() / kRegBytes) return;
     data_.resize(size_t(rows) * kRegBytes, 0);
     tags_.resize(size_t(rows) * slices_, 0);
@@ -62,6 +67,7 @@ protected:
   }
 
   void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
+    if (data_.empty()) reserve_rows(entries_); // built outside an SM (module tests)
     const uint64_t addr = gp.get_address();
     if (addr % kRegBytes || addr >= data_.size() || gp.get_data_length() != kRegBytes) {
       gp.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -47,8 +47,8 @@ public:
                                {"malekeh", "lru"}) == "lru"),
         hit_latency_(p.get_uint(
             "hit_latency", 1, "cycles from the allocation to a hit's operand being ready", 1, 64)),
-        rng_(p.get_uint("seed", 1, "seed of the random far victim (the same seed, the same run)",
-                        0)),
+        rng_(p.get_uint("seed", 1, "seed of the random far victim (the same seed, the same run)", 0,
+                        UINT32_MAX)),
         board_(c.ccus), ct_(entries_),
         operands_(stats().scalar("source_operands",
                                  "distinct source registers collected (CT hits + bank reads)",

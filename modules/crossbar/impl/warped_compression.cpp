@@ -28,7 +28,11 @@ public:
                                           "registers")),
         waits_(stats().scalar("decompressor_wait_cycles",
                               "register-cycles an operand waited for a free decompressor",
-                              "cycles")) {}
+                              "cycles")) {
+    need({{"writeback", "warped_compression"}, {"arbiter", "warped_compression_mrf"}},
+         "rebuilds every operand read in fewer than 8 slices as a BDI register: registers must "
+         "be stored in that form, by the Warped-Compression writeback or MRF arbiter");
+  }
 
   Decompression decompression() const override { return {stage_, units_.units()}; }
 

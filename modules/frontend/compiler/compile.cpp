@@ -13,6 +13,91 @@ const FunctionPlan* KernelPlan::plan(const ptx::Function& f) const {
   return nullptr;
 }
 
+namespace {
+
+std::string line_of(const ptx::Module& m, unsigned line) {
+  return m.filename + ":" + std::to_string(line);
+}
+
+// A call names its callee's parameters in number and size (ptxas refuses any other), found at
+// load rather than when a warp first runs it.
+void check_call(const ptx::Module& m, const ptx::Function& f, const ptx::Instr& in,
+                const ptx::Function& cf) {
+  const std::string decl = "'" + cf.name + "' (declared at " + line_of(m, cf.decl_line) + ")";
+  auto fail = [&](const std::string& what) {
+    throw CompileError(line_of(m, in.ptx_line) + ": call of " + decl + " " + what);
+  };
+  if (in.src.size() != cf.params.size())
+    fail("with " + std::to_string(in.src.size()) + " arguments; it takes " +
+         std::to_string(cf.params.size()));
+  if (in.dst.size() > cf.ret_params.size())
+    fail("expects " + std::to_string(in.dst.size()) + " return values; it has " +
+         std::to_string(cf.ret_params.size()));
+  // The bytes of a .param argument as declared by the caller (0: not a .param variable).
+  auto size_of = [&](const ptx::Operand& o) -> uint64_t {
+    if (o.kind != ptx::Operand::Kind::Symbol) return 0;
+    if (o.sym.scope == ptx::SymRef::Scope::Local && o.sym.index < f.locals.size() &&
+        f.locals[o.sym.index].space == ptx::Space::Param)
+      return f.locals[o.sym.index].size;
+    if (o.sym.scope == ptx::SymRef::Scope::Param && o.sym.index < f.params.size())
+      return f.params[o.sym.index].size;
+    return 0;
+  };
+  auto check_sizes = [&](const std::vector<ptx::Operand>& ops,
+                         const std::vector<ptx::Param>& formal, const char* what) {
+    for (size_t i = 0; i < ops.size() && i < formal.size(); ++i)
+      if (const uint64_t n = size_of(ops[i]); n && n != formal[i].size)
+        fail("passes " + std::to_string(n) + " bytes as its " + what + " " + std::to_string(i + 1) +
+             " ('" + formal[i].name + "'), which has " + std::to_string(formal[i].size) + " bytes");
+  };
+  check_sizes(in.src, cf.params, "parameter");
+  check_sizes(in.dst, cf.ret_params, "return parameter");
+}
+
+// Local memory is a stack of the .local frames along a call path (as the engine places them,
+// modules/frontend/ptx/engine.cpp): the deepest path must fit the per-thread limit. Names
+// the largest .local declaration on that path.
+void check_local_memory(const ptx::Module& m, const std::vector<std::vector<unsigned>>& callees,
+                        const std::vector<unsigned>& post, uint64_t limit) {
+  if (!limit) return;
+  const size_t n = m.functions.size();
+  std::vector<uint64_t> frame(n, 0), depth(n, 0);
+  std::vector<int> next(n, -1); // the callee on the deepest path
+  for (unsigned fi : post) {    // callees first
+    uint64_t cur = 0;
+    for (const ptx::VarDecl& v : m.functions[fi].locals)
+      if (v.space == ptx::Space::Local) {
+        const uint64_t a = std::max(1u, v.align);
+        cur = (cur + a - 1) / a * a + v.size;
+      }
+    frame[fi] = (cur + 15) / 16 * 16;
+    for (unsigned c : callees[fi])
+      if (depth[c] > depth[fi]) depth[fi] = depth[c], next[fi] = int(c);
+    depth[fi] += frame[fi];
+  }
+  const unsigned entry = post.back();
+  if (depth[entry] <= limit) return;
+  const ptx::VarDecl* big = nullptr;
+  const ptx::Function* owner = nullptr;
+  std::string path;
+  for (int fi = int(entry); fi >= 0; fi = next[size_t(fi)]) {
+    const ptx::Function& f = m.functions[size_t(fi)];
+    path += (path.empty() ? "" : " -> ") + f.name;
+    for (const ptx::VarDecl& v : f.locals)
+      if (v.space == ptx::Space::Local && (!big || v.size > big->size)) big = &v, owner = &f;
+  }
+  throw CompileError(line_of(m, big->line) + ": .local '" + big->name + "' of '" + owner->name +
+                     "' (" + std::to_string(big->size) + " bytes): the kernel needs " +
+                     std::to_string(depth[entry]) +
+                     " bytes of local memory per thread (call path " + path +
+                     "), over gpurf's limit of " + std::to_string(limit) +
+                     " bytes per thread (each thread's slice of the local window, "
+                     "PtxFrontend::kLocalBytesPerThread; no platform key sets it); make the "
+                     ".local arrays smaller");
+}
+
+} // namespace
+
 KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
                           const CompileOptions& opt) {
   KernelPlan k;
@@ -30,8 +115,16 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
   std::vector<int> state(m.functions.size(), 0); // 0 new, 1 on stack, 2 done
   std::vector<unsigned> post;
   std::vector<std::vector<unsigned>> callees(m.functions.size());
-  std::function<void(unsigned, const std::string&)> visit = [&](unsigned fi,
-                                                                const std::string& chain) {
+  const std::string& file = m.filename;
+  auto at = [&](unsigned line) { return file + ":" + std::to_string(line) + ": "; };
+  // The calls that lead from the entry to the function being visited (the chain of a message).
+  std::vector<std::pair<std::string, unsigned>> chain; // callee, PTX line of its call
+  auto chain_text = [&](const std::string& last, unsigned line) {
+    std::string t = k.entry->name;
+    for (const auto& [name, l] : chain) t += " -> " + name + " (line " + std::to_string(l) + ")";
+    return t + " -> " + last + " (line " + std::to_string(line) + ")";
+  };
+  std::function<void(unsigned)> visit = [&](unsigned fi) {
     state[fi] = 1;
     const ptx::Function& f = m.functions[fi];
     for (const ptx::Instr& in : f.instrs) {
@@ -40,20 +133,27 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
       const ptx::Function& cf = m.functions[c];
       if (!cf.has_body) {
         if (cf.name == "vprintf" || cf.name == "__assertfail") continue; // the engine runs them
-        throw CompileError(m.filename + ":" + std::to_string(in.ptx_line) + ": call of '" +
-                           cf.name + "', which has no body");
+        throw CompileError(at(in.ptx_line) + "call of '" + cf.name + "', which has no body");
       }
+      check_call(m, f, in, cf);
       if (state[c] == 1)
-        throw CompileError(m.filename + ":" + std::to_string(in.ptx_line) + ": recursive call " +
-                           chain + " -> " + cf.name + " (not supported by the register allocator)");
+        throw CompileError(at(in.ptx_line) + "recursive call " + chain_text(cf.name, in.ptx_line) +
+                           ": the register allocator stacks each function's registers above "
+                           "its callers' and cannot stack a function above itself; PTX that "
+                           "gpurf runs has no recursion");
       if (std::find(callees[fi].begin(), callees[fi].end(), c) == callees[fi].end())
         callees[fi].push_back(c);
-      if (state[c] == 0) visit(c, chain + " -> " + cf.name);
+      if (state[c] == 0) {
+        chain.push_back({cf.name, in.ptx_line});
+        visit(c);
+        chain.pop_back();
+      }
     }
     state[fi] = 2;
     post.push_back(fi);
   };
-  visit(unsigned(ei), k.entry->name);
+  visit(unsigned(ei));
+  check_local_memory(m, callees, post, opt.local_bytes_per_thread);
 
   std::vector<unsigned> stack(m.functions.size(), 0);
   for (unsigned fi : post) {

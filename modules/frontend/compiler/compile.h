@@ -9,6 +9,7 @@
 // range starts on a multiple of 64 (its register numbers keep GPGPU-Sim's banks).
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,11 +52,14 @@ struct KernelPlan {
 
 struct CompileOptions {
   LivenessOptions liveness;
-  AllocOptions alloc;             // target_regs applies to the .entry (called functions: 0)
-  bool constant_operands = false; // constants.h: parameters and immediates in the encoding
+  AllocOptions alloc;                  // target_regs applies to the .entry (called functions: 0)
+  bool constant_operands = false;      // constants.h: parameters and immediates in the encoding
+  uint64_t local_bytes_per_thread = 0; // the .local stack's limit per thread (0: unchecked)
 };
 
-// Throws CompileError for an unknown entry, a call to a function without a body or recursion.
+// Throws CompileError for an unknown entry, a call to a function without a body, recursion, a
+// call whose arguments do not match its callee's parameters (number, sizes) and local memory
+// over CompileOptions::local_bytes_per_thread, each naming the PTX file:line.
 KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
                           const CompileOptions& opt = {});
 

@@ -306,6 +306,7 @@ struct VarDecl {
   std::vector<AddrInit> addr_inits;
   // Function-local .param declared in a call-sequence `{ }` block: its scope id (>0).
   unsigned scope = 0;
+  unsigned line = 0; // line of the declaration in the PTX file (messages)
 };
 
 // A function parameter or return parameter.

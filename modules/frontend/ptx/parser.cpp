@@ -401,6 +401,7 @@ struct Parser {
     std::vector<VarDecl> out;
     for (;;) {
       VarDecl v;
+      v.line = line;
       v.space = sp;
       v.type = pre.type;
       v.vec = pre.vec;
@@ -1228,22 +1229,7 @@ struct Parser {
     fail(line, "undeclared identifier '" + name + "'");
   }
 
-  bool special_reg(const std::string& n, Operand& o) {
-    std::string base = n;
-    int comp = -1;
-    size_t dot = n.find('.');
-    if (dot != std::string::npos) {
-      base = n.substr(0, dot);
-      std::string c = n.substr(dot + 1);
-      if (c == "x")
-        comp = 0;
-      else if (c == "y")
-        comp = 1;
-      else if (c == "z")
-        comp = 2;
-      else
-        return false;
-    }
+  static const std::unordered_map<std::string, std::pair<SReg, bool>>& sreg_table() {
     static const std::unordered_map<std::string, std::pair<SReg, bool>> tab = {
         {"%tid", {SReg::Tid, true}},
         {"%ntid", {SReg::Ntid, true}},
@@ -1265,6 +1251,33 @@ struct Parser {
         {"%lanemask_gt", {SReg::LanemaskGt, false}},
         {"%dynamic_smem_size", {SReg::DynamicSmemSize, false}},
         {"%total_smem_size", {SReg::TotalSmemSize, false}}};
+    return tab;
+  }
+
+  // The PTX name of special register operand `o` ("%tid.y"), for messages.
+  static std::string sreg_text(const Operand& o) {
+    for (const auto& [name, e] : sreg_table())
+      if (e.first == o.sreg) return e.second ? name + "." + "xyz"[o.comp % 3] : name;
+    return "a special register";
+  }
+
+  bool special_reg(const std::string& n, Operand& o) {
+    std::string base = n;
+    int comp = -1;
+    size_t dot = n.find('.');
+    if (dot != std::string::npos) {
+      base = n.substr(0, dot);
+      std::string c = n.substr(dot + 1);
+      if (c == "x")
+        comp = 0;
+      else if (c == "y")
+        comp = 1;
+      else if (c == "z")
+        comp = 2;
+      else
+        return false;
+    }
+    const auto& tab = sreg_table();
     auto it = tab.find(base);
     if (it == tab.end()) return false;
     if (it->second.second != (comp >= 0)) {
@@ -1560,10 +1573,14 @@ struct Parser {
       gi = 1;
       size_t maxd = (in.op == Op::Setp || in.op == Op::Shfl || in.op == Op::Match) ? 2 : 1;
       if (in.dst.size() > maxd) fail(line, "too many destinations ('|') in '" + in.text + "'");
-      for (const auto& d : in.dst)
+      for (const auto& d : in.dst) {
+        if (d.kind == Operand::Kind::Special)
+          fail(line, "destination of '" + in.text + "': " + sreg_text(d) +
+                         " is a read-only special register; write a register declared with .reg");
         if (d.kind != Operand::Kind::Reg && d.kind != Operand::Kind::Vector &&
             d.kind != Operand::Kind::Sink)
           fail(line, "destination of '" + in.text + "' must be a register");
+      }
     }
     for (; gi < groups.size(); ++gi) {
       if (groups[gi].size() != 1) fail(line, "unexpected '|' in a source operand");

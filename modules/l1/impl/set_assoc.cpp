@@ -67,6 +67,11 @@ public:
     sc_assert(clock_);
   }
 
+  Bytes largest_request() const override { return {geo_.line_bytes, geo_.line_keys}; }
+  Bytes largest_served() const override {
+    return {uint64_t(geo_.line_bytes) * geo_.mshrs, geo_.served_keys};
+  }
+
   void dump_state(std::ostream& os) const override {
     os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << geo_.mshrs;
     for (const Mshrs::Entry& m : mshrs_.entries())

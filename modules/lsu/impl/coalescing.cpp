@@ -43,11 +43,12 @@ public:
       : ILsu(nm, c), latency_(p.get_uint("latency", 1,
                                          "pipeline cycles from dispatch to the L1/shared port", 1)),
         ii_(p.get_uint("initiation_interval", 1, "cycles between two accepted instructions", 1)),
-        depth_(p.get_uint("queue_depth", 4, "instructions waiting for the port", 1)),
+        depth_(p.get_uint("queue_depth", 4, "instructions waiting for the port", 1, 4096)),
         segment_bytes_(p.get_uint("segment_bytes", 128,
                                   "coalescing segment (one L1 access), power of two", 4, 4096)),
-        shared_banks_(p.get_uint("shared_banks", 32, "shared-memory banks", 1)),
-        shared_bank_bytes_(p.get_uint("shared_bank_bytes", 4, "width of a shared-memory bank", 1)),
+        shared_banks_(p.get_uint("shared_banks", 32, "shared-memory banks", 1, 1024)),
+        shared_bank_bytes_(
+            p.get_uint("shared_bank_bytes", 4, "width of a shared-memory bank", 1, 128)),
         shared_latency_(p.get_uint("shared_latency", 20, "shared-memory access latency", 0)),
         const_latency_(p.get_uint("const_latency", 8, "constant-cache hit latency", 0)),
         param_latency_(p.get_uint("param_latency", 8, "kernel-parameter load latency", 0)),
@@ -69,11 +70,14 @@ public:
         latency_total_(
             stats().scalar("latency_total", "sum of dispatch-to-result-ready cycles", "cycles")) {
     if (segment_bytes_ & (segment_bytes_ - 1)) p.fail("segment_bytes", "must be a power of two");
+    request_ = {segment_bytes_, p.said("segment_bytes", segment_bytes_)};
     stats().formula("avg_latency", "average cycles from dispatch to result ready", "cycles",
                     [this] { return completed_ ? double(latency_total_) / completed_ : 0.0; });
     data_.resize(segment_bytes_);
     sc_assert(clock_);
   }
+
+  Bytes largest_request() const override { return request_; }
 
   void dump_state(std::ostream& os) const override {
     os << "  queue " << queue_.size() << "/" << depth_;
@@ -329,6 +333,7 @@ private:
     return true;
   }
 
+  Bytes request_; // one segment: what the L1 must serve in one access
   const unsigned latency_, ii_, depth_, segment_bytes_, shared_banks_, shared_bank_bytes_,
       shared_latency_, const_latency_, param_latency_;
   Stat& instructions_;

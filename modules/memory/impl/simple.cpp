@@ -44,7 +44,9 @@ public:
   SimpleMemory(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : IMemory(nm, c),
         size_(static_cast<uint64_t>(
-            p.get_int("size_bytes", int64_t(4) << 30, "capacity in bytes (stored sparsely)", 1))),
+            p.get_int("size_bytes", int64_t(4) << 30,
+                      "capacity in bytes (stored sparsely: only the pages written take memory)", 1,
+                      int64_t(1) << 48))),
         base_(static_cast<uint64_t>(p.get_int("base_address", 0, "address of the first byte", 0))),
         latency_(p.get_uint("latency", 100, "access latency in cycles", 0)),
         bytes_per_cycle_(
@@ -71,7 +73,16 @@ public:
         queue_cycles_(stats().scalar("queue_cycles", "cycles transfers waited behind earlier ones",
                                      "cycles")) {
     if (base_ + size_ < base_) p.fail("size_bytes", "base_address + size_bytes overflows");
+    keys_ = p.said("base_address", hex(base_)) + ", " + p.said("size_bytes", size_);
     sc_assert(clock_);
+  }
+
+  Window window() const override { return {base_, size_, keys_}; }
+
+  static std::string hex(uint64_t v) {
+    std::ostringstream o;
+    o << "0x" << std::hex << v;
+    return o.str();
   }
 
   bool waits_in_transport() const override { return wait_; }
@@ -290,6 +301,7 @@ private:
   }
 
   const uint64_t size_, base_;
+  std::string keys_; // the keys that set the window, for messages
   const unsigned latency_, bytes_per_cycle_;
   const bool wait_;
   const std::string store_;

@@ -33,6 +33,10 @@ public:
             "stall_cycles", kStallKinds,
             "cycles without issue (slept ones included), by the reason that held the warps",
             "cycles", {"scoreboard", "war", "collector_full", "no_instruction"})) {
+    if (policy_->ccu_state())
+      need({{"collector", "ccu"}},
+           "(policy: malekeh) orders warps by the values Malekeh's caching collectors hold; "
+           "without them it models nothing of the design");
     const SmShape& s = *c.shape;
     for (unsigned w = 0; w < s.warps; ++w)
       if (s.subcore_of(w) == c.subcore && s.scheduler_of(w) == c.index) warps_.push_back(w);

@@ -59,6 +59,10 @@ public:
             comp_stats_.scalar("compressions", "registers compressed (activations)", "registers")),
         waits_(stats().scalar("compressor_wait_cycles",
                               "register-cycles a result waited for a free compressor", "cycles")) {
+    need({{"crossbar", "warped_compression"}},
+         "stores registers in Warped-Compression's BDI form, which only the decompressors between "
+         "the banks and the collectors rebuild to 128 B (without them the collectors get "
+         "compressed bytes)");
     if (tags_ && c.shape->slices != 8)
       p.fail("impl", "warped_compression needs banks of 8 x 16 B slices (bank.slices: 8), not " +
                          std::to_string(c.shape->slices));
