@@ -168,8 +168,12 @@ RunResult Simulation::run() {
   while (gpu_->finished() && gpu_->launch_done() && !interrupt_requested()) {
     ++r.launches;
     // Every launch proves its counts, as a hosted kernel does (the counters accumulate over
-    // the launches, so the identities hold at each launch's end).
-    if (const std::string broken = gpu_->broken_identities(); !broken.empty()) {
+    // the launches, so the identities hold at each launch's end). Not with an AT memory port:
+    // there a launch ends with its last writes still on their way to the L2 and the memory
+    // (pause_at_launch_end), which the identities after the last launch see arrive.
+    if (const std::string broken =
+            gpu_->approximately_timed() ? std::string() : gpu_->broken_identities();
+        !broken.empty()) {
       r.error =
           "launch " + std::to_string(r.launches - 1) + ": conservation identities broken:" + broken;
       break;

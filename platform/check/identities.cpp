@@ -42,6 +42,11 @@ const std::vector<UnwatchedStat>& unwatched_statistics() {
       // Stalls, waits and occupancy: sums over cycles of a unit's own state, which no other
       // unit or checker event counts.
       {"allocator", "full", "refused allocation attempts (stalls)"},
+      // The simulator's own check, no hardware and no energy: a source named twice by one
+      // instruction is read once (reads_requested) and checked twice.
+      {"collector", "operands_checked",
+       "the value check's own count (a repeated source is read "
+       "once, checked twice)"},
       {"allocator", "occupied_collector_cycles", "occupancy: collector-cycles bound"},
       {"allocator", "refusals", "Malekeh: refused allocation attempts by reason (stalls)"},
       {"allocator", "stage_full", "WIR: refused issue attempts (stalls)"},
@@ -486,10 +491,6 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
           {{"collector.reads_requested", sum("collector", "reads_requested")},
            {"collector.oc_writes + oc_coalesced_operands",
             sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")}});
-    equal("operands checked = operands requested + CCU hits",
-          {{"collector.operands_checked", sum("collector", "operands_checked")},
-           {"collector.reads_requested + ccu_hits",
-            sum("collector", "reads_requested") + sum("collector", "ccu_hits")}});
   }
   // CMRC: every operand read and every result written has one stored width.
   if (has_stat(st, "collector", "width_reads"))
@@ -536,8 +537,9 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
            {"writeback.verify_reads", sum("writeback", "verify_reads")}});
   }
   // W-C's power gating: a gated slice an access finds is woken, as the checker's own model of
-  // the valid bits (from the bank accesses) has it.
-  if (has_stat(st, "bank", "wakeups"))
+  // the valid bits (from the bank accesses) has it. With wake_latency 0 a wake-up costs no
+  // cycle, the checker has nothing to time and keeps no model: bank.wakeups is left unwatched.
+  if (has_stat(st, "bank", "wakeups") && e.gating)
     equal("W-C: slices woken = wake-ups in the checker's gating model",
           {{"bank.wakeups", sum("bank", "wakeups")}, {"wake-up events", double(e.wakeups)}});
   if (has_stat(st, "exec", "class_instructions"))

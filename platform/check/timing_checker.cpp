@@ -21,7 +21,7 @@ unsigned distinct_sources(const InstInfo& info) {
 } // namespace
 
 EventCounts& EventCounts::operator+=(const EventCounts& o) {
-  static_assert(sizeof(EventCounts) == (26 + kNumPipes + kMemSpaces) * sizeof(uint64_t),
+  static_assert(sizeof(EventCounts) == (27 + kNumPipes + kMemSpaces) * sizeof(uint64_t),
                 "add the new count here");
   for (auto [a, b] : {std::pair{&issued, o.issued},
                       {&dispatched, o.dispatched},
@@ -45,6 +45,7 @@ EventCounts& EventCounts::operator+=(const EventCounts& o) {
                       {&verify_slice_reads, o.verify_slice_reads},
                       {&remaps, o.remaps},
                       {&wakeups, o.wakeups},
+                      {&gating, o.gating},
                       {&rfc_fills, o.rfc_fills},
                       {&allocations, o.allocations},
                       {&activations, o.activations},
@@ -62,6 +63,7 @@ TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
   collector_use_.resize(size_t(sub) * s.collectors);
   decompress_use_.resize(sub);
   if (s.wake_latency) {
+    counts_.gating = 1;
     gating_.resize(size_t(sub) * s.banks);
     for (Gating& g : gating_) {
       g.valid.assign(size_t(s.bank_rows) * s.slices, false);

@@ -108,9 +108,10 @@ struct EventCounts {
   uint64_t bank_copy_writes = 0; // bank writes of values already written elsewhere (RFC)
   uint64_t ccu_reads = 0, ccu_writes = 0, ccu_warp_changes = 0;              // caching collectors
   uint64_t reused = 0, verify_reads = 0, verify_slice_reads = 0, remaps = 0; // WIR
-  uint64_t wakeups = 0;                            // power-gated slices woken by an access
-  uint64_t rfc_fills = 0;                          // source operands copied into the RFC
-  uint64_t allocations = 0;                        // collectors bound
+  uint64_t wakeups = 0;     // power-gated slices woken by an access
+  uint64_t gating = 0;      // SMs whose checker models the gating (a wake-up takes cycles)
+  uint64_t rfc_fills = 0;   // source operands copied into the RFC
+  uint64_t allocations = 0; // collectors bound
   uint64_t activations = 0, deactivations = 0;     // two-level active set
   std::array<uint64_t, kNumPipes> by_pipe{};       // dispatches per pipe (MEM: into the LSU)
   std::array<uint64_t, kMemSpaces> mem_by_space{}; // MEM dispatches per memory space
