@@ -355,6 +355,11 @@ cudaError_t Runtime::malloc(void** p, uint64_t bytes, AllocKind kind) {
     if (at > gap_base) gaps_[gap_base] = at - gap_base;
     if (at + size < gap_end) gaps_[at + size] = gap_end - at - size;
     live_[at] = Allocation{size, kind};
+    checked_.add(at, std::max<uint64_t>(bytes, 1),
+                 std::string(kind == AllocKind::Device    ? "cudaMalloc"
+                             : kind == AllocKind::Managed ? "cudaMallocManaged"
+                                                          : "cudaMallocHost") +
+                     " allocation of " + std::to_string(bytes) + " bytes");
     if (kind != AllocKind::Device) {
       void* h = reinterpret_cast<void*>(at);
       ::mprotect(h, size, PROT_READ | PROT_WRITE);
@@ -375,6 +380,7 @@ cudaError_t Runtime::free(void* p, bool host) {
   uint64_t base = it->first, size = it->second.bytes;
   if (it->second.kind != AllocKind::Device) ::mprotect(p, size, PROT_NONE);
   live_.erase(it);
+  checked_.free(base);
   // Merge with the neighbouring gaps.
   auto next = gaps_.lower_bound(base);
   if (next != gaps_.end() && next->first == base + size) {
@@ -522,6 +528,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.block = {block.x, block.y, block.z};
   h.shared_bytes = unsigned(shared);
   h.param_address = param_address_;
+  h.allocations = &checked_;
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
   ++launches_;
@@ -566,6 +573,8 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
     else if (error.find("misaligned") != std::string::npos)
       result = cudaErrorMisalignedAddress;
     else if (error.find("out-of-bounds") != std::string::npos ||
+             error.find("outside every allocation") != std::string::npos ||
+             error.find("freed memory") != std::string::npos ||
              error.find("address") != std::string::npos)
       result = cudaErrorIllegalAddress;
     else

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuda_types.h"
+#include "gpurf/modules/frontend/ptx/allocations.h"
 
 namespace gpurf {
 class Simulation;
@@ -141,6 +142,9 @@ private:
   std::unique_ptr<Simulation> sim_;
   // Allocations: live ones by base address, free gaps by base address.
   std::map<uint64_t, Allocation> live_;
+  // What a kernel's global accesses must hit (frontend.memory_check): the live allocations at
+  // their requested sizes, freed ones kept to report a use after free.
+  ptx::Allocations checked_;
   std::map<uint64_t, uint64_t> gaps_;
   bool data_window_ = false; // the module variables' window is mapped (__managed__)
   bool host_window_ = false; // the window is reserved in the process (managed memory works)

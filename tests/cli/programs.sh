@@ -15,7 +15,7 @@ if [ ! -x "$NVCC" ]; then
 fi
 BIN=$(dirname "$GPURF")/tests/programs
 mkdir -p "$BIN"
-PROGRAMS=(vector_add gaussian symbols printf assert streams device managed)
+PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_of_bounds use_after_free)
 for p in "${PROGRAMS[@]}"; do
   src=$SRC/tests/programs/$p.cu
   if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
@@ -64,6 +64,17 @@ for plat in "${PLATFORMS[@]}"; do
       grep -q 'assert.cu:8: void check_positive(const int \*, int): block: \[1,0,0\], thread: \[5,0,0\] Assertion `v\[i\] > 0` failed' "$out.stderr" ||
         fail "$what: no assert message naming file, line, function, block and thread: $(tail -c 600 "$out.stderr")"
       grep -q "cudaErrorAssert, then memcpy: cudaErrorAssert" "$out.stdout" || fail "$what: not sticky"
+    elif [ "$p" = out_of_bounds ] || [ "$p" = use_after_free ]; then
+      # The memory check (frontend.memory_check) stops the kernel naming the thread, the PTX
+      # line, the address and the allocation with its bounds.
+      grep -q '"verified":false' "$out/launches.jsonl" || fail "$what: the bad launch verified"
+      case $p in
+      out_of_bounds) want="thread 64, .*global store of 4 bytes at 0x[0-9a-f]* outside every allocation: 0 bytes past the end of cudaMalloc allocation of 256 bytes \[0x" ;;
+      use_after_free) want="thread 0, .*global load of 4 bytes at 0x[0-9a-f]*.*access to freed memory: cudaMalloc allocation of 128 bytes \[0x" ;;
+      esac
+      grep -q "$want" "$out.stderr" || fail "$what: no memory-check message /$want/: $(tail -c 600 "$out.stderr")"
+      grep -q "\.ptx:[0-9]*\|:[0-9]* '" "$out.stderr" || fail "$what: no PTX line named"
+      grep -q "synchronize: cudaErrorIllegalAddress" "$out.stdout" || fail "$what: not cudaErrorIllegalAddress"
     else
       if grep -q '"verified":false' "$out/launches.jsonl"; then
         fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
