@@ -661,7 +661,8 @@ struct Kernel::Impl {
     Space sp;
     const uint64_t off = sym_addr(w, fr, in.src[i].sym, &sp);
     uint64_t v = 0;
-    if (off + bytes <= fi.pframe) std::memcpy(&v, fr.param.data() + size_t(l) * fi.pframe + off, bytes);
+    if (off + bytes <= fi.pframe)
+      std::memcpy(&v, fr.param.data() + size_t(l) * fi.pframe + off, bytes);
     return v;
   }
   std::string device_string(WarpState& w, Frame& fr, unsigned l, uint64_t a) {
@@ -686,9 +687,9 @@ struct Kernel::Impl {
         uint64_t raddr;
         mem_access(w, fr, l, Space::Generic, args + i, &buf[i], 1, false, rsp, raddr, 1);
       }
-      device_output()(format_device_printf(
-          format, buf.data(), buf.size(),
-          [&](uint64_t a) { return a ? device_string(w, fr, l, a) : std::string("(null)"); }));
+      device_output()(format_device_printf(format, buf.data(), buf.size(), [&](uint64_t a) {
+        return a ? device_string(w, fr, l, a) : std::string("(null)");
+      }));
     }
   }
   // __assertfail(message, file, line, function, char size): the kernel stops as CUDA's does,
@@ -697,7 +698,8 @@ struct Kernel::Impl {
                                 uint32_t exec) {
     unsigned l = 0;
     while (l + 1 < kWarpLanes && !((exec >> l) & 1)) ++l;
-    if (in.src.size() < 4) fail(w, int(l), "__assertfail with " + std::to_string(in.src.size()) + " arguments");
+    if (in.src.size() < 4)
+      fail(w, int(l), "__assertfail with " + std::to_string(in.src.size()) + " arguments");
     const std::string msg = device_string(w, fr, l, call_arg(w, fr, fi, in, 0, l, 8));
     const std::string file = device_string(w, fr, l, call_arg(w, fr, fi, in, 1, l, 8));
     const unsigned line = unsigned(call_arg(w, fr, fi, in, 2, l, 4));
