@@ -62,12 +62,13 @@ public:
   static constexpr unsigned kRepeats = 256;    // consecutive recurring samples: stuck
 
   enum class Progress { None, Private, Global };
-  // What an executed instruction does: Global for a global (or generic) store, an atomic, a
-  // barrier or an exit; Private for a shared, local or param store (memory changed, but not
-  // where the kernel's result goes); None otherwise.
+  // What an executed instruction does: Global for a global (or generic) store or atomic, a
+  // barrier or an exit; Private for a shared, local or param store or a shared atomic (memory
+  // changed, but not where the kernel's result goes: a loop bumping a shared counter for ever
+  // meets the progress bound); None otherwise.
   static Progress progress_of(const InstInfo& i) {
-    if (i.mem == MemKind::Atomic || i.barrier || i.exit) return Progress::Global;
-    if (i.mem != MemKind::Store) return Progress::None;
+    if (i.barrier || i.exit) return Progress::Global;
+    if (i.mem != MemKind::Store && i.mem != MemKind::Atomic) return Progress::None;
     const bool own = i.space == MemSpace::Shared || i.space == MemSpace::Local ||
                      i.space == MemSpace::Param; // a call's arguments
     return own ? Progress::Private : Progress::Global;

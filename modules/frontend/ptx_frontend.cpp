@@ -15,6 +15,7 @@
 #include "gpurf/modules/frontend/compiler/reuse_key.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
+#include "gpurf/platform/interrupt.h"
 #include "gpurf/platform/params.h"
 #include "gpurf/workloads/reference/reference.h"
 
@@ -118,7 +119,7 @@ FrontendOptions frontend_options(Params& top) {
   o.progress_bound = uint64_t(fe.get_int(
       "progress_bound", int64_t(1) << 24,
       "stop a kernel as one that cannot end after this many warp instructions per SM in which no "
-      "warp stored to global memory, ran an atomic, passed a barrier or exited (0: no bound)",
+      "warp stored to global memory, ran a global atomic, passed a barrier or exited (0: no bound)",
       0, int64_t(1) << 62));
   const int64_t kTop = int64_t(1) << 48;
   o.data_base = uint64_t(fe.get_int(
@@ -837,6 +838,9 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
     ptx::Kernel k(module(), launch_.kernel, c, params_, mem);
     unsigned profiled = 0;
     if (all) oracle_.assign(size_t(total_ctas_) * warps_per_cta_, {});
+    // The timed run's stops apply here too: a kernel that cannot end is named, not profiled
+    // for ever, and an interrupt leaves at once (the run stops at its first cycle).
+    LoopWatch watch(options_.progress_bound);
     for (unsigned cta = 0; cta < total_ctas_ && (all || profiled < options_.reuse_profile_warps);
          ++cta) {
       const unsigned h = k.launch_cta(cta);
@@ -852,6 +856,18 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
           const unsigned pc = pc_of(p);
           ptx::StepResult r;
           k.step(ws[i], r);
+          watch.executed(LoopWatch::progress_of(info_[pc]));
+          if (watch.over_bound()) {
+            std::map<unsigned, unsigned> at;
+            for (unsigned w : ws)
+              if (const ptx::Peek q = k.peek(w); q.state != ptx::Peek::State::Finished)
+                ++at[info_[pc_of(q)].ptx_line];
+            throw WorkloadError(runaway_message(
+                at, watch.since_global(),
+                "frontend.reuse_profile_warps: the profile run of CTA " + std::to_string(cta) +
+                    ": "));
+          }
+          if (interrupt_requested()) return;
           if (!hidden_[pc]) streams[i].push_back(pc);
           if (b2r_of_[pc] >= 0) streams[i].push_back(uint32_t(b2r_of_[pc])); // see execute()
           stepped = true;
@@ -1096,18 +1112,24 @@ void PtxFrontend::watch_loops(unsigned warp, const InstInfo& info, const WarpIns
 }
 
 std::string PtxFrontend::runaway_message(unsigned warp, const InstInfo& info) const {
-  // Where the live warps are (the one that just ran: its instruction), most warps first.
+  // Where the live warps are (the one that just ran: its instruction).
   std::map<unsigned, unsigned> at;
   ++at[info.ptx_line];
   for (unsigned i = 0; i < warps_.size(); ++i)
     if (i != warp && warps_[i].cta_slot >= 0 && warps_[i].next) ++at[warps_[i].next->ptx_line];
+  return runaway_message(at, loops_.since_global(), "");
+}
+
+std::string PtxFrontend::runaway_message(const std::map<unsigned, unsigned>& at, uint64_t since,
+                                         const std::string& what) const {
+  // Most warps first.
   std::vector<std::pair<unsigned, unsigned>> lines(at.begin(), at.end());
   std::stable_sort(lines.begin(), lines.end(),
                    [](const auto& a, const auto& b) { return a.second > b.second; });
   std::ostringstream o;
-  o << "the kernel looks unable to end: for " << loops_.since_global()
-    << " warp instructions no warp stored to global memory, ran an atomic, passed a barrier or "
-       "exited (frontend.progress_bound = "
+  o << what << "the kernel looks unable to end: for " << since
+    << " warp instructions no warp stored to global memory, ran a global atomic, passed a "
+       "barrier or exited (frontend.progress_bound = "
     << loops_.bound() << " per SM); the warps wait at " << module().filename;
   for (size_t i = 0; i < lines.size() && i < 4; ++i)
     o << (i ? ", " : " ") << "line " << lines[i].first << " (" << lines[i].second

@@ -350,6 +350,10 @@ private:
   void watch_loops(unsigned warp, const InstInfo& info, const WarpInst& out);
   // The progress bound's message: the bound and the PTX lines where the warps are.
   std::string runaway_message(unsigned warp, const InstInfo& info) const;
+  // Where the warps wait (ptx line -> warps) after `since` warp instructions without progress;
+  // `what` prefixes the message.
+  std::string runaway_message(const std::map<unsigned, unsigned>& at, uint64_t since,
+                              const std::string& what) const;
   // The pc (InstInfo::pc) of the instruction an engine peek offers.
   unsigned pc_of(const ptx::Peek& p) const;
   // Malekeh's reuse hints: runs the first CTAs functionally on a private overlay of the

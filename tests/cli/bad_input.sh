@@ -306,6 +306,15 @@ expect_exit 1 "the kernel can never end" "runaway.ptx:33" "counter never changes
 expect_exit 1 "frontend.progress_bound = 200000 per SM" "runaway.ptx line 63" \
   "-p frontend.progress_bound=N" \
   -- run --workload "$SRC/tests/cli/data/runaway_local.yaml" -p frontend.progress_bound=200000
+# A loop bumping a shared counter for ever: the progress bound stops it, in the timed run and in
+# the reuse-profile pass Malekeh runs before it (which once ran, unbounded, for ever).
+for p in fermi malekeh; do
+  expect_exit 1 "frontend.progress_bound = 200000 per SM" "runaway.ptx line 8" \
+    -- run --platform $p --workload "$SRC/tests/cli/data/runaway_shared.yaml" \
+    -p frontend.progress_bound=200000
+done
+expect_exit 1 "the profile run of CTA 0" -- run --platform malekeh \
+  --workload "$SRC/tests/cli/data/runaway_shared.yaml" -p frontend.progress_bound=200000
 expect_exit 2 "frontend.progress_bound" "'-1'" -- run --workload sgemm -p frontend.progress_bound=-1
 
 # --max-cycles N is sm.max_cycles (checked as the parameter); -jN is -j N.

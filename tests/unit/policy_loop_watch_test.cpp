@@ -87,6 +87,10 @@ TEST(LoopWatch, ProgressKinds) {
   EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Private);
   i.space = MemSpace::None; // generic: may be global
   EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Global);
+  i.mem = MemKind::Atomic; // a generic or global atomic: may be the kernel's result
+  EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Global);
+  i.space = MemSpace::Shared; // a shared counter bumped for ever is no progress
+  EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::Private);
   i.mem = MemKind::Load;
   EXPECT_EQ(LoopWatch::progress_of(i), LoopWatch::Progress::None);
   i.exit = true;
