@@ -12,9 +12,12 @@ using ptxtest::data_module;
 
 namespace {
 
+// The file's error, or the first function it refused (a body gpurf cannot read refuses only
+// that function).
 std::string parse_error(const std::string& text, const std::string& file = "t.ptx") {
   try {
-    parse_ptx(text, file);
+    const Module m = parse_ptx(text, file);
+    if (!m.refused.empty()) return m.refused.begin()->second;
   } catch (const ParseError& e) {
     return e.what();
   }
@@ -132,6 +135,27 @@ TEST(PtxParser, ErrorsNameFileAndLine) {
   e = parse_error(kernel("@%r1 ret;"));
   EXPECT_EQ(e, "t.ptx:10: guard '%r1' is not a predicate") << e;
   EXPECT_THROW(parse_ptx_file("/nonexistent/x.ptx"), ParseError);
+}
+
+TEST(PtxParser, ABodyItCannotReadRefusesOnlyThatFunctionAndItsCallers) {
+  const std::string text = std::string(kHeader) +
+                           ".func bad()\n{\n  frobnicate;\n  ret;\n}\n"      // lines 4-8
+                           ".func mid()\n{\n  call.uni bad, ();\n  ret;\n}\n" // lines 9-13
+                           ".visible .entry uses()\n{\n  call.uni mid, ();\n  ret;\n}\n"
+                           ".visible .entry good(.param .u64 p)\n{\n  { ret; }\n}\n";
+  const Module m = parse_ptx(text, "t.ptx");
+  EXPECT_EQ(m.entry_names(), std::vector<std::string>{"good"});
+  ASSERT_EQ(m.refused.size(), 3u);
+  EXPECT_EQ(m.refused.at("bad"), "t.ptx:6: unsupported PTX instruction 'frobnicate'");
+  EXPECT_EQ(m.refused.at("mid"), "t.ptx:11: calls 'bad', which is not loaded: " +
+                                     m.refused.at("bad"));
+  EXPECT_EQ(m.refused.at("uses").rfind("t.ptx:16: calls 'mid'", 0), 0u) << m.refused.at("uses");
+  EXPECT_EQ(m.no_entry("uses"), "kernel 'uses' cannot be loaded (" + m.refused.at("uses") + ")");
+  EXPECT_EQ(m.no_entry("nosuch"), "unknown kernel 'nosuch'");
+  ASSERT_NE(m.find_function("good"), nullptr);
+  EXPECT_EQ(m.find_function("good")->instrs.size(), 1u); // parsing went on after the bad body
+  // A module-scope error still refuses the file.
+  EXPECT_THROW(parse_ptx(text + ".bogus 3;\n", "t.ptx"), ParseError);
 }
 
 TEST(PtxParser, DirectivesCommentsAndScopes) {

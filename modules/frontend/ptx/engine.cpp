@@ -863,7 +863,7 @@ const Function& Kernel::find_entry(const Module& m, const std::string& name) {
     if (f.name == name && f.is_entry && f.has_body) return f;
   std::string list;
   for (const auto& n : m.entry_names()) list += (list.empty() ? "" : ", ") + n;
-  throw RuntimeError("unknown kernel '" + name + "' in " + m.filename +
+  throw RuntimeError(m.no_entry(name) + " in " + m.filename +
                      "; entries: " + (list.empty() ? "(none)" : list));
 }
 

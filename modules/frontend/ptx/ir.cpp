@@ -119,6 +119,12 @@ std::vector<std::string> Module::entry_names() const {
   return r;
 }
 
+std::string Module::no_entry(const std::string& name) const {
+  const auto it = refused.find(name);
+  return it == refused.end() ? "unknown kernel '" + name + "'"
+                             : "kernel '" + name + "' cannot be loaded (" + it->second + ")";
+}
+
 static void collect_regs(const Operand& o, std::vector<unsigned>& out) {
   switch (o.kind) {
   case Operand::Kind::Reg:

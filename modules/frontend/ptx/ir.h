@@ -391,12 +391,19 @@ struct Module {
   unsigned address_size = 64;
   std::vector<VarDecl> vars; // module-scope .global/.const/.shared declarations
   std::vector<Function> functions;
+  // Functions whose body gpurf cannot load (an instruction or type it does not support, a
+  // syntax error), by name: "file:line: why". They stay declarations without a body; the
+  // module's other functions load, and a function calling one is refused with it.
+  std::map<std::string, std::string> refused;
 
   // Lookup by name (nullptr / -1 if absent).
   const Function* find_function(const std::string& name) const;
   int function_index(const std::string& name) const;
   int var_index(const std::string& name) const;
   std::vector<std::string> entry_names() const;
+  // "kernel 'k' cannot be loaded (file:line: why)" for a refused function, else "unknown
+  // kernel 'k'".
+  std::string no_entry(const std::string& name) const;
 };
 
 // ---------------------------------------------------------------------------------------------

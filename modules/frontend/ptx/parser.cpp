@@ -326,8 +326,21 @@ struct Parser {
       vis = ext = weak = false;
     }
     (void)weak;
+    // A caller of a refused function is refused too, until none is left.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& pc : pending_calls) {
+        Function& f = mod.functions[pc.fn];
+        const std::string& callee = f.instrs.empty() ? "" : f.instrs[pc.instr].callee_name;
+        if (!f.has_body || !mod.refused.count(callee)) continue;
+        refuse(f, fmt_err(file, pc.line,
+                          "calls '" + callee + "', which is not loaded: " + mod.refused[callee]));
+        changed = true;
+      }
+    }
     // resolve calls
     for (const auto& pc : pending_calls) {
+      if (!mod.functions[pc.fn].has_body) continue; // refused
       Instr& in = mod.functions[pc.fn].instrs[pc.instr];
       int idx = mod.function_index(in.callee_name);
       if (idx < 0) fail(pc.line, "call to undeclared function '" + in.callee_name + "'");
@@ -690,8 +703,35 @@ struct Parser {
     fn = &mod.functions[idx];
     fn->has_body = true;
     fn->is_extern = false;
-    parse_body(idx);
+    const size_t body = p, calls = pending_calls.size();
+    try {
+      parse_body(idx);
+    } catch (const ParseError& e) {
+      // One function gpurf cannot read refuses that function (and its callers), not the file.
+      refuse(*fn, e.what());
+      pending_calls.resize(calls);
+      p = body;
+      skip_braces();
+    }
     fn = nullptr;
+  }
+
+  void refuse(Function& f, const std::string& why) {
+    mod.refused[f.name] = why;
+    f.has_body = false;
+    f.instrs.clear();
+    f.regs.clear();
+    f.locals.clear();
+    f.labels.clear();
+  }
+
+  // From a '{' past its matching '}' (or to the end of the file).
+  void skip_braces() {
+    for (int depth = 0; cur().k != TK::End;) {
+      if (is_punct("{")) ++depth;
+      if (is_punct("}") && --depth == 0) return void(++p);
+      ++p;
+    }
   }
 
   void declare_regs(unsigned line) {
