@@ -119,8 +119,8 @@ TEST(PtxParser, ErrorsNameFileAndLine) {
   EXPECT_EQ(e, "t.ptx:10: undefined label '$L_nowhere'") << e;
   e = parse_error(kernel("add.s32 %r1, %r2;"));
   EXPECT_EQ(e, "t.ptx:10: 'add.s32' expects 2 source operands, got 1") << e;
-  e = parse_error(kernel("add.f16 %r1, %r2, %r3;"));
-  EXPECT_NE(e.find("t.ptx:10: type '.f16' is not supported"), std::string::npos) << e;
+  e = parse_error(kernel("add.e4m3 %r1, %r2, %r3;"));
+  EXPECT_NE(e.find("t.ptx:10: type '.e4m3' is not supported"), std::string::npos) << e;
   e = parse_error(kernel("ld.global.u32 %r1, %rd1;"));
   EXPECT_EQ(e, "t.ptx:10: expected an address [..] operand in 'ld.global.u32'") << e;
   e = parse_error(kernel("add.s32.bogus %r1, %r2, %r3;"));
