@@ -1214,8 +1214,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
   out.exec_mask = exec;
 
   // source values
-  out.reads.resize(fi.reads[pc].size());
-  for (size_t i = 0; i < fi.reads[pc].size(); ++i) {
+  out.reads.resize(out.values ? fi.reads[pc].size() : 0);
+  for (size_t i = 0; i < out.reads.size(); ++i) {
     unsigned r = fi.reads[pc][i];
     out.reads[i].vreg = r;
     std::memcpy(out.reads[i].v.data(), &fr->regs[size_t(r) * kWarpLanes], 8 * kWarpLanes);
@@ -1223,8 +1223,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
 
   const std::vector<unsigned>& writes = fi.writes[pc];
   auto report_writes = [&](Frame& frm) {
-    out.writes.resize(writes.size());
-    for (size_t i = 0; i < writes.size(); ++i) {
+    out.writes.resize(out.values ? writes.size() : 0);
+    for (size_t i = 0; i < out.writes.size(); ++i) {
       unsigned r = writes[i];
       out.writes[i].vreg = r;
       std::memcpy(out.writes[i].v.data(), &frm.regs[size_t(r) * kWarpLanes], 8 * kWarpLanes);
