@@ -46,6 +46,7 @@ const char* kCompareUsage =
   --strict   refuse (exit 2) energy statistics priced by different energy tables
              (default: a warning); reprice with gpurf energy --table FILE (docs/energy.md)
   Means (arithmetic, geometric) cover the kernels that every DIR has and verified.
+  A ratio 0/0 is no ratio: it prints n/a and stays out of the means.
 )";
 
 struct BadInput : std::runtime_error {

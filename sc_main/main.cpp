@@ -3,6 +3,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -590,28 +591,34 @@ int run(const Cli& c) {
 }
 
 // Results of an earlier suite in `out` that this one would not overwrite (another platform's
-// folder, another kernel's) would be read as this suite's: remove what gpurf wrote there
-// (folders holding a result.json, log.txt or summary.json) and name what else is left.
+// folder, another kernel's) would be read as this suite's: where `out` is a suite's folder (its
+// provenance.json says so), remove the folders gpurf wrote there and name what else is left.
 void remove_stale(const std::string& out, const std::vector<std::string>& platforms,
                   const std::map<std::string, std::string>& name_of) {
   std::set<std::string> pnames, knames;
   for (auto& p : platforms) pnames.insert(fs::path(p).stem());
   for (auto& [k, n] : name_of) knames.insert(n);
-  auto ours = [](const fs::path& d) { // a folder gpurf's suite or run wrote
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(d, ec); !ec && it != fs::end(it);
-         it.increment(ec)) {
-      const std::string f = it->path().filename();
-      if (f == "result.json" || f == "log.txt" || f == "summary.json") return true;
+  std::ifstream pf(out + "/provenance.json");
+  const auto prov = nlohmann::ordered_json::parse(pf, nullptr, false);
+  const bool suite_dir = pf && !prov.is_discarded() && prov.is_object() && prov.contains("suite");
+  // A folder gpurf wrote: a platform's (summary.json) or a run's (result.json, log.txt), or
+  // one holding only such folders (an older gpurf's apps/<name>).
+  std::function<bool(const fs::path&, int)> ours = [&](const fs::path& d, int depth) {
+    for (const char* f : {"summary.json", "result.json", "log.txt"})
+      if (fs::is_regular_file(d / f)) return true;
+    bool any = false;
+    for (auto& e : fs::directory_iterator(d)) {
+      if (depth == 0 || !e.is_directory() || !ours(e.path(), depth - 1)) return false;
+      any = true;
     }
-    return false;
+    return any;
   };
   std::vector<std::string> removed, left;
   auto sweep = [&](const fs::path& dir, const std::set<std::string>& keep, const char* file) {
     for (auto& e : fs::directory_iterator(dir)) {
       const std::string n = e.path().filename();
       if (n == file || keep.count(n)) continue;
-      if (e.is_directory() && ours(e.path())) {
+      if (suite_dir && e.is_directory() && ours(e.path(), 1)) {
         fs::remove_all(e.path());
         removed.push_back(e.path().string());
       } else {
@@ -632,7 +639,9 @@ void remove_stale(const std::string& out, const std::vector<std::string>& platfo
               << " result folder(s) of an earlier suite that this one does not run: "
               << list(removed) << "\n";
   if (!left.empty())
-    std::cerr << "note: left in place (not gpurf's results): " << list(left) << "\n";
+    std::cerr << "note: left in place ("
+              << (suite_dir ? "not gpurf's results" : "no suite's provenance.json there")
+              << "; not this suite's): " << list(left) << "\n";
 }
 
 // Every suite kernel on every platform, each simulation in its own process (SystemC allows

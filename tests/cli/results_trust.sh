@@ -65,8 +65,14 @@ echo mine >"$TMP/s/notes.txt"
 [ -e "$TMP/s/fermi/saxpy_shfl" ] && fail "stale folder fermi/saxpy_shfl left"
 [ -f "$TMP/s/notes.txt" ] || fail "a file gpurf did not write was removed"
 grep -q "removed 4 result folder(s) of an earlier suite" "$TMP/re.log" || fail "no removal note: $(cat "$TMP/re.log")"
-grep -q "left in place (not gpurf's results): $TMP/s/notes.txt" "$TMP/re.log" || fail "no note on notes.txt"
+grep -q "left in place (not gpurf's results; not this suite's): $TMP/s/notes.txt" "$TMP/re.log" || fail "no note on notes.txt"
 expect_exit 0 "scan" -- compare "$TMP/s" --stats ipc # one platform again: no "name one of"
+# --force on a folder no suite wrote (no provenance.json): nothing of it is removed.
+mkdir -p "$TMP/u/proj" && echo x >"$TMP/u/proj/log.txt"
+"$GPURF" suite --platform fermi --kernels scan --out "$TMP/u" --force >"$TMP/re.log" 2>&1 ||
+  fail "suite --force into a foreign folder: $(tail -5 "$TMP/re.log")"
+[ -f "$TMP/u/proj/log.txt" ] && grep -q "left in place (no suite's provenance.json there" "$TMP/re.log" ||
+  fail "a foreign folder: $(cat "$TMP/re.log")"
 
 # Columns: two spaces at least between a name and what follows, however long the name.
 "$GPURF" --list >"$TMP/list"
