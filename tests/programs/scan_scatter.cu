@@ -97,6 +97,7 @@ int main() {
     ++bad;
   }
   for (size_t i = 0; i < want.size() && i < size_t(count); ++i)
-    if (out[i] != want[i] && bad++ < 5) std::printf("out[%zu] = %d, expected %d\n", i, out[i], want[i]);
+    if (out[i] != want[i] && bad++ < 5)
+      std::printf("out[%zu] = %d, expected %d\n", i, out[i], want[i]);
   return finish(bad);
 }
