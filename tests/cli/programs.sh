@@ -143,6 +143,9 @@ PY
   [ "$(sed -n 5p "$out")" = "after the kernel" ] || fail "printf on $plat: the kernel's lines are not first"
   [ "$(grep -c '^gpurf: launch .*fan[12]' "$TMP/$plat-gaussian.stderr")" -eq 46 ] ||
     fail "gaussian on $plat: not 46 launches (fan1/fan2 x 23)"
+  # bfs: the host loop on the device flag ran once per level and once more (depth 11).
+  [ "$(grep -c '^gpurf: launch [0-9]* \(expand\|advance\)(' "$TMP/$plat-bfs.stderr")" -eq 24 ] ||
+    fail "bfs on $plat: not 24 launches (expand/advance x 12)"
 done
 
 # No PTX: the program's first CUDA call fails and gpurf names the nvcc flags; the static
