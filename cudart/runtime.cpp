@@ -101,6 +101,16 @@ std::string dims(const dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
+// Whether the kernel's module reads a driver register (%envreg: the cooperative grid
+// workspace of grid.sync()).
+bool reads_envreg(const PtxFrontend& f) {
+  for (const ptx::Function& fn : f.module().functions)
+    for (const ptx::Instr& in : fn.instrs)
+      for (const ptx::Operand& o : in.src)
+        if (o.kind == ptx::Operand::Kind::Special && o.sreg == ptx::SReg::Envreg) return true;
+  return false;
+}
+
 // The host side of the GPU's host interface: this library calls Gpu::launch directly, so the
 // register socket and the interrupt are bound and never used.
 struct HostSide : sc_core::sc_module {
@@ -113,6 +123,14 @@ struct HostSide : sc_core::sc_module {
 };
 
 } // namespace
+
+std::recursive_mutex& api_mutex() {
+  static std::recursive_mutex* m = new std::recursive_mutex; // lives as long as the Runtime
+  return *m;
+}
+
+thread_local cudaError_t Runtime::last_error = cudaSuccess;
+thread_local std::vector<Runtime::CallConfig> Runtime::configs;
 
 Runtime& Runtime::get() {
   static Runtime* r = new Runtime; // never destroyed: the program's exit must not tear SystemC down
@@ -233,6 +251,7 @@ void Runtime::build() {
   frontend_ = std::make_unique<PtxFrontend>(spec, fo);
   for (const std::string& w : frontend_->warnings())
     std::fprintf(stderr, "gpurf: warning: %s\n", w.c_str());
+  size_registers(usable, tmp);
   SimOptions so;
   so.hosted = true;
   sim_ = std::make_unique<Simulation>(*platform_, *frontend_, frontend_->regs_per_thread(), so);
@@ -270,7 +289,43 @@ void Runtime::build() {
   // The outputs at exit: registered now, after the statistics' registry and the units'
   // statics exist, so that it runs before their destructors (atexit runs in reverse order;
   // the fat binaries' unregistration, registered before main, would run after them).
-  std::atexit([] { Runtime::get().finish(); });
+  std::atexit([] {
+    const std::lock_guard<std::recursive_mutex> lock(api_mutex()); // a thread still calling
+    Runtime::get().finish();
+  });
+}
+
+// The SMs' register space is sized when the GPU is built, by its own module's kernels (and
+// gpu.hosted_registers / hosted_predicates); the program's other modules are loaded after it.
+// Their kernels are compiled here first, so that the space holds the largest of every module.
+void Runtime::size_registers(const std::vector<Module*>& usable, const fs::path& tmp) {
+  if (usable.size() < 2) return;
+  const FrontendOptions fo = frontend_options(*platform_);
+  unsigned regs[2] = {0, 0}, preds[2] = {0, 0}; // the GPU's module's, the others'
+  for (size_t i = 0; i < usable.size(); ++i) {
+    LaunchSpec spec;
+    spec.module =
+        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
+    std::ofstream(tmp) << usable[i]->ptx;
+    spec.file = usable[i]->name;
+    spec.ptx_path = tmp.string();
+    for (const ptx::Function& f : spec.module->functions) {
+      if (!f.is_entry || !f.has_body) continue;
+      spec.kernel = spec.name = f.name;
+      const PtxFrontend k(spec, fo);
+      regs[i > 0] = std::max(regs[i > 0], k.regs_per_thread());
+      preds[i > 0] = std::max(preds[i > 0], k.preds_per_thread());
+    }
+  }
+  std::ofstream(tmp) << usable[0]->ptx; // the GPU's own module, which the GPU compiles next
+  // Only where another module needs more (the platform as resolved shows it).
+  auto at_least = [&](const char* key, const unsigned n[2]) {
+    const ConfigNode* v = platform_->find_path(std::string("gpu.") + key);
+    if (n[1] > n[0] && (!v || std::strtoul(v->scalar.c_str(), nullptr, 10) < n[1]))
+      apply_override(*platform_, std::string("gpu.") + key + "=" + std::to_string(n[1]));
+  };
+  at_least("hosted_registers", regs);
+  at_least("hosted_predicates", preds);
 }
 
 void Runtime::load_variables() {
@@ -289,6 +344,11 @@ void Runtime::load_variables() {
     const std::vector<uint8_t> zeros(k0->launch().entry().param_bytes, 0);
     const ptx::Kernel k(*k0->launch().module, k0->kernel_name(), c, zeros, mem);
     k0->module_initialized();
+    // Every module's variables are live allocations for every kernel: a kernel may reach
+    // another module's __device__ array through a pointer (cudaGetSymbolAddress).
+    for (const ptx::VarDecl& v : k.module().vars)
+      if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
+        checked_.add(k.symbol_address(v.name), v.size, "variable '" + v.name + "' of " + m->name);
     for (auto& [host, v] : vars_)
       if (v.module == m.get()) {
         v.address = k.symbol_address(v.name);
@@ -503,7 +563,7 @@ KernelRec* Runtime::kernel(const void* fun) {
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
 cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
-                            cudaStream_t) {
+                            cudaStream_t, bool cooperative) {
   if (cudaError_t e = status()) return e;
   KernelRec* k = kernel(fun);
   if (!k || !k->found) {
@@ -529,6 +589,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.shared_bytes = unsigned(shared);
   h.param_address = param_address_;
   h.allocations = &checked_;
+  h.cooperative = cooperative;
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
   ++launches_;
@@ -543,7 +604,9 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
       std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), error.c_str());
       ++failed_launches_;
       --launches_;
-      return cudaErrorInvalidConfiguration;
+      return error.find("cooperative launch of") != std::string::npos
+                 ? cudaErrorCooperativeLaunchTooLarge
+                 : cudaErrorInvalidConfiguration;
     }
   }
   device_text_.clear(); // printf of the profile run: the kernel's own comes when it runs
@@ -556,6 +619,9 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
     const std::string broken = gpu().broken_identities();
     if (!broken.empty()) error = "conservation identities broken:" + broken;
   }
+  if (!cooperative && error.find("trap: ") != std::string::npos && reads_envreg(*f))
+    error += " (the kernel reads the grid workspace a cooperative launch provides: grid.sync() "
+             "needs cudaLaunchCooperativeKernel; CUDA traps too)";
   const bool checked = sum_stat("collector", "operands_checked") > checked0;
   const bool verified = error.empty() && checked;
   if (!verified) ++unverified_;
@@ -655,7 +721,7 @@ cudaError_t Runtime::properties(cudaDeviceProp& p) {
   p.maxThreadsPerMultiProcessor = int(l.warps * 32);
   p.maxBlocksPerMultiProcessor = int(l.max_ctas ? l.max_ctas : l.warps);
   p.globalL1CacheSupported = p.localL1CacheSupported = 1;
-  p.cooperativeLaunch = 0;
+  p.cooperativeLaunch = 1;
   p.concurrentKernels = 0;
   p.asyncEngineCount = 0;
   p.memoryBusWidth = 256;

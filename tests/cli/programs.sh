@@ -16,11 +16,20 @@ fi
 BIN=$(dirname "$GPURF")/tests/programs
 mkdir -p "$BIN"
 PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_of_bounds use_after_free)
+# Cooperative grid sync; two modules, one reading the other's __device__ array through a
+# pointer; two host threads.
+PROGRAMS+=(grid_sync cross_module threads)
+# A program of several translation units (each its own module: nvcc's -rdc=false): the others.
+declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu)
 for p in "${PROGRAMS[@]}"; do
-  src=$SRC/tests/programs/$p.cu
-  if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
+  srcs=("$SRC/tests/programs/$p.cu")
+  for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
+  stale=0
+  [ -x "$BIN/$p" ] && [ ! "$SRC/tests/programs/check.h" -nt "$BIN/$p" ] || stale=1
+  for src in "${srcs[@]}"; do [ "$src" -nt "$BIN/$p" ] && stale=1; done
+  if [ "$stale" = 1 ]; then
     "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
-      -o "$BIN/$p" "$src" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
+      -o "$BIN/$p" "${srcs[@]}" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
   fi
 done
 
@@ -42,6 +51,28 @@ fi
 # (Written only when it changed: the platforms' tests run at the same time and read it.)
 cmp -s "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml" ||
   cp "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml"
+# grid_sync's kernel as a cooperative launch file: its PTX, the file, the expected outputs
+# (grid_sync.cu's host reference for data = 0, 1, 2, ...).
+if [ ! -s "$BIN/grid_sync.ptx" ] || [ "$SRC/tests/programs/grid_sync.cu" -nt "$BIN/grid_sync.ptx" ]; then
+  "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/grid_sync.ptx" \
+    "$SRC/tests/programs/grid_sync.cu" || fail "nvcc -ptx grid_sync"
+fi
+cmp -s "$SRC/tests/programs/grid_sync.yaml" "$BIN/grid_sync.yaml" ||
+  cp "$SRC/tests/programs/grid_sync.yaml" "$BIN/grid_sync.yaml"
+python3 - "$BIN" <<'PY' || fail "grid_sync's expected outputs"
+import os, struct, sys
+data, totals = list(range(3000)), []
+for r in range(3):
+    t = sum(data) & 0xffffffff
+    totals.append(t)
+    data = [(v * 3 + (t >> 4) + i) & 0xffffffff for i, v in enumerate(data)]
+for name, vals in (("data", data), ("totals", totals)):
+    blob = struct.pack("<%dI" % len(vals), *vals)
+    path = os.path.join(sys.argv[1], "grid_sync.%s.bin" % name)
+    if not os.path.exists(path) or open(path, "rb").read() != blob:
+        open(path + ".tmp", "wb").write(blob)
+        os.replace(path + ".tmp", path)
+PY
 [ ${#PLATFORMS[@]} -gt 0 ] || finish # no platform: build the programs only (the tests' fixture)
 
 for plat in "${PLATFORMS[@]}"; do
@@ -75,6 +106,21 @@ for plat in "${PLATFORMS[@]}"; do
       grep -q "$want" "$out.stderr" || fail "$what: no memory-check message /$want/: $(tail -c 600 "$out.stderr")"
       grep -q "\.ptx:[0-9]*\|:[0-9]* '" "$out.stderr" || fail "$what: no PTX line named"
       grep -q "synchronize: cudaErrorIllegalAddress" "$out.stdout" || fail "$what: not cudaErrorIllegalAddress"
+    elif [ "$p" = grid_sync ]; then
+      # Two cooperative launches verified; one CTA too many refused; the last launch, not
+      # cooperative, traps in grid.sync() as on CUDA and is the only one not verified.
+      [ "$(grep -c '"verified":true' "$out/launches.jsonl")" -eq 2 ] &&
+        [ "$(grep -c '"verified":false' "$out/launches.jsonl")" -eq 1 ] &&
+        tail -1 "$out/launches.jsonl" | grep -q '"verified":false' ||
+        fail "$what: not 2 verified launches then the failing one: $(cut -c1-300 "$out/launches.jsonl")"
+      grep -q "refused: .*cooperative launch of [0-9]* CTAs: at most [0-9]* can be resident" "$out.stderr" ||
+        fail "$what: the too-large grid was not refused naming the limit: $(tail -c 600 "$out.stderr")"
+      grep -q "CTAs: cudaErrorCooperativeLaunchTooLarge, last error cudaErrorCooperativeLaunchTooLarge, then cudaSuccess" "$out.stdout" ||
+        fail "$what: not cudaErrorCooperativeLaunchTooLarge (not sticky): $(head -c 600 "$out.stdout")"
+      grep -q "trap: the kernel aborted (.*needs cudaLaunchCooperativeKernel" "$out.stderr" ||
+        fail "$what: the non-cooperative launch did not trap naming cudaLaunchCooperativeKernel"
+      grep -q "<<<>>>: cudaErrorLaunchFailure, then cudaErrorLaunchFailure" "$out.stdout" ||
+        fail "$what: the non-cooperative launch: not a sticky cudaErrorLaunchFailure"
     else
       if grep -q '"verified":false' "$out/launches.jsonl"; then
         fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
@@ -141,6 +187,21 @@ fi
 # The launch records hold simulated times and counters only: identical too.
 cmp -s "$TMP/$plat-gaussian/launches.jsonl" "$TMP/again/launches.jsonl" ||
   fail "gaussian on $plat: launch records differ between two runs"
+# A launch file's `cooperative: true`: grid.sync() runs and the outputs match the reference;
+# a grid larger than can be resident is refused (exit 2) naming the limit; without the key the
+# kernel traps, as on CUDA.
+"$GPURF" run --platform "$plat" --workload "$BIN/grid_sync.yaml" >"$TMP/coop.out" 2>&1 ||
+  fail "grid_sync.yaml (cooperative) on $plat: $(tail -c 400 "$TMP/coop.out")"
+grep -q "verified" "$TMP/coop.out" || fail "grid_sync.yaml on $plat: not verified: $(tail -c 400 "$TMP/coop.out")"
+"$GPURF" run --platform "$plat" --workload "$BIN/grid_sync.yaml" --var ctas=1000 >"$TMP/coop-big.out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "cooperative launch of 1000 CTAs: at most [0-9]* can be resident" "$TMP/coop-big.out" ||
+  fail "grid_sync.yaml with 1000 CTAs: exit $rc, not refused naming the limit: $(tail -c 400 "$TMP/coop-big.out")"
+sed -e '/^cooperative:/d' -e "s|grid_sync\.|$BIN/grid_sync.|g" "$BIN/grid_sync.yaml" >"$TMP/plain.yaml"
+"$GPURF" run --platform "$plat" --workload "$TMP/plain.yaml" >"$TMP/coop-plain.out" 2>&1 &&
+  fail "grid_sync.yaml without cooperative: ran"
+grep -q "trap: the kernel aborted" "$TMP/coop-plain.out" ||
+  fail "grid_sync.yaml without cooperative: no trap: $(tail -c 400 "$TMP/coop-plain.out")"
 # gpurf compare reads a program's results (summary.json: a row per kernel).
 "$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again" --stats cycles >"$TMP/compare.out" 2>&1 ||
   fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"
