@@ -122,6 +122,37 @@ struct HostSide : sc_core::sc_module {
   }
 };
 
+// The CUDA error of a launch refused with `error` (not sticky).
+cudaError_t refusal_error(const std::string& error) {
+  return error.find("cooperative launch of") != std::string::npos
+             ? cudaErrorCooperativeLaunchTooLarge
+             : cudaErrorInvalidConfiguration;
+}
+
+// A trap in a kernel that reads the cooperative grid workspace, launched without it: why.
+void explain_trap(std::string& error, const PtxFrontend& f, bool cooperative) {
+  if (!cooperative && error.find("trap: ") != std::string::npos && reads_envreg(f))
+    error += " (the kernel reads the grid workspace a cooperative launch provides: grid.sync() "
+             "needs cudaLaunchCooperativeKernel; CUDA traps too)";
+}
+
+// The CUDA error of a kernel that failed with `error` (sticky).
+cudaError_t kernel_error(const std::string& error) {
+  if (error.find("Assertion") != std::string::npos) return cudaErrorAssert;
+  if (error.find("misaligned") != std::string::npos) return cudaErrorMisalignedAddress;
+  if (error.find("out-of-bounds") != std::string::npos ||
+      error.find("outside every allocation") != std::string::npos ||
+      error.find("freed memory") != std::string::npos || error.find("address") != std::string::npos)
+    return cudaErrorIllegalAddress;
+  return cudaErrorLaunchFailure;
+}
+
+double cpu_now() {
+  timespec t{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
 } // namespace
 
 std::recursive_mutex& api_mutex() {
@@ -201,6 +232,7 @@ cudaError_t Runtime::ensure() {
 }
 
 void Runtime::build() {
+  read_timed();
   ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE",
            0); // SystemC's banner would go to the program's stdout
   // The platform: a name in configs/ or a file.
@@ -590,6 +622,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.param_address = param_address_;
   h.allocations = &checked_;
   h.cooperative = cooperative;
+  if (!timed_.timed(launches_ + 1, k->name)) return fast_forward(*k, h, grid, block, shared);
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
   ++launches_;
@@ -604,9 +637,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
       std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), error.c_str());
       ++failed_launches_;
       --launches_;
-      return error.find("cooperative launch of") != std::string::npos
-                 ? cudaErrorCooperativeLaunchTooLarge
-                 : cudaErrorInvalidConfiguration;
+      return refusal_error(error);
     }
   }
   device_text_.clear(); // printf of the profile run: the kernel's own comes when it runs
@@ -619,33 +650,15 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
     const std::string broken = gpu().broken_identities();
     if (!broken.empty()) error = "conservation identities broken:" + broken;
   }
-  if (!cooperative && error.find("trap: ") != std::string::npos && reads_envreg(*f))
-    error += " (the kernel reads the grid workspace a cooperative launch provides: grid.sync() "
-             "needs cudaLaunchCooperativeKernel; CUDA traps too)";
+  explain_trap(error, *f, cooperative);
   const bool checked = sum_stat("collector", "operands_checked") > checked0;
   const bool verified = error.empty() && checked;
   if (!verified) ++unverified_;
-  to_host();
-  if (!device_text_.empty()) {
-    std::fwrite(device_text_.data(), 1, device_text_.size(), stdout);
-    device_text_.clear();
-  }
-  std::fflush(stdout);
+  end_launch();
   cudaError_t result = cudaSuccess;
   if (!error.empty()) {
     ++failed_launches_;
-    if (error.find("Assertion") != std::string::npos)
-      result = cudaErrorAssert;
-    else if (error.find("misaligned") != std::string::npos)
-      result = cudaErrorMisalignedAddress;
-    else if (error.find("out-of-bounds") != std::string::npos ||
-             error.find("outside every allocation") != std::string::npos ||
-             error.find("freed memory") != std::string::npos ||
-             error.find("address") != std::string::npos)
-      result = cudaErrorIllegalAddress;
-    else
-      result = cudaErrorLaunchFailure;
-    sticky = result;
+    sticky = result = kernel_error(error);
   }
   // The launch's counters: the summary's counters now minus after the previous launch.
   nlohmann::ordered_json now = {{"cycles", gpu().cycles()}, {"warp_instructions", gpu().retired()}};
@@ -668,6 +681,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   j["grid"] = {grid.x, grid.y, grid.z};
   j["block"] = {block.x, block.y, block.z};
   j["shared_bytes"] = shared;
+  j["timed"] = true;
   j["verified"] = verified;
   j["error"] = error;
   j["start_ns"] = t0;
@@ -681,6 +695,100 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   if (pk.error.empty()) pk.error = error;
   if (!out_dir_.empty()) write_launch(j.dump());
   return result;
+}
+
+void Runtime::end_launch() {
+  to_host();
+  if (!device_text_.empty()) {
+    std::fwrite(device_text_.data(), 1, device_text_.size(), stdout);
+    device_text_.clear();
+  }
+  std::fflush(stdout);
+}
+
+// The launch runs at once on the functional engine (PtxFrontend::fast_forward), on the same
+// device bytes, with the same memory checks, printf, assert and errors as a timed launch; it
+// takes no simulated time and adds nothing to the timing model's statistics (caches stay as
+// the last timed launch left them).
+cudaError_t Runtime::fast_forward(const KernelRec& k, const PtxFrontend::HostLaunch& h, dim3 grid,
+                                  dim3 block, size_t shared) {
+  const double cpu0 = cpu_now();
+  const auto wall0 = std::chrono::steady_clock::now();
+  PtxFrontend::FastForward r = gpu().fast_forward(h, k.id);
+  explain_trap(r.error, *gpu().kernel(k.id), h.cooperative);
+  const std::string what = "launch " + std::to_string(launches_ + 1) + " " + demangled(k.name) +
+                           " grid " + dims(grid) + " block " + dims(block);
+  if (!r.refused.empty()) {
+    device_text_.clear();
+    std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), r.refused.c_str());
+    ++failed_launches_;
+    return refusal_error(r.refused);
+  }
+  ++launches_;
+  end_launch();
+  const double cpu = cpu_now() - cpu0,
+               wall =
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  ++ff_.launches;
+  ff_.warp_instructions += r.warp_instructions;
+  ff_.cpu_seconds += cpu;
+  ff_.host_seconds += wall;
+  cudaError_t result = cudaSuccess;
+  if (!r.error.empty()) {
+    ++failed_launches_;
+    sticky = result = kernel_error(r.error);
+  }
+  if (!quiet)
+    std::fprintf(stderr, "gpurf: %s: fast-forwarded, %llu warp instructions%s\n", what.c_str(),
+                 (unsigned long long)r.warp_instructions,
+                 r.error.empty() ? "" : (", FAILED: " + r.error).c_str());
+  nlohmann::ordered_json j;
+  j["launch"] = launches_;
+  j["kernel"] = k.name;
+  j["grid"] = {grid.x, grid.y, grid.z};
+  j["block"] = {block.x, block.y, block.z};
+  j["shared_bytes"] = shared;
+  j["timed"] = false; // no cycles, no timing statistics: the functional engine alone
+  j["verified"] = false;
+  j["error"] = r.error;
+  j["start_ns"] = now_ns(); // no simulated time
+  j["end_ns"] = now_ns();
+  j["warp_instructions"] = r.warp_instructions;
+  j["host_seconds"] = wall;
+  j["cpu_seconds"] = cpu;
+  PerKernel& pk = per_kernel_[k.name];
+  ++pk.fast_forwarded;
+  if (pk.error.empty()) pk.error = r.error;
+  if (!r.error.empty()) pk.verified = false;
+  if (!out_dir_.empty()) write_launch(j.dump());
+  return result;
+}
+
+void Runtime::read_timed() {
+  const std::string spec = env("GPURF_TIMED");
+  try {
+    timed_ = TimedSet::parse(spec, "GPURF_TIMED");
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "gpurf: %s\n", e.what());
+    std::exit(2);
+  }
+  // A kernel name must name one of the program's kernels (a typo would fast-forward them all).
+  for (const std::string& n : timed_.names()) {
+    bool found = false;
+    std::string known;
+    for (const auto& [fun, k] : kernels_) {
+      found = found || TimedSet::matches(n, k.name);
+      const std::vector<std::string> a = TimedSet::aliases(k.name);
+      known += (known.empty() ? "" : ", ") + a.back();
+    }
+    if (!found) {
+      std::fprintf(stderr,
+                   "gpurf: GPURF_TIMED='%s': '%s' names no kernel of the program (its kernels: "
+                   "%s)\n",
+                   spec.c_str(), n.c_str(), known.empty() ? "none" : known.c_str());
+      std::exit(2);
+    }
+  }
 }
 
 void Runtime::write_launch(const std::string& line) {
@@ -755,10 +863,18 @@ void Runtime::finish() {
                    {"cpu_seconds", r.cpu_seconds},
                    {"warp_instructions_per_second", r.warp_instructions / hs},
                    {"cycles_per_second", r.cycles / hs}};
+  if (ff_.launches) // the fast-forwarded launches' own (the rest of the file: the timed ones)
+    stats["host"]["fast_forward"] = {{"launches", ff_.launches},
+                                     {"warp_instructions", ff_.warp_instructions},
+                                     {"cpu_seconds", ff_.cpu_seconds},
+                                     {"seconds", ff_.host_seconds},
+                                     {"warp_instructions_per_cpu_second",
+                                      ff_.warp_instructions / std::max(ff_.cpu_seconds, 1e-9)}};
   std::ofstream(out_dir_ + "/stats.json") << stats.dump(2) << "\n";
   // summary.json: one object per kernel (its launches summed), as a suite's.
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& [name, pk] : per_kernel_) {
+    if (!pk.launches) continue; // fast-forwarded only: no timing counters to compare
     nlohmann::ordered_json o;
     o["schema"] = kResultSchema;
     o["kernel"] = name;
@@ -766,7 +882,8 @@ void Runtime::finish() {
     o["verified"] = pk.verified;
     o["error"] = pk.error;
     for (auto it = pk.sum.begin(); it != pk.sum.end(); ++it) o[it.key()] = it.value();
-    o["launch_count"] = pk.launches;
+    o["launch_count"] = pk.launches; // timed ones (the counters are theirs)
+    if (pk.fast_forwarded) o["fast_forwarded_launches"] = pk.fast_forwarded;
     list.push_back(o);
   }
   std::ofstream(out_dir_ + "/summary.json") << list.dump(2) << "\n";
@@ -778,6 +895,8 @@ void Runtime::finish() {
                                                         : "");
   s["launch_count"] = launches_;
   s["failed_launches"] = failed_launches_;
+  s["fast_forwarded_launches"] = ff_.launches;
+  s["fast_forwarded_warp_instructions"] = ff_.warp_instructions;
   std::ofstream(out_dir_ + "/result.json") << s.dump(2) << "\n";
 }
 

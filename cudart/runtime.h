@@ -26,6 +26,8 @@
 
 #include "cuda_types.h"
 #include "gpurf/modules/frontend/ptx/allocations.h"
+#include "gpurf/modules/frontend/ptx_frontend.h"
+#include "timed.h"
 
 namespace gpurf {
 class Simulation;
@@ -141,6 +143,14 @@ private:
   void to_device(); // managed and host allocations: host bytes to the device
   void to_host();
   void write_launch(const std::string& json_line);
+  // GPURF_TIMED: read and checked (its kernel names against the program's) when the
+  // simulation is built; a bad one exits 2.
+  void read_timed();
+  // A launch outside GPURF_TIMED, on the functional engine alone (docs/programs.md
+  // "Fast-forward").
+  cudaError_t fast_forward(const KernelRec& k, const PtxFrontend::HostLaunch& h, dim3 grid,
+                           dim3 block, size_t shared);
+  void end_launch(); // the program's printf lines and managed memory, after any launch
 
   std::vector<std::unique_ptr<Module>> modules_;
   std::unordered_map<const void*, KernelRec> kernels_;
@@ -161,13 +171,18 @@ private:
   bool host_window_ = false; // the window is reserved in the process (managed memory works)
   uint64_t param_address_ = 0;
   uint64_t launches_ = 0, failed_launches_ = 0;
+  TimedSet timed_;
+  struct FastForwarded {
+    uint64_t launches = 0, warp_instructions = 0;
+    double cpu_seconds = 0, host_seconds = 0;
+  } ff_;
   bool finished_ = false;
   std::string device_text_; // the running kernel's printf output
   uint64_t unverified_ = 0;
   nlohmann::ordered_json counters_ = {{"cycles", 0u}, {"warp_instructions", 0u}};
   struct PerKernel {
     nlohmann::ordered_json sum;
-    uint64_t launches = 0;
+    uint64_t launches = 0, fast_forwarded = 0;
     bool verified = true;
     std::string error;
   };

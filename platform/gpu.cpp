@@ -600,7 +600,26 @@ bool Gpu::launch(const PtxFrontend::HostLaunch& h, uint32_t id) {
   return true;
 }
 
-Occupancy Gpu::switch_to(PtxFrontend& k, const std::function<Occupancy(const SmLimits&)>& start) {
+PtxFrontend::FastForward Gpu::fast_forward(const PtxFrontend::HostLaunch& h, uint32_t id) {
+  PtxFrontend::FastForward r;
+  PtxFrontend* k = kernel(id);
+  if (!k) {
+    r.refused = "no such kernel";
+    return r;
+  }
+  try {
+    // The kernel's limits (occupancy, shared memory) as its timed launch would have them; the
+    // SMs then go back to the kernel they ran last.
+    const SmLimits limits = use_kernel(*k);
+    if (auto* last = dynamic_cast<PtxFrontend*>(running_); last && last != k) use_kernel(*last);
+    return k->fast_forward(limits, sm_count(), functional_memory(), h);
+  } catch (const std::exception& e) {
+    r.refused = e.what();
+  }
+  return r;
+}
+
+const SmLimits& Gpu::use_kernel(PtxFrontend& k) {
   // The kernel's own registers and occupancy.
   for (unsigned s = 0; s < sm_count(); ++s) {
     views_[s]->use(k, 0, 0);
@@ -609,6 +628,11 @@ Occupancy Gpu::switch_to(PtxFrontend& k, const std::function<Occupancy(const SmL
   const SmLimits& limits = sms_[0]->limits();
   for (unsigned s = 0; s < sm_count(); ++s)
     views_[s]->use(k, s * limits.warp_slots(), limits.warp_slots());
+  return limits;
+}
+
+Occupancy Gpu::switch_to(PtxFrontend& k, const std::function<Occupancy(const SmLimits&)>& start) {
+  const SmLimits& limits = use_kernel(k);
   running_ = &k;
   const Occupancy o = start(limits);
   for (auto& sm : sms_) sm->set_occupancy(o);

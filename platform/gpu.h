@@ -105,6 +105,9 @@ public:
   bool hosted() const { return host_ != nullptr; }
   HostInterface& host();
   bool launch(const PtxFrontend::HostLaunch& h, uint32_t kernel);
+  // The same launch on the functional engine alone, at once (no simulated time, no
+  // statistics; PtxFrontend::fast_forward): libgpurf-cudart's launches outside GPURF_TIMED.
+  PtxFrontend::FastForward fast_forward(const PtxFrontend::HostLaunch& h, uint32_t kernel);
 
   // Hosted kernels (docs/vp.md "Host interface"): every .entry of every module loaded, each
   // compiled once at load with its own registers per thread (ptxas's count where known, as
@@ -204,6 +207,7 @@ private:
   // Points the SMs at kernel `k` (its registers, occupancy limits and warp slots), starts it
   // with `start` and records its occupancy: hosted launches and an application's launches.
   Occupancy switch_to(PtxFrontend& k, const std::function<Occupancy(const SmLimits&)>& start);
+  const SmLimits& use_kernel(PtxFrontend& k); // the SMs' registers and limits for `k`
   // An application of several kernels: its next launch on its kernel's front-end; false when
   // none is left.
   bool app_launch(Occupancy& o);

@@ -1,6 +1,6 @@
-// gpurf exec [--platform P] [--out DIR] [-p key=value]... [--quiet] -- PROGRAM ARGS...
-// Puts libgpurf-cudart first in LD_LIBRARY_PATH (as libcudart.so.13), passes the options to it
-// in GPURF_* variables, runs the program and exits with its status (docs/programs.md).
+// gpurf exec [--platform P] [--out DIR] [-p key=value]... [--timed SPEC] [--quiet] -- PROGRAM
+// ARGS... Puts libgpurf-cudart first in LD_LIBRARY_PATH (as libcudart.so.13), passes the options to
+// it in GPURF_* variables, runs the program and exits with its status (docs/programs.md).
 #include "sc_main/exec.h"
 
 #include <cstdlib>
@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cudart/timed.h"
 #include "gpurf/platform/config.h"
 #include "sc_main/names.h"
 #include "sc_main/provenance.h"
@@ -54,7 +55,8 @@ std::string find_program(const std::string& program) {
 
 int exec_main(const std::vector<std::string>& args, const std::vector<std::string>& argv,
               const std::function<void(ConfigNode&)>& validate) {
-  std::string platform = "fermi", out, params;
+  std::string platform = "fermi", out, params, timed;
+  bool timed_given = false;
   std::vector<std::string> overrides;
   bool quiet = false;
   size_t i = 0;
@@ -76,16 +78,24 @@ int exec_main(const std::vector<std::string>& args, const std::vector<std::strin
       overrides.push_back(value(a));
     else if (a == "--quiet")
       quiet = true;
-    else if (!a.empty() && a[0] == '-')
+    else if (a == "--timed") {
+      timed = value(a);
+      timed_given = true;
+      try { // its form here; its kernel names in the program, which knows them
+        cudart::TimedSet::parse(timed, "--timed");
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError("gpurf exec: " + std::string(e.what()));
+      }
+    } else if (!a.empty() && a[0] == '-')
       throw ConfigError("gpurf exec: unknown option '" + a +
-                        "' (options: --platform P, --out DIR, -p key.path=value, --quiet, then "
-                        "-- PROGRAM ARGS...)");
+                        "' (options: --platform P, --out DIR, -p key.path=value, --timed SPEC, "
+                        "--quiet, then -- PROGRAM ARGS...)");
     else
       break; // the program
   }
   if (i >= args.size())
     throw ConfigError("gpurf exec: no program (usage: gpurf exec [--platform P] [--out DIR] "
-                      "[-p key.path=value]... [--quiet] -- PROGRAM ARGS...)");
+                      "[-p key.path=value]... [--timed SPEC] [--quiet] -- PROGRAM ARGS...)");
   const std::string pfile = fs::absolute(platform_path(data_root(), platform)).string();
   ConfigPtr root = load_config(pfile); // a bad file or override: exit 2 before the program runs
   for (const std::string& o : overrides) {
@@ -122,6 +132,7 @@ int exec_main(const std::vector<std::string>& args, const std::vector<std::strin
     prov["platform"]["resolved"] = "platform.yaml";
     prov["program"] = file_facts(fs::absolute(path).string());
     prov["program"]["arguments"] = std::vector<std::string>(prog.begin() + 1, prog.end());
+    if (timed_given) prov["timed"] = timed;
     std::ofstream(out + "/provenance.json") << prov.dump(2) << "\n";
   }
   const char* old = std::getenv("LD_LIBRARY_PATH");
@@ -134,6 +145,7 @@ int exec_main(const std::vector<std::string>& args, const std::vector<std::strin
   else
     ::unsetenv("GPURF_OUT");
   if (quiet) ::setenv("GPURF_QUIET", "1", 1);
+  if (timed_given) ::setenv("GPURF_TIMED", timed.c_str(), 1); // else the environment's, if any
   ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
   std::vector<char*> cargs;
   for (const std::string& a : prog) cargs.push_back(const_cast<char*>(a.c_str()));

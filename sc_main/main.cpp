@@ -69,9 +69,11 @@ const char* kUsage = R"(usage:
                 [--format text|markdown|json]   the kernel's register traffic: operand reads
                                          per register and bank, value lifetimes, widths,
                                          reuse distances (docs/tools.md, docs/workloads.md)
-  gpurf exec [--platform P] [--out DIR] [-p key.path=value]... [--quiet] -- PROGRAM ARGS...
-                                         an unmodified CUDA program (nvcc -cudart shared)
-                                         on a platform (docs/programs.md)
+  gpurf exec [--platform P] [--out DIR] [-p key.path=value]... [--timed SPEC] [--quiet]
+             -- PROGRAM ARGS...         an unmodified CUDA program (nvcc -cudart shared)
+                                         on a platform (docs/programs.md); --timed: the
+                                         launches timed (e.g. 40-,sgemm), the rest
+                                         fast-forwarded
   gpurf --version                   gpurf's and SystemC's versions
   gpurf --list                      every slot and its implementations
   gpurf --list platforms            the platforms in configs/ (--platform NAME takes them)

@@ -754,7 +754,7 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
     const std::vector<std::string> entries = all_entries(s);
     const std::string near = closest(st.kernel, entries);
     fail(*kn, vk + ".kernel",
-         "unknown kernel '" + st.kernel + "'" +
+         no_entry(s, st.kernel) +
              (near.empty() ? "" : "; did you mean '" + near + "'?") + " (kernels of " +
              join(s.ptx_paths) + ": " + join(entries) + ")");
   }
@@ -1009,6 +1009,12 @@ const ptx::Function* find_entry(const LaunchSpec& spec, const std::string& kerne
   return nullptr;
 }
 
+std::string no_entry(const LaunchSpec& spec, const std::string& kernel) {
+  for (const auto& m : spec.modules)
+    if (m->refused.count(kernel)) return m->no_entry(kernel);
+  return "unknown kernel '" + kernel + "'";
+}
+
 std::string block_error(const ptx::Function& f, const std::array<unsigned, 3>& block) {
   // .reqntid: the exact block; .maxntid: at most that many threads; a dimension the directive
   // leaves out is 1.
@@ -1238,7 +1244,7 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
     const std::vector<std::string> entries = s.module->entry_names();
     const std::string near = closest(s.kernel, entries);
     fail(kn, "kernel",
-         "unknown kernel '" + s.kernel + "' in " + s.ptx_path + "; " +
+         s.module->no_entry(s.kernel) + " in " + s.ptx_path + "; " +
              (near.empty() ? "" : "did you mean '" + near + "'? ") +
              "(entries: " + (entries.empty() ? std::string("none") : join(entries)) + ")");
   }

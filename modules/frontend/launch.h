@@ -174,6 +174,8 @@ std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint6
                                  const std::vector<LaunchParam>& params);
 // The .entry `kernel` of the first of spec.modules that has one (nullptr: none).
 const ptx::Function* find_entry(const LaunchSpec& spec, const std::string& kernel);
+// "kernel 'k' cannot be loaded (why)" when a module of `spec` refused it, else "unknown kernel".
+std::string no_entry(const LaunchSpec& spec, const std::string& kernel);
 // Why `block` cannot launch .entry `f` (.reqntid / .maxntid), or "".
 std::string block_error(const ptx::Function& f, const std::array<unsigned, 3>& block);
 

@@ -573,6 +573,13 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
                                     const HostLaunch& h) {
   mem_ = &mem;
   adaptor_ = std::make_unique<MemAdaptor>(mem);
+  host_shape(mem, h);
+  load_module();      // once: the module's variables keep their values from kernel to kernel
+  retired_ = issued_; // a failed launch's instructions were drained, not retired here
+  return launch(limits, sms);
+}
+
+void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   uint64_t threads = 1, ctas = 1;
   for (unsigned d = 0; d < 3; ++d) {
     if (!h.grid[d] || !h.block[d])
@@ -593,9 +600,91 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   use_allocations(h.allocations);
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
-  load_module();      // once: the module's variables keep their values from kernel to kernel
-  retired_ = issued_; // a failed launch's instructions were drained, not retired here
-  return launch(limits, sms);
+}
+
+PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsigned sms,
+                                                   IFunctionalMemory& mem, const HostLaunch& h) {
+  FastForward r;
+  MemAdaptor adaptor(mem);
+  std::unique_ptr<ptx::Kernel> k;
+  // What start_hosted() and launch() check before the first CTA: the same refusals.
+  try {
+    host_shape(mem, h);
+    const bool init = !*module_loaded_; // the module's variables get their values once
+    try {
+      k = std::make_unique<ptx::Kernel>(module(), launch_.kernel, config(init), params_, adaptor);
+    } catch (const ptx::SharedMemoryError& e) {
+      throw ConfigError(
+          shared_memory_error(e.static_bytes, ptx::kMaxSharedBytes, "gpurf's limit per CTA"));
+    } catch (const ptx::RuntimeError& e) {
+      throw WorkloadError(e.what());
+    }
+    *module_loaded_ = true;
+    add_variable_allocations(*k, allocations_);
+    if (k->shared_bytes() > limits.shared_bytes)
+      throw ConfigError(shared_memory_error(k->static_shared_bytes(), limits.shared_bytes,
+                                            "the platform's sm.shared_bytes"));
+    const Occupancy occ =
+        occupancy(limits, launch_.kernel, k->warps_per_cta(), k->shared_bytes(), k->num_ctas());
+    if (launch_.cooperative) start_cooperative(k->num_ctas(), occ.ctas, std::max(1u, sms), adaptor);
+  } catch (const std::exception& e) {
+    r.refused = e.what();
+    return r;
+  }
+  // CTAs one after another; a CTA's warps each run until they wait at a barrier, end, or have
+  // run a slice (warps that wait for each other through memory go on). The progress bound
+  // stops a kernel that cannot end, as the timed run's does.
+  constexpr unsigned kSlice = 256;
+  LoopWatch watch(options_.progress_bound);
+  ptx::StepResult s;
+  s.values = false;
+  const unsigned ctas = k->num_ctas();
+  // A cooperative grid's CTAs all at once (a CTA at grid.sync() waits for every other).
+  const unsigned group = launch_.cooperative ? ctas : 1;
+  try {
+    for (unsigned c = 0; c < ctas; c += group) {
+      std::vector<unsigned> handles, ws;
+      for (unsigned i = c; i < c + group && i < ctas; ++i) {
+        handles.push_back(k->launch_cta(i));
+        for (unsigned w : k->cta_warps(handles.back())) ws.push_back(w);
+      }
+      auto done = [&] {
+        for (unsigned h : handles)
+          if (!k->cta_done(h)) return false;
+        return true;
+      };
+      while (!done()) {
+        bool stepped = false;
+        for (unsigned w : ws)
+          for (unsigned n = 0; n < kSlice; ++n) {
+            const ptx::Peek p = k->peek(w);
+            if (p.state != ptx::Peek::State::Ready) break;
+            const InstInfo& info = info_[pc_of(p)];
+            k->step(w, s);
+            stepped = true;
+            watch.executed(LoopWatch::progress_of(info));
+            if (watch.over_bound()) {
+              std::map<unsigned, unsigned> at;
+              for (unsigned v : ws)
+                if (const ptx::Peek q = k->peek(v); q.state == ptx::Peek::State::Ready)
+                  ++at[info_[pc_of(q)].ptx_line];
+              throw WorkloadError(
+                  runaway_message(at, watch.since_global(), "CTA " + std::to_string(c) + ": "));
+            }
+          }
+        if (interrupt_requested()) throw WorkloadError("interrupted");
+        if (!stepped) // the engine releases barriers: no warp ready is a deadlock it names
+          throw WorkloadError("CTA " + std::to_string(c) + ": no warp can go on");
+      }
+      for (unsigned h : handles) k->release_cta(h);
+    }
+  } catch (const ptx::RuntimeError& e) {
+    r.error = e.what();
+  } catch (const WorkloadError& e) {
+    r.error = e.what();
+  }
+  r.warp_instructions = k->instructions_executed();
+  return r;
 }
 
 ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
@@ -622,13 +711,13 @@ void PtxFrontend::use_allocations(const ptx::Allocations* given) {
   allocations_ = given ? *given : ptx::Allocations{};
 }
 
-void PtxFrontend::add_variable_allocations() {
+void PtxFrontend::add_variable_allocations(const ptx::Kernel& k, ptx::Allocations& a) const {
   for (const ptx::VarDecl& v : module().vars)
     if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
-      allocations_.add(kernel_->symbol_address(v.name), v.size, "variable '" + v.name + "'");
+      a.add(k.symbol_address(v.name), v.size, "variable '" + v.name + "'");
   if (launch_.cooperative)
-    allocations_.add(options_.window_base + kGridWorkspace, kGridWorkspaceBytes,
-                     "the cooperative launch's grid workspace");
+    a.add(options_.window_base + kGridWorkspace, kGridWorkspaceBytes,
+          "the cooperative launch's grid workspace");
 }
 
 void PtxFrontend::load_module() {
@@ -678,7 +767,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(e.what());
   }
-  add_variable_allocations(); // before any access: the profile below runs the kernel
+  add_variable_allocations(*kernel_, allocations_);  // before any access: the profile runs it
   if (kernel_->shared_bytes() > limits.shared_bytes) // before occupancy(), which names no file
     throw ConfigError(shared_memory_error(kernel_->static_shared_bytes(), limits.shared_bytes,
                                           "the platform's sm.shared_bytes"));
@@ -687,7 +776,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   const Occupancy occ =
       occupancy(limits, launch_.kernel, warps_per_cta_, kernel_->shared_bytes(), total_ctas_);
   sms = std::max(1u, sms);
-  if (launch_.cooperative) start_cooperative(occ.ctas, sms);
+  if (launch_.cooperative) start_cooperative(total_ctas_, occ.ctas, sms, *adaptor_);
 
   if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
 
@@ -711,21 +800,22 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   return occ;
 }
 
-void PtxFrontend::start_cooperative(unsigned ctas_per_sm, unsigned sms) {
+void PtxFrontend::start_cooperative(uint64_t ctas, unsigned ctas_per_sm, unsigned sms,
+                                    ptx::GlobalMemory& mem) {
   // CUDA refuses a cooperative grid larger than the occupancy (cudaOccupancyMaxActiveBlocks-
   // PerMultiprocessor) times the SMs: a CTA waiting at grid.sync() for one that cannot start
   // would wait for ever.
-  if (uint64_t(total_ctas_) > uint64_t(ctas_per_sm) * sms)
+  if (ctas > uint64_t(ctas_per_sm) * sms)
     throw ConfigError(
         (launch_.shared_bytes_where.empty() ? launch_.file : launch_.shared_bytes_where) +
-        ": kernel '" + launch_.kernel + "': cooperative launch of " + std::to_string(total_ctas_) +
+        ": kernel '" + launch_.kernel + "': cooperative launch of " + std::to_string(ctas) +
         " CTAs: at most " + std::to_string(uint64_t(ctas_per_sm) * sms) + " can be resident (" +
         std::to_string(ctas_per_sm) + " per SM x " + std::to_string(sms) +
         " SMs; CUDA: cudaErrorCooperativeLaunchTooLarge)");
   // The workspace as the driver leaves it: its size, and the barrier's count at 0 (the grid
   // barrier flips bit 31 of it once every CTA arrived; the low bits must start clear).
   const uint32_t ws[2] = {uint32_t(kGridWorkspaceBytes), 0};
-  adaptor_->write(options_.window_base + kGridWorkspace, ws, sizeof ws);
+  mem.write(options_.window_base + kGridWorkspace, ws, sizeof ws);
 }
 
 std::string PtxFrontend::shared_memory_error(uint64_t static_bytes, uint64_t limit,

@@ -164,6 +164,18 @@ public:
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
+  // The launch start_hosted() would start, run on the functional engine alone (libgpurf-cudart's
+  // fast-forward, GPURF_TIMED): the same parameters, memory checks, printf and assert, on
+  // `mem` (the bytes the timed model uses), CTAs one after another (a cooperative grid's
+  // together, each given the grid workspace, every CTA resident or refused); the timing state (the
+  // running launch, statistics) is left alone. `refused`: what start_hosted() would have
+  // refused (nothing ran); `error`: why the kernel failed.
+  struct FastForward {
+    std::string refused, error;
+    uint64_t warp_instructions = 0;
+  };
+  FastForward fast_forward(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                           const HostLaunch& h);
   // Another kernel of the same module (hosted: one front-end per kernel): the module's
   // variables get their initial values once, at the first launch of any of its kernels.
   void share_module(const PtxFrontend& other) { module_loaded_ = other.module_loaded_; }
@@ -402,7 +414,9 @@ private:
   ptx::Allocations allocations_, buffer_allocations_; // the launch's; the file's buffers
   bool unchecked_ = false;
   void use_allocations(const ptx::Allocations* given); // a launch's (null: unchecked)
-  void add_variable_allocations();                     // the module's, once kernel_ is built
+  // The module's variables, placed by `k`, to `a`.
+  void add_variable_allocations(const ptx::Kernel& k, ptx::Allocations& a) const;
+  void host_shape(IFunctionalMemory& mem, const HostLaunch& h); // start_hosted's launch_
   std::unique_ptr<ptx::Kernel> kernel_;
   // The engine's report of the instruction just run, kept so that its vectors are not
   // reallocated per instruction.
@@ -420,7 +434,7 @@ private:
   // key, the static and dynamic parts and the limit (thrown as a ConfigError: exit 2).
   // A cooperative launch: refused unless every CTA is resident at once; the grid workspace
   // reset.
-  void start_cooperative(unsigned ctas_per_sm, unsigned sms);
+  void start_cooperative(uint64_t ctas, unsigned ctas_per_sm, unsigned sms, ptx::GlobalMemory& mem);
   std::string shared_memory_error(uint64_t static_bytes, uint64_t limit,
                                   const std::string& what) const;
   unsigned sm_warps_ = 0; // warp slots per SM

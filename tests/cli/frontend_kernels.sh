@@ -11,12 +11,14 @@
 #    value in the same warp slot unless the CTA's registers start at 0.
 #  - sync_red: __syncthreads_count/_and/_or (bar.red), with a partial warp and more CTAs
 #    than warp slots.
+#  - half_ops: f16 add, mul, fma, neg, max, cvt.rz and setp (cuda_fp16.h intrinsics) on
+#    16-bit registers; expected outputs from gen_half.py.
 source "$(dirname "$0")/lib.sh" "$@"
 D="$SRC/tests/cli/data"
 n=0
 for platform in "$SRC"/configs/*.yaml; do
   p=$(basename "$platform" .yaml)
-  for k in debug_loop debug_call undef sync_red; do
+  for k in debug_loop debug_call undef sync_red half_ops; do
     n=$((n + 1))
     if ! "$GPURF" run --platform "$platform" --workload "$D/$k.yaml" --out "$TMP/$p-$k" \
       >"$TMP/out" 2>"$TMP/err"; then
@@ -30,7 +32,7 @@ r = json.load(open(sys.argv[1]))
 k, warnings = sys.argv[2], int(sys.argv[3])
 assert r["verified"] is True and r["outputs_checked"] is True, r
 assert r["operands_checked"] > 0, r
-if k != "sync_red":  # per warp: debug_loop's loop entry, debug_call's first call; undef: CTA
+if k not in ("sync_red", "half_ops"):  # per warp: debug_loop's loop entry, debug_call's first call; undef: CTA
     least = {"debug_loop": 125, "debug_call": 96, "undef": 64}[k]
     assert r["undefined_reads"] >= least, r["undefined_reads"]
     assert warnings == 1, warnings

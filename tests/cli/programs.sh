@@ -202,6 +202,14 @@ sed -e '/^cooperative:/d' -e "s|grid_sync\.|$BIN/grid_sync.|g" "$BIN/grid_sync.y
   fail "grid_sync.yaml without cooperative: ran"
 grep -q "trap: the kernel aborted" "$TMP/coop-plain.out" ||
   fail "grid_sync.yaml without cooperative: no trap: $(tail -c 400 "$TMP/coop-plain.out")"
+# Fast-forwarded (GPURF_TIMED=none), a cooperative launch's CTAs run together: grid_sync
+# prints PASS, its two cooperative launches fast-forwarded, the third traps as when timed.
+GPURF_TIMED=none "$GPURF" exec --platform "$plat" -- "$BIN/grid_sync" >"$TMP/coop-ff.out" 2>"$TMP/coop-ff.err" ||
+  fail "grid_sync fast-forwarded: exit $?: $(tail -c 400 "$TMP/coop-ff.err")"
+grep -qx PASS "$TMP/coop-ff.out" || fail "grid_sync fast-forwarded: no PASS: $(tail -c 400 "$TMP/coop-ff.out")"
+[ "$(grep -c 'fast-forwarded, [0-9]* warp instructions$' "$TMP/coop-ff.err")" -eq 2 ] &&
+  grep -q "fast-forwarded, .*FAILED: .*trap: the kernel aborted" "$TMP/coop-ff.err" ||
+  fail "grid_sync fast-forwarded: not 2 launches then the trap: $(grep '^gpurf: launch' "$TMP/coop-ff.err" | cut -c1-200)"
 # gpurf compare reads a program's results (summary.json: a row per kernel).
 "$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again" --stats cycles >"$TMP/compare.out" 2>&1 ||
   fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"

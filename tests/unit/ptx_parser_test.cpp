@@ -12,9 +12,12 @@ using ptxtest::data_module;
 
 namespace {
 
+// The file's error, or the first function it refused (a body gpurf cannot read refuses only
+// that function).
 std::string parse_error(const std::string& text, const std::string& file = "t.ptx") {
   try {
-    parse_ptx(text, file);
+    const Module m = parse_ptx(text, file);
+    if (!m.refused.empty()) return m.refused.begin()->second;
   } catch (const ParseError& e) {
     return e.what();
   }
@@ -116,8 +119,8 @@ TEST(PtxParser, ErrorsNameFileAndLine) {
   EXPECT_EQ(e, "t.ptx:10: undefined label '$L_nowhere'") << e;
   e = parse_error(kernel("add.s32 %r1, %r2;"));
   EXPECT_EQ(e, "t.ptx:10: 'add.s32' expects 2 source operands, got 1") << e;
-  e = parse_error(kernel("add.f16 %r1, %r2, %r3;"));
-  EXPECT_NE(e.find("t.ptx:10: type '.f16' is not supported"), std::string::npos) << e;
+  e = parse_error(kernel("add.e4m3 %r1, %r2, %r3;"));
+  EXPECT_NE(e.find("t.ptx:10: type '.e4m3' is not supported"), std::string::npos) << e;
   e = parse_error(kernel("ld.global.u32 %r1, %rd1;"));
   EXPECT_EQ(e, "t.ptx:10: expected an address [..] operand in 'ld.global.u32'") << e;
   e = parse_error(kernel("add.s32.bogus %r1, %r2, %r3;"));
@@ -132,6 +135,27 @@ TEST(PtxParser, ErrorsNameFileAndLine) {
   e = parse_error(kernel("@%r1 ret;"));
   EXPECT_EQ(e, "t.ptx:10: guard '%r1' is not a predicate") << e;
   EXPECT_THROW(parse_ptx_file("/nonexistent/x.ptx"), ParseError);
+}
+
+TEST(PtxParser, ABodyItCannotReadRefusesOnlyThatFunctionAndItsCallers) {
+  const std::string text = std::string(kHeader) +
+                           ".func bad()\n{\n  frobnicate;\n  ret;\n}\n"      // lines 4-8
+                           ".func mid()\n{\n  call.uni bad, ();\n  ret;\n}\n" // lines 9-13
+                           ".visible .entry uses()\n{\n  call.uni mid, ();\n  ret;\n}\n"
+                           ".visible .entry good(.param .u64 p)\n{\n  { ret; }\n}\n";
+  const Module m = parse_ptx(text, "t.ptx");
+  EXPECT_EQ(m.entry_names(), std::vector<std::string>{"good"});
+  ASSERT_EQ(m.refused.size(), 3u);
+  EXPECT_EQ(m.refused.at("bad"), "t.ptx:6: unsupported PTX instruction 'frobnicate'");
+  EXPECT_EQ(m.refused.at("mid"), "t.ptx:11: calls 'bad', which is not loaded: " +
+                                     m.refused.at("bad"));
+  EXPECT_EQ(m.refused.at("uses").rfind("t.ptx:16: calls 'mid'", 0), 0u) << m.refused.at("uses");
+  EXPECT_EQ(m.no_entry("uses"), "kernel 'uses' cannot be loaded (" + m.refused.at("uses") + ")");
+  EXPECT_EQ(m.no_entry("nosuch"), "unknown kernel 'nosuch'");
+  ASSERT_NE(m.find_function("good"), nullptr);
+  EXPECT_EQ(m.find_function("good")->instrs.size(), 1u); // parsing went on after the bad body
+  // A module-scope error still refuses the file.
+  EXPECT_THROW(parse_ptx(text + ".bogus 3;\n", "t.ptx"), ParseError);
 }
 
 TEST(PtxParser, DirectivesCommentsAndScopes) {

@@ -106,7 +106,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
   if (ei < 0 || !m.functions[size_t(ei)].is_entry || !m.functions[size_t(ei)].has_body) {
     std::string names;
     for (const auto& n : m.entry_names()) names += (names.empty() ? "" : ", ") + n;
-    throw CompileError("unknown kernel '" + entry + "'; entries: " + names);
+    throw CompileError(m.no_entry(entry) + "; entries: " + names);
   }
   k.entry = &m.functions[size_t(ei)];
   k.funcs.resize(m.functions.size());

@@ -1,5 +1,6 @@
 #include "gpurf/modules/frontend/ptx/engine.h"
 #include "gpurf/modules/frontend/ptx/device_output.h"
+#include "gpurf/modules/frontend/ptx/half.h"
 
 #include <algorithm>
 #include <cfenv>
@@ -848,6 +849,7 @@ struct Kernel::Impl {
   // ------------------------------------------------------------------ step
   void step(unsigned wid, StepResult& out);
   void exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  void exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec);
   void normalize(WarpState& w);
@@ -865,7 +867,7 @@ const Function& Kernel::find_entry(const Module& m, const std::string& name) {
     if (f.name == name && f.is_entry && f.has_body) return f;
   std::string list;
   for (const auto& n : m.entry_names()) list += (list.empty() ? "" : ", ") + n;
-  throw RuntimeError("unknown kernel '" + name + "' in " + m.filename +
+  throw RuntimeError(m.no_entry(name) + " in " + m.filename +
                      "; entries: " + (list.empty() ? "(none)" : list));
 }
 
@@ -1214,8 +1216,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
   out.exec_mask = exec;
 
   // source values
-  out.reads.resize(fi.reads[pc].size());
-  for (size_t i = 0; i < fi.reads[pc].size(); ++i) {
+  out.reads.resize(out.values ? fi.reads[pc].size() : 0);
+  for (size_t i = 0; i < out.reads.size(); ++i) {
     unsigned r = fi.reads[pc][i];
     out.reads[i].vreg = r;
     std::memcpy(out.reads[i].v.data(), &fr->regs[size_t(r) * kWarpLanes], 8 * kWarpLanes);
@@ -1223,8 +1225,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
 
   const std::vector<unsigned>& writes = fi.writes[pc];
   auto report_writes = [&](Frame& frm) {
-    out.writes.resize(writes.size());
-    for (size_t i = 0; i < writes.size(); ++i) {
+    out.writes.resize(out.values ? writes.size() : 0);
+    for (size_t i = 0; i < out.writes.size(); ++i) {
       unsigned r = writes[i];
       out.writes[i].vreg = r;
       std::memcpy(out.writes[i].v.data(), &frm.regs[size_t(r) * kWarpLanes], 8 * kWarpLanes);
@@ -1549,6 +1551,43 @@ uint32_t prmt(uint32_t a, uint32_t b, uint32_t c, PrmtMode m) {
   return r;
 }
 
+// A float comparison of setp (ordered, unordered, num/nan); -1 for an integer-only CmpOp.
+int float_compare(CmpOp c, double a, double b) {
+  const bool un = std::isnan(a) || std::isnan(b);
+  switch (c) {
+  case CmpOp::EQ:
+    return !un && a == b;
+  case CmpOp::NE:
+    return !un && a != b;
+  case CmpOp::LT:
+    return !un && a < b;
+  case CmpOp::LE:
+    return !un && a <= b;
+  case CmpOp::GT:
+    return !un && a > b;
+  case CmpOp::GE:
+    return !un && a >= b;
+  case CmpOp::EQU:
+    return un || a == b;
+  case CmpOp::NEU:
+    return un || a != b;
+  case CmpOp::LTU:
+    return un || a < b;
+  case CmpOp::LEU:
+    return un || a <= b;
+  case CmpOp::GTU:
+    return un || a > b;
+  case CmpOp::GEU:
+    return un || a >= b;
+  case CmpOp::NUM:
+    return !un;
+  case CmpOp::NaN:
+    return un;
+  default:
+    return -1;
+  }
+}
+
 // Float → integer conversion with PTX rounding and saturation (NaN → 0).
 uint64_t f2i(double v, Round r, Type dt) {
   const unsigned bits = type_bits(dt);
@@ -1590,6 +1629,21 @@ int clz64(uint64_t v, unsigned bits) {
 void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
                            StepResult& out) {
   const Type t = in.type;
+  if (type_is_half(t) || type_is_half(in.type2)) switch (in.op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Fma:
+    case Op::Neg:
+    case Op::Abs:
+    case Op::Min:
+    case Op::Max:
+    case Op::Setp:
+    case Op::Cvt:
+      return exec_half(w, fr, in, exec);
+    default: // moves, selects, loads and stores: bits
+      break;
+    }
   const unsigned B = type_bits(t);
   const uint64_t M = bitmask(B);
   const bool S = type_is_signed(t);
@@ -2116,53 +2170,9 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       bool r;
       if (f32 || f64) {
         double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
-        bool un = std::isnan(a) || std::isnan(b);
-        switch (in.cmp) {
-        case CmpOp::EQ:
-          r = !un && a == b;
-          break;
-        case CmpOp::NE:
-          r = !un && a != b;
-          break;
-        case CmpOp::LT:
-          r = !un && a < b;
-          break;
-        case CmpOp::LE:
-          r = !un && a <= b;
-          break;
-        case CmpOp::GT:
-          r = !un && a > b;
-          break;
-        case CmpOp::GE:
-          r = !un && a >= b;
-          break;
-        case CmpOp::EQU:
-          r = un || a == b;
-          break;
-        case CmpOp::NEU:
-          r = un || a != b;
-          break;
-        case CmpOp::LTU:
-          r = un || a < b;
-          break;
-        case CmpOp::LEU:
-          r = un || a <= b;
-          break;
-        case CmpOp::GTU:
-          r = un || a > b;
-          break;
-        case CmpOp::GEU:
-          r = un || a >= b;
-          break;
-        case CmpOp::NUM:
-          r = !un;
-          break;
-        case CmpOp::NaN:
-          r = un;
-          break;
-        default:
-          fail(w, int(l), "invalid float comparison");
-        }
+        const int c = float_compare(in.cmp, a, b);
+        if (c < 0) fail(w, int(l), "invalid float comparison");
+        r = c;
       } else {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
         int64_t sa = sext(a, B), sb = sext(b, B);
@@ -2480,6 +2490,152 @@ FunctionalStats run_functional(const Module& m, const std::string& entry, const 
   }
   st.warp_instructions = k.instructions_executed();
   return st;
+}
+
+// f16/bf16 arithmetic, comparisons and conversions (half.h: each result the exact one rounded
+// once). An x2 operand is two independent values, the low half first; setp.x2 writes the low
+// half's comparison to p and the high half's to q (the ISA's pseudo-code).
+void Kernel::Impl::exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec) {
+  namespace H = half;
+  const Type t = in.type, st = in.type2;
+  auto format = [](Type x) { return x == Type::BF16 || x == Type::BF16X2 ? H::kBF16 : H::kF16; };
+  const bool pair = t == Type::F16X2 || t == Type::BF16X2;
+  const H::Format f = format(t);
+  const H::Mode mode = in.rnd == Round::RZ   ? H::Mode::RZ
+                       : in.rnd == Round::RM ? H::Mode::RM
+                       : in.rnd == Round::RP ? H::Mode::RP
+                                             : H::Mode::RN;
+  auto result = [&](uint16_t h, H::Format ff) { // the result modifiers
+    if (in.sat) h = H::saturate(h, ff);
+    if (in.relu) h = H::relu(h, ff);
+    if (in.satfinite) h = H::satfinite(h, ff);
+    return h;
+  };
+  for (unsigned l = 0; l < kWarpLanes; ++l) {
+    if (!(exec >> l & 1)) continue;
+    // A source as bits of `tt`; a float literal is rounded to the half format.
+    auto src = [&](unsigned i, Type tt) -> uint64_t {
+      const Operand& o = in.src[i];
+      if (o.kind == Operand::Kind::Imm && o.imm_kind != Operand::ImmKind::Int && type_is_half(tt)) {
+        const double v = o.imm_kind == Operand::ImmKind::F32 ? as_f32(o.imm) : as_f64(o.imm);
+        const uint64_t h = H::round(v, format(tt), H::Mode::RN);
+        return tt == Type::F16X2 || tt == Type::BF16X2 ? h | h << 16 : h;
+      }
+      return rd(w, fr, o, l, tt);
+    };
+    auto half_of = [&](uint64_t v, unsigned k) {
+      const uint16_t h = uint16_t(v >> (16 * k));
+      return in.ftz ? H::flush(h, f) : h;
+    };
+    switch (in.op) {
+    case Op::Setp: {
+      const uint64_t a = src(0, t), b = src(1, t);
+      bool r[2] = {false, false};
+      for (unsigned k = 0; k < (pair ? 2u : 1u); ++k) {
+        const int c =
+            float_compare(in.cmp, H::to_double(half_of(a, k), f), H::to_double(half_of(b, k), f));
+        if (c < 0) fail(w, int(l), "invalid float comparison");
+        r[k] = c;
+      }
+      bool p = r[0], q = pair ? r[1] : !r[0];
+      if (in.bop != BoolOp::None) {
+        const bool c = rd(w, fr, in.src[2], l, Type::Pred) & 1;
+        auto comb = [&](bool x) {
+          return in.bop == BoolOp::And ? x && c : in.bop == BoolOp::Or ? x || c : x != c;
+        };
+        p = comb(p);
+        q = comb(q);
+      }
+      wr(w, fr, in.dst[0], l, p, Type::Pred);
+      if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, q, Type::Pred);
+      break;
+    }
+    case Op::Cvt: {
+      if (type_is_half(t)) { // to f16/bf16 (x2: the first source into the high half)
+        uint64_t r = 0;
+        const unsigned n = unsigned(in.src.size());
+        for (unsigned i = 0; i < n; ++i) {
+          const uint64_t a = src(i, st);
+          double hi = 0, lo = 0;
+          if (type_is_half(st)) {
+            hi = H::to_double(half_of(a, 0), format(st));
+            if (in.rnd == Round::RNI || in.rnd == Round::RZI || in.rnd == Round::RMI ||
+                in.rnd == Round::RPI) // round to an integral value (exact in the format)
+              hi = in.rnd == Round::RNI   ? std::nearbyint(hi)
+                   : in.rnd == Round::RZI ? std::trunc(hi)
+                   : in.rnd == Round::RMI ? std::floor(hi)
+                                          : std::ceil(hi);
+          } else if (st == Type::F32) {
+            const float x = as_f32(a);
+            hi = in.ftz ? ftz(x) : x;
+          } else if (st == Type::F64) {
+            hi = as_f64(a);
+          } else { // an integer: a long double holds any 64-bit one; split into two doubles
+            const unsigned sb = type_bits(st);
+            const long double v =
+                type_is_signed(st) ? (long double)sext(a, sb) : (long double)(a & bitmask(sb));
+            hi = double(v);
+            lo = double(v - (long double)hi);
+          }
+          const uint16_t h = result(H::round(hi, lo, f, mode), f);
+          r |= uint64_t(h) << (16 * (n - 1 - i));
+        }
+        wr(w, fr, in.dst[0], l, r, t);
+        break;
+      }
+      // From f16/bf16 to f32, f64 (exact) or an integer.
+      const double x = H::to_double(half_of(src(0, st), 0), format(st));
+      uint64_t r;
+      if (t == Type::F32)
+        r = res32(float(x), false, in.sat);
+      else if (t == Type::F64)
+        r = res64(x, in.sat);
+      else {
+        RoundScope rs(Round::RN); // f2i's nearbyint
+        r = f2i(x, in.rnd, t);
+        if (type_is_signed(t)) r = uint64_t(sext(r, type_bits(t)));
+      }
+      wr(w, fr, in.dst[0], l, r, t);
+      break;
+    }
+    default: { // add, sub, mul, fma, neg, abs, min, max
+      const unsigned n = unsigned(in.src.size());
+      const uint64_t a = src(0, t), b = n > 1 ? src(1, t) : 0, c = n > 2 ? src(2, t) : 0;
+      uint64_t r = 0;
+      for (unsigned k = 0; k < (pair ? 2u : 1u); ++k) {
+        const uint16_t x = half_of(a, k), y = half_of(b, k);
+        uint16_t h;
+        switch (in.op) {
+        case Op::Add:
+          h = H::arith(H::Op::Add, x, y, f, mode);
+          break;
+        case Op::Sub:
+          h = H::arith(H::Op::Sub, x, y, f, mode);
+          break;
+        case Op::Mul:
+          h = H::arith(H::Op::Mul, x, y, f, mode);
+          break;
+        case Op::Fma:
+          h = H::fma(x, y, half_of(c, k), f, mode);
+          break;
+        case Op::Neg:
+          h = uint16_t(x ^ f.sign_bit());
+          break;
+        case Op::Abs:
+          h = uint16_t(x & ~f.sign_bit());
+          break;
+        default:
+          h = H::min_max(in.op == Op::Max, x, y, f, in.nan);
+          break;
+        }
+        if (in.ftz) h = H::flush(h, f);
+        r |= uint64_t(result(h, f)) << (16 * k);
+      }
+      wr(w, fr, in.dst[0], l, r, t);
+      break;
+    }
+    }
+  }
 }
 
 } // namespace gpurf::ptx

@@ -34,6 +34,14 @@ const char* type_name(Type t) {
     return "f32";
   case Type::F64:
     return "f64";
+  case Type::F16:
+    return "f16";
+  case Type::F16X2:
+    return "f16x2";
+  case Type::BF16:
+    return "bf16";
+  case Type::BF16X2:
+    return "bf16x2";
   case Type::Pred:
     return "pred";
   }
@@ -119,6 +127,12 @@ std::vector<std::string> Module::entry_names() const {
   return r;
 }
 
+std::string Module::no_entry(const std::string& name) const {
+  const auto it = refused.find(name);
+  return it == refused.end() ? "unknown kernel '" + name + "'"
+                             : "kernel '" + name + "' cannot be loaded (" + it->second + ")";
+}
+
 static void collect_regs(const Operand& o, std::vector<unsigned>& out) {
   switch (o.kind) {
   case Operand::Kind::Reg:
@@ -189,7 +203,7 @@ OpTraits op_traits(const Instr& in) {
   using gpurf::OpClass;
   OpTraits t;
   const bool f64 = in.type == Type::F64;
-  const bool f32 = in.type == Type::F32;
+  const bool f32 = in.type == Type::F32 || type_is_half(in.type); // f16: the FMA pipe's
   // By operand type: integer, f32 or f64 variant of a class.
   auto by_type = [&](OpClass i, OpClass f, OpClass d) { return f64 ? d : f32 ? f : i; };
   OpClass& c = t.op_class;

@@ -51,6 +51,10 @@ enum class Type : uint8_t {
   S64,
   F32,
   F64,
+  F16,    // binary16 (modules/frontend/ptx/half.h)
+  F16X2,  // two f16 in 32 bits, low half first
+  BF16,   // bfloat16
+  BF16X2, // two bf16
   Pred,
 };
 // Inline: the engine asks these per lane and operand.
@@ -63,11 +67,15 @@ inline unsigned type_bits(Type t) { // Pred: 1, None: 0
   case Type::B16:
   case Type::U16:
   case Type::S16:
+  case Type::F16:
+  case Type::BF16:
     return 16;
   case Type::B32:
   case Type::U32:
   case Type::S32:
   case Type::F32:
+  case Type::F16X2:
+  case Type::BF16X2:
     return 32;
   case Type::B64:
   case Type::U64:
@@ -83,6 +91,9 @@ inline unsigned type_bits(Type t) { // Pred: 1, None: 0
 }
 inline unsigned type_bytes(Type t) { return t == Type::Pred ? 1 : type_bits(t) / 8; }
 inline bool type_is_float(Type t) { return t == Type::F32 || t == Type::F64; }
+inline bool type_is_half(Type t) { // f16, bf16 and their pairs
+  return t == Type::F16 || t == Type::F16X2 || t == Type::BF16 || t == Type::BF16X2;
+}
 inline bool type_is_signed(Type t) { // S8..S64 only
   return t == Type::S8 || t == Type::S16 || t == Type::S32 || t == Type::S64;
 }
@@ -332,6 +343,7 @@ struct Instr {
   Type type2 = Type::None; // second type: cvt source type, slct selector type, setp: unused
   Round rnd = Round::None;
   bool ftz = false, sat = false;
+  bool relu = false, satfinite = false, nan = false; // f16/bf16: .relu, .satfinite; min/max .NaN
   bool cc = false;             // .cc: writes the carry flag (add.cc, sub.cc, mad.lo.cc, addc.cc..)
   bool uni = false;            // bra.uni / call.uni
   MulMode mul = MulMode::None; // mul/mad .lo/.hi/.wide (mul24/mad24 .lo/.hi)
@@ -393,12 +405,19 @@ struct Module {
   unsigned address_size = 64;
   std::vector<VarDecl> vars; // module-scope .global/.const/.shared declarations
   std::vector<Function> functions;
+  // Functions whose body gpurf cannot load (an instruction or type it does not support, a
+  // syntax error), by name: "file:line: why". They stay declarations without a body; the
+  // module's other functions load, and a function calling one is refused with it.
+  std::map<std::string, std::string> refused;
 
   // Lookup by name (nullptr / -1 if absent).
   const Function* find_function(const std::string& name) const;
   int function_index(const std::string& name) const;
   int var_index(const std::string& name) const;
   std::vector<std::string> entry_names() const;
+  // "kernel 'k' cannot be loaded (file:line: why)" for a refused function, else "unknown
+  // kernel 'k'".
+  std::string no_entry(const std::string& name) const;
 };
 
 // ---------------------------------------------------------------------------------------------

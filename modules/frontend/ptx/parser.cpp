@@ -125,10 +125,11 @@ std::vector<Tok> lex(const std::string& t, const std::string& file) {
 
 bool type_from_name(const std::string& m, Type& t) {
   static const std::unordered_map<std::string, Type> tab = {
-      {"b8", Type::B8},   {"b16", Type::B16}, {"b32", Type::B32},  {"b64", Type::B64},
-      {"u8", Type::U8},   {"u16", Type::U16}, {"u32", Type::U32},  {"u64", Type::U64},
-      {"s8", Type::S8},   {"s16", Type::S16}, {"s32", Type::S32},  {"s64", Type::S64},
-      {"f32", Type::F32}, {"f64", Type::F64}, {"pred", Type::Pred}};
+      {"b8", Type::B8},       {"b16", Type::B16},   {"b32", Type::B32},      {"b64", Type::B64},
+      {"u8", Type::U8},       {"u16", Type::U16},   {"u32", Type::U32},      {"u64", Type::U64},
+      {"s8", Type::S8},       {"s16", Type::S16},   {"s32", Type::S32},      {"s64", Type::S64},
+      {"f32", Type::F32},     {"f64", Type::F64},   {"pred", Type::Pred},    {"f16", Type::F16},
+      {"f16x2", Type::F16X2}, {"bf16", Type::BF16}, {"bf16x2", Type::BF16X2}};
   auto it = tab.find(m);
   if (it == tab.end()) return false;
   t = it->second;
@@ -136,8 +137,8 @@ bool type_from_name(const std::string& m, Type& t) {
 }
 
 bool unsupported_type_name(const std::string& m) {
-  static const char* const names[] = {"f16",    "f16x2",  "bf16", "bf16x2", "e4m3", "e5m2", "tf32",
-                                      "e4m3x2", "e5m2x2", "b128", "f8x2",   "s4",   "u4"};
+  static const char* const names[] = {"e4m3", "e5m2", "tf32", "e4m3x2", "e5m2x2",
+                                      "b128", "f8x2", "s4",   "u4"};
   for (const char* n : names)
     if (m == n) return true;
   return false;
@@ -326,8 +327,21 @@ struct Parser {
       vis = ext = weak = false;
     }
     (void)weak;
+    // A caller of a refused function is refused too, until none is left.
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (const auto& pc : pending_calls) {
+        Function& f = mod.functions[pc.fn];
+        const std::string& callee = f.instrs.empty() ? "" : f.instrs[pc.instr].callee_name;
+        if (!f.has_body || !mod.refused.count(callee)) continue;
+        refuse(f, fmt_err(file, pc.line,
+                          "calls '" + callee + "', which is not loaded: " + mod.refused[callee]));
+        changed = true;
+      }
+    }
     // resolve calls
     for (const auto& pc : pending_calls) {
+      if (!mod.functions[pc.fn].has_body) continue; // refused
       Instr& in = mod.functions[pc.fn].instrs[pc.instr];
       int idx = mod.function_index(in.callee_name);
       if (idx < 0) fail(pc.line, "call to undeclared function '" + in.callee_name + "'");
@@ -385,7 +399,8 @@ struct Parser {
         ++p;
         continue;
       }
-      if (unsupported_type_name(m)) fail("type '." + m + "' is not supported (f16/bf16/fp8 types)");
+      if (unsupported_type_name(m))
+        fail("type '." + m + "' is not supported (fp8/tf32/4-bit types)");
       if (m == "ptr") { // only meaningful for params; skip .ptr .space .align N
         ++p;
         continue;
@@ -572,7 +587,7 @@ struct Parser {
         prm.type = t;
         if (t == Type::Pred) fail(line, "predicate parameters are not supported");
       } else if (unsupported_type_name(m)) {
-        fail(line, "type '." + m + "' is not supported (f16/bf16/fp8 types)");
+        fail(line, "type '." + m + "' is not supported (fp8/tf32/4-bit types)");
       } else {
         fail(line, "unexpected '." + m + "' in a parameter declaration");
       }
@@ -690,8 +705,35 @@ struct Parser {
     fn = &mod.functions[idx];
     fn->has_body = true;
     fn->is_extern = false;
-    parse_body(idx);
+    const size_t body = p, calls = pending_calls.size();
+    try {
+      parse_body(idx);
+    } catch (const ParseError& e) {
+      // One function gpurf cannot read refuses that function (and its callers), not the file.
+      refuse(*fn, e.what());
+      pending_calls.resize(calls);
+      p = body;
+      skip_braces();
+    }
     fn = nullptr;
+  }
+
+  void refuse(Function& f, const std::string& why) {
+    mod.refused[f.name] = why;
+    f.has_body = false;
+    f.instrs.clear();
+    f.regs.clear();
+    f.locals.clear();
+    f.labels.clear();
+  }
+
+  // From a '{' past its matching '}' (or to the end of the file).
+  void skip_braces() {
+    for (int depth = 0; cur().k != TK::End;) {
+      if (is_punct("{")) ++depth;
+      if (is_punct("}") && --depth == 0) return void(++p);
+      ++p;
+    }
   }
 
   void declare_regs(unsigned line) {
@@ -932,7 +974,7 @@ struct Parser {
       return;
     }
     if (unsupported_type_name(m))
-      fail(line, "type '." + m + "' is not supported (f16/bf16/fp8 types) in '" + in.text + "'");
+      fail(line, "type '." + m + "' is not supported (fp8/tf32/4-bit types) in '" + in.text + "'");
     const Op op = in.op;
     // rounding / precision
     static const std::unordered_map<std::string, Round> rnd = {
@@ -949,6 +991,10 @@ struct Parser {
     }
     if (m == "sat") {
       in.sat = true;
+      return;
+    }
+    if (m == "relu" || m == "satfinite" || m == "NaN") {
+      (m == "relu" ? in.relu : m == "satfinite" ? in.satfinite : in.nan) = true;
       return;
     }
     if (m == "cc") {
@@ -1692,6 +1738,8 @@ struct Parser {
       lo = hi = 0;
       break;
     }
+    if (in.op == Op::Cvt && (in.type == Type::F16X2 || in.type == Type::BF16X2))
+      lo = hi = 2; // cvt.rn.f16x2.f32 d, a, b: a into the high half
     if (in.src.size() < lo || in.src.size() > hi) {
       std::string want =
           lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
@@ -1769,6 +1817,31 @@ struct Parser {
   }
 
   void finish_instr(Instr in, unsigned fidx, unsigned line) {
+    const bool half = type_is_half(in.type) || type_is_half(in.type2);
+    if (half) switch (in.op) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Fma:
+      case Op::Neg:
+      case Op::Abs:
+      case Op::Min:
+      case Op::Max:
+      case Op::Setp:
+      case Op::Cvt:
+      case Op::Mov:
+      case Op::Ld:
+      case Op::Ldu:
+      case Op::St:
+      case Op::Selp:
+        break;
+      default:
+        fail(line, "unsupported PTX instruction '" + in.text +
+                       "' (f16/bf16 run in add, sub, mul, "
+                       "fma, neg, abs, min, max, setp, cvt, mov, ld, st and selp)");
+      }
+    if ((in.relu || in.satfinite || in.nan) && !half)
+      fail(line, "'" + in.text + "': .relu, .satfinite and .NaN are supported on f16/bf16 only");
     unsigned idx = unsigned(fn->instrs.size());
     for (unsigned i = 0; i < in.src.size(); ++i)
       if (in.src[i].kind == Operand::Kind::Label)
