@@ -188,14 +188,14 @@ fi
 cmp -s "$TMP/$plat-gaussian/launches.jsonl" "$TMP/again/launches.jsonl" ||
   fail "gaussian on $plat: launch records differ between two runs"
 # A launch file's `cooperative: true`: grid.sync() runs and the outputs match the reference;
-# a grid larger than can be resident is refused (exit 1, as a launch error) naming the limit;
+# a grid larger than can be resident is refused (exit 2) naming the limit;
 # without the key the kernel traps, as on CUDA.
 "$GPURF" run --platform "$plat" --workload "$BIN/grid_sync.yaml" >"$TMP/coop.out" 2>&1 ||
   fail "grid_sync.yaml (cooperative) on $plat: $(tail -c 400 "$TMP/coop.out")"
 grep -q "verified" "$TMP/coop.out" || fail "grid_sync.yaml on $plat: not verified: $(tail -c 400 "$TMP/coop.out")"
 "$GPURF" run --platform "$plat" --workload "$BIN/grid_sync.yaml" --var ctas=1000 >"$TMP/coop-big.out" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && grep -q "cooperative launch of 1000 CTAs: at most [0-9]* can be resident" "$TMP/coop-big.out" ||
+[ "$rc" -eq 2 ] && grep -q "cooperative launch of 1000 CTAs: at most [0-9]* can be resident" "$TMP/coop-big.out" ||
   fail "grid_sync.yaml with 1000 CTAs: exit $rc, not refused naming the limit: $(tail -c 400 "$TMP/coop-big.out")"
 sed -e '/^cooperative:/d' -e "s|grid_sync\.|$BIN/grid_sync.|g" "$BIN/grid_sync.yaml" >"$TMP/plain.yaml"
 "$GPURF" run --platform "$plat" --workload "$TMP/plain.yaml" >"$TMP/coop-plain.out" 2>&1 &&
