@@ -84,6 +84,7 @@ nlohmann::ordered_json add_json(const nlohmann::ordered_json& a, const nlohmann:
     const uint64_t c = s["cycles"], w = s["warp_instructions"];
     s["ipc"] = c ? double(w) / double(c) : 0.0;
   }
+  add_hit_ratios(s); // of the sums, not the last launch's
   return s;
 }
 

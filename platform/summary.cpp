@@ -1,11 +1,48 @@
 #include "gpurf/platform/summary.h"
 
 #include <set>
+#include <string>
+#include <vector>
 
 #include "gpurf/platform/stats.h"
 #include "gpurf/policies/occupancy.h"
 
 namespace gpurf {
+
+namespace {
+bool has_group(const std::string& kind) {
+  for (StatGroup* g : all_stat_groups())
+    if (group_of_kind(g->path(), kind)) return true;
+  return false;
+}
+
+bool has_stat(const std::string& kind, const std::string& name) {
+  for (StatGroup* g : all_stat_groups())
+    if (group_of_kind(g->path(), kind))
+      for (const Stat& st : g->stats())
+        if (st.name == name) return true;
+  return false;
+}
+} // namespace
+
+// The hit ratio of every cache-like unit, from the summary's own counters (over every
+// instance; a launch's from its own): null where nothing was looked up, a ratio of nothing.
+void add_hit_ratios(nlohmann::ordered_json& j) {
+  auto ratio = [](const nlohmann::ordered_json& o, const std::string& hits,
+                  const std::vector<std::string>& lookups) {
+    uint64_t n = 0;
+    for (const std::string& l : lookups) n += o[l].get<uint64_t>();
+    return n ? nlohmann::ordered_json(o[hits].get<double>() / double(n)) : nullptr;
+  };
+  for (const std::string c : {"l1", "l2"}) // as the caches' hit_rate: merges are no hits
+    if (j.contains(c + "_mshr_merges"))
+      j[c + "_hit_ratio"] = ratio(j, c + "_hits", {c + "_hits", c + "_misses", c + "_mshr_merges"});
+  if (j.contains("rfc")) // the RFC's "reads" are the operands it served: its hits
+    j["rfc"]["hit_ratio"] = ratio(j["rfc"], "reads", {"reads", "misses"});
+  if (j.contains("ccu")) j["ccu"]["hit_ratio"] = ratio(j["ccu"], "hits", {"source_operands"});
+  if (j.contains("verify_cache"))
+    j["verify_cache"]["hit_ratio"] = ratio(j["verify_cache"], "hits", {"lookups"});
+}
 
 // The summary's counters, from the statistics as they are now (`j` holds cycles and
 // warp_instructions already).
@@ -32,6 +69,8 @@ void add_counters(nlohmann::ordered_json& j) {
   j["l1_misses"] = sum_stat("l1", "misses");
   j["l2_hits"] = sum_stat("l2", "hits");
   j["l2_misses"] = sum_stat("l2", "misses");
+  for (const char* c : {"l1", "l2"})
+    if (has_group(c)) j[std::string(c) + "_mshr_merges"] = sum_stat(c, "mshr_merges");
   // Occupancy (per SM; every SM has the same) and what bounds it, so that a sweep that
   // changes it (bank.count) shows it.
   uint64_t sms = 0;
@@ -70,6 +109,19 @@ void add_counters(nlohmann::ordered_json& j) {
   }
   if (nlohmann::ordered_json st = labelled("cycles_by_state"); !st.empty())
     j["scheduler_states"] = st;
+  if (has_stat("collector", "ccu_hits")) { // Malekeh's cache tables, every collector's together
+    nlohmann::ordered_json ccu;
+    ccu["hits"] = sum_stat("collector", "ccu_hits");
+    ccu["source_operands"] = sum_stat("collector", "source_operands");
+    j["ccu"] = ccu;
+  }
+  if (has_group("verify_cache")) { // WIR's verify cache (Sec. VI-C)
+    nlohmann::ordered_json vc;
+    vc["lookups"] = sum_stat("verify_cache", "reads");
+    vc["hits"] = sum_stat("writeback", "verify_cache_hits");
+    j["verify_cache"] = vc;
+  }
+  add_hit_ratios(j);
 }
 
 // What one launch of an application added: `now` minus `before`, counter by counter (the
@@ -95,6 +147,7 @@ nlohmann::ordered_json launch_delta(const nlohmann::ordered_json& before,
     const uint64_t c = d["cycles"], w = d["warp_instructions"];
     d["ipc"] = c ? double(w) / double(c) : 0.0;
   }
+  add_hit_ratios(d);
   return d;
 }
 

@@ -16,6 +16,10 @@ constexpr int kResultSchema = 1; // result.json / summary.json / provenance.json
 // The summary's counters, from the statistics as they are now (`j` holds cycles and
 // warp_instructions already).
 void add_counters(nlohmann::ordered_json& j);
+// The hit ratios of the cache-like units (l1_hit_ratio, rfc.hit_ratio, ccu.hit_ratio, ...),
+// from the counters `j` holds: add_counters and launch_delta call it, and whoever sums
+// summaries calls it again on the sum.
+void add_hit_ratios(nlohmann::ordered_json& j);
 // What one launch added: `now` minus `before`, counter by counter (the occupancy fields are
 // the launch's own; ipc recomputed).
 nlohmann::ordered_json launch_delta(const nlohmann::ordered_json& before,

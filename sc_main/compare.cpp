@@ -46,6 +46,7 @@ const char* kCompareUsage =
   --strict   refuse (exit 2) energy statistics priced by different energy tables
              (default: a warning); reprice with gpurf energy --table FILE (docs/energy.md)
   Means (arithmetic, geometric) cover the kernels that every DIR has and verified.
+  A ratio 0/0 is no ratio: it prints n/a and stays out of the means.
 )";
 
 struct BadInput : std::runtime_error {
@@ -172,7 +173,7 @@ void leaves(const json& o, const std::string& prefix, std::set<std::string>& num
     if (it->is_object()) {
       objects.insert(path);
       leaves(*it, path, numeric, objects);
-    } else if (it->is_number()) {
+    } else if (it->is_number() || it->is_null()) { // null: a ratio of nothing (n/a)
       numeric.insert(path);
     }
   }
@@ -383,13 +384,16 @@ void print_markdown(const Table& t, std::ostream& os) {
 // scope and in what they count: gebhart's has no leakage, an SM-scope table adds the front end
 // and static power). Which tables priced the kernels of each column (energy.table), and a
 // loud warning, or with --strict an error, when the shown energy statistics mix tables.
-void check_energy_tables(const std::vector<Source>& srcs, const std::vector<std::string>& stats,
-                         bool strict) {
-  bool energy = false;
-  for (const std::string& st : stats)
-    energy = energy || st.rfind("energy.", 0) == 0 ||
-             (st.size() > 10 && st.compare(st.size() - 10, 10, "_energy_pj") == 0);
-  if (!energy) return;
+bool energy_stat(const std::string& st) {
+  return st.rfind("energy.", 0) == 0 ||
+         (st.size() > 10 && st.compare(st.size() - 10, 10, "_energy_pj") == 0);
+}
+
+// Returns the tables and their columns ("gebhart: g; gpuwattch-fermi: f") when they differ,
+// else "": the titles of the energy tables carry it too (a warning on stderr is easily lost).
+std::string check_energy_tables(const std::vector<Source>& srcs,
+                                const std::vector<std::string>& stats, bool strict) {
+  if (std::none_of(stats.begin(), stats.end(), energy_stat)) return "";
   std::map<std::string, std::vector<std::string>> by_table; // table -> "label (kernels)"
   for (const Source& s : srcs) {
     std::map<std::string, std::vector<std::string>> mine;
@@ -402,7 +406,7 @@ void check_energy_tables(const std::vector<Source>& srcs, const std::vector<std:
                                            ? " (" + std::to_string(ks.size()) + " kernels)"
                                            : std::string()));
   }
-  if (by_table.size() < 2) return;
+  if (by_table.size() < 2) return "";
   std::string list;
   for (const auto& [t, who] : by_table) {
     std::string w;
@@ -416,6 +420,7 @@ void check_energy_tables(const std::vector<Source>& srcs, const std::vector<std:
       "(docs/energy.md)";
   if (strict) throw BadInput("--strict: " + msg);
   std::cerr << "WARNING: " << msg << "\n";
+  return list;
 }
 
 // Notes on stderr where a column was made differently from the first in more than its
@@ -507,7 +512,7 @@ int compare_main(const std::vector<std::string>& args) {
       throw BadInput(msg + "\n  statistics: " + all);
     }
 
-    check_energy_tables(srcs, opt.stats, opt.strict);
+    const std::string mixed_tables = check_energy_tables(srcs, opt.stats, opt.strict);
 
     // Kernels: in the first DIR's order, then those only later DIRs have.
     std::vector<std::string> kernels;
@@ -584,6 +589,8 @@ int compare_main(const std::vector<std::string>& args) {
       t.title = st + (ratios ? " (" + srcs[0].label + ": absolute; others: ratio to " +
                                    srcs[0].label + ")"
                              : " (absolute)");
+      if (!mixed_tables.empty() && energy_stat(st))
+        t.title += " -- NOT COMPARABLE, priced by different energy tables: " + mixed_tables;
       t.header.push_back("kernel");
       for (auto& s : srcs) t.header.push_back(s.label);
       std::vector<std::vector<double>> mean_vals(srcs.size());
@@ -597,11 +604,15 @@ int compare_main(const std::vector<std::string>& args) {
         for (size_t i = 0; i < srcs.size(); ++i) {
           auto it = srcs[i].by_kernel.find(k);
           const json* v = it == srcs[i].by_kernel.end() ? nullptr : lookup(it->second, st);
+          if (v && v->is_null()) { // a ratio of nothing (a hit ratio without accesses)
+            cells.push_back("n/a");
+            vals.push_back(NAN);
+            continue;
+          }
           if (!v || !v->is_number()) {
             if (it != srcs[i].by_kernel.end()) stat_missing_somewhere = true;
             cells.push_back("-");
             vals.push_back(NAN);
-
             continue;
           }
           const double d = v->get<double>();
@@ -614,8 +625,10 @@ int compare_main(const std::vector<std::string>& args) {
           } else if (ratios) {
             if (!has_base)
               shown = NAN;
-            else if (base == 0)
-              shown = d == 0 ? 1.0 : INFINITY;
+            else if (base == 0) // 0/0 is no ratio: n/a, not "no change"
+              shown = d == 0 ? NAN : INFINITY;
+            if (has_base && base == 0 && d == 0)
+              note += std::string(note.empty() ? "" : "; ") + "0/0 in " + srcs[i].label;
             else
               shown = d / base;
             cell = has_base ? fmt_double(shown, true) : "-";

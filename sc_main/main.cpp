@@ -3,8 +3,10 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -289,10 +291,13 @@ ConfigPtr platform(const Cli& c) {
 int list() {
   auto slots = all_slots();
   std::sort(slots.begin(), slots.end(), [](auto& a, auto& b) { return a.slot < b.slot; });
+  size_t w = 0; // the longest name and two spaces: no name runs into its description
+  for (const SlotInfo& s : slots)
+    for (auto& [name, desc] : s.impls()) w = std::max(w, name.size() + 2);
   for (const SlotInfo& s : slots) {
     std::cout << s.slot << ": " << s.description << "\n";
     for (auto& [name, desc] : s.impls())
-      std::cout << "  " << std::left << std::setw(14) << name << desc << "\n";
+      std::cout << "  " << std::left << std::setw(int(w)) << name << desc << "\n";
   }
   return 0;
 }
@@ -303,10 +308,13 @@ int list_platforms() {
   for (const auto& e : fs::directory_iterator(kSource + "/configs"))
     if (e.path().extension() == ".yaml") files.push_back(e.path());
   std::sort(files.begin(), files.end());
+  size_t w = 0;
+  for (const fs::path& f : files) w = std::max(w, f.stem().string().size() + 2);
   for (const fs::path& f : files) {
     const ConfigPtr root = load_config(f.string());
     const ConfigNode* d = root->find("description");
-    std::cout << std::left << std::setw(22) << f.stem().string() << (d ? d->scalar : "") << "\n";
+    std::cout << std::left << std::setw(int(w)) << f.stem().string() << (d ? d->scalar : "")
+              << "\n";
   }
   return 0;
 }
@@ -318,10 +326,16 @@ int describe(const std::string& impl) {
       if (name != impl) continue;
       found = true;
       std::cout << s.slot << " impl: " << name << " -- " << desc << "\n";
-      for (const ParamDecl& d : s.describe(impl)) {
+      const std::vector<ParamDecl> decls = s.describe(impl);
+      size_t wn = 0, wt = 0, wd = 0; // column widths: the longest entry and a space or two
+      for (const ParamDecl& d : decls)
+        if (d.type != "map")
+          wn = std::max(wn, d.name.size() + 2), wt = std::max(wt, d.type.size() + 2),
+          wd = std::max(wd, d.default_text.size() + 2);
+      for (const ParamDecl& d : decls) {
         if (d.type == "map") continue;
-        std::cout << "  " << std::left << std::setw(22) << d.name << std::setw(8) << d.type
-                  << "default " << std::setw(10) << d.default_text << d.description;
+        std::cout << "  " << std::left << std::setw(int(wn)) << d.name << std::setw(int(wt))
+                  << d.type << "default " << std::setw(int(wd)) << d.default_text << d.description;
         if (!d.range_text.empty()) std::cout << " " << d.range_text;
         std::cout << "\n";
       }
@@ -578,6 +592,60 @@ int run(const Cli& c) {
   return 0;
 }
 
+// Results of an earlier suite in `out` that this one would not overwrite (another platform's
+// folder, another kernel's) would be read as this suite's: where `out` is a suite's folder (its
+// provenance.json says so), remove the folders gpurf wrote there and name what else is left.
+void remove_stale(const std::string& out, const std::vector<std::string>& platforms,
+                  const std::map<std::string, std::string>& name_of) {
+  std::set<std::string> pnames, knames;
+  for (auto& p : platforms) pnames.insert(fs::path(p).stem());
+  for (auto& [k, n] : name_of) knames.insert(n);
+  std::ifstream pf(out + "/provenance.json");
+  const auto prov = nlohmann::ordered_json::parse(pf, nullptr, false);
+  const bool suite_dir = pf && !prov.is_discarded() && prov.is_object() && prov.contains("suite");
+  // A folder gpurf wrote: a platform's (summary.json) or a run's (result.json, log.txt), or
+  // one holding only such folders (an older gpurf's apps/<name>).
+  std::function<bool(const fs::path&, int)> ours = [&](const fs::path& d, int depth) {
+    for (const char* f : {"summary.json", "result.json", "log.txt"})
+      if (fs::is_regular_file(d / f)) return true;
+    bool any = false;
+    for (auto& e : fs::directory_iterator(d)) {
+      if (depth == 0 || !e.is_directory() || !ours(e.path(), depth - 1)) return false;
+      any = true;
+    }
+    return any;
+  };
+  std::vector<std::string> removed, left;
+  auto sweep = [&](const fs::path& dir, const std::set<std::string>& keep, const char* file) {
+    for (auto& e : fs::directory_iterator(dir)) {
+      const std::string n = e.path().filename();
+      if (n == file || keep.count(n)) continue;
+      if (suite_dir && e.is_directory() && ours(e.path(), 1)) {
+        fs::remove_all(e.path());
+        removed.push_back(e.path().string());
+      } else {
+        left.push_back(e.path().string());
+      }
+    }
+  };
+  sweep(out, pnames, "provenance.json");
+  for (auto& p : pnames)
+    if (fs::is_directory(fs::path(out) / p)) sweep(fs::path(out) / p, knames, "summary.json");
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  if (!removed.empty())
+    std::cerr << "note: removed " << removed.size()
+              << " result folder(s) of an earlier suite that this one does not run: "
+              << list(removed) << "\n";
+  if (!left.empty())
+    std::cerr << "note: left in place ("
+              << (suite_dir ? "not gpurf's results" : "no suite's provenance.json there")
+              << "; not this suite's): " << list(left) << "\n";
+}
+
 // Every suite kernel on every platform, each simulation in its own process (SystemC allows
 // one elaboration per process), `jobs` at a time.
 int suite(const Cli& c) {
@@ -600,9 +668,19 @@ int suite(const Cli& c) {
       if (e.path().extension() == ".yaml") kernels.push_back(e.path().stem());
     std::sort(kernels.begin(), kernels.end());
   }
-  for (auto& k : kernels) // unknown names fail before anything runs
-    named_yaml("--kernels", k, kSource + "/workloads", "launch file or suite kernel", "kernels",
-               {"synthetic"});
+  // Each kernel goes by its launch file's `name`, as its summary does: its folder, the table,
+  // compare and sweep all say the same (unknown names fail before anything runs).
+  std::map<std::string, std::string> name_of, given_as;
+  for (auto& k : kernels) {
+    const std::string file = named_yaml("--kernels", k, kSource + "/workloads",
+                                        "launch file or suite kernel", "kernels", {"synthetic"});
+    const std::string n = k == "synthetic" ? k : load_launch(file, c.scale).name;
+    if (given_as.count(n))
+      throw ConfigError("--kernels: '" + given_as[n] + "' and '" + k + "' are both named '" + n +
+                        "' (their launch files' name:); a suite runs each name once");
+    given_as[n] = k;
+    name_of[k] = n;
+  }
   const std::string out = c.out.empty() ? "out" : c.out;
   // What this suite is: a resumed one must be the same.
   nlohmann::ordered_json what;
@@ -632,13 +710,14 @@ int suite(const Cli& c) {
                         "there, or give another folder");
     std::cerr << "note: replacing the results in " << out << "/ (give --out DIR to keep them)\n";
   }
+  if (holds && !c.resume) remove_stale(out, platforms, name_of);
   struct Job {
-    std::string platform, kernel, dir;
+    std::string platform, kernel, dir, given; // kernel: the launch file's name; given: --kernels
   };
   std::vector<Job> all, todo;
   for (auto& p : platforms)
     for (auto& k : kernels)
-      all.push_back({p, k, out + "/" + fs::path(p).stem().string() + "/" + k});
+      all.push_back({p, name_of[k], out + "/" + fs::path(p).stem().string() + "/" + name_of[k], k});
   auto finished = [](const Job& j) { // result.json, not an interrupted run's
     std::ifstream f(j.dir + "/result.json");
     if (!f) return false;
@@ -650,9 +729,10 @@ int suite(const Cli& c) {
     if (c.resume && finished(j)) continue;
     make_out_dir(j.dir);
     fs::remove(j.dir + "/result.json");
+    fs::remove(j.dir + "/log.txt"); // an earlier run's log is no error of this one
     std::vector<std::string> args = {"gpurf",      "run",      "--quiet",
                                      "--platform", j.platform, "--workload",
-                                     j.kernel,     "--scale",  std::to_string(c.scale),
+                                     j.given,      "--scale",  std::to_string(c.scale),
                                      "--out",      j.dir};
     for (auto& o : c.overrides) args.insert(args.end(), {"-p", o});
     runs.push_back({args, j.dir + "/log.txt"});
@@ -683,7 +763,7 @@ int suite(const Cli& c) {
               << (ok ? "ok" : "FAILED") << "\n";
   }); // a failed run is reported from its missing result.json
 
-  int failed = 0;
+  int failed = 0, not_run = 0;
   for (auto& p : platforms) {
     const std::string pname = fs::path(p).stem();
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -697,6 +777,8 @@ int suite(const Cli& c) {
       if (j.platform != p) continue;
       nlohmann::ordered_json r;
       std::ifstream f(j.dir + "/result.json");
+      // A run an interrupted suite never started failed nothing: "not run", not "NO".
+      const bool started = fs::exists(j.dir + "/log.txt");
       if (f) {
         r = nlohmann::ordered_json::parse(f);
       } else {
@@ -706,26 +788,33 @@ int suite(const Cli& c) {
              {"kernel", j.kernel},
              {"platform", pname},
              {"verified", false},
-             {"error", !text.empty()           ? text
-                       : interrupt_requested() ? "not run (the suite was interrupted)"
-                                               : "the simulation process failed"}};
+             {"error", !text.empty() ? text
+                       : !started    ? "not run (the suite was interrupted)"
+                                     : "the simulation process failed"}};
+        if (!started) r["not_run"] = true;
       }
-      const bool ok = r.value("verified", false);
-      failed += !ok;
+      const bool ok = r.value("verified", false), ran = !r.value("not_run", false);
+      failed += !ok && ran;
+      not_run += !ran;
       std::cout << std::left << std::setw(12) << j.kernel << std::right << std::setw(9)
-                << (ok ? "yes" : "NO") << std::setw(11) << r.value("cycles", uint64_t(0))
-                << std::setw(12) << r.value("warp_instructions", uint64_t(0)) << std::setw(8)
-                << std::fixed << std::setprecision(3) << r.value("ipc", 0.0) << std::setw(11)
+                << (ok    ? "yes"
+                    : ran ? "NO"
+                          : "not run")
+                << std::setw(11) << r.value("cycles", uint64_t(0)) << std::setw(12)
+                << r.value("warp_instructions", uint64_t(0)) << std::setw(8) << std::fixed
+                << std::setprecision(3) << r.value("ipc", 0.0) << std::setw(11)
                 << r.value("rf_bank_reads", uint64_t(0)) << std::setw(11)
                 << r.value("rf_bank_writes", uint64_t(0)) << std::setw(11)
                 << r.value("oc_writes", uint64_t(0)) << std::setw(11) << std::setprecision(0)
                 << r.value("warp_instructions_per_second", 0.0) << "\n";
-      if (!ok) std::cout << "    " << r.value("error", std::string()) << "\n";
+      if (!ok && ran) std::cout << "    " << r.value("error", std::string()) << "\n";
       list.push_back(r);
     }
     std::ofstream(out + "/" + pname + "/summary.json") << list.dump(2) << "\n";
   }
-  std::cout << "\n" << all.size() - failed << " passed, " << failed << " failed\n";
+  std::cout << "\n"
+            << all.size() - failed - not_run << " passed, " << failed << " failed"
+            << (not_run ? ", " + std::to_string(not_run) + " not run" : std::string()) << "\n";
   if (interrupt_requested()) {
     size_t left = 0;
     for (const Job& j : all) left += !finished(j);

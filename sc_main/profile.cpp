@@ -116,7 +116,10 @@ int profile_kernel(ConfigNode& platform, const std::string& platform_name, const
     for (auto& [q, v] : rows(j)) std::cout << "| " << q << " | " << v << " |\n";
   } else {
     std::cout << spec.name << " on " << platform_name << " (warp-level accesses)\n";
-    for (auto& [q, v] : rows(j)) std::cout << "  " << std::left << std::setw(42) << q << v << "\n";
+    size_t w = 0; // the longest quantity and two spaces: no name runs into its value
+    for (auto& [q, v] : rows(j)) w = std::max(w, q.size() + 2);
+    for (auto& [q, v] : rows(j))
+      std::cout << "  " << std::left << std::setw(int(w)) << q << v << "\n";
   }
   return 0;
 }

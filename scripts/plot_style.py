@@ -31,6 +31,12 @@ FIELDS = {
     "host_seconds": "host time (s)",
     "cpu_seconds": "host CPU time (s)",
     "warp_instructions_per_second": "simulated warp instructions / host second",
+    # The RFC's "reads" are the operands it served: its hits (docs/results.md).
+    "rfc.reads": "RFC hits (operands read from the RFC)",
+    "rfc.misses": "RFC misses (operands read from the MRF)",
+    "l1_hit_ratio": "L1 hit ratio", "l2_hit_ratio": "L2 hit ratio",
+    "rfc.hit_ratio": "RFC hit ratio", "ccu.hit_ratio": "CCU hit ratio (Malekeh)",
+    "verify_cache.hit_ratio": "verify-cache hit ratio (WIR)",
 }
 
 

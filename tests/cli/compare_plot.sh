@@ -22,6 +22,20 @@ if grep -q '"breakdown"' "$TMP/s/fermi/summary.json"; then
   png "$TMP/e.png"
 fi
 
+# Energy priced by different tables (gebhart's has no leakage): a WARNING and a title that
+# says so; --strict refuses. A ratio 0/0 is drawn as n/a, not as a bar of 1.
+"$GPURF" suite --platform gebhart --kernels scan,gaussian -j 2 --out "$TMP/g" >"$TMP/suite.log" 2>&1 ||
+  fail "gpurf suite on gebhart failed: $(tail -5 "$TMP/suite.log")"
+"$PLOT" energy "$TMP/s" "$TMP/g" -o "$TMP/mix.svg" >"$TMP/log" 2>&1 || fail "plot energy: $(cat "$TMP/log")"
+grep -q "WARNING: the energy statistics were priced by different energy tables" "$TMP/log" &&
+  grep -q "NOT COMPARABLE: different energy tables" "$TMP/mix.svg" || fail "mixed energy tables not marked"
+"$PLOT" stat sm_energy_pj "$TMP/s" "$TMP/g" -o "$TMP/mix.svg" --strict 2>"$TMP/err"
+[ $? = 2 ] && grep -q "strict: the energy statistics were priced by different" "$TMP/err" ||
+  fail "plot stat --strict: $(cat "$TMP/err")"
+"$PLOT" stat coalesced_accesses "$TMP/s" "$TMP/s" -o "$TMP/na.svg" >"$TMP/log" 2>&1 ||
+  fail "plot stat coalesced_accesses: $(cat "$TMP/log")"
+[ "$(grep -c "<!-- n/a -->" "$TMP/na.svg")" = 4 ] || fail "0/0 not drawn as n/a (2 kernels x 2 columns)"
+
 # Bad input: exit 2, the file or name.
 "$PLOT" stat icp "$TMP/s" -o "$TMP/x.png" 2>"$TMP/err"
 [ $? = 2 ] && grep -q "did you mean 'ipc'" "$TMP/err" || fail "plot stat icp: $(cat "$TMP/err")"

@@ -11,7 +11,7 @@ ARGS=(suite --platform fermi --kernels scan,apps/dp1d,apps/heat2d,apps/gaussian,
 "$GPURF" "${ARGS[@]}" --out "$TMP/part" >"$TMP/part.log" 2>&1 &
 pid=$!
 for _ in $(seq 1200); do # until heat2d runs (dp1d done, heat2d's log opened)
-  [ -f "$TMP/part/fermi/apps/dp1d/result.json" ] && [ -f "$TMP/part/fermi/apps/heat2d/log.txt" ] &&
+  [ -f "$TMP/part/fermi/dp1d_app/result.json" ] && [ -f "$TMP/part/fermi/heat2d_app/log.txt" ] &&
     break
   sleep 0.1
 done
@@ -21,13 +21,17 @@ wait $pid
 rc=$?
 [ $rc -eq 130 ] || fail "interrupted suite exited $rc, expected 130: $(tail -5 "$TMP/part.log")"
 grep -q "with --resume runs them" "$TMP/part.log" || fail "no resume hint: $(tail -3 "$TMP/part.log")"
+# The runs never started failed nothing: "not run" in the table and the count, not "NO".
+grep -qE "^gaussian_app +not run" "$TMP/part.log" && grep -qE "^sgemm +not run" "$TMP/part.log" &&
+  grep -q "2 passed, 1 failed, 2 not run" "$TMP/part.log" || fail "not run: $(cat "$TMP/part.log")"
 python3 - "$TMP/part/fermi/summary.json" <<'PY' || fail "partial summary"
 import json, sys
 s = json.load(open(sys.argv[1]))
 assert len(s) == 5 and s[1]["kernel"] == "dp1d_app", [r["kernel"] for r in s]
 assert s[0]["verified"] and s[1]["verified"], s[:2]
 assert s[2].get("interrupted") is True and s[2]["cycles"] > 0, s[2]
-assert not s[4]["verified"] and "not run" in s[4]["error"], s[4]
+assert not s[4]["verified"] and "not run" in s[4]["error"] and s[4]["not_run"] is True, s[4]
+assert "not_run" not in s[2], s[2]
 PY
 expect_exit 2 "is not empty" "--force" "--resume" -- "${ARGS[@]}" --out "$TMP/part"
 "$GPURF" "${ARGS[@]}" --out "$TMP/part" --resume >"$TMP/resume.log" 2>&1 ||

@@ -1,9 +1,11 @@
 # The CUDA programs of tests/programs (docs/programs.md) through `gpurf exec` on the platforms
 # named after the source root: each is built with nvcc (`-cudart shared`, PTX embedded) into
 # $BUILD/tests/programs when missing or older than its source, runs to PASS with exit 0,
-# every launch verified (the assert program: its one launch fails with the assert), launches
-# and totals written; printf's lines appear; vector_add's statistics are identical on a
-# second run. Without nvcc: skipped (77) with the reason.
+# every launch verified (the assert program: its one launch fails with the assert; the
+# memory-error programs: theirs stop with the memory check's message), launches and totals
+# written; printf's lines appear; vector_add's first launch and every launch of
+# stencil_reduce have the statistics of the same launches from a launch / application file;
+# statistics are identical on a second run. Without nvcc: skipped (77) with the reason.
 #   programs.sh GPURF SOURCE_DIR [PLATFORM...]   (no platform: build the programs only)
 source "$(dirname "$0")/lib.sh" "$1" "$2"
 shift 2
@@ -15,7 +17,8 @@ if [ ! -x "$NVCC" ]; then
 fi
 BIN=$(dirname "$GPURF")/tests/programs
 mkdir -p "$BIN"
-PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_of_bounds use_after_free)
+PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_of_bounds use_after_free
+  bfs stencil_reduce histogram scan_scatter misaligned)
 # Cooperative grid sync; two modules, one reading the other's __device__ array through a
 # pointer; two host threads.
 PROGRAMS+=(grid_sync cross_module threads)
@@ -43,22 +46,17 @@ if [ ! -x "$BIN/vector_add_sass" ] || [ "$SRC/tests/programs/vector_add.cu" -nt 
   "$NVCC" -cudart static -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
     -o "$BIN/vector_add_static" "$SRC/tests/programs/vector_add.cu" || fail "nvcc vector_add_static"
 fi
-# vector_add's first launch as a launch file needs its PTX.
-if [ ! -s "$BIN/vector_add.ptx" ] || [ "$SRC/tests/programs/vector_add.cu" -nt "$BIN/vector_add.ptx" ]; then
-  "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/vector_add.ptx" \
-    "$SRC/tests/programs/vector_add.cu" || fail "nvcc -ptx vector_add"
-fi
-# (Written only when it changed: the platforms' tests run at the same time and read it.)
-cmp -s "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml" ||
-  cp "$SRC/tests/programs/vector_add.yaml" "$BIN/vector_add.yaml"
-# grid_sync's kernel as a cooperative launch file: its PTX, the file, the expected outputs
-# (grid_sync.cu's host reference for data = 0, 1, 2, ...).
-if [ ! -s "$BIN/grid_sync.ptx" ] || [ "$SRC/tests/programs/grid_sync.cu" -nt "$BIN/grid_sync.ptx" ]; then
-  "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/grid_sync.ptx" \
-    "$SRC/tests/programs/grid_sync.cu" || fail "nvcc -ptx grid_sync"
-fi
-cmp -s "$SRC/tests/programs/grid_sync.yaml" "$BIN/grid_sync.yaml" ||
-  cp "$SRC/tests/programs/grid_sync.yaml" "$BIN/grid_sync.yaml"
+# vector_add's first launch as a launch file, stencil_reduce's launches as an application file
+# and grid_sync's kernel as a cooperative launch file need their PTX.
+for p in vector_add stencil_reduce grid_sync; do
+  if [ ! -s "$BIN/$p.ptx" ] || [ "$SRC/tests/programs/$p.cu" -nt "$BIN/$p.ptx" ]; then
+    "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/$p.ptx" \
+      "$SRC/tests/programs/$p.cu" || fail "nvcc -ptx $p"
+  fi
+  # (Written only when it changed: the platforms' tests run at the same time and read it.)
+  cmp -s "$SRC/tests/programs/$p.yaml" "$BIN/$p.yaml" || cp "$SRC/tests/programs/$p.yaml" "$BIN/$p.yaml"
+done
+# grid_sync's expected outputs (grid_sync.cu's host reference for data = 0, 1, 2, ...).
 python3 - "$BIN" <<'PY' || fail "grid_sync's expected outputs"
 import os, struct, sys
 data, totals = list(range(3000)), []
@@ -95,17 +93,20 @@ for plat in "${PLATFORMS[@]}"; do
       grep -q 'assert.cu:8: void check_positive(const int \*, int): block: \[1,0,0\], thread: \[5,0,0\] Assertion `v\[i\] > 0` failed' "$out.stderr" ||
         fail "$what: no assert message naming file, line, function, block and thread: $(tail -c 600 "$out.stderr")"
       grep -q "cudaErrorAssert, then memcpy: cudaErrorAssert" "$out.stdout" || fail "$what: not sticky"
-    elif [ "$p" = out_of_bounds ] || [ "$p" = use_after_free ]; then
+    elif [ "$p" = out_of_bounds ] || [ "$p" = use_after_free ] || [ "$p" = misaligned ]; then
       # The memory check (frontend.memory_check) stops the kernel naming the thread, the PTX
-      # line, the address and the allocation with its bounds.
+      # line, the address and the allocation with its bounds; a misaligned access likewise.
       grep -q '"verified":false' "$out/launches.jsonl" || fail "$what: the bad launch verified"
       case $p in
       out_of_bounds) want="thread 64, .*global store of 4 bytes at 0x[0-9a-f]* outside every allocation: 0 bytes past the end of cudaMalloc allocation of 256 bytes \[0x" ;;
       use_after_free) want="thread 0, .*global load of 4 bytes at 0x[0-9a-f]*.*access to freed memory: cudaMalloc allocation of 128 bytes \[0x" ;;
+      misaligned) want="kernel '_Z9read_keysPiPKhi', CTA (0,0,0), warp 0, thread 1, lane 1, .*: misaligned global load of 4 bytes at 0x[0-9a-f]*6 (needs 4-byte alignment): in cudaMalloc allocation of 192 bytes \[0x" ;;
       esac
       grep -q "$want" "$out.stderr" || fail "$what: no memory-check message /$want/: $(tail -c 600 "$out.stderr")"
       grep -q "\.ptx:[0-9]*\|:[0-9]* '" "$out.stderr" || fail "$what: no PTX line named"
-      grep -q "synchronize: cudaErrorIllegalAddress" "$out.stdout" || fail "$what: not cudaErrorIllegalAddress"
+      err=cudaErrorIllegalAddress
+      [ "$p" = misaligned ] && err=cudaErrorMisalignedAddress
+      grep -q "synchronize: $err" "$out.stdout" || fail "$what: not $err"
     elif [ "$p" = grid_sync ]; then
       # Two cooperative launches verified; one CTA too many refused; the last launch, not
       # cooperative, traps in grid.sync() as on CUDA and is the only one not verified.
@@ -148,6 +149,28 @@ if len(keys) < 15 or diff:
     sys.exit(1)
 PY
     fail "vector_add on $plat: launch 1 differs from the launch file's run"
+  # Every launch of stencil_reduce (six stencil steps on ping-pong buffers, then two reduction
+  # kernels: warm caches, several kernels) has the statistics of the same launch of the
+  # application file that replays the program (tests/programs/stencil_reduce.yaml: same PTX,
+  # buffers, addresses, values, launches).
+  "$GPURF" run --platform "$plat" --workload "$BIN/stencil_reduce.yaml" --out "$TMP/$plat-app" \
+    >/dev/null 2>"$TMP/$plat-app.err" || fail "gpurf run stencil_reduce.yaml on $plat: $(tail -c 300 "$TMP/$plat-app.err")"
+  python3 - "$TMP/$plat-app/result.json" "$TMP/$plat-stencil_reduce/launches.jsonl" <<'PY' ||
+import json, sys
+app = json.load(open(sys.argv[1]))["launches"]
+prog = [json.loads(line) for line in open(sys.argv[2])]
+skip = {"launch", "label", "kernel", "verified", "error"}
+bad = [] if len(app) == len(prog) == 8 else [f"{len(prog)} launches, {len(app)} in the application"]
+for i, (p, a) in enumerate(zip(prog, app)):
+    keys = [k for k in p if k in a and k not in skip]
+    if len(keys) < 15 or p["kernel"] != a["kernel"]:
+        bad.append(f"launch {i + 1}: {p['kernel']} / {a['kernel']}, {len(keys)} counters compared")
+    bad += [f"launch {i + 1} {p['kernel']}: {k}: program {p[k]}, application {a[k]}"
+            for k in keys if p[k] != a[k]]
+print("; ".join(bad[:6]))
+sys.exit(1 if bad else 0)
+PY
+    fail "stencil_reduce on $plat: launches differ from the application file's"
   # printf: each of the 4 printing threads' line, before the host's next line.
   out=$TMP/$plat-printf.stdout
   for b in 0 1; do
@@ -159,6 +182,9 @@ PY
   [ "$(sed -n 5p "$out")" = "after the kernel" ] || fail "printf on $plat: the kernel's lines are not first"
   [ "$(grep -c '^gpurf: launch .*fan[12]' "$TMP/$plat-gaussian.stderr")" -eq 46 ] ||
     fail "gaussian on $plat: not 46 launches (fan1/fan2 x 23)"
+  # bfs: the host loop on the device flag ran once per level and once more (depth 11).
+  [ "$(grep -c '^gpurf: launch [0-9]* \(expand\|advance\)(' "$TMP/$plat-bfs.stderr")" -eq 24 ] ||
+    fail "bfs on $plat: not 24 launches (expand/advance x 12)"
 done
 
 # No PTX: the program's first CUDA call fails and gpurf names the nvcc flags; the static
@@ -172,21 +198,21 @@ grep -q "FAIL: .*cudaErrorNoKernelImageForDevice" "$TMP/sass.out" || fail "a pro
 grep -q "does not load libcudart.so dynamically.*nvcc -cudart shared" "$TMP/static.err" ||
   fail "a program with the static runtime: no warning: $(head -c 300 "$TMP/static.err")"
 
-# Determinism: a second run's statistics are those of the first (the host section aside).
+# Determinism: a second run's statistics are those of the first (the host section aside), and
+# its launch records (simulated times and counters only) are identical too.
 plat=${PLATFORMS[0]}
-"$GPURF" exec --quiet --platform "$plat" --out "$TMP/again" -- "$BIN/gaussian" >/dev/null 2>&1
-if command -v python3 >/dev/null; then
-  python3 - "$TMP/$plat-gaussian/stats.json" "$TMP/again/stats.json" <<'PY' || fail "gaussian on $plat: statistics differ between two runs"
+for p in gaussian bfs stencil_reduce histogram scan_scatter grid_sync; do
+  "$GPURF" exec --quiet --platform "$plat" --out "$TMP/again-$p" -- "$BIN/$p" >/dev/null 2>&1
+  python3 - "$TMP/$plat-$p/stats.json" "$TMP/again-$p/stats.json" <<'PY' || fail "$p on $plat: statistics differ between two runs"
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 for s in (a, b):
     s.pop("host", None)
 sys.exit(0 if a == b else 1)
 PY
-fi
-# The launch records hold simulated times and counters only: identical too.
-cmp -s "$TMP/$plat-gaussian/launches.jsonl" "$TMP/again/launches.jsonl" ||
-  fail "gaussian on $plat: launch records differ between two runs"
+  cmp -s "$TMP/$plat-$p/launches.jsonl" "$TMP/again-$p/launches.jsonl" ||
+    fail "$p on $plat: launch records differ between two runs"
+done
 # A launch file's `cooperative: true`: grid.sync() runs and the outputs match the reference;
 # a grid larger than can be resident is refused (exit 2) naming the limit;
 # without the key the kernel traps, as on CUDA.
@@ -211,7 +237,7 @@ grep -qx PASS "$TMP/coop-ff.out" || fail "grid_sync fast-forwarded: no PASS: $(t
   grep -q "fast-forwarded, .*FAILED: .*trap: the kernel aborted" "$TMP/coop-ff.err" ||
   fail "grid_sync fast-forwarded: not 2 launches then the trap: $(grep '^gpurf: launch' "$TMP/coop-ff.err" | cut -c1-200)"
 # gpurf compare reads a program's results (summary.json: a row per kernel).
-"$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again" --stats cycles >"$TMP/compare.out" 2>&1 ||
+"$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again-gaussian" --stats cycles >"$TMP/compare.out" 2>&1 ||
   fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"
 grep -q "_Z4fan2PKfPfS1_ii" "$TMP/compare.out" || fail "gpurf compare: no row for fan2"
 

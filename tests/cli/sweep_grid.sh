@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
 # scripts/sweep: a 2-point grid x 1 kernel gives a CSV of 2 rows with distinct cycles;
 # --gather rebuilds it; --emit-parallel and --emit-slurm write job lists and run nothing.
+# --platform takes a name as gpurf does; a change of occupancy between points is noted;
+# kernels go by their launch files' name.
 source "$(dirname "$0")/lib.sh" "$@"
 SWEEP=("$SRC/scripts/sweep" --gpurf "$GPURF" --platform "$SRC/configs/fermi.yaml")
 
-"${SWEEP[@]}" --grid bank.count=2,4 --kernels scan -j 2 --out "$TMP/sw" >"$TMP/log" 2>&1 ||
-  fail "sweep failed: $(tail -20 "$TMP/log")"
+"$SRC/scripts/sweep" --gpurf "$GPURF" --platform fermi --grid bank.count=2,4 --kernels scan -j 2 \
+  --out "$TMP/sw" >"$TMP/log" 2>&1 || fail "sweep failed: $(tail -20 "$TMP/log")"
+grep -q '"platform": ".*/configs/fermi.yaml"' "$TMP/sw/sweep.json" || fail "--platform fermi: $(cat "$TMP/sw/sweep.json")"
+# Two banks hold fewer registers than four: fewer resident warps, and the sweep says so.
+grep -q "note: scan: resident_warps changes between points: 16 (bank.count=2), 40 (bank.count=4)" \
+  "$TMP/log" || fail "no occupancy note: $(cat "$TMP/log")"
+"$SRC/scripts/sweep" --gpurf "$GPURF" --platform fermy --grid bank.count=2 --out "$TMP/x" 2>"$TMP/err"
+[ $? = 2 ] && grep -q "did you mean 'fermi'" "$TMP/err" || fail "--platform fermy: $(cat "$TMP/err")"
 CSV="$TMP/sw/results.csv"
 [ -f "$CSV" ] || fail "no $CSV"
 head -1 "$CSV" | grep -q '^point,bank.count,kernel,verified,.*cycles' ||
@@ -42,11 +50,12 @@ bash -c "$(sed -n 1p "$TMP/jobs.txt")" || fail "job line 1 failed"
 "$SRC/scripts/sweep" --gather "$TMP/em" >"$TMP/log" 2>&1
 [ $? = 1 ] || fail "gather of an unfinished sweep should exit 1"
 grep -q "1 passed, 7 failed" "$TMP/log" || fail "gather: $(cat "$TMP/log")"
-# Kernels given as launch-file paths (and an application by name): the folders are the files'
-# names, the CSV names them so, --gather finds them again.
-cp "$SRC/examples/saxpy_shfl.yaml" "$TMP/saxpy_shfl.yaml"
-sed -i "s|^ptx: |ptx: $SRC/examples/|" "$TMP/saxpy_shfl.yaml"
-"${SWEEP[@]}" --grid bank.count=2,4 --kernels "$TMP/saxpy_shfl.yaml,$SRC/workloads/scan.yaml" \
+# Kernels given as launch-file paths: the folders are the kernels' names (the launch files'
+# `name`, as gpurf suite and compare name them, not the files' names), the CSV names them
+# so, --gather finds them again.
+cp "$SRC/examples/saxpy_shfl.yaml" "$TMP/other.yaml"
+sed -i "s|^ptx: |ptx: $SRC/examples/|" "$TMP/other.yaml"
+"${SWEEP[@]}" --grid bank.count=2,4 --kernels "$TMP/other.yaml,$SRC/workloads/scan.yaml" \
   -j 2 --out "$TMP/paths" >"$TMP/log" 2>&1 || fail "sweep with launch-file paths: $(tail -5 "$TMP/log")"
 grep -q "ETA" "$TMP/log" || fail "sweep shows no ETA: $(cat "$TMP/log")"
 python3 - "$TMP/paths/results.csv" <<'PY' || fail "csv of launch-file paths"
@@ -58,8 +67,8 @@ PY
 [ -f "$TMP/paths/point_1/saxpy_shfl/result.json" ] || fail "no point_1/saxpy_shfl/result.json"
 rm "$TMP/paths/results.csv"
 "$SRC/scripts/sweep" --gather "$TMP/paths" >"$TMP/log" 2>&1 || fail "gather of paths: $(cat "$TMP/log")"
-cp "$TMP/saxpy_shfl.yaml" "$TMP/scan.yaml"
-"${SWEEP[@]}" --grid bank.count=2 --kernels "$TMP/scan.yaml,scan" --out "$TMP/clash" \
+cp "$TMP/other.yaml" "$TMP/scan.yaml"
+"${SWEEP[@]}" --grid bank.count=2 --kernels "$TMP/scan.yaml,$TMP/other.yaml" --out "$TMP/clash" \
   >"$TMP/log" 2>&1
-[ $? = 2 ] && grep -q "share the folder 'scan'" "$TMP/log" || fail "folder clash: $(cat "$TMP/log")"
+[ $? = 2 ] && grep -q "are both named 'saxpy_shfl'" "$TMP/log" || fail "name clash: $(cat "$TMP/log")"
 finish

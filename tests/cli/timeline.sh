@@ -1,6 +1,7 @@
 # gpurf run --sample-interval: sampling changes no statistic (the units' settle() is free of
 # side effects), the rows add up to the run's totals, CSV and JSON lines agree, applications
-# and the two-level scheduler are covered, bad options exit 2, and scripts/plot timeline draws it.
+# and the two-level scheduler are covered, bad options exit 2, and scripts/plot timeline draws it
+# (with its kernel, platform and launch boundaries where result.json is beside it).
 source "$(dirname "$0")/lib.sh" "$@"
 
 strip_host() {
@@ -72,6 +73,13 @@ if python3 -c 'import matplotlib' 2>/dev/null || /usr/bin/python3 -c 'import mat
     [ -s "$TMP/t.png" ] || fail "plot timeline $f: no PNG"
     rm -f "$TMP/t.png"
   done
+  # Beside its result.json: the title names kernel and platform, launch boundaries are drawn.
+  "$PLOT" timeline "$TMP/turing-subcore-apps_dp1d.ts/timeline.csv" -o "$TMP/a.svg" >/dev/null \
+    2>"$TMP/err" || fail "plot timeline of dp1d: $(head -c 300 "$TMP/err")"
+  n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["launches"]))' \
+    "$TMP/turing-subcore-apps_dp1d.ts/result.json")
+  grep -q "dp1d_app on turing-subcore, $n launches (dotted: boundaries)" "$TMP/a.svg" ||
+    fail "timeline title: $(grep -o '<!-- [^>]*launches[^>]*-->' "$TMP/a.svg")"
   "$PLOT" timeline "$TMP/fermi-sgemm.jsonl" --panels ipc,stals -o "$TMP/t.png" 2>"$TMP/err"
   [ $? -eq 2 ] && grep -q "did you mean 'stalls'" "$TMP/err" || fail "bad panel: $(cat "$TMP/err")"
   "$PLOT" timeline "$TMP/fermi-sgemm.plain/result.json" -o "$TMP/t.png" 2>"$TMP/err"

@@ -50,3 +50,12 @@ TEST(Allocations, AWrappingAccessIsNeverInside) {
   a.add(0xffffffffffffff00ull, 0xff, "top");
   EXPECT_NE(a.check(0xfffffffffffffffcull, 8), "");
 }
+
+TEST(Allocations, DescribeNamesTheHolderOrWhatIsWrong) {
+  Allocations a;
+  a.add(0x1000, 192, "cudaMalloc allocation of 192 bytes");
+  EXPECT_EQ(a.describe(0x1006, 4),
+            "in cudaMalloc allocation of 192 bytes [0x1000, 0x10c0) (192 bytes)");
+  EXPECT_EQ(a.describe(0x1006, 4), a.describe(0x1006, 4)); // from the last-hit cache too
+  EXPECT_NE(a.describe(0x10c2, 4).find("outside every allocation"), std::string::npos);
+}

@@ -425,9 +425,40 @@ TEST(PtxHandWritten, MisalignedAccessIsReported) {
     FAIL();
   } catch (const RuntimeError& e) {
     std::string s = e.what();
-    EXPECT_NE(s.find("misaligned global access of 4 bytes at address 0x1002"), std::string::npos)
+    EXPECT_NE(s.find("misaligned global load of 4 bytes at 0x1002 (needs 4-byte alignment)"),
+              std::string::npos)
         << s;
-    EXPECT_NE(s.find("thread 0"), std::string::npos) << s;
+    EXPECT_NE(s.find("thread 0, lane 0,"), std::string::npos) << s;
     EXPECT_NE(s.find("mis.ptx:9"), std::string::npos) << s;
+  }
+}
+
+// A local access is held to its natural alignment too (as compute-sanitizer reports it), named
+// by warp, thread and lane.
+TEST(PtxHandWritten, MisalignedLocalStoreIsReported) {
+  Module m = parse_ptx(kernel(".local .align 8 .b8 buf[16];\n"
+                              "  mov.u32 %r1, 7;\n"
+                              "  mov.u64 %rd1, 9;\n"
+                              "  mov.u32 %r2, %tid.x;\n"
+                              "  setp.eq.u32 %p1, %r2, 3;\n"
+                              "  @%p1 st.local.u64 [buf+4], %rd1;\n"
+                              "  @!%p1 st.local.u32 [buf+4], %r1;\n"
+                              "  ret;"),
+                       "local.ptx");
+  SparseMemory mem;
+  LaunchConfig cfg;
+  cfg.grid = Dim3(1);
+  cfg.block = Dim3(8);
+  cfg.local_bytes_per_thread = 64;
+  ParamPacker pk(Kernel::find_entry(m, "k"));
+  pk.set(0, uint64_t(0x1000));
+  try {
+    run_functional(m, "k", cfg, pk.bytes(), mem);
+    FAIL() << "the misaligned store ran";
+  } catch (const RuntimeError& e) {
+    const std::string s = e.what();
+    EXPECT_NE(s.find("warp 0, thread 3, lane 3,"), std::string::npos) << s;
+    EXPECT_NE(s.find("misaligned local store of 8 bytes at 0x"), std::string::npos) << s;
+    EXPECT_NE(s.find("4 (needs 8-byte alignment)"), std::string::npos) << s;
   }
 }

@@ -38,6 +38,12 @@ void Allocations::clear() {
   last_base_ = 1, last_end_ = 0;
 }
 
+std::string Allocations::describe(uint64_t addr, unsigned len) const {
+  if (std::string bad = check(addr, len); !bad.empty()) return bad;
+  const auto in = std::prev(by_base_.upper_bound(addr)); // check() found it
+  return "in " + in->second.name + " " + range(in->first, in->second.bytes);
+}
+
 std::string Allocations::check_slow(uint64_t addr, unsigned len) const {
   const uint64_t end = addr + len;
   auto after = by_base_.upper_bound(addr);

@@ -27,6 +27,9 @@ public:
     if (addr >= last_base_ && addr + len <= last_end_ && addr + len >= addr) return {};
     return check_slow(addr, len);
   }
+  // For a message about an access (a misaligned one): "in buffer 'y' [0x10000000,
+  // 0x10000100) (256 bytes)" when one live allocation holds it, else check()'s text.
+  std::string describe(uint64_t addr, unsigned len) const;
 
 private:
   struct Alloc {

@@ -368,7 +368,7 @@ struct Kernel::Impl {
     std::ostringstream s;
     s << "kernel '" << k.entry_->name << "', CTA (" << c.id.x << "," << c.id.y << "," << c.id.z
       << "), warp " << w.idx;
-    if (lane >= 0) s << ", thread " << (w.idx * kWarpLanes + unsigned(lane));
+    if (lane >= 0) s << ", thread " << (w.idx * kWarpLanes + unsigned(lane)) << ", lane " << lane;
     if (!w.frames.empty() && !w.stack.empty()) {
       const Frame& fr = w.frames.back();
       unsigned pc = w.stack.back().pc;
@@ -747,10 +747,14 @@ struct Kernel::Impl {
     Space s = resolve(w, lane, sp, a);
     rsp = kparam_generic ? Space::Param : s;
     raddr = a;
-    if (align > 1 && (a % align) != 0)
-      fail(w, int(lane),
-           std::string("misaligned ") + space_name(rsp) + " access of " + std::to_string(len) +
-               " bytes at address " + hex(a));
+    if (align > 1 && (a % align) != 0) { // as compute-sanitizer's memcheck reports it
+      std::string msg = std::string("misaligned ") + space_name(rsp) +
+                        (write ? " store" : " load") + " of " + std::to_string(len) + " bytes at " +
+                        hex(a) + " (needs " + std::to_string(align) + "-byte alignment)";
+      if ((s == Space::Global || s == Space::Const) && k.cfg_.allocations)
+        msg += ": " + k.cfg_.allocations->describe(a, len);
+      fail(w, int(lane), msg);
+    }
     auto oob = [&](uint64_t size) {
       fail(w, int(lane),
            std::string("out-of-bounds ") + space_name(rsp) + " access of " + std::to_string(len) +
