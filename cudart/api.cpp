@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
+#include "gpurf/modules/frontend/ptx/engine.h"
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/sm.h"
 #include "runtime.h"
@@ -18,6 +20,10 @@ namespace {
 
 Runtime& rt() { return Runtime::get(); }
 cudaError_t ret(cudaError_t e) { return rt().record(e); }
+
+// Every entry point runs under the runtime's lock (runtime.h api_mutex): host threads' calls
+// one at a time.
+#define GPURF_LOCKED const std::lock_guard<std::recursive_mutex> api_lock_(api_mutex())
 
 struct ErrorName {
   int code;
@@ -108,8 +114,19 @@ int resident_ctas(const KernelRec& k, int block, size_t shared) {
   l.hardware_register_warps = 0;
   l.regs_per_thread = regs;
   try {
+    // A CTA's shared memory as a launch counts it: the kernel's .shared variables (placed by
+    // the engine, as at a launch) and the dynamic bytes.
+    gpurf::ptx::SparseMemory scratch;
+    gpurf::ptx::LaunchConfig c;
+    c.init_data = false;
+    c.data_base = f->options().data_base;
+    c.block = gpurf::ptx::Dim3(unsigned(block));
+    c.dyn_shared_bytes = unsigned(shared);
+    const std::vector<uint8_t> params(f->launch().entry().param_bytes, 0);
+    const gpurf::ptx::Kernel kernel(f->module(), f->kernel_name(), c, params, scratch);
     return int(
-        gpurf::occupancy(l, k.name, unsigned((block + 31) / 32), unsigned(shared), 1u << 30).ctas);
+        gpurf::occupancy(l, k.name, unsigned((block + 31) / 32), kernel.shared_bytes(), 1u << 30)
+            .ctas);
   } catch (const std::exception&) {
     return 0;
   }
@@ -121,31 +138,42 @@ extern "C" {
 
 // ------------------------------------------------------------------------------ registration
 
-void** __cudaRegisterFatBinary(void* fat) { return reinterpret_cast<void**>(rt().add_module(fat)); }
+void** __cudaRegisterFatBinary(void* fat) {
+  GPURF_LOCKED;
+  return reinterpret_cast<void**>(rt().add_module(fat));
+}
 void __cudaRegisterFatBinaryEnd(void**) {}
 void __cudaUnregisterFatBinary(void**) {} // at exit, after the outputs (Runtime::build)
 // Before the host first touches a __managed__ variable: its pointer is set once built.
-char __cudaInitModule(void**) { return rt().ensure() == cudaSuccess; }
+char __cudaInitModule(void**) {
+  GPURF_LOCKED;
+  return rt().ensure() == cudaSuccess;
+}
 void __cudaRegisterFunction(void** handle, const char* host_fun, char*, const char* name, int,
                             void*, void*, void*, void*, int*) {
+  GPURF_LOCKED;
   rt().add_kernel(reinterpret_cast<Module*>(handle), host_fun, name);
 }
 void __cudaRegisterVar(void** handle, char* host_var, char*, const char* name, int, size_t size,
                        int constant, int) {
+  GPURF_LOCKED;
   rt().add_var(reinterpret_cast<Module*>(handle), host_var, name, size, constant != 0, nullptr);
 }
 void __cudaRegisterManagedVar(void** handle, void** host_ptr, char*, const char* name, int,
                               size_t size, int constant, int) {
+  GPURF_LOCKED;
   rt().add_var(reinterpret_cast<Module*>(handle), host_ptr, name, size, constant != 0, host_ptr);
 }
 
 // ------------------------------------------------------------------------------ launch
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void* stream) {
+  GPURF_LOCKED;
   rt().configs.push_back({grid, block, shared, stream});
   return 0;
 }
 cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
+  GPURF_LOCKED;
   if (rt().configs.empty()) return cudaErrorMissingConfiguration;
   const Runtime::CallConfig c = rt().configs.back();
   rt().configs.pop_back();
@@ -156,27 +184,69 @@ cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, 
   return cudaSuccess;
 }
 cudaError_t __cudaGetKernel(void** kernel, const void* fun) {
+  GPURF_LOCKED;
   *kernel = const_cast<void*>(fun); // the host function identifies the kernel
   return cudaSuccess;
 }
 cudaError_t cudaLaunchKernel(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
                              cudaStream_t stream) {
+  GPURF_LOCKED;
   return ret(rt().launch(fun, grid, block, args, shared, stream));
 }
 cudaError_t cudaLaunchKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
                                   size_t shared, cudaStream_t stream) {
+  GPURF_LOCKED;
   return cudaLaunchKernel(fun, grid, block, args, shared, stream);
 }
 cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                cudaStream_t stream) {
+  GPURF_LOCKED;
   return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
 }
 cudaError_t __cudaLaunchKernel_ptsz(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                     cudaStream_t stream) {
+  GPURF_LOCKED;
   return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+cudaError_t cudaLaunchCooperativeKernel(const void* fun, dim3 grid, dim3 block, void** args,
+                                        size_t shared, cudaStream_t stream) {
+  GPURF_LOCKED;
+  return ret(rt().launch(fun, grid, block, args, shared, stream, true));
+}
+cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
+                                             size_t shared, cudaStream_t stream) {
+  GPURF_LOCKED;
+  return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, stream);
+}
+// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured, the
+// others (priorities, access policies, ...) do not change what a launch computes here.
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, void** args) {
+  GPURF_LOCKED;
+  if (!c || (c->numAttrs && !c->attrs)) return ret(cudaErrorInvalidValue);
+  bool cooperative = false;
+  for (unsigned i = 0; i < c->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = c->attrs[i];
+    if (a.id == cudaLaunchAttributeCooperative)
+      cooperative = a.val.cooperative != 0;
+    else if (a.id != cudaLaunchAttributeIgnore) {
+      static std::set<unsigned> said;
+      if (said.insert(a.id).second)
+        std::fprintf(stderr,
+                     "gpurf: cudaLaunchKernelExC: launch attribute %u is not modelled "
+                     "(ignored)\n",
+                     a.id);
+    }
+  }
+  return ret(
+      rt().launch(fun, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, cooperative));
+}
+cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fun, void** args) {
+  GPURF_LOCKED;
+  return cudaLaunchKernelExC(c, fun, args);
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
+  GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   KernelRec* k = rt().kernel(fun);
   if (!a || !k || !k->found) return ret(cudaErrorInvalidDeviceFunction);
@@ -190,6 +260,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
+  GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   KernelRec* k = rt().kernel(fun);
   if (!k) return ret(cudaErrorInvalidDeviceFunction);
@@ -197,12 +268,14 @@ cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
+  GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   return rt().kernel(fun) ? cudaSuccess : ret(cudaErrorInvalidDeviceFunction);
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, const void* fun,
                                                                    int block, size_t shared,
                                                                    unsigned) {
+  GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   KernelRec* k = rt().kernel(fun);
   if (!n || !k || !k->found) return ret(cudaErrorInvalidDeviceFunction);
@@ -211,67 +284,93 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, const
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void* fun, int block,
                                                           size_t shared) {
+  GPURF_LOCKED;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fun, block, shared, 0);
 }
 
 // ------------------------------------------------------------------------------ memory
 
 cudaError_t cudaMalloc(void** p, size_t bytes) {
+  GPURF_LOCKED;
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned) {
+  GPURF_LOCKED;
   return ret(rt().malloc(p, bytes, AllocKind::Managed));
 }
 cudaError_t cudaMallocHost(void** p, size_t bytes) {
+  GPURF_LOCKED;
   return ret(rt().malloc(p, bytes, AllocKind::Host));
 }
 cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned) {
+  GPURF_LOCKED;
   return ret(rt().malloc(p, bytes, AllocKind::Host));
 }
 cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
+  GPURF_LOCKED;
   *dev = host; // one address space
   return cudaSuccess;
 }
 cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
+  GPURF_LOCKED;
   if (!pitch) return ret(cudaErrorInvalidValue);
   *pitch = (width + 255) / 256 * 256;
   return ret(rt().malloc(p, *pitch * height, AllocKind::Device));
 }
-cudaError_t cudaFree(void* p) { return ret(rt().free(p, false)); }
-cudaError_t cudaFreeHost(void* p) { return ret(rt().free(p, true)); }
+cudaError_t cudaFree(void* p) {
+  GPURF_LOCKED;
+  return ret(rt().free(p, false));
+}
+cudaError_t cudaFreeHost(void* p) {
+  GPURF_LOCKED;
+  return ret(rt().free(p, true));
+}
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, int kind) {
+  GPURF_LOCKED;
   return ret(rt().memcpy(dst, src, n, kind));
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, cudaStream_t) {
+  GPURF_LOCKED;
   return ret(rt().memcpy(dst, src, n, kind));
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, int kind) {
+  GPURF_LOCKED;
   return ret(copy2d(dst, dpitch, src, spitch, width, height, kind));
 }
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
                               size_t width, size_t height, int kind, cudaStream_t) {
+  GPURF_LOCKED;
   return ret(copy2d(dst, dpitch, src, spitch, width, height, kind));
 }
-cudaError_t cudaMemset(void* p, int v, size_t n) { return ret(rt().memset(p, v, n)); }
+cudaError_t cudaMemset(void* p, int v, size_t n) {
+  GPURF_LOCKED;
+  return ret(rt().memset(p, v, n));
+}
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t) {
+  GPURF_LOCKED;
   return ret(rt().memset(p, v, n));
 }
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int) {
+  GPURF_LOCKED;
   return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
 }
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int) {
+  GPURF_LOCKED;
   return ret(symbol_copy(symbol, n, offset, dst, false));
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
                                     int, cudaStream_t) {
+  GPURF_LOCKED;
   return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int,
                                       cudaStream_t) {
+  GPURF_LOCKED;
   return ret(symbol_copy(symbol, n, offset, dst, false));
 }
 cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
+  GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   const VarRec* v = rt().var(symbol);
   if (!p || !v || !v->address) return ret(cudaErrorInvalidSymbol);
@@ -279,6 +378,7 @@ cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
   return cudaSuccess;
 }
 cudaError_t cudaGetSymbolSize(size_t* n, const void* symbol) {
+  GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   const VarRec* v = rt().var(symbol);
   if (!n || !v) return ret(cudaErrorInvalidSymbol);
@@ -286,6 +386,7 @@ cudaError_t cudaGetSymbolSize(size_t* n, const void* symbol) {
   return cudaSuccess;
 }
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  GPURF_LOCKED;
   cudaDeviceProp p;
   if (cudaError_t e = rt().properties(p)) return ret(e);
   if (free_bytes) *free_bytes = p.totalGlobalMem; // what is allocated is not subtracted
@@ -296,22 +397,29 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
 // ------------------------------------------------------------------------------ device
 
 cudaError_t cudaGetDeviceCount(int* n) {
+  GPURF_LOCKED;
   if (!n) return ret(cudaErrorInvalidValue);
   *n = 1;
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int* d) {
+  GPURF_LOCKED;
   if (!d) return ret(cudaErrorInvalidValue);
   *d = 0;
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : ret(cudaErrorInvalidDevice); }
+cudaError_t cudaSetDevice(int d) {
+  GPURF_LOCKED;
+  return d == 0 ? cudaSuccess : ret(cudaErrorInvalidDevice);
+}
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int d) {
+  GPURF_LOCKED;
   if (!p) return ret(cudaErrorInvalidValue);
   if (d != 0) return ret(cudaErrorInvalidDevice);
   return ret(rt().properties(*p));
 }
 cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
+  GPURF_LOCKED;
   if (!v) return ret(cudaErrorInvalidValue);
   if (d != 0) return ret(cudaErrorInvalidDevice);
   cudaDeviceProp p;
@@ -377,8 +485,8 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 83:
     *v = p.managedMemory;
     break;
-  case 95:
-    *v = 0;
+  case 95: // cudaDevAttrCooperativeLaunch
+    *v = p.cooperativeLaunch;
     break;
   case 97:
     *v = int(p.sharedMemPerBlockOptin);
@@ -392,20 +500,32 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   }
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return ret(rt().status()); }
+cudaError_t cudaDeviceSynchronize() {
+  GPURF_LOCKED;
+  return ret(rt().status());
+}
 cudaError_t cudaDeviceReset() {
+  GPURF_LOCKED;
   rt().sticky = cudaSuccess; // the simulation goes on: caches and statistics are kept
   rt().last_error = cudaSuccess;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSetCacheConfig(int) { return ret(rt().status()); }
-cudaError_t cudaSetDeviceFlags(unsigned) { return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(int) {
+  GPURF_LOCKED;
+  return ret(rt().status());
+}
+cudaError_t cudaSetDeviceFlags(unsigned) {
+  GPURF_LOCKED;
+  return cudaSuccess;
+}
 cudaError_t cudaDriverGetVersion(int* v) {
+  GPURF_LOCKED;
   if (!v) return ret(cudaErrorInvalidValue);
   *v = 13000;
   return cudaSuccess;
 }
 cudaError_t cudaRuntimeGetVersion(int* v) {
+  GPURF_LOCKED;
   if (!v) return ret(cudaErrorInvalidValue);
   *v = 13000;
   return cudaSuccess;
@@ -414,16 +534,22 @@ cudaError_t cudaRuntimeGetVersion(int* v) {
 // ------------------------------------------------------------------------------ errors
 
 cudaError_t cudaGetLastError() {
+  GPURF_LOCKED;
   const cudaError_t e = rt().sticky ? rt().sticky : rt().last_error;
   rt().last_error = cudaSuccess;
   return e;
 }
-cudaError_t cudaPeekAtLastError() { return rt().sticky ? rt().sticky : rt().last_error; }
+cudaError_t cudaPeekAtLastError() {
+  GPURF_LOCKED;
+  return rt().sticky ? rt().sticky : rt().last_error;
+}
 const char* cudaGetErrorString(cudaError_t e) {
+  GPURF_LOCKED;
   const ErrorName* n = find_error(e);
   return n ? n->text : "unrecognized error code";
 }
 const char* cudaGetErrorName(cudaError_t e) {
+  GPURF_LOCKED;
   const ErrorName* n = find_error(e);
   return n ? n->name : "cudaErrorUnknown";
 }
@@ -432,36 +558,57 @@ const char* cudaGetErrorName(cudaError_t e) {
 // One in-order queue: every operation has ended when its call returns.
 
 cudaError_t cudaStreamCreate(cudaStream_t* s) {
+  GPURF_LOCKED;
   if (!s) return ret(cudaErrorInvalidValue);
   *s = new char;
   rt().streams[*s] = 0;
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { return cudaStreamCreate(s); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) {
+  GPURF_LOCKED;
+  return cudaStreamCreate(s);
+}
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) {
+  GPURF_LOCKED;
   return cudaStreamCreate(s);
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  GPURF_LOCKED;
   if (!rt().streams.erase(s)) return ret(cudaErrorInvalidResourceHandle);
   delete static_cast<char*>(s);
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return ret(rt().status()); }
-cudaError_t cudaStreamQuery(cudaStream_t) { return ret(rt().status()); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  GPURF_LOCKED;
+  return ret(rt().status());
+}
+cudaError_t cudaStreamQuery(cudaStream_t) {
+  GPURF_LOCKED;
+  return ret(rt().status());
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+  GPURF_LOCKED;
+  return cudaSuccess;
+}
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
+  GPURF_LOCKED;
   if (!e) return ret(cudaErrorInvalidValue);
   *e = new char;
   rt().events[*e] = Event{};
   return cudaSuccess;
 }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { return cudaEventCreate(e); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) {
+  GPURF_LOCKED;
+  return cudaEventCreate(e);
+}
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  GPURF_LOCKED;
   if (!rt().events.erase(e)) return ret(cudaErrorInvalidResourceHandle);
   delete static_cast<char*>(e);
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+  GPURF_LOCKED;
   auto it = rt().events.find(e);
   if (it == rt().events.end()) return ret(cudaErrorInvalidResourceHandle);
   if (cudaError_t err = rt().ensure()) return ret(err);
@@ -469,16 +616,20 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
   return cudaSuccess;
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) {
+  GPURF_LOCKED;
   return cudaEventRecord(e, s);
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+  GPURF_LOCKED;
   return rt().events.count(e) ? ret(rt().status()) : ret(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
+  GPURF_LOCKED;
   return rt().events.count(e) ? ret(rt().status()) : ret(cudaErrorInvalidResourceHandle);
 }
 // Simulated time between the events, in milliseconds.
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+  GPURF_LOCKED;
   auto ia = rt().events.find(a), ib = rt().events.find(b);
   if (!ms || ia == rt().events.end() || ib == rt().events.end())
     return ret(cudaErrorInvalidResourceHandle);

@@ -57,6 +57,25 @@ struct dim3 {
 using cudaStream_t = void*;
 using cudaEvent_t = void*;
 
+// cudaLaunchKernelExC's configuration (CUDA 13): a cudaLaunchAttribute is its id, padding to 8
+// bytes and a 64-byte value union.
+enum : unsigned { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2 };
+struct cudaLaunchAttribute {
+  unsigned id;
+  char pad[4];
+  union {
+    char pad[64];
+    int cooperative;
+  } val;
+};
+struct cudaLaunchConfig_t {
+  dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+
 // cudaFuncAttributes (CUDA 13).
 struct cudaFuncAttributes {
   size_t sharedSizeBytes, constSizeBytes, localSizeBytes;

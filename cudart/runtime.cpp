@@ -102,6 +102,16 @@ std::string dims(const dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
+// Whether the kernel's module reads a driver register (%envreg: the cooperative grid
+// workspace of grid.sync()).
+bool reads_envreg(const PtxFrontend& f) {
+  for (const ptx::Function& fn : f.module().functions)
+    for (const ptx::Instr& in : fn.instrs)
+      for (const ptx::Operand& o : in.src)
+        if (o.kind == ptx::Operand::Kind::Special && o.sreg == ptx::SReg::Envreg) return true;
+  return false;
+}
+
 // The host side of the GPU's host interface: this library calls Gpu::launch directly, so the
 // register socket and the interrupt are bound and never used.
 struct HostSide : sc_core::sc_module {
@@ -112,6 +122,20 @@ struct HostSide : sc_core::sc_module {
     h.irq.bind(irq);
   }
 };
+
+// The CUDA error of a launch refused with `error` (not sticky).
+cudaError_t refusal_error(const std::string& error) {
+  return error.find("cooperative launch of") != std::string::npos
+             ? cudaErrorCooperativeLaunchTooLarge
+             : cudaErrorInvalidConfiguration;
+}
+
+// A trap in a kernel that reads the cooperative grid workspace, launched without it: why.
+void explain_trap(std::string& error, const PtxFrontend& f, bool cooperative) {
+  if (!cooperative && error.find("trap: ") != std::string::npos && reads_envreg(f))
+    error += " (the kernel reads the grid workspace a cooperative launch provides: grid.sync() "
+             "needs cudaLaunchCooperativeKernel; CUDA traps too)";
+}
 
 // The CUDA error of a kernel that failed with `error` (sticky).
 cudaError_t kernel_error(const std::string& error) {
@@ -131,6 +155,14 @@ double cpu_now() {
 }
 
 } // namespace
+
+std::recursive_mutex& api_mutex() {
+  static std::recursive_mutex* m = new std::recursive_mutex; // lives as long as the Runtime
+  return *m;
+}
+
+thread_local cudaError_t Runtime::last_error = cudaSuccess;
+thread_local std::vector<Runtime::CallConfig> Runtime::configs;
 
 Runtime& Runtime::get() {
   static Runtime* r = new Runtime; // never destroyed: the program's exit must not tear SystemC down
@@ -252,6 +284,7 @@ void Runtime::build() {
   frontend_ = std::make_unique<PtxFrontend>(spec, fo);
   for (const std::string& w : frontend_->warnings())
     std::fprintf(stderr, "gpurf: warning: %s\n", w.c_str());
+  size_registers(usable, tmp);
   SimOptions so;
   so.hosted = true;
   sim_ = std::make_unique<Simulation>(*platform_, *frontend_, frontend_->regs_per_thread(), so);
@@ -289,7 +322,43 @@ void Runtime::build() {
   // The outputs at exit: registered now, after the statistics' registry and the units'
   // statics exist, so that it runs before their destructors (atexit runs in reverse order;
   // the fat binaries' unregistration, registered before main, would run after them).
-  std::atexit([] { Runtime::get().finish(); });
+  std::atexit([] {
+    const std::lock_guard<std::recursive_mutex> lock(api_mutex()); // a thread still calling
+    Runtime::get().finish();
+  });
+}
+
+// The SMs' register space is sized when the GPU is built, by its own module's kernels (and
+// gpu.hosted_registers / hosted_predicates); the program's other modules are loaded after it.
+// Their kernels are compiled here first, so that the space holds the largest of every module.
+void Runtime::size_registers(const std::vector<Module*>& usable, const fs::path& tmp) {
+  if (usable.size() < 2) return;
+  const FrontendOptions fo = frontend_options(*platform_);
+  unsigned regs[2] = {0, 0}, preds[2] = {0, 0}; // the GPU's module's, the others'
+  for (size_t i = 0; i < usable.size(); ++i) {
+    LaunchSpec spec;
+    spec.module =
+        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
+    std::ofstream(tmp) << usable[i]->ptx;
+    spec.file = usable[i]->name;
+    spec.ptx_path = tmp.string();
+    for (const ptx::Function& f : spec.module->functions) {
+      if (!f.is_entry || !f.has_body) continue;
+      spec.kernel = spec.name = f.name;
+      const PtxFrontend k(spec, fo);
+      regs[i > 0] = std::max(regs[i > 0], k.regs_per_thread());
+      preds[i > 0] = std::max(preds[i > 0], k.preds_per_thread());
+    }
+  }
+  std::ofstream(tmp) << usable[0]->ptx; // the GPU's own module, which the GPU compiles next
+  // Only where another module needs more (the platform as resolved shows it).
+  auto at_least = [&](const char* key, const unsigned n[2]) {
+    const ConfigNode* v = platform_->find_path(std::string("gpu.") + key);
+    if (n[1] > n[0] && (!v || std::strtoul(v->scalar.c_str(), nullptr, 10) < n[1]))
+      apply_override(*platform_, std::string("gpu.") + key + "=" + std::to_string(n[1]));
+  };
+  at_least("hosted_registers", regs);
+  at_least("hosted_predicates", preds);
 }
 
 void Runtime::load_variables() {
@@ -308,6 +377,11 @@ void Runtime::load_variables() {
     const std::vector<uint8_t> zeros(k0->launch().entry().param_bytes, 0);
     const ptx::Kernel k(*k0->launch().module, k0->kernel_name(), c, zeros, mem);
     k0->module_initialized();
+    // Every module's variables are live allocations for every kernel: a kernel may reach
+    // another module's __device__ array through a pointer (cudaGetSymbolAddress).
+    for (const ptx::VarDecl& v : k.module().vars)
+      if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
+        checked_.add(k.symbol_address(v.name), v.size, "variable '" + v.name + "' of " + m->name);
     for (auto& [host, v] : vars_)
       if (v.module == m.get()) {
         v.address = k.symbol_address(v.name);
@@ -522,7 +596,7 @@ KernelRec* Runtime::kernel(const void* fun) {
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
 cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
-                            cudaStream_t) {
+                            cudaStream_t, bool cooperative) {
   if (cudaError_t e = status()) return e;
   KernelRec* k = kernel(fun);
   if (!k || !k->found) {
@@ -548,6 +622,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.shared_bytes = unsigned(shared);
   h.param_address = param_address_;
   h.allocations = &checked_;
+  h.cooperative = cooperative;
   if (!timed_.timed(launches_ + 1, k->name)) return fast_forward(*k, h, grid, block, shared);
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
@@ -563,7 +638,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
       std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), error.c_str());
       ++failed_launches_;
       --launches_;
-      return cudaErrorInvalidConfiguration;
+      return refusal_error(error);
     }
   }
   device_text_.clear(); // printf of the profile run: the kernel's own comes when it runs
@@ -576,6 +651,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
     const std::string broken = gpu().broken_identities();
     if (!broken.empty()) error = "conservation identities broken:" + broken;
   }
+  explain_trap(error, *f, cooperative);
   const bool checked = sum_stat("collector", "operands_checked") > checked0;
   const bool verified = error.empty() && checked;
   if (!verified) ++unverified_;
@@ -639,14 +715,15 @@ cudaError_t Runtime::fast_forward(const KernelRec& k, const PtxFrontend::HostLau
                                   dim3 block, size_t shared) {
   const double cpu0 = cpu_now();
   const auto wall0 = std::chrono::steady_clock::now();
-  const PtxFrontend::FastForward r = gpu().fast_forward(h, k.id);
+  PtxFrontend::FastForward r = gpu().fast_forward(h, k.id);
+  explain_trap(r.error, *gpu().kernel(k.id), h.cooperative);
   const std::string what = "launch " + std::to_string(launches_ + 1) + " " + demangled(k.name) +
                            " grid " + dims(grid) + " block " + dims(block);
   if (!r.refused.empty()) {
     device_text_.clear();
     std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), r.refused.c_str());
     ++failed_launches_;
-    return cudaErrorInvalidConfiguration;
+    return refusal_error(r.refused);
   }
   ++launches_;
   end_launch();
@@ -753,7 +830,7 @@ cudaError_t Runtime::properties(cudaDeviceProp& p) {
   p.maxThreadsPerMultiProcessor = int(l.warps * 32);
   p.maxBlocksPerMultiProcessor = int(l.max_ctas ? l.max_ctas : l.warps);
   p.globalL1CacheSupported = p.localL1CacheSupported = 1;
-  p.cooperativeLaunch = 0;
+  p.cooperativeLaunch = 1;
   p.concurrentKernels = 0;
   p.asyncEngineCount = 0;
   p.memoryBusWidth = 256;

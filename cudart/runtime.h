@@ -14,8 +14,10 @@
 
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,6 +74,10 @@ struct Event {
   bool recorded = false;
 };
 
+// Every entry point of the API (api.cpp) holds this lock while it runs: calls from several host
+// threads run one at a time, in the order they take it (one in-order device queue).
+std::recursive_mutex& api_mutex();
+
 class Runtime {
 public:
   static Runtime& get();
@@ -88,7 +94,9 @@ public:
   // returns before doing its work.
   cudaError_t status();
   cudaError_t record(cudaError_t e); // sets the last error, returns `e`
-  cudaError_t last_error = cudaSuccess, sticky = cudaSuccess;
+  // The last error is the calling host thread's (as CUDA's); the sticky one the device's.
+  static thread_local cudaError_t last_error;
+  cudaError_t sticky = cudaSuccess;
 
   // Memory.
   cudaError_t malloc(void** p, uint64_t bytes, AllocKind kind);
@@ -102,15 +110,17 @@ public:
   const VarRec* var(const void* host_var) const;
 
   // Launch.
+  // `cooperative`: cudaLaunchCooperativeKernel (every CTA resident; grid-wide sync works).
   cudaError_t launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
-                     cudaStream_t stream);
+                     cudaStream_t stream, bool cooperative = false);
   KernelRec* kernel(const void* fun);
   struct CallConfig {
     dim3 grid, block;
     size_t shared = 0;
     cudaStream_t stream = nullptr;
   };
-  std::vector<CallConfig> configs; // __cudaPushCallConfiguration's stack
+  // __cudaPushCallConfiguration's stack: the calling thread's (its <<<>>> pushes, then pops).
+  static thread_local std::vector<CallConfig> configs;
 
   // Device facts from the platform.
   cudaError_t properties(cudaDeviceProp& p);
@@ -127,6 +137,7 @@ public:
 private:
   Runtime();
   void build();
+  void size_registers(const std::vector<Module*>& usable, const std::filesystem::path& tmp);
   void load_variables();
   void map_managed_variable(VarRec& v);
   void to_device(); // managed and host allocations: host bytes to the device

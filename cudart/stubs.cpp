@@ -2,11 +2,14 @@
 // that api.cpp does not implement: a weak stub that names itself on stderr once and returns
 // cudaErrorNotSupported. api.cpp's definitions are strong and replace these at link time.
 #include <cstdio>
+#include <mutex>
 #include <set>
 #include <string>
 
 namespace {
 int unsupported(const char* name) {
+  static std::mutex m; // several host threads
+  const std::lock_guard<std::mutex> lock(m);
   static std::set<std::string> said;
   if (said.insert(name).second)
     std::fprintf(stderr,

@@ -612,7 +612,7 @@ PtxFrontend::FastForward Gpu::fast_forward(const PtxFrontend::HostLaunch& h, uin
     // SMs then go back to the kernel they ran last.
     const SmLimits limits = use_kernel(*k);
     if (auto* last = dynamic_cast<PtxFrontend*>(running_); last && last != k) use_kernel(*last);
-    return k->fast_forward(limits, functional_memory(), h);
+    return k->fast_forward(limits, sm_count(), functional_memory(), h);
   } catch (const std::exception& e) {
     r.refused = e.what();
   }

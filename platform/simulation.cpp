@@ -110,9 +110,9 @@ void Simulation::check_memory_window(Params& mp) {
     return o.str();
   };
   // What the launch touches: its buffers always (written before the run), the module's
-  // variables when it declares any, the windows when a function keeps .local arrays or makes
-  // a generic address of shared or local memory (a VP may move unused ones where its memory
-  // has none: tests/cli/vp.sh).
+  // variables when it declares any, the windows when a function keeps .local arrays, makes
+  // a generic address of shared or local memory or reads %envreg (the grid workspace) (a VP
+  // may move unused ones where its memory has none: tests/cli/vp.sh).
   const auto* ptx = dynamic_cast<const PtxFrontend*>(&frontend_);
   bool vars = !ptx, windows = !ptx;
   if (ptx) {
@@ -120,9 +120,12 @@ void Simulation::check_memory_window(Params& mp) {
       vars |= v.space == ptx::Space::Global || v.space == ptx::Space::Const;
     for (const ptx::Function& f : ptx->module().functions) {
       for (const ptx::VarDecl& v : f.locals) windows |= v.space == ptx::Space::Local;
-      for (const ptx::Instr& in : f.instrs)
+      for (const ptx::Instr& in : f.instrs) {
         windows |= in.op == ptx::Op::Cvta &&
                    (in.space == ptx::Space::Shared || in.space == ptx::Space::Local);
+        for (const ptx::Operand& o : in.src) // a cooperative launch's grid workspace is there
+          windows |= o.kind == ptx::Operand::Kind::Special && o.sreg == ptx::SReg::Envreg;
+      }
     }
   }
   std::vector<const Gpu::Region*> needed; // the buffers first

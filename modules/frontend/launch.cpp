@@ -725,7 +725,7 @@ bool launches_other(const std::vector<AppStep>& steps, const std::string& kernel
 }
 
 // A launch step: `launch:` (the file's kernel), `launch: LABEL`, or `launch: {kernel, grid,
-// block, params, shared, label}` (each but kernel defaulting to the file's).
+// block, params, shared, label, cooperative}` (each but kernel defaulting to the file's).
 void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, AppStep& st) {
   st.kind = AppStep::Kind::Launch;
   if (v.kind == Node::Kind::Null) {
@@ -735,7 +735,7 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
   if (v.kind != Node::Kind::Map) {
     st.label = need_scalar(v, vk,
                            "expected a label or {kernel: NAME, grid, block, params, "
-                           "shared, label}");
+                           "shared, label, cooperative}");
     const std::vector<std::string> entries = all_entries(s);
     if (st.label != s.kernel &&
         std::find(entries.begin(), entries.end(), st.label) != entries.end())
@@ -745,7 +745,7 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
                st.label + "' write `launch: {kernel: " + st.label + "}`");
     return;
   }
-  check_keys(v, vk, {"kernel", "grid", "block", "params", "shared", "label"});
+  check_keys(v, vk, {"kernel", "grid", "block", "params", "shared", "label", "cooperative"});
   const Node* kn = v.find("kernel");
   if (!kn) fail(v, vk, "missing key 'kernel' (the .entry to launch)");
   st.kernel = need_scalar(*kn, vk + ".kernel", "expected a .entry name");
@@ -809,6 +809,7 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
     integer_in(*n, vk + ".shared", s.vars, 0, 1 << 30, "dynamic shared memory in bytes");
     st.shared = n->scalar;
   }
+  if (const Node* n = v.find("cooperative")) st.cooperative = boolean(*n, vk + ".cooperative");
   // Parameters: the step's own, else the file's, checked against this kernel's .param list.
   std::vector<const Node*> nodes;
   const Node* pn = v.find("params");
@@ -1060,9 +1061,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   s.scale = scale;
   const fs::path dir = fs::path(path).parent_path();
   need_map(root, "launch", "a launch file is a map of keys");
-  const std::vector<std::string> top = {"name",    "ptx",    "kernel", "vars",
-                                        "scaled",  "grid",   "block",  "shared_bytes",
-                                        "buffers", "params", "steps",  "verify"};
+  const std::vector<std::string> top = {"name",  "ptx",    "kernel",       "vars",    "scaled",
+                                        "grid",  "block",  "shared_bytes", "buffers", "params",
+                                        "steps", "verify", "cooperative"};
   check_keys(root, "", top);
   auto required = [&](const std::string& k, const std::string& what) -> const Node& {
     const Node* n = root.find(k);
@@ -1163,6 +1164,8 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
     s.shared_bytes_where = n->where(),
     s.shared_bytes = unsigned(
         integer_in(*n, "shared_bytes", s.vars, 0, 1 << 30, "dynamic shared memory in bytes"));
+  if (const Node* n = root.find("cooperative"); n && n->kind != Node::Kind::Null)
+    s.cooperative = boolean(*n, "cooperative");
 
   // buffers
   std::vector<const Node*> buffer_nodes;

@@ -9,6 +9,7 @@
 //   grid: ["n/16", "n/16", 1]   # 1 to 3 integers or expressions
 //   block: [16, 16, 1]
 //   shared_bytes: 0             # dynamic shared memory
+//   cooperative: false          # true: a cooperative launch (grid.sync(): every CTA resident)
 //   buffers:                    # allocated in order, 256-byte aligned
 //     A: {type: f32, count: "n*n", init: {uniform: {min: -1.0, max: 1.0, seed: 1}}}
 //     C: {type: f32, count: "n*n", init: {constant: 0}, output: true}
@@ -107,6 +108,7 @@ struct AppStep {
   std::string kernel;
   std::vector<std::string> grid, block;
   std::string shared;
+  int cooperative = -1; // `cooperative:` 0 or 1; -1: the file's
   bool own_params = false;
   std::vector<LaunchParam> params;
   std::string var, from, to, step; // For: var = from; var < to (> to if step < 0); var += step
@@ -129,6 +131,9 @@ struct LaunchSpec {
   std::array<unsigned, 3> grid{1, 1, 1}, block{1, 1, 1};
   unsigned shared_bytes = 0;      // dynamic shared memory per CTA
   std::string shared_bytes_where; // file:line of `shared_bytes` ("" when the file has none)
+  // `cooperative: true`: launched as cudaLaunchCooperativeKernel launches (grid-wide sync):
+  // every CTA resident at once, the grid workspace in %envreg1:%envreg2.
+  bool cooperative = false;
   std::vector<LaunchBuffer> buffers;
   std::vector<LaunchParam> params;
   // The host steps; a file without `steps:` is one launch. `application` tells them apart.

@@ -158,6 +158,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
   file_block_ = launch_.block;
   file_shared_ = launch_.shared_bytes;
   file_shared_where_ = launch_.shared_bytes_where;
+  file_cooperative_ = launch_.cooperative;
   if (!launch_.module) throw WorkloadError(launch_.file + ": launch has no PTX module");
   try {
     std::string why;
@@ -484,6 +485,7 @@ void PtxFrontend::take(const AppLaunch& a) {
   launch_.shared_bytes = a.shape.shared_bytes;
   launch_.shared_bytes_where = a.where;
   params_ = a.params;
+  launch_.cooperative = a.shape.cooperative;
   use_allocations(a.shape.allocations);
 }
 
@@ -516,6 +518,7 @@ bool PtxFrontend::next_app_launch(IFunctionalMemory& mem, AppLaunch& a) {
   const AppStep& st = *current_;
   const std::string what = st.where + ": launch " + std::to_string(app_->launches());
   a.kernel = st.kernel.empty() ? launch_.kernel : st.kernel;
+  a.shape.cooperative = st.cooperative < 0 ? file_cooperative_ : st.cooperative == 1;
   a.where = st.kernel.empty() && st.shared.empty() ? file_shared_where_ : st.where;
   const ptx::Function* f = find_entry(launch_, a.kernel);
   if (!f) throw WorkloadError(what + ": no kernel '" + a.kernel + "'"); // the loader checked
@@ -592,14 +595,15 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   launch_.shared_bytes = h.shared_bytes;
   launch_.shared_bytes_where = "host launch"; // its dynamic shared memory, not the file's
   launch_.buffers.clear();                    // the host's, wherever it put them
+  launch_.cooperative = h.cooperative;
   buffer_addr_.clear();
   use_allocations(h.allocations);
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
 }
 
-PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, IFunctionalMemory& mem,
-                                                   const HostLaunch& h) {
+PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsigned sms,
+                                                   IFunctionalMemory& mem, const HostLaunch& h) {
   FastForward r;
   MemAdaptor adaptor(mem);
   std::unique_ptr<ptx::Kernel> k;
@@ -620,7 +624,9 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, IFunc
     if (k->shared_bytes() > limits.shared_bytes)
       throw ConfigError(shared_memory_error(k->static_shared_bytes(), limits.shared_bytes,
                                             "the platform's sm.shared_bytes"));
-    occupancy(limits, launch_.kernel, k->warps_per_cta(), k->shared_bytes(), k->num_ctas());
+    const Occupancy occ =
+        occupancy(limits, launch_.kernel, k->warps_per_cta(), k->shared_bytes(), k->num_ctas());
+    if (launch_.cooperative) start_cooperative(k->num_ctas(), occ.ctas, std::max(1u, sms), adaptor);
   } catch (const std::exception& e) {
     r.refused = e.what();
     return r;
@@ -633,11 +639,21 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, IFunc
   ptx::StepResult s;
   s.values = false;
   const unsigned ctas = k->num_ctas();
+  // A cooperative grid's CTAs all at once (a CTA at grid.sync() waits for every other).
+  const unsigned group = launch_.cooperative ? ctas : 1;
   try {
-    for (unsigned c = 0; c < ctas; ++c) {
-      const unsigned cta = k->launch_cta(c);
-      const std::vector<unsigned> ws = k->cta_warps(cta);
-      while (!k->cta_done(cta)) {
+    for (unsigned c = 0; c < ctas; c += group) {
+      std::vector<unsigned> handles, ws;
+      for (unsigned i = c; i < c + group && i < ctas; ++i) {
+        handles.push_back(k->launch_cta(i));
+        for (unsigned w : k->cta_warps(handles.back())) ws.push_back(w);
+      }
+      auto done = [&] {
+        for (unsigned h : handles)
+          if (!k->cta_done(h)) return false;
+        return true;
+      };
+      while (!done()) {
         bool stepped = false;
         for (unsigned w : ws)
           for (unsigned n = 0; n < kSlice; ++n) {
@@ -660,7 +676,7 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, IFunc
         if (!stepped) // the engine releases barriers: no warp ready is a deadlock it names
           throw WorkloadError("CTA " + std::to_string(c) + ": no warp can go on");
       }
-      k->release_cta(cta);
+      for (unsigned h : handles) k->release_cta(h);
     }
   } catch (const ptx::RuntimeError& e) {
     r.error = e.what();
@@ -682,6 +698,11 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
+  if (launch_.cooperative) {
+    const uint64_t ws = options_.window_base + kGridWorkspace;
+    cfg.envreg[1] = uint32_t(ws >> 32);
+    cfg.envreg[2] = uint32_t(ws);
+  }
   return cfg;
 }
 
@@ -694,6 +715,9 @@ void PtxFrontend::add_variable_allocations(const ptx::Kernel& k, ptx::Allocation
   for (const ptx::VarDecl& v : module().vars)
     if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
       a.add(k.symbol_address(v.name), v.size, "variable '" + v.name + "'");
+  if (launch_.cooperative)
+    a.add(options_.window_base + kGridWorkspace, kGridWorkspaceBytes,
+          "the cooperative launch's grid workspace");
 }
 
 void PtxFrontend::load_module() {
@@ -748,14 +772,16 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
     throw ConfigError(shared_memory_error(kernel_->static_shared_bytes(), limits.shared_bytes,
                                           "the platform's sm.shared_bytes"));
 
-  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
-
   // Residency.
   const Occupancy occ =
       occupancy(limits, launch_.kernel, warps_per_cta_, kernel_->shared_bytes(), total_ctas_);
+  sms = std::max(1u, sms);
+  if (launch_.cooperative) start_cooperative(total_ctas_, occ.ctas, sms, *adaptor_);
+
+  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
+
   max_ctas_ = occ.ctas;
   sm_warps_ = limits.warp_slots();
-  sms = std::max(1u, sms);
   loops_.set_sms(sms);
 
   ctas_.assign(size_t(max_ctas_) * sms, CtaSlot{});
@@ -772,6 +798,24 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   for (unsigned k = 0; k < max_ctas_; ++k)
     for (unsigned s = 0; s < sms && next_cta_ < total_ctas_; ++s) launch_into(s * max_ctas_ + k);
   return occ;
+}
+
+void PtxFrontend::start_cooperative(uint64_t ctas, unsigned ctas_per_sm, unsigned sms,
+                                    ptx::GlobalMemory& mem) {
+  // CUDA refuses a cooperative grid larger than the occupancy (cudaOccupancyMaxActiveBlocks-
+  // PerMultiprocessor) times the SMs: a CTA waiting at grid.sync() for one that cannot start
+  // would wait for ever.
+  if (ctas > uint64_t(ctas_per_sm) * sms)
+    throw ConfigError(
+        (launch_.shared_bytes_where.empty() ? launch_.file : launch_.shared_bytes_where) +
+        ": kernel '" + launch_.kernel + "': cooperative launch of " + std::to_string(ctas) +
+        " CTAs: at most " + std::to_string(uint64_t(ctas_per_sm) * sms) + " can be resident (" +
+        std::to_string(ctas_per_sm) + " per SM x " + std::to_string(sms) +
+        " SMs; CUDA: cudaErrorCooperativeLaunchTooLarge)");
+  // The workspace as the driver leaves it: its size, and the barrier's count at 0 (the grid
+  // barrier flips bit 31 of it once every CTA arrived; the low bits must start clear).
+  const uint32_t ws[2] = {uint32_t(kGridWorkspaceBytes), 0};
+  mem.write(options_.window_base + kGridWorkspace, ws, sizeof ws);
 }
 
 std::string PtxFrontend::shared_memory_error(uint64_t static_bytes, uint64_t limit,
@@ -918,14 +962,25 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
     // The timed run's stops apply here too: a kernel that cannot end is named, not profiled
     // for ever, and an interrupt leaves at once (the run stops at its first cycle).
     LoopWatch watch(options_.progress_bound);
-    for (unsigned cta = 0; cta < total_ctas_ && (all || profiled < options_.reuse_profile_warps);
-         ++cta) {
-      const unsigned h = k.launch_cta(cta);
-      const std::vector<unsigned> ws = k.cta_warps(h);
-      // Warps round-robin, one instruction at a time, until the CTA is done; each warp's
+    // CTAs one at a time; a cooperative grid's all at once (a CTA at grid.sync() waits for
+    // every other).
+    const unsigned group = launch_.cooperative ? total_ctas_ : 1;
+    for (unsigned first = 0;
+         first < total_ctas_ && (all || profiled < options_.reuse_profile_warps); first += group) {
+      std::vector<unsigned> ctas, ws; // engine handles; the warps in CTA order
+      for (unsigned cta = first; cta < first + group && cta < total_ctas_; ++cta) {
+        ctas.push_back(k.launch_cta(cta));
+        for (unsigned w : k.cta_warps(ctas.back())) ws.push_back(w);
+      }
+      auto done = [&] {
+        for (unsigned h : ctas)
+          if (!k.cta_done(h)) return false;
+        return true;
+      };
+      // Warps round-robin, one instruction at a time, until the CTAs are done; each warp's
       // stream goes to the profiler in its own order (distances count its own instructions).
       std::vector<std::vector<uint32_t>> streams(ws.size());
-      while (!k.cta_done(h)) {
+      while (!done()) {
         bool stepped = false;
         for (size_t i = 0; i < ws.size(); ++i) {
           const ptx::Peek p = k.peek(ws[i]);
@@ -939,10 +994,11 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
             for (unsigned w : ws)
               if (const ptx::Peek q = k.peek(w); q.state != ptx::Peek::State::Finished)
                 ++at[info_[pc_of(q)].ptx_line];
-            throw WorkloadError(
-                runaway_message(at, watch.since_global(),
-                                "frontend.reuse_profile_warps: the profile run of CTA " +
-                                    std::to_string(cta) + ": "));
+            throw WorkloadError(runaway_message(
+                at, watch.since_global(),
+                "frontend.reuse_profile_warps: the profile run of CTA " + std::to_string(first) +
+                    (ctas.size() > 1 ? " to " + std::to_string(first + ctas.size() - 1) : "") +
+                    ": "));
           }
           if (interrupt_requested()) return;
           if (!hidden_[pc]) streams[i].push_back(pc);
@@ -952,14 +1008,14 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
         if (!stepped) break; // every warp at a barrier or done: the engine resolves barriers
       }
       for (size_t i = 0; i < streams.size(); ++i) {
-        OracleStream* o = all ? &oracle_[size_t(cta) * warps_per_cta_ + i] : nullptr;
+        OracleStream* o = all ? &oracle_[size_t(first) * warps_per_cta_ + i] : nullptr;
         prof.start_warp(o ? &o->bits : nullptr);
         for (uint32_t pc : streams[i]) prof.step(info_[pc]);
         prof.end_warp();
         if (o) o->pc = std::move(streams[i]);
         ++profiled;
       }
-      k.release_cta(h);
+      for (unsigned h : ctas) k.release_cta(h);
     }
   } catch (const ptx::RuntimeError& e) {
     throw WorkloadError(std::string("frontend.reuse_profile_warps: the profile run failed: ") +

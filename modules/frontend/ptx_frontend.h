@@ -129,6 +129,11 @@ public:
   static constexpr uint64_t kWindowBytes = 0x40000000ull; // the timing-only windows (1 GiB)
   static constexpr uint64_t kSharedWindow = 0x10000000ull, kLocalWindow = 0x20000000ull;
   static constexpr unsigned kLocalBytesPerThread = 16 * 1024;
+  // A cooperative launch's grid workspace (CUDA's driver ABI, cooperative_groups'
+  // details/driver_abi.h: {u32 size, u32 barrier}), which the driver hands the kernel in
+  // %envreg1:%envreg2: at this offset in the timing-only windows, below the shared window,
+  // reset at each cooperative launch.
+  static constexpr uint64_t kGridWorkspace = 0x08000000ull, kGridWorkspaceBytes = 8;
 
   // Compiles the kernel of `launch`. Throws WorkloadError for a kernel the model cannot run
   // (recursion, an instruction with more than 8 source or destination registers). `ptxas`:
@@ -153,19 +158,24 @@ public:
     // The host's live allocations (cudaMalloc...), which the kernel's global accesses are
     // checked against with the module's variables; null: the host's memory is not checked.
     const ptx::Allocations* allocations = nullptr;
+    // cudaLaunchCooperativeKernel: every CTA resident at once (else the launch is refused
+    // with a message naming "cooperative launch"), the grid workspace in %envreg1:%envreg2.
+    bool cooperative = false;
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
   // The launch start_hosted() would start, run on the functional engine alone (libgpurf-cudart's
   // fast-forward, GPURF_TIMED): the same parameters, memory checks, printf and assert, on
-  // `mem` (the bytes the timed model uses), CTAs one after another; the timing state (the
+  // `mem` (the bytes the timed model uses), CTAs one after another (a cooperative grid's
+  // together, each given the grid workspace, every CTA resident or refused); the timing state (the
   // running launch, statistics) is left alone. `refused`: what start_hosted() would have
   // refused (nothing ran); `error`: why the kernel failed.
   struct FastForward {
     std::string refused, error;
     uint64_t warp_instructions = 0;
   };
-  FastForward fast_forward(const SmLimits& limits, IFunctionalMemory& mem, const HostLaunch& h);
+  FastForward fast_forward(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
+                           const HostLaunch& h);
   // Another kernel of the same module (hosted: one front-end per kernel): the module's
   // variables get their initial values once, at the first launch of any of its kernels.
   void share_module(const PtxFrontend& other) { module_loaded_ = other.module_loaded_; }
@@ -344,6 +354,7 @@ private:
   std::array<unsigned, 3> file_grid_{}, file_block_{};
   unsigned file_shared_ = 0;
   std::string file_shared_where_;
+  bool file_cooperative_ = false;
   bool app_over_ = false; // next_app() found no launch left
   // The engine's configuration of the launch in launch_; `init_data`: write the module's
   // variables' initial values.
@@ -421,6 +432,9 @@ private:
   unsigned warp_of(unsigned cta_slot, unsigned i) const;
   // A launch whose CTA's shared memory exceeds `limit` (`what`): names the launch file and
   // key, the static and dynamic parts and the limit (thrown as a ConfigError: exit 2).
+  // A cooperative launch: refused unless every CTA is resident at once; the grid workspace
+  // reset.
+  void start_cooperative(uint64_t ctas, unsigned ctas_per_sm, unsigned sms, ptx::GlobalMemory& mem);
   std::string shared_memory_error(uint64_t static_bytes, uint64_t limit,
                                   const std::string& what) const;
   unsigned sm_warps_ = 0; // warp slots per SM

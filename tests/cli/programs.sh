@@ -19,11 +19,20 @@ BIN=$(dirname "$GPURF")/tests/programs
 mkdir -p "$BIN"
 PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_of_bounds use_after_free
   bfs stencil_reduce histogram scan_scatter misaligned)
+# Cooperative grid sync; two modules, one reading the other's __device__ array through a
+# pointer; two host threads.
+PROGRAMS+=(grid_sync cross_module threads)
+# A program of several translation units (each its own module: nvcc's -rdc=false): the others.
+declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu)
 for p in "${PROGRAMS[@]}"; do
-  src=$SRC/tests/programs/$p.cu
-  if [ ! -x "$BIN/$p" ] || [ "$src" -nt "$BIN/$p" ] || [ "$SRC/tests/programs/check.h" -nt "$BIN/$p" ]; then
+  srcs=("$SRC/tests/programs/$p.cu")
+  for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
+  stale=0
+  [ -x "$BIN/$p" ] && [ ! "$SRC/tests/programs/check.h" -nt "$BIN/$p" ] || stale=1
+  for src in "${srcs[@]}"; do [ "$src" -nt "$BIN/$p" ] && stale=1; done
+  if [ "$stale" = 1 ]; then
     "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
-      -o "$BIN/$p" "$src" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
+      -o "$BIN/$p" "${srcs[@]}" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
   fi
 done
 
@@ -37,9 +46,9 @@ if [ ! -x "$BIN/vector_add_sass" ] || [ "$SRC/tests/programs/vector_add.cu" -nt 
   "$NVCC" -cudart static -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
     -o "$BIN/vector_add_static" "$SRC/tests/programs/vector_add.cu" || fail "nvcc vector_add_static"
 fi
-# vector_add's first launch as a launch file and stencil_reduce's launches as an application
-# file need their PTX.
-for p in vector_add stencil_reduce; do
+# vector_add's first launch as a launch file, stencil_reduce's launches as an application file
+# and grid_sync's kernel as a cooperative launch file need their PTX.
+for p in vector_add stencil_reduce grid_sync; do
   if [ ! -s "$BIN/$p.ptx" ] || [ "$SRC/tests/programs/$p.cu" -nt "$BIN/$p.ptx" ]; then
     "$NVCC" -arch=sm_75 -ptx -I"$SRC/tests/programs" -o "$BIN/$p.ptx" \
       "$SRC/tests/programs/$p.cu" || fail "nvcc -ptx $p"
@@ -47,6 +56,21 @@ for p in vector_add stencil_reduce; do
   # (Written only when it changed: the platforms' tests run at the same time and read it.)
   cmp -s "$SRC/tests/programs/$p.yaml" "$BIN/$p.yaml" || cp "$SRC/tests/programs/$p.yaml" "$BIN/$p.yaml"
 done
+# grid_sync's expected outputs (grid_sync.cu's host reference for data = 0, 1, 2, ...).
+python3 - "$BIN" <<'PY' || fail "grid_sync's expected outputs"
+import os, struct, sys
+data, totals = list(range(3000)), []
+for r in range(3):
+    t = sum(data) & 0xffffffff
+    totals.append(t)
+    data = [(v * 3 + (t >> 4) + i) & 0xffffffff for i, v in enumerate(data)]
+for name, vals in (("data", data), ("totals", totals)):
+    blob = struct.pack("<%dI" % len(vals), *vals)
+    path = os.path.join(sys.argv[1], "grid_sync.%s.bin" % name)
+    if not os.path.exists(path) or open(path, "rb").read() != blob:
+        open(path + ".tmp", "wb").write(blob)
+        os.replace(path + ".tmp", path)
+PY
 [ ${#PLATFORMS[@]} -gt 0 ] || finish # no platform: build the programs only (the tests' fixture)
 
 for plat in "${PLATFORMS[@]}"; do
@@ -83,6 +107,21 @@ for plat in "${PLATFORMS[@]}"; do
       err=cudaErrorIllegalAddress
       [ "$p" = misaligned ] && err=cudaErrorMisalignedAddress
       grep -q "synchronize: $err" "$out.stdout" || fail "$what: not $err"
+    elif [ "$p" = grid_sync ]; then
+      # Two cooperative launches verified; one CTA too many refused; the last launch, not
+      # cooperative, traps in grid.sync() as on CUDA and is the only one not verified.
+      [ "$(grep -c '"verified":true' "$out/launches.jsonl")" -eq 2 ] &&
+        [ "$(grep -c '"verified":false' "$out/launches.jsonl")" -eq 1 ] &&
+        tail -1 "$out/launches.jsonl" | grep -q '"verified":false' ||
+        fail "$what: not 2 verified launches then the failing one: $(cut -c1-300 "$out/launches.jsonl")"
+      grep -q "refused: .*cooperative launch of [0-9]* CTAs: at most [0-9]* can be resident" "$out.stderr" ||
+        fail "$what: the too-large grid was not refused naming the limit: $(tail -c 600 "$out.stderr")"
+      grep -q "CTAs: cudaErrorCooperativeLaunchTooLarge, last error cudaErrorCooperativeLaunchTooLarge, then cudaSuccess" "$out.stdout" ||
+        fail "$what: not cudaErrorCooperativeLaunchTooLarge (not sticky): $(head -c 600 "$out.stdout")"
+      grep -q "trap: the kernel aborted (.*needs cudaLaunchCooperativeKernel" "$out.stderr" ||
+        fail "$what: the non-cooperative launch did not trap naming cudaLaunchCooperativeKernel"
+      grep -q "<<<>>>: cudaErrorLaunchFailure, then cudaErrorLaunchFailure" "$out.stdout" ||
+        fail "$what: the non-cooperative launch: not a sticky cudaErrorLaunchFailure"
     else
       if grep -q '"verified":false' "$out/launches.jsonl"; then
         fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
@@ -162,7 +201,7 @@ grep -q "does not load libcudart.so dynamically.*nvcc -cudart shared" "$TMP/stat
 # Determinism: a second run's statistics are those of the first (the host section aside), and
 # its launch records (simulated times and counters only) are identical too.
 plat=${PLATFORMS[0]}
-for p in gaussian bfs stencil_reduce histogram scan_scatter; do
+for p in gaussian bfs stencil_reduce histogram scan_scatter grid_sync; do
   "$GPURF" exec --quiet --platform "$plat" --out "$TMP/again-$p" -- "$BIN/$p" >/dev/null 2>&1
   python3 - "$TMP/$plat-$p/stats.json" "$TMP/again-$p/stats.json" <<'PY' || fail "$p on $plat: statistics differ between two runs"
 import json, sys
@@ -174,6 +213,29 @@ PY
   cmp -s "$TMP/$plat-$p/launches.jsonl" "$TMP/again-$p/launches.jsonl" ||
     fail "$p on $plat: launch records differ between two runs"
 done
+# A launch file's `cooperative: true`: grid.sync() runs and the outputs match the reference;
+# a grid larger than can be resident is refused (exit 2) naming the limit;
+# without the key the kernel traps, as on CUDA.
+"$GPURF" run --platform "$plat" --workload "$BIN/grid_sync.yaml" >"$TMP/coop.out" 2>&1 ||
+  fail "grid_sync.yaml (cooperative) on $plat: $(tail -c 400 "$TMP/coop.out")"
+grep -q "verified" "$TMP/coop.out" || fail "grid_sync.yaml on $plat: not verified: $(tail -c 400 "$TMP/coop.out")"
+"$GPURF" run --platform "$plat" --workload "$BIN/grid_sync.yaml" --var ctas=1000 >"$TMP/coop-big.out" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "cooperative launch of 1000 CTAs: at most [0-9]* can be resident" "$TMP/coop-big.out" ||
+  fail "grid_sync.yaml with 1000 CTAs: exit $rc, not refused naming the limit: $(tail -c 400 "$TMP/coop-big.out")"
+sed -e '/^cooperative:/d' -e "s|grid_sync\.|$BIN/grid_sync.|g" "$BIN/grid_sync.yaml" >"$TMP/plain.yaml"
+"$GPURF" run --platform "$plat" --workload "$TMP/plain.yaml" >"$TMP/coop-plain.out" 2>&1 &&
+  fail "grid_sync.yaml without cooperative: ran"
+grep -q "trap: the kernel aborted" "$TMP/coop-plain.out" ||
+  fail "grid_sync.yaml without cooperative: no trap: $(tail -c 400 "$TMP/coop-plain.out")"
+# Fast-forwarded (GPURF_TIMED=none), a cooperative launch's CTAs run together: grid_sync
+# prints PASS, its two cooperative launches fast-forwarded, the third traps as when timed.
+GPURF_TIMED=none "$GPURF" exec --platform "$plat" -- "$BIN/grid_sync" >"$TMP/coop-ff.out" 2>"$TMP/coop-ff.err" ||
+  fail "grid_sync fast-forwarded: exit $?: $(tail -c 400 "$TMP/coop-ff.err")"
+grep -qx PASS "$TMP/coop-ff.out" || fail "grid_sync fast-forwarded: no PASS: $(tail -c 400 "$TMP/coop-ff.out")"
+[ "$(grep -c 'fast-forwarded, [0-9]* warp instructions$' "$TMP/coop-ff.err")" -eq 2 ] &&
+  grep -q "fast-forwarded, .*FAILED: .*trap: the kernel aborted" "$TMP/coop-ff.err" ||
+  fail "grid_sync fast-forwarded: not 2 launches then the trap: $(grep '^gpurf: launch' "$TMP/coop-ff.err" | cut -c1-200)"
 # gpurf compare reads a program's results (summary.json: a row per kernel).
 "$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again-gaussian" --stats cycles >"$TMP/compare.out" 2>&1 ||
   fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"

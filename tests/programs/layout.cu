@@ -36,6 +36,18 @@ SAME(cudaDeviceProp, reserved)
 SAME(cudaFuncAttributes, numRegs)
 SAME(cudaFuncAttributes, maxDynamicSharedSizeBytes)
 SAME(cudaFuncAttributes, reserved)
+static_assert(sizeof(cudaLaunchAttribute) == sizeof(g::cudaLaunchAttribute), "cudaLaunchAttribute");
+static_assert(sizeof(cudaLaunchConfig_t) == sizeof(g::cudaLaunchConfig_t), "cudaLaunchConfig_t");
+SAME(cudaLaunchAttribute, val)
+SAME(cudaLaunchConfig_t, dynamicSmemBytes)
+SAME(cudaLaunchConfig_t, stream)
+SAME(cudaLaunchConfig_t, attrs)
+SAME(cudaLaunchConfig_t, numAttrs)
+static_assert(offsetof(cudaLaunchAttribute, val.cooperative) ==
+                  offsetof(g::cudaLaunchAttribute, val.cooperative) &&
+              unsigned(cudaLaunchAttributeCooperative) == g::cudaLaunchAttributeCooperative &&
+              g::cudaErrorCooperativeLaunchTooLarge == cudaErrorCooperativeLaunchTooLarge,
+              "cooperative launch");
 static_assert(g::cudaErrorAssert == cudaErrorAssert && g::cudaErrorNotSupported == cudaErrorNotSupported &&
               g::cudaErrorIllegalAddress == cudaErrorIllegalAddress &&
               g::cudaErrorMisalignedAddress == cudaErrorMisalignedAddress &&

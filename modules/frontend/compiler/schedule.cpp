@@ -21,6 +21,7 @@ bool ordered(const ptx::Instr& in) {
   case ptx::Op::Membar:
   case ptx::Op::Fence:
   case ptx::Op::Nanosleep:
+  case ptx::Op::Trap: // nothing after it may run before it
   case ptx::Op::Addc:
   case ptx::Op::Subc:
   case ptx::Op::Madc:

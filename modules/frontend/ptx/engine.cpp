@@ -538,6 +538,8 @@ struct Kernel::Impl {
       return k.cfg_.dyn_shared_bytes;
     case SReg::TotalSmemSize:
       return k.shared_size_;
+    case SReg::Envreg:
+      return k.cfg_.envreg[o.comp % 32];
     }
     return 0;
   }
@@ -1706,6 +1708,9 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   case Op::Membar:
   case Op::Fence:
   case Op::Nanosleep:
+    return;
+  case Op::Trap: // aborts the kernel (CUDA: cudaErrorLaunchFailure)
+    if (exec) fail(w, __builtin_ctz(exec), "trap: the kernel aborted");
     return;
 
   // ------------------------------------------------------------------ add / sub

@@ -117,6 +117,9 @@ struct LaunchConfig {
   std::function<uint64_t()> clock;
   // Every lane's global and const access must lie in one of these (null: unchecked).
   const Allocations* allocations = nullptr;
+  // %envreg0..31, set by the driver: a cooperative launch's grid workspace (the grid barrier's
+  // word at +4) is at %envreg1 << 32 | %envreg2; 0 in other launches.
+  std::array<uint32_t, 32> envreg{};
 };
 
 // Packs a kernel parameter buffer according to the entry's parameter layout.

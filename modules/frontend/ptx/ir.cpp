@@ -80,7 +80,7 @@ const char* op_name(Op op) {
       "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",       "atom",   "red",
       "prefetch", "bra",  "call",       "ret",   "exit",      "bar",      "membar", "fence",
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign", "testp",  "lop3",
-      "shf",      "sad"};
+      "shf",      "sad",  "trap"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";

@@ -213,6 +213,7 @@ enum class Op : uint16_t {
   Lop3,
   Shf,
   Sad,
+  Trap,
   Count_
 };
 const char* op_name(Op op); // base mnemonic, e.g. "add"
@@ -239,6 +240,7 @@ enum class SReg : uint8_t {
   LanemaskGt,
   DynamicSmemSize,
   TotalSmemSize,
+  Envreg, // %envreg<32>, the driver's values (component = the register's number)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -350,7 +352,7 @@ struct Instr {
   Space space = Space::None;   // ld/st/atom/red/cvta/prefetch; Generic when no space written
   bool cvta_to = false;        // cvta.to.<space> (generic → space); false: space → generic
   unsigned vec = 1;            // .v2 / .v4
-  bool is_volatile = false, nc = false;
+  bool is_volatile = false, nc = false; // volatile: a strong (.volatile/.relaxed/.acquire) op
   AtomOp atom = AtomOp::None;
   ShflMode shfl = ShflMode::None;
   VoteMode vote = VoteMode::None;

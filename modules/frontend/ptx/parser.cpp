@@ -951,7 +951,8 @@ struct Parser {
                                                             {"testp", Op::Testp},
                                                             {"lop3", Op::Lop3},
                                                             {"shf", Op::Shf},
-                                                            {"sad", Op::Sad}};
+                                                            {"sad", Op::Sad},
+                                                            {"trap", Op::Trap}};
     auto it = tab.find(b);
     if (it == tab.end()) return false;
     op = it->second;
@@ -1008,14 +1009,16 @@ struct Parser {
       in.nc = true;
       return;
     }
-    if (m == "volatile") {
+    // A strong load (.volatile, .relaxed or .acquire: the PTX memory model; .volatile is
+    // .relaxed.sys) must see other threads' stores, as a spin on a flag does: never reused.
+    if (m == "volatile" || m == "relaxed" || m == "acquire") {
       in.is_volatile = true;
       return;
     }
-    if (m == "aligned" || m == "relaxed" || m == "acquire" || m == "release" || m == "acq_rel" ||
-        m == "sc" || m == "weak" || m == "cta" || m == "gpu" || m == "sys" || m == "cluster" ||
-        m == "gl" || m == "ca" || m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" ||
-        m == "wt" || m == "mmio" || m == "sync_restrict" || m.rfind("L1::", 0) == 0 ||
+    if (m == "aligned" || m == "release" || m == "acq_rel" || m == "sc" || m == "weak" ||
+        m == "cta" || m == "gpu" || m == "sys" || m == "cluster" || m == "gl" || m == "ca" ||
+        m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" || m == "mmio" ||
+        m == "sync_restrict" || m.rfind("L1::", 0) == 0 ||
         (m.rfind("L2::", 0) == 0 && m != "L2::cache_hint") || m.rfind("level::", 0) == 0) {
       if (m == "sync_restrict") bad();
       return;
@@ -1302,6 +1305,7 @@ struct Parser {
 
   // The PTX name of special register operand `o` ("%tid.y"), for messages.
   static std::string sreg_text(const Operand& o) {
+    if (o.sreg == SReg::Envreg) return "%envreg" + std::to_string(o.comp);
     for (const auto& [name, e] : sreg_table())
       if (e.first == o.sreg) return e.second ? name + "." + "xyz"[o.comp % 3] : name;
     return "a special register";
@@ -1322,6 +1326,16 @@ struct Parser {
         comp = 2;
       else
         return false;
+    }
+    // %envreg0..31: read-only registers the driver sets at the launch (the cooperative grid's
+    // workspace address is in %envreg1:%envreg2).
+    if (comp < 0 && base.rfind("%envreg", 0) == 0 && base.size() > 7 && base.size() <= 9 &&
+        base.find_first_not_of("0123456789", 7) == std::string::npos &&
+        std::stoi(base.substr(7)) < 32) {
+      o.kind = Operand::Kind::Special;
+      o.sreg = SReg::Envreg;
+      o.comp = uint8_t(std::stoi(base.substr(7)));
+      return true;
     }
     const auto& tab = sreg_table();
     auto it = tab.find(base);
@@ -1604,6 +1618,7 @@ struct Parser {
     case Op::Ret:
     case Op::Exit:
     case Op::Nanosleep:
+    case Op::Trap:
       ndst = 0;
       break;
     case Op::Bar:
@@ -1760,6 +1775,7 @@ struct Parser {
     case Op::Call:
     case Op::Ret:
     case Op::Exit:
+    case Op::Trap:
     case Op::Bar:
     case Op::Membar:
     case Op::Fence:
