@@ -14,7 +14,7 @@ CacheTags::CacheTags(unsigned sets, unsigned ways, std::string unit)
 CacheTags::Line* CacheTags::find(uint64_t line) {
   Line* set = &lines_[(line % sets_) * ways_];
   for (unsigned w = 0; w < ways_; ++w)
-    if (set[w].valid && set[w].line == line) return &set[w];
+    if (set[w].line == line && set[w].valid) return &set[w]; // the tag first: rarely equal
   return nullptr;
 }
 

@@ -1,4 +1,5 @@
 #include "gpurf/platform/check/timing_checker.h"
+#include "gpurf/modules/common/bits.h"
 
 #include <algorithm>
 #include <sstream>
@@ -6,7 +7,7 @@
 namespace gpurf {
 
 namespace {
-unsigned popcount(unsigned m) { return unsigned(__builtin_popcount(m)); }
+unsigned popcount(unsigned m) { return popcount32(m); }
 
 // Distinct source registers of `info` (a collector reads each once).
 unsigned distinct_sources(const InstInfo& info) {
@@ -269,15 +270,15 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
     if (ccu_.empty() || a.bank < 0 || unsigned(a.bank) >= spec_.collectors)
       fail("ccu", unit, t, &i, "a cache-table hit in a collector that caches nothing");
     const CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + unsigned(a.bank)];
-    const auto h = m.holds.find(a.reg);
-    if (m.warp != int(i.warp) || h == m.holds.end() || h->second != want)
+    const uint64_t* h = m.holds.find(a.reg);
+    if (m.warp != int(i.warp) || !h || *h != want)
       fail("ccu", unit, t, &i,
            "hit on r" + std::to_string(a.reg) + " wanting the value of #" + std::to_string(want) +
                ", but the CCU " +
                (m.warp != int(i.warp) ? std::string("holds another warp's registers")
-                : h == m.holds.end()  ? std::string("cannot hold it (never filled or written "
-                                                     "since the flush, or overwritten)")
-                                      : "holds the value of #" + std::to_string(h->second)));
+                : !h                  ? std::string("cannot hold it (never filled or written "
+                                                                     "since the flush, or overwritten)")
+                                      : "holds the value of #" + std::to_string(*h)));
   }
   const Cycle fwd = spec_.forward_stages && want ? rr.ready_of(want) : kNever;
   const bool stale = spec_.renaming && bank ? phys(a) != want
@@ -328,7 +329,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = s.read_from[j] == Store::Bank;
   // W-C: only a compressed operand (fewer slices than the bank has) is decompressed.
-  const bool compressed = bank && spec_.decompressors && __builtin_popcount(mask) < spec_.slices;
+  const bool compressed = bank && spec_.decompressors && popcount32(mask) < spec_.slices;
   const Cycle read_done =
       s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
                                  (compressed ? spec_.decompress_latency : 0) + s.read_wake[j]
@@ -338,7 +339,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
     uint64_t version = 0;
     for (unsigned k = 0; k < i.info->n_src; ++k)
       if (i.info->src_reg[k] == r) version = i.src[k].version;
-    ccu_[size_t(i.subcore) * spec_.collectors + collector].holds[r] = version;
+    ccu_[size_t(i.subcore) * spec_.collectors + collector].holds.set(r, version);
   }
   const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
@@ -484,7 +485,7 @@ void TimingChecker::ccu_write(const RegAccess& a, Cycle t) {
   if (!near) fail("ccu", unit, t, &i, r + ": a far result written into the CCU (write filter)");
   if (m.write_at == t) fail("ports", unit, t, &i, "two results through one CCU's port D");
   m.write_at = t;
-  m.holds[a.reg] = a.version;
+  m.holds.set(a.reg, a.version);
   ++counts_.ccu_writes;
 }
 

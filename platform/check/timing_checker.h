@@ -223,8 +223,28 @@ private:
   // What each caching collector may hold (sub-core * collectors + collector).
   struct CcuModel {
     int warp = -1;
-    std::unordered_map<unsigned, uint64_t> holds; // register -> version
-    Cycle write_at = kNever;                      // port D's last write
+    // register -> version, flat: an entry counts only while its stamp is the table's
+    // generation, so a flush (the CCU takes another warp) is one increment.
+    struct Holds {
+      std::vector<uint64_t> version, stamp;
+      uint64_t gen = 1;
+      const uint64_t* find(unsigned r) const {
+        return r < stamp.size() && stamp[r] == gen ? &version[r] : nullptr;
+      }
+      void set(unsigned r, uint64_t v) {
+        if (r >= stamp.size()) {
+          stamp.resize(r + 1, 0);
+          version.resize(r + 1, 0);
+        }
+        stamp[r] = gen;
+        version[r] = v;
+      }
+      void erase(unsigned r) {
+        if (r < stamp.size()) stamp[r] = 0;
+      }
+      void clear() { ++gen; }
+    } holds;
+    Cycle write_at = kNever; // port D's last write
   };
   std::vector<CcuModel> ccu_;
   // WIR: the version each physical register holds (sub-core * bank_rows_total + register).

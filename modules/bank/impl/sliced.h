@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "gpurf/modules/bank/i_bank.h"
+#include "gpurf/modules/common/bits.h"
 
 namespace gpurf {
 
@@ -63,7 +64,7 @@ protected:
   // The slices an access of `mask` activates (what the energy counts), given the row's data
   // after the access: every slice of the mask.
   virtual unsigned activated(const unsigned char* row, unsigned mask, bool read) {
-    return unsigned(__builtin_popcount(mask));
+    return popcount32(mask);
   }
 
   void on_access(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {

@@ -132,7 +132,9 @@ protected:
     const WarpInst& inst = *inst_;
     // Hits first (they lock their entries), then misses take entries; misses go first in
     // ops_, as Ocu reads ops_[0, to_read_) from the banks.
-    std::vector<Operand> miss, hit;
+    std::vector<Operand>&miss = miss_, &hit = hit_; // kept: no allocation per instruction
+    miss.clear();
+    hit.clear();
     entry_of_.clear();
     for (Operand& o : ops_) {
       const bool near = near_read(inst, o.reg);
@@ -167,7 +169,7 @@ protected:
     operands_ += ops_.size();
     to_read_ = unsigned(miss.size());
     arrived_ = unsigned(hit.size());
-    ops_ = std::move(miss);
+    ops_.swap(miss); // the old ops_ storage becomes the next instruction's miss list
     ops_.insert(ops_.end(), hit.begin(), hit.end());
     publish();
   }
@@ -293,7 +295,8 @@ private:
   std::mt19937 rng_;
   CcuBoard* board_;
   std::vector<Entry> ct_;
-  std::vector<int> entry_of_; // per bank-read operand (ops_ index): its CT entry, -1: none
+  std::vector<int> entry_of_;       // per bank-read operand (ops_ index): its CT entry, -1: none
+  std::vector<Operand> miss_, hit_; // check_tags' lists, reused
   std::vector<unsigned> far_;
   int warp_ = -1;
   uint64_t gen_ = 0; // warp_'s slot generation when the table was filled
