@@ -12,7 +12,7 @@
 #  - sync_red: __syncthreads_count/_and/_or (bar.red), with a partial warp and more CTAs
 #    than warp slots.
 #  - half_ops: f16 add, mul, fma, neg, max, cvt.rz and setp (cuda_fp16.h intrinsics) on
-#    16-bit registers; expected outputs from gen_half.py.
+#    16-bit registers; expected outputs from gen_expected.py.
 source "$(dirname "$0")/lib.sh" "$@"
 D="$SRC/tests/cli/data"
 n=0

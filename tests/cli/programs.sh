@@ -199,9 +199,12 @@ grep -q "does not load libcudart.so dynamically.*nvcc -cudart shared" "$TMP/stat
   fail "a program with the static runtime: no warning: $(head -c 300 "$TMP/static.err")"
 
 # Determinism: a second run's statistics are those of the first (the host section aside), and
-# its launch records (simulated times and counters only) are identical too.
+# its launch records (simulated times and counters only) are identical too: every program
+# that ends its launches normally (threads aside: its two host threads' launches interleave as
+# the host schedules them).
 plat=${PLATFORMS[0]}
-for p in gaussian bfs stencil_reduce histogram scan_scatter grid_sync; do
+for p in vector_add gaussian symbols printf streams device managed bfs stencil_reduce histogram \
+  scan_scatter grid_sync cross_module; do
   "$GPURF" exec --quiet --platform "$plat" --out "$TMP/again-$p" -- "$BIN/$p" >/dev/null 2>&1
   python3 - "$TMP/$plat-$p/stats.json" "$TMP/again-$p/stats.json" <<'PY' || fail "$p on $plat: statistics differ between two runs"
 import json, sys

@@ -1633,21 +1633,8 @@ int clz64(uint64_t v, unsigned bits) {
 void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
                            StepResult& out) {
   const Type t = in.type;
-  if (type_is_half(t) || type_is_half(in.type2)) switch (in.op) {
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Fma:
-    case Op::Neg:
-    case Op::Abs:
-    case Op::Min:
-    case Op::Max:
-    case Op::Setp:
-    case Op::Cvt:
-      return exec_half(w, fr, in, exec);
-    default: // moves, selects, loads and stores: bits
-      break;
-    }
+  if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
+    return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
   const unsigned B = type_bits(t);
   const uint64_t M = bitmask(B);
   const bool S = type_is_signed(t);

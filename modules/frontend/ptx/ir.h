@@ -216,6 +216,12 @@ enum class Op : uint16_t {
   Trap,
   Count_
 };
+// The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
+// stores of them are bits; any other is refused at load.
+inline bool half_arithmetic(Op op) {
+  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Neg ||
+         op == Op::Abs || op == Op::Min || op == Op::Max || op == Op::Setp || op == Op::Cvt;
+}
 const char* op_name(Op op); // base mnemonic, e.g. "add"
 
 // Special registers (component selects .x/.y/.z where applicable).

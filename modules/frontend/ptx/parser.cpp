@@ -1818,28 +1818,12 @@ struct Parser {
 
   void finish_instr(Instr in, unsigned fidx, unsigned line) {
     const bool half = type_is_half(in.type) || type_is_half(in.type2);
-    if (half) switch (in.op) {
-      case Op::Add:
-      case Op::Sub:
-      case Op::Mul:
-      case Op::Fma:
-      case Op::Neg:
-      case Op::Abs:
-      case Op::Min:
-      case Op::Max:
-      case Op::Setp:
-      case Op::Cvt:
-      case Op::Mov:
-      case Op::Ld:
-      case Op::Ldu:
-      case Op::St:
-      case Op::Selp:
-        break;
-      default:
-        fail(line, "unsupported PTX instruction '" + in.text +
-                       "' (f16/bf16 run in add, sub, mul, "
-                       "fma, neg, abs, min, max, setp, cvt, mov, ld, st and selp)");
-      }
+    const bool bits = in.op == Op::Mov || in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St ||
+                      in.op == Op::Selp;
+    if (half && !half_arithmetic(in.op) && !bits)
+      fail(line, "unsupported PTX instruction '" + in.text +
+                     "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, cvt, mov, "
+                     "ld, st and selp)");
     if ((in.relu || in.satfinite || in.nan) && !half)
       fail(line, "'" + in.text + "': .relu, .satfinite and .NaN are supported on f16/bf16 only");
     unsigned idx = unsigned(fn->instrs.size());

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Inputs and expected outputs of debug_loop, debug_call, sync_red and undef (tests/cli/frontend_kernels.sh),
+"""Inputs and expected outputs of debug_loop, debug_call, sync_red, undef and half_ops (tests/cli/frontend_kernels.sh),
 computed on the host from the kernels' C semantics, independently of gpurf.
 Run from this folder: python3 gen_expected.py (writes *_in.bin and *_expected.bin)."""
 import struct
@@ -88,3 +88,37 @@ dc_in = inputs(3072, 13, -1000, 1000)
 write("debug_call_in.bin", dc_in)
 write("debug_call_expected.bin",
       [s32(sum(mix(v + j, (v & 7) + 1) for j in range(3))) for v in dc_in])
+
+# half_ops: the f16 kernel of tests/unit/ptx_data/ptx_half.cu, with Python's own binary16
+# packing (struct 'e': round to nearest even from a double). Each result's exact value is a
+# double here (sums and products of f16 values of these ranges need at most 40 bits).
+HALF_N = 512
+
+def val(bits):
+    return struct.unpack("<e", struct.pack("<H", bits))[0]
+
+def f16(x):  # round to nearest even
+    return struct.unpack("<H", struct.pack("<e", x))[0]
+
+def f16_rz(x):
+    h = f16(x)
+    return h - 1 if abs(val(h)) > abs(x) else h
+
+def write_as(name, fmt, values):
+    with open(name, "wb") as f:
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+
+a = inputs(HALF_N, 1, 0x3000, 0x5000)   # 0.125 .. 32
+b = inputs(HALF_N, 2, 0xB000, 0xD000)   # -0.125 .. -32
+c = inputs(HALF_N, 3, 0x0000, 0x3C00)   # 0 .. 1, subnormals included
+out, fout = [], []
+for i in range(HALF_N):
+    x, y, z = val(a[i]), val(b[i]), val(c[i])
+    out += [f16(x + y), f16(x * y), f16(x * y + z), a[i] ^ 0x8000,
+            a[i] if x > y else b[i], f16_rz(x * 3.0)]
+    fout.append(x + (1000.0 if x < y else 0.0))
+write_as("half_ops_a.bin", "H", a)
+write_as("half_ops_b.bin", "H", b)
+write_as("half_ops_c.bin", "H", c)
+write_as("half_ops_expected_out.bin", "H", out)
+write_as("half_ops_expected_fout.bin", "f", fout)
