@@ -140,8 +140,8 @@ uint32_t Gpu::find_kernel(const std::string& name) const {
       if (modules_[m].kernels[e]->kernel_name() == name) return uint32_t(m << kEntryBits | e);
   for (const Module& m : modules_)
     if (!m.kernels.empty() && m.kernels[0]->module().refused.count(name))
-      throw WorkloadError(m.kernels[0]->module().no_entry(name) + "; the kernels: " +
-                          kernel_names());
+      throw WorkloadError(m.kernels[0]->module().no_entry(name) +
+                          "; the kernels: " + kernel_names());
   throw WorkloadError("no kernel '" + name +
                       "' in the loaded modules; the kernels: " + kernel_names());
 }

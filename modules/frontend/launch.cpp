@@ -754,9 +754,8 @@ void parse_launch(const Node& v, const std::string& vk, const LaunchSpec& s, App
     const std::vector<std::string> entries = all_entries(s);
     const std::string near = closest(st.kernel, entries);
     fail(*kn, vk + ".kernel",
-         no_entry(s, st.kernel) +
-             (near.empty() ? "" : "; did you mean '" + near + "'?") + " (kernels of " +
-             join(s.ptx_paths) + ": " + join(entries) + ")");
+         no_entry(s, st.kernel) + (near.empty() ? "" : "; did you mean '" + near + "'?") +
+             " (kernels of " + join(s.ptx_paths) + ": " + join(entries) + ")");
   }
   for (size_t i = 0; i < s.modules.size(); ++i) // a name two modules define is ambiguous
     for (size_t j = i + 1; j < s.modules.size(); ++j)

@@ -110,8 +110,7 @@ TEST(PtxE2eBadInput, MalformedPtxNamesFileAndLine) {
   EXPECT_NE(e.find("reduce.ptx:" + std::to_string(line) + ":"), std::string::npos) << e;
   EXPECT_NE(e.find("frobnicate"), std::string::npos) << e;
   // Only the kernel with the bad body is refused, named by the launch file's key.
-  EXPECT_NE(e.find("l.yaml:3: kernel: kernel 'reduce' cannot be loaded ("), std::string::npos)
-      << e;
+  EXPECT_NE(e.find("l.yaml:3: kernel: kernel 'reduce' cannot be loaded ("), std::string::npos) << e;
 }
 
 TEST(PtxE2eBadInput, GoodLaunchRunsAndChecks) {

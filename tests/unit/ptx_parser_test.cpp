@@ -139,7 +139,7 @@ TEST(PtxParser, ErrorsNameFileAndLine) {
 
 TEST(PtxParser, ABodyItCannotReadRefusesOnlyThatFunctionAndItsCallers) {
   const std::string text = std::string(kHeader) +
-                           ".func bad()\n{\n  frobnicate;\n  ret;\n}\n"      // lines 4-8
+                           ".func bad()\n{\n  frobnicate;\n  ret;\n}\n"       // lines 4-8
                            ".func mid()\n{\n  call.uni bad, ();\n  ret;\n}\n" // lines 9-13
                            ".visible .entry uses()\n{\n  call.uni mid, ();\n  ret;\n}\n"
                            ".visible .entry good(.param .u64 p)\n{\n  { ret; }\n}\n";
@@ -147,8 +147,8 @@ TEST(PtxParser, ABodyItCannotReadRefusesOnlyThatFunctionAndItsCallers) {
   EXPECT_EQ(m.entry_names(), std::vector<std::string>{"good"});
   ASSERT_EQ(m.refused.size(), 3u);
   EXPECT_EQ(m.refused.at("bad"), "t.ptx:6: unsupported PTX instruction 'frobnicate'");
-  EXPECT_EQ(m.refused.at("mid"), "t.ptx:11: calls 'bad', which is not loaded: " +
-                                     m.refused.at("bad"));
+  EXPECT_EQ(m.refused.at("mid"),
+            "t.ptx:11: calls 'bad', which is not loaded: " + m.refused.at("bad"));
   EXPECT_EQ(m.refused.at("uses").rfind("t.ptx:16: calls 'mid'", 0), 0u) << m.refused.at("uses");
   EXPECT_EQ(m.no_entry("uses"), "kernel 'uses' cannot be loaded (" + m.refused.at("uses") + ")");
   EXPECT_EQ(m.no_entry("nosuch"), "unknown kernel 'nosuch'");
