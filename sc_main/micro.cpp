@@ -65,7 +65,7 @@ const std::vector<std::string> kChains = {
     "dep_iadd", "dep_ixor", "dep_ishl", "dep_imin", "dep_imul", "dep_imad", "dep_idiv",
     "dep_mov",  "dep_fadd", "dep_fmin", "dep_fmul", "dep_ffma", "dep_fdiv", "dep_cvt",
     "dep_sin",  "dep_ex2",  "dep_rcp",  "dep_sqrt", "dep_dadd", "dep_dmin", "dep_dmul",
-    "dep_dfma", "dep_ddiv", "dep_drcp", "dep_dcvt", "dep_shfl"};
+    "dep_dfma", "dep_ddiv", "dep_drcp", "dep_dcvt", "dep_shfl", "dep_hmma"};
 const std::vector<unsigned> kStrides = {1, 2, 3, 4, 8, 16, 32};
 
 struct BadInput : std::runtime_error {
@@ -598,9 +598,9 @@ void Micro::expectations() {
   }
 
   // Latency hiding: independent chains in N warps reach the peak IPC once N covers the
-  // latency.
-  {
-    const Chain& c = chain("dep_fadd");
+  // latency; of the SP pipe (add.f32) and of the tensor pipe (mma, its initiation interval).
+  for (const std::string kernel : {"dep_fadd", "dep_hmma"}) {
+    const Chain& c = chain(kernel);
     const unsigned pipe = unsigned(pipe_of(c)), s = t.subcores;
     const double issue = double(s) * t.schedulers * t.issue_width;
     const double units = double(s) * t.pipes[pipe].count / ii_of(c);
@@ -656,11 +656,11 @@ void Micro::expectations() {
                   : "no spare warp for a start-up conflict");
     // Loose round robin: every warp progresses alike, so the extra instructions add no
     // tail of starved warps (greedy policies finish the oldest warps first).
-    const Diff d = diff("dep_fadd", {"warps=" + std::to_string(warps)}, {"scheduler.policy=lrr"});
+    const Diff d = diff(kernel, {"warps=" + std::to_string(warps)}, {"scheduler.policy=lrr"});
     f << "; scheduler.policy=lrr";
     Row r;
     r.quantity = std::string(exact ? "peak IPC, " : "peak IPC (bound), ") + std::to_string(warps) +
-                 " warps of independent add.f32 chains";
+                 " warps of independent " + c.opname + " chains";
     r.configured = peak;
     r.bound = !exact;
     r.formula = f.str();
