@@ -499,6 +499,14 @@ private:
     return s.str();
   }
   Pipe pipe_of(const Chain& c) const { return p_.shape.pipe_for(c.info); }
+  // The tensor rows time the tensor pipe; a platform without one (exec.tensor.count 0, the
+  // GTX480-class ones) runs an mma on the pipe it folds onto as a stand-in, which is not
+  // what the rows measure.
+  std::string no_tensor_pipe(const Chain& c) const {
+    if (pipe_of(c) == Pipe::TENSOR) return "";
+    return std::string("n/a: exec.tensor.count 0: no tensor pipe (mma runs on ") +
+           pipe_name(pipe_of(c)) + " as a stand-in)";
+  }
   // The latency class's own timing (exec.classes), else the executing pipe's.
   const TimingSpec::Class& class_of(const Chain& c) const {
     return p_.spec.classes[unsigned(c.info.op_class)];
@@ -589,7 +597,8 @@ void Micro::expectations() {
     r.quantity = "latency " + c->opname + " (" + op_class_name(c->info.op_class) + ") [" +
                  pipe_name(pipe) + "]";
     r.configured = latency_of(*c);
-    r.na = banks_na(*c);
+    r.na = c->info.op_class == OpClass::Tensor ? no_tensor_pipe(*c) : "";
+    if (r.na.empty()) r.na = banks_na(*c);
     r.formula = "cycles/instr - " + overhead_text(*c) + "; " + latency_key(*c);
     r.measure = [this, d, c] { return cpi(d) - run_overhead(*c, d); };
     r.reusable = {d};
@@ -663,6 +672,7 @@ void Micro::expectations() {
                  " warps of independent " + c.opname + " chains";
     r.configured = peak;
     r.bound = !exact;
+    if (c.info.op_class == OpClass::Tensor) r.na = no_tensor_pipe(c);
     r.formula = f.str();
     r.measure = [this, d] { return delta(d, "warp_instructions") / delta(d, "cycles"); };
     r.reusable = {d};
