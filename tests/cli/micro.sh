@@ -41,7 +41,7 @@ s = [json.load(open(sys.argv[i] + "/stats.json")) for i in (1, 2)]
 assert all(x["verified"] for x in r), r
 assert r[1]["rf_bank_reads"] - r[0]["rf_bank_reads"] == 32 * 7, (r[0]["rf_bank_reads"], r[1]["rf_bank_reads"])
 assert r[1]["rf_bank_writes"] - r[0]["rf_bank_writes"] == 32 * 4, (r[0]["rf_bank_writes"], r[1]["rf_bank_writes"])
-tensor = lambda st: sum(v["exec"]["instructions"]["values"][5] for k, v in st["sm"].items() if k.startswith("sub"))
+tensor = lambda st: sum(v["instructions"]["values"][5] for k, v in st.items() if k.startswith("sm.sub") and k.endswith(".exec"))
 assert tensor(s[1]) - tensor(s[0]) == 32, (tensor(s[0]), tensor(s[1]))
 e = [x["energy"]["breakdown"]["fu_tensor"] for x in r]
 assert abs(e[1] - e[0] - 32 * 32 * 48) < 1e-6, e  # energy/warped-compression.yaml: 48 pJ
