@@ -58,7 +58,7 @@ enum class OpClass : uint8_t {
   Vote,           // vote, activemask
   Control,        // bra, call, ret, exit, bar, membar, fence, nanosleep
   Mem,            // ld, ldu, st, atom, red, prefetch (timed by the LSU)
-  Tensor,         // mma (no PTX instruction the front-end runs yet)
+  Tensor,         // mma.sync
 };
 constexpr unsigned kNumOpClasses = static_cast<unsigned>(OpClass::Tensor) + 1;
 inline const char* op_class_name(OpClass c) {
@@ -111,7 +111,7 @@ struct InstInfo {
   Pipe pipe = Pipe::SP; // the pipe the front-end chose (a platform may move the class)
   OpClass op_class = OpClass::Unclassified;
   uint8_t n_src = 0, n_dst = 0;
-  static constexpr unsigned kMaxSrc = 8, kMaxDst = 8;
+  static constexpr unsigned kMaxSrc = 12, kMaxDst = 8; // mma: 10 fragment registers
   std::array<uint16_t, kMaxSrc> src_reg{};
   std::array<uint16_t, kMaxDst> dst_reg{};
   std::array<bool, kMaxSrc> src_last_read{};

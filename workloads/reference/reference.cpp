@@ -58,6 +58,7 @@ std::vector<std::string> checker_names() {
   X(histogram)                                                                                     \
   X(jacobi_app)                                                                                    \
   X(kmeans)                                                                                        \
+  X(mma_gemm)                                                                                      \
   X(multi_launch_app)                                                                              \
   X(nbody)                                                                                         \
   X(nn)                                                                                            \

@@ -855,6 +855,7 @@ struct Kernel::Impl {
   void exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  void exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec);
   void normalize(WarpState& w);
   void do_return(WarpState& w, uint32_t returned);
@@ -1519,6 +1520,58 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
 }
 
 // =============================================================================================
+// Warp-level matrix instructions: the fragments in and out of mma.h
+// =============================================================================================
+void Kernel::Impl::exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                               StepResult& out) {
+  // .sync.aligned: every thread of the warp executes it, together (PTX ISA); the fragments
+  // are spread over all 32 lanes.
+  if (exec != 0xffffffffu)
+    fail(w, __builtin_ctz(exec),
+         "'" + in.text + "' executed by lanes " + hex(exec) +
+             ": .sync.aligned needs all 32 threads of the warp to execute it together");
+  auto gather = [&](const Operand& o) {
+    Fragment f(o.kind == Operand::Kind::Vector ? o.elems.size() : 1);
+    for (size_t i = 0; i < f.size(); ++i) {
+      const Operand& e = o.kind == Operand::Kind::Vector ? o.elems[i] : o;
+      std::memcpy(f[i].data(), &fr.regs[size_t(e.reg) * kWarpLanes], 8 * kWarpLanes);
+    }
+    return f;
+  };
+  auto scatter = [&](const Operand& o, const Fragment& f) {
+    for (size_t i = 0; i < f.size(); ++i) {
+      const Operand& e = o.kind == Operand::Kind::Vector ? o.elems[i] : o;
+      for (unsigned l = 0; l < kWarpLanes; ++l) wr_reg(fr, e.reg, l, f[i][l]);
+    }
+  };
+  Fragment d;
+  if (in.op == Op::Mma) {
+    mma_execute(in.tensor, gather(in.src[0]), gather(in.src[1]), gather(in.src[2]), d);
+  } else if (in.op == Op::Movmatrix) {
+    d.resize(1);
+    movmatrix_execute(gather(in.src[0])[0], d[0]);
+  } else { // ldmatrix: lane 8 m + r gives the address of row r of matrix m (16 B, aligned)
+    const unsigned rows = 8u * in.tensor.num;
+    std::vector<Matrix8x8> mats(in.tensor.num);
+    out.is_mem = true;
+    out.access_bytes = 16;
+    out.space = Space::Shared;
+    for (unsigned l = 0; l < rows; ++l) {
+      const uint64_t a = eff_addr(w, fr, in.src[0], l, Space::Shared);
+      Space rsp;
+      uint64_t raddr;
+      mem_access(w, fr, l, Space::Shared, a, mats[l / 8][l % 8].data(), 16, false, rsp, raddr, 16);
+      out.addr[l] = raddr;
+    }
+    // The lanes that give no address: the row their position repeats (a repeated word
+    // costs the shared banks nothing more), so the timing sees the rows actually read.
+    for (unsigned l = rows; l < kWarpLanes; ++l) out.addr[l] = out.addr[l % rows];
+    ldmatrix_distribute(in.tensor, mats, d);
+  }
+  scatter(in.dst[0], d);
+}
+
+// =============================================================================================
 // ALU instructions
 // =============================================================================================
 namespace {
@@ -1698,6 +1751,11 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     return;
   case Op::Trap: // aborts the kernel (CUDA: cudaErrorLaunchFailure)
     if (exec) fail(w, __builtin_ctz(exec), "trap: the kernel aborted");
+    return;
+  case Op::Mma:
+  case Op::Ldmatrix:
+  case Op::Movmatrix:
+    exec_tensor(w, fr, in, exec, out);
     return;
 
   // ------------------------------------------------------------------ add / sub

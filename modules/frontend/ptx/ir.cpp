@@ -80,7 +80,7 @@ const char* op_name(Op op) {
       "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",       "atom",   "red",
       "prefetch", "bra",  "call",       "ret",   "exit",      "bar",      "membar", "fence",
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign", "testp",  "lop3",
-      "shf",      "sad",  "trap"};
+      "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -284,7 +284,15 @@ OpTraits op_traits(const Instr& in) {
     break;
   case Op::Shfl:
   case Op::Match:
+  case Op::Movmatrix: // a warp-wide exchange, as shfl
     c = OpClass::Shfl;
+    break;
+  case Op::Mma:
+    c = OpClass::Tensor;
+    break;
+  case Op::Ldmatrix: // a shared-memory load of 16 B per lane
+    c = OpClass::Mem;
+    t.is_load = true;
     break;
   case Op::Vote:
   case Op::Activemask:
@@ -341,6 +349,7 @@ gpurf::MemSpace mem_space(const Instr& in) {
   case Op::St:
   case Op::Atom:
   case Op::Red:
+  case Op::Ldmatrix:
     break;
   default:
     return gpurf::MemSpace::None;

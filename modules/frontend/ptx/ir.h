@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "gpurf/modules/common/warp_inst.h" // gpurf::Pipe (header-only use)
+#include "gpurf/modules/frontend/ptx/mma.h" // TensorSpec
 
 namespace gpurf::ptx {
 
@@ -214,6 +215,11 @@ enum class Op : uint16_t {
   Shf,
   Sad,
   Trap,
+  // warp-level matrix instructions (mma.h): dst={Vector}, src={Vector a, Vector b, Vector c}
+  // for mma; src={Addr} for ldmatrix; src={Reg} for movmatrix
+  Mma,
+  Ldmatrix,
+  Movmatrix,
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
@@ -369,6 +375,7 @@ struct Instr {
   bool shiftamt = false;    // bfind.shiftamt
   bool shf_right = false;   // shf.r (false: shf.l)
   bool shf_clamp = false;   // shf.clamp (false: .wrap)
+  TensorSpec tensor;        // mma/ldmatrix/movmatrix: shape, types, layouts (mma.h)
   int guard = -1;           // guard predicate vreg, -1: none
   bool guard_neg = false;   // @!%p
   int callee = -1;          // call: index into Module::functions

@@ -952,7 +952,10 @@ struct Parser {
                                                             {"lop3", Op::Lop3},
                                                             {"shf", Op::Shf},
                                                             {"sad", Op::Sad},
-                                                            {"trap", Op::Trap}};
+                                                            {"trap", Op::Trap},
+                                                            {"mma", Op::Mma},
+                                                            {"ldmatrix", Op::Ldmatrix},
+                                                            {"movmatrix", Op::Movmatrix}};
     auto it = tab.find(b);
     if (it == tab.end()) return false;
     op = it->second;
@@ -962,6 +965,13 @@ struct Parser {
 
   void apply_modifier(Instr& in, const std::string& m, unsigned line) {
     auto bad = [&]() { fail(line, "unsupported modifier '." + m + "' in '" + in.text + "'"); };
+    if (TensorKind tk; tensor_kind(in.op, tk)) { // their types and shapes: mma.h
+      if (in.op == Op::Ldmatrix && (m == "shared" || m == "shared::cta"))
+        in.space = Space::Shared;
+      else if (!tensor_modifier(tk, in.tensor, m))
+        bad();
+      return;
+    }
     Type t;
     if (type_from_name(m, t)) {
       if (in.type == Type::None) {
@@ -1685,6 +1695,13 @@ struct Parser {
     case Op::Shfl:
       lo = hi = 4;
       break;
+    case Op::Mma:
+      lo = hi = 3;
+      break;
+    case Op::Ldmatrix:
+    case Op::Movmatrix:
+      lo = hi = 1;
+      break;
     case Op::Abs:
     case Op::Neg:
     case Op::Not:
@@ -1758,6 +1775,7 @@ struct Parser {
     case Op::Atom:
     case Op::Red:
     case Op::Prefetch:
+    case Op::Ldmatrix:
       need_addr(0);
       break;
     case Op::Bra:
@@ -1769,6 +1787,7 @@ struct Parser {
           fail(line, "unexpected address operand in '" + in.text + "'");
       break;
     }
+    if (TensorKind tk; tensor_kind(in.op, tk)) check_tensor(in, tk, line);
     // types: instructions that need one
     switch (in.op) {
     case Op::Bra:
@@ -1814,6 +1833,46 @@ struct Parser {
         need_pred(in.src[2], "the predicate operand c");
     }
     if (in.op == Op::Selp && in.src.size() > 2) need_pred(in.src[2], "the selector c");
+  }
+
+  static bool tensor_kind(Op op, TensorKind& k) {
+    k = op == Op::Mma        ? TensorKind::Mma
+        : op == Op::Ldmatrix ? TensorKind::Ldmatrix
+                             : TensorKind::Movmatrix;
+    return op == Op::Mma || op == Op::Ldmatrix || op == Op::Movmatrix;
+  }
+
+  // A tensor instruction's form (mma.h) and its operands: vectors of as many registers of the
+  // fragment's width as the form holds per lane.
+  void check_tensor(Instr& in, TensorKind tk, unsigned line) {
+    const TensorSpec& ts = in.tensor;
+    if (std::string why = tensor_check(tk, ts); !why.empty())
+      fail(line, "unsupported form '" + in.text + "': " + why);
+    if (tk == TensorKind::Ldmatrix && in.space != Space::Shared)
+      fail(line, "'" + in.text + "' needs .shared (ldmatrix reads shared memory)");
+    in.type = tk == TensorKind::Ldmatrix ? Type::B16 : Type::B32;
+    auto regs = [&](const Operand& o, unsigned n, unsigned bits, const char* what) {
+      const bool vec = o.kind == Operand::Kind::Vector;
+      bool ok = vec ? o.elems.size() == n : (n == 1 && o.kind == Operand::Kind::Reg);
+      for (const Operand& e : vec ? o.elems : std::vector<Operand>{o})
+        ok = ok && e.kind == Operand::Kind::Reg && !fn->regs[e.reg].is_pred &&
+             fn->regs[e.reg].width_bits == bits;
+      if (!ok)
+        fail(line, std::string(what) + " of '" + in.text + "' must be " + std::to_string(n) + " " +
+                       std::to_string(bits) + "-bit register" + (n == 1 ? "" : "s") +
+                       (n == 1 ? "" : " in { }"));
+    };
+    if (tk == TensorKind::Mma) {
+      regs(in.dst[0], mma_regs(ts, 'd'), mma_reg_bits(ts, 'd'), "d");
+      regs(in.src[0], mma_regs(ts, 'a'), mma_reg_bits(ts, 'a'), "a");
+      regs(in.src[1], mma_regs(ts, 'b'), mma_reg_bits(ts, 'b'), "b");
+      regs(in.src[2], mma_regs(ts, 'c'), mma_reg_bits(ts, 'c'), "c");
+    } else if (tk == TensorKind::Ldmatrix) {
+      regs(in.dst[0], ts.num, 32, "the destination");
+    } else {
+      regs(in.dst[0], 1, 32, "the destination");
+      regs(in.src[0], 1, 32, "the source");
+    }
   }
 
   void finish_instr(Instr in, unsigned fidx, unsigned line) {

@@ -47,3 +47,17 @@ CHAIN(dep_drcp, double, "d", 8, "f64", "rcp.rn.f64 %0, %0;")
 CHAIN(dep_dcvt, double, "d", 8, "f64", "cvt.rni.f64.f64 %0, %0;")
 // shuffles
 CHAIN(dep_shfl, int, "r", 4, "s32", "shfl.sync.bfly.b32 %0, %0, 1, 0x1f, 0xffffffff;")
+// tensor core: mma.m16n8k8 f16 x f16 + f32 (Turing's native HMMA.1688), D = C carried
+// through the chain; A (2 registers) and B (1) are read again by every link, 7 sources.
+extern "C" __global__ void dep_hmma(float* out, float seed, int extra) {
+  unsigned long long p;
+  OUT_ADDR(p, out, 4);
+  float c0 = seed, c1 = seed, c2 = seed, c3 = seed;
+  const unsigned s = __float_as_uint(seed) >> 16; // small f16 values, a different register each
+  const unsigned a0 = s, a1 = s + 1, b0 = s + 2;
+  TWICE("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+        "{%0, %1, %2, %3};"
+        : "+f"(c0), "+f"(c1), "+f"(c2), "+f"(c3)
+        : "r"(a0), "r"(a1), "r"(b0))
+  asm volatile("st.global.f32 [%0], %1;" ::"l"(p), "f"(c0) : "memory");
+}
