@@ -15,8 +15,7 @@ void find_sockets(const sc_core::sc_object* o, const std::string& base,
     const std::string kind = c->kind();
     std::string name = c->name();
     if (name.compare(0, base.size() + 1, base + ".") == 0) name = name.substr(base.size() + 1);
-    if (kind.find("socket") != std::string::npos || kind.find("port") != std::string::npos ||
-        kind.find("export") != std::string::npos)
+    if (kind.find("socket") != std::string::npos) // its sc_port/sc_export beside it: not listed
       out.push_back({name, kind});
     else
       find_sockets(c, base, out);

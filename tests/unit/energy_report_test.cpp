@@ -410,7 +410,8 @@ TEST(Energy, PlatformKeyResolvesRelativeToItsFile) {
 
 namespace {
 
-// A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data.
+// A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data;
+// the counts of an earlier gpurf, with the energy roles and "_unit" this one declares.
 Json recorded(const std::string& name) {
   std::ifstream f(fs::path(__FILE__).parent_path() / "energy_data" / name);
   EXPECT_TRUE(f) << name;
