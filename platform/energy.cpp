@@ -42,276 +42,22 @@ const PipelineComponent kPipelineComponents[] = {
     {"interconnect", true, "SM-to-L2 interconnect"},
 };
 
-// ---------------------------------------------------------------------------------------
-// Which statistics are energy events. The one place that says, for every statistic of every
-// unit kind gpurf knows, what the energy model does with it (docs/energy.md, "Unpriced
-// events and the energy identity"). Rules:
+// Which statistics are energy events: each unit declares it with the statistic
+// (StatGroup::scalar/vector's energy argument, platform/stats.h), and the dump carries it as
+// "energy" (docs/energy.md, "Unpriced events and the energy identity"). Rules:
 // - Formulas (floating-point values computed from other statistics at dump time: ipc,
-//   hit_rate, ...) are never events and are not listed.
-// - A fixed kind (kFixedKinds) has every statistic listed here. A statistic of a fixed kind
-//   that is not listed stops every run: whoever adds a counter to one of these units
-//   classifies it here, as priced by a table entry, a leakage time base, no event, or an
-//   event the model deliberately leaves out.
-// - Any other kind is an added structure (RFC, compressor, ...). Each of its statistics that
-//   is not listed here as NotEvent/NotModelled is an energy event: the table's
+//   hit_rate, ...) are never events.
+// - A fixed kind (kFixedKinds) declares a role for every counter: one that declares none stops
+//   every run (whoever adds a counter to one of these units says there whether it is priced
+//   by a table entry, a leakage time base, no event, or an event the model leaves out).
+// - Any other kind is an added structure (RFC, compressor, ...). Each of its counters that
+//   does not declare itself no event (or not modelled) is an energy event: the table's
 //   structures.<kind>.events must price it, or the run fails.
 // - An energy event counted non-zero without a price is an error (check_energy_priced);
 //   at load time, every energy event a unit declares needs a price (check_energy_declared).
 using R = EnergyRole;
-const std::vector<EnergyStatClass> kEnergyStats = {
-    // kind, statistic, label ("" = whole statistic), role, what prices it / why it is no event
-    {"sm", "cycles", "", R::Leakage, "time base of every leakage term"},
-    {"gpu", "cycles", "", R::NotEvent, "the last SM's end; leakage counts each SM's cycles"},
-    {"gpu", "warp_instructions", "", R::NotEvent, "the SMs' sum"},
-    {"interconnect", "requests", "", R::Scope,
-     "SM-to-L2 interconnect: a request's header crossing the chip (uncore)"},
-    {"interconnect", "bytes", "", R::Scope, "SM-to-L2 interconnect: bytes crossing the chip"},
-    {"memory_port", "transactions", "", R::NotEvent, "the memory prices its accesses"},
-    {"memory_port", "dmi_accesses", "", R::NotEvent, "the memory prices its accesses"},
-    {"memory_port", "dmi_grants", "", R::NotEvent, "protocol"},
-    {"memory_port", "dmi_invalidations", "", R::NotEvent, "protocol"},
-    {"memory_port", "waited_cycles", "", R::NotEvent, "waits"},
-    {"memory_port", "requests", "", R::NotEvent, "the memory prices its accesses"},
-    {"memory_port", "backpressure_waits", "", R::NotEvent, "waits"},
-    {"memory_port", "error_responses", "", R::NotEvent, "protocol"},
-    {"sm", "warp_instructions", "", R::NotEvent,
-     "retired instructions; priced by exec.instructions"},
-    {"sm", "resident_warps", "", R::NotEvent, "occupancy"},
-    {"sm", "resident_ctas", "", R::NotEvent, "occupancy"},
-    {"sm", "cta_limit", "", R::NotEvent, "occupancy"},
-    {"sm", "movs_injected", "", R::NotEvent,
-     "W-C dummy MOVs; priced by their bank, wire, codec and functional-unit events"},
-    {"sm", "movs_retired", "", R::NotEvent, "W-C dummy MOVs; as movs_injected"},
 
-    {"bank", "slice_reads", "", R::Priced, "bank_read_pj_per_16B x slice bytes / 16"},
-    {"bank", "slice_writes", "", R::Priced, "bank_write_pj_per_16B x slice bytes / 16"},
-    {"bank", "gated_cycles", "", R::Leakage, "reduces bank_leakage_mw's slice-cycles"},
-    {"bank", "wakeups", "", R::NotEvent, "W-C: the paper prices no wake-up energy"},
-    {"bank", "reads", "", R::NotEvent, "accesses; priced per activated slice by slice_reads"},
-    {"bank", "affine_reads", "", R::NotEvent, "WIR's Affine GPU: one slice each in slice_reads"},
-    {"bank", "affine_writes", "", R::NotEvent, "WIR's Affine GPU: one slice each in slice_writes"},
-    {"bank", "writes", "", R::NotEvent, "accesses; priced per activated slice by slice_writes"},
-
-    {"crossbar", "bytes", "", R::Priced, "wire_pj_per_mm_per_128b (or _32b) x wire_mm"},
-    {"crossbar", "transfers", "", R::NotEvent, "transfers; priced per byte by bytes"},
-    {"crossbar", "decompressor_wait_cycles", "", R::NotEvent, "W-C: stalls"},
-    {"crossbar", "slice_transfers", "", R::NotEvent,
-     "the same transfers per slice crossbar; priced per byte by bytes"},
-
-    {"collector", "oc_writes", "", R::Priced, "collector_write_pj_per_operand"},
-    {"collector", "reads_requested", "", R::NotEvent,
-     "requests; the reads are priced by bank slice_reads"},
-    {"collector", "dispatched", "", R::Scope,
-     "dispatching a collected instruction to its pipe (operand collection)"},
-    {"collector", "dispatch_stall_cycles", "", R::NotEvent, "stall cycles"},
-    {"collector", "operands_forwarded", "", R::NotEvent,
-     "fixed-stage forwarding: the operand write is priced by oc_writes, the bank read as a read"},
-    {"collector", "operands_checked", "", R::NotEvent, "the simulator's value check, no hardware"},
-    {"collector", "width_reads", "", R::NotEvent,
-     "CMRC: bank reads by stored width; priced by bank slice_reads"},
-    {"collector", "ccu_writes", "", R::Priced,
-     "Malekeh: a result written into a CCU's table over port D: collector_write_pj_per_operand "
-     "+ 128 B over the wire (the crossbar to the CCUs)"},
-    {"collector", "source_operands", "", R::NotEvent,
-     "Malekeh: CT hits + bank reads; the reads are priced by bank slice_reads"},
-    {"collector", "ccu_hits", "", R::NotEvent,
-     "Malekeh: operands found in the cache table: no bank read, no crossbar transfer; reading "
-     "them out at dispatch is the collector read of every design (dispatched)"},
-    {"collector", "ccu_write_port_lost", "", R::NotEvent, "Malekeh: results not cached"},
-    {"collector", "ccu_write_locked", "", R::NotEvent, "Malekeh: results not cached"},
-    {"collector", "ccu_writes_squashed", "", R::NotEvent,
-     "Malekeh: far results squashed by the arbiter (no data written)"},
-    {"collector", "ccu_invalidations", "", R::NotModelled, "Malekeh: a valid bit cleared"},
-    {"collector", "ccu_warp_changes", "", R::NotEvent, "Malekeh: allocations"},
-    {"collector", "ccu_flushes", "", R::NotModelled, "Malekeh: the table's valid bits cleared"},
-    {"collector", "ccu_flushed_entries", "", R::NotEvent, "Malekeh: entries lost to flushes"},
-    {"collector", "ccu_dead_tables", "", R::NotModelled,
-     "Malekeh: a finished warp's table's valid bits cleared"},
-    {"collector", "ccu_evictions", "", R::NotEvent,
-     "Malekeh: replacements; priced by the write that takes the entry"},
-    {"collector", "oc_slice_writes", "", R::NotEvent,
-     "CMRC: the collector writes in 32 B slices; priced per write by oc_writes"},
-    {"collector", "oc_coalesced_operands", "", R::NotEvent,
-     "CMRC: operands that entered in another operand's write; no write of their own"},
-
-    {"exec", "instructions", "", R::Priced, "fu_<pipe>_pj_per_lane_op x 32 lanes, per pipe label"},
-    {"exec", "affine_instructions", "", R::Priced,
-     "WIR's Affine GPU: these of the instructions are priced as 1 lane, not 32"},
-    {"exec", "busy_cycles", "", R::NotEvent, "occupancy (functional-unit leakage not modelled)"},
-    {"exec", "class_instructions", "", R::NotEvent,
-     "the same instructions by latency class; priced per pipe by instructions"},
-
-    {"lsu", "instructions", "shared", R::Priced, "shared_access_pj_per_warp_access"},
-    {"lsu", "instructions", "global", R::NotEvent,
-     "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
-    {"lsu", "instructions", "local", R::NotEvent,
-     "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
-    {"lsu", "instructions", "none", R::NotEvent, "no memory access"},
-    {"lsu", "instructions", "param", R::Scope,
-     "parameter memory access: a constant-cache read (Fermi keeps parameters in a constant bank)"},
-    {"lsu", "instructions", "const", R::Scope, "constant cache access"},
-    {"lsu", "segments", "", R::NotEvent, "coalesced L1 accesses; priced as l1 requests"},
-    {"lsu", "shared_bank_conflict_cycles", "", R::Scope,
-     "extra shared-memory port cycles of bank conflicts: the replayed bank accesses"},
-    {"lsu", "busy_cycles", "", R::NotEvent, "occupancy"},
-    {"lsu", "stall_cycles", "", R::NotEvent, "stalls"},
-    {"lsu", "l1_busy_cycles", "", R::NotEvent, "stalls"},
-    {"lsu", "wb_busy_cycles", "", R::NotEvent, "stalls"},
-    {"lsu", "completed", "", R::Scope,
-     "memory pipeline: address generation and coalescing of a memory instruction (exec never "
-     "counts the mem pipe: memory instructions go to the LSU)"},
-    {"lsu", "latency_total", "", R::NotEvent, "a sum of latencies"},
-
-    {"l1", "reads", "", R::Priced, "l1_access_pj_per_request"},
-    {"l1", "writes", "", R::Priced, "l1_access_pj_per_request"},
-    {"l1", "atomics", "", R::Priced, "l1_access_pj_per_request"},
-    {"l1", "bytes_from_memory", "", R::Priced, "l1_fill_pj_per_byte"},
-    {"l1", "line_reads", "", R::NotEvent, "lines the read requests cover; priced by reads"},
-    {"l1", "hits", "", R::NotEvent, "outcomes of reads; priced by reads"},
-    {"l1", "misses", "", R::NotEvent, "outcomes of reads; priced by reads and bytes_from_memory"},
-    {"l1", "mshr_merges", "", R::NotEvent, "outcomes of reads; priced by reads"},
-    {"l1", "write_hits", "", R::NotEvent, "outcomes of writes; priced by writes"},
-    {"l1", "mshr_full_stalls", "", R::NotEvent, "stalls"},
-    {"l1", "bytes_to_memory", "", R::NotEvent,
-     "write-through bytes; priced by memory.bytes_written"},
-
-    {"l2", "reads", "", R::Priced, "l2_access_pj_per_request"},
-    {"l2", "writes", "", R::Priced, "l2_access_pj_per_request"},
-    {"l2", "atomics", "", R::Priced, "l2_access_pj_per_request"},
-    {"l2", "writebacks", "", R::Priced,
-     "l2_access_pj_per_request (the dirty line read out of the L2)"},
-    {"l2", "bytes_from_memory", "", R::Priced, "l2_fill_pj_per_byte"},
-    {"l2", "line_reads", "", R::NotEvent, "lines the read requests cover; priced by reads"},
-    {"l2", "hits", "", R::NotEvent, "outcomes of reads; priced by reads"},
-    {"l2", "misses", "", R::NotEvent, "outcomes of reads; priced by reads and bytes_from_memory"},
-    {"l2", "mshr_merges", "", R::NotEvent, "outcomes of reads; priced by reads"},
-    {"l2", "write_hits", "", R::NotEvent, "outcomes of writes; priced by writes"},
-    {"l2", "write_misses", "", R::NotEvent, "outcomes of writes; priced by writes"},
-    {"l2", "write_fetches", "", R::NotEvent, "fills; priced by bytes_from_memory"},
-    {"l2", "write_throughs", "", R::NotEvent, "writes forwarded; priced as l2 writes"},
-    {"l2", "bank_conflict_cycles", "", R::NotEvent, "waits"},
-    {"l2", "mshr_wait_cycles", "", R::NotEvent, "waits"},
-    {"l2", "deferred_requests", "", R::NotEvent, "AT: waits for an MSHR"},
-    {"l2", "bytes_to_memory", "", R::NotEvent,
-     "write-backs and write-throughs; priced by memory.bytes_written"},
-
-    {"memory", "bytes_read", "", R::Priced, "memory_pj_per_byte"},
-    {"memory", "bytes_written", "", R::Priced, "memory_pj_per_byte"},
-    {"memory", "reads", "", R::NotEvent, "transactions; priced per byte by bytes_read"},
-    {"memory", "writes", "", R::NotEvent, "transactions; priced per byte by bytes_written"},
-    {"memory", "busy_cycles", "", R::NotEvent, "occupancy"},
-    {"memory", "queue_cycles", "", R::NotEvent, "waits"},
-
-    {"arbiter", "conflicts", "", R::NotEvent, "request-cycles spent waiting"},
-    {"arbiter", "verify_reads_granted", "", R::NotEvent,
-     "WIR: bank reads, priced by bank slice_reads (the comparator is not modelled)"},
-    {"arbiter", "ccu_near_results", "", R::NotEvent,
-     "Malekeh: results offered to a CCU; priced by collector ccu_writes"},
-    {"arbiter", "ccu_squashed_results", "", R::NotModelled,
-     "Malekeh: the tri-state buffer's control of a squashed result"},
-    {"arbiter", "reads_granted", "", R::NotEvent, "grants; priced by bank slice_reads"},
-    {"arbiter", "read_forms", "", R::NotEvent,
-     "W-C: register reads by stored form; priced by bank slice_reads"},
-    {"arbiter", "writes_granted", "", R::NotEvent, "grants; priced by bank slice_writes"},
-    {"arbiter", "bank_accesses", "", R::NotEvent,
-     "port cycles; priced per slice by bank slice_reads and slice_writes"},
-    {"arbiter", "coalesced", "", R::NotEvent,
-     "CMRC: requests served by another request's access; no access of their own"},
-    {"arbiter", "stored_forms", "", R::NotEvent,
-     "W-C at the MRF port: writes by stored form; priced by bank slice_writes"},
-    {"arbiter", "divergent_writes", "", R::NotEvent,
-     "W-C at the MRF port: uncompressed writes (no compressor activation)"},
-    {"arbiter", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
-    {"arbiter", "unpaired", "", R::NotEvent,
-     "CMRC: port cycles that served one request, by why; priced as the bank's slices"},
-
-    {"allocator", "allocations", "", R::Scope,
-     "collector allocation: the instruction written into a collector (operand collection)"},
-    {"allocator", "full", "", R::NotEvent, "refused attempts"},
-    {"allocator", "occupied_collector_cycles", "", R::NotEvent, "occupancy"},
-    {"allocator", "refusals", "", R::NotEvent, "Malekeh: refused attempts by reason"},
-    {"allocator", "reuse_lookups", "", R::NotEvent,
-     "WIR: priced by the reuse_buffer structure's lookups"},
-    {"allocator", "reuse_hits", "", R::NotEvent, "WIR: outcomes of reuse-buffer lookups"},
-    {"allocator", "reuse_misses", "", R::NotEvent, "WIR: outcomes of reuse-buffer lookups"},
-    {"allocator", "reused_sources", "", R::NotEvent, "WIR: operands never read"},
-    {"allocator", "reuse_skipped", "", R::NotEvent, "WIR: instructions by reason"},
-    {"allocator", "reuse_miss_kinds", "", R::NotEvent, "WIR: reuse-buffer misses by cause"},
-    {"allocator", "reuse_pending_waits", "", R::NotEvent, "WIR: pending-retry queue entries"},
-    {"allocator", "reuse_pending_hits", "", R::NotEvent, "WIR: outcomes of pending retries"},
-    {"allocator", "stage_full", "", R::NotEvent, "WIR: refused issue attempts"},
-    {"allocator", "collector_wait_cycles", "", R::NotEvent, "WIR: stall cycles"},
-
-    {"writeback", "retired", "", R::NotEvent, "retired instructions; priced by exec.instructions"},
-    {"writeback", "register_writes", "", R::Scope,
-     "writeback of a result: scoreboard release and writeback arbitration (the bank write is "
-     "priced by slice_writes; result wires to the banks not modelled)"},
-    {"writeback", "port_stall_cycles", "", R::NotEvent, "stalls"},
-    {"writeback", "verify_reads", "", R::NotEvent, "WIR: priced as bank reads (bank slice_reads)"},
-    {"writeback", "shared_writes", "", R::NotEvent, "WIR: writes avoided (no bank access)"},
-    {"writeback", "vsb_false_matches", "", R::NotEvent, "WIR: outcomes of verify-reads"},
-    {"writeback", "vsb_misses", "", R::NotEvent, "WIR: outcomes of VSB lookups"},
-    {"writeback", "dedicated_writes", "", R::NotEvent, "WIR: bank writes (slice_writes)"},
-    {"writeback", "dummy_movs", "", R::NotEvent,
-     "WIR: the inactive lanes' copy into a new dedicated register: a bank read and the "
-     "result's write (slice_reads, slice_writes)"},
-    {"writeback", "bypassed", "", R::NotEvent, "WIR: reused instructions, no backend event"},
-    {"writeback", "reused_results", "", R::NotEvent, "WIR: remaps, no bank access"},
-    {"writeback", "in_place_writes", "", R::NotEvent, "WIR: bank writes (slice_writes)"},
-    {"writeback", "low_register_cycles", "", R::NotEvent, "WIR: stall cycles"},
-    {"writeback", "reuse_block_drops", "", R::NotEvent,
-     "WIR: valid bits cleared (reference counts priced by refcount decrements)"},
-    {"writeback", "reuse_launch_drops", "", R::NotEvent,
-     "WIR: valid bits cleared (reference counts priced by refcount decrements)"},
-    {"writeback", "verify_cache_hits", "", R::NotEvent,
-     "WIR: priced by the verify_cache structure's reads"},
-    {"writeback", "unverified_shares", "", R::NotEvent, "WIR: a fault-injection count"},
-    {"writeback", "order_stall_cycles", "", R::NotEvent, "stalls"},
-    {"writeback", "width_writes", "", R::NotEvent,
-     "CMRC: register writes by stored width; priced by bank slice_writes"},
-    {"writeback", "divergent_full_writes", "", R::NotEvent,
-     "CMRC: register writes; priced by bank slice_writes"},
-    {"writeback", "stored_forms", "", R::NotEvent,
-     "W-C: register writes by stored form; priced by bank slice_writes"},
-    {"writeback", "divergent_writes", "", R::NotEvent,
-     "W-C: uncompressed register writes; priced by bank slice_writes"},
-    {"writeback", "mov_writes", "", R::NotEvent,
-     "W-C: dummy MOV register writes; priced by bank slice_writes"},
-    {"writeback", "compressor_wait_cycles", "", R::NotEvent, "stalls"},
-    {"writeback", "ratio_writes", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},
-    {"writeback", "ratio_slices", "", R::NotEvent, "W-C: compression-ratio bookkeeping"},
-    {"writeback", "design_space_wins", "", R::NotEvent, "W-C: design-space study (Fig. 5)"},
-
-    {"scheduler", "issued", "", R::Scope,
-     "an issued warp instruction: its fetch (I-cache, instruction buffer), decode and issue "
-     "(scheduler, scoreboard)"},
-    {"scheduler", "active_cycles", "", R::NotEvent, "cycles"},
-    {"scheduler", "stall_cycles", "", R::NotEvent, "stalls"},
-    {"scheduler", "cycles_by_state", "", R::NotEvent, "cycles"},
-    {"scheduler", "activations", "", R::Scope,
-     "two-level scheduler: a warp moved to the active set"},
-    {"scheduler", "deactivations", "", R::Scope,
-     "two-level scheduler: a warp moved to the pending set"},
-
-    // Gebhart's register file cache: an added structure (the table's structures.rfc).
-    {"rfc", "reads", "", R::Structure, "operands read from the RFC"},
-    {"rfc", "writes", "", R::Structure, "values written into the RFC"},
-    {"rfc", "writebacks", "", R::Structure, "dirty values read out of the RFC for the MRF"},
-    {"rfc", "misses", "", R::NotEvent,
-     "MRF reads; priced by bank slice_reads (tag checks not modelled)"},
-    {"rfc", "results", "", R::NotEvent, "results offered; each is an rfc write or a bank write"},
-    {"rfc", "mrf_writes", "", R::NotEvent, "priced by bank slice_writes"},
-    {"rfc", "bypass", "", R::NotEvent,
-     "results written around the RFC; priced by bank slice_writes"},
-    {"rfc", "dead_elided", "", R::NotEvent, "dead values dropped without an access"},
-    {"rfc", "exit_dropped", "", R::NotEvent, "values of finished warps dropped without an access"},
-    {"rfc", "flush_writebacks", "", R::NotEvent, "part of writebacks"},
-    {"rfc", "flushes", "", R::NotEvent, "flush operations; their write-backs are in writebacks"},
-    {"rfc", "eviction_waits", "", R::NotEvent, "waits"},
-    {"rfc", "write_port_stall_cycles", "", R::NotEvent, "stalls"},
-};
-
-// Kinds whose statistics must all be classified above: the units the fixed entries model
+// Kinds whose every counter must declare its energy role: the units the fixed entries model
 // and the units that have no energy events of their own. An added structure may not use them.
 const char* const kFixedKinds[] = {
     "sm",        "bank",   "crossbar", "collector",    "exec",       "l1",
@@ -424,15 +170,24 @@ double count_of(const Json& st, const std::string& label) {
   return label.empty() ? all : 0;
 }
 
-const EnergyStatClass* find_class(const std::string& kind, const std::string& stat,
-                                  const std::string& label) {
-  const EnergyStatClass* whole = nullptr;
-  for (const EnergyStatClass& c : kEnergyStats)
-    if (kind == c.kind && stat == c.stat) {
-      if (!label.empty() && label == c.label) return &c;
-      if (!*c.label) whole = &c;
-    }
-  return whole;
+// The role statistic `st` declares for element `label` ("" = the whole statistic): its
+// "energy" entry, a role or {label: role}.
+R role_of(const Json& st, const std::string& label) {
+  auto e = st.find("energy");
+  if (e == st.end()) return R::Undeclared;
+  if (e->is_string()) return energy_role_of(e->get<std::string>());
+  if (e->is_object())
+    if (auto l = e->find(label); l != e->end() && l->is_string())
+      return energy_role_of(l->get<std::string>());
+  return R::Undeclared;
+}
+
+// The events that a table of scope `scope` prices: everything but bookkeeping, and Scope
+// events only in the SM scope. An undeclared counter is an event (a fixed kind's is then
+// reported as undeclared).
+bool is_event(R role, EnergyScope scope) {
+  return role == R::Undeclared || role == R::Priced || role == R::Structure ||
+         (role == R::Scope && scope == EnergyScope::Sm);
 }
 
 // One unpriced event: a statistic (element) of one kind, over every unit that counts it.
@@ -440,7 +195,8 @@ struct Unpriced {
   std::string kind, stat, event; // event: "reads", or "instructions[x]" for a vector element
   std::vector<std::string> units;
   double count = 0;
-  bool classified = true; // false: a fixed kind's statistic missing from kEnergyStats
+  bool classified = true; // false: a fixed kind's statistic that declares no role
+  R role = R::Undeclared;
 };
 
 // Every energy event in `stats` without a price: counted non-zero, or, if `declared`, any.
@@ -466,20 +222,17 @@ std::vector<Unpriced> find_unpriced(const EnergyTable& t, const Json& stats, boo
                 : std::vector<std::pair<std::string, double>>{{"", count_of(*st, "")}};
       for (auto& [label, n] : items) {
         if (!declared && n == 0) continue;
-        const EnergyStatClass* c = find_class(kind, st.key(), label);
-        // A Scope event is an event only for a table of the SM scope.
-        const bool is_event = c == nullptr || c->role == R::Priced || c->role == R::Structure ||
-                              (c->role == R::Scope && t.scope == EnergyScope::Sm);
-        if (!is_event) continue;
+        const R role = role_of(*st, label);
+        if (!is_event(role, t.scope)) continue;
         if (priced(kind, st.key(), label)) continue;
-        const bool classified = c || !fixed;
+        const bool classified = role != R::Undeclared || !fixed;
         const std::string event =
             classified && !label.empty() ? st.key() + "[" + label + "]" : st.key();
         auto u = std::find_if(out.begin(), out.end(), [&](const Unpriced& x) {
           return x.kind == kind && x.event == event;
         });
         if (u == out.end()) {
-          out.push_back({kind, st.key(), event, {}, 0, classified});
+          out.push_back({kind, st.key(), event, {}, 0, classified, role});
           u = out.end() - 1;
         }
         if (std::find(u->units.begin(), u->units.end(), g.key()) == u->units.end())
@@ -498,7 +251,7 @@ std::string units_text(const std::vector<std::string>& units) {
   return s;
 }
 
-// A statistic of a fixed kind that kEnergyStats does not classify: a gpurf bug, not bad input.
+// A counter of a fixed kind that declares no energy role: a gpurf bug, not bad input.
 void throw_unclassified(const std::vector<Unpriced>& u) {
   std::string m;
   for (const Unpriced& x : u)
@@ -507,10 +260,11 @@ void throw_unclassified(const std::vector<Unpriced>& u) {
            units_text(x.units) + " (kind '" + x.kind + "')";
   if (m.empty()) return;
   throw std::logic_error(
-      "platform/energy.cpp: energy events not classified in kEnergyStats: " + m +
-      ". Every statistic of this kind must be listed there: priced by a table entry, a leakage "
-      "time base, no energy event or not modelled (docs/energy.md, \"Unpriced events and the "
-      "energy identity\")");
+      "energy events that declare no energy role: " + m +
+      ". Every counter of this kind declares one where it is declared (the energy argument of "
+      "StatGroup::scalar/vector, e.g. energy::no_event(\"stalls\")): priced by a table entry, "
+      "a leakage time base, no energy event or not modelled (docs/statistics.md; docs/energy.md, "
+      "\"Unpriced events and the energy identity\")");
 }
 
 std::string pipeline_components_text() {
@@ -520,14 +274,30 @@ std::string pipeline_components_text() {
   return s;
 }
 
-// Every Scope event, as `kind.stat` or `kind.stat[label]` (error messages).
-std::string scope_events_text() {
+// Every Scope event the groups of `stats` declare, as `kind.stat` or `kind.stat[label]`
+// (error messages).
+std::string scope_events_text(const Json& stats) {
+  std::vector<std::string> seen;
+  for (auto g = stats.begin(); g != stats.end(); ++g) {
+    if (!g->is_object()) continue;
+    const std::string kind = energy_group_kind(g.key());
+    for (auto st = g->begin(); st != g->end(); ++st) {
+      if (!is_stat(*st)) continue;
+      // A role for the whole statistic, or one per label.
+      std::vector<std::string> labels{""};
+      if (auto e = st->find("energy"); e != st->end() && e->is_object()) labels = {};
+      if (labels.empty())
+        for (auto& [label, n] : counts(*st)) labels.push_back(label);
+      for (const std::string& label : labels) {
+        if (role_of(*st, label) != R::Scope) continue;
+        const std::string e = kind + "." + st.key() + (label.empty() ? "" : "[" + label + "]");
+        if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
+      }
+    }
+  }
   std::string s;
-  for (const EnergyStatClass& c : kEnergyStats)
-    if (c.role == R::Scope)
-      s += (s.empty() ? "" : ", ") + std::string(c.kind) + "." + c.stat +
-           (*c.label ? std::string("[") + c.label + "]" : "");
-  return s;
+  for (const std::string& e : seen) s += (s.empty() ? "" : ", ") + e;
+  return s.empty() ? "(none in this run)" : s;
 }
 
 // The number of SMs in the statistics: groups of kind sm (at least one).
@@ -540,15 +310,9 @@ double sm_groups(const Json& stats) {
 
 // What to add to the table so that `events` of `kind` have a price.
 std::string what_to_add(const EnergyTable& t, const std::string& kind,
-                        const std::vector<std::string>& events) {
+                        const std::vector<std::string>& events, bool all_scope) {
   if (energy_fixed_kind(kind)) {
-    const bool scope =
-        t.scope == EnergyScope::Sm &&
-        std::all_of(events.begin(), events.end(), [&](const std::string& e) {
-          return std::any_of(kEnergyStats.begin(), kEnergyStats.end(), [&](const auto& x) {
-            return kind == x.kind && e == x.stat && x.role == R::Scope;
-          });
-        });
+    const bool scope = t.scope == EnergyScope::Sm && all_scope;
     if (scope) {
       std::string list;
       for (const std::string& e : events) list += (list.empty() ? "" : ", ") + e + ": <pJ>";
@@ -558,7 +322,7 @@ std::string what_to_add(const EnergyTable& t, const std::string& kind,
              ", each number with its source in a comment (docs/energy.md, \"Scopes\")";
     }
     return "the table format has no entry for them: give the fixed entry in platform/energy.cpp "
-           "(energy_prices) or classify them in kEnergyStats";
+           "(energy_prices) or declare them no event where the unit declares them";
   }
   std::string list;
   for (const std::string& e : events) list += (list.empty() ? "" : ", ") + e + ": <pJ>";
@@ -570,11 +334,35 @@ std::string what_to_add(const EnergyTable& t, const std::string& kind,
                               ": {part_of_rf: <true|false>, leakage_mw: <mW>, events: {" + list +
                               "}}} to " + t.path;
   return add + ", each number with its source in a comment (docs/energy.md); a statistic that is "
-               "no energy event is classified in kEnergyStats (platform/energy.cpp) instead";
+               "no energy event declares energy::no_event(...) where the unit declares it instead";
+}
+
+// The SM scope's `pipeline:` prices only Scope events: a statistic of the run's groups that
+// its unit declares otherwise (a fixed entry or a structure prices every other event).
+void check_pipeline_stats(const EnergyTable& t, const Json& stats) {
+  for (const EnergyPipelineComponent& c : t.pipeline)
+    for (const EnergyPipelineEvent& e : c.events)
+      for (auto& g : groups(stats, e.kind)) {
+        auto st = g.second->find(e.stat);
+        if (st == g.second->end() || !is_stat(*st)) continue;
+        R role = role_of(*st, e.label);
+        if (role == R::Undeclared && !e.label.empty()) role = role_of(*st, "");
+        if (role == R::Scope) continue;
+        const std::string key =
+            e.kind + "." + e.stat + (e.label.empty() ? "" : "[" + e.label + "]");
+        throw ConfigError(
+            e.where + ": pipeline." + c.name + ": '" + key + "' is not an event of the SM scope (" +
+            g.first + " declares it " +
+            (role == R::Undeclared ? std::string("no role") : energy_role_name(role)) +
+            "; a fixed entry or a structure prices every other event); expected "
+            "one of " +
+            scope_events_text(stats));
+      }
 }
 
 // The table names a statistic that the groups of its kind do not have.
 void check_structure_stats(const EnergyTable& t, const Json& stats) {
+  check_pipeline_stats(t, stats);
   for (const EnergyStructure& s : t.structures) {
     const auto gs = groups(stats, s.name);
     if (gs.empty()) continue;
@@ -635,8 +423,6 @@ double count_of_or0(const Json& group, const std::string& stat) {
 
 } // namespace
 
-const std::vector<EnergyStatClass>& energy_stat_classes() { return kEnergyStats; }
-
 bool energy_fixed_kind(const std::string& kind) {
   return std::find(std::begin(kFixedKinds), std::end(kFixedKinds), kind) != std::end(kFixedKinds);
 }
@@ -646,8 +432,6 @@ std::string energy_group_kind(const std::string& path, const EnergyTable* table)
   std::string last = dot == std::string::npos ? path : path.substr(dot + 1);
   auto known = [&](const std::string& k) {
     if (energy_fixed_kind(k)) return true;
-    for (const EnergyStatClass& c : kEnergyStats)
-      if (k == c.kind) return true;
     if (table)
       for (const EnergyStructure& s : table->structures)
         if (k == s.name) return true;
@@ -707,10 +491,14 @@ void check_energy_priced(const EnergyTable& t, const Json& stats) {
   }
   for (const std::string& k : kinds) {
     std::vector<std::string> events;
+    bool all_scope = true;
     for (const Unpriced& x : u)
-      if (x.kind == k && std::find(events.begin(), events.end(), x.stat) == events.end())
-        events.push_back(x.stat);
-    m += " " + what_to_add(t, k, events) + ".";
+      if (x.kind == k) {
+        all_scope = all_scope && x.role == R::Scope;
+        if (std::find(events.begin(), events.end(), x.stat) == events.end())
+          events.push_back(x.stat);
+      }
+    m += " " + what_to_add(t, k, events, all_scope) + ".";
   }
   throw ConfigError(m);
 }
@@ -730,8 +518,10 @@ void check_energy_declared(const EnergyTable& t, const Json& declared, const Con
   for (const std::string& k : kinds) {
     std::vector<std::string> events, units;
     std::string quoted;
+    bool all_scope = true;
     for (const Unpriced& x : u)
       if (x.kind == k) {
+        all_scope = all_scope && x.role == R::Scope;
         if (std::find(events.begin(), events.end(), x.stat) == events.end())
           events.push_back(x.stat);
         quoted += (quoted.empty() ? "'" : ", '") + x.event + "'";
@@ -742,7 +532,7 @@ void check_energy_declared(const EnergyTable& t, const Json& declared, const Con
     m += (m.empty() ? "" : "; ") + (key ? key->where() + ": " + k + ": " : std::string()) +
          "the platform's unit " + units_text(units) + " counts energy event" +
          (events.size() > 1 ? "s " : " ") + quoted + " that its energy table " + table_at +
-         " does not price; " + what_to_add(t, k, events);
+         " does not price; " + what_to_add(t, k, events, all_scope);
   }
   throw ConfigError(m);
 }
@@ -862,19 +652,13 @@ void parse_sm_scope(EnergyTable& t, Params& top, ConfigNode& root) {
         }
         for (const std::string& label : labels) {
           const std::string key = kind + "." + stat + (label.empty() ? "" : "[" + label + "]");
-          bool scope_event = false;
-          for (const EnergyStatClass& c : kEnergyStats)
-            scope_event = scope_event || (kind == c.kind && stat == c.stat && label == c.label &&
-                                          c.role == R::Scope);
           Params& owner = lp ? *lp : kp;
           const std::string at = label.empty() ? stat : label;
-          if (!scope_event)
-            owner.fail(at, "'" + key +
-                               "' is not an event of the SM scope (a fixed entry or a "
-                               "structure prices every other event); expected one of " +
-                               scope_events_text());
+          // Whether it is a Scope event is known from the units' declarations: checked
+          // against the run's statistics (check_pipeline_stats).
           const double pj = owner.get_double(at, 0, "pJ per count of " + key, 0, kMaxPj);
-          comp.events.push_back({kind, stat, label, pj});
+          const ConfigNode* n = owner.node() ? owner.node()->find(at) : nullptr;
+          comp.events.push_back({kind, stat, label, pj, n ? n->where() : t.path});
         }
       }
     }

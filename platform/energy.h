@@ -13,6 +13,7 @@
 
 #include "gpurf/platform/config.h"
 #include "gpurf/platform/params.h"
+#include "gpurf/platform/stats.h"
 
 namespace gpurf {
 
@@ -47,6 +48,7 @@ enum class EnergyScope { RegisterFile, Sm };
 struct EnergyPipelineEvent {
   std::string kind, stat, label; // label: "" = the whole statistic
   double pj = 0;
+  std::string where; // file:line of the entry
 };
 // A component of the SM scope (fetch, decode, ...): its breakdown key and its events.
 struct EnergyPipelineComponent {
@@ -87,33 +89,12 @@ EnergyTable parse_energy_table(ConfigNode& root, const std::string& path);
 // file that sets it (as `include:`). Returns null when the platform names no table.
 std::shared_ptr<const EnergyTable> platform_energy_table(Params& top);
 
-// Which statistics are energy events: the one list (platform/energy.cpp, kEnergyStats) that
-// says, for every statistic of every unit kind gpurf knows, what the energy model does with
-// it. A unit author who adds a statistic classifies it there, or the run fails.
-enum class EnergyRole {
-  Priced,      // an energy event priced by a fixed table entry (`why` names it)
-  Structure,   // an energy event of an added structure: structures.<kind>.events prices it
-  Leakage,     // a time base of a leakage term (sm.cycles, bank gated_cycles)
-  NotEvent,    // bookkeeping: stalls, waits, occupancy, outcomes, or a count of events that
-               // another statistic already prices (`why` names it)
-  NotModelled, // a real energy event the model deliberately leaves out (docs/energy.md,
-               // "What is not modelled")
-  Scope,       // an event of the SM scope (fetch, decode, issue, operand-collection
-               // bookkeeping, memory pipeline, interconnect): a table of scope `sm` prices it
-               // under `pipeline:`; a register-file-scope table leaves it out
-};
-struct EnergyStatClass {
-  const char* kind;  // statistics group kind ("bank", "rfc", ...)
-  const char* stat;  // statistic name
-  const char* label; // element of a labelled vector; "" = the whole statistic
-  EnergyRole role;
-  const char* why;
-};
-const std::vector<EnergyStatClass>& energy_stat_classes();
-// Kinds whose every statistic must be in that list (the units the fixed entries model and
-// the units with no energy events of their own); an added structure may not use them.
-// Any other kind is an added structure: each of its statistics the list does not mark as no
-// event (or formula) is an energy event the table's `structures:` must price.
+// Which statistics are energy events: each unit declares it where it declares the statistic
+// (EnergyRole, platform/stats.h), and the statistics JSON carries it ("energy").
+// Kinds whose every counter must declare its energy role (the units the fixed entries model
+// and the units with no energy events of their own); an added structure may not use them.
+// Any other kind is an added structure: each of its counters that does not declare itself no
+// event (or not modelled) is an energy event the table's `structures:` must price.
 bool energy_fixed_kind(const std::string& kind);
 // The kind of the statistics group at `path`: its last component when that is a kind gpurf
 // or `table` knows ("sm.l1" -> "l1"), else without its instance index ("sm.sub0.bank3" ->
@@ -131,8 +112,8 @@ std::vector<EnergyPrice> energy_prices(const EnergyTable& table, const EnergyPla
 
 // Every energy event counted non-zero in `stats` must have a price. Throws ConfigError
 // naming the table file and, for each unpriced event, the unit (statistics group path), the
-// event (statistic name) and its count; std::logic_error for a statistic of a fixed kind
-// that kEnergyStats does not classify.
+// event (statistic name) and its count; std::logic_error for a counter of a fixed kind that
+// declares no energy role.
 void check_energy_priced(const EnergyTable& table, const nlohmann::ordered_json& stats);
 // Load time: the same for every energy event the platform's units declare, whatever its
 // count (`declared` is dump_stats_json() right after elaboration), and every structure event

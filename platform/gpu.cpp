@@ -40,8 +40,11 @@ public:
   Interconnect(sc_core::sc_module_name nm, const UnitContext& c, unsigned sms, unsigned latency,
                bool sync)
       : Unit(nm, c), out("out"), latency_(latency), sync_(sync),
-        requests_(stats().vector("requests", sms, "requests from each SM's L1", "requests")),
-        bytes_(stats().vector("bytes", sms, "bytes of each SM's requests", "bytes")) {
+        requests_(stats().vector(
+            "requests", sms, "requests from each SM's L1", "requests",
+            energy::scope("SM-to-L2 interconnect: a request's header crossing the chip (uncore)"))),
+        bytes_(stats().vector("bytes", sms, "bytes of each SM's requests", "bytes",
+                              energy::scope("SM-to-L2 interconnect: bytes crossing the chip"))) {
     for (unsigned s = 0; s < sms; ++s) {
       in.push_back(std::make_unique<In>(("in" + std::to_string(s)).c_str()));
       in.back()->register_b_transport(this, &Interconnect::b_transport, int(s));
@@ -286,9 +289,11 @@ Gpu::Gpu(const char* name, Params& top, IFrontend& frontend, unsigned regs_per_t
          const std::vector<Observer*>& observers)
     : frontend_(frontend), path_(scope_path(name)), running_(&frontend),
       stats_(path_.empty() ? "gpu" : path_ + ".gpu"),
-      cycles_(stats_.scalar("cycles", "cycles until the last SM ended", "cycles")),
+      cycles_(
+          stats_.scalar("cycles", "cycles until the last SM ended", "cycles",
+                        energy::no_event("the last SM's end; leakage counts each SM's cycles"))),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired by every SM",
-                             "instructions")) {
+                             "instructions", energy::no_event("the SMs' sum"))) {
   stats_.formula("ipc", "warp instructions per cycle, all SMs", "instructions/cycle",
                  [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
   roots_.push_back("gpu");

@@ -8,14 +8,16 @@ namespace gpurf {
 
 LtPort::LtPort(sc_core::sc_module_name nm, const UnitContext& c, Cycle timeout)
     : Unit(nm, c), in("in"), out("out"),
-      transactions_(stats().scalar("transactions", "b_transport calls to the target", "calls")),
-      dmi_accesses_(
-          stats().scalar("dmi_accesses", "accesses done through a DMI pointer", "accesses")),
-      dmi_grants_(stats().scalar("dmi_grants", "DMI regions the target granted", "regions")),
-      dmi_invalidations_(
-          stats().scalar("dmi_invalidations", "DMI regions the target invalidated", "regions")),
+      transactions_(stats().scalar("transactions", "b_transport calls to the target", "calls",
+                                   energy::no_event("the memory prices its accesses"))),
+      dmi_accesses_(stats().scalar("dmi_accesses", "accesses done through a DMI pointer",
+                                   "accesses", energy::no_event("the memory prices its accesses"))),
+      dmi_grants_(stats().scalar("dmi_grants", "DMI regions the target granted", "regions",
+                                 energy::no_event("protocol"))),
+      dmi_invalidations_(stats().scalar("dmi_invalidations", "DMI regions the target invalidated",
+                                        "regions", energy::no_event("protocol"))),
       waited_(stats().scalar("waited_cycles", "SystemC time the target waited inside b_transport",
-                             "cycles")),
+                             "cycles", energy::no_event("waits"))),
       timeout_(timeout) {
   if (timeout_) {
     in.register_b_transport(this, &LtPort::watched_b_transport);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpurf/platform/params.h"
+#include "gpurf/platform/stats.h"
 
 namespace gpurf {
 
@@ -18,6 +19,9 @@ struct SlotInfo {
   std::function<std::vector<std::pair<std::string, std::string>>()> impls;
   // Instantiates an implementation on default parameters and returns its declarations.
   std::function<std::vector<ParamDecl>(const std::string& impl)> describe;
+  // Instantiates it on default parameters and calls `inspect` while it lives (its statistics
+  // groups and sc_objects exist then: --describe, tests/statistics).
+  std::function<void(const std::string& impl, const std::function<void()>& inspect)> build;
 };
 std::vector<SlotInfo>& all_slots();
 
@@ -75,12 +79,16 @@ std::unique_ptr<Base> Registry<Base, Args...>::create(const std::string& impl, P
 
 // The same for an sc_module unit constructible from (sc_module_name, Params&, const
 // UnitContext&): the module name is pushed for the whole construction, so the unit's
-// sockets and children are named under it.
+// sockets and children are named under it; every statistics group it makes records its
+// platform key and `impl:` (stats.json's "_unit").
 #define GPURF_REGISTER_UNIT(Base, Class, impl_name, desc)                                          \
   static const bool gpurf_registered_##Class = Base::Registry::add(                                \
       impl_name, desc,                                                                             \
       [](gpurf::Params& p, const gpurf::UnitContext& c) -> std::unique_ptr<Base> {                 \
-        return std::make_unique<Class>(sc_core::sc_module_name(c.name.c_str()), p, c);             \
+        const size_t first = gpurf::all_stat_groups().size();                                      \
+        auto u = std::make_unique<Class>(sc_core::sc_module_name(c.name.c_str()), p, c);           \
+        gpurf::set_stat_origin(first, p.path(), impl_name);                                        \
+        return u;                                                                                  \
       })
 
 // Declares the slot of interface `Base` for --list/--describe; `make_default` is a callable
@@ -103,6 +111,11 @@ bool add_slot(const std::string& slot, const std::string& desc, Make make_defaul
     Params p(nullptr, impl);
     auto obj = make_default(impl, p);
     return p.decls();
+  };
+  s.build = [make_default](const std::string& impl, const std::function<void()>& inspect) {
+    Params p(nullptr, impl);
+    auto obj = make_default(impl, p);
+    inspect();
   };
   all_slots().push_back(std::move(s));
   return true;

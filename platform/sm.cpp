@@ -123,11 +123,15 @@ Unit::Bytes Sm::largest_request() const {
 Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
        const std::vector<Observer*>& observers, Mode mode)
     : sc_core::sc_module(nm), frontend_(frontend), mode_(mode), stats_(name()),
-      cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles")),
-      retired_(stats_.scalar("warp_instructions", "warp instructions retired", "instructions")),
-      resident_warps_(
-          stats_.scalar("resident_warps", "warps resident at most (occupancy)", "warps")),
-      resident_ctas_(stats_.scalar("resident_ctas", "CTAs resident at most (occupancy)", "CTAs")),
+      cycles_(stats_.scalar("cycles", "simulated SM cycles", "cycles",
+                            energy::leakage("time base of every leakage term"))),
+      retired_(
+          stats_.scalar("warp_instructions", "warp instructions retired", "instructions",
+                        energy::no_event("retired instructions; priced by exec.instructions"))),
+      resident_warps_(stats_.scalar("resident_warps", "warps resident at most (occupancy)", "warps",
+                                    energy::no_event("occupancy"))),
+      resident_ctas_(stats_.scalar("resident_ctas", "CTAs resident at most (occupancy)", "CTAs",
+                                   energy::no_event("occupancy"))),
       cta_limit_(
           stats_.vector("cta_limit", Occupancy::kLimits,
                         "CTAs each resource allows (0: it does not bound them); the "
@@ -135,7 +139,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                         "CTAs",
                         {Occupancy::name(Occupancy::Warps), Occupancy::name(Occupancy::Registers),
                          Occupancy::name(Occupancy::Ctas), Occupancy::name(Occupancy::SharedMemory),
-                         Occupancy::name(Occupancy::Grid)})) {
+                         Occupancy::name(Occupancy::Grid)},
+                        energy::no_event("occupancy"))) {
   Params& sm = top.sub("sm", "SM shape and run control");
   shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
@@ -375,8 +380,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
           const SubCore& c = subcores_[shape_.subcore_of(w)];
           return c.rfc && c.rfc->bank_copy_stale(w, r);
         });
-    movs_injected_ = &stats_.scalar("movs_injected", "W-C dummy MOVs issued", "instructions");
-    movs_retired_ = &stats_.scalar("movs_retired", "W-C dummy MOVs retired", "instructions");
+    movs_injected_ = &stats_.scalar(
+        "movs_injected", "W-C dummy MOVs issued", "instructions",
+        energy::no_event(
+            "W-C dummy MOVs; priced by their bank, wire, codec and functional-unit events"));
+    movs_retired_ = &stats_.scalar("movs_retired", "W-C dummy MOVs retired", "instructions",
+                                   energy::no_event("W-C dummy MOVs; as movs_injected"));
   }
 
   capacity_data_ = data_regs_;

@@ -14,6 +14,12 @@ std::vector<StatGroup*>& all_stat_groups() {
   return groups;
 }
 
+void set_stat_origin(size_t first, const std::string& slot, const std::string& impl) {
+  auto& g = all_stat_groups();
+  for (size_t i = first; i < g.size(); ++i)
+    if (g[i]->impl().empty()) g[i]->set_origin(slot, impl);
+}
+
 StatGroup::StatGroup(std::string path) : path_(std::move(path)) {
   all_stat_groups().push_back(this);
 }
@@ -31,16 +37,48 @@ static void check_new(const StatGroup& g, const std::string& name) {
   if (dup) throw std::logic_error("statistic '" + g.path() + "." + name + "' declared twice");
 }
 
+const char* energy_role_name(EnergyRole r) {
+  switch (r) {
+  case EnergyRole::Priced:
+    return "priced";
+  case EnergyRole::Structure:
+    return "structure";
+  case EnergyRole::Leakage:
+    return "leakage";
+  case EnergyRole::NotEvent:
+    return "not_event";
+  case EnergyRole::NotModelled:
+    return "not_modelled";
+  case EnergyRole::Scope:
+    return "scope";
+  case EnergyRole::Undeclared:
+    break;
+  }
+  return "";
+}
+
+EnergyRole energy_role_of(const std::string& name) {
+  for (EnergyRole r : {EnergyRole::Priced, EnergyRole::Structure, EnergyRole::Leakage,
+                       EnergyRole::NotEvent, EnergyRole::NotModelled, EnergyRole::Scope})
+    if (name == energy_role_name(r)) return r;
+  return EnergyRole::Undeclared;
+}
+
 uint64_t& StatGroup::scalar(const std::string& name, const std::string& desc,
-                            const std::string& unit) {
-  Stat& s = vector(name, 1, desc, unit);
+                            const std::string& unit, StatEnergy energy) {
+  Stat& s = vector(name, 1, desc, unit, {}, std::move(energy));
   s.is_vector = false;
   return s[0];
 }
 
 Stat& StatGroup::vector(const std::string& name, size_t n, const std::string& desc,
-                        const std::string& unit, std::vector<std::string> labels) {
+                        const std::string& unit, std::vector<std::string> labels,
+                        StatEnergy energy) {
   check_new(*this, name);
+  for (const LabelEnergy& l : energy.labels)
+    if (std::find(labels.begin(), labels.end(), l.label) == labels.end())
+      throw std::logic_error("statistic '" + path_ + "." + name + "': energy role of label '" +
+                             l.label + "', which it does not have");
   if (!labels.empty() && labels.size() != n)
     throw std::logic_error("statistic '" + path_ + "." + name +
                            "': " + std::to_string(labels.size()) + " labels for " +
@@ -52,6 +90,7 @@ Stat& StatGroup::vector(const std::string& name, size_t n, const std::string& de
   s.values.assign(n, 0);
   s.labels = std::move(labels);
   s.is_vector = true;
+  s.energy = std::move(energy);
   stats_.push_back(std::move(s));
   return stats_.back();
 }
@@ -78,6 +117,7 @@ nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_de
     if (!select(g->path(), key)) continue;
     nlohmann::ordered_json& grp = out[key];
     if (grp.is_null()) grp = nlohmann::ordered_json::object();
+    if (!g->impl().empty()) grp["_unit"] = {{"slot", g->slot()}, {"impl", g->impl()}};
     for (const Stat& s : g->stats()) {
       nlohmann::ordered_json j = nlohmann::ordered_json::object();
       if (!s.is_vector) {
@@ -86,6 +126,12 @@ nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_de
         j["values"] = s.values;
         if (!s.labels.empty()) j["labels"] = s.labels;
         j["total"] = s.total();
+      }
+      if (s.energy.role != EnergyRole::Undeclared) {
+        j["energy"] = energy_role_name(s.energy.role);
+      } else if (!s.energy.labels.empty()) {
+        nlohmann::ordered_json& e = j["energy"] = nlohmann::ordered_json::object();
+        for (const LabelEnergy& l : s.energy.labels) e[l.label] = energy_role_name(l.role);
       }
       if (with_descriptions) {
         j["unit"] = s.unit;

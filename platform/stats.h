@@ -1,5 +1,7 @@
-// Statistics, declared with name, description and unit, grouped by the module hierarchy
-// (the group name is the sc_object name), dumped as JSON.
+// Statistics, declared with name, description, unit and (for a counter) what the energy model
+// does with it, grouped by the module hierarchy (the group name is the sc_object name), dumped
+// as JSON. A unit declares everything about its counters here, where it counts them: no
+// central table names them (docs/statistics.md).
 #pragma once
 
 #include <cstdint>
@@ -15,12 +17,59 @@ namespace gpurf {
 
 class StatGroup;
 
+// What the energy model (platform/energy.h) does with a counter, declared with it.
+enum class EnergyRole {
+  Undeclared,  // not said: a fixed unit kind's counter stops an energy run (energy_fixed_kind);
+               // an added structure's counter is one of its events
+  Priced,      // an energy event priced by a fixed table entry (`why` names it)
+  Structure,   // an energy event of an added structure: structures.<kind>.events prices it
+  Leakage,     // a time base of a leakage term (sm.cycles, bank gated_cycles)
+  NotEvent,    // bookkeeping: stalls, waits, occupancy, outcomes, or a count of events that
+               // another statistic already prices (`why` names it)
+  NotModelled, // a real energy event the model deliberately leaves out (docs/energy.md,
+               // "What is not modelled")
+  Scope,       // an event of the SM scope (fetch, decode, issue, operand-collection
+               // bookkeeping, memory pipeline, interconnect): a table of scope `sm` prices it
+               // under `pipeline:`; a register-file-scope table leaves it out
+};
+// Its name in stats.json ("priced", "not_event", ...); Undeclared: "".
+const char* energy_role_name(EnergyRole r);
+// The role named `name`; Undeclared for a name that is none.
+EnergyRole energy_role_of(const std::string& name);
+
+// A counter's energy role and why; a labelled vector may give one per label instead.
+struct LabelEnergy {
+  std::string label;
+  EnergyRole role;
+  std::string why;
+};
+struct StatEnergy {
+  EnergyRole role = EnergyRole::Undeclared;
+  std::string why;
+  std::vector<LabelEnergy> labels; // per label (role Undeclared then)
+};
+// The energy argument of StatGroup::scalar/vector: energy::priced("l1_access_pj_per_request").
+namespace energy {
+inline StatEnergy priced(std::string why) { return {EnergyRole::Priced, std::move(why), {}}; }
+inline StatEnergy structure(std::string why) { return {EnergyRole::Structure, std::move(why), {}}; }
+inline StatEnergy leakage(std::string why) { return {EnergyRole::Leakage, std::move(why), {}}; }
+inline StatEnergy no_event(std::string why) { return {EnergyRole::NotEvent, std::move(why), {}}; }
+inline StatEnergy not_modelled(std::string why) {
+  return {EnergyRole::NotModelled, std::move(why), {}};
+}
+inline StatEnergy scope(std::string why) { return {EnergyRole::Scope, std::move(why), {}}; }
+inline StatEnergy by_label(std::vector<LabelEnergy> l) {
+  return {EnergyRole::Undeclared, "", std::move(l)};
+}
+} // namespace energy
+
 // A counter, or a vector of counters (one per bank, per kind...).
 struct Stat {
   std::string name, description, unit;
   std::vector<uint64_t> values;    // size 1 for scalars
   std::vector<std::string> labels; // optional names of the vector elements
   bool is_vector = false;          // declared with vector() (dumped as "values" even if size 1)
+  StatEnergy energy;               // dumped as "energy": role, or {label: role}
   uint64_t& operator[](size_t i) { return values[i]; }
   uint64_t total() const;
 };
@@ -36,24 +85,43 @@ public:
   explicit StatGroup(std::string path);
   StatGroup(const StatGroup&) = delete;
   ~StatGroup();
-  uint64_t& scalar(const std::string& name, const std::string& desc, const std::string& unit);
+  uint64_t& scalar(const std::string& name, const std::string& desc, const std::string& unit,
+                   StatEnergy energy = {});
   Stat& vector(const std::string& name, size_t n, const std::string& desc, const std::string& unit,
-               std::vector<std::string> labels = {});
+               std::vector<std::string> labels = {}, StatEnergy energy = {});
+  Stat& vector(const std::string& name, size_t n, const std::string& desc, const std::string& unit,
+               StatEnergy energy) {
+    return vector(name, n, desc, unit, {}, std::move(energy));
+  }
   void formula(const std::string& name, const std::string& desc, const std::string& unit,
                std::function<double()> f);
   const std::string& path() const { return path_; }
+  // The platform key (slot) and `impl:` of the registered implementation that made the group
+  // (its own group and any it declares beside it); empty for the SM's and the GPU's own.
+  const std::string& slot() const { return slot_; }
+  const std::string& impl() const { return impl_; }
+  void set_origin(std::string slot, std::string impl) {
+    slot_ = std::move(slot);
+    impl_ = std::move(impl);
+  }
   const std::deque<Stat>& stats() const { return stats_; }
   const std::vector<Formula>& formulas() const { return formulas_; }
 
 private:
-  std::string path_;
+  std::string path_, slot_, impl_;
   std::deque<Stat> stats_; // deque: references stay valid
   std::vector<Formula> formulas_;
 };
 
 // Every live group, in creation order.
 std::vector<StatGroup*>& all_stat_groups();
-// {"sm.subcore0.bank0": {"reads": {"value": 12, "unit": "...", "desc": "..."}, ...}, ...}
+// Marks every group created since all_stat_groups() had `first` entries as made by
+// implementation `impl` at platform key `slot` (the registry, platform/registry.h).
+void set_stat_origin(size_t first, const std::string& slot, const std::string& impl);
+// {"sm.subcore0.bank0": {"reads": {"value": 12, "energy": "not_event", "unit": "...",
+//  "desc": "..."}, ...}, ...}: "energy" (the declared role) always, unit and desc
+//  `with_descriptions`; a group a registered implementation made starts with
+//  "_unit": {"slot": "bank", "impl": "sliced"}.
 // Keys keep creation/declaration order (ordered_json converts to nlohmann::json if needed).
 nlohmann::ordered_json dump_stats_json(bool with_descriptions = true);
 // The groups `select` takes (it returns true and sets `key`, the name the group has in the

@@ -113,19 +113,36 @@ struct WirEvents {
   explicit WirEvents(const std::string& prefix)
       : rename_g(prefix + "rename"), reuse_g(prefix + "reuse_buffer"), hash_g(prefix + "hash"),
         vsb_g(prefix + "vsb"), alloc_g(prefix + "reg_allocator"), ref_g(prefix + "refcount"),
-        rename_reads(rename_g.scalar("reads", "rename-table reads (renamed sources)", "reads")),
+        rename_reads(
+            rename_g.scalar("reads", "rename-table reads (renamed sources)", "reads",
+                            energy::structure("WIR: a rename-table read (structures.rename)"))),
         rename_writes(
-            rename_g.scalar("writes", "rename-table writes (retired destinations)", "writes")),
-        reuse_lookups(reuse_g.scalar("lookups", "reuse-buffer lookups", "lookups")),
-        reuse_inserts(reuse_g.scalar("inserts", "reuse-buffer updates at retire", "inserts")),
-        hashes(hash_g.scalar("hashes", "H3 hashes of results", "hashes")),
-        vsb_lookups(vsb_g.scalar("lookups", "value-signature-buffer lookups", "lookups")),
-        vsb_inserts(vsb_g.scalar("inserts", "value-signature-buffer updates", "inserts")),
-        allocations(
-            alloc_g.scalar("allocations", "registers taken from the free pool", "registers")),
-        frees(alloc_g.scalar("frees", "registers returned to the free pool", "registers")),
-        increments(ref_g.scalar("increments", "reference-count increments", "operations")),
-        decrements(ref_g.scalar("decrements", "reference-count decrements", "operations")) {}
+            rename_g.scalar("writes", "rename-table writes (retired destinations)", "writes",
+                            energy::structure("WIR: a rename-table write (structures.rename)"))),
+        reuse_lookups(reuse_g.scalar(
+            "lookups", "reuse-buffer lookups", "lookups",
+            energy::structure("WIR: a reuse-buffer lookup (structures.reuse_buffer)"))),
+        reuse_inserts(reuse_g.scalar(
+            "inserts", "reuse-buffer updates at retire", "inserts",
+            energy::structure("WIR: a reuse-buffer update (structures.reuse_buffer)"))),
+        hashes(hash_g.scalar("hashes", "H3 hashes of results", "hashes",
+                             energy::structure("WIR: an H3 hash of a result (structures.hash)"))),
+        vsb_lookups(vsb_g.scalar("lookups", "value-signature-buffer lookups", "lookups",
+                                 energy::structure("WIR: a VSB lookup (structures.vsb)"))),
+        vsb_inserts(vsb_g.scalar("inserts", "value-signature-buffer updates", "inserts",
+                                 energy::structure("WIR: a VSB update (structures.vsb)"))),
+        allocations(alloc_g.scalar(
+            "allocations", "registers taken from the free pool", "registers",
+            energy::structure("WIR: a free-pool allocation (structures.reg_allocator)"))),
+        frees(alloc_g.scalar(
+            "frees", "registers returned to the free pool", "registers",
+            energy::structure("WIR: a free-pool release (structures.reg_allocator)"))),
+        increments(ref_g.scalar(
+            "increments", "reference-count increments", "operations",
+            energy::structure("WIR: a reference-count increment (structures.refcount)"))),
+        decrements(ref_g.scalar(
+            "decrements", "reference-count decrements", "operations",
+            energy::structure("WIR: a reference-count decrement (structures.refcount)"))) {}
   StatGroup rename_g, reuse_g, hash_g, vsb_g, alloc_g, ref_g;
   uint64_t &rename_reads, &rename_writes, &reuse_lookups, &reuse_inserts, &hashes, &vsb_lookups,
       &vsb_inserts, &allocations, &frees, &increments, &decrements;

@@ -22,6 +22,7 @@
 #include "gpurf/platform/simulation.h"
 #include "gpurf/platform/stats.h"
 #include "gpurf/platform/summary.h"
+#include "gpurf/platform/unit_description.h"
 #include "gpurf/workloads/reference/reference.h"
 #include "sc_main/compare.h"
 #include "sc_main/exec.h"
@@ -79,7 +80,8 @@ const char* kUsage = R"(usage:
   gpurf --version                   gpurf's and SystemC's versions
   gpurf --list                      every slot and its implementations
   gpurf --list platforms            the platforms in configs/ (--platform NAME takes them)
-  gpurf --describe IMPL             an implementation's parameters with defaults
+  gpurf --describe IMPL             an implementation's parameters with defaults, statistics
+                                    (unit, energy role) and sockets
   gpurf --dump-config [--platform FILE] [-p key.path=value]...
 )";
 
@@ -339,6 +341,7 @@ int describe(const std::string& impl) {
         if (!d.range_text.empty()) std::cout << " " << d.range_text;
         std::cout << "\n";
       }
+      print_unit_description(std::cout, describe_unit(s, impl)); // statistics, sockets
     }
   if (!found) {
     std::vector<std::string> all;

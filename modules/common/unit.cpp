@@ -17,6 +17,7 @@ bool pipe_from_name(const std::string& s, Pipe& out) {
 } // namespace gpurf
 
 #include "gpurf/policies/reg_mapping.h"
+#include "gpurf/policies/wir_state.h"
 
 namespace gpurf {
 
@@ -31,6 +32,17 @@ UnitContext default_context(const std::string& name) {
   c.name = name;
   c.shape = &shape;
   c.clock = &clock;
+  // --describe builds a WIR unit alone: it gets WIR tables of its own (in an SM the allocator
+  // `wir` creates them for the writeback `wir`), so that both describe their statistics.
+  if (name.rfind("describe_", 0) == 0) {
+    static std::vector<std::unique_ptr<WirBoard>> boards;
+    boards.push_back(std::make_unique<WirBoard>());
+    WirOptions o;
+    o.warps = shape.warps;
+    o.regs = shape.regs_per_thread;
+    boards.back()->create(0, o, "");
+    c.wir = boards.back().get();
+  }
   return c;
 }
 

@@ -9,14 +9,23 @@
 namespace gpurf {
 
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind) {
-  return has_stat(stats, kind, "");
+  for (auto it = stats.begin(); it != stats.end(); ++it)
+    if (it.value().is_object() && group_of_kind(it.key(), kind)) return true;
+  return false;
 }
 
-bool has_stat(const nlohmann::ordered_json& stats, const std::string& kind,
-              const std::string& stat) {
+const std::string& group_impl(const nlohmann::ordered_json& group) {
+  static const std::string none;
+  auto u = group.find("_unit");
+  if (u == group.end() || !u->is_object()) return none;
+  auto i = u->find("impl");
+  return i != u->end() && i->is_string() ? i->get_ref<const std::string&>() : none;
+}
+
+bool has_impl(const nlohmann::ordered_json& stats, const std::string& kind,
+              const std::string& impl) {
   for (auto it = stats.begin(); it != stats.end(); ++it)
-    if (it.value().is_object() && group_of_kind(it.key(), kind) &&
-        (stat.empty() || it.value().contains(stat)))
+    if (it.value().is_object() && group_of_kind(it.key(), kind) && group_impl(it.value()) == impl)
       return true;
   return false;
 }
@@ -160,40 +169,79 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
         return;
       }
   };
-  // Every count an identity reads goes through `sum` or `read` (recorded: identity_reads()).
+  // Every count an identity reads goes through `sum`, `read_at` or `element` (recorded:
+  // identity_reads()). Each throws UnknownStatistic when a group it reads does not declare
+  // the statistic: a renamed counter stops the run, it never sums to 0. A block that only
+  // some designs have is gated on their unit kind or `impl:` (has_kind, has_impl), never on
+  // the statistic being there.
   std::set<std::pair<std::string, std::string>> reads;
-  auto sum = [&](const char* kind, const char* stat) {
-    reads.emplace(kind, stat);
-    return sum_stat(st, kind, stat);
+  // The groups of kind `kind` (of implementation `impl`, "" = any).
+  auto groups = [&](const char* kind, const std::string& impl) {
+    std::vector<std::pair<std::string, const nlohmann::ordered_json*>> out;
+    for (auto it = st.begin(); it != st.end(); ++it)
+      if (it.value().is_object() && group_of_kind(it.key(), kind) &&
+          (impl.empty() || group_impl(it.value()) == impl))
+        out.emplace_back(it.key(), &it.value());
+    return out;
   };
-  // One group's count (0 when absent).
-  auto read = [&](const char* kind, const nlohmann::ordered_json& group, const char* stat) {
+  auto stat_of = [&](const std::string& path, const nlohmann::ordered_json& group,
+                     const char* stat) -> const nlohmann::ordered_json& {
+    auto s = group.find(stat);
+    if (s == group.end() || !s->is_object()) {
+      std::string have;
+      for (auto it = group.begin(); it != group.end(); ++it)
+        if (it.key()[0] != '_') have += (have.empty() ? "" : ", ") + it.key();
+      const std::string& impl = group_impl(group);
+      throw UnknownStatistic("identities (platform/check/identities.cpp) read statistic '" +
+                             std::string(stat) + "' of " + path +
+                             (impl.empty() ? "" : " (impl " + impl + ")") +
+                             ", which declares no such statistic (it has: " + have +
+                             "); rename a counter's readers with it");
+    }
+    return *s;
+  };
+  // One group's count.
+  auto read_at = [&](const char* kind, const std::string& path, const nlohmann::ordered_json& group,
+                     const char* stat) {
     reads.emplace(kind, stat);
+    stat_of(path, group, stat);
     double v = 0;
     stat_value(group, stat, v);
     return v;
   };
+  // Sum over every group of kind `kind` (of implementation `impl`, "" = any).
+  auto sum_of = [&](const char* kind, const std::string& impl, const char* stat) {
+    reads.emplace(kind, stat);
+    double s = 0;
+    for (auto& [path, g] : groups(kind, impl)) s += read_at(kind, path, *g, stat);
+    return s;
+  };
+  auto sum = [&](const char* kind, const char* stat) { return sum_of(kind, "", stat); };
   // Element `i` of a vector statistic, summed over the groups of its kind.
   auto element = [&](const char* kind, const char* stat, size_t i) {
     reads.emplace(kind, stat);
     double s = 0;
-    for (auto it = st.begin(); it != st.end(); ++it)
-      if (it.value().is_object() && group_of_kind(it.key(), kind) && it.value().contains(stat)) {
-        const auto& v = it.value()[stat];
-        if (v.contains("values") && i < v["values"].size()) s += v["values"][i].get<double>();
-      }
+    for (auto& [path, g] : groups(kind, "")) {
+      const auto& v = stat_of(path, *g, stat);
+      if (v.contains("values") && i < v["values"].size()) s += v["values"][i].get<double>();
+    }
     return s;
   };
+  auto has = [&](const char* kind, const char* impl) { return has_impl(st, kind, impl); };
   const double retired = sum("sm", "warp_instructions");
 
   // Injected instructions (W-C's dummy MOVs) go through the pipeline like any other; the
   // program's warp instructions do not count them.
-  const double movs = sum("sm", "movs_retired");
-  if (has_stat(st, "sm", "movs_injected"))
+  // W-C stores registers compressed (its writeback, or its arbiter behind an RFC): the SM
+  // injects dummy MOVs (platform/sm.cpp).
+  const bool wc_wb = has("writeback", "warped_compression");
+  const bool wc = wc_wb || has("arbiter", "warped_compression_mrf");
+  const double movs = wc ? sum("sm", "movs_retired") : 0;
+  if (wc)
     equal("dummy MOVs injected = retired",
           {{"sm.movs_injected", sum("sm", "movs_injected")}, {"sm.movs_retired", movs}});
   // WIR: reused instructions bypass the collectors and the pipes.
-  const double reused = sum("allocator", "reuse_hits");
+  const double reused = sum_of("allocator", "wir", "reuse_hits");
   equal("instructions issued = dispatched + reused = retired",
         {{"scheduler.issued", sum("scheduler", "issued")},
          {"collector.dispatched + allocator.reuse_hits", sum("collector", "dispatched") + reused},
@@ -209,13 +257,13 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     const std::string g = it.key();
     double cycles = 0;
     if (auto sm = st.find(g.substr(0, g.find('.'))); sm != st.end())
-      cycles = read("sm", *sm, "cycles");
-    auto one = [&](const char* stat) { return read("scheduler", it.value(), stat); };
+      cycles = read_at("sm", sm.key(), *sm, "cycles");
+    auto one = [&](const char* stat) { return read_at("scheduler", g, it.value(), stat); };
     const std::string what = "every cycle of " + g + " issued or stalled for a reason";
     equal(what.c_str(),
           {{"active_cycles + stall_cycles", one("active_cycles") + one("stall_cycles")},
            {"sm.cycles", cycles}});
-    if (it.value().contains("cycles_by_state")) {
+    if (group_impl(it.value()) == "two_level") {
       const std::string w2 = "every cycle of " + g + " has a two-level state";
       equal(w2.c_str(), {{"cycles_by_state", one("cycles_by_state")}, {"sm.cycles", cycles}});
     }
@@ -237,8 +285,8 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
          {"bank.writes", sum("bank", "writes")},
          {"bank write events", double(e.bank_writes)}});
   // The Affine GPU's tuples activate one slice of a full mask.
-  const double affine_saved_r = sum("bank", "affine_reads") * (slices - 1);
-  const double affine_saved_w = sum("bank", "affine_writes") * (slices - 1);
+  const double affine_saved_r = sum_of("bank", "affine", "affine_reads") * (slices - 1);
+  const double affine_saved_w = sum_of("bank", "affine", "affine_writes") * (slices - 1);
   equal("slices activated by reads = slices in the granted masks",
         {{"bank.slice_reads + (slices - 1) x affine_reads",
           sum("bank", "slice_reads") + affine_saved_r},
@@ -251,59 +299,56 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   equal("crossbar bytes = slices moved x slice bytes",
         {{"crossbar.bytes", sum("crossbar", "bytes")},
          {"read slices x slice bytes", double(e.bank_slice_reads) * (128.0 / slices)}});
-  if (has_stat(st, "crossbar", "slice_transfers")) // CMRC's split crossbar: one per slice
+  if (has("crossbar", "split")) // CMRC's split crossbar: one per slice
     equal("slice crossbar transfers = slices read",
           {{"crossbar.slice_transfers", sum("crossbar", "slice_transfers")},
            {"granted read slices", double(e.bank_slice_reads)}});
   equal("operands into collectors = operands read",
         {{"collector.oc_writes + oc_coalesced_operands + ccu_hits",
-          sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands") +
-              sum("collector", "ccu_hits")},
+          sum("collector", "oc_writes") + sum_of("collector", "cmrc", "oc_coalesced_operands") +
+              sum_of("collector", "ccu", "ccu_hits")},
          {"arrival events", double(e.arrivals)},
          {"bank reads + RFC hits + CCU hits", double(e.bank_reads + e.rfc_reads + e.ccu_reads)}});
   // Malekeh's caching collectors: every source operand a CT hit or a bank read; the results
   // the arbiter offers are written, lose port D or meet a locked entry; warp changes seen
   // alike by the CCUs and the checker.
-  if (has_stat(st, "collector", "ccu_hits")) {
+  if (has("collector", "ccu")) {
     equal("Malekeh: source operands = CCU hits + bank reads requested",
-          {{"collector.source_operands", sum("collector", "source_operands")},
+          {{"collector.source_operands", sum_of("collector", "ccu", "source_operands")},
            {"collector.ccu_hits + reads_requested",
-            sum("collector", "ccu_hits") + sum("collector", "reads_requested")}});
+            sum_of("collector", "ccu", "ccu_hits") + sum("collector", "reads_requested")}});
     equal("Malekeh: CCU hits = CCU hit events",
-          {{"collector.ccu_hits", sum("collector", "ccu_hits")},
+          {{"collector.ccu_hits", sum_of("collector", "ccu", "ccu_hits")},
            {"CCU hit events", double(e.ccu_reads)}});
     equal("Malekeh: CCU writes = near results cached = CCU write events",
-          {{"collector.ccu_writes", sum("collector", "ccu_writes")},
+          {{"collector.ccu_writes", sum_of("collector", "ccu", "ccu_writes")},
            {"arbiter.ccu_near_results - ccu_write_port_lost - ccu_write_locked",
-            sum("arbiter", "ccu_near_results") - sum("collector", "ccu_write_port_lost") -
-                sum("collector", "ccu_write_locked")},
+            sum_of("arbiter", "malekeh", "ccu_near_results") -
+                sum_of("collector", "ccu", "ccu_write_port_lost") -
+                sum_of("collector", "ccu", "ccu_write_locked")},
            {"CCU write events", double(e.ccu_writes)}});
     equal("Malekeh: far results squashed = squashed results seen by the CCUs",
-          {{"arbiter.ccu_squashed_results", sum("arbiter", "ccu_squashed_results")},
-           {"collector.ccu_writes_squashed", sum("collector", "ccu_writes_squashed")}});
+          {{"arbiter.ccu_squashed_results", sum_of("arbiter", "malekeh", "ccu_squashed_results")},
+           {"collector.ccu_writes_squashed", sum_of("collector", "ccu", "ccu_writes_squashed")}});
     equal("Malekeh: warp changes (each flushes once) = warp changes seen",
-          {{"collector.ccu_warp_changes", sum("collector", "ccu_warp_changes")},
+          {{"collector.ccu_warp_changes", sum_of("collector", "ccu", "ccu_warp_changes")},
            {"allocation events to another warp", double(e.ccu_warp_changes)}});
   }
-  if (has_stat(st, "collector", "operands_forwarded"))
-    equal("operands forwarded = forwarded arrivals",
-          {{"collector.operands_forwarded", sum("collector", "operands_forwarded")},
-           {"forwarded arrival events", double(e.forwarded)}});
+  if (has("collector", "fixed_stage"))
+    equal(
+        "operands forwarded = forwarded arrivals",
+        {{"collector.operands_forwarded", sum_of("collector", "fixed_stage", "operands_forwarded")},
+         {"forwarded arrival events", double(e.forwarded)}});
   // Warped-Compression: every register is written and read in one stored form; the banks
   // activate exactly that form's slices (1, 3, 5 or 8). The form is stored by the writeback,
   // or by the arbiter when the compressors sit at the MRF write port (behind an RFC).
-  const bool wc_wb = has_stat(st, "writeback", "stored_forms");
-  if (wc_wb || has_stat(st, "arbiter", "stored_forms")) {
+  if (wc) {
     const char* store = wc_wb ? "writeback" : "arbiter";
     const std::vector<double> slices_of = {1, 3, 5, 8}, compressed = {1, 1, 1, 0};
     const std::vector<double> one(4, 1.0);
     auto weighted = [&](const char* kind, const char* stat, const std::vector<double>& w) {
-      reads.emplace(kind, stat);
       double s = 0;
-      for (auto it = st.begin(); it != st.end(); ++it)
-        if (it.value().is_object() && group_of_kind(it.key(), kind) && it.value().contains(stat))
-          for (size_t k = 0; k < w.size() && k < it.value()[stat]["values"].size(); ++k)
-            s += w[k] * it.value()[stat]["values"][k].get<double>();
+      for (size_t k = 0; k < w.size(); ++k) s += w[k] * element(kind, stat, k);
       return s;
     };
     if (wc_wb)
@@ -337,10 +382,10 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   // found it, or the instruction was reused).
   equal("results written = register writes of the writeback (+ WIR remaps)",
         {{"writeback.register_writes + shared_writes + reused_results",
-          sum("writeback", "register_writes") + sum("writeback", "shared_writes") +
-              sum("writeback", "reused_results")},
+          sum("writeback", "register_writes") + sum_of("writeback", "wir", "shared_writes") +
+              sum_of("writeback", "wir", "reused_results")},
          {"producer write and remap events", double(e.arch_writes)}});
-  if (has_stat(st, "writeback", "verify_reads")) {
+  if (has("writeback", "wir")) {
     equal("WIR: register-file reads granted = verify-reads + dummy MOV copies requested",
           {{"writeback.verify_reads + dummy_movs",
             sum("writeback", "verify_reads") + sum("writeback", "dummy_movs")},
@@ -352,7 +397,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
                 sum("writeback", "unverified_shares")},
            {"writeback.shared_writes + vsb_false_matches",
             sum("writeback", "shared_writes") + sum("writeback", "vsb_false_matches")}});
-    if (has_stat(st, "allocator", "reuse_skipped"))
+    if (has("allocator", "wir"))
       equal("WIR: instructions issued = reuse lookups + skipped",
             {{"scheduler.issued", sum("scheduler", "issued")},
              {"allocator.reuse_lookups + reuse_skipped",
@@ -376,7 +421,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
           sum("l1", "hits") + sum("l1", "misses") + sum("l1", "mshr_merges")}});
   // The L2 takes what the L1 sends to its memory port: line fills (one per miss),
   // write-throughs and atomics.
-  const bool l2 = has_stat(st, "l2", "reads");
+  const bool l2 = has_kind(st, "l2");
   if (l2) {
     equal("L2 requests = L1 misses + write-throughs + atomics",
           {{"l2.reads + writes + atomics",
@@ -390,7 +435,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   }
   // The memory's traffic is what the cache at the memory port sent (the functional debug
   // accesses are not counted by either).
-  if (has_stat(st, "memory", "bytes_read")) {
+  if (has_kind(st, "memory")) {
     const char* port = l2 ? "l2" : "l1";
     const std::string from = std::string(port) + ".bytes_from_memory";
     const std::string to = std::string(port) + ".bytes_to_memory";
@@ -428,7 +473,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   }
   // Execution: each pipe's instructions are the dispatches into it that the checker saw; the
   // MEM pipe's go to the LSU, by memory space, and every one completes.
-  if (has_stat(st, "exec", "instructions"))
+  if (has_kind(st, "exec"))
     for (unsigned p = 0; p < kNumPipes; ++p) {
       if (Pipe(p) == Pipe::MEM) continue;
       const std::string what =
@@ -436,7 +481,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
       equal(what.c_str(), {{"exec.instructions", element("exec", "instructions", p)},
                            {"dispatch events", double(e.by_pipe[p])}});
     }
-  if (has_stat(st, "lsu", "instructions")) {
+  if (has_kind(st, "lsu")) {
     equal("LSU instructions = completed = MEM dispatches",
           {{"lsu.instructions", sum("lsu", "instructions")},
            {"lsu.completed", sum("lsu", "completed")},
@@ -450,11 +495,11 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
                            {"MEM dispatch events", double(e.mem_by_space[m])}});
     }
   }
-  if (has_stat(st, "allocator", "allocations"))
+  if (has_kind(st, "allocator"))
     equal("collector allocations = allocation events",
           {{"allocator.allocations", sum("allocator", "allocations")},
            {"allocation events", double(e.allocations)}});
-  if (has_stat(st, "scheduler", "activations")) {
+  if (has("scheduler", "two_level")) {
     equal("two-level: activations = activation events",
           {{"scheduler.activations", sum("scheduler", "activations")},
            {"activation events", double(e.activations)}});
@@ -464,7 +509,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   }
   // The SMs' memory traffic crosses the interconnect: every request the L1s send to their
   // memory side (a fill per miss, write-throughs, atomics), with its bytes.
-  if (has_stat(st, "interconnect", "requests")) {
+  if (has_kind(st, "interconnect")) {
     equal("interconnect requests = L1 misses + writes + atomics",
           {{"interconnect.requests", sum("interconnect", "requests")},
            {"l1.misses + writes + atomics",
@@ -476,7 +521,7 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   }
   // The cache at the memory port writes: the L2 its dirty victims and, write-through, the
   // writes it forwards; the L1 (write-through) every write.
-  if (has_stat(st, "memory", "writes")) {
+  if (has_kind(st, "memory")) {
     if (l2)
       equal("memory writes = L2 write-backs + write-throughs",
             {{"memory.writes", sum("memory", "writes")},
@@ -486,29 +531,29 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
       equal("memory writes = L1 writes",
             {{"memory.writes", sum("memory", "writes")}, {"l1.writes", sum("l1", "writes")}});
   }
-  if (has_stat(st, "collector", "reads_requested")) {
+  if (has_kind(st, "collector")) {
     equal("operands requested from the register file = operands that came from it",
           {{"collector.reads_requested", sum("collector", "reads_requested")},
            {"collector.oc_writes + oc_coalesced_operands",
-            sum("collector", "oc_writes") + sum("collector", "oc_coalesced_operands")}});
+            sum("collector", "oc_writes") + sum_of("collector", "cmrc", "oc_coalesced_operands")}});
   }
   // CMRC: every operand read and every result written has one stored width.
-  if (has_stat(st, "collector", "width_reads"))
+  if (has("collector", "cmrc"))
     equal("CMRC: operands read by stored width = operands requested",
           {{"collector.width_reads", sum("collector", "width_reads")},
            {"collector.reads_requested", sum("collector", "reads_requested")}});
-  if (has_stat(st, "writeback", "width_writes"))
+  if (has("writeback", "cmrc"))
     equal("CMRC: results written by stored width = register writes",
           {{"writeback.width_writes", sum("writeback", "width_writes")},
            {"writeback.register_writes", sum("writeback", "register_writes")}});
-  if (has_stat(st, "arbiter", "coalesced") && has_stat(st, "collector", "oc_coalesced_operands"))
+  if (has("arbiter", "coalescing") && has("collector", "cmrc"))
     equal("CMRC: reads of one instruction coalesced = operands entering with another",
           {{"arbiter.coalesced[read_read_same_inst + read_read_diff_bank]",
             element("arbiter", "coalesced", 0) + element("arbiter", "coalesced", 4)},
            {"collector.oc_coalesced_operands", sum("collector", "oc_coalesced_operands")}});
   // W-C's compression ratio (Sec. 6.1): the non-divergent writes are the compressed ones,
   // and their best forms' slices are the slices the banks wrote for them.
-  if (has_stat(st, "writeback", "ratio_writes")) {
+  if (wc_wb) {
     equal("W-C: non-divergent writes of the compression ratio = compressions",
           {{"writeback.ratio_writes[non_divergent]", element("writeback", "ratio_writes", 0)},
            {"compressor.compressions", sum("compressor", "compressions")}});
@@ -523,11 +568,11 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   }
   // WIR's tables: the rename table maps every destination written or remapped; the verify
   // cache is looked up by every verified VSB hit and filled by every verify-read.
-  if (has_stat(st, "rename", "writes"))
+  if (has_kind(st, "rename"))
     equal("WIR: rename-table writes = producer write and remap events",
           {{"rename.writes", sum("rename", "writes")},
            {"producer write and remap events", double(e.arch_writes)}});
-  if (has_stat(st, "verify_cache", "reads")) {
+  if (has_kind(st, "verify_cache")) {
     equal("WIR: verify-cache lookups = hits + verify-reads",
           {{"verify_cache.reads", sum("verify_cache", "reads")},
            {"writeback.verify_cache_hits + verify_reads",
@@ -539,30 +584,31 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
   // W-C's power gating: a gated slice an access finds is woken, as the checker's own model of
   // the valid bits (from the bank accesses) has it. With wake_latency 0 a wake-up costs no
   // cycle, the checker has nothing to time and keeps no model: bank.wakeups is left unwatched.
-  if (has_stat(st, "bank", "wakeups") && e.gating)
+  if (has("bank", "power_gated") && e.gating)
     equal("W-C: slices woken = wake-ups in the checker's gating model",
-          {{"bank.wakeups", sum("bank", "wakeups")}, {"wake-up events", double(e.wakeups)}});
-  if (has_stat(st, "exec", "class_instructions"))
+          {{"bank.wakeups", sum_of("bank", "power_gated", "wakeups")},
+           {"wake-up events", double(e.wakeups)}});
+  if (has_kind(st, "exec"))
     equal("instructions by latency class = instructions by pipe",
           {{"exec.class_instructions", sum("exec", "class_instructions")},
            {"exec.instructions", sum("exec", "instructions")}});
-  if (has_stat(st, "collector", "oc_slice_writes"))
+  if (has("collector", "cmrc"))
     // Against the slices read, not the split crossbar's count: the collector may sit behind
     // any crossbar (the split one's transfers are held to the slices read above).
     equal("CMRC: slices written into the collectors = slices read",
           {{"collector.oc_slice_writes", sum("collector", "oc_slice_writes")},
            {"granted read slices", double(e.bank_slice_reads)}});
-  if (has_stat(st, "allocator", "reuse_miss_kinds"))
+  if (has("allocator", "wir"))
     equal("WIR: reuse-buffer misses by cause = misses",
           {{"allocator.reuse_miss_kinds", sum("allocator", "reuse_miss_kinds")},
            {"allocator.reuse_misses", sum("allocator", "reuse_misses")}});
   // Several SMs: the GPU's counts are its SMs'.
-  if (has_stat(st, "gpu", "cycles")) {
+  if (has_kind(st, "gpu")) {
     double last = 0;
     for (auto it = st.begin(); it != st.end(); ++it)
       if (it.value().is_object() && it.key().find('.') == std::string::npos &&
           group_of_kind(it.key(), "sm"))
-        last = std::max(last, read("sm", it.value(), "cycles"));
+        last = std::max(last, read_at("sm", it.key(), it.value(), "cycles"));
     equal("GPU cycles = the last SM's cycles",
           {{"gpu.cycles", sum("gpu", "cycles")}, {"max sm.cycles", last}});
     equal("GPU warp instructions = the SMs' warp instructions",

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,15 +17,25 @@
 namespace gpurf {
 
 // The broken identities, one line each (empty when all hold). `slices`: slices per
-// bank (crossbar bytes = slices moved x 128 / slices).
+// bank (crossbar bytes = slices moved x 128 / slices). Throws UnknownStatistic when an
+// identity reads a statistic that a group of its kind (and implementation) does not declare.
 std::vector<std::string> check_identities(const nlohmann::ordered_json& stats,
                                           const EventCounts& events, unsigned slices);
 
-// Whether any group of kind `kind` (platform/stats.h: group_of_kind) exists; and one that
-// declares statistic `stat` (an identity of a counter that exists runs even when it is 0).
+// An identity read a statistic that a group it reads does not declare (a counter renamed
+// without its reader): a gpurf bug, not bad input.
+struct UnknownStatistic : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+// Whether any group of kind `kind` (platform/stats.h: group_of_kind) exists; one made by
+// implementation `impl` (its "_unit" entry). The identities of a unit that only some designs
+// have are gated on these, never on a statistic being there.
 bool has_kind(const nlohmann::ordered_json& stats, const std::string& kind);
-bool has_stat(const nlohmann::ordered_json& stats, const std::string& kind,
-              const std::string& stat);
+bool has_impl(const nlohmann::ordered_json& stats, const std::string& kind,
+              const std::string& impl);
+// The `impl:` that made a group ("" when the dump does not say).
+const std::string& group_impl(const nlohmann::ordered_json& group);
 
 // The statistics (kind, name) whose counts an identity has read in this process so far,
 // recorded by the identities' own lookups (not a hand-kept list): which counters the

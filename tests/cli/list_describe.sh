@@ -29,6 +29,22 @@ check_param "$TMP/sliced" slices uint 1
 check_param "$TMP/sliced" latency uint 1
 check_param "$TMP/sliced" ports choice 1rw
 grep -q "1rw, 1r1w" "$TMP/sliced" || fail "--describe sliced: the port choices are missing"
+# Its statistics, each with unit, description and energy role, and its sockets (issue 34).
+grep -qE "^  slice_reads +slices +slices activated by reads" "$TMP/sliced" ||
+  fail "--describe sliced: no statistic slice_reads: $(cat "$TMP/sliced")"
+grep -qE "^ +energy priced: bank_read_pj_per_16B" "$TMP/sliced" ||
+  fail "--describe sliced: slice_reads' energy role missing: $(cat "$TMP/sliced")"
+grep -qE "^ +energy not_event: accesses" "$TMP/sliced" ||
+  fail "--describe sliced: reads' energy role missing"
+grep -q "^sockets:" "$TMP/sliced" && grep -qE "^  in +tlm_target_socket" "$TMP/sliced" ||
+  fail "--describe sliced: sockets missing: $(cat "$TMP/sliced")"
+# A group beside the unit's own: W-C's compressors.
+"$GPURF" --describe warped_compression_mrf >"$TMP/wc" 2>"$TMP/err" ||
+  fail "--describe warped_compression_mrf exited $?"
+grep -q "^statistics of the group beside it, compressor:" "$TMP/wc" ||
+  fail "--describe warped_compression_mrf: the compressor group is missing: $(cat "$TMP/wc")"
+grep -qE "^ +energy structure: W-C: a compressor activation" "$TMP/wc" ||
+  fail "--describe warped_compression_mrf: compressions' role missing"
 
 "$GPURF" --describe pipes >"$TMP/pipes" 2>"$TMP/err" || fail "--describe pipes exited $?"
 check_param "$TMP/pipes" sp.count uint 1

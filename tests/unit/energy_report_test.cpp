@@ -46,65 +46,94 @@ structures:
   compressor: {part_of_rf: true, leakage_mw: 9, events: {compressions: 23}}
 )";
 
-Json scalar(uint64_t v) { return Json{{"value", v}, {"unit", "x"}, {"desc", "x"}}; }
+// A counter as a unit dumps it, with the energy role it declares ("" = none).
+Json scalar(uint64_t v, const char* role) {
+  Json j{{"value", v}};
+  if (*role) j["energy"] = role;
+  j["unit"] = "x";
+  j["desc"] = "x";
+  return j;
+}
 
-Json vec(std::vector<uint64_t> v, std::vector<std::string> labels) {
+// `role`: a role name, {label: role}, or null (none declared).
+Json vec(std::vector<uint64_t> v, std::vector<std::string> labels, Json role) {
   uint64_t total = 0;
   for (auto x : v) total += x;
   Json j{{"values", v}};
   if (!labels.empty()) j["labels"] = labels;
   j["total"] = total;
+  if (!role.is_null()) j["energy"] = role;
   return j;
 }
 
-// A run in the dump_stats_json() shape.
+const std::vector<std::string> kSpaces = {"none", "global", "shared", "local", "param", "const"};
+// The LSU's per-space roles (modules/lsu/impl/coalescing.cpp).
+Json lsu_roles() {
+  return Json{{"none", "not_event"},  {"global", "not_event"}, {"shared", "priced"},
+              {"local", "not_event"}, {"param", "scope"},      {"const", "scope"}};
+}
+
+// A run in the dump_stats_json() shape, each counter with the role its unit declares.
 Json stats() {
   Json s = Json::object();
-  s["sm"] = {{"cycles", scalar(1000)}, {"warp_instructions", scalar(25)}};
+  s["sm"] = {{"cycles", scalar(1000, "leakage")}, {"warp_instructions", scalar(25, "not_event")}};
   s["sm.sub0.exec"] = {
-      {"instructions", vec({10, 1, 2, 3, 4, 5}, {"sp", "int", "dp", "sfu", "mem", "tensor"})}};
-  s["sm.sub0.bank0"] = {{"reads", scalar(10)},
-                        {"writes", scalar(5)},
-                        {"slice_reads", scalar(80)},
-                        {"slice_writes", scalar(40)},
-                        {"gated_cycles", scalar(3000)}};
-  s["sm.sub0.bank1"] = {{"reads", scalar(2)},
-                        {"writes", scalar(1)},
-                        {"slice_reads", scalar(16)},
-                        {"slice_writes", scalar(8)}};
-  s["sm.sub0.collector0"] = {{"oc_writes", scalar(10)}};
-  s["sm.sub0.collector1"] = {{"oc_writes", scalar(2)}};
-  s["sm.sub0.crossbar"] = {{"transfers", scalar(12)}, {"bytes", scalar(1536)}};
-  s["sm.sub0.lsu"] = {{"instructions", vec({1, 2, 6, 0, 0, 0}, {"none", "global", "shared", "local",
-                                                                "param", "const"})}};
-  s["sm.sub0.rfc"] = {{"reads", scalar(10)}, {"writes", scalar(4)}, {"writebacks", scalar(3)}};
-  s["sm.sub1.rfc"] = {{"reads", scalar(2)}, {"writes", scalar(0)}, {"writebacks", scalar(0)}};
-  s["sm.sub0.hash"] = {{"hashes", vec({2, 3}, {})}};
-  s["sm.l1"] = {{"reads", scalar(20)},
-                {"writes", scalar(5)},
-                {"atomics", scalar(1)},
-                {"hits", scalar(3)},
-                {"bytes_from_memory", scalar(400)},
+      {"instructions",
+       vec({10, 1, 2, 3, 4, 5}, {"sp", "int", "dp", "sfu", "mem", "tensor"}, "priced")}};
+  s["sm.sub0.bank0"] = {{"reads", scalar(10, "not_event")},
+                        {"writes", scalar(5, "not_event")},
+                        {"slice_reads", scalar(80, "priced")},
+                        {"slice_writes", scalar(40, "priced")},
+                        {"gated_cycles", scalar(3000, "leakage")}};
+  s["sm.sub0.bank1"] = {{"reads", scalar(2, "not_event")},
+                        {"writes", scalar(1, "not_event")},
+                        {"slice_reads", scalar(16, "priced")},
+                        {"slice_writes", scalar(8, "priced")}};
+  s["sm.sub0.collector0"] = {{"oc_writes", scalar(10, "priced")}};
+  s["sm.sub0.collector1"] = {{"oc_writes", scalar(2, "priced")}};
+  s["sm.sub0.crossbar"] = {{"transfers", scalar(12, "not_event")},
+                           {"bytes", scalar(1536, "priced")}};
+  s["sm.sub0.lsu"] = {{"instructions", vec({1, 2, 6, 0, 0, 0}, kSpaces, lsu_roles())}};
+  s["sm.sub0.rfc"] = {{"reads", scalar(10, "structure")},
+                      {"writes", scalar(4, "structure")},
+                      {"writebacks", scalar(3, "structure")}};
+  s["sm.sub1.rfc"] = {{"reads", scalar(2, "structure")},
+                      {"writes", scalar(0, "structure")},
+                      {"writebacks", scalar(0, "structure")}};
+  // A structure that declares no roles: each counter is one of its events.
+  s["sm.sub0.hash"] = {{"hashes", vec({2, 3}, {}, nullptr)}};
+  s["sm.l1"] = {{"reads", scalar(20, "priced")},
+                {"writes", scalar(5, "priced")},
+                {"atomics", scalar(1, "priced")},
+                {"hits", scalar(3, "not_event")},
+                {"bytes_from_memory", scalar(400, "priced")},
                 {"hit_rate", Json{{"value", 0.1}}}};
-  s["l2"] = {
-      {"reads", scalar(8)},           {"writes", scalar(5)}, {"atomics", scalar(1)},
-      {"writebacks", scalar(2)},      {"hits", scalar(6)},   {"bytes_from_memory", scalar(300)},
-      {"bytes_to_memory", scalar(90)}};
-  s["memory"] = {{"reads", scalar(4)}, {"bytes_read", scalar(100)}, {"bytes_written", scalar(50)}};
-  // Units with no energy events of their own: bookkeeping only, never priced.
+  s["l2"] = {{"reads", scalar(8, "priced")},
+             {"writes", scalar(5, "priced")},
+             {"atomics", scalar(1, "priced")},
+             {"writebacks", scalar(2, "priced")},
+             {"hits", scalar(6, "not_event")},
+             {"bytes_from_memory", scalar(300, "priced")},
+             {"bytes_to_memory", scalar(90, "not_event")}};
+  s["memory"] = {{"reads", scalar(4, "not_event")},
+                 {"bytes_read", scalar(100, "priced")},
+                 {"bytes_written", scalar(50, "priced")}};
+  // Units with no energy events of their own in the register-file scope.
   s["sm.sub0.scheduler0"] = {
-      {"issued", scalar(25)},
-      {"active_cycles", scalar(25)},
+      {"issued", scalar(25, "scope")},
+      {"active_cycles", scalar(25, "not_event")},
       {"stall_cycles",
-       vec({5, 1, 2, 3}, {"scoreboard", "war", "collector_full", "no_instruction"})}};
-  s["sm.sub0.allocator"] = {{"allocations", scalar(25)}, {"full", scalar(2)}};
-  s["sm.sub0.arbiter"] = {{"conflicts", vec({3, 1, 0, 2}, {"read_read", "read_write", "write_write",
-                                                           "collector_port"})},
-                          {"reads_granted", scalar(12)},
-                          {"writes_granted", scalar(6)},
-                          {"bank_accesses", scalar(18)}};
-  s["sm.sub0.writeback"] = {
-      {"retired", scalar(25)}, {"register_writes", scalar(6)}, {"port_stall_cycles", scalar(4)}};
+       vec({5, 1, 2, 3}, {"scoreboard", "war", "collector_full", "no_instruction"}, "not_event")}};
+  s["sm.sub0.allocator"] = {{"allocations", scalar(25, "scope")}, {"full", scalar(2, "not_event")}};
+  s["sm.sub0.arbiter"] = {
+      {"conflicts", vec({3, 1, 0, 2}, {"read_read", "read_write", "write_write", "collector_port"},
+                        "not_event")},
+      {"reads_granted", scalar(12, "not_event")},
+      {"writes_granted", scalar(6, "not_event")},
+      {"bank_accesses", scalar(18, "not_event")}};
+  s["sm.sub0.writeback"] = {{"retired", scalar(25, "not_event")},
+                            {"register_writes", scalar(6, "scope")},
+                            {"port_stall_cycles", scalar(4, "not_event")}};
   s["host"] = {{"seconds", 1.5}};
   return s;
 }
@@ -381,7 +410,8 @@ TEST(Energy, PlatformKeyResolvesRelativeToItsFile) {
 
 namespace {
 
-// A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data.
+// A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data;
+// the counts of an earlier gpurf, with the energy roles and "_unit" this one declares.
 Json recorded(const std::string& name) {
   std::ifstream f(fs::path(__FILE__).parent_path() / "energy_data" / name);
   EXPECT_TRUE(f) << name;
@@ -436,12 +466,12 @@ TEST(Energy, UnpricedEventNamesUnitEventAndTable) {
   EXPECT_NE(e.find("add {writebacks: <pJ>} to structures.rfc.events (t.yaml:22)"),
             std::string::npos)
       << e;
-  EXPECT_NE(e.find("kEnergyStats"), std::string::npos) << e;
+  EXPECT_NE(e.find("energy::no_event(...) where the unit declares it"), std::string::npos) << e;
 
   // A vector element without a price: a pipe the table format does not know.
   Json s = stats();
   s["sm.sub0.exec"]["instructions"] =
-      vec({10, 1, 2, 3, 4, 5, 2}, {"sp", "int", "dp", "sfu", "mem", "tensor", "rt"});
+      vec({10, 1, 2, 3, 4, 5, 2}, {"sp", "int", "dp", "sfu", "mem", "tensor", "rt"}, "priced");
   const std::string v = report_error(table(kTable), s);
   EXPECT_NE(v.find("event 'instructions[rt]' of unit sm.sub0.exec (2 counted)"), std::string::npos)
       << v;
@@ -464,20 +494,20 @@ TEST(Energy, AddedStructureWithoutTableEntryIsAnError) {
       << e;
   // The RFC's bookkeeping (misses, results, stalls...) is no energy event.
   Json s = stats();
-  s["sm.sub0.rfc"]["misses"] = scalar(7);
-  s["sm.sub0.rfc"]["write_port_stall_cycles"] = scalar(9);
+  s["sm.sub0.rfc"]["misses"] = scalar(7, "not_event");
+  s["sm.sub0.rfc"]["write_port_stall_cycles"] = scalar(9, "not_event");
   s["sm.sub0.rfc"]["hit_rate"] = Json{{"value", 0.5}};
   e = report_error(table(t), s);
   EXPECT_EQ(e.find("misses"), std::string::npos) << e;
   EXPECT_EQ(e.find("stall"), std::string::npos) << e;
   EXPECT_EQ(e.find("hit_rate"), std::string::npos) << e;
 
-  // A structure gpurf does not know: each of its counters is an event unless kEnergyStats
-  // says otherwise; a formula (floating-point value) never is; a zero count is no error at
+  // A structure gpurf does not know: each of its counters is an event unless it declares
+  // otherwise; a formula (floating-point value) never is; a zero count is no error at
   // the end of a run.
   s = baseline_stats();
   s["sm.sub0.reuse_buffer"] = {
-      {"lookups", scalar(5)}, {"inserts", scalar(0)}, {"hit_rate", Json{{"value", 0.25}}}};
+      {"lookups", scalar(5, "")}, {"inserts", scalar(0, "")}, {"hit_rate", Json{{"value", 0.25}}}};
   e = report_error(table(kTable), s);
   EXPECT_NE(e.find("event 'lookups' of unit sm.sub0.reuse_buffer (5 counted)"), std::string::npos)
       << e;
@@ -502,15 +532,16 @@ TEST(Energy, ShippedBaselineTableRejectsAnRfc) {
 }
 
 TEST(Energy, UnclassifiedStatisticOfAFixedKindIsAnError) {
-  // A new bank counter must be classified in kEnergyStats: priced, or no event.
+  // A new bank counter must declare its energy role where it is declared: priced, or no event.
   Json s = stats();
-  s["sm.sub0.bank1"]["tag_checks"] = scalar(5);
+  s["sm.sub0.bank1"]["tag_checks"] = scalar(5, "");
   try {
     energy_report(table(kTable), s, kPlatform);
     FAIL() << "expected a std::logic_error";
   } catch (const std::logic_error& e) {
     std::string m = e.what();
-    EXPECT_NE(m.find("not classified in kEnergyStats"), std::string::npos) << m;
+    EXPECT_NE(m.find("energy events that declare no energy role"), std::string::npos) << m;
+    EXPECT_NE(m.find("energy argument of StatGroup::scalar/vector"), std::string::npos) << m;
     EXPECT_NE(m.find("statistic 'tag_checks' of unit sm.sub0.bank1 (kind 'bank')"),
               std::string::npos)
         << m;
@@ -522,19 +553,9 @@ TEST(Energy, UnclassifiedStatisticOfAFixedKindIsAnError) {
             std::string::npos);
 }
 
-TEST(Energy, EveryClassificationIsComplete) {
-  for (const EnergyStatClass& c : energy_stat_classes()) {
-    EXPECT_TRUE(c.kind && *c.kind && c.stat && *c.stat && c.label && c.why && *c.why)
-        << c.kind << "." << c.stat;
-    // Only fixed kinds and added structures gpurf ships are listed; a priced statistic
-    // belongs to a fixed kind, a structure event to an added one.
-    if (c.role == EnergyRole::Priced || c.role == EnergyRole::Leakage) {
-      EXPECT_TRUE(energy_fixed_kind(c.kind)) << c.kind << "." << c.stat;
-    }
-    if (c.role == EnergyRole::Structure) {
-      EXPECT_FALSE(energy_fixed_kind(c.kind)) << c.kind << "." << c.stat;
-    }
-  }
+TEST(Energy, GroupKinds) {
+  // Every registered implementation's declared roles are checked in
+  // tests/unit/platform_statistics_test.cpp (priced only in fixed kinds, each with a why).
   EXPECT_EQ(energy_group_kind("sm.sub0.bank3"), "bank");
   EXPECT_EQ(energy_group_kind("sm.l1"), "l1");
   EXPECT_EQ(energy_group_kind("sm.sub1.rfc2"), "rfc");
@@ -679,13 +700,12 @@ std::string scope_table(const std::string& extra = kScope) { return std::string(
 // stats() with the Scope events a Fermi run counts beside the fixed ones.
 Json scope_stats() {
   Json s = stats();
-  s["sm.sub0.collector0"]["dispatched"] = scalar(9);
-  s["sm.sub0.collector1"]["dispatched"] = scalar(3);
-  s["sm.sub0.lsu"]["instructions"] =
-      vec({1, 2, 6, 0, 4, 5}, {"none", "global", "shared", "local", "param", "const"});
-  s["sm.sub0.lsu"]["completed"] = scalar(17);
-  s["sm.sub0.lsu"]["shared_bank_conflict_cycles"] = scalar(3);
-  s["interconnect"] = {{"requests", vec({4}, {})}, {"bytes", vec({512}, {})}};
+  s["sm.sub0.collector0"]["dispatched"] = scalar(9, "scope");
+  s["sm.sub0.collector1"]["dispatched"] = scalar(3, "scope");
+  s["sm.sub0.lsu"]["instructions"] = vec({1, 2, 6, 0, 4, 5}, kSpaces, lsu_roles());
+  s["sm.sub0.lsu"]["completed"] = scalar(17, "scope");
+  s["sm.sub0.lsu"]["shared_bank_conflict_cycles"] = scalar(3, "scope");
+  s["interconnect"] = {{"requests", vec({4}, {}, "scope")}, {"bytes", vec({512}, {}, "scope")}};
   return s;
 }
 
@@ -766,16 +786,21 @@ TEST(Energy, SmScopeEntriesAreChecked) {
       << e;
   std::string t = kScope;
   t.replace(t.find("fetch: {scheduler: {issued: 3}}"), 31, "fetch: {bank: {slice_reads: 3}}");
-  e = error_of(scope_table(t));
-  EXPECT_NE(e.find("'bank.slice_reads' is not an event of the SM scope"), std::string::npos) << e;
+  // Which events are Scope events the units declare: checked against the run's statistics,
+  // naming the entry's file:line.
+  e = report_error(table(scope_table(t)), scope_stats());
+  EXPECT_NE(e.find("t.yaml:29: pipeline.fetch: 'bank.slice_reads' is not an event of the SM "
+                   "scope (sm.sub0.bank0 declares it priced"),
+            std::string::npos)
+      << e;
   EXPECT_NE(e.find("scheduler.issued"), std::string::npos) << e;
   EXPECT_NE(e.find("lsu.instructions[const]"), std::string::npos) << e;
   // A vector element that is no Scope event.
   t = kScope;
   t.replace(t.find("const: 8"), 8, "global: 8");
-  EXPECT_NE(
-      error_of(scope_table(t)).find("'lsu.instructions[global]' is not an event of the SM scope"),
-      std::string::npos);
+  EXPECT_NE(report_error(table(scope_table(t)), scope_stats())
+                .find("'lsu.instructions[global]' is not an event of the SM scope"),
+            std::string::npos);
   // Scope entries need scope: sm; scope sm needs its static power and pipeline.
   EXPECT_NE(error_of(std::string(kTable) + "sm_static_mw: 1\n")
                 .find("sm_static_mw: belongs to a table of scope sm"),

@@ -105,3 +105,36 @@ TEST(PlatformStats, DuplicateNameIsABug) {
   EXPECT_THROW(g.scalar("x", "", ""), std::logic_error);
   EXPECT_THROW(g.vector("v", 2, "", "", {"only-one"}), std::logic_error);
 }
+
+TEST(PlatformStats, EnergyRoleAndOriginAreDumped) {
+  const size_t first = all_stat_groups().size();
+  StatGroup g("sm.sub0.lsu");
+  g.scalar("segments", "coalesced L1 accesses", "accesses", energy::no_event("priced as l1"));
+  g.vector("instructions", 2, "by space", "instructions", {"none", "shared"},
+           energy::by_label({{"none", EnergyRole::NotEvent, "no access"},
+                             {"shared", EnergyRole::Priced, "shared_access_pj_per_warp_access"}}));
+  g.scalar("undeclared", "a counter that says nothing", "events");
+  set_stat_origin(first, "lsu", "coalescing");
+  EXPECT_EQ(g.slot(), "lsu");
+  EXPECT_EQ(g.impl(), "coalescing");
+  // The role is input to the energy report of a saved run: dumped with or without descriptions.
+  for (bool desc : {true, false}) {
+    const nlohmann::ordered_json j = dump_stats_json(desc)["sm.sub0.lsu"];
+    EXPECT_EQ(j.begin().key(), "_unit");
+    EXPECT_EQ(j["_unit"]["impl"], "coalescing");
+    EXPECT_EQ(j["_unit"]["slot"], "lsu");
+    EXPECT_EQ(j["segments"]["energy"], "not_event");
+    EXPECT_EQ(j["instructions"]["energy"]["shared"], "priced");
+    EXPECT_EQ(j["instructions"]["energy"]["none"], "not_event");
+    EXPECT_FALSE(j["undeclared"].contains("energy"));
+  }
+  // A group made later by another unit keeps its own origin; one set stays.
+  set_stat_origin(first, "bank", "sliced");
+  EXPECT_EQ(g.impl(), "coalescing");
+  EXPECT_EQ(energy_role_of("not_modelled"), EnergyRole::NotModelled);
+  EXPECT_EQ(energy_role_of("nonsense"), EnergyRole::Undeclared);
+  // A role for a label the vector does not have is a declaration bug.
+  EXPECT_THROW(
+      g.vector("x", 1, "x", "x", {"a"}, energy::by_label({{"b", EnergyRole::Priced, "?"}})),
+      std::logic_error);
+}

@@ -30,7 +30,8 @@ public:
                              "shared by the sub-cores) or subcore (one per sub-core)",
                              {"sm", "subcore"}) == "sm"),
         refusals_(stats().vector("refusals", kRefusals, "allocations refused, by reason",
-                                 "attempts", {"holder_busy", "all_busy", "sthld_wait"})) {
+                                 "attempts", {"holder_busy", "all_busy", "sthld_wait"},
+                                 energy::no_event("Malekeh: refused attempts by reason"))) {
     need({{"collector", "ccu"}},
          "allocates Malekeh's caching collectors by the values they hold (Fig. 6); without "
          "them it models nothing of the design");

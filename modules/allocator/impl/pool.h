@@ -13,11 +13,14 @@ class CollectorPool : public IAllocator {
 public:
   CollectorPool(sc_core::sc_module_name nm, const UnitContext& c)
       : IAllocator(nm, c),
-        allocations_(stats().scalar("allocations", "collectors allocated", "allocations")),
+        allocations_(stats().scalar("allocations", "collectors allocated", "allocations",
+                                    energy::scope("collector allocation: the instruction written "
+                                                  "into a collector (operand collection)"))),
         full_(stats().scalar("full", "issue attempts refused: no free collector for the pipe",
-                             "attempts")),
+                             "attempts", energy::no_event("refused attempts"))),
         occupancy_(stats().scalar("occupied_collector_cycles",
-                                  "sum over cycles of allocated collectors", "collector-cycles")) {}
+                                  "sum over cycles of allocated collectors", "collector-cycles",
+                                  energy::no_event("occupancy"))) {}
 
   void finish() override { settle(now()); }
   void settle(Cycle at) override {

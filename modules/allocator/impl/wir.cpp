@@ -34,41 +34,49 @@ public:
                           "cycles of the rename and reuse stages before the collectors (Sec. "
                           "VII-E: 1 each; 1: both in one cycle, a design exploration)",
                           1, 2)),
-        lookups_(stats().scalar("reuse_lookups", "reuse-buffer lookups", "instructions")),
-        hits_(stats().scalar("reuse_hits",
-                             "instructions that reused a result (bypassed the backend)",
-                             "instructions")),
-        misses_(stats().scalar("reuse_misses", "reuse-buffer lookups that missed", "instructions")),
+        lookups_(stats().scalar(
+            "reuse_lookups", "reuse-buffer lookups", "instructions",
+            energy::no_event("WIR: priced by the reuse_buffer structure's lookups"))),
+        hits_(stats().scalar(
+            "reuse_hits", "instructions that reused a result (bypassed the backend)",
+            "instructions", energy::no_event("WIR: outcomes of reuse-buffer lookups"))),
+        misses_(stats().scalar("reuse_misses", "reuse-buffer lookups that missed", "instructions",
+                               energy::no_event("WIR: outcomes of reuse-buffer lookups"))),
         pending_waits_(stats().scalar("reuse_pending_waits",
                                       "hits on a pending entry that waited in the pending-retry "
                                       "queue",
-                                      "instructions")),
+                                      "instructions",
+                                      energy::no_event("WIR: pending-retry queue entries"))),
         pending_hits_(stats().scalar("reuse_pending_hits",
                                      "reused instructions that waited for their result (pending-"
                                      "retry hits, counted in reuse_hits too)",
-                                     "instructions")),
+                                     "instructions",
+                                     energy::no_event("WIR: outcomes of pending retries"))),
         skipped_(stats().vector(
             "reuse_skipped", kSkipKinds,
             "instructions that did not look the reuse buffer up, by the first reason",
             "instructions",
             {"memory", "control", "guarded", "carry", "shuffle_vote", "no_register_result",
              "too_many_operands", "other_operand", "divergent", "load_reuse_off",
-             "load_after_store", "load_barriers", "pinned_source", "reuse_off"})),
+             "load_after_store", "load_barriers", "pinned_source", "reuse_off"},
+            energy::no_event("WIR: instructions by reason"))),
         miss_kinds_(stats().vector(
             "reuse_miss_kinds", ReuseMissOracle::kKinds,
             "reuse-buffer misses by cause: the tag's earlier instance still executing, the tag "
             "recorded earlier in the launch but replaced, the same computation on the same values "
             "earlier in the launch under other physical registers, or a first computation",
-            "instructions", {"pending", "evicted", "other_registers", "first"})),
+            "instructions", {"pending", "evicted", "other_registers", "first"},
+            energy::no_event("WIR: reuse-buffer misses by cause"))),
         reused_sources_(stats().scalar("reused_sources",
                                        "source operands of reused instructions (never read: "
                                        "their consumers check the reused results)",
-                                       "registers")),
+                                       "registers", energy::no_event("WIR: operands never read"))),
         latch_full_(stats().scalar("stage_full",
                                    "issue attempts refused: the scheduler's WIR stages are full",
-                                   "attempts")),
+                                   "attempts", energy::no_event("WIR: refused issue attempts"))),
         waits_(stats().scalar("collector_wait_cycles",
-                              "cycles a renamed instruction waited for a collector", "cycles")) {
+                              "cycles a renamed instruction waited for a collector", "cycles",
+                              energy::no_event("WIR: stall cycles"))) {
     WirOptions o;
     const SmShape& s = *c.shape;
     o.warps = s.warps_per_subcore();

@@ -28,9 +28,12 @@ public:
         unlimited_(p.get_bool("unlimited_ports", false,
                               "limit study: every bank and collector serves any number of "
                               "requests per cycle (collector_ports, window and kinds unused)")),
-        coalesced_(stats().vector("coalesced", cmrc::kKinds,
-                                  "requests served by another request's access, by Table I kind",
-                                  "accesses", cmrc::kind_names())),
+        coalesced_(stats().vector(
+            "coalesced", cmrc::kKinds,
+            "requests served by another request's access, by Table I kind", "accesses",
+            cmrc::kind_names(),
+            energy::no_event(
+                "CMRC: requests served by another request's access; no access of their own"))),
         unpaired_(stats().vector(
             "unpaired", kUnpaired,
             "port cycles that served one request only, by the closest partner found: the "
@@ -39,7 +42,9 @@ public:
             "parity (both right- or both left-aligned); one disjoint but its Table I kind "
             "is off; one disjoint but its collector's 32 B ports are taken this cycle",
             "accesses",
-            {"full_width", "alone", "too_wide", "same_parity", "kind_off", "collector_busy"})) {
+            {"full_width", "alone", "too_wide", "same_parity", "kind_off", "collector_busy"},
+            energy::no_event("CMRC: port cycles that served one request, by why; priced as the "
+                             "bank's slices"))) {
     const auto names = p.get_choice_list("kinds", cmrc::kind_names(),
                                          "Table I coalescing kinds allowed", cmrc::kind_names());
     kinds_ = cmrc::KindSet::parse(names);

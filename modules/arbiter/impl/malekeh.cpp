@@ -12,13 +12,15 @@ class MalekehArbiter : public WriteFirstArbiter {
 public:
   MalekehArbiter(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : WriteFirstArbiter(nm, p, c), board_(c.ccus),
-        offered_(stats().scalar("ccu_near_results",
-                                "near results sent to a CCU holding the writer's warp",
-                                "registers")),
-        squashed_(stats().scalar("ccu_squashed_results",
-                                 "far results squashed on their way to a CCU holding the "
-                                 "writer's warp",
-                                 "registers")) {
+        offered_(stats().scalar(
+            "ccu_near_results", "near results sent to a CCU holding the writer's warp", "registers",
+            energy::no_event("Malekeh: results offered to a CCU; priced by collector ccu_writes"))),
+        squashed_(stats().scalar(
+            "ccu_squashed_results",
+            "far results squashed on their way to a CCU holding the "
+            "writer's warp",
+            "registers",
+            energy::not_modelled("Malekeh: the tri-state buffer's control of a squashed result"))) {
     need({{"collector", "ccu"}},
          "offers results to Malekeh's caching collectors (the write filter); without them it "
          "models nothing of the design");

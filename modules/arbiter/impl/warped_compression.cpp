@@ -15,8 +15,10 @@ public:
   RegForm read_form() const override { return RegForm::Bdi; }
   WcArbiter(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : WriteFirstArbiter(nm, p, c), tags_(c.row_tags),
-        forms_(stats().vector("read_forms", 4, "register reads, by the stored form read", "reads",
-                              {"b4d0", "b4d1", "b4d2", "uncompressed"})) {
+        forms_(stats().vector(
+            "read_forms", 4, "register reads, by the stored form read", "reads",
+            {"b4d0", "b4d1", "b4d2", "uncompressed"},
+            energy::no_event("W-C: register reads by stored form; priced by bank slice_reads"))) {
     if (tags_ && c.shape->slices != 8)
       p.fail("impl", "warped_compression needs banks of 8 x 16 B slices (bank.slices: 8), not " +
                          std::to_string(c.shape->slices));

@@ -34,20 +34,29 @@ public:
                             "cycles of the compression stage every MRF write passes (W-C "
                             "Table 2)",
                             0, 64)),
-        stored_(stats().vector("stored_forms", 4, "MRF writes, by the stored form written",
-                               "registers", {"b4d0", "b4d1", "b4d2", "uncompressed"})),
-        read_forms_(stats().vector("read_forms", 4, "register reads, by the stored form read",
-                                   "reads", {"b4d0", "b4d1", "b4d2", "uncompressed"})),
-        divergent_(stats().scalar("divergent_writes",
-                                  "MRF writes of a divergent result or a dummy MOV, "
-                                  "uncompressed (Sec. 5.2)",
-                                  "registers")),
+        stored_(stats().vector(
+            "stored_forms", 4, "MRF writes, by the stored form written", "registers",
+            {"b4d0", "b4d1", "b4d2", "uncompressed"},
+            energy::no_event(
+                "W-C at the MRF port: writes by stored form; priced by bank slice_writes"))),
+        read_forms_(stats().vector(
+            "read_forms", 4, "register reads, by the stored form read", "reads",
+            {"b4d0", "b4d1", "b4d2", "uncompressed"},
+            energy::no_event("W-C: register reads by stored form; priced by bank slice_reads"))),
+        divergent_(stats().scalar(
+            "divergent_writes",
+            "MRF writes of a divergent result or a dummy MOV, "
+            "uncompressed (Sec. 5.2)",
+            "registers",
+            energy::no_event(
+                "W-C at the MRF port: uncompressed writes (no compressor activation)"))),
         comp_stats_(sibling_stats_path("compressor")),
-        compressions_(
-            comp_stats_.scalar("compressions", "registers compressed (activations)", "registers")),
+        compressions_(comp_stats_.scalar(
+            "compressions", "registers compressed (activations)", "registers",
+            energy::structure("W-C: a compressor activation (structures.compressor)"))),
         waits_(stats().scalar("compressor_wait_cycles",
-                              "register-cycles an MRF write waited for a free compressor",
-                              "cycles")) {
+                              "register-cycles an MRF write waited for a free compressor", "cycles",
+                              energy::no_event("stalls"))) {
     need({{"crossbar", "warped_compression"}},
          "stores registers in Warped-Compression's BDI form, which only the decompressors between "
          "the banks and the collectors rebuild to 128 B (without them the collectors get "

@@ -33,18 +33,27 @@ public:
                                         0, 1u << 16)),
         conflicts_(stats().vector(
             "conflicts", kKinds, "request-cycles a request waited, by what blocked it",
-            "request-cycles", {"read_read", "read_write", "write_write", "collector_port"})),
-        reads_(stats().scalar("reads_granted", "read requests granted", "requests")),
-        verify_reads_(stats().scalar("verify_reads_granted",
-                                     "WIR register-file reads granted (verify-reads compared "
-                                     "in the register file, dummy MOV copies; not sent to a "
-                                     "collector)",
-                                     "requests")),
-        writes_(stats().scalar("writes_granted", "write requests granted", "requests")),
-        accesses_(stats().scalar("bank_accesses",
-                                 "physical bank accesses: port cycles used, however many "
-                                 "slices or coalesced requests each served",
-                                 "accesses")),
+            "request-cycles", {"read_read", "read_write", "write_write", "collector_port"},
+            energy::no_event("request-cycles spent waiting"))),
+        reads_(stats().scalar("reads_granted", "read requests granted", "requests",
+                              energy::no_event("grants; priced by bank slice_reads"))),
+        verify_reads_(stats().scalar(
+            "verify_reads_granted",
+            "WIR register-file reads granted (verify-reads compared "
+            "in the register file, dummy MOV copies; not sent to a "
+            "collector)",
+            "requests",
+            energy::no_event(
+                "WIR: bank reads, priced by bank slice_reads (the comparator is not modelled)"))),
+        writes_(stats().scalar("writes_granted", "write requests granted", "requests",
+                               energy::no_event("grants; priced by bank slice_writes"))),
+        accesses_(stats().scalar(
+            "bank_accesses",
+            "physical bank accesses: port cycles used, however many "
+            "slices or coalesced requests each served",
+            "accesses",
+            energy::no_event(
+                "port cycles; priced per slice by bank slice_reads and slice_writes"))),
         be_(kRegBytes, 0) {
     gp_.set_data_length(kRegBytes);
     gp_.set_streaming_width(kRegBytes);

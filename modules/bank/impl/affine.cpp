@@ -12,10 +12,12 @@ class AffineBank : public SlicedBank {
 public:
   AffineBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : SlicedBank(nm, p, c),
-        affine_reads_(stats().scalar("affine_reads", "reads of a (base, stride) tuple: one slice",
-                                     "accesses")),
-        affine_writes_(stats().scalar("affine_writes",
-                                      "writes of a (base, stride) tuple: one slice", "accesses")) {
+        affine_reads_(
+            stats().scalar("affine_reads", "reads of a (base, stride) tuple: one slice", "accesses",
+                           energy::no_event("WIR's Affine GPU: one slice each in slice_reads"))),
+        affine_writes_(stats().scalar(
+            "affine_writes", "writes of a (base, stride) tuple: one slice", "accesses",
+            energy::no_event("WIR's Affine GPU: one slice each in slice_writes"))) {
     // An affine tuple is a compressed form of its own: over a BDI-compressed store the bank
     // would count one slice for a register W-C stored in several (the identities between the
     // banks' slices and the stored forms break).

@@ -30,10 +30,16 @@ public:
                             "ports per slice: one shared read/write port, or "
                             "one read and one write port",
                             {"1rw", "1r1w"}) == "1r1w"),
-        reads_(stats().scalar("reads", "read accesses", "accesses")),
-        writes_(stats().scalar("writes", "write accesses", "accesses")),
-        slice_reads_(stats().scalar("slice_reads", "slices activated by reads", "slices")),
-        slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices")) {
+        reads_(stats().scalar(
+            "reads", "read accesses", "accesses",
+            energy::no_event("accesses; priced per activated slice by slice_reads"))),
+        writes_(stats().scalar(
+            "writes", "write accesses", "accesses",
+            energy::no_event("accesses; priced per activated slice by slice_writes"))),
+        slice_reads_(stats().scalar("slice_reads", "slices activated by reads", "slices",
+                                    energy::priced("bank_read_pj_per_16B x slice bytes / 16"))),
+        slice_writes_(stats().scalar("slice_writes", "slices activated by writes", "slices",
+                                     energy::priced("bank_write_pj_per_16B x slice bytes / 16"))) {
     if (kRegBytes % slices_) p.fail("slices", "128 B must split evenly into slices");
     // Claimed here, allocated by reserve_rows (the SM, once every unit has claimed its
     // storage) or at the first access: a platform too large fails before it allocates.

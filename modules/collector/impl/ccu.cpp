@@ -50,37 +50,53 @@ public:
         rng_(p.get_uint("seed", 1, "seed of the random far victim (the same seed, the same run)", 0,
                         UINT32_MAX)),
         board_(c.ccus), ct_(entries_),
-        operands_(stats().scalar("source_operands",
-                                 "distinct source registers collected (CT hits + bank reads)",
-                                 "registers")),
-        hits_(stats().scalar("ccu_hits", "source operands found in the cache table", "registers")),
+        operands_(stats().scalar(
+            "source_operands", "distinct source registers collected (CT hits + bank reads)",
+            "registers",
+            energy::no_event(
+                "Malekeh: CT hits + bank reads; the reads are priced by bank slice_reads"))),
+        hits_(stats().scalar(
+            "ccu_hits", "source operands found in the cache table", "registers",
+            energy::no_event("Malekeh: operands found in the cache table: no bank read, no "
+                             "crossbar transfer; reading them out at dispatch is the collector "
+                             "read of every design (dispatched)"))),
         ccu_writes_(stats().scalar(
-            "ccu_writes", "results written into the cache table (near, port D free)", "registers")),
+            "ccu_writes", "results written into the cache table (near, port D free)", "registers",
+            energy::priced("Malekeh: a result written into a CCU's table over port D: "
+                           "collector_write_pj_per_operand + 128 B over the wire (the crossbar to "
+                           "the CCUs)"))),
         port_lost_(stats().scalar("ccu_write_port_lost",
                                   "near results not cached: port D took another this cycle",
-                                  "registers")),
+                                  "registers", energy::no_event("Malekeh: results not cached"))),
         locked_drop_(stats().scalar("ccu_write_locked",
                                     "near results not cached: their register is a locked source "
                                     "(the entry is dropped at dispatch) or every entry is locked",
-                                    "registers")),
-        squashed_(stats().scalar("ccu_writes_squashed",
-                                 "far results offered to the CCU and squashed by the arbiter",
-                                 "registers")),
+                                    "registers", energy::no_event("Malekeh: results not cached"))),
+        squashed_(stats().scalar(
+            "ccu_writes_squashed", "far results offered to the CCU and squashed by the arbiter",
+            "registers",
+            energy::no_event("Malekeh: far results squashed by the arbiter (no data written)"))),
         invalidations_(stats().scalar("ccu_invalidations",
-                                      "entries invalidated by a result not cached", "entries")),
+                                      "entries invalidated by a result not cached", "entries",
+                                      energy::not_modelled("Malekeh: a valid bit cleared"))),
         warp_changes_(stats().scalar("ccu_warp_changes",
                                      "allocations to another warp than the previous one",
-                                     "allocations")),
+                                     "allocations", energy::no_event("Malekeh: allocations"))),
         flushes_(stats().scalar("ccu_flushes", "warp changes that flushed a non-empty cache table",
-                                "flushes")),
-        flushed_(stats().scalar("ccu_flushed_entries", "valid entries lost to flushes", "entries")),
-        dead_(stats().scalar("ccu_dead_tables",
-                             "tables of a warp whose CTA had retired, emptied at the next "
-                             "allocation",
-                             "allocations")),
-        evictions_(stats().vector("ccu_evictions", kEvictionKinds,
-                                  "valid entries replaced, by the rule that chose them", "entries",
-                                  {"far_random", "lru"})) {
+                                "flushes",
+                                energy::not_modelled("Malekeh: the table's valid bits cleared"))),
+        flushed_(stats().scalar("ccu_flushed_entries", "valid entries lost to flushes", "entries",
+                                energy::no_event("Malekeh: entries lost to flushes"))),
+        dead_(stats().scalar(
+            "ccu_dead_tables",
+            "tables of a warp whose CTA had retired, emptied at the next "
+            "allocation",
+            "allocations",
+            energy::not_modelled("Malekeh: a finished warp's table's valid bits cleared"))),
+        evictions_(stats().vector(
+            "ccu_evictions", kEvictionKinds, "valid entries replaced, by the rule that chose them",
+            "entries", {"far_random", "lru"},
+            energy::no_event("Malekeh: replacements; priced by the write that takes the entry"))) {
     if (board_) board_->set_frontend(ctx_.frontend);
     stats().formula("ccu_hit_ratio", "source operands found in the cache table / all", "ratio",
                     [this] { return operands_ ? double(hits_) / double(operands_) : 0.0; });

@@ -15,12 +15,19 @@ public:
   RegForm read_form() const override { return RegForm::Cmrc; }
   CmrcCollector(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : Ocu(nm, p, c), masks_(c.row_tags),
-        width_reads_(stats().vector("width_reads", 4, "source registers read, by stored width",
-                                    "registers", {"1B", "2B", "3B", "4B"})),
-        slice_writes_(
-            stats().scalar("oc_slice_writes", "32 B slices written into the collector", "slices")),
-        shared_(stats().scalar("oc_coalesced_operands",
-                               "operands that entered in the same write as another", "operands")) {
+        width_reads_(stats().vector(
+            "width_reads", 4, "source registers read, by stored width", "registers",
+            {"1B", "2B", "3B", "4B"},
+            energy::no_event("CMRC: bank reads by stored width; priced by bank slice_reads"))),
+        slice_writes_(stats().scalar(
+            "oc_slice_writes", "32 B slices written into the collector", "slices",
+            energy::no_event(
+                "CMRC: the collector writes in 32 B slices; priced per write by oc_writes"))),
+        shared_(stats().scalar(
+            "oc_coalesced_operands", "operands that entered in the same write as another",
+            "operands",
+            energy::no_event(
+                "CMRC: operands that entered in another operand's write; no write of their own"))) {
     if (masks_ && c.shape->slices != cmrc::kSlices)
       p.fail("impl", "cmrc needs banks of 4 x 32 B slices (bank.slices: 4), not " +
                          std::to_string(c.shape->slices));

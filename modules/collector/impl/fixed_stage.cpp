@@ -24,7 +24,9 @@ public:
             "operands_forwarded", 2,
             "operands replaced by a result still in flight (forwarding), by the storage whose "
             "discarded read they replaced: mrf, or rfc (a hit on the register's older value)",
-            "registers", {"mrf", "rfc"})) {}
+            "registers", {"mrf", "rfc"},
+            energy::no_event("fixed-stage forwarding: the operand write is priced by oc_writes, "
+                             "the bank read as a read"))) {}
 
   unsigned read_stages() const override { return stages_; }
 

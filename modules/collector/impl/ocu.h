@@ -21,14 +21,20 @@ public:
   Ocu(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : ICollector(nm, c),
         slots_(p.get_uint("src_slots", 3, "source registers in flight at once", 1, 16)),
-        reads_(stats().scalar("reads_requested", "source registers requested", "registers")),
+        reads_(
+            stats().scalar("reads_requested", "source registers requested", "registers",
+                           energy::no_event("requests; the reads are priced by bank slice_reads"))),
         writes_(stats().scalar("oc_writes", "operand writes into the collector from the crossbar",
-                               "writes")),
-        dispatched_(stats().scalar("dispatched", "instructions dispatched", "instructions")),
+                               "writes", energy::priced("collector_write_pj_per_operand"))),
+        dispatched_(stats().scalar(
+            "dispatched", "instructions dispatched", "instructions",
+            energy::scope("dispatching a collected instruction to its pipe (operand collection)"))),
         dispatch_stall_(stats().scalar("dispatch_stall_cycles",
-                                       "cycles ready but the pipe could not accept", "cycles")),
+                                       "cycles ready but the pipe could not accept", "cycles",
+                                       energy::no_event("stall cycles"))),
         checked_(stats().scalar("operands_checked", "operands compared with functional values",
-                                "registers")) {}
+                                "registers",
+                                energy::no_event("the simulator's value check, no hardware"))) {}
 
   void tick(Cycle now) override {
     if (!inst_) return;

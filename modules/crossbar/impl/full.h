@@ -11,8 +11,10 @@ public:
   FullCrossbar(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : ICrossbar(nm, c),
         latency_(p.get_uint("latency", 0, "extra cycles from bank to collector", 0, 100)),
-        transfers_(stats().scalar("transfers", "register transfers to collectors", "transfers")),
-        bytes_(stats().scalar("bytes", "bytes moved (enabled slices)", "bytes")) {}
+        transfers_(stats().scalar("transfers", "register transfers to collectors", "transfers",
+                                  energy::no_event("transfers; priced per byte by bytes"))),
+        bytes_(stats().scalar("bytes", "bytes moved (enabled slices)", "bytes",
+                              energy::priced("wire_pj_per_mm_per_128b (or _32b) x wire_mm"))) {}
 
   unsigned latency() const override { return latency_; }
 

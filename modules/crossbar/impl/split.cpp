@@ -10,8 +10,9 @@ class SplitCrossbar : public FullCrossbar {
 public:
   SplitCrossbar(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : FullCrossbar(nm, p, c),
-        per_slice_(stats().vector("slice_transfers", 8, "transfers on each slice crossbar",
-                                  "transfers")) {}
+        per_slice_(stats().vector(
+            "slice_transfers", 8, "transfers on each slice crossbar", "transfers",
+            energy::no_event("the same transfers per slice crossbar; priced per byte by bytes"))) {}
 
 protected:
   void on_data(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {

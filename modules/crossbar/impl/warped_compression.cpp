@@ -24,11 +24,12 @@ public:
             "decompress_latency", 1,
             "cycles of the decompression stage every compressed operand passes (Table 2)", 0, 64)),
         dec_stats_(sibling_stats_path("decompressor")),
-        decompressions_(dec_stats_.scalar("decompressions", "registers decompressed (activations)",
-                                          "registers")),
+        decompressions_(dec_stats_.scalar(
+            "decompressions", "registers decompressed (activations)", "registers",
+            energy::structure("W-C: a decompressor activation (structures.decompressor)"))),
         waits_(stats().scalar("decompressor_wait_cycles",
-                              "register-cycles an operand waited for a free decompressor",
-                              "cycles")) {
+                              "register-cycles an operand waited for a free decompressor", "cycles",
+                              energy::no_event("W-C: stalls"))) {
     need({{"writeback", "warped_compression"}, {"arbiter", "warped_compression_mrf"}},
          "rebuilds every operand read in fewer than 8 slices as a BDI register: registers must "
          "be stored in that form, by the Warped-Compression writeback or MRF arbiter");

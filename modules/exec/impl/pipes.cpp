@@ -22,22 +22,30 @@ public:
     // Defaults: a Fermi-like SM (GPGPU-Sim's GTX480 latencies); baselines override.
     const Def defs[kNumPipes] = {{1, 4, 1},  {0, 4, 1}, {0, 8, 2},
                                  {1, 20, 4}, {1, 0, 1}, {0, 16, 4}};
-    Stat& busy = stats().vector("busy_cycles", kNumPipes,
-                                "cycles the pipe's units were reserved "
-                                "(sum over units)",
-                                "unit-cycles", labels(kNumPipes, pipe_name));
+    Stat& busy =
+        stats().vector("busy_cycles", kNumPipes,
+                       "cycles the pipe's units were reserved "
+                       "(sum over units)",
+                       "unit-cycles", labels(kNumPipes, pipe_name),
+                       energy::no_event("occupancy (functional-unit leakage not modelled)"));
     Stat& n = stats().vector("instructions", kNumPipes, "instructions dispatched per pipe",
-                             "instructions", labels(kNumPipes, pipe_name));
-    Stat& nc = stats().vector("class_instructions", kNumOpClasses,
-                              "instructions dispatched to a pipe per latency class", "instructions",
-                              labels(kNumOpClasses, op_class_name));
+                             "instructions", labels(kNumPipes, pipe_name),
+                             energy::priced("fu_<pipe>_pj_per_lane_op x 32 lanes, per pipe label"));
+    Stat& nc = stats().vector(
+        "class_instructions", kNumOpClasses, "instructions dispatched to a pipe per latency class",
+        "instructions", labels(kNumOpClasses, op_class_name),
+        energy::no_event(
+            "the same instructions by latency class; priced per pipe by instructions"));
     affine_ = p.get_bool("affine_lanes", false,
                          "WIR's Affine GPU: integer mov/add/sub/mul/mad with affine sources and "
                          "result run on one lane");
     if (affine_)
-      affine_n_ = &stats().vector("affine_instructions", kNumPipes,
-                                  "instructions run on one lane (affine sources and result)",
-                                  "instructions", labels(kNumPipes, pipe_name));
+      affine_n_ = &stats().vector(
+          "affine_instructions", kNumPipes,
+          "instructions run on one lane (affine sources and result)", "instructions",
+          labels(kNumPipes, pipe_name),
+          energy::priced(
+              "WIR's Affine GPU: these of the instructions are priced as 1 lane, not 32"));
     busy_ = &busy;
     dispatched_ = &n;
     by_class_ = &nc;

@@ -46,19 +46,32 @@ public:
         posted_writes_(p.get_bool("posted_writes", true,
                                   "stores complete after hit_latency instead of waiting for "
                                   "the memory's write acknowledgement")),
-        reads_(stats().scalar("reads", "read requests", "requests")),
-        line_reads_(stats().scalar("line_reads", "lines the read requests cover", "lines")),
-        writes_(stats().scalar("writes", "write requests (write-through)", "requests")),
-        atomics_(stats().scalar("atomics", "atomic requests (forwarded)", "requests")),
-        hits_(stats().scalar("hits", "line reads that hit", "lines")),
-        misses_(stats().scalar("misses", "line reads that missed", "lines")),
-        mshr_merges_(
-            stats().scalar("mshr_merges", "line reads merged with an in-flight miss", "lines")),
+        reads_(stats().scalar("reads", "read requests", "requests",
+                              energy::priced("l1_access_pj_per_request"))),
+        line_reads_(
+            stats().scalar("line_reads", "lines the read requests cover", "lines",
+                           energy::no_event("lines the read requests cover; priced by reads"))),
+        writes_(stats().scalar("writes", "write requests (write-through)", "requests",
+                               energy::priced("l1_access_pj_per_request"))),
+        atomics_(stats().scalar("atomics", "atomic requests (forwarded)", "requests",
+                                energy::priced("l1_access_pj_per_request"))),
+        hits_(stats().scalar("hits", "line reads that hit", "lines",
+                             energy::no_event("outcomes of reads; priced by reads"))),
+        misses_(stats().scalar(
+            "misses", "line reads that missed", "lines",
+            energy::no_event("outcomes of reads; priced by reads and bytes_from_memory"))),
+        mshr_merges_(stats().scalar("mshr_merges", "line reads merged with an in-flight miss",
+                                    "lines",
+                                    energy::no_event("outcomes of reads; priced by reads"))),
         mshr_full_(stats().scalar("mshr_full_stalls", "requests refused (busy): no free MSHR",
-                                  "requests")),
-        write_hits_(stats().scalar("write_hits", "writes to a cached line", "lines")),
-        bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
-        bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")) {
+                                  "requests", energy::no_event("stalls"))),
+        write_hits_(stats().scalar("write_hits", "writes to a cached line", "lines",
+                                   energy::no_event("outcomes of writes; priced by writes"))),
+        bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes",
+                                       energy::priced("l1_fill_pj_per_byte"))),
+        bytes_to_mem_(stats().scalar(
+            "bytes_to_memory", "bytes written to memory", "bytes",
+            energy::no_event("write-through bytes; priced by memory.bytes_written"))) {
     buf_.resize(geo_.line_bytes);
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
       const double n = double(hits_ + misses_ + mshr_merges_);

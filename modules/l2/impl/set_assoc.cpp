@@ -54,31 +54,51 @@ public:
                                  "write_back: write-back, write-allocate (fetch on a partial "
                                  "write miss); write_through: write-through, no-write-allocate",
                                  {"write_back", "write_through"}) == "write_back"),
-        reads_(stats().scalar("reads", "read requests (L1 line fills)", "requests")),
-        line_reads_(stats().scalar("line_reads", "lines the read requests cover", "lines")),
-        hits_(stats().scalar("hits", "line reads that hit", "lines")),
-        misses_(stats().scalar("misses", "line reads that missed", "lines")),
-        mshr_merges_(
-            stats().scalar("mshr_merges", "line reads merged with an in-flight miss", "lines")),
-        writes_(stats().scalar("writes", "write requests (L1 write-throughs)", "requests")),
-        write_hits_(stats().scalar("write_hits", "lines of writes found cached", "lines")),
-        write_misses_(stats().scalar("write_misses", "lines of writes not cached", "lines")),
-        write_fetches_(stats().scalar(
-            "write_fetches", "lines fetched for a partial write miss (write_back)", "lines")),
-        atomics_(stats().scalar("atomics", "atomic requests", "requests")),
-        writebacks_(stats().scalar("writebacks", "dirty lines written back on eviction", "lines")),
-        write_throughs_(stats().scalar(
-            "write_throughs", "writes forwarded to the memory (write_through)", "requests")),
+        reads_(stats().scalar("reads", "read requests (L1 line fills)", "requests",
+                              energy::priced("l2_access_pj_per_request"))),
+        line_reads_(
+            stats().scalar("line_reads", "lines the read requests cover", "lines",
+                           energy::no_event("lines the read requests cover; priced by reads"))),
+        hits_(stats().scalar("hits", "line reads that hit", "lines",
+                             energy::no_event("outcomes of reads; priced by reads"))),
+        misses_(stats().scalar(
+            "misses", "line reads that missed", "lines",
+            energy::no_event("outcomes of reads; priced by reads and bytes_from_memory"))),
+        mshr_merges_(stats().scalar("mshr_merges", "line reads merged with an in-flight miss",
+                                    "lines",
+                                    energy::no_event("outcomes of reads; priced by reads"))),
+        writes_(stats().scalar("writes", "write requests (L1 write-throughs)", "requests",
+                               energy::priced("l2_access_pj_per_request"))),
+        write_hits_(stats().scalar("write_hits", "lines of writes found cached", "lines",
+                                   energy::no_event("outcomes of writes; priced by writes"))),
+        write_misses_(stats().scalar("write_misses", "lines of writes not cached", "lines",
+                                     energy::no_event("outcomes of writes; priced by writes"))),
+        write_fetches_(
+            stats().scalar("write_fetches", "lines fetched for a partial write miss (write_back)",
+                           "lines", energy::no_event("fills; priced by bytes_from_memory"))),
+        atomics_(stats().scalar("atomics", "atomic requests", "requests",
+                                energy::priced("l2_access_pj_per_request"))),
+        writebacks_(stats().scalar(
+            "writebacks", "dirty lines written back on eviction", "lines",
+            energy::priced("l2_access_pj_per_request (the dirty line read out of the L2)"))),
+        write_throughs_(stats().scalar("write_throughs",
+                                       "writes forwarded to the memory (write_through)", "requests",
+                                       energy::no_event("writes forwarded; priced as l2 writes"))),
         bank_conflict_cycles_(stats().scalar("bank_conflict_cycles",
-                                             "cycles lookups waited for their bank", "cycles")),
-        mshr_wait_cycles_(
-            stats().scalar("mshr_wait_cycles", "cycles requests waited for a free MSHR", "cycles")),
-        bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes")),
-        bytes_to_mem_(stats().scalar("bytes_to_memory", "bytes written to memory", "bytes")),
+                                             "cycles lookups waited for their bank", "cycles",
+                                             energy::no_event("waits"))),
+        mshr_wait_cycles_(stats().scalar("mshr_wait_cycles",
+                                         "cycles requests waited for a free MSHR", "cycles",
+                                         energy::no_event("waits"))),
+        bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes",
+                                       energy::priced("l2_fill_pj_per_byte"))),
+        bytes_to_mem_(stats().scalar(
+            "bytes_to_memory", "bytes written to memory", "bytes",
+            energy::no_event("write-backs and write-throughs; priced by memory.bytes_written"))),
         deferred_requests_(stats().scalar(
             "deferred_requests",
-            "AT: requests that waited for a fill to free an MSHR (every MSHR pending)",
-            "requests")),
+            "AT: requests that waited for a fill to free an MSHR (every MSHR pending)", "requests",
+            energy::no_event("AT: waits for an MSHR"))),
         tags_(geo_.sets, geo_.ways, name()), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
         buf_(geo_.line_bytes), victim_(geo_.line_bytes) {
     stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {

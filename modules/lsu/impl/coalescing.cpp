@@ -52,23 +52,43 @@ public:
         shared_latency_(p.get_uint("shared_latency", 20, "shared-memory access latency", 0)),
         const_latency_(p.get_uint("const_latency", 8, "constant-cache hit latency", 0)),
         param_latency_(p.get_uint("param_latency", 8, "kernel-parameter load latency", 0)),
-        instructions_(stats().vector("instructions", 6, "instructions by memory space",
-                                     "instructions",
-                                     {"none", "global", "shared", "local", "param", "const"})),
-        segments_(stats().scalar("segments", "coalesced L1 accesses (segments)", "accesses")),
-        conflict_cycles_(stats().scalar("shared_bank_conflict_cycles",
-                                        "extra port cycles from shared-memory bank conflicts",
-                                        "cycles")),
-        port_busy_(stats().scalar("busy_cycles", "cycles the L1/shared port was used", "cycles")),
-        dispatch_stalls_(stats().scalar(
-            "stall_cycles", "dispatches refused (queue full or initiation interval)", "attempts")),
-        l1_retries_(
-            stats().scalar("l1_busy_cycles", "L1 accesses refused (no MSHR), retried", "cycles")),
-        wb_retries_(
-            stats().scalar("wb_busy_cycles", "Complete refused by the writeback", "cycles")),
-        completed_(stats().scalar("completed", "instructions completed", "instructions")),
-        latency_total_(
-            stats().scalar("latency_total", "sum of dispatch-to-result-ready cycles", "cycles")) {
+        instructions_(stats().vector(
+            "instructions", 6, "instructions by memory space", "instructions",
+            {"none", "global", "shared", "local", "param", "const"},
+            energy::by_label(
+                {{"shared", EnergyRole::Priced, "shared_access_pj_per_warp_access"},
+                 {"global", EnergyRole::NotEvent,
+                  "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
+                 {"local", EnergyRole::NotEvent,
+                  "priced as L1 requests (l1.reads, writes, atomics) and memory bytes"},
+                 {"none", EnergyRole::NotEvent, "no memory access"},
+                 {"param", EnergyRole::Scope,
+                  "parameter memory access: a constant-cache read (Fermi keeps parameters in a "
+                  "constant bank)"},
+                 {"const", EnergyRole::Scope, "constant cache access"}}))),
+        segments_(stats().scalar("segments", "coalesced L1 accesses (segments)", "accesses",
+                                 energy::no_event("coalesced L1 accesses; priced as l1 requests"))),
+        conflict_cycles_(stats().scalar(
+            "shared_bank_conflict_cycles", "extra port cycles from shared-memory bank conflicts",
+            "cycles",
+            energy::scope(
+                "extra shared-memory port cycles of bank conflicts: the replayed bank accesses"))),
+        port_busy_(stats().scalar("busy_cycles", "cycles the L1/shared port was used", "cycles",
+                                  energy::no_event("occupancy"))),
+        dispatch_stalls_(stats().scalar("stall_cycles",
+                                        "dispatches refused (queue full or initiation interval)",
+                                        "attempts", energy::no_event("stalls"))),
+        l1_retries_(stats().scalar("l1_busy_cycles", "L1 accesses refused (no MSHR), retried",
+                                   "cycles", energy::no_event("stalls"))),
+        wb_retries_(stats().scalar("wb_busy_cycles", "Complete refused by the writeback", "cycles",
+                                   energy::no_event("stalls"))),
+        completed_(stats().scalar(
+            "completed", "instructions completed", "instructions",
+            energy::scope(
+                "memory pipeline: address generation and coalescing of a memory instruction (exec "
+                "never counts the mem pipe: memory instructions go to the LSU)"))),
+        latency_total_(stats().scalar("latency_total", "sum of dispatch-to-result-ready cycles",
+                                      "cycles", energy::no_event("a sum of latencies"))) {
     if (segment_bytes_ & (segment_bytes_ - 1)) p.fail("segment_bytes", "must be a power of two");
     request_ = {segment_bytes_, p.said("segment_bytes", segment_bytes_)};
     stats().formula("avg_latency", "average cycles from dispatch to result ready", "cycles",

@@ -54,33 +54,47 @@ public:
                p.get_bool("evict_first", false,
                           "evict first values not read before the next long-latency operation "
                           "(Sec. 5.3)")),
-        reads_(stats().scalar("reads", "operands read from the RFC (hits)", "operands")),
-        writes_(stats().scalar("writes", "values written into the RFC", "registers")),
-        misses_(stats().scalar("misses", "operands not in the RFC, read from the MRF", "operands")),
-        results_(stats().scalar("results", "result registers from the writeback", "registers")),
-        mrf_writes_(stats().scalar("mrf_writes", "writes the RFC sends to the MRF", "registers")),
+        reads_(stats().scalar("reads", "operands read from the RFC (hits)", "operands",
+                              energy::structure("operands read from the RFC"))),
+        writes_(stats().scalar("writes", "values written into the RFC", "registers",
+                               energy::structure("values written into the RFC"))),
+        misses_(stats().scalar(
+            "misses", "operands not in the RFC, read from the MRF", "operands",
+            energy::no_event("MRF reads; priced by bank slice_reads (tag checks not modelled)"))),
+        results_(stats().scalar(
+            "results", "result registers from the writeback", "registers",
+            energy::no_event("results offered; each is an rfc write or a bank write"))),
+        mrf_writes_(stats().scalar("mrf_writes", "writes the RFC sends to the MRF", "registers",
+                                   energy::no_event("priced by bank slice_writes"))),
         wb_live_(stats().scalar("writebacks",
                                 "live dirty values written back to the MRF "
                                 "(evictions and flushes)",
-                                "registers")),
+                                "registers",
+                                energy::structure("dirty values read out of the RFC for the MRF"))),
         wb_dead_(stats().scalar("dead_elided", "dirty values dropped because dead (liveness)",
-                                "registers")),
+                                "registers",
+                                energy::no_event("dead values dropped without an access"))),
         wb_flush_(stats().scalar("flush_writebacks", "write-backs caused by warp deactivation",
-                                 "registers")),
-        flushes_(stats().scalar("flushes", "warp deactivations that flushed a non-empty set",
-                                "flushes")),
-        bypass_(stats().vector("bypass", kBypassKinds, "results written to the MRF around the RFC",
-                               "registers", {"inactive_warp", "long_latency", "unread"})),
+                                 "registers", energy::no_event("part of writebacks"))),
+        flushes_(stats().scalar(
+            "flushes", "warp deactivations that flushed a non-empty set", "flushes",
+            energy::no_event("flush operations; their write-backs are in writebacks"))),
+        bypass_(stats().vector(
+            "bypass", kBypassKinds, "results written to the MRF around the RFC", "registers",
+            {"inactive_warp", "long_latency", "unread"},
+            energy::no_event("results written around the RFC; priced by bank slice_writes"))),
         wait_(stats().scalar("eviction_waits",
                              "read-cycles a miss waited for a write-back of "
                              "its register to reach the MRF",
-                             "cycles")),
+                             "cycles", energy::no_event("waits"))),
         port_stall_(stats().scalar("write_port_stall_cycles",
-                                   "cycles a result waited for the RFC write port", "cycles")),
-        exit_dropped_(stats().scalar("exit_dropped",
-                                     "dirty live entries dropped without write-back because "
-                                     "their warp's CTA finished (every register dead)",
-                                     "registers")),
+                                   "cycles a result waited for the RFC write port", "cycles",
+                                   energy::no_event("stalls"))),
+        exit_dropped_(stats().scalar(
+            "exit_dropped",
+            "dirty live entries dropped without write-back because "
+            "their warp's CTA finished (every register dead)",
+            "registers", energy::no_event("values of finished warps dropped without an access"))),
         active_(c.shape->warps, true) {
     stats().formula("hit_rate", "reads / (reads + misses)", "ratio", [this] {
       return reads_ + misses_ ? double(reads_) / double(reads_ + misses_) : 0.0;

@@ -27,12 +27,17 @@ public:
                                        "next_warp (try the next ready warp) or stall (no issue "
                                        "this cycle, Malekeh Fig. 6)",
                                        {"next_warp", "stall"}) == "stall"),
-        issued_(stats().scalar("issued", "warp instructions issued", "instructions")),
-        active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue", "cycles")),
+        issued_(stats().scalar(
+            "issued", "warp instructions issued", "instructions",
+            energy::scope("an issued warp instruction: its fetch (I-cache, instruction buffer), "
+                          "decode and issue (scheduler, scoreboard)"))),
+        active_cycles_(stats().scalar("active_cycles", "cycles with at least one issue", "cycles",
+                                      energy::no_event("cycles"))),
         stalls_(stats().vector(
             "stall_cycles", kStallKinds,
             "cycles without issue (slept ones included), by the reason that held the warps",
-            "cycles", {"scoreboard", "war", "collector_full", "no_instruction"})) {
+            "cycles", {"scoreboard", "war", "collector_full", "no_instruction"},
+            energy::no_event("stalls"))) {
     if (policy_->ccu_state())
       need({{"collector", "ccu"}},
            "(policy: malekeh) orders warps by the values Malekeh's caching collectors hold; "

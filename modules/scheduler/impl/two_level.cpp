@@ -27,11 +27,15 @@ public:
                                      {"pending", "always"}) == "always"),
         to_rfc_("to_rfc"),
         states_(stats().vector("cycles_by_state", kStates, "scheduler cycles by state", "cycles",
-                               {"issued", "stalled_pending_ready", "stalled_none_ready"})),
-        deactivations_(stats().vector("deactivations", kWhyKinds,
-                                      "warps moved from the active to the pending set", "warps",
-                                      {"long_latency", "idle"})),
-        activations_(stats().scalar("activations", "warps moved into the active set", "warps")) {
+                               {"issued", "stalled_pending_ready", "stalled_none_ready"},
+                               energy::no_event("cycles"))),
+        deactivations_(stats().vector(
+            "deactivations", kWhyKinds, "warps moved from the active to the pending set", "warps",
+            {"long_latency", "idle"},
+            energy::scope("two-level scheduler: a warp moved to the pending set"))),
+        activations_(
+            stats().scalar("activations", "warps moved into the active set", "warps",
+                           energy::scope("two-level scheduler: a warp moved to the active set"))) {
     active_.assign(warps_.size(), false);
     resumed_.assign(warps_.size(), false);
     all_selectable_ = false; // only the active set issues

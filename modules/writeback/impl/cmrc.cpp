@@ -16,11 +16,14 @@ public:
   RegForm stored_form() const override { return RegForm::Cmrc; }
   CmrcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : PriorityWriteback(nm, p, c), masks_(c.row_tags),
-        width_writes_(stats().vector("width_writes", 4, "registers written, by stored width",
-                                     "registers", {"1B", "2B", "3B", "4B"})),
-        divergent_(stats().scalar("divergent_full_writes",
-                                  "divergent results written full width though narrower",
-                                  "registers")) {
+        width_writes_(stats().vector(
+            "width_writes", 4, "registers written, by stored width", "registers",
+            {"1B", "2B", "3B", "4B"},
+            energy::no_event(
+                "CMRC: register writes by stored width; priced by bank slice_writes"))),
+        divergent_(stats().scalar(
+            "divergent_full_writes", "divergent results written full width though narrower",
+            "registers", energy::no_event("CMRC: register writes; priced by bank slice_writes"))) {
     if (masks_ && c.shape->slices != cmrc::kSlices)
       p.fail("impl", "cmrc needs banks of 4 x 32 B slices (bank.slices: 4), not " +
                          std::to_string(c.shape->slices));

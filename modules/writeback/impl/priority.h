@@ -21,14 +21,21 @@ public:
                            "ready to retirement; a full buffer refuses more and stalls "
                            "dispatch (0: unlimited)",
                            0, 1u << 16)),
-        retired_(stats().scalar("retired", "warp instructions retired", "instructions")),
-        writes_(stats().scalar("register_writes", "destination registers written", "registers")),
+        retired_(
+            stats().scalar("retired", "warp instructions retired", "instructions",
+                           energy::no_event("retired instructions; priced by exec.instructions"))),
+        writes_(stats().scalar(
+            "register_writes", "destination registers written", "registers",
+            energy::scope(
+                "writeback of a result: scoreboard release and writeback arbitration (the bank "
+                "write is priced by slice_writes; result wires to the banks not modelled)"))),
         port_stall_(stats().scalar("port_stall_cycles",
-                                   "cycles a ready result waited for a write port", "cycles")),
+                                   "cycles a ready result waited for a write port", "cycles",
+                                   energy::no_event("stalls"))),
         order_stall_(stats().scalar("order_stall_cycles",
                                     "forwarding: cycles a result waited for an older write of "
                                     "its register to leave first",
-                                    "cycles")) {
+                                    "cycles", energy::no_event("stalls"))) {
     std::vector<std::string> names;
     for (unsigned i = 0; i < kNumPipes; ++i) names.push_back(pipe_name(static_cast<Pipe>(i)));
     for (const std::string& s :

@@ -33,32 +33,42 @@ public:
                                  "also find, for every non-divergent write, the Table 1 "
                                  "encoding with the smallest stored form (Fig. 5; costs host "
                                  "time)")),
-        forms_(stats().vector("stored_forms", 4, "registers written, by stored form", "registers",
-                              {"b4d0", "b4d1", "b4d2", "uncompressed"})),
-        divergent_(stats().scalar("divergent_writes",
-                                  "registers written uncompressed because the instruction "
-                                  "diverged",
-                                  "registers")),
+        forms_(stats().vector(
+            "stored_forms", 4, "registers written, by stored form", "registers",
+            {"b4d0", "b4d1", "b4d2", "uncompressed"},
+            energy::no_event("W-C: register writes by stored form; priced by bank slice_writes"))),
+        divergent_(stats().scalar(
+            "divergent_writes",
+            "registers written uncompressed because the instruction "
+            "diverged",
+            "registers",
+            energy::no_event("W-C: uncompressed register writes; priced by bank slice_writes"))),
         mov_writes_(stats().scalar(
-            "mov_writes", "registers written uncompressed by dummy MOVs (Sec. 5.2)", "registers")),
+            "mov_writes", "registers written uncompressed by dummy MOVs (Sec. 5.2)", "registers",
+            energy::no_event("W-C: dummy MOV register writes; priced by bank slice_writes"))),
         ratio_writes_(stats().vector("ratio_writes", 2,
                                      "register writes outside / inside divergence", "registers",
-                                     {"non_divergent", "divergent"})),
+                                     {"non_divergent", "divergent"},
+                                     energy::no_event("W-C: compression-ratio bookkeeping"))),
         ratio_slices_(stats().vector(
             "ratio_slices", 2,
             "16 B slices those writes need in BDI's best allowed form (divergent writes: if "
             "they were compressed, as in the paper's Fig. 8)",
-            "slices", {"non_divergent", "divergent"})),
+            "slices", {"non_divergent", "divergent"},
+            energy::no_event("W-C: compression-ratio bookkeeping"))),
         wins_(stats().vector(
             "design_space_wins", 9,
             "non-divergent writes by the Table 1 encoding with the smallest "
             "stored form (design_space: true; Fig. 5)",
-            "registers", {"b4d0", "b4d1", "b4d2", "b8d0", "b8d1", "b8d2", "b8d4", "b2d1", "none"})),
+            "registers", {"b4d0", "b4d1", "b4d2", "b8d0", "b8d1", "b8d2", "b8d4", "b2d1", "none"},
+            energy::no_event("W-C: design-space study (Fig. 5)"))),
         comp_stats_(sibling_stats_path("compressor")),
-        compressions_(
-            comp_stats_.scalar("compressions", "registers compressed (activations)", "registers")),
+        compressions_(comp_stats_.scalar(
+            "compressions", "registers compressed (activations)", "registers",
+            energy::structure("W-C: a compressor activation (structures.compressor)"))),
         waits_(stats().scalar("compressor_wait_cycles",
-                              "register-cycles a result waited for a free compressor", "cycles")) {
+                              "register-cycles a result waited for a free compressor", "cycles",
+                              energy::no_event("stalls"))) {
     need({{"crossbar", "warped_compression"}},
          "stores registers in Warped-Compression's BDI form, which only the decompressors between "
          "the banks and the collectors rebuild to 128 B (without them the collectors get "

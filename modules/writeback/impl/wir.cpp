@@ -32,51 +32,64 @@ public:
   WirWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : PriorityWriteback(nm, p, c), state_(c.wir ? c.wir->at(c.subcore) : nullptr),
         verify_reads_(
-            stats().scalar("verify_reads", "VSB hits verified by a bank read", "registers")),
-        shared_(stats().scalar("shared_writes",
-                               "results that share a register holding their value (no write)",
-                               "registers")),
+            stats().scalar("verify_reads", "VSB hits verified by a bank read", "registers",
+                           energy::no_event("WIR: priced as bank reads (bank slice_reads)"))),
+        shared_(stats().scalar(
+            "shared_writes", "results that share a register holding their value (no write)",
+            "registers", energy::no_event("WIR: writes avoided (no bank access)"))),
         false_(stats().scalar("vsb_false_matches", "VSB hits whose register held another value",
-                              "registers")),
-        vsb_misses_(
-            stats().scalar("vsb_misses", "results whose hash the VSB did not know", "registers")),
-        dedicated_(stats().scalar("dedicated_writes",
-                                  "divergent results written to a dedicated (pinned) register",
-                                  "registers")),
-        movs_(stats().scalar("dummy_movs",
-                             "dummy MOVs: first divergent redefinitions copying inactive lanes",
-                             "instructions")),
-        reused_results_(stats().scalar(
-            "reused_results", "destinations remapped to a reused result register", "registers")),
+                              "registers", energy::no_event("WIR: outcomes of verify-reads"))),
+        vsb_misses_(stats().scalar("vsb_misses", "results whose hash the VSB did not know",
+                                   "registers", energy::no_event("WIR: outcomes of VSB lookups"))),
+        dedicated_(stats().scalar(
+            "dedicated_writes", "divergent results written to a dedicated (pinned) register",
+            "registers", energy::no_event("WIR: bank writes (slice_writes)"))),
+        movs_(stats().scalar(
+            "dummy_movs", "dummy MOVs: first divergent redefinitions copying inactive lanes",
+            "instructions",
+            energy::no_event("WIR: the inactive lanes' copy into a new dedicated register: a bank "
+                             "read and the result's write (slice_reads, slice_writes)"))),
+        reused_results_(
+            stats().scalar("reused_results", "destinations remapped to a reused result register",
+                           "registers", energy::no_event("WIR: remaps, no bank access"))),
         bypassed_(stats().scalar("bypassed", "reused instructions retired without execution",
-                                 "instructions")),
+                                 "instructions",
+                                 energy::no_event("WIR: reused instructions, no backend event"))),
         in_place_(stats().scalar("in_place_writes",
                                  "results written over their register's old value (no free "
                                  "register, nothing to evict)",
-                                 "registers")),
-        vc_hits_(stats().scalar("verify_cache_hits",
-                                "VSB hits verified in the verify cache (no bank read)",
-                                "registers")),
-        unverified_shares_(stats().scalar("unverified_shares",
-                                          "VSB hits shared without a verify-read (verify: false)",
-                                          "registers")),
-        block_drops_(stats().scalar("reuse_block_drops",
-                                    "reuse-buffer entries of shared loads dropped when their "
-                                    "thread block ended",
-                                    "entries")),
-        launch_drops_(stats().scalar("reuse_launch_drops",
-                                     "reuse-buffer entries dropped at the end of a launch",
-                                     "entries")),
+                                 "registers", energy::no_event("WIR: bank writes (slice_writes)"))),
+        vc_hits_(stats().scalar(
+            "verify_cache_hits", "VSB hits verified in the verify cache (no bank read)",
+            "registers", energy::no_event("WIR: priced by the verify_cache structure's reads"))),
+        unverified_shares_(stats().scalar(
+            "unverified_shares", "VSB hits shared without a verify-read (verify: false)",
+            "registers", energy::no_event("WIR: a fault-injection count"))),
+        block_drops_(stats().scalar(
+            "reuse_block_drops",
+            "reuse-buffer entries of shared loads dropped when their "
+            "thread block ended",
+            "entries",
+            energy::no_event(
+                "WIR: valid bits cleared (reference counts priced by refcount decrements)"))),
+        launch_drops_(stats().scalar(
+            "reuse_launch_drops", "reuse-buffer entries dropped at the end of a launch", "entries",
+            energy::no_event(
+                "WIR: valid bits cleared (reference counts priced by refcount decrements)"))),
         low_(stats().scalar("low_register_cycles",
                             "cycles a result waited for a free physical register (low-register "
                             "mode evictions)",
-                            "cycles")) {
+                            "cycles", energy::no_event("WIR: stall cycles"))) {
     if (!state_) p.fail("impl", "the WIR writeback needs the WIR tables of allocator.impl: wir");
     if (const unsigned n = state_->options.verify_cache) {
       vcache_ = std::make_unique<CacheTags>(1, n, std::string(name()) + ".verify_cache");
       vc_group_ = std::make_unique<StatGroup>(sibling_stats_path("verify_cache"));
-      vc_reads_ = &vc_group_->scalar("reads", "verify-cache lookups", "reads");
-      vc_writes_ = &vc_group_->scalar("writes", "verify-cache fills", "writes");
+      vc_reads_ = &vc_group_->scalar(
+          "reads", "verify-cache lookups", "reads",
+          energy::structure("WIR: a verify-cache read (structures.verify_cache)"));
+      vc_writes_ = &vc_group_->scalar(
+          "writes", "verify-cache fills", "writes",
+          energy::structure("WIR: a verify-cache write (structures.verify_cache)"));
     }
     stats().formula("vsb_hit_rate", "VSB lookups that found the value's register", "ratio", [this] {
       const double n = double(shared_ + false_ + vsb_misses_);
