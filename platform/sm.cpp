@@ -612,6 +612,12 @@ TimingSpec Sm::timing_spec() const {
     t.rfc_tag_latency = r.tag_latency;
     t.rfc_hit_latency = r.hit_latency;
   }
+  if (const ICollector::OperandCache oc = c.collectors[0]->operand_cache(); oc.read_ports) {
+    t.rfc = true; // a register-file cache inside the read stage (fixed_window)
+    t.rfc_read_ports = oc.read_ports;
+    t.rfc_hit_latency = oc.hit_latency;
+  }
+  t.software_dependences = c.schedulers[0]->software_dependences();
   t.ccu_hit_latency = c.collectors[0]->cache_hit_latency();
   t.renaming = c.writeback->renames();
   t.rename_stages = c.allocator->front_stages();

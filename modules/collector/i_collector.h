@@ -33,6 +33,12 @@ public:
   virtual unsigned read_stages() const { return 0; }
   // A caching collector (Malekeh's CCU): cycles from allocation to a hit's operand; 0: none.
   virtual unsigned cache_hit_latency() const { return 0; }
+  // A register-file cache the read stage looks up itself (fixed_window): its reads per cycle
+  // (0: none) and the cycles from a hit's read to its operand, for the timing checker.
+  struct OperandCache {
+    unsigned read_ports = 0, hit_latency = 0;
+  };
+  virtual OperandCache operand_cache() const { return {}; }
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
 
