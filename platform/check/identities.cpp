@@ -108,6 +108,13 @@ const std::vector<UnwatchedStat>& unwatched_statistics() {
       {"allocator", "reused_sources",
        "WIR: operands never read; tests/e2e/ptx_suite_test.cpp holds operands checked + "
        "reused_sources to the front-end's operands"},
+      // Modern core (collector fixed_window, scheduler control_bits; docs/modern-core.md).
+      {"collector", "rfc_misses", "modern core: operand-slot look-ups that missed (a hit rate)"},
+      {"collector", "rfc_fills", "modern core: values the reuse bits cached (tag events)"},
+      {"collector", "static_instructions", "modern core: distinct pcs, a static count"},
+      {"collector", "static_reuse_instructions", "modern core: a static count (Table 6)"},
+      {"scheduler", "stall_count_waits", "modern core: looks at a held warp (stalls)"},
+      {"scheduler", "dependence_counter_waits", "modern core: looks at a held warp (stalls)"},
       {"memory_port", "transactions", "protocol: the memory counts what it serves"},
       {"memory_port", "requests", "protocol: the memory counts what it serves"},
       {"memory_port", "dmi_accesses", "protocol"},
@@ -284,6 +291,23 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
     equal("Malekeh: warp changes (each flushes once) = warp changes seen",
           {{"collector.ccu_warp_changes", sum("collector", "ccu_warp_changes")},
            {"allocation events to another warp", double(e.ccu_warp_changes)}});
+  }
+  // Modern core (fixed_window, allocate_stage): every instruction allocated is dispatched,
+  // every refusal counted on both sides, bank reads and cache hits as the checker saw them.
+  if (has_stat(st, "collector", "port_conflicts")) {
+    equal("modern core: instructions allocated = dispatched",
+          {{"collector.allocated", sum("collector", "allocated")},
+           {"collector.dispatched", sum("collector", "dispatched")},
+           {"allocator.allocations", sum("allocator", "allocations")}});
+    equal("modern core: port conflicts = refused issues",
+          {{"collector.port_conflicts", sum("collector", "port_conflicts")},
+           {"allocator.full", sum("allocator", "full")}});
+    equal("modern core: bank reads = bank read events",
+          {{"collector.bank_reads", sum("collector", "bank_reads")},
+           {"bank read events", double(e.bank_reads)}});
+    equal("modern core: register-file cache hits = RFC read events",
+          {{"collector.rfc_hits", sum("collector", "rfc_hits")},
+           {"RFC read events", double(e.rfc_reads)}});
   }
   if (has_stat(st, "collector", "operands_forwarded"))
     equal("operands forwarded = forwarded arrivals",

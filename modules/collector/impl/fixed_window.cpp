@@ -58,6 +58,8 @@ public:
                                "registers")),
         fills_(
             stats().scalar("rfc_fills", "values the reuse bits put into the cache", "registers")),
+        oc_writes_(stats().scalar(
+            "oc_writes", "operands into the read stage (bank reads and cache hits)", "operands")),
         forwarded_(stats().scalar("operands_forwarded",
                                   "sources replaced by a result still in flight (bypass)",
                                   "registers")),
@@ -314,6 +316,7 @@ protected:
     if (ctx_.probe)
       ctx_.probe->arrived(*f.inst, o.reg, ctx_.index, from, mask ? mask : all_slices(), o.at);
     ++f.arrived;
+    ++oc_writes_;
     wake(o.at);
   }
 
@@ -354,8 +357,8 @@ protected:
   OperandSlotRfc rfc_;
   std::deque<Flight> flights_;
   Packet pkt_, q_;
-  uint64_t &issued_, &refused_, &bank_reads_, &hits_, &misses_, &fills_, &forwarded_, &dispatched_,
-      &dispatch_stall_, &checked_, &static_, &static_reuse_;
+  uint64_t &issued_, &refused_, &bank_reads_, &hits_, &misses_, &fills_, &oc_writes_, &forwarded_,
+      &dispatched_, &dispatch_stall_, &checked_, &static_, &static_reuse_;
   std::unordered_set<uint32_t> seen_; // pcs allocated so far
 };
 
