@@ -284,7 +284,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   // collector per stage and issue slot, or issue would stall on the stage itself.
   if (const unsigned n = shape_.forward_stages,
       need = n * shape_.schedulers * subcores_[0].schedulers[0]->issue_width();
-      n && total < need)
+      n && total * subcores_[0].collectors[0]->capacity() < need)
     col.p.fail("count", std::to_string(total * sub) + " collectors cannot hold a " +
                             std::to_string(n) + "-stage register read: it needs stages x " +
                             "schedulers x issue_width = " + std::to_string(need * sub));

@@ -29,6 +29,8 @@ public:
   }
   // The pipes this collector serves (bit i: Pipe i), set by the builder.
   unsigned pipe_mask = ~0u;
+  // Instructions one collector holds at once (fixed_window: every one of its sub-core's).
+  virtual unsigned capacity() const { return 1; }
   // Register-read stages with forwarding (fixed_stage); 0: an operand collector.
   virtual unsigned read_stages() const { return 0; }
   // A caching collector (Malekeh's CCU): cycles from allocation to a hit's operand; 0: none.

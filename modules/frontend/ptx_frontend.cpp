@@ -352,17 +352,18 @@ void PtxFrontend::set_control_bits() {
     const compiler::FunctionPlan& fp = *plan_.plan(f);
     std::vector<compiler::CtrlInst> code;
     std::vector<unsigned> pcs;
-    bool after_branch = true;
+    bool after_call = false, leader_pending = true;
     for (unsigned i = 0; i < f.instrs.size(); ++i) {
       const unsigned pc = layout_base_[fi] + i;
       const ptx::Instr& in = f.instrs[i];
-      const bool leader =
-          after_branch || (i > 0 && fp.liveness.cfg.block_of[i] != fp.liveness.cfg.block_of[i - 1]);
-      after_branch = in.op == ptx::Op::Call;
-      if (hidden_[pc]) {
-        if (leader) after_branch = true; // the next issued instruction starts the block
+      const bool leader = leader_pending ||
+                          (i > 0 && fp.liveness.cfg.block_of[i] != fp.liveness.cfg.block_of[i - 1]);
+      if (hidden_[pc]) { // the next issued instruction starts the block
+        leader_pending = leader;
         continue;
       }
+      const bool follows_call = after_call;
+      after_call = leader_pending = in.op == ptx::Op::Call;
       const InstInfo& info = info_[pc];
       compiler::CtrlInst c;
       c.src.assign(info.src_reg.begin(), info.src_reg.begin() + info.n_src);
@@ -373,6 +374,7 @@ void PtxFrontend::set_control_bits() {
                    (info.pipe != Pipe::SP && info.pipe != Pipe::INT);
       c.latency = options_.fixed_latency;
       c.leader = leader;
+      c.after_call = follows_call;
       code.push_back(std::move(c));
       pcs.push_back(pc);
     }

@@ -107,8 +107,31 @@ TEST(ControlBits, CountersAreSharedWhenMoreThanSixAreLive) {
   EXPECT_TRUE(b[8].wait_mask >> b[0].wr_sb & 1);
 }
 
-TEST(ControlBits, ALeaderWaitsForEveryCounter) {
-  auto code = std::vector<CtrlInst>{load({1}, {2}), op({5}, {6})};
+// A block's first instruction waits for the counters of the registers the block uses, from
+// their producers anywhere in the function (a loop's back edge brings a later one).
+TEST(ControlBits, ABlockWaitsForTheCountersOfTheRegistersItUses) {
+  auto code = std::vector<CtrlInst>{load({1}, {2}), load({3}, {4}), op({5}, {6}), op({7}, {3})};
+  code[2].leader = true;
+  auto b = control_bits(code);
+  EXPECT_EQ(b[2].wait_mask, 1 << b[1].wr_sb); // R3, used later in the block; not R1's
+  EXPECT_EQ(b[3].wait_mask, 0);
+  code = {op({9}, {9}), op({5}, {1}), load({1}, {2})}; // the load is a later producer (a loop)
   code[1].leader = true;
+  b = control_bits(code);
+  EXPECT_TRUE(b[1].wait_mask >> b[2].wr_sb & 1);
+  code = {op({9}, {9}), op({2}, {8}), load({1}, {2})}; // WAR on R2 before its reader
+  code[1].leader = true;
+  b = control_bits(code);
+  EXPECT_TRUE(b[1].wait_mask >> b[2].rd_sb & 1);
+  code = {op({9}, {9}), op({5}, {6}), load({1}, {2})};
+  code[1].leader = true;
+  code[2].src = {8}; // nothing of the block's is a late reader's or producer's register
+  EXPECT_EQ(control_bits(code)[1].wait_mask & ~(1 << control_bits(code)[2].wr_sb), 0);
+}
+
+TEST(ControlBits, EntryAndAfterACallWaitForEveryCounter) {
+  auto code = std::vector<CtrlInst>{load({1}, {2}), op({5}, {6})};
+  code[1].leader = code[1].after_call = true;
   EXPECT_EQ(control_bits(code)[1].wait_mask, 0x3f);
+  EXPECT_EQ(control_bits(code)[0].wait_mask, 0x3f);
 }

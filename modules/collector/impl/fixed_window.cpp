@@ -84,6 +84,7 @@ public:
   }
 
   unsigned read_stages() const override { return front_ + window_; }
+  unsigned capacity() const override { return ~0u >> 8; } // the whole read pipeline
   // What the timing checker holds the cache to: a hit per slot and cycle at most.
   OperandCache operand_cache() const override {
     return use_rfc_ ? OperandCache{OperandSlotRfc::kSlots, unsigned(kHitLatency)} : OperandCache{};
@@ -279,6 +280,13 @@ protected:
     for (Flight& f : flights_) {
       if (f.inst != t.inst) continue;
       Op& o = f.ops[t.operand];
+      if (now() != o.read_at) // the reservation promised this cycle's port
+        throw std::runtime_error(
+            std::string(name()) + ": the read of r" + std::to_string(o.reg) +
+            " reserved for cycle " + std::to_string(o.read_at) + " was granted at " +
+            std::to_string(now()) +
+            ": the banks grant fewer reads per cycle than collector.read_ports (bank.ports has one "
+            "read port per bank)");
       std::memcpy(o.value.data(), gp.get_data_ptr(), kRegBytes);
       o.version = t.version;
       arrive(f, o, now() + clock_->cycles(d), t.slice_mask);

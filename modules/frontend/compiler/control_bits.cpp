@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace gpurf::compiler {
 
@@ -45,17 +46,46 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
     for (unsigned k = 0; k < std::min<size_t>(kSlots, code[i].src.size()); ++k)
       if (reuse(code, i, k, p.banks)) out[i].reuse_mask |= uint8_t(1u << k);
 
+  // Dependence counters, taken round-robin by the variable-latency instructions in layout
+  // order; per register, every counter any producer of it (wmask) or any reader of it that
+  // reads late (rmask) uses somewhere in the function: what a block's first use of the
+  // register must wait for, whichever path led there.
+  const uint8_t all_counters = uint8_t((1u << p.counters) - 1);
+  std::map<unsigned, uint8_t> wmask, rmask;
+  unsigned next_sb = 0;
+  for (size_t j = 0; j < n; ++j) {
+    const CtrlInst& c = code[j];
+    if (!c.variable) continue;
+    if (!c.dst.empty() || !c.pdst.empty()) {
+      out[j].wr_sb = uint8_t(next_sb);
+      next_sb = (next_sb + 1) % p.counters;
+      each_write(c, [&](unsigned r) { wmask[r] |= uint8_t(1u << out[j].wr_sb); });
+    }
+    if (!c.src.empty() || !c.psrc.empty()) {
+      out[j].rd_sb = uint8_t(next_sb);
+      next_sb = (next_sb + 1) % p.counters;
+      each_read(c, [&](unsigned r) { rmask[r] |= uint8_t(1u << out[j].rd_sb); });
+    }
+  }
+
   // Stall counts: t = the earliest issue cycle of each instruction relative to its block's
   // first; `ready` the cycle each fixed-latency result of the block can be consumed.
-  const uint8_t all_counters = uint8_t((1u << p.counters) - 1);
   std::map<unsigned, long> ready;
-  std::map<unsigned, uint8_t> sb_write, sb_read; // register -> counters guarding it
-  unsigned next_sb = 0;
+  std::map<unsigned, uint8_t> sb_write, sb_read; // register -> counters guarding it (block)
+  // Registers whose producers (known_w) or late readers (known_r) from before the block the
+  // block has waited for already; all_known: everything before the block is done.
+  std::set<unsigned> known_w, known_r;
+  bool all_known = false;
   long t = 0;
   for (size_t j = 0; j < n; ++j) {
     const CtrlInst& c = code[j];
     if (c.leader && j > 0) {
       ready.clear();
+      sb_write.clear();
+      sb_read.clear();
+      known_w.clear();
+      known_r.clear();
+      all_known = false;
       t = 0;
     } else if (j > 0) {
       long need = t;
@@ -70,19 +100,54 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
         t = need;
       }
     }
-    // Dependence counters: RAW/WAW on a variable-latency result, WAR on its sources.
-    uint8_t wait = c.leader ? all_counters : 0;
+    // RAW/WAW on a variable-latency result, WAR on its sources: the block's own producers
+    // precisely, those before the block by the function-wide masks. The kernel's (or the
+    // function's) first instruction and the one after a call wait for every counter.
+    uint8_t wait = 0;
+    if (j == 0 || c.after_call) {
+      wait = all_counters;
+    } else if (c.leader) { // the counters of every register the block uses, at its start
+      for (size_t k = j; k < n && (k == j || !code[k].leader); ++k) {
+        auto add = [&](const std::map<unsigned, uint8_t>& m, unsigned r) {
+          auto it = m.find(r);
+          if (it != m.end()) wait |= it->second;
+        };
+        each_read(code[k], [&](unsigned r) { add(wmask, r); });
+        each_write(code[k], [&](unsigned r) {
+          add(wmask, r);
+          add(rmask, r);
+        });
+      }
+      all_known = true;
+    }
     auto raw = [&](unsigned r) {
+      if (!all_known && !known_w.count(r)) {
+        auto w = wmask.find(r);
+        if (w != wmask.end()) wait |= w->second;
+      }
       auto it = sb_write.find(r);
       if (it != sb_write.end()) wait |= it->second;
     };
-    each_read(c, raw);
-    each_write(c, raw);
-    each_write(c, [&](unsigned r) {
+    auto war = [&](unsigned r) {
+      if (!all_known && !known_r.count(r)) {
+        auto w = rmask.find(r);
+        if (w != rmask.end()) wait |= w->second;
+      }
       auto it = sb_read.find(r);
       if (it != sb_read.end()) wait |= it->second;
-    });
+    };
+    each_read(c, raw);
+    each_write(c, raw);
+    each_write(c, war);
     out[j].wait_mask = wait;
+    if (wait == all_counters) all_known = true;
+    if (!all_known) {
+      each_read(c, [&](unsigned r) { known_w.insert(r); });
+      each_write(c, [&](unsigned r) {
+        known_w.insert(r);
+        known_r.insert(r);
+      });
+    }
     if (wait) { // every register those counters guarded is safe once they are zero
       for (auto* m : {&sb_write, &sb_read})
         for (auto it = m->begin(); it != m->end();)
@@ -96,16 +161,10 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
       }
     }
     if (c.variable) {
-      if (!c.dst.empty() || !c.pdst.empty()) {
-        out[j].wr_sb = uint8_t(next_sb);
-        next_sb = (next_sb + 1) % p.counters;
+      if (out[j].wr_sb != CtrlBits::kNoSb)
         each_write(c, [&](unsigned r) { sb_write[r] = uint8_t(1u << out[j].wr_sb); });
-      }
-      if (!c.src.empty() || !c.psrc.empty()) {
-        out[j].rd_sb = uint8_t(next_sb);
-        next_sb = (next_sb + 1) % p.counters;
+      if (out[j].rd_sb != CtrlBits::kNoSb)
         each_read(c, [&](unsigned r) { sb_read[r] |= uint8_t(1u << out[j].rd_sb); });
-      }
     } else {
       each_write(c, [&](unsigned r) { ready[r] = t + long(c.latency); });
     }

@@ -15,8 +15,11 @@
 //  * dependence counters (SB0-5) for variable-latency producers: `wr_sb` (decremented at the
 //    write-back) guards RAW/WAW, `rd_sb` (decremented when the sources are read) guards WAR on
 //    the producer's sources; consumers wait on them in their wait mask. Counters are reused
-//    round-robin; sharing one costs waiting, never correctness. The first instruction of a
-//    block waits for every counter in use (no analysis across branches). An instruction
+//    round-robin; sharing one costs waiting, never correctness. A block's first instruction
+//    waits for every counter any producer (or late reader, for a write) of a register the
+//    block uses has anywhere in the function, whichever path led there (waiting later would
+//    wait for the block's own loads on a shared counter too); the function's first
+//    instruction and the one after a call wait for every counter. An instruction
 //    followed by one that waits on its counter has a stall count of at least 2 (the counter is
 //    incremented the cycle after issue, Sec. 4).
 //  * yield: never set (the paper gives no rule for it).
@@ -33,6 +36,7 @@ struct CtrlInst {
   bool variable = false;            // variable latency: dependence counters, no stall count
   unsigned latency = 1;             // fixed latency: issue-to-dependent-issue cycles
   bool leader = false;              // first instruction of a basic block
+  bool after_call = false;          // the instruction after a call (the callee's counters)
 };
 
 struct CtrlParams {
