@@ -475,7 +475,7 @@ private:
   std::string mem_overhead_text(const Chain& c, unsigned mem) const {
     const unsigned lsu = p_.spec.pipes[unsigned(Pipe::MEM)].latency;
     std::string s = "lsu.latency " + std::to_string(lsu) + " + " + overhead_text(c);
-    if (const unsigned n = p_.spec.forward_stages)
+    if (const unsigned n = p_.spec.forward_stages; n && !counters(c))
       s = num(mem_overhead(c, mem)) + " (" + s + " - " + std::to_string(std::min(mem, n)) +
           " forwarded)";
     return s;
