@@ -289,7 +289,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   // collector per stage and issue slot, or issue would stall on the stage itself.
   if (const unsigned n = shape_.forward_stages,
       need = n * shape_.schedulers * subcores_[0].schedulers[0]->issue_width();
-      n && total < need)
+      n && total * subcores_[0].collectors[0]->capacity() < need)
     col.p.fail("count", std::to_string(total * sub) + " collectors cannot hold a " +
                             std::to_string(n) + "-stage register read: it needs stages x " +
                             "schedulers x issue_width = " + std::to_string(need * sub));
@@ -621,6 +621,12 @@ TimingSpec Sm::timing_spec() const {
     t.rfc_tag_latency = r.tag_latency;
     t.rfc_hit_latency = r.hit_latency;
   }
+  if (const ICollector::OperandCache oc = c.collectors[0]->operand_cache(); oc.read_ports) {
+    t.rfc = true; // a register-file cache inside the read stage (fixed_window)
+    t.rfc_read_ports = oc.read_ports;
+    t.rfc_hit_latency = oc.hit_latency;
+  }
+  t.software_dependences = c.schedulers[0]->software_dependences();
   t.ccu_hit_latency = c.collectors[0]->cache_hit_latency();
   t.renaming = c.writeback->renames();
   t.rename_stages = c.allocator->front_stages();

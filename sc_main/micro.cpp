@@ -361,6 +361,13 @@ private:
   }
   // Cycles from issue to dispatch of a lone instruction: its reads, or at least the stages
   // of a fixed-stage register read.
+  // Modern core (docs/modern-core.md): with compiler-set dependences a variable-latency
+  // result (memory, SFU, DP, tensor) is guarded by a dependence counter that the write-back
+  // decrements: no bypass, its dependent issues when it is written (Huerta et al. Sec. 5.3).
+  bool counters(const Chain& c) const {
+    const Pipe p = pipe_of(c);
+    return p_.spec.software_dependences && p != Pipe::SP && p != Pipe::INT;
+  }
   unsigned dispatch_cycles(const Chain& c) const {
     return std::max(p_.spec.forward_stages,
                     read_cycles(c) + p_.spec.bank_latency + p_.spec.xbar_latency);
@@ -433,7 +440,8 @@ private:
   // decompression, the extra stages and the writes after the first.
   double overhead(const Chain& c, const Forms& f = {}) const {
     if (const unsigned n = p_.spec.forward_stages)
-      return dispatch_cycles(c) - (pipe_of(c) == Pipe::MEM ? 0 : n);
+      return counters(c) ? dispatch_cycles(c) + write_cycles(c) - 1.0
+                         : dispatch_cycles(c) - (pipe_of(c) == Pipe::MEM ? 0 : n);
     return read_path(c, f) + extra_stages() + compress_waits(c) + write_cycles(c) - 1;
   }
   // The extra chain starts right after the kernel's branch over it: its first instruction
@@ -460,13 +468,14 @@ private:
   double mem_overhead(const Chain& c, unsigned mem, const Forms& f = {}) const {
     const unsigned lsu = p_.spec.pipes[unsigned(Pipe::MEM)].latency;
     if (const unsigned n = p_.spec.forward_stages)
-      return dispatch_cycles(c) + lsu - std::min(mem, n);
+      return counters(c) ? dispatch_cycles(c) + lsu + write_cycles(c) - 1.0
+                         : dispatch_cycles(c) + lsu - std::min(mem, n);
     return overhead(c, f) + lsu;
   }
   std::string mem_overhead_text(const Chain& c, unsigned mem) const {
     const unsigned lsu = p_.spec.pipes[unsigned(Pipe::MEM)].latency;
     std::string s = "lsu.latency " + std::to_string(lsu) + " + " + overhead_text(c);
-    if (const unsigned n = p_.spec.forward_stages)
+    if (const unsigned n = p_.spec.forward_stages; n && !counters(c))
       s = num(mem_overhead(c, mem)) + " (" + s + " - " + std::to_string(std::min(mem, n)) +
           " forwarded)";
     return s;
@@ -476,7 +485,10 @@ private:
     const TimingSpec& t = p_.spec;
     if (const unsigned n = t.forward_stages) {
       s << overhead(c) << " (dispatch " << dispatch_cycles(c) << " after issue";
-      if (pipe_of(c) != Pipe::MEM) s << " - " << n << " stages forwarded";
+      if (counters(c))
+        s << ", a dependence counter: no bypass";
+      else if (pipe_of(c) != Pipe::MEM)
+        s << " - " << n << " stages forwarded";
       return s.str() + ")";
     }
     const bool forms = t.decompress_latency || t.ccu_hit_latency || t.rfc;
@@ -617,7 +629,10 @@ void Micro::expectations() {
                            p_.uint_or(std::string("collector.sets.") + pipe_name(pipe_of(c)), 0)) /
                           s;
     const unsigned hold = dispatch_cycles(c);
-    const double collectors = double(s) * cols / hold;
+    // fixed_window: one unit per sub-core holds the whole read pipeline.
+    const double collectors = p_.str("collector.impl") == "fixed_window"
+                                  ? std::numeric_limits<double>::infinity()
+                                  : double(s) * cols / hold;
     const double writes = double(s) * p_.uint("writeback.ports") / write_cycles(c);
     // Bank ports: each instruction reads its sources and writes its results over all of a
     // bank's slices; t.banks banks per sub-core, one port each (1rw) or one read and one
@@ -657,13 +672,19 @@ void Micro::expectations() {
     // slots) a warp that a start-up conflict delayed by a cycle costs an issue slot in one
     // run and not in the other, so the peak is a bound there too.
     const bool slack = warps >= (need + group - 1) / group * group + group;
-    const bool exact =
-        slack && (!t.collector_ports ||
-                  (t.bank_split_ports && per_sub * n <= 1 + 1e-9 && per_sub * m <= 1 + 1e-9));
+    // Compiler-set stall counts make a block's last instruction wait for all its results
+    // (compiler/control_bits.h): warps lose issue slots at loop edges, which no closed formula
+    // gives, so the peak is a bound there.
+    const bool exact = slack && !t.software_dependences &&
+                       (!t.collector_ports ||
+                        (t.bank_split_ports && per_sub * n <= 1 + 1e-9 && per_sub * m <= 1 + 1e-9));
     std::ostringstream f;
     f << "instr/cycle; min(issue " << num(issue) << ", " << pipe_name(pipe_of(c)) << " units "
-      << num(units) << ", collectors " << s * cols << "/" << hold << ", writeback " << num(writes)
-      << ", " << banks_text << (std::isinf(banks) ? "" : " = " + num(banks)) << ")";
+      << num(units) << ", collectors "
+      << (std::isinf(collectors) ? std::string("unbounded (one read unit per sub-core)")
+                                 : std::to_string(s * cols) + "/" + std::to_string(hold))
+      << ", writeback " << num(writes) << ", " << banks_text
+      << (std::isinf(banks) ? "" : " = " + num(banks)) << ")";
     if (!exact)
       f << "; an upper bound: "
         << (slack ? "bank and collector-port conflicts lower it"
@@ -770,22 +791,24 @@ void Micro::expectations() {
     const unsigned w1 = write_cycles(*v1);
     Row r;
     r.quantity = "write cycles, ld.shared.v4 " + regs_text(*v4, false);
-    // With forwarding the writes are off the dependence path.
-    r.configured = t.forward_stages ? w1 : write_cycles(*v4);
+    // With forwarding the writes are off the dependence path; a dependence counter waits
+    // for every result's write.
+    const bool fwd = t.forward_stages && !counters(*v4);
+    r.configured = fwd ? w1 : write_cycles(*v4);
     r.na = banks_na(*v4);
     if (r.na.empty() && coalescing() && t.collector_ports && per_bank(*v4, v4->info.dst_reg, 4) > 1)
       r.na = "n/a: the coalescing arbiter writes two results of one bank in one cycle when " +
              std::string("their slice masks are disjoint, which the values' widths decide");
-    if (!t.forward_stages)
+    if (!fwd)
       r.expect = [this, d1, d4, v1, v4, w1] {
         return mem_overhead(*v4, 0, forms(*v4, d4)) - mem_overhead(*v1, 0, forms(*v1, d1)) + w1;
       };
     r.formula = "cycles/instr(4 results) - cycles/instr(1) + " + std::to_string(w1) +
                 "; max(ceil(4 / writeback.ports " + std::to_string(p_.uint("writeback.ports")) +
                 "), results in one bank)" +
-                (t.forward_stages ? " = " + std::to_string(write_cycles(*v4)) +
-                                        ", off the dependence path with forwarding"
-                                  : "");
+                (fwd ? " = " + std::to_string(write_cycles(*v4)) +
+                           ", off the dependence path with forwarding"
+                     : "");
     r.measure = [this, d1, d4, w1] { return cpi(d4) - cpi(d1) + w1; };
     r.reusable = {d1, d4};
     rows.push_back(r);

@@ -29,10 +29,18 @@ public:
   }
   // The pipes this collector serves (bit i: Pipe i), set by the builder.
   unsigned pipe_mask = ~0u;
+  // Instructions one collector holds at once (fixed_window: every one of its sub-core's).
+  virtual unsigned capacity() const { return 1; }
   // Register-read stages with forwarding (fixed_stage); 0: an operand collector.
   virtual unsigned read_stages() const { return 0; }
   // A caching collector (Malekeh's CCU): cycles from allocation to a hit's operand; 0: none.
   virtual unsigned cache_hit_latency() const { return 0; }
+  // A register-file cache the read stage looks up itself (fixed_window): its reads per cycle
+  // (0: none) and the cycles from a hit's read to its operand, for the timing checker.
+  struct OperandCache {
+    unsigned read_ports = 0, hit_latency = 0;
+  };
+  virtual OperandCache operand_cache() const { return {}; }
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
 

@@ -128,6 +128,14 @@ struct InstInfo {
   std::array<bool, kMaxDst> dst_dead{};
   std::array<bool, kMaxDst> dst_unread_before_suspend{};
   std::array<bool, kMaxDst> dst_evict_first{};
+  // Control bits of current NVIDIA cores (Huerta et al., MICRO'25, Sec. 4; set by
+  // compiler/control_bits.h when frontend.control_bits is on): reuse bit of source k (bit k,
+  // k < 3: the register-file cache's operand slots), stall count, yield, the dependence
+  // counters incremented at issue and decremented at the write-back (wr_sb) or the operand
+  // read (rd_sb; kNoSb: none), the counters that must be zero before issue (wait_mask).
+  static constexpr uint8_t kNoSb = 7;
+  uint8_t reuse_mask = 0, stall = 1, wr_sb = kNoSb, rd_sb = kNoSb, wait_mask = 0;
+  bool yield = false;
   // WIR reuse-buffer tag, static part (compiler/reuse_key.h): the computation's identity
   // apart from its register sources (0: never reused), and the source slot of each register
   // operand in operand order.

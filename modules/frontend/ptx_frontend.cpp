@@ -1,4 +1,5 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
+#include "gpurf/modules/frontend/compiler/control_bits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,7 +77,8 @@ std::string FrontendOptions::describe() const {
          " reuse_oracle=" + (reuse_oracle ? "true" : "false") +
          " progress_bound=" + std::to_string(progress_bound) +
          " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base) +
-         " memory_check=" + (memory_check ? "true" : "false");
+         " memory_check=" + (memory_check ? "true" : "false") +
+         (control_bits ? " control_bits=true fixed_latency=" + std::to_string(fixed_latency) : "");
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -138,6 +140,15 @@ FrontendOptions frontend_options(Params& top) {
       "memory_check", true,
       "check every lane's global access against the live allocations (the launch file's buffers, "
       "the module's variables, a host's allocations): out of bounds or freed stops the kernel");
+  o.control_bits = fe.get_bool(
+      "control_bits", false,
+      "set the control bits of current NVIDIA cores: reuse bits, stall counts and dependence "
+      "counters (compiler/control_bits.h, docs/modern-core.md)");
+  o.fixed_latency =
+      fe.get_uint("fixed_latency", 4,
+                  "control_bits: latency (issue to dependent issue) the stall counts assume for "
+                  "instructions of the SP and INT pipes; the others use dependence counters",
+                  1, 15);
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
@@ -329,6 +340,63 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
   }
   split_bar_red();
   zero_callee_frames();
+  if (options_.control_bits) set_control_bits();
+}
+
+// The compiler's control bits (compiler/control_bits.h) per function in layout order, over
+// the instructions that issue. SP and INT instructions have the fixed latency; memory and
+// the SFU, DP and tensor pipes variable ones (Huerta et al. Sec. 4: dependence counters).
+void PtxFrontend::set_control_bits() {
+  for (size_t fi = 0; fi < layout_.size(); ++fi) {
+    const ptx::Function& f = *layout_[fi];
+    const compiler::FunctionPlan& fp = *plan_.plan(f);
+    std::vector<compiler::CtrlInst> code;
+    std::vector<unsigned> pcs;
+    bool after_call = false, leader_pending = true;
+    for (unsigned i = 0; i < f.instrs.size(); ++i) {
+      const unsigned pc = layout_base_[fi] + i;
+      const ptx::Instr& in = f.instrs[i];
+      const bool leader = leader_pending ||
+                          (i > 0 && fp.liveness.cfg.block_of[i] != fp.liveness.cfg.block_of[i - 1]);
+      if (hidden_[pc]) { // the next issued instruction starts the block
+        leader_pending = leader;
+        continue;
+      }
+      const bool follows_call = after_call;
+      after_call = leader_pending = in.op == ptx::Op::Call;
+      const InstInfo& info = info_[pc];
+      compiler::CtrlInst c;
+      c.src.assign(info.src_reg.begin(), info.src_reg.begin() + info.n_src);
+      c.dst.assign(info.dst_reg.begin(), info.dst_reg.begin() + info.n_dst);
+      c.psrc.assign(info.psrc_reg.begin(), info.psrc_reg.begin() + info.n_psrc);
+      c.pdst.assign(info.pdst_reg.begin(), info.pdst_reg.begin() + info.n_pdst);
+      c.variable = info.mem != MemKind::None || b2r_of_[pc] >= 0 ||
+                   (info.pipe != Pipe::SP && info.pipe != Pipe::INT);
+      c.latency = options_.fixed_latency;
+      c.leader = leader;
+      c.after_call = follows_call;
+      code.push_back(std::move(c));
+      pcs.push_back(pc);
+    }
+    compiler::CtrlParams cp;
+    cp.banks = options_.alloc_banks;
+    const std::vector<compiler::CtrlBits> bits = compiler::control_bits(code, cp);
+    for (size_t k = 0; k < pcs.size(); ++k) {
+      InstInfo& info = info_[pcs[k]];
+      info.reuse_mask = bits[k].reuse_mask;
+      info.stall = bits[k].stall;
+      info.yield = bits[k].yield;
+      info.wr_sb = bits[k].wr_sb;
+      info.rd_sb = bits[k].rd_sb;
+      info.wait_mask = bits[k].wait_mask;
+    }
+  }
+  // B2R (split_bar_red) issues after its barrier, outside the layout: its result waits the
+  // fixed latency, and it waits for every counter as a block's first instruction does.
+  for (size_t pc = b2r_of_.size(); pc < info_.size(); ++pc) {
+    info_[pc].stall = uint8_t(options_.fixed_latency);
+    info_[pc].wait_mask = 0x3f;
+  }
 }
 
 void PtxFrontend::zero_callee_frames() {
@@ -1481,6 +1549,13 @@ std::string PtxFrontend::info_table() const {
     if (hidden_[i.pc]) flags << " constant (not issued)";
     if (i.barrier) flags << " barrier";
     if (i.exit) flags << " exit";
+    if (options_.control_bits && !hidden_[i.pc]) { // SASS-like: reuse, stall, counters
+      if (i.reuse_mask) flags << " reuse=" << unsigned(i.reuse_mask);
+      flags << " stall=" << unsigned(i.stall);
+      if (i.wr_sb != InstInfo::kNoSb) flags << " wr=SB" << unsigned(i.wr_sb);
+      if (i.rd_sb != InstInfo::kNoSb) flags << " rd=SB" << unsigned(i.rd_sb);
+      if (i.wait_mask) flags << " wait=0x" << std::hex << unsigned(i.wait_mask) << std::dec;
+    }
     o << std::setw(4) << i.pc << std::setw(6) << i.ptx_line << "  " << std::left << std::setw(30)
       << i.opname << std::setw(6) << pipe_label(i.pipe) << std::setw(17) << dst.str()
       << std::setw(18) << src.str() << std::right << flags.str() << "\n";

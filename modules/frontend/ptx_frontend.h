@@ -96,13 +96,18 @@ struct FrontendOptions {
   uint64_t data_base = 0x01000000ull, window_base = 0xA0000000ull;
   // Every lane's global access checked against the live allocations (ptx/allocations.h).
   bool memory_check = true;
+  // Control bits (compiler/control_bits.h; docs/modern-core.md): set reuse bits, stall counts
+  // (fixed-latency instructions: `fixed_latency` cycles) and dependence counters.
+  bool control_bits = false;
+  unsigned fixed_latency = 4;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
            reuse_profile_warps == o.reuse_profile_warps && reuse_rthld == o.reuse_rthld &&
            reuse_oracle == o.reuse_oracle && progress_bound == o.progress_bound &&
            data_base == o.data_base && window_base == o.window_base &&
-           memory_check == o.memory_check;
+           memory_check == o.memory_check && control_bits == o.control_bits &&
+           fixed_latency == o.fixed_latency;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -393,6 +398,7 @@ private:
   std::unique_ptr<AppRunner> app_;
   const AppStep* current_ = nullptr;
   FrontendOptions options_;
+  void set_control_bits(); // frontend.control_bits: the compiler's bits into info_
   unsigned ptxas_regs_ = 0;
   unsigned scan_regs_ = 0; // linear_scan's count (ptx_virtual without ptxas's)
   std::string ptxas_source_;

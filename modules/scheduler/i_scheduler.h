@@ -25,6 +25,9 @@ public:
   virtual unsigned issue_width() const = 0;
   // Warps allowed in the active set at once (two-level); 0: no such limit.
   virtual unsigned active_limit() const { return 0; }
+  // Dependences kept by compiler-set control bits, not checked at issue (docs/modern-core.md):
+  // the timing checker then holds every operand to its value at the read instead.
+  virtual bool software_dependences() const { return false; }
 
 protected:
   virtual void on_notify(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

@@ -117,6 +117,13 @@ const std::vector<UnwatchedStat>& unwatched_statistics() {
       {"allocator", "reused_sources",
        "WIR: operands never read; tests/e2e/ptx_suite_test.cpp holds operands checked + "
        "reused_sources to the front-end's operands"},
+      // Modern core (collector fixed_window, scheduler control_bits; docs/modern-core.md).
+      {"collector", "rfc_misses", "modern core: operand-slot look-ups that missed (a hit rate)"},
+      {"collector", "rfc_fills", "modern core: values the reuse bits cached (tag events)"},
+      {"collector", "static_instructions", "modern core: distinct pcs, a static count"},
+      {"collector", "static_reuse_instructions", "modern core: a static count (Table 6)"},
+      {"scheduler", "stall_count_waits", "modern core: looks at a held warp (stalls)"},
+      {"scheduler", "dependence_counter_waits", "modern core: looks at a held warp (stalls)"},
       {"memory_port", "transactions", "protocol: the memory counts what it serves"},
       {"memory_port", "requests", "protocol: the memory counts what it serves"},
       {"memory_port", "dmi_accesses", "protocol"},
@@ -339,6 +346,28 @@ std::vector<std::string> check_identities(const nlohmann::ordered_json& st, cons
         "operands forwarded = forwarded arrivals",
         {{"collector.operands_forwarded", sum_of("collector", "fixed_stage", "operands_forwarded")},
          {"forwarded arrival events", double(e.forwarded)}});
+  // Modern core (fixed_window, allocate_stage): every instruction allocated is dispatched,
+  // every refusal counted on both sides, bank reads and cache hits as the checker saw them;
+  // its bypass as the standard collector's forwarding.
+  if (has("collector", "fixed_window")) {
+    equal("modern core: instructions allocated = dispatched",
+          {{"collector.allocated", sum_of("collector", "fixed_window", "allocated")},
+           {"collector.dispatched", sum_of("collector", "fixed_window", "dispatched")},
+           {"allocator.allocations", sum_of("allocator", "allocate_stage", "allocations")}});
+    equal("modern core: port conflicts = refused issues",
+          {{"collector.port_conflicts", sum_of("collector", "fixed_window", "port_conflicts")},
+           {"allocator.full", sum_of("allocator", "allocate_stage", "full")}});
+    equal("modern core: bank reads = bank read events",
+          {{"collector.bank_reads", sum_of("collector", "fixed_window", "bank_reads")},
+           {"bank read events", double(e.bank_reads)}});
+    equal("modern core: register-file cache hits = RFC read events",
+          {{"collector.rfc_hits", sum_of("collector", "fixed_window", "rfc_hits")},
+           {"RFC read events", double(e.rfc_reads)}});
+    equal("operands forwarded = forwarded arrivals",
+          {{"collector.operands_forwarded",
+            sum_of("collector", "fixed_window", "operands_forwarded")},
+           {"forwarded arrival events", double(e.forwarded)}});
+  }
   // Warped-Compression: every register is written and read in one stored form; the banks
   // activate exactly that form's slices (1, 3, 5 or 8). The form is stored by the writeback,
   // or by the arbiter when the compressors sit at the MRF write port (behind an RFC).

@@ -152,8 +152,10 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
                (ready == kNever ? std::string("(unknown)") : std::to_string(ready)) +
                ", after the " + std::to_string(spec_.forward_stages) + "-stage register read");
   };
-  for (unsigned s = 0; s < info.n_src; ++s) raw(info.src_reg[s]);
-  for (unsigned s = 0; s < info.n_psrc; ++s) raw(pbase + info.psrc_reg[s]);
+  if (!spec_.software_dependences) {
+    for (unsigned s = 0; s < info.n_src; ++s) raw(info.src_reg[s]);
+    for (unsigned s = 0; s < info.n_psrc; ++s) raw(pbase + info.psrc_reg[s]);
+  }
   for (unsigned s = 0; s < info.n_src; ++s) {
     auto& r = reg(i.warp, info.src_reg[s]).readers;
     if (std::find(r.begin(), r.end(), i.seq) == r.end()) r.push_back(i.seq);

@@ -69,6 +69,9 @@ struct TimingSpec {
   unsigned collector_ports = 1; // per collector slice port and cycle; 0: no port limits
   unsigned collectors = 1;      // per sub-core
   unsigned forward_stages = 0;  // fixed-stage register read with forwarding; 0: none
+  // Compiler-set dependences (control bits): nothing is checked at issue; every operand is
+  // still held to its producer's value at its read and arrival.
+  bool software_dependences = false;
   struct Pipe {
     unsigned count = 0, latency = 0, ii = 1;
   };

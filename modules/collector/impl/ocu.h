@@ -16,6 +16,39 @@ struct OperandMismatch : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Every source operand of `inst` must be the value of the right producer (version tag: a
+// stale read is caught even when the old and new values are equal) and equal the functional
+// value in all 32 lanes (inactive lanes hold the thread's previous value in both).
+// `held(reg)` gives what the collector holds for a source register: {value, version tag}.
+template <class Held>
+void check_sources(const std::string& unit, const WarpInst& inst, Held&& held) {
+  const InstInfo& info = *inst.info;
+  for (unsigned k = 0; k < info.n_src; ++k) {
+    const auto [value, version] = held(info.src_reg[k]);
+    const RegOperand& want = inst.src[k];
+    auto fail = [&](const std::string& what) {
+      std::ostringstream m;
+      m << "operand check failed in " << unit << ": warp " << inst.warp << " pc " << info.pc
+        << " (PTX line " << info.ptx_line << ", " << info.opname << ") source " << k
+        << " register r" << info.src_reg[k] << ": " << what;
+      throw OperandMismatch(m.str());
+    };
+    if (version != want.version)
+      fail("stale value: expected the value of instruction #" + std::to_string(want.version) +
+           ", got " +
+           (version == kMixedVersion ? std::string("slices of different writes")
+                                     : "the value of instruction #" + std::to_string(version)));
+    if (*value != want.value) // lane by lane only to name the first that differs
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if ((*value)[l] != want.value[l]) {
+          std::ostringstream m;
+          m << "lane " << l << ": expected 0x" << std::hex << want.value[l] << " got 0x"
+            << (*value)[l];
+          fail(m.str());
+        }
+  }
+}
+
 class Ocu : public ICollector {
 public:
   Ocu(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
@@ -158,39 +191,14 @@ protected:
     return (1u << ctx_.shape->slices) - 1;
   }
 
-  // Every source operand must be the value of the right producer (version tag: a stale read
-  // is caught even when the old and new values are equal) and equal the functional value in
-  // all 32 lanes (inactive lanes hold the thread's previous value in both).
+  // Every source operand must be the value of the right producer (check_sources).
   virtual void check() {
-    const InstInfo& info = *inst_->info;
-    for (unsigned k = 0; k < info.n_src; ++k) {
-      const Operand* o = nullptr;
-      for (auto& x : ops_)
-        if (x.reg == info.src_reg[k]) o = &x;
-      const RegOperand& want = inst_->src[k];
-      auto fail = [&](const std::string& what) {
-        std::ostringstream m;
-        m << "operand check failed in " << name() << ": warp " << inst_->warp << " pc " << info.pc
-          << " (PTX line " << info.ptx_line << ", " << info.opname << ") source " << k
-          << " register r" << info.src_reg[k] << ": " << what;
-        throw OperandMismatch(m.str());
-      };
-      if (o->version != want.version)
-        fail("stale value: expected the value of instruction #" + std::to_string(want.version) +
-             ", got " +
-             (o->version == kMixedVersion
-                  ? std::string("slices of different writes")
-                  : "the value of instruction #" + std::to_string(o->version)));
-      if (o->value != want.value) // lane by lane only to name the first that differs
-        for (unsigned l = 0; l < kWarpSize; ++l)
-          if (o->value[l] != want.value[l]) {
-            std::ostringstream m;
-            m << "lane " << l << ": expected 0x" << std::hex << want.value[l] << " got 0x"
-              << o->value[l];
-            fail(m.str());
-          }
-      ++checked_;
-    }
+    check_sources(name(), *inst_, [&](unsigned reg) {
+      for (const Operand& x : ops_)
+        if (x.reg == reg) return std::make_pair(&x.value, x.version);
+      return std::make_pair(static_cast<const LaneValues*>(nullptr), uint64_t(0));
+    });
+    checked_ += inst_->info->n_src;
   }
 
   void send_sched(Txn::Kind k) {

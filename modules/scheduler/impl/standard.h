@@ -242,7 +242,7 @@ protected:
   // The hazard holding `info` back, or kStallKinds if it may issue. RAW: a source's value
   // is not available yet; WAW: a destination's older write is not granted yet (with
   // forwarding: its value is not, and the writeback keeps the writes in order).
-  Stall check(unsigned i, const InstInfo& info) const {
+  virtual Stall check(unsigned i, const InstInfo& info) const {
     const auto& pw = ctx_.shape->forward_stages ? pending_value_[i] : pending_write_[i];
     const auto& pv = pending_value_[i];
     const auto& pr = pending_read_[i];
