@@ -80,7 +80,8 @@ const char* op_name(Op op) {
       "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",       "atom",   "red",
       "prefetch", "bra",  "call",       "ret",   "exit",      "bar",      "membar", "fence",
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign", "testp",  "lop3",
-      "shf",      "sad",  "trap"};
+      "shf",      "sad",  "trap",       "redux", "dp4a",      "dp2a",     "fns",    "elect",
+      "cp",       "cp",   "cp"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -288,7 +289,23 @@ OpTraits op_traits(const Instr& in) {
     break;
   case Op::Vote:
   case Op::Activemask:
+  case Op::Elect:
     c = OpClass::Vote;
+    break;
+  case Op::Redux: // a cross-lane reduction: the shuffle path's
+    c = OpClass::Shfl;
+    break;
+  case Op::Dp4a:
+  case Op::Dp2a:
+    c = OpClass::IntMad;
+    break;
+  case Op::Fns:
+    c = OpClass::IntLogic;
+    break;
+  case Op::CpAsync: // a global read the LSU times; its shared write lands at the wait
+    c = OpClass::Mem;
+    t.is_load = true;
+    t.long_latency = true;
     break;
   case Op::Ld:
   case Op::Ldu:
@@ -342,6 +359,8 @@ gpurf::MemSpace mem_space(const Instr& in) {
   case Op::Atom:
   case Op::Red:
     break;
+  case Op::CpAsync: // the global read (the shared write is not an LSU access)
+    return gpurf::MemSpace::Global;
   default:
     return gpurf::MemSpace::None;
   }
