@@ -54,6 +54,7 @@ std::vector<std::string> checker_names() {
   X(heat2d)                                                                                        \
   X(heat2d_app)                                                                                    \
   X(histogram)                                                                                     \
+  X(igemm_dp4a)                                                                                    \
   X(jacobi_app)                                                                                    \
   X(kmeans)                                                                                        \
   X(multi_launch_app)                                                                              \
@@ -63,6 +64,7 @@ std::vector<std::string> checker_names() {
   X(reduce)                                                                                        \
   X(scan)                                                                                          \
   X(sgemm)                                                                                         \
+  X(sgemm_async)                                                                                   \
   X(sobel)                                                                                         \
   X(stencil2d_unrolled)                                                                            \
   X(stencil3d)
