@@ -258,15 +258,25 @@ void Runtime::build() {
   if (usable.empty())
     throw std::runtime_error("the program registered no PTX: build it with PTX embedded, e.g. "
                              "`nvcc -cudart shared -gencode arch=compute_75,code=compute_75 ...`");
+  // The first module with a loadable .entry (one whose every kernel is refused still loads
+  // later, so that launching one says why).
   LaunchSpec spec;
-  spec.module =
-      std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[0]->ptx, usable[0]->name));
-  for (const ptx::Function& f : spec.module->functions)
-    if (f.is_entry && f.has_body) {
-      spec.kernel = spec.name = f.name;
-      break;
-    }
-  if (spec.kernel.empty()) throw std::runtime_error(usable[0]->name + ": no .entry");
+  for (size_t i = 0; i < usable.size() && spec.kernel.empty(); ++i) {
+    spec.module =
+        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
+    for (const ptx::Function& f : spec.module->functions)
+      if (f.is_entry && f.has_body) {
+        spec.kernel = spec.name = f.name;
+        std::swap(usable[0], usable[i]);
+        break;
+      }
+  }
+  if (spec.kernel.empty())
+    throw std::runtime_error(
+        usable.back()->name + ": no kernel can be loaded" +
+        (spec.module->refused.empty()
+             ? std::string(" (no .entry)")
+             : ": " + spec.module->no_entry(spec.module->refused.begin()->first)));
   // ptxas (when found) reads a file: the text goes to a temporary one while the module's
   // kernels compile (here and in the GPU's constructor).
   const fs::path tmp =
@@ -368,6 +378,7 @@ void Runtime::load_variables() {
   for (const auto& m : modules_) {
     if (m->id < 0) continue;
     PtxFrontend* k0 = gpu().kernel(uint32_t(m->id) << Gpu::kEntryBits);
+    if (!k0) continue; // every kernel refused: its variables are not placed
     ptx::LaunchConfig c;
     c.grid = ptx::Dim3(1, 1, 1);
     c.block = ptx::Dim3(1, 1, 1);
@@ -600,8 +611,14 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   if (cudaError_t e = status()) return e;
   KernelRec* k = kernel(fun);
   if (!k || !k->found) {
-    std::fprintf(stderr, "gpurf: launch of a function that is no registered kernel%s\n",
-                 k ? (" ('" + k->name + "' is in no module with PTX)").c_str() : "");
+    std::string why = "launch of a function that is no registered kernel" +
+                      (k ? " ('" + k->name + "' is in no module with PTX)" : std::string());
+    if (k && k->module && k->module->id >= 0) try { // a refused kernel: its reason
+        gpu().find_kernel(k->name);
+      } catch (const std::exception& e) {
+        why = "launch of '" + k->name + "': refused: " + e.what();
+      }
+    std::fprintf(stderr, "gpurf: %s\n", why.c_str());
     return cudaErrorInvalidDeviceFunction;
   }
   PtxFrontend* f = gpu().kernel(k->id);

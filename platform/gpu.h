@@ -194,6 +194,7 @@ private:
   std::unique_ptr<HostInterface> host_;
   struct Module {
     std::string name;                                // its path, or the name given with text
+    std::shared_ptr<const ptx::Module> parsed;       // why a refused entry is not loaded
     std::vector<std::unique_ptr<PtxFrontend>> owned; // the kernels compiled here
     std::vector<PtxFrontend*> kernels;               // every .entry in file order
   };

@@ -42,6 +42,7 @@ unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* 
   o.data_base = data_next_;
   Module mod;
   mod.name = name;
+  mod.parsed = spec.module;
   for (const ptx::Function& f : m.functions) {
     if (!f.is_entry || !f.has_body) continue;
     if (built && f.name == built->kernel_name()) {
@@ -63,7 +64,10 @@ unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* 
     for (const std::string& w : k.warnings()) std::cerr << "warning: " << w << "\n";
     mod.kernels.push_back(&k);
   }
-  if (mod.kernels.empty()) throw WorkloadError(name + ": the module has no .entry");
+  // A module whose every entry is refused still loads: a program registers every module at
+  // start, and only a launch of a refused kernel is an error (it names why, find_kernel).
+  if (mod.kernels.empty() && m.refused.empty())
+    throw WorkloadError(name + ": the module has no .entry");
   if (mod.kernels.size() >> kEntryBits)
     throw WorkloadError(name + ": " + std::to_string(mod.kernels.size()) + " entries");
   for (PtxFrontend* k : mod.kernels) {
@@ -139,9 +143,8 @@ uint32_t Gpu::find_kernel(const std::string& name) const {
     for (size_t e = 0; e < modules_[m].kernels.size(); ++e)
       if (modules_[m].kernels[e]->kernel_name() == name) return uint32_t(m << kEntryBits | e);
   for (const Module& m : modules_)
-    if (!m.kernels.empty() && m.kernels[0]->module().refused.count(name))
-      throw WorkloadError(m.kernels[0]->module().no_entry(name) +
-                          "; the kernels: " + kernel_names());
+    if (m.parsed && m.parsed->refused.count(name))
+      throw WorkloadError(m.parsed->no_entry(name) + "; the kernels: " + kernel_names());
   throw WorkloadError("no kernel '" + name +
                       "' in the loaded modules; the kernels: " + kernel_names());
 }

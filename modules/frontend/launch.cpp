@@ -9,6 +9,7 @@
 #include <limits>
 #include <set>
 
+#include "gpurf/modules/frontend/ptx/half.h"
 #include "gpurf/modules/frontend/ptx/parser.h"
 #include "gpurf/platform/config.h"
 
@@ -339,8 +340,9 @@ int64_t integer_in(const Node& n, const std::string& key,
 
 // A finite number, as a value of `bytes` bytes (4: f32, whose range it must fit). inf and nan
 // are refused: kernels and their reference checkers are run on finite inputs.
+// A number for an element of float type `type` (f64, f32, f16, bf16): finite in that type.
 double number(const Node& n, const std::string& key, const std::map<std::string, int64_t>& vars,
-              unsigned bytes = 8) {
+              const std::string& type = "f64") {
   const std::string& s = need_scalar(n, key, "expected a number");
   const char* b = s.c_str();
   char* e = nullptr;
@@ -348,9 +350,15 @@ double number(const Node& n, const std::string& key, const std::map<std::string,
   if (e != b && *e == '\0') {
     if (!std::isfinite(d))
       fail(n, key, "bad value '" + shown(s) + "': expected a finite number (not inf or nan)");
-    if (bytes == 4 && !std::isfinite(float(d)))
+    const char* max = type == "f32" ? "3.4028235e38" : type == "f16" ? "65504" : "";
+    if (type == "bf16" &&
+        ptx::half::round(d, ptx::half::kBF16, ptx::half::Mode::RN) == (d < 0 ? 0xff80 : 0x7f80))
+      max = "3.3895314e38";
+    if ((type == "f32" && !std::isfinite(float(d))) || (type == "f16" && std::fabs(d) > 65504) ||
+        (type == "bf16" && *max))
       fail(n, key,
-           "bad value '" + shown(s) + "': outside the f32 range (magnitude at most 3.4028235e38)");
+           "bad value '" + shown(s) + "': outside the " + type + " range (magnitude at most " +
+               max + ")");
     return d;
   }
   try {
@@ -374,11 +382,11 @@ struct TypeInfo {
   unsigned bytes;
   bool is_float, is_signed;
 };
-const TypeInfo kTypes[] = {{"u8", 1, false, false},  {"s8", 1, false, true},
-                           {"u16", 2, false, false}, {"s16", 2, false, true},
-                           {"u32", 4, false, false}, {"s32", 4, false, true},
-                           {"u64", 8, false, false}, {"s64", 8, false, true},
-                           {"f32", 4, true, false},  {"f64", 8, true, false}};
+const TypeInfo kTypes[] = {
+    {"u8", 1, false, false},  {"s8", 1, false, true},   {"u16", 2, false, false},
+    {"s16", 2, false, true},  {"u32", 4, false, false}, {"s32", 4, false, true},
+    {"u64", 8, false, false}, {"s64", 8, false, true},  {"f32", 4, true, false},
+    {"f64", 8, true, false},  {"f16", 2, true, false},  {"bf16", 2, true, false}};
 
 const TypeInfo& type_of(const std::string& name) {
   for (const auto& t : kTypes)
@@ -441,7 +449,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     return integer_in(n, k, vars, lo, hi, std::string("a ") + t.name + " value");
   };
   if (kind == "constant") {
-    const double fv = t.is_float ? number(v, key, vars, t.bytes) : 0;
+    const double fv = t.is_float ? number(v, key, vars, t.name) : 0;
     const int64_t iv = t.is_float ? 0 : int_value(v, key);
     for (uint64_t i = 0; i < b.count; ++i) b.encode(fv, iv, b.initial.data() + i * t.bytes);
   } else if (kind == "iota") {
@@ -450,8 +458,8 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     const Node* s = v.find("start");
     const Node* st = v.find("step");
     if (t.is_float) {
-      const double start = s ? number(*s, key + ".start", vars, t.bytes) : 0.0;
-      const double step = st ? number(*st, key + ".step", vars, t.bytes) : 1.0;
+      const double start = s ? number(*s, key + ".start", vars, t.name) : 0.0;
+      const double step = st ? number(*st, key + ".step", vars, t.name) : 1.0;
       for (uint64_t i = 0; i < b.count; ++i)
         b.encode(start + step * double(i), 0, b.initial.data() + i * t.bytes);
     } else {
@@ -468,8 +476,8 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
     uint64_t state = uint64_t(integer_in(*v.find("seed"), key + ".seed", vars, 0,
                                          std::numeric_limits<int64_t>::max(), "the seed"));
     if (t.is_float) {
-      const double mn = number(*v.find("min"), key + ".min", vars, t.bytes);
-      const double mx = number(*v.find("max"), key + ".max", vars, t.bytes);
+      const double mn = number(*v.find("min"), key + ".min", vars, t.name);
+      const double mx = number(*v.find("max"), key + ".max", vars, t.name);
       if (!(mn <= mx)) fail(v, key, "min must not exceed max");
       for (uint64_t i = 0; i < b.count; ++i) {
         const uint64_t d = splitmix64(state);
@@ -494,7 +502,7 @@ void fill_init(LaunchBuffer& b, const TypeInfo& t, const Node* init, const std::
            std::to_string(v.seq.size()) + " values for " + std::to_string(b.count) + " elements");
     for (size_t i = 0; i < v.seq.size(); ++i) {
       const std::string k = key + "[" + std::to_string(i) + "]";
-      b.encode(t.is_float ? number(*v.seq[i], k, vars, t.bytes) : 0,
+      b.encode(t.is_float ? number(*v.seq[i], k, vars, t.name) : 0,
                t.is_float ? 0 : int_value(*v.seq[i], k), b.initial.data() + i * t.bytes);
     }
   } else { // file
@@ -569,7 +577,7 @@ LaunchParam parse_param(const Node& e, const std::string& key, const LaunchSpec&
   if (kind == "buffer") {
     known_buffer(v, vkey, s, p.buffer);
   } else if (kind == "f32" || kind == "f64") {
-    const double d = number(v, vkey, s.vars, kind == "f32" ? 4 : 8);
+    const double d = number(v, vkey, s.vars, kind);
     if (kind == "f32") {
       const float f = float(d);
       uint32_t bits;
@@ -940,7 +948,7 @@ std::vector<AppStep> parse_steps(const Node& list, const std::string& key, const
       if (!val) fail(v, vk, "missing key 'value'");
       st.value = need_scalar(*val, vk + ".value", "expected a number");
       if (b.is_float())
-        number(*val, vk + ".value", s.vars, b.elem_bytes);
+        number(*val, vk + ".value", s.vars, b.type);
       else
         check_expr(*val, vk + ".value", st.value, s);
       st.first = step_expr(v, vk, "first", s, "0");
@@ -955,8 +963,17 @@ std::vector<AppStep> parse_steps(const Node& list, const std::string& key, const
 
 } // namespace
 
+namespace {
+ptx::half::Format half_format(const std::string& type) {
+  return type == "bf16" ? ptx::half::kBF16 : ptx::half::kF16;
+}
+} // namespace
+
 void LaunchBuffer::encode(double f, int64_t i, uint8_t* out) const {
-  if (is_float() && elem_bytes == 4) {
+  if (is_float() && elem_bytes == 2) { // rounded to nearest even, as cvt.rn does
+    const uint16_t h = ptx::half::round(f, half_format(type), ptx::half::Mode::RN);
+    std::memcpy(out, &h, 2);
+  } else if (is_float() && elem_bytes == 4) {
     const float x = float(f);
     std::memcpy(out, &x, 4);
   } else if (is_float()) {
@@ -967,6 +984,11 @@ void LaunchBuffer::encode(double f, int64_t i, uint8_t* out) const {
 }
 
 double LaunchBuffer::value(const uint8_t* in) const {
+  if (is_float() && elem_bytes == 2) {
+    uint16_t h;
+    std::memcpy(&h, in, 2);
+    return ptx::half::to_double(h, half_format(type));
+  }
   if (is_float() && elem_bytes == 4) {
     float x;
     std::memcpy(&x, in, 4);

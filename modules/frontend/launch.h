@@ -56,14 +56,14 @@ constexpr uint64_t kMaxBufferBytes = uint64_t(512) << 20;
 
 struct LaunchBuffer {
   std::string name;
-  std::string type;             // u8 s8 u16 s16 u32 s32 u64 s64 f32 f64
+  std::string type;             // u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64
   unsigned elem_bytes = 4;      // size of one element
   uint64_t count = 0;           // elements
   bool output = false;          // read back and checked after the kernel
   std::string symbol;           // placed at this module .const/.global variable, not allocated
   std::vector<uint8_t> initial; // count * elem_bytes bytes: the `init` contents
   uint64_t bytes() const { return count * elem_bytes; }
-  bool is_float() const { return !type.empty() && type[0] == 'f'; }
+  bool is_float() const { return (!type.empty() && type[0] == 'f') || type == "bf16"; }
   // One element as bytes (elem_bytes of them): floats from `f`, integers from `i`.
   void encode(double f, int64_t i, uint8_t* out) const;
   // An element's value as an integer (floats truncated toward zero, saturated).

@@ -1413,7 +1413,7 @@ namespace {
 std::string element_text(const LaunchBuffer& b, const uint8_t* p) {
   std::ostringstream o;
   if (b.is_float()) {
-    o << std::setprecision(b.elem_bytes == 4 ? 9 : 17) << b.value(p);
+    o << std::setprecision(b.elem_bytes == 2 ? 5 : b.elem_bytes == 4 ? 9 : 17) << b.value(p);
   } else if (b.type == "u64") {
     uint64_t u;
     std::memcpy(&u, p, 8);

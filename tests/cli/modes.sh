@@ -2,17 +2,24 @@
 # tests/platforms/) in every instruction-stream mode of docs/frontend.md: the three register
 # allocations with the order and operands each paper's compiler gave, plus list scheduling
 # and constant operands under gpurf's own allocator (the modes combine freely).
+# The default run covers every mode and every platform: platform i runs in mode i mod 4 (a
+# quarter of the cross product); `full` (label modes_full) runs every platform in every mode.
 source "$(dirname "$0")/lib.sh" "$@"
+full=${3:-}
 
-platforms=()
-for p in "$SRC"/configs/*.yaml "$SRC"/tests/platforms/*.yaml; do platforms+=(--platform "$p"); done
-[ ${#platforms[@]} -ge 30 ] || fail "only $((${#platforms[@]} / 2)) platform files"
+files=("$SRC"/configs/*.yaml "$SRC"/tests/platforms/*.yaml)
+[ ${#files[@]} -ge 30 ] || fail "only ${#files[@]} platform files"
 
 modes=("regalloc=linear_scan schedule=none constants=registers"
        "regalloc=ptx_virtual schedule=none constants=registers"
        "regalloc=ptxas_like schedule=list constants=operands"
        "regalloc=linear_scan schedule=list constants=operands")
-for m in "${modes[@]}"; do
+for i in "${!modes[@]}"; do
+  m=${modes[$i]}
+  platforms=()
+  for j in "${!files[@]}"; do
+    [ -n "$full" ] || [ $((j % ${#modes[@]})) -eq "$i" ] && platforms+=(--platform "${files[$j]}")
+  done
   args=()
   for kv in $m; do args+=(-p "frontend.$kv"); done
   out="$TMP/${m// /_}"

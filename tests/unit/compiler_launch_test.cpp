@@ -72,6 +72,27 @@ TEST(CompilerLaunch, Expressions) {
   EXPECT_NE(expr_error("", v).find("empty"), std::string::npos);
 }
 
+// f16 and bf16 elements are the values rounded to nearest even (IEEE bits written out here).
+TEST(CompilerLaunch, HalfBuffers) {
+  for (const char* type : {"f16", "bf16"}) {
+    Launch l(with(kGood, "type: f32, count: \"n\", init: {uniform: {min: -1.0, max: 1.0, seed: 6}}",
+                  std::string("type: ") + type +
+                      ", count: \"n\", init: {values: [0.1, -2.5, 1e-7, 65504, 1.00048828125]}"));
+    const LaunchSpec s = load_launch(l.path, 1);
+    ASSERT_EQ(s.buffers[0].initial.size(), 1024u * 2);
+    uint16_t h[5];
+    std::memcpy(h, s.buffers[0].initial.data(), sizeof h);
+    const bool f16 = std::string(type) == "f16";
+    // 0.1; -2.5; 1e-7 (an f16 subnormal: 1.68 x 2^-24 -> 2 x 2^-24); 65504 (f16's largest; bf16:
+    // 65536); 1 + 2^-11 (a tie: f16 keeps the even 1.0, bf16 rounds it to 1.0 too).
+    const uint16_t want_f16[] = {0x2E66, 0xC100, 0x0002, 0x7BFF, 0x3C00};
+    const uint16_t want_bf16[] = {0x3DCD, 0xC020, 0x33D7, 0x4780, 0x3F80};
+    for (int i = 0; i < 5; ++i)
+      EXPECT_EQ(h[i], f16 ? want_f16[i] : want_bf16[i]) << type << " element " << i;
+    EXPECT_DOUBLE_EQ(s.buffers[0].value(s.buffers[0].initial.data() + 2), -2.5);
+  }
+}
+
 TEST(CompilerLaunch, LoadsAndScales) {
   Launch l(kGood);
   const LaunchSpec s = load_launch(l.path, 3);
@@ -177,6 +198,12 @@ TEST(CompilerLaunch, Errors) {
       {"min: -1.0, max: 1.0", "min: -1.0, max: 1e39",
        "uniform.max: bad value '1e39': outside the f32 range"},
       {"  - {s32: \"n - 1\"}", "  - {f32: -inf}", "params[3].f32: bad value '-inf': expected a"},
+      {"type: f32, count: \"n\", init: {uniform: {min: -1.0, max: 1.0",
+       "type: f16, count: \"n\", init: {uniform: {min: -1.0, max: 7e4",
+       "uniform.max: bad value '7e4': outside the f16 range (magnitude at most 65504)"},
+      {"type: f32, count: \"n\", init: {uniform: {min: -1.0, max: 1.0",
+       "type: bf16, count: \"n\", init: {uniform: {min: -1e39, max: 1.0",
+       "uniform.min: bad value '-1e39': outside the bf16 range (magnitude at most 3.3895314e38)"},
   };
   for (const Case& c : cases) {
     Launch l(with(kGood, c.from, c.to));

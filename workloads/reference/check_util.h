@@ -3,6 +3,7 @@
 
 #include "gpurf/workloads/reference/reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -43,6 +44,21 @@ std::string mismatch(const char* buffer, uint64_t index, T expected, U got,
   o << buffer << "[" << index << "]: expected " << fmt_any(expected) << ", got " << fmt_any(got);
   if (!note.empty()) o << " (" << note << ")";
   return o.str();
+}
+
+// An f16 (binary16) value from its bits, decoded here (independently of the engine's half.h).
+inline double f16_value(uint16_t h) {
+  const int e = (h >> 10) & 31, m = h & 1023;
+  const double v = e == 31  ? (m ? NAN : INFINITY)
+                   : e == 0 ? std::ldexp(double(m), -24)
+                            : std::ldexp(double(m | 1024), e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+// `x` rounded to f16, to nearest even (finite results, |x| < 65520), as a double.
+inline double round_f16(double x) {
+  if (x == 0 || !std::isfinite(x)) return x;
+  const double ulp = std::ldexp(1.0, std::max(std::ilogb(x), -14) - 10);
+  return std::nearbyint(x / ulp) * ulp; // the default rounding mode: ties to even
 }
 
 // |got - expected| <= tol; NaN never passes.

@@ -40,11 +40,13 @@ std::vector<std::string> checker_names() {
 // (workloads/stress/) included.
 #define GPURF_WORKLOADS(X)                                                                         \
   X(atomics)                                                                                       \
+  X(attention)                                                                                     \
   X(backprop)                                                                                      \
   X(bfs)                                                                                           \
   X(bfs_app)                                                                                       \
   X(bitonic)                                                                                       \
   X(calls)                                                                                         \
+  X(conv2d_f16)                                                                                    \
   X(daxpy_dot)                                                                                     \
   X(dp1d)                                                                                          \
   X(dp1d_app)                                                                                      \
