@@ -155,6 +155,11 @@ struct InstInfo {
   MemKind mem = MemKind::None;
   bool barrier = false; // bar.sync / bar.red: the warp waits for its CTA
   bool exit = false;    // the warp (or its active threads) finish
+  // cp.async (docs/ptx.md "Asynchronous copies"): a copy (a global read, mem = Load), a
+  // commit_group, a wait_group for all but the async_n newest committed groups, a wait_all.
+  enum class Async : uint8_t { None, Copy, Commit, Wait, WaitAll };
+  Async async = Async::None;
+  uint8_t async_n = 0;
 };
 
 struct WarpInst {

@@ -262,6 +262,12 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
       if (info.mem == MemKind::None) info.space = MemSpace::None;
       info.generic = info.space == MemSpace::Global && in.space != ptx::Space::Global;
       info.barrier = t.barrier;
+      if (in.op == ptx::Op::CpAsync) info.async = InstInfo::Async::Copy;
+      if (in.op == ptx::Op::CpAsyncCommit) info.async = InstInfo::Async::Commit;
+      if (in.op == ptx::Op::CpAsyncWait) {
+        info.async = in.cp_all ? InstInfo::Async::WaitAll : InstInfo::Async::Wait;
+        info.async_n = uint8_t(std::min<uint64_t>(in.cp_all ? 0 : in.src[0].imm, 255));
+      }
       info.exit = t.exit || (in.op == ptx::Op::Ret && f.is_entry);
       info.produces_long_latency = fp.long_latency.produces[i];
       info.consumes_long_latency = fp.long_latency.consumes[i];
@@ -644,6 +650,7 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   host_shape(mem, h);
   load_module();      // once: the module's variables keep their values from kernel to kernel
   retired_ = issued_; // a failed launch's instructions were drained, not retired here
+  copies_.clear();
   return launch(limits, sms);
 }
 
@@ -942,6 +949,7 @@ void PtxFrontend::launch_into(unsigned k) {
     w.writer.assign(regs_per_thread(), -1);
     w.written.assign(regs_per_thread(), 0);
     w.pshadow.assign(preds_per_thread(), LaneValues{});
+    w.async = ptx::AsyncGroups<unsigned>();
   }
   ++live_ctas_;
   ++offer_epoch_; // the CTA's warps have instructions to offer
@@ -960,7 +968,10 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
     if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
     if (ws.b2r >= 0) return ws.next = &info_[unsigned(ws.b2r)]; // the barrier released
     const unsigned pc = pc_of(p);
-    if (!hidden_[pc]) return ws.next = &info_[pc];
+    if (!hidden_[pc]) {
+      if (p.instr->op == ptx::Op::CpAsyncWait && !copies_landed(ws, *p.instr)) return nullptr;
+      return ws.next = &info_[pc];
+    }
     // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
     step_engine(ew);
     ++hidden_steps_;
@@ -1226,9 +1237,37 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   } else {
     out.addr.fill(0);
   }
+  if (r.instr->op == ptx::Op::CpAsync || r.instr->op == ptx::Op::CpAsyncCommit ||
+      r.instr->op == ptx::Op::CpAsyncWait)
+    track_async(warp, r, out);
   ++c.issued;
   ++issued_;
   watch_loops(warp, *info, out);
+}
+
+// The timing side of cp.async's groups (async_copy.h): a copy is complete when its record
+// retires (the LSU's global read answered); a wait is offered once its groups are complete.
+bool PtxFrontend::copies_landed(WarpSlot& w, const ptx::Instr& in) {
+  const uint64_t n = in.cp_all ? 0 : in.src[0].imm;
+  return w.async.all_of_oldest(w.async.covered(n, in.cp_all), [](unsigned c) { return c == 0; });
+}
+
+void PtxFrontend::track_async(unsigned warp, const ptx::StepResult& r, WarpInst& out) {
+  WarpSlot& w = warps_[warp];
+  switch (r.instr->op) {
+  case ptx::Op::CpAsync:
+    copies_[&out] = {warp, w.async.open_id()};
+    ++w.async.open();
+    if (!r.is_mem) out.active_mask = 0; // every lane zero-fills: no global read to time
+    break;
+  case ptx::Op::CpAsyncCommit:
+    w.async.commit();
+    break;
+  default: { // the wait: peek() offered it only once its groups were complete
+    const uint64_t n = r.instr->cp_all ? 0 : r.instr->src[0].imm;
+    w.async.retire_oldest(w.async.covered(n, r.instr->cp_all), [](unsigned) {});
+  }
+  }
 }
 
 bool PtxFrontend::oracle_bits(WarpSlot& w, const InstInfo& info, uint32_t& bits) {
@@ -1378,6 +1417,13 @@ void PtxFrontend::retire(const WarpInst& inst) {
   CtaSlot& c = ctas_[inst.cta];
   ++c.retired;
   ++retired_;
+  if (!copies_.empty())
+    if (auto it = copies_.find(&inst); it != copies_.end()) {
+      WarpSlot& w = warps_[it->second.first];
+      if (w.async.holds(it->second.second)) --w.async.group(it->second.second);
+      copies_.erase(it);
+      ++offer_epoch_; // a wait of its warp may be offered now
+    }
   if (c.retired != c.issued || !kernel_->cta_done(c.engine_cta)) return;
   // The CTA has finished: free its slots and launch the next CTA there.
   kernel_->release_cta(c.engine_cta);

@@ -45,6 +45,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "gpurf/modules/frontend/application.h"
@@ -55,6 +56,7 @@
 #include "gpurf/modules/frontend/launch.h"
 #include "gpurf/modules/frontend/loop_watch.h"
 #include "gpurf/modules/frontend/ptx/allocations.h"
+#include "gpurf/modules/frontend/ptx/async_copy.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
@@ -331,7 +333,15 @@ private:
     // and the lanes it writes.
     int b2r = -1;
     uint32_t b2r_mask = 0;
+    // cp.async: per group, the copies the timing model has not completed (async_copy.h).
+    ptx::AsyncGroups<unsigned> async;
   };
+  // cp.async records in flight: their warp slot and group.
+  std::unordered_map<const WarpInst*, std::pair<unsigned, uint64_t>> copies_;
+  // Whether every copy the wait `in` covers has completed in the timing model.
+  static bool copies_landed(WarpSlot& w, const ptx::Instr& in);
+  // cp.async bookkeeping of an executed instruction (async_copy.h).
+  void track_async(unsigned warp, const ptx::StepResult& r, WarpInst& out);
   // bar.red: the barrier part keeps the instruction's pc, a B2R record after the layout's
   // pcs writes its destination (split_bar_red()).
   void split_bar_red();

@@ -181,7 +181,36 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
   s.sources = uint8_t(distinct_sources(info));
   if (alloc_inst_ == &i) s.alloc = alloc_at_;
   alloc_inst_ = nullptr;
+  if (info.async != InstInfo::Async::None) async_issue(i, s, t);
   ++counts_.issued;
+}
+
+void TimingChecker::async_issue(const WarpInst& i, Inst& s, Cycle t) {
+  if (async_.size() <= i.warp) async_.resize(i.warp + 1);
+  AsyncCopies& a = async_[i.warp];
+  switch (i.info->async) {
+  case InstInfo::Async::Copy:
+    s.async_group = a.commits;
+    ++a.outstanding[a.commits];
+    return;
+  case InstInfo::Async::Commit:
+    ++a.commits;
+    return;
+  default: {
+    // Groups numbered below `limit` must be complete: all but the async_n newest committed
+    // ones (wait_group), every copy (wait_all).
+    const bool all = i.info->async == InstInfo::Async::WaitAll;
+    const uint64_t limit =
+        all ? ~uint64_t(0) : a.commits - std::min<uint64_t>(a.commits, i.info->async_n);
+    if (!a.outstanding.empty() && a.outstanding.begin()->first < limit)
+      fail("async", Where{"scheduler", i.subcore, i.scheduler}, t, &i,
+           std::to_string(a.outstanding.begin()->second) + " cp.async cop" +
+               (a.outstanding.begin()->second == 1 ? "y" : "ies") + " of group " +
+               std::to_string(a.outstanding.begin()->first) +
+               " not complete when the wait issued (" + std::to_string(a.commits) +
+               " groups committed)");
+  }
+  }
 }
 
 // The allocator binds the collector before the scheduler executes and issues the
@@ -599,6 +628,10 @@ void TimingChecker::retire(const WarpInst& i, Cycle t) {
   // The predicate file is written as the instruction retires.
   for (unsigned k = 0; k < info.n_pdst; ++k)
     arch_write(i, spec_.regs_per_thread + info.pdst_reg[k], unit, t);
+  if (info.async == InstInfo::Async::Copy) {
+    auto& out = async_[i.warp].outstanding;
+    if (--out[s.async_group] == 0) out.erase(s.async_group);
+  }
   ++counts_.retired;
   live_.erase(i.seq);
 }

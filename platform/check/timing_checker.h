@@ -34,6 +34,9 @@
 //              a bank write of a register removes it unless the same result is written into
 //              the CCU in that cycle (write-through, near results only, one per CCU and
 //              cycle); a hit must find the version its reader wants
+//   async      cp.async: a wait_group N issues only once every copy of its warp issued before
+//              the N newest commit_groups retired (wait_all: every copy), so no read after
+//              the wait can find the bytes missing (docs/ptx.md "Asynchronous copies")
 #pragma once
 
 #include <array>
@@ -158,7 +161,15 @@ private:
     std::array<Cycle, InstInfo::kMaxSrc> forward_at{}; // kNever: the read value stands
     std::array<bool, InstInfo::kMaxSrc> stale{};       // the read returned an older value
     std::array<Cycle, InstInfo::kMaxSrc> read_wake{};  // cycles the read waited for a gated slice
+    uint64_t async_group = 0; // cp.async: the commits its warp had issued before it
   };
+  // cp.async per warp: commit_groups issued, and per group number the copies not retired.
+  struct AsyncCopies {
+    uint64_t commits = 0;
+    std::map<uint64_t, unsigned> outstanding;
+  };
+  std::vector<AsyncCopies> async_; // per warp
+  void async_issue(const WarpInst& i, Inst& s, Cycle t);
   struct Reg {
     uint32_t unwritten = 0;    // issued producers whose write is not granted yet
     uint64_t arch_version = 0; // last producer whose write was granted

@@ -406,3 +406,46 @@ TEST(TimingCheckerCcu, TwoResultsThroughPortDInOneCycle) {
             }).find("port D"),
             std::string::npos);
 }
+
+// cp.async: a wait_group N may issue only once every copy of the groups it covers (all but the
+// N newest committed) retired; the copies of newer groups may still be in flight.
+namespace {
+struct AsyncOp : Op {
+  AsyncOp(uint64_t seq, InstInfo::Async kind, uint8_t n = 0) : Op(seq, {}, {}) {
+    info.async = kind;
+    info.async_n = n;
+  }
+};
+} // namespace
+
+TEST(TimingChecker, AWaitIssuedBeforeItsCopiesRetiredBreaksAsync) {
+  TimingChecker c(spec());
+  AsyncOp copy(1, InstInfo::Async::Copy), commit(2, InstInfo::Async::Commit),
+      wait(3, InstInfo::Async::Wait, 0);
+  c.allocated(copy.inst, 0, 0);
+  c.issue(copy.inst, 0);
+  c.operands_read(copy.inst, 1);
+  c.dispatch(copy.inst, Pipe::SP, 4, 1);
+  c.complete(copy.inst, 5);
+  Cycle t = run(c, commit, 3);
+  // The copy has not retired: its bytes may not be in shared memory yet.
+  EXPECT_NE(violation([&] { run(c, wait, t); }).find("async"), std::string::npos);
+}
+
+TEST(TimingChecker, AWaitCoversOnlyTheOlderGroups) {
+  TimingChecker c(spec());
+  AsyncOp old_copy(1, InstInfo::Async::Copy), commit1(2, InstInfo::Async::Commit),
+      new_copy(3, InstInfo::Async::Copy), commit2(4, InstInfo::Async::Commit),
+      wait1(5, InstInfo::Async::Wait, 1), wait_all(6, InstInfo::Async::WaitAll);
+  Cycle t = run(c, old_copy, 0);
+  t = run(c, commit1, t);
+  // The newer copy issues and stays in flight.
+  c.allocated(new_copy.inst, 0, t);
+  c.issue(new_copy.inst, t);
+  c.operands_read(new_copy.inst, t + 1);
+  c.dispatch(new_copy.inst, Pipe::SP, 4, t + 1);
+  c.complete(new_copy.inst, t + 5);
+  t = run(c, commit2, t + 3);
+  t = run(c, wait1, t); // group 0 complete, group 1 (the newest) may be pending
+  EXPECT_NE(violation([&] { run(c, wait_all, t); }).find("group 1"), std::string::npos);
+}

@@ -56,6 +56,7 @@ std::vector<std::string> checker_names() {
   X(heat2d)                                                                                        \
   X(heat2d_app)                                                                                    \
   X(histogram)                                                                                     \
+  X(igemm_dp4a)                                                                                    \
   X(jacobi_app)                                                                                    \
   X(kmeans)                                                                                        \
   X(mma_gemm)                                                                                      \
@@ -66,6 +67,7 @@ std::vector<std::string> checker_names() {
   X(reduce)                                                                                        \
   X(scan)                                                                                          \
   X(sgemm)                                                                                         \
+  X(sgemm_async)                                                                                   \
   X(sobel)                                                                                         \
   X(stencil2d_unrolled)                                                                            \
   X(stencil3d)

@@ -1,6 +1,8 @@
 #include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/async_copy.h"
 #include "gpurf/modules/frontend/ptx/device_output.h"
 #include "gpurf/modules/frontend/ptx/half.h"
+#include "gpurf/modules/frontend/ptx/warp_ops.h"
 
 #include <algorithm>
 #include <cfenv>
@@ -198,6 +200,14 @@ struct Frame {
   const Instr* call = nullptr; // the call instruction in the caller (for return values)
 };
 
+// One lane's cp.async: the bytes read from global memory when it executed (zero-filled past
+// src-size), written into shared memory at the wait that covers its group (async_copy.h).
+struct AsyncCopy {
+  uint32_t shared = 0; // offset in the CTA's shared memory
+  uint8_t len = 0;
+  uint8_t bytes[16] = {};
+};
+
 struct WarpState {
   bool in_use = false;
   unsigned cta = 0, idx = 0; // CTA handle, warp index in the CTA
@@ -215,6 +225,7 @@ struct WarpState {
   // bar.red in flight: destination and the lanes to write at release
   const Instr* red_instr = nullptr;
   uint32_t red_mask = 0;
+  AsyncGroups<std::vector<AsyncCopy>> async; // cp.async groups not yet waited for
 };
 
 struct BarrierState {
@@ -854,6 +865,8 @@ struct Kernel::Impl {
   void step(unsigned wid, StepResult& out);
   void exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
+  void exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  void exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec);
@@ -1572,6 +1585,126 @@ void Kernel::Impl::exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_
 }
 
 // =============================================================================================
+// Asynchronous copies (async_copy.h)
+// =============================================================================================
+void Kernel::Impl::exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                              StepResult& out) {
+  if (in.op == Op::CpAsyncCommit) return w.async.commit();
+  if (in.op == Op::CpAsyncWait) {
+    const uint64_t n = in.cp_all ? 0 : in.src[0].imm;
+    std::vector<uint8_t>& sh = ctas[w.cta]->shared;
+    w.async.retire_oldest(w.async.covered(n, in.cp_all), [&](std::vector<AsyncCopy>& g) {
+      for (const AsyncCopy& c : g) std::memcpy(sh.data() + c.shared, c.bytes, c.len);
+    });
+    return;
+  }
+  // cp.async: each lane reads its source now and its copy waits in the open group.
+  const unsigned n = unsigned(in.src[2].imm);
+  std::vector<AsyncCopy>& group = w.async.open();
+  int reader = -1; // first lane that reads global memory
+  uint32_t zero_fill = 0;
+  for (unsigned l = 0; l < kWarpLanes; ++l) {
+    if (!((exec >> l) & 1)) continue;
+    unsigned len = n;
+    if (in.src.size() == 4) {
+      if (in.cp_ignore_src)
+        len = (rd(w, fr, in.src[3], l, Type::Pred) & 1) ? 0 : n;
+      else
+        len = unsigned(std::min<uint64_t>(rd(w, fr, in.src[3], l, Type::U32) & 0xffffffffu, 64));
+      if (len > n)
+        fail(w, int(l),
+             "cp.async src-size " + std::to_string(len) + " is larger than cp-size " +
+                 std::to_string(n) + " (undefined in the PTX ISA)");
+    }
+    AsyncCopy c;
+    c.len = uint8_t(n);
+    Space rsp;
+    uint64_t raddr;
+    const uint64_t d = eff_addr(w, fr, in.src[0], l, Space::Shared);
+    uint8_t probe[16];
+    mem_access(w, fr, l, Space::Shared, d, probe, n, false, rsp, raddr, n); // bounds, alignment
+    c.shared = uint32_t(raddr);
+    if (len) {
+      const uint64_t a = eff_addr(w, fr, in.src[1], l, Space::Global);
+      mem_access(w, fr, l, Space::Global, a, c.bytes, len, false, rsp, raddr, n);
+      out.addr[l] = raddr;
+      if (reader < 0) reader = int(l);
+    } else {
+      zero_fill |= 1u << l;
+    }
+    group.push_back(c);
+  }
+  // The LSU times the global read of the lanes that read; a zero-filling lane shares the first
+  // reader's address (no extra segment). No lane reads: no memory access at all.
+  out.is_mem = reader >= 0;
+  out.space = Space::Global;
+  out.access_bytes = n;
+  for (unsigned l = 0; l < kWarpLanes; ++l)
+    if ((zero_fill >> l) & 1) out.addr[l] = reader >= 0 ? out.addr[unsigned(reader)] : 0;
+}
+
+// =============================================================================================
+// Warp reductions, dot products, fns, elect (warp_ops.h)
+// =============================================================================================
+void Kernel::Impl::exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec) {
+  auto lanes = [&](auto&& fn) {
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if ((exec >> l) & 1) fn(l);
+  };
+  auto u32 = [&](unsigned i, unsigned l) { return uint32_t(rd(w, fr, in.src[i], l, Type::U32)); };
+  switch (in.op) {
+  case Op::Dp4a:
+  case Op::Dp2a: {
+    const bool as = type_is_signed(in.type), bs = type_is_signed(in.type2);
+    lanes([&](unsigned l) {
+      const uint32_t a = u32(0, l), b = u32(1, l), c = u32(2, l);
+      const uint32_t d = in.op == Op::Dp4a ? warp_ops::dp4a(a, b, c, as, bs)
+                                           : warp_ops::dp2a(a, b, c, as, bs, in.mul == MulMode::Hi);
+      wr(w, fr, in.dst[0], l, d, Type::U32);
+    });
+    return;
+  }
+  case Op::Fns:
+    lanes([&](unsigned l) {
+      wr(w, fr, in.dst[0], l, warp_ops::fns(u32(0, l), u32(1, l), int32_t(u32(2, l))), Type::B32);
+    });
+    return;
+  case Op::Redux: {
+    // Every lane reduces over the executing lanes of its membermask (a lane outside it is
+    // undefined in the ISA; it gets the reduction over its mask's executing lanes).
+    std::array<uint32_t, kWarpLanes> v{};
+    lanes([&](unsigned l) { v[l] = u32(0, l); });
+    const bool sg = type_is_signed(in.type);
+    lanes([&](unsigned l) {
+      const uint32_t members = u32(1, l) & exec;
+      bool first = true;
+      uint32_t r = 0;
+      for (unsigned m = 0; m < kWarpLanes; ++m) {
+        if (!((members >> m) & 1)) continue;
+        r = first ? v[m] : warp_ops::redux_combine(in.atom, sg, r, v[m]);
+        first = false;
+      }
+      wr(w, fr, in.dst[0], l, r, Type::U32);
+    });
+    return;
+  }
+  case Op::Elect: {
+    // The leader is the lowest executing lane of the membermask (deterministic, as the ISA
+    // requires; which lane it is the ISA leaves open).
+    lanes([&](unsigned l) {
+      const uint32_t members = u32(0, l) & exec;
+      const unsigned leader = members ? unsigned(__builtin_ctz(members)) : l;
+      wr(w, fr, in.dst[0], l, leader, Type::U32);
+      if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, leader == l ? 1 : 0, Type::Pred);
+    });
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+// =============================================================================================
 // ALU instructions
 // =============================================================================================
 namespace {
@@ -1748,6 +1881,18 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   case Op::Membar:
   case Op::Fence:
   case Op::Nanosleep:
+    return;
+  case Op::CpAsync:
+  case Op::CpAsyncCommit:
+  case Op::CpAsyncWait:
+    exec_async(w, fr, in, exec, out);
+    return;
+  case Op::Redux:
+  case Op::Dp4a:
+  case Op::Dp2a:
+  case Op::Fns:
+  case Op::Elect:
+    exec_warp_op(w, fr, in, exec);
     return;
   case Op::Trap: // aborts the kernel (CUDA: cudaErrorLaunchFailure)
     if (exec) fail(w, __builtin_ctz(exec), "trap: the kernel aborted");

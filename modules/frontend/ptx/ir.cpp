@@ -72,15 +72,16 @@ const char* space_name(Space s) {
 
 const char* op_name(Op op) {
   static const char* const names[] = {
-      "add",      "sub",  "mul",        "mad",   "mul24",     "mad24",    "div",    "rem",
-      "abs",      "neg",  "min",        "max",   "addc",      "subc",     "madc",   "popc",
-      "clz",      "brev", "bfe",        "bfi",   "bfind",     "prmt",     "and",    "or",
-      "xor",      "not",  "cnot",       "shl",   "shr",       "fma",      "rcp",    "sqrt",
-      "rsqrt",    "ex2",  "lg2",        "sin",   "cos",       "setp",     "selp",   "slct",
-      "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",       "atom",   "red",
-      "prefetch", "bra",  "call",       "ret",   "exit",      "bar",      "membar", "fence",
-      "shfl",     "vote", "activemask", "match", "nanosleep", "copysign", "testp",  "lop3",
-      "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix"};
+      "add",      "sub",  "mul",        "mad",   "mul24",     "mad24",     "div",    "rem",
+      "abs",      "neg",  "min",        "max",   "addc",      "subc",      "madc",   "popc",
+      "clz",      "brev", "bfe",        "bfi",   "bfind",     "prmt",      "and",    "or",
+      "xor",      "not",  "cnot",       "shl",   "shr",       "fma",       "rcp",    "sqrt",
+      "rsqrt",    "ex2",  "lg2",        "sin",   "cos",       "setp",      "selp",   "slct",
+      "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",        "atom",   "red",
+      "prefetch", "bra",  "call",       "ret",   "exit",      "bar",       "membar", "fence",
+      "shfl",     "vote", "activemask", "match", "nanosleep", "copysign",  "testp",  "lop3",
+      "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix", "redux",  "dp4a",
+      "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -296,7 +297,23 @@ OpTraits op_traits(const Instr& in) {
     break;
   case Op::Vote:
   case Op::Activemask:
+  case Op::Elect:
     c = OpClass::Vote;
+    break;
+  case Op::Redux: // a cross-lane reduction: the shuffle path's
+    c = OpClass::Shfl;
+    break;
+  case Op::Dp4a:
+  case Op::Dp2a:
+    c = OpClass::IntMad;
+    break;
+  case Op::Fns:
+    c = OpClass::IntLogic;
+    break;
+  case Op::CpAsync: // a global read the LSU times; its shared write lands at the wait
+    c = OpClass::Mem;
+    t.is_load = true;
+    t.long_latency = true;
     break;
   case Op::Ld:
   case Op::Ldu:
@@ -351,6 +368,8 @@ gpurf::MemSpace mem_space(const Instr& in) {
   case Op::Red:
   case Op::Ldmatrix:
     break;
+  case Op::CpAsync: // the global read (the shared write is not an LSU access)
+    return gpurf::MemSpace::Global;
   default:
     return gpurf::MemSpace::None;
   }

@@ -220,6 +220,16 @@ enum class Op : uint16_t {
   Mma,
   Ldmatrix,
   Movmatrix,
+  // warp reductions, integer dot products, find-nth-set, leader election (warp_ops.h)
+  Redux,
+  Dp4a,
+  Dp2a,
+  Fns,
+  Elect,
+  // asynchronous copies global -> shared (async_copy.h)
+  CpAsync,       // cp.async: src={Addr shared dst, Addr global src, Imm cp-size [, src-size]}
+  CpAsyncCommit, // cp.async.commit_group
+  CpAsyncWait,   // cp.async.wait_group N: src={Imm N}; cp.async.wait_all: src={}, cp_all
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
@@ -383,6 +393,10 @@ struct Instr {
   std::vector<Operand> dst; // written operands (see header comment)
   std::vector<Operand> src; // read operands
   unsigned ptx_line = 0;    // 1-based line of the instruction in the PTX file
+
+  // cp.async (async_copy.h)
+  bool cp_all = false;        // cp.async.wait_all (every copy, committed or not)
+  bool cp_ignore_src = false; // the 4th operand is the ignore-src predicate
 };
 
 // ---------------------------------------------------------------------------------------------

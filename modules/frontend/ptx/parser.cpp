@@ -884,78 +884,85 @@ struct Parser {
   // Instructions
   // ------------------------------------------------------------------------------------------
   static bool op_from_name(const std::string& b, Op& op, BarMode& bar) {
-    static const std::unordered_map<std::string, Op> tab = {{"add", Op::Add},
-                                                            {"sub", Op::Sub},
-                                                            {"mul", Op::Mul},
-                                                            {"mad", Op::Mad},
-                                                            {"mul24", Op::Mul24},
-                                                            {"mad24", Op::Mad24},
-                                                            {"div", Op::Div},
-                                                            {"rem", Op::Rem},
-                                                            {"abs", Op::Abs},
-                                                            {"neg", Op::Neg},
-                                                            {"min", Op::Min},
-                                                            {"max", Op::Max},
-                                                            {"addc", Op::Addc},
-                                                            {"subc", Op::Subc},
-                                                            {"madc", Op::Madc},
-                                                            {"popc", Op::Popc},
-                                                            {"clz", Op::Clz},
-                                                            {"brev", Op::Brev},
-                                                            {"bfe", Op::Bfe},
-                                                            {"bfi", Op::Bfi},
-                                                            {"bfind", Op::Bfind},
-                                                            {"prmt", Op::Prmt},
-                                                            {"and", Op::And},
-                                                            {"or", Op::Or},
-                                                            {"xor", Op::Xor},
-                                                            {"not", Op::Not},
-                                                            {"cnot", Op::Cnot},
-                                                            {"shl", Op::Shl},
-                                                            {"shr", Op::Shr},
-                                                            {"fma", Op::Fma},
-                                                            {"rcp", Op::Rcp},
-                                                            {"sqrt", Op::Sqrt},
-                                                            {"rsqrt", Op::Rsqrt},
-                                                            {"ex2", Op::Ex2},
-                                                            {"lg2", Op::Lg2},
-                                                            {"sin", Op::Sin},
-                                                            {"cos", Op::Cos},
-                                                            {"setp", Op::Setp},
-                                                            {"selp", Op::Selp},
-                                                            {"slct", Op::Slct},
-                                                            {"cvt", Op::Cvt},
-                                                            {"cvta", Op::Cvta},
-                                                            {"mov", Op::Mov},
-                                                            {"ld", Op::Ld},
-                                                            {"ldu", Op::Ldu},
-                                                            {"st", Op::St},
-                                                            {"atom", Op::Atom},
-                                                            {"red", Op::Red},
-                                                            {"prefetch", Op::Prefetch},
-                                                            {"prefetchu", Op::Prefetch},
-                                                            {"bra", Op::Bra},
-                                                            {"call", Op::Call},
-                                                            {"ret", Op::Ret},
-                                                            {"exit", Op::Exit},
-                                                            {"bar", Op::Bar},
-                                                            {"barrier", Op::Bar},
-                                                            {"membar", Op::Membar},
-                                                            {"fence", Op::Fence},
-                                                            {"shfl", Op::Shfl},
-                                                            {"vote", Op::Vote},
-                                                            {"activemask", Op::Activemask},
-                                                            {"match", Op::Match},
-                                                            {"nanosleep", Op::Nanosleep},
-                                                            {"copysign", Op::Copysign},
-                                                            {"testp", Op::Testp},
-                                                            {"lop3", Op::Lop3},
-                                                            {"shf", Op::Shf},
-                                                            {"sad", Op::Sad},
-                                                            {"trap", Op::Trap},
-                                                            {"mma", Op::Mma},
-                                                            {"ldmatrix", Op::Ldmatrix},
-                                                            {"movmatrix", Op::Movmatrix}};
+    static const std::unordered_map<std::string, Op> tab = {
+        {"add", Op::Add},
+        {"sub", Op::Sub},
+        {"mul", Op::Mul},
+        {"mad", Op::Mad},
+        {"mul24", Op::Mul24},
+        {"mad24", Op::Mad24},
+        {"div", Op::Div},
+        {"rem", Op::Rem},
+        {"abs", Op::Abs},
+        {"neg", Op::Neg},
+        {"min", Op::Min},
+        {"max", Op::Max},
+        {"addc", Op::Addc},
+        {"subc", Op::Subc},
+        {"madc", Op::Madc},
+        {"popc", Op::Popc},
+        {"clz", Op::Clz},
+        {"brev", Op::Brev},
+        {"bfe", Op::Bfe},
+        {"bfi", Op::Bfi},
+        {"bfind", Op::Bfind},
+        {"prmt", Op::Prmt},
+        {"and", Op::And},
+        {"or", Op::Or},
+        {"xor", Op::Xor},
+        {"not", Op::Not},
+        {"cnot", Op::Cnot},
+        {"shl", Op::Shl},
+        {"shr", Op::Shr},
+        {"fma", Op::Fma},
+        {"rcp", Op::Rcp},
+        {"sqrt", Op::Sqrt},
+        {"rsqrt", Op::Rsqrt},
+        {"ex2", Op::Ex2},
+        {"lg2", Op::Lg2},
+        {"sin", Op::Sin},
+        {"cos", Op::Cos},
+        {"setp", Op::Setp},
+        {"selp", Op::Selp},
+        {"slct", Op::Slct},
+        {"cvt", Op::Cvt},
+        {"cvta", Op::Cvta},
+        {"mov", Op::Mov},
+        {"ld", Op::Ld},
+        {"ldu", Op::Ldu},
+        {"st", Op::St},
+        {"atom", Op::Atom},
+        {"red", Op::Red},
+        {"prefetch", Op::Prefetch},
+        {"prefetchu", Op::Prefetch},
+        {"bra", Op::Bra},
+        {"call", Op::Call},
+        {"ret", Op::Ret},
+        {"exit", Op::Exit},
+        {"bar", Op::Bar},
+        {"barrier", Op::Bar},
+        {"membar", Op::Membar},
+        {"fence", Op::Fence},
+        {"shfl", Op::Shfl},
+        {"vote", Op::Vote},
+        {"activemask", Op::Activemask},
+        {"match", Op::Match},
+        {"nanosleep", Op::Nanosleep},
+        {"copysign", Op::Copysign},
+        {"testp", Op::Testp},
+        {"lop3", Op::Lop3},
+        {"shf", Op::Shf},
+        {"sad", Op::Sad},
+        {"trap", Op::Trap},
+        {"mma", Op::Mma},
+        {"ldmatrix", Op::Ldmatrix},
+        {"movmatrix", Op::Movmatrix},
+        {"redux", Op::Redux},
+        {"dp4a", Op::Dp4a},
+        {"dp2a", Op::Dp2a},
+        {"fns", Op::Fns},
+        {"elect", Op::Elect},
+    };
     auto it = tab.find(b);
     if (it == tab.end()) return false;
     op = it->second;
@@ -1043,7 +1050,7 @@ struct Parser {
         {"generic", Space::Generic}};
     if (auto it = sp.find(m); it != sp.end()) {
       if (op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red ||
-          op == Op::Cvta || op == Op::Prefetch) {
+          op == Op::Cvta || op == Op::Prefetch || op == Op::CpAsync) {
         in.space = it->second;
         return;
       }
@@ -1205,6 +1212,26 @@ struct Parser {
       }
       break;
     }
+    case Op::Redux: {
+      if (m == "sync" || m == "abs") return; // .abs: the .f32 forms, refused below
+      static const std::unordered_map<std::string, AtomOp> ro = {
+          {"add", AtomOp::Add}, {"min", AtomOp::Min}, {"max", AtomOp::Max},
+          {"and", AtomOp::And}, {"or", AtomOp::Or},   {"xor", AtomOp::Xor}};
+      if (auto it = ro.find(m); it != ro.end() && in.atom == AtomOp::None) {
+        in.atom = it->second;
+        return;
+      }
+      break;
+    }
+    case Op::Elect:
+      if (m == "sync") return;
+      break;
+    case Op::Dp2a:
+      if (m == "lo" || m == "hi") {
+        in.mul = m == "lo" ? MulMode::Lo : MulMode::Hi;
+        return;
+      }
+      break;
     case Op::Bfind:
       if (m == "shiftamt") {
         in.shiftamt = true;
@@ -1566,9 +1593,27 @@ struct Parser {
       parts.push_back(s);
     }
     BarMode bm;
-    if (!op_from_name(parts[0], in.op, bm))
+    size_t first_mod = 1;
+    if (parts[0] == "cp" && parts.size() > 2 && parts[1] == "async") {
+      // cp.async.{ca,cg}, .commit_group, .wait_group, .wait_all (async_copy.h); the bulk and
+      // mbarrier forms (sm_90) are not supported.
+      first_mod = 3;
+      if (parts[2] == "ca" || parts[2] == "cg") {
+        in.op = Op::CpAsync;
+        in.space = Space::Global;
+      } else if (parts[2] == "commit_group" && parts.size() == 3) {
+        in.op = Op::CpAsyncCommit;
+      } else if ((parts[2] == "wait_group" || parts[2] == "wait_all") && parts.size() == 3) {
+        in.op = Op::CpAsyncWait;
+        in.cp_all = parts[2] == "wait_all";
+      } else {
+        fail(line, "unsupported PTX instruction '" + in.text +
+                       "' (cp.async.ca/.cg, .commit_group, .wait_group and .wait_all are)");
+      }
+    } else if (!op_from_name(parts[0], in.op, bm)) {
       fail(line, "unsupported PTX instruction '" + in.text + "'");
-    for (size_t i = 1; i < parts.size(); ++i) {
+    }
+    for (size_t i = first_mod; i < parts.size(); ++i) {
       if (parts[i].empty()) fail(line, "malformed instruction '" + in.text + "'");
       apply_modifier(in, parts[i], line);
     }
@@ -1629,6 +1674,9 @@ struct Parser {
     case Op::Exit:
     case Op::Nanosleep:
     case Op::Trap:
+    case Op::CpAsync:
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWait:
       ndst = 0;
       break;
     case Op::Bar:
@@ -1642,7 +1690,9 @@ struct Parser {
       if (groups.empty()) fail(line, "'" + in.text + "' expects a destination operand");
       in.dst = groups[0];
       gi = 1;
-      size_t maxd = (in.op == Op::Setp || in.op == Op::Shfl || in.op == Op::Match) ? 2 : 1;
+      size_t maxd =
+          (in.op == Op::Setp || in.op == Op::Shfl || in.op == Op::Match || in.op == Op::Elect) ? 2
+                                                                                               : 1;
       if (in.dst.size() > maxd) fail(line, "too many destinations ('|') in '" + in.text + "'");
       for (const auto& d : in.dst) {
         if (d.kind == Operand::Kind::Special)
@@ -1688,7 +1738,23 @@ struct Parser {
     case Op::Prmt:
     case Op::Shf:
     case Op::Sad:
+    case Op::Dp4a:
+    case Op::Dp2a:
+    case Op::Fns:
       lo = hi = 3;
+      break;
+    case Op::Redux:
+      lo = hi = 2;
+      break;
+    case Op::Elect:
+      lo = hi = 1;
+      break;
+    case Op::CpAsync: // [dst], [src], cp-size {, src-size | ignore-src}
+      lo = 3;
+      hi = 4;
+      break;
+    case Op::CpAsyncWait:
+      lo = hi = in.cp_all ? 0 : 1;
       break;
     case Op::Bfi:
     case Op::Lop3:
@@ -1778,6 +1844,13 @@ struct Parser {
     case Op::Ldmatrix:
       need_addr(0);
       break;
+    case Op::CpAsync:
+      need_addr(0);
+      need_addr(1);
+      for (size_t i = 2; i < in.src.size(); ++i)
+        if (in.src[i].kind == Operand::Kind::Addr)
+          fail(line, "unexpected address operand in '" + in.text + "'");
+      break;
     case Op::Bra:
       if (in.src[0].kind != Operand::Kind::Label) fail(line, "bra expects a label");
       break;
@@ -1801,6 +1874,10 @@ struct Parser {
     case Op::Prefetch:
     case Op::Nanosleep:
     case Op::Cvta:
+    case Op::Elect:
+    case Op::CpAsync:
+    case Op::CpAsyncCommit:
+    case Op::CpAsyncWait:
       if (in.op == Op::Cvta && in.type == Type::None) fail(line, "cvta needs a type");
       break;
     default:
@@ -1812,6 +1889,7 @@ struct Parser {
     if ((in.op == Op::Atom || in.op == Op::Red) && in.atom == AtomOp::None)
       fail(line, "'" + in.text + "' needs an atomic operation");
     if (in.op == Op::Shfl && in.shfl == ShflMode::None) fail(line, "shfl needs a mode");
+    check_warp_op(in, line);
     if (in.op == Op::Vote && in.vote == VoteMode::None) fail(line, "vote needs a mode");
     if (in.op == Op::Match && in.match == MatchMode::None) fail(line, "match needs a mode");
     if (in.op == Op::Testp && in.testp == TestpMode::None) fail(line, "testp needs a mode");
@@ -1872,6 +1950,56 @@ struct Parser {
     } else {
       regs(in.dst[0], 1, 32, "the destination");
       regs(in.src[0], 1, 32, "the source");
+    }
+  }
+
+  // The forms of redux, dp4a/dp2a, fns, elect and cp.async gpurf runs (warp_ops.h,
+  // async_copy.h); anything else is refused naming what is supported.
+  void check_warp_op(Instr& in, unsigned line) {
+    auto is_int32 = [](Type t) { return t == Type::U32 || t == Type::S32; };
+    switch (in.op) {
+    case Op::Redux: {
+      const bool bitwise =
+          in.atom == AtomOp::And || in.atom == AtomOp::Or || in.atom == AtomOp::Xor;
+      const bool arith = in.atom == AtomOp::Add || in.atom == AtomOp::Min || in.atom == AtomOp::Max;
+      if (!(bitwise && in.type == Type::B32) && !(arith && is_int32(in.type)))
+        fail(line, "unsupported PTX instruction '" + in.text +
+                       "' (redux.sync .add/.min/.max .u32/.s32 and .and/.or/.xor .b32 are; the "
+                       ".f32 forms are sm_100a's)");
+      break;
+    }
+    case Op::Dp4a:
+    case Op::Dp2a:
+      if (!is_int32(in.type) || !is_int32(in.type2) ||
+          (in.op == Op::Dp2a && in.mul == MulMode::None))
+        fail(line, "'" + in.text +
+                       "': dp4a.atype.btype / dp2a.{lo,hi}.atype.btype with types "
+                       ".u32 or .s32");
+      break;
+    case Op::Fns:
+      if (in.type != Type::B32) fail(line, "'" + in.text + "': fns is fns.b32");
+      break;
+    case Op::CpAsync: {
+      const Operand& n = in.src[2];
+      if (n.kind != Operand::Kind::Imm || (n.imm != 4 && n.imm != 8 && n.imm != 16))
+        fail(line, "'" + in.text + "': cp-size must be the constant 4, 8 or 16");
+      if (in.text.find(".cg") != std::string::npos && n.imm != 16)
+        fail(line, "'" + in.text + "': cp.async.cg copies 16 bytes");
+      if (in.src.size() == 4) {
+        const Operand& o = in.src[3];
+        in.cp_ignore_src = o.kind == Operand::Kind::Reg && fn->regs[o.reg].is_pred;
+        if (o.kind != Operand::Kind::Imm && o.kind != Operand::Kind::Reg)
+          fail(line, "'" + in.text + "': src-size is a register or a constant");
+      }
+      in.type = Type::B8;
+      break;
+    }
+    case Op::CpAsyncWait:
+      if (!in.cp_all && in.src[0].kind != Operand::Kind::Imm)
+        fail(line, "'" + in.text + "': the group count is a constant");
+      break;
+    default:
+      break;
     }
   }
 

@@ -1,0 +1,282 @@
+// redux.sync, dp4a, dp2a, prmt (every mode), fns, bfind, brev, activemask, elect.sync and
+// cp.async on nvcc's own output (tests/unit/ptx_data/ptx_warp_ops.cu), each lane against a
+// reference written here from the PTX ISA's text (the pseudocode and tables of each
+// instruction's page), independent of the engine's code; and the parser's refusals.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "gpurf/modules/frontend/ptx/parser.h"
+#include "tests/unit/ptx_test_util.h"
+
+using namespace gpurf::ptx;
+using ptxtest::data_module;
+using ptxtest::Launch;
+
+namespace {
+
+const Module& ops() { return data_module("ptx_warp_ops.ptx"); }
+
+std::vector<uint32_t> random_words(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<uint32_t> v(n);
+  for (auto& x : v) x = rng();
+  return v;
+}
+
+// ---- references, from the ISA pages -----------------------------------------------------
+// dp4a: d = c + sum Va[i] * Vb[i], bytes sign- or zero-extended by type.
+uint32_t ref_dp4a(uint32_t a, uint32_t b, uint32_t c, bool as, bool bs) {
+  int64_t d = int32_t(c);
+  for (int i = 0; i < 4; ++i) {
+    const uint8_t x = uint8_t(a >> (8 * i)), y = uint8_t(b >> (8 * i));
+    d += (as ? int64_t(int8_t(x)) : int64_t(x)) * (bs ? int64_t(int8_t(y)) : int64_t(y));
+  }
+  return uint32_t(d);
+}
+// dp2a: Va = a's two 16-bit values, Vb = b's four bytes; b_select = lo ? 0 : 2.
+uint32_t ref_dp2a(uint32_t a, uint32_t b, uint32_t c, bool as, bool bs, bool hi) {
+  int64_t d = int32_t(c);
+  for (int i = 0; i < 2; ++i) {
+    const uint16_t x = uint16_t(a >> (16 * i));
+    const uint8_t y = uint8_t(b >> (8 * ((hi ? 2 : 0) + i)));
+    d += (as ? int64_t(int16_t(x)) : int64_t(x)) * (bs ? int64_t(int8_t(y)) : int64_t(y));
+  }
+  return uint32_t(d);
+}
+// prmt: the ISA's table, rows c[1:0] = 0..3, columns d.b3 d.b2 d.b1 d.b0 (source byte).
+const int kPrmtTable[6][4][4] = {
+    {{3, 2, 1, 0}, {4, 3, 2, 1}, {5, 4, 3, 2}, {6, 5, 4, 3}}, // f4e
+    {{5, 6, 7, 0}, {6, 7, 0, 1}, {7, 0, 1, 2}, {0, 1, 2, 3}}, // b4e
+    {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}}, // rc8
+    {{3, 2, 1, 0}, {3, 2, 1, 1}, {3, 2, 2, 2}, {3, 3, 3, 3}}, // ecl
+    {{0, 0, 0, 0}, {1, 1, 1, 0}, {2, 2, 1, 0}, {3, 2, 1, 0}}, // ecr
+    {{1, 0, 1, 0}, {3, 2, 3, 2}, {1, 0, 1, 0}, {3, 2, 3, 2}}, // rc16
+};
+uint32_t ref_prmt(uint32_t a, uint32_t b, uint32_t c, int mode) { // mode -1: default
+  const uint64_t tmp64 = uint64_t(b) << 32 | a;
+  auto byte = [&](int i) { return uint32_t(tmp64 >> (8 * i)) & 0xff; };
+  uint32_t d = 0;
+  for (int k = 0; k < 4; ++k) { // target byte k
+    uint32_t v;
+    if (mode < 0) {
+      const uint32_t ctl = (c >> (4 * k)) & 0xf;
+      v = byte(int(ctl & 7));
+      if (ctl & 8) v = (v & 0x80) ? 0xff : 0x00; // replicate the sign
+    } else {
+      v = byte(kPrmtTable[mode][c & 3][3 - k]);
+    }
+    d |= v << (8 * k);
+  }
+  return d;
+}
+// fns: the ISA's loop.
+uint32_t ref_fns(uint32_t mask, uint32_t base, int32_t offset) {
+  uint32_t d = 0xffffffff;
+  if (offset == 0) {
+    if ((mask >> base) & 1) d = base;
+  } else {
+    int pos = int(base);
+    int count = std::abs(offset) - 1;
+    const int inc = offset > 0 ? 1 : -1;
+    while (pos >= 0 && pos < 32) {
+      if ((mask >> pos) & 1) {
+        if (count == 0) {
+          d = uint32_t(pos);
+          break;
+        }
+        --count;
+      }
+      pos += inc;
+    }
+  }
+  return d;
+}
+// bfind: the most significant non-sign bit; .shiftamt: msb - that position.
+uint32_t ref_bfind(uint64_t a, int bits, bool is_signed, bool shiftamt) {
+  const int msb = bits - 1;
+  if (is_signed && ((a >> msb) & 1)) a = ~a;
+  uint32_t d = 0xffffffff;
+  for (int i = msb; i >= 0; --i)
+    if ((a >> i) & 1) {
+      d = uint32_t(i);
+      break;
+    }
+  if (shiftamt && d != 0xffffffff) d = uint32_t(msb) - d;
+  return d;
+}
+
+} // namespace
+
+TEST(PtxWarpOps, ReduxOverTheMemberLanes) {
+  const unsigned n = 64; // two warps
+  auto a = random_words(n, 7);
+  for (unsigned i = 0; i < n; i += 5) a[i] = 0x80000000u + i; // negatives as s32
+  Launch L(ops(), "redux_ops", {1, 1, 1}, {n, 1, 1});
+  const uint64_t A = L.buf(a), O = L.zeros(n * 48);
+  L.arg(A).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, n * 12);
+  for (unsigned w = 0; w < n / 32; ++w) {
+    uint32_t add = 0, umin = ~0u, umax = 0, band = ~0u, bor = 0, bxor = 0, madd = 0, mxor = 0,
+             mask = 0;
+    int32_t smin = INT32_MAX, smax = INT32_MIN, msmin = INT32_MAX;
+    for (unsigned l = 0; l < 32; ++l) {
+      const uint32_t v = a[w * 32 + l];
+      add += v, umin = std::min(umin, v), umax = std::max(umax, v);
+      smin = std::min(smin, int32_t(v)), smax = std::max(smax, int32_t(v));
+      band &= v, bor |= v, bxor ^= v;
+      if ((w * 32 + l) % 3 != 0)
+        madd += v, msmin = std::min(msmin, int32_t(v)), mxor ^= v, mask |= 1u << l;
+    }
+    for (unsigned l = 0; l < 32; ++l) {
+      const uint32_t* o = &out[(w * 32 + l) * 12];
+      const uint32_t want[8] = {add, umin, umax, uint32_t(smin), uint32_t(smax), band, bor, bxor};
+      for (int k = 0; k < 8; ++k) EXPECT_EQ(o[k], want[k]) << "lane " << l << " op " << k;
+      EXPECT_EQ(o[11], mask);
+      if ((w * 32 + l) % 3 != 0) { // threadIdx.x % 3
+        EXPECT_EQ(o[8], madd) << l;
+        EXPECT_EQ(o[9], uint32_t(msmin)) << l;
+        EXPECT_EQ(o[10], mxor) << l;
+      }
+    }
+  }
+}
+
+TEST(PtxWarpOps, Dp4aAndDp2aInEverySignedness) {
+  const unsigned n = 128;
+  auto a = random_words(n, 11), b = random_words(n, 12), c = random_words(n, 13);
+  a[0] = 0x80808080u, b[0] = 0x80808080u, c[0] = 0x7fffffffu; // extremes, wrap-around
+  a[1] = 0xffffffffu, b[1] = 0x7f7f7f7fu, c[1] = 0x80000000u;
+  Launch L(ops(), "dp_ops", {2, 1, 1}, {64, 1, 1});
+  const uint64_t A = L.buf(a), B = L.buf(b), C = L.buf(c), O = L.zeros(n * 48);
+  L.arg(A).arg(B).arg(C).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, n * 12);
+  for (unsigned i = 0; i < n; ++i) {
+    const uint32_t* o = &out[i * 12];
+    for (int k = 0; k < 4; ++k) // atype, btype = u32/s32 in the kernel's order
+      EXPECT_EQ(o[k], ref_dp4a(a[i], b[i], c[i], k >= 2, k & 1)) << i << " dp4a " << k;
+    for (int k = 0; k < 8; ++k)
+      EXPECT_EQ(o[4 + k], ref_dp2a(a[i], b[i], c[i], (k & 3) >= 2, k & 1, k >= 4))
+          << i << " dp2a " << k;
+  }
+}
+
+TEST(PtxWarpOps, PrmtEveryModeFnsBfindBrev) {
+  const unsigned n = 128;
+  auto a = random_words(n, 21), b = random_words(n, 22), c = random_words(n, 23);
+  std::vector<uint64_t> w(n);
+  std::mt19937_64 rng(24);
+  for (auto& x : w) x = rng() >> (rng() % 64);
+  a[0] = 0, a[1] = 0xffffffffu, a[2] = 1, a[3] = 0x80000000u; // bfind: none, -1, bit 0, sign
+  w[0] = 0, w[1] = ~0ull, w[2] = 0x8000000000000000ull;
+  for (unsigned i = 4; i < 8; ++i) c[i] = 0x89ab0000u | (0x7654u + i); // sign-replicating nibbles
+  for (unsigned i = 8; i < 16; ++i) c[i] = i % 4;                      // each c[1:0] of the modes
+  Launch L(ops(), "bit_ops", {2, 1, 1}, {64, 1, 1});
+  const uint64_t A = L.buf(a), B = L.buf(b), C = L.buf(c), W = L.buf(w), O = L.zeros(n * 64);
+  L.arg(A).arg(B).arg(C).arg(W).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, n * 16);
+  for (unsigned i = 0; i < n; ++i) {
+    const uint32_t* o = &out[i * 16];
+    EXPECT_EQ(o[0], ref_prmt(a[i], b[i], c[i] & 0x7777, -1)) << i; // __byte_perm: msb clear
+    EXPECT_EQ(o[1], ref_prmt(a[i], b[i], c[i], -1)) << i;
+    for (int m = 0; m < 6; ++m) EXPECT_EQ(o[2 + m], ref_prmt(a[i], b[i], c[i], m)) << i << " " << m;
+    EXPECT_EQ(o[8], ref_fns(a[i], b[i] & 31, int32_t(c[i] % 41) - 20)) << i;
+    EXPECT_EQ(o[9], ref_bfind(a[i], 32, false, false)) << i;
+    EXPECT_EQ(o[10], ref_bfind(a[i], 32, true, false)) << i;
+    EXPECT_EQ(o[11], ref_bfind(a[i], 32, false, true)) << i;
+    EXPECT_EQ(o[12], ref_bfind(w[i], 64, true, true)) << i;
+    uint32_t rv = 0;
+    uint64_t rw = 0;
+    for (int k = 0; k < 32; ++k) rv |= ((a[i] >> k) & 1) << (31 - k);
+    for (int k = 0; k < 64; ++k) rw |= ((w[i] >> k) & 1) << (63 - k);
+    EXPECT_EQ(o[13], rv) << i;
+    EXPECT_EQ(o[14], uint32_t(rw)) << i;
+    EXPECT_EQ(o[15], uint32_t(rw >> 32)) << i;
+  }
+  // The ISA's own fns examples.
+  EXPECT_EQ(ref_fns(0xaaaaaaaa, 3, 1), 3u);
+  EXPECT_EQ(ref_fns(0xaaaaaaaa, 3, -1), 3u);
+  EXPECT_EQ(ref_fns(0xaaaaaaaa, 2, 1), 3u);
+  EXPECT_EQ(ref_fns(0xaaaaaaaa, 2, -1), 1u);
+}
+
+TEST(PtxWarpOps, ActivemaskAndElectInADivergentWarp) {
+  const unsigned n = 64;
+  auto a = random_words(n, 31);
+  for (unsigned i = 32; i < 64; ++i) a[i] &= ~1u; // the second warp: no lane takes the branch
+  a[33] |= 1, a[62] |= 1;                         // but these two
+  Launch L(ops(), "lane_ops", {1, 1, 1}, {n, 1, 1});
+  const uint64_t A = L.buf(a), O = L.zeros(n * 16);
+  L.arg(A).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, n * 4);
+  for (unsigned w = 0; w < 2; ++w) {
+    uint32_t odd = 0;
+    for (unsigned l = 0; l < 32; ++l) odd |= (a[w * 32 + l] & 1) << l;
+    const unsigned leader = unsigned(__builtin_ctz(odd));
+    for (unsigned l = 0; l < 32; ++l) {
+      const uint32_t* o = &out[(w * 32 + l) * 4];
+      if ((odd >> l) & 1) {
+        EXPECT_EQ(o[0], odd) << w << " " << l;
+        EXPECT_EQ(o[1], leader) << l; // every member learns the same leader, a member
+        EXPECT_EQ(o[2], l == leader ? 1u : 0u) << l;
+      } else {
+        EXPECT_EQ(o[3], ~odd) << w << " " << l;
+      }
+    }
+  }
+}
+
+// The bytes of a cp.async reach shared memory only at the wait that covers its group: a read
+// before it sees the old contents (a model landing them at the cp.async fails here), one after
+// it the copied bytes, zero-filled past src-size.
+TEST(PtxWarpOps, CpAsyncLandsAtTheWaitThatCoversItsGroup) {
+  const unsigned n = 32;
+  std::vector<int32_t> g(128 * 4);
+  for (unsigned k = 0; k < g.size(); ++k) g[k] = int32_t(1000 + k);
+  Launch L(ops(), "cp_async_ops", {1, 1, 1}, {n, 1, 1});
+  const uint64_t G = L.buf(g), O = L.zeros(n * 32);
+  L.arg(G).arg(O);
+  L.run();
+  const auto out = L.get<int32_t>(O, n * 8);
+  for (unsigned i = 0; i < n; ++i) {
+    const int32_t* o = &out[i * 8];
+    EXPECT_EQ(o[0], -1) << i;                  // group 0 before any wait
+    EXPECT_EQ(o[1], g[i * 4]) << i;            // wait_group 2: group 0 landed
+    EXPECT_EQ(o[2], -1) << i;                  // group 1 (8 B) not yet
+    EXPECT_EQ(o[3], g[(32 + i) * 4 + 1]) << i; // wait_group 1: group 1 landed
+    EXPECT_EQ(o[4], g[(64 + i) * 4]) << i;     // its 4-byte copy too
+    EXPECT_EQ(o[7], -1) << i;                  // group 2 before wait_all
+    EXPECT_EQ(o[5], g[(96 + i) * 4]) << i;     // src-size 4: the first word copied
+    EXPECT_EQ(o[6], 0) << i;                   // the rest zero-filled
+  }
+}
+
+namespace {
+std::string refusal(const std::string& body) {
+  const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<4>;\n"
+                           ".reg .b64 %rd<2>;\n.reg .pred %p<2>;\n" +
+                           body + "\nret;\n}\n";
+  const Module m = parse_ptx(text, "t.ptx");
+  auto it = m.refused.find("k");
+  return it == m.refused.end() ? "" : it->second;
+}
+} // namespace
+
+TEST(PtxWarpOps, UnsupportedFormsAreRefusedNamingWhatIs) {
+  EXPECT_NE(refusal("redux.sync.min.f32 %r1, %r2, -1;").find("redux.sync .add/.min/.max"),
+            std::string::npos);
+  EXPECT_NE(refusal("redux.sync.add.b32 %r1, %r2, -1;").find(".u32/.s32"), std::string::npos);
+  EXPECT_NE(refusal("dp2a.u32.u32 %r1, %r2, %r3, %r0;").find("dp2a.{lo,hi}"), std::string::npos);
+  EXPECT_NE(refusal("cp.async.ca.shared.global [%r1], [%rd1], 12;").find("4, 8 or 16"),
+            std::string::npos);
+  EXPECT_NE(refusal("cp.async.cg.shared.global [%r1], [%rd1], 8;").find("16 bytes"),
+            std::string::npos);
+  EXPECT_NE(refusal("cp.async.bulk.shared.global [%r1], [%rd1], 8;").find("wait_all are"),
+            std::string::npos);
+  EXPECT_EQ(refusal("cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;\ncp.async.wait_all;"), "");
+}
