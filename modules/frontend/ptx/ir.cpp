@@ -80,7 +80,7 @@ const char* op_name(Op op) {
       "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",       "atom",   "red",
       "prefetch", "bra",  "call",       "ret",   "exit",      "bar",      "membar", "fence",
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign", "testp",  "lop3",
-      "shf",      "sad",  "trap"};
+      "shf",      "sad",  "trap",       "tex",   "tld4",      "suld",     "sust"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -292,11 +292,15 @@ OpTraits op_traits(const Instr& in) {
     break;
   case Op::Ld:
   case Op::Ldu:
+  case Op::Tex: // a texture/surface read is a global load of its texels (docs/frontend.md)
+  case Op::Tld4:
+  case Op::Suld:
     c = OpClass::Mem;
     t.is_load = true;
     t.long_latency = is_mem_long(in.space);
     break;
   case Op::St:
+  case Op::Sust:
     c = OpClass::Mem;
     t.is_store = true;
     break;
@@ -341,6 +345,10 @@ gpurf::MemSpace mem_space(const Instr& in) {
   case Op::St:
   case Op::Atom:
   case Op::Red:
+  case Op::Tex:
+  case Op::Tld4:
+  case Op::Suld:
+  case Op::Sust:
     break;
   default:
     return gpurf::MemSpace::None;

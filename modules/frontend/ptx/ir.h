@@ -214,6 +214,12 @@ enum class Op : uint16_t {
   Shf,
   Sad,
   Trap,
+  // textures and surfaces (texture.h): dst/src as for ld/st, the address [handle, {coords}]
+  // split into src[0] = handle register, src[1] = coordinate vector (sust: src[2] = value)
+  Tex,
+  Tld4,
+  Suld,
+  Sust,
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
@@ -369,6 +375,8 @@ struct Instr {
   bool shiftamt = false;    // bfind.shiftamt
   bool shf_right = false;   // shf.r (false: shf.l)
   bool shf_clamp = false;   // shf.clamp (false: .wrap)
+  uint8_t tex_dims = 0;     // tex/tld4/suld/sust: .1d/.2d/.3d
+  uint8_t tex_comp = 0;     // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
   int guard = -1;           // guard predicate vreg, -1: none
   bool guard_neg = false;   // @!%p
   int callee = -1;          // call: index into Module::functions
