@@ -233,12 +233,12 @@ const struct {
   const char* name;
   unsigned bytes;
 } kParamKinds[] = {
-    {LaunchParam::Kind::Buffer, "buffer", 8}, {LaunchParam::Kind::U8, "u8", 1},
-    {LaunchParam::Kind::S8, "s8", 1},         {LaunchParam::Kind::U16, "u16", 2},
-    {LaunchParam::Kind::S16, "s16", 2},       {LaunchParam::Kind::U32, "u32", 4},
-    {LaunchParam::Kind::S32, "s32", 4},       {LaunchParam::Kind::U64, "u64", 8},
-    {LaunchParam::Kind::S64, "s64", 8},       {LaunchParam::Kind::F32, "f32", 4},
-    {LaunchParam::Kind::F64, "f64", 8},       {LaunchParam::Kind::Struct, "struct", 0},
+    {LaunchParam::Kind::Buffer, "buffer", 8},   {LaunchParam::Kind::U8, "u8", 1},
+    {LaunchParam::Kind::S8, "s8", 1},           {LaunchParam::Kind::U16, "u16", 2},
+    {LaunchParam::Kind::S16, "s16", 2},         {LaunchParam::Kind::U32, "u32", 4},
+    {LaunchParam::Kind::S32, "s32", 4},         {LaunchParam::Kind::U64, "u64", 8},
+    {LaunchParam::Kind::S64, "s64", 8},         {LaunchParam::Kind::F32, "f32", 4},
+    {LaunchParam::Kind::F64, "f64", 8},         {LaunchParam::Kind::Struct, "struct", 0},
     {LaunchParam::Kind::Texture, "texture", 8}, {LaunchParam::Kind::Surface, "surface", 8}};
 } // namespace
 
@@ -566,7 +566,7 @@ void parse_textures(const Node& tn, LaunchSpec& s) {
     const std::string type =
         v.find("type") ? choice(*v.find("type"), key + ".type", types) : std::string("f32");
     d.bits = type_of(type == "f16" ? "u16" : type).bytes * 8;
-    d.kind = type[0] == 'f' ? ptx::TexChannel::Float
+    d.kind = type[0] == 'f'   ? ptx::TexChannel::Float
              : type[0] == 's' ? ptx::TexChannel::Signed
                               : ptx::TexChannel::Unsigned;
     if (const Node* n = v.find("channels")) {
@@ -580,8 +580,8 @@ void parse_textures(const Node& tn, LaunchSpec& s) {
            std::string("got ") + shape(*dn) + "; expected a list of 1 to 3 sizes in texels");
     uint64_t dim[3] = {1, 1, 1};
     for (size_t i = 0; i < dn->seq.size(); ++i)
-      dim[i] = uint64_t(integer_in(*dn->seq[i], key + ".dims[" + std::to_string(i) + "]", s.vars,
-                                   1, int64_t(1) << 28, "a size in texels"));
+      dim[i] = uint64_t(integer_in(*dn->seq[i], key + ".dims[" + std::to_string(i) + "]", s.vars, 1,
+                                   int64_t(1) << 28, "a size in texels"));
     d.width = dim[0];
     d.height = dim[1];
     d.depth = dim[2];
@@ -589,8 +589,8 @@ void parse_textures(const Node& tn, LaunchSpec& s) {
                  : dn->seq.size() == 2 ? ptx::TexResource::Pitch2D
                                        : ptx::TexResource::Array;
     if (const Node* n = v.find("pitch")) {
-      d.pitch = uint64_t(integer_in(*n, key + ".pitch", s.vars, 1, int64_t(1) << 32,
-                                    "a row pitch in bytes"));
+      d.pitch = uint64_t(
+          integer_in(*n, key + ".pitch", s.vars, 1, int64_t(1) << 32, "a row pitch in bytes"));
       if (d.pitch < d.width * d.texel_bytes())
         fail(*n, key + ".pitch",
              "bad value " + std::to_string(d.pitch) + ": a row of " + std::to_string(d.width) +
@@ -626,8 +626,7 @@ void parse_textures(const Node& tn, LaunchSpec& s) {
       if (n->kind != Node::Kind::Seq || n->seq.size() != 4)
         fail(*n, key + ".border", std::string("got ") + shape(*n) + "; expected [r, g, b, a]");
       for (size_t i = 0; i < 4; ++i)
-        d.border[i] =
-            float(number(*n->seq[i], key + ".border[" + std::to_string(i) + "]", s.vars));
+        d.border[i] = float(number(*n->seq[i], key + ".border[" + std::to_string(i) + "]", s.vars));
     }
     if (const std::string bad = d.check(); !bad.empty()) fail(v, key, "invalid texture: " + bad);
     if (d.bytes() > buf.bytes())
@@ -642,11 +641,10 @@ void parse_textures(const Node& tn, LaunchSpec& s) {
 // {struct: {bytes: "hex", fields: [{offset: o, <type>: value}, ...]}}.
 LaunchParam parse_param(const Node& e, const std::string& key, const LaunchSpec& s, bool field) {
   const std::vector<std::string> kinds =
-      field
-          ? std::vector<std::string>{"buffer", "u8",  "s8",  "u16", "s16", "u32",
-                                     "s32",    "u64", "s64", "f32", "f64"}
-          : std::vector<std::string>{"buffer", "u32", "s32",    "u64",    "s64",
-                                     "f32",    "f64", "struct", "texture", "surface"};
+      field ? std::vector<std::string>{"buffer", "u8",  "s8",  "u16", "s16", "u32",
+                                       "s32",    "u64", "s64", "f32", "f64"}
+            : std::vector<std::string>{"buffer", "u32", "s32",    "u64",     "s64",
+                                       "f32",    "f64", "struct", "texture", "surface"};
   need_map(e, key,
            field ? "expected {offset: o, <" + join(kinds) + ">: value}"
                  : "expected {buffer: name}, {<u32|s32|u64|s64|f32|f64>: value} or {struct: ...}");
@@ -1192,7 +1190,7 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   need_map(root, "launch", "a launch file is a map of keys");
   const std::vector<std::string> top = {"name",  "ptx",    "kernel",       "vars",    "scaled",
                                         "grid",  "block",  "shared_bytes", "buffers", "params",
-                                        "steps", "verify", "cooperative", "textures"};
+                                        "steps", "verify", "cooperative",  "textures"};
   check_keys(root, "", top);
   auto required = [&](const std::string& k, const std::string& what) -> const Node& {
     const Node* n = root.find(k);

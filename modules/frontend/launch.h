@@ -75,7 +75,22 @@ struct LaunchBuffer {
 
 struct LaunchParam {
   // Texture / Surface: a texture or surface object's handle (8 bytes), `buffer` names it.
-  enum class Kind { Buffer, U8, S8, U16, S16, U32, S32, U64, S64, F32, F64, Struct, Texture, Surface };
+  enum class Kind {
+    Buffer,
+    U8,
+    S8,
+    U16,
+    S16,
+    U32,
+    S32,
+    U64,
+    S64,
+    F32,
+    F64,
+    Struct,
+    Texture,
+    Surface
+  };
   Kind kind = Kind::Buffer;
   std::string buffer; // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
   uint64_t bits = 0;  // scalars: the value's bits (f32: float bits in the low 32)

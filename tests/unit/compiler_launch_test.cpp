@@ -267,14 +267,14 @@ TEST(CompilerLaunch, MalformedPtx) {
 // `textures:` (workloads/README.md, "Textures"): descriptors, handles in the parameters, and
 // every bad entry named by file:line, key, value and the valid values.
 TEST(CompilerLaunch, Textures) {
-  const std::string tex = with(
-      with(kGood, "params:\n",
-           "textures:\n"
-           "  img: {buffer: in, dims: [16, 8], pitch: 128, type: f32, filter: linear,\n"
-           "        address: [wrap, border], normalized: true, border: [1, 2, 3, 4]}\n"
-           "  out: {buffer: in, dims: [32, 4, 2], type: u8, channels: 4, surface: true}\n"
-           "params:\n"),
-      "  - {buffer: total}", "  - {texture: img}");
+  const std::string tex =
+      with(with(kGood, "params:\n",
+                "textures:\n"
+                "  img: {buffer: in, dims: [16, 8], pitch: 128, type: f32, filter: linear,\n"
+                "        address: [wrap, border], normalized: true, border: [1, 2, 3, 4]}\n"
+                "  out: {buffer: in, dims: [32, 4, 2], type: u8, channels: 4, surface: true}\n"
+                "params:\n"),
+           "  - {buffer: total}", "  - {texture: img}");
   {
     Launch l(tex);
     const LaunchSpec s = load_launch(l.path, 1);
@@ -317,8 +317,9 @@ TEST(CompilerLaunch, Textures) {
        "textures.img: invalid texture: linear filtering of a texture that returns integers"},
       {"type: u8, channels: 4", "type: u8, channels: 3", "textures.out.channels: bad value '3'"},
       {"type: f32, filter", "type: f64, filter", "textures.img.type: unknown value 'f64'"},
-      {"dims: [16, 8]", "dims: [16, 40]", "textures.img.dims: the texels need 5120 bytes, buffer "
-                                         "'in' has 4096"},
+      {"dims: [16, 8]", "dims: [16, 40]",
+       "textures.img.dims: the texels need 5120 bytes, buffer "
+       "'in' has 4096"},
       {"dims: [16, 8]", "dims: [16, 8, 1, 1]", "expected a list of 1 to 3 sizes"},
       {"pitch: 128", "pitch: 32", "textures.img.pitch: bad value 32: a row of 16 texels takes 64"},
       {"normalized: true", "normalised: true", "textures.img.normalised: unknown key"},
