@@ -233,12 +233,13 @@ const struct {
   const char* name;
   unsigned bytes;
 } kParamKinds[] = {
-    {LaunchParam::Kind::Buffer, "buffer", 8}, {LaunchParam::Kind::U8, "u8", 1},
-    {LaunchParam::Kind::S8, "s8", 1},         {LaunchParam::Kind::U16, "u16", 2},
-    {LaunchParam::Kind::S16, "s16", 2},       {LaunchParam::Kind::U32, "u32", 4},
-    {LaunchParam::Kind::S32, "s32", 4},       {LaunchParam::Kind::U64, "u64", 8},
-    {LaunchParam::Kind::S64, "s64", 8},       {LaunchParam::Kind::F32, "f32", 4},
-    {LaunchParam::Kind::F64, "f64", 8},       {LaunchParam::Kind::Struct, "struct", 0}};
+    {LaunchParam::Kind::Buffer, "buffer", 8},   {LaunchParam::Kind::U8, "u8", 1},
+    {LaunchParam::Kind::S8, "s8", 1},           {LaunchParam::Kind::U16, "u16", 2},
+    {LaunchParam::Kind::S16, "s16", 2},         {LaunchParam::Kind::U32, "u32", 4},
+    {LaunchParam::Kind::S32, "s32", 4},         {LaunchParam::Kind::U64, "u64", 8},
+    {LaunchParam::Kind::S64, "s64", 8},         {LaunchParam::Kind::F32, "f32", 4},
+    {LaunchParam::Kind::F64, "f64", 8},         {LaunchParam::Kind::Struct, "struct", 0},
+    {LaunchParam::Kind::Texture, "texture", 8}, {LaunchParam::Kind::Surface, "surface", 8}};
 } // namespace
 
 unsigned LaunchParam::bytes() const {
@@ -542,14 +543,108 @@ std::string unknown_buffer(const std::string& name, const LaunchSpec& s) {
 const LaunchBuffer& known_buffer(const Node& n, const std::string& key, const LaunchSpec& s,
                                  std::string& name);
 
+// `textures:` name: {buffer, dims, type, channels, pitch, filter, address, normalized, read,
+// border, surface} (workloads/README.md, "Textures").
+void parse_textures(const Node& tn, LaunchSpec& s) {
+  need_map(tn, "textures", "expected a map of name: {buffer: B, dims: [w, h], type: f32, ...}");
+  const std::vector<std::string> types = {"u8", "s8", "u16", "s16", "u32", "s32", "f16", "f32"};
+  for (const auto& [name, vp] : tn.map) {
+    const Node& v = *vp;
+    const std::string key = "textures." + name;
+    need_map(v, key, "expected {buffer: B, dims: [w, h], type: f32, ...}");
+    check_keys(v, key,
+               {"buffer", "dims", "type", "channels", "pitch", "filter", "address", "normalized",
+                "read", "border", "surface"});
+    LaunchTexture t;
+    t.name = name;
+    t.where = v.where();
+    ptx::TextureDesc& d = t.desc;
+    const Node* bn = v.find("buffer");
+    if (!bn) fail(v, key, "missing key 'buffer' (the buffer holding the texels)");
+    const LaunchBuffer& buf = known_buffer(*bn, key + ".buffer", s, t.buffer);
+    if (const Node* n = v.find("surface")) d.surface = boolean(*n, key + ".surface");
+    const std::string type =
+        v.find("type") ? choice(*v.find("type"), key + ".type", types) : std::string("f32");
+    d.bits = type_of(type == "f16" ? "u16" : type).bytes * 8;
+    d.kind = type[0] == 'f'   ? ptx::TexChannel::Float
+             : type[0] == 's' ? ptx::TexChannel::Signed
+                              : ptx::TexChannel::Unsigned;
+    if (const Node* n = v.find("channels")) {
+      d.channels = unsigned(integer_in(*n, key + ".channels", s.vars, 1, 4, "1, 2 or 4 channels"));
+      if (d.channels == 3) fail(*n, key + ".channels", "bad value '3'; valid values: 1, 2, 4");
+    }
+    const Node* dn = v.find("dims");
+    if (!dn) fail(v, key, "missing key 'dims' ([width], [width, height] or [w, h, depth])");
+    if (dn->kind != Node::Kind::Seq || dn->seq.empty() || dn->seq.size() > 3)
+      fail(*dn, key + ".dims",
+           std::string("got ") + shape(*dn) + "; expected a list of 1 to 3 sizes in texels");
+    uint64_t dim[3] = {1, 1, 1};
+    for (size_t i = 0; i < dn->seq.size(); ++i)
+      dim[i] = uint64_t(integer_in(*dn->seq[i], key + ".dims[" + std::to_string(i) + "]", s.vars, 1,
+                                   int64_t(1) << 28, "a size in texels"));
+    d.width = dim[0];
+    d.height = dim[1];
+    d.depth = dim[2];
+    d.resource = dn->seq.size() == 1   ? ptx::TexResource::Linear
+                 : dn->seq.size() == 2 ? ptx::TexResource::Pitch2D
+                                       : ptx::TexResource::Array;
+    if (const Node* n = v.find("pitch")) {
+      d.pitch = uint64_t(
+          integer_in(*n, key + ".pitch", s.vars, 1, int64_t(1) << 32, "a row pitch in bytes"));
+      if (d.pitch < d.width * d.texel_bytes())
+        fail(*n, key + ".pitch",
+             "bad value " + std::to_string(d.pitch) + ": a row of " + std::to_string(d.width) +
+                 " texels takes " + std::to_string(d.width * d.texel_bytes()) + " bytes");
+    }
+    if (const Node* n = v.find("filter"))
+      d.filter = choice(*n, key + ".filter", {"point", "linear"}) == "linear"
+                     ? ptx::TexFilter::Linear
+                     : ptx::TexFilter::Point;
+    if (const Node* n = v.find("address")) {
+      const std::vector<std::string> modes = {"wrap", "clamp", "mirror", "border"};
+      auto mode = [&](const Node& m, const std::string& k) {
+        return ptx::TexAddress(std::find(modes.begin(), modes.end(), choice(m, k, modes)) -
+                               modes.begin());
+      };
+      if (n->kind == Node::Kind::Seq) {
+        if (n->seq.size() != dn->seq.size())
+          fail(*n, key + ".address",
+               "got " + std::to_string(n->seq.size()) + " modes for " +
+                   std::to_string(dn->seq.size()) + " dimensions; give one per dimension or one");
+        for (size_t i = 0; i < n->seq.size(); ++i)
+          d.address[i] = mode(*n->seq[i], key + ".address[" + std::to_string(i) + "]");
+      } else {
+        d.address.fill(mode(*n, key + ".address"));
+      }
+    }
+    if (const Node* n = v.find("normalized")) d.normalized = boolean(*n, key + ".normalized");
+    if (const Node* n = v.find("read"))
+      d.read = choice(*n, key + ".read", {"element", "normalized"}) == "normalized"
+                   ? ptx::TexRead::NormalizedFloat
+                   : ptx::TexRead::ElementType;
+    if (const Node* n = v.find("border")) {
+      if (n->kind != Node::Kind::Seq || n->seq.size() != 4)
+        fail(*n, key + ".border", std::string("got ") + shape(*n) + "; expected [r, g, b, a]");
+      for (size_t i = 0; i < 4; ++i)
+        d.border[i] = float(number(*n->seq[i], key + ".border[" + std::to_string(i) + "]", s.vars));
+    }
+    if (const std::string bad = d.check(); !bad.empty()) fail(v, key, "invalid texture: " + bad);
+    if (d.bytes() > buf.bytes())
+      fail(*dn, key + ".dims",
+           "the texels need " + std::to_string(d.bytes()) + " bytes, buffer '" + buf.name +
+               "' has " + std::to_string(buf.bytes()));
+    s.textures.push_back(std::move(t));
+  }
+}
+
 // One parameter (or, in a struct, one field: `field`): {buffer: name}, {<type>: value} or
 // {struct: {bytes: "hex", fields: [{offset: o, <type>: value}, ...]}}.
 LaunchParam parse_param(const Node& e, const std::string& key, const LaunchSpec& s, bool field) {
   const std::vector<std::string> kinds =
-      field
-          ? std::vector<std::string>{"buffer", "u8",  "s8",  "u16", "s16", "u32",
-                                     "s32",    "u64", "s64", "f32", "f64"}
-          : std::vector<std::string>{"buffer", "u32", "s32", "u64", "s64", "f32", "f64", "struct"};
+      field ? std::vector<std::string>{"buffer", "u8",  "s8",  "u16", "s16", "u32",
+                                       "s32",    "u64", "s64", "f32", "f64"}
+            : std::vector<std::string>{"buffer", "u32", "s32",    "u64",     "s64",
+                                       "f32",    "f64", "struct", "texture", "surface"};
   need_map(e, key,
            field ? "expected {offset: o, <" + join(kinds) + ">: value}"
                  : "expected {buffer: name}, {<u32|s32|u64|s64|f32|f64>: value} or {struct: ...}");
@@ -576,6 +671,17 @@ LaunchParam parse_param(const Node& e, const std::string& key, const LaunchSpec&
     if (kind == k.name) p.kind = k.kind;
   if (kind == "buffer") {
     known_buffer(v, vkey, s, p.buffer);
+  } else if (kind == "texture" || kind == "surface") {
+    const std::string& name = need_scalar(v, vkey, "expected the name of a `textures:` entry");
+    std::vector<std::string> names;
+    for (const LaunchTexture& t : s.textures)
+      if (t.desc.surface == (kind == "surface")) names.push_back(t.name);
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      fail(v, vkey,
+           "unknown " + kind + " '" + shown(name) + "' (" + kind + "s in `textures:`" +
+               (kind == "surface" ? " with surface: true" : "") + ": " +
+               (names.empty() ? std::string("none") : join(names)) + ")");
+    p.buffer = name;
   } else if (kind == "f32" || kind == "f64") {
     const double d = number(v, vkey, s.vars, kind);
     if (kind == "f32") {
@@ -1084,7 +1190,7 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
   need_map(root, "launch", "a launch file is a map of keys");
   const std::vector<std::string> top = {"name",  "ptx",    "kernel",       "vars",    "scaled",
                                         "grid",  "block",  "shared_bytes", "buffers", "params",
-                                        "steps", "verify", "cooperative"};
+                                        "steps", "verify", "cooperative",  "textures"};
   check_keys(root, "", top);
   auto required = [&](const std::string& k, const std::string& what) -> const Node& {
     const Node* n = root.find(k);
@@ -1225,6 +1331,9 @@ LaunchSpec load_launch(const std::string& path, unsigned scale,
       s.buffers.push_back(std::move(b));
     }
   }
+
+  if (const Node* tn = root.find("textures"); tn && tn->kind != Node::Kind::Null)
+    parse_textures(*tn, s);
 
   // params (checked against the .entry below)
   const Node* pn = root.find("params");
@@ -1387,6 +1496,11 @@ uint64_t param_value(const LaunchSpec& spec, const LaunchParam& p,
       if (spec.buffers[b].name == p.buffer && b < buffer_addr.size()) return buffer_addr[b];
     return 0;
   }
+  if (p.kind == LaunchParam::Kind::Texture || p.kind == LaunchParam::Kind::Surface) {
+    for (size_t t = 0; t < spec.textures.size(); ++t)
+      if (spec.textures[t].name == p.buffer) return t + 1; // texture_table's handle
+    return 0;
+  }
   if (p.expr.empty()) return p.bits;
   // An integer: the vars may have changed since the file was loaded.
   const TypeInfo& t = type_of(param_kind_name(p.kind));
@@ -1400,6 +1514,17 @@ uint64_t param_value(const LaunchSpec& spec, const LaunchParam& p,
   return uint64_t(x);
 }
 } // namespace
+
+ptx::TextureTable texture_table(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr) {
+  ptx::TextureTable table;
+  for (const LaunchTexture& t : spec.textures) {
+    ptx::TextureDesc d = t.desc;
+    for (size_t b = 0; b < spec.buffers.size() && b < buffer_addr.size(); ++b)
+      if (spec.buffers[b].name == t.buffer) d.base = buffer_addr[b];
+    table.add(d); // handle = index + 1, as param_value passes it
+  }
+  return table;
+}
 
 std::vector<uint8_t> pack_params(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr) {
   return pack_params(spec, buffer_addr, spec.entry(), spec.params);

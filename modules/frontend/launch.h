@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "gpurf/modules/frontend/ptx/ir.h"
+#include "gpurf/modules/frontend/ptx/texture.h"
 
 namespace gpurf {
 
@@ -73,7 +74,23 @@ struct LaunchBuffer {
 };
 
 struct LaunchParam {
-  enum class Kind { Buffer, U8, S8, U16, S16, U32, S32, U64, S64, F32, F64, Struct };
+  // Texture / Surface: a texture or surface object's handle (8 bytes), `buffer` names it.
+  enum class Kind {
+    Buffer,
+    U8,
+    S8,
+    U16,
+    S16,
+    U32,
+    S32,
+    U64,
+    S64,
+    F32,
+    F64,
+    Struct,
+    Texture,
+    Surface
+  };
   Kind kind = Kind::Buffer;
   std::string buffer; // Kind::Buffer: the buffer's name (its address is passed, 8 bytes)
   uint64_t bits = 0;  // scalars: the value's bits (f32: float bits in the low 32)
@@ -121,6 +138,13 @@ struct AppStep {
   std::string first, count, stride; // Fill: elements first, first + stride, ... (count of them)
 };
 
+// `textures:` in a launch file: a texture or surface object over a buffer
+// (workloads/README.md, "Textures"). Its handle is its index + 1 (ptx::TextureTable order).
+struct LaunchTexture {
+  std::string name, buffer, where; // where: file:line of the entry
+  ptx::TextureDesc desc;           // base: the buffer's address, set at each launch
+};
+
 struct LaunchSpec {
   std::string file;     // the YAML path as given
   std::string name;     // workload / reference checker name
@@ -136,6 +160,7 @@ struct LaunchSpec {
   bool cooperative = false;
   std::vector<LaunchBuffer> buffers;
   std::vector<LaunchParam> params;
+  std::vector<LaunchTexture> textures;
   // The host steps; a file without `steps:` is one launch. `application` tells them apart.
   std::vector<AppStep> steps;
   bool application = false;
@@ -163,6 +188,9 @@ struct LaunchSpec {
 // --scale; gpurf run --var), e.g. "warps=4".
 LaunchSpec load_launch(const std::string& path, unsigned scale = 1,
                        const std::vector<std::string>& vars = {});
+
+// The texture and surface objects of `spec.textures` over the buffers at `buffer_addr`.
+ptx::TextureTable texture_table(const LaunchSpec& spec, const std::vector<uint64_t>& buffer_addr);
 
 // Packs the kernel parameter buffer (entry layout) given each buffer's device address
 // (`buffer_addr[i]` for `spec.buffers[i]`); integer scalars are evaluated over spec.vars, and

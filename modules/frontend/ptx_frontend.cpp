@@ -589,6 +589,7 @@ bool PtxFrontend::next_app_launch(IFunctionalMemory& mem, AppLaunch& a) {
       buffer_allocations_.add(buffer_addr_[i], std::max<uint64_t>(launch_.buffers[i].bytes(), 1),
                               "buffer '" + launch_.buffers[i].name + "'");
   a.shape.allocations = &buffer_allocations_;
+  textures_ = texture_table(launch_, buffer_addr_); // over the buffers where the steps left them
   const AppStep& st = *current_;
   const std::string what = st.where + ": launch " + std::to_string(app_->launches());
   a.kernel = st.kernel.empty() ? launch_.kernel : st.kernel;
@@ -773,6 +774,7 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
+  cfg.textures = &textures_;
   if (launch_.cooperative) {
     const uint64_t ws = options_.window_base + kGridWorkspace;
     cfg.envreg[1] = uint32_t(ws >> 32);

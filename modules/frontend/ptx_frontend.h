@@ -428,6 +428,7 @@ private:
   // buffers or the host's allocations, and the module's variables; unchecked_: a hosted
   // launch whose host gave none.
   ptx::Allocations allocations_, buffer_allocations_; // the launch's; the file's buffers
+  ptx::TextureTable textures_; // the launch file's texture and surface objects (at the buffers)
   bool unchecked_ = false;
   void use_allocations(const ptx::Allocations* given); // a launch's (null: unchecked)
   // The module's variables, placed by `k`, to `a`.

@@ -22,7 +22,7 @@ PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_o
 # Cooperative grid sync; two modules, one reading the other's __device__ array through a
 # pointer; two host threads.
 PROGRAMS+=(grid_sync cross_module threads)
-# A module whose only kernel gpurf refuses (a surface store) beside one it runs.
+# A module whose only kernel gpurf refuses (a cubemap texture fetch) beside one it runs.
 PROGRAMS+=(refused_module)
 # A program of several translation units (each its own module: nvcc's -rdc=false): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu)
@@ -113,7 +113,7 @@ for plat in "${PLATFORMS[@]}"; do
       # The program starts, the loadable module's launch verifies, and the refused kernel's
       # launch names the instruction and line (cudaErrorInvalidDeviceFunction: PASS above).
       grep -q '"verified":true' "$out/launches.jsonl" || fail "$what: the loadable kernel did not verify"
-      grep -q "launch of '_Z13store_surfaceyi': refused: kernel '_Z13store_surfaceyi' cannot be loaded (.*:[0-9]*: unsupported PTX instruction 'sust" "$out.stderr" ||
+      grep -q "launch of '_Z14sample_cubemapyPfi': refused: kernel '_Z14sample_cubemapyPfi' cannot be loaded (.*:[0-9]*: unsupported modifier '.cube' in 'tex.cube" "$out.stderr" ||
         fail "$what: the refused launch does not say why: $(tail -c 600 "$out.stderr")"
     elif [ "$p" = grid_sync ]; then
       # Two cooperative launches verified; one CTA too many refused; the last launch, not

@@ -263,3 +263,76 @@ TEST(CompilerLaunch, MalformedPtx) {
   EXPECT_NE(e.find("launch.yaml:"), std::string::npos) << e;
   EXPECT_NE(e.find("kernel 'reduce' cannot be loaded ("), std::string::npos) << e;
 }
+
+// `textures:` (workloads/README.md, "Textures"): descriptors, handles in the parameters, and
+// every bad entry named by file:line, key, value and the valid values.
+TEST(CompilerLaunch, Textures) {
+  const std::string tex =
+      with(with(kGood, "params:\n",
+                "textures:\n"
+                "  img: {buffer: in, dims: [16, 8], pitch: 128, type: f32, filter: linear,\n"
+                "        address: [wrap, border], normalized: true, border: [1, 2, 3, 4]}\n"
+                "  out: {buffer: in, dims: [32, 4, 2], type: u8, channels: 4, surface: true}\n"
+                "params:\n"),
+           "  - {buffer: total}", "  - {texture: img}");
+  {
+    Launch l(tex);
+    const LaunchSpec s = load_launch(l.path, 1);
+    ASSERT_EQ(s.textures.size(), 2u);
+    const ptx::TextureDesc& d = s.textures[0].desc;
+    EXPECT_EQ(d.resource, ptx::TexResource::Pitch2D);
+    EXPECT_EQ(d.width, 16u);
+    EXPECT_EQ(d.height, 8u);
+    EXPECT_EQ(d.row_pitch(), 128u);
+    EXPECT_EQ(d.filter, ptx::TexFilter::Linear);
+    EXPECT_EQ(d.address[0], ptx::TexAddress::Wrap);
+    EXPECT_EQ(d.address[1], ptx::TexAddress::Border);
+    EXPECT_TRUE(d.normalized);
+    EXPECT_EQ(d.border[3], 4.0f);
+    const ptx::TextureDesc& o = s.textures[1].desc;
+    EXPECT_TRUE(o.surface);
+    EXPECT_EQ(o.resource, ptx::TexResource::Array);
+    EXPECT_EQ(o.texel_bytes(), 4u);
+    EXPECT_EQ(o.kind, ptx::TexChannel::Unsigned);
+    // the parameter carries the handle, and the table places the texture at its buffer
+    const std::vector<uint8_t> pk = pack_params(s, {0x1000, 0x2000, 0x3000});
+    uint64_t h;
+    std::memcpy(&h, pk.data() + 16, 8);
+    const ptx::TextureTable t = texture_table(s, {0x1000, 0x2000, 0x3000});
+    ASSERT_NE(t.find(h), nullptr);
+    EXPECT_EQ(t.find(h)->base, 0x1000u);
+    EXPECT_FALSE(t.find(h)->surface);
+  }
+  struct Case {
+    std::string from, to, expect;
+  };
+  const std::vector<Case> cases = {
+      {"filter: linear", "filter: cubic",
+       "launch.yaml:14: textures.img.filter: unknown value 'cubic'"},
+      {"filter: linear", "filter: cubic", "point, linear"},
+      {"address: [wrap, border]", "address: [wrap, clip]",
+       "textures.img.address[1]: unknown value 'clip'"},
+      {"address: [wrap, border]", "address: [wrap]", "got 1 modes for 2 dimensions"},
+      {"type: f32, filter", "type: s32, filter",
+       "textures.img: invalid texture: linear filtering of a texture that returns integers"},
+      {"type: u8, channels: 4", "type: u8, channels: 3", "textures.out.channels: bad value '3'"},
+      {"type: f32, filter", "type: f64, filter", "textures.img.type: unknown value 'f64'"},
+      {"dims: [16, 8]", "dims: [16, 40]",
+       "textures.img.dims: the texels need 5120 bytes, buffer "
+       "'in' has 4096"},
+      {"dims: [16, 8]", "dims: [16, 8, 1, 1]", "expected a list of 1 to 3 sizes"},
+      {"pitch: 128", "pitch: 32", "textures.img.pitch: bad value 32: a row of 16 texels takes 64"},
+      {"normalized: true", "normalised: true", "textures.img.normalised: unknown key"},
+      {"{buffer: in, dims: [32", "{buffer: inn, dims: [32", "textures.out.buffer: unknown buffer"},
+      {"{texture: img}", "{texture: out}",
+       "params[2].texture: unknown texture 'out' (textures in `textures:`: img)"},
+      {"{texture: img}", "{surface: img}",
+       "params[2].surface: unknown surface 'img' (surfaces in `textures:` with surface: true: "
+       "out)"},
+  };
+  for (const Case& c : cases) {
+    Launch l(with(tex, c.from, c.to));
+    const std::string e = l.error();
+    EXPECT_NE(e.find(c.expect), std::string::npos) << c.to << "\n got: " << e;
+  }
+}

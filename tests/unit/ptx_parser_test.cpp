@@ -107,8 +107,8 @@ TEST(PtxParser, ParsesAllTestData) {
 }
 
 TEST(PtxParser, ErrorsNameFileAndLine) {
-  EXPECT_EQ(parse_error(kernel("tex.2d.v4.f32.f32 {%f0,%f1,%f2,%f3}, [t, {%r1,%r2}];")),
-            "t.ptx:10: unsupported PTX instruction 'tex.2d.v4.f32.f32'");
+  EXPECT_EQ(parse_error(kernel("vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;")),
+            "t.ptx:10: unsupported PTX instruction 'vabsdiff4.u32.u32.u32.add'");
   EXPECT_EQ(parse_error(kernel("  mov.u32 %r1, 1;\n  frobnicate %r1;")),
             "t.ptx:11: unsupported PTX instruction 'frobnicate'");
   std::string e = parse_error(kernel("mov.u32 %r1, 1\nadd.s32 %r2, %r1, 1;"));

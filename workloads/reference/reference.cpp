@@ -65,6 +65,7 @@ std::vector<std::string> checker_names() {
   X(nn)                                                                                            \
   X(nw)                                                                                            \
   X(reduce)                                                                                        \
+  X(resize_bilinear)                                                                               \
   X(scan)                                                                                          \
   X(sgemm)                                                                                         \
   X(sgemm_async)                                                                                   \

@@ -16,6 +16,9 @@ bool produces_long_latency(const ptx::Instr& in) {
   switch (in.op) {
   case Op::Ld:
   case Op::Ldu:
+  case Op::Tex:
+  case Op::Tld4:
+  case Op::Suld:
     return far;
   case Op::Atom:
     return in.space != Space::Shared && !in.dst.empty();

@@ -2,6 +2,7 @@
 #include "gpurf/modules/frontend/ptx/async_copy.h"
 #include "gpurf/modules/frontend/ptx/device_output.h"
 #include "gpurf/modules/frontend/ptx/half.h"
+#include "gpurf/modules/frontend/ptx/texture.h"
 #include "gpurf/modules/frontend/ptx/warp_ops.h"
 
 #include <algorithm>
@@ -869,6 +870,7 @@ struct Kernel::Impl {
   void exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  void exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec);
   void normalize(WarpState& w);
   void do_return(WarpState& w, uint32_t returned);
@@ -1398,6 +1400,76 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
   normalize(w);
 }
 
+// tex / tld4 / suld / sust (texture.h). The timing model sees a global access per lane: the
+// texel nearest the sample point (tex, tld4: its upper-left texel) or the surface bytes.
+void Kernel::Impl::exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                                StepResult& out) {
+  const bool surf = in.op == Op::Suld || in.op == Op::Sust;
+  out.is_mem = true;
+  out.space = Space::Global;
+  const Operand& co = in.src[1];
+  for (unsigned l = 0; l < kWarpLanes; ++l) {
+    if (!((exec >> l) & 1)) continue;
+    const uint64_t h = rd(w, fr, in.src[0], l, Type::B64);
+    const TextureDesc* d = k.cfg_.textures ? k.cfg_.textures->find(h) : nullptr;
+    if (!d)
+      fail(w, int(l),
+           "'" + in.text + "': " + hex(h) + " is not a " + (surf ? "surface" : "texture") +
+               " object (none was created with this "
+               "handle)");
+    if (d->surface != surf)
+      fail(w, int(l),
+           "'" + in.text + "': object " + hex(h) + " is a " + (d->surface ? "surface" : "texture") +
+               " object");
+    uint64_t c[4] = {0, 0, 0, 0};
+    for (unsigned i = 0; i < co.elems.size(); ++i) c[i] = rd(w, fr, co.elems[i], l, Type::B32);
+    uint64_t touched = 0;
+    if (surf) {
+      const unsigned esz = type_bytes(in.type), len = esz * in.vec;
+      out.access_bytes = len;
+      uint8_t buf[32] = {0};
+      if (in.op == Op::Sust)
+        for (unsigned e = 0; e < in.vec; ++e) {
+          const Operand& v = in.vec == 1 ? in.src[2] : in.src[2].elems[e];
+          const uint64_t x = rd(w, fr, v, l, in.type);
+          std::memcpy(buf + e * esz, &x, esz);
+        }
+      const std::string err =
+          surf_access(*d, k.mem_, in.tex_dims, int32_t(c[0]), int32_t(c[1]), int32_t(c[2]), buf,
+                      len, in.op == Op::Sust, SurfClamp(in.tex_comp), touched);
+      if (!err.empty()) fail(w, int(l), "'" + in.text + "': " + err);
+      if (in.op == Op::Suld)
+        for (unsigned e = 0; e < in.vec; ++e) {
+          uint64_t x = 0;
+          std::memcpy(&x, buf + e * esz, esz);
+          const Operand& v = in.vec == 1 ? in.dst[0] : in.dst[0].elems[e];
+          if (v.kind == Operand::Kind::Reg) wr_reg(fr, v.reg, l, x);
+        }
+      out.addr[l] = touched ? touched : d->base;
+      continue;
+    }
+    out.access_bytes = d->texel_bytes();
+    const TexResult rt = in.type == Type::F32   ? TexResult::F32
+                         : in.type == Type::S32 ? TexResult::S32
+                                                : TexResult::U32;
+    std::array<uint32_t, 4> r;
+    if (in.op == Op::Tld4) {
+      r = tex_gather(*d, k.mem_, in.tex_comp, as_f32(c[0]), as_f32(c[1]), rt, &touched);
+    } else if (in.type2 == Type::S32) {
+      const int32_t ic[3] = {int32_t(c[0]), int32_t(c[1]), int32_t(c[2])};
+      r = tex_sample(*d, k.mem_, in.tex_dims, nullptr, ic, rt, &touched);
+    } else {
+      const float fc[3] = {as_f32(c[0]), as_f32(c[1]), as_f32(c[2])};
+      r = tex_sample(*d, k.mem_, in.tex_dims, fc, nullptr, rt, &touched);
+    }
+    for (unsigned e = 0; e < 4; ++e) {
+      const Operand& v = in.dst[0].elems[e];
+      if (v.kind == Operand::Kind::Reg) wr_reg(fr, v.reg, l, r[e]);
+    }
+    out.addr[l] = touched;
+  }
+}
+
 // =============================================================================================
 // Memory instructions
 // =============================================================================================
@@ -1876,6 +1948,12 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   case Op::Atom:
   case Op::Red:
     exec_mem(w, fr, in, exec, out);
+    return;
+  case Op::Tex:
+  case Op::Tld4:
+  case Op::Suld:
+  case Op::Sust:
+    exec_texture(w, fr, in, exec, out);
     return;
   case Op::Prefetch:
   case Op::Membar:

@@ -103,6 +103,8 @@ struct Dim3 {
   uint64_t count() const { return uint64_t(x) * y * z; }
 };
 
+class TextureTable; // texture.h
+
 struct LaunchConfig {
   Dim3 grid, block;
   unsigned dyn_shared_bytes = 0;
@@ -120,6 +122,8 @@ struct LaunchConfig {
   // %envreg0..31, set by the driver: a cooperative launch's grid workspace (the grid barrier's
   // word at +4) is at %envreg1 << 32 | %envreg2; 0 in other launches.
   std::array<uint32_t, 32> envreg{};
+  // The texture and surface objects a tex/tld4/suld/sust handle names (null: none exist).
+  const TextureTable* textures = nullptr;
 };
 
 // Packs a kernel parameter buffer according to the entry's parameter layout.

@@ -81,7 +81,8 @@ const char* op_name(Op op) {
       "prefetch", "bra",  "call",       "ret",   "exit",      "bar",       "membar", "fence",
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign",  "testp",  "lop3",
       "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix", "redux",  "dp4a",
-      "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp"};
+      "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp",        "tex",    "tld4",
+      "suld",     "sust"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -317,11 +318,15 @@ OpTraits op_traits(const Instr& in) {
     break;
   case Op::Ld:
   case Op::Ldu:
+  case Op::Tex: // a texture/surface read is a global load of its texels (docs/frontend.md)
+  case Op::Tld4:
+  case Op::Suld:
     c = OpClass::Mem;
     t.is_load = true;
     t.long_latency = is_mem_long(in.space);
     break;
   case Op::St:
+  case Op::Sust:
     c = OpClass::Mem;
     t.is_store = true;
     break;
@@ -367,6 +372,10 @@ gpurf::MemSpace mem_space(const Instr& in) {
   case Op::Atom:
   case Op::Red:
   case Op::Ldmatrix:
+  case Op::Tex:
+  case Op::Tld4:
+  case Op::Suld:
+  case Op::Sust:
     break;
   case Op::CpAsync: // the global read (the shared write is not an LSU access)
     return gpurf::MemSpace::Global;

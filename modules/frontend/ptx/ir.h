@@ -230,6 +230,12 @@ enum class Op : uint16_t {
   CpAsync,       // cp.async: src={Addr shared dst, Addr global src, Imm cp-size [, src-size]}
   CpAsyncCommit, // cp.async.commit_group
   CpAsyncWait,   // cp.async.wait_group N: src={Imm N}; cp.async.wait_all: src={}, cp_all
+  // textures and surfaces (texture.h): dst/src as for ld/st, the address [handle, {coords}]
+  // split into src[0] = handle register, src[1] = coordinate vector (sust: src[2] = value)
+  Tex,
+  Tld4,
+  Suld,
+  Sust,
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
@@ -386,6 +392,8 @@ struct Instr {
   bool shf_right = false;   // shf.r (false: shf.l)
   bool shf_clamp = false;   // shf.clamp (false: .wrap)
   TensorSpec tensor;        // mma/ldmatrix/movmatrix: shape, types, layouts (mma.h)
+  uint8_t tex_dims = 0;     // tex/tld4/suld/sust: .1d/.2d/.3d
+  uint8_t tex_comp = 0;     // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
   int guard = -1;           // guard predicate vreg, -1: none
   bool guard_neg = false;   // @!%p
   int callee = -1;          // call: index into Module::functions

@@ -962,6 +962,10 @@ struct Parser {
         {"dp2a", Op::Dp2a},
         {"fns", Op::Fns},
         {"elect", Op::Elect},
+        {"tex", Op::Tex},
+        {"tld4", Op::Tld4},
+        {"suld", Op::Suld},
+        {"sust", Op::Sust},
     };
     auto it = tab.find(b);
     if (it == tab.end()) return false;
@@ -993,6 +997,10 @@ struct Parser {
     if (unsupported_type_name(m))
       fail(line, "type '." + m + "' is not supported (fp8/tf32/4-bit types) in '" + in.text + "'");
     const Op op = in.op;
+    if (op == Op::Tex || op == Op::Tld4 || op == Op::Suld || op == Op::Sust) {
+      texture_modifier(in, m, line);
+      return;
+    }
     // rounding / precision
     static const std::unordered_map<std::string, Round> rnd = {
         {"rn", Round::RN},         {"rz", Round::RZ},    {"rm", Round::RM},   {"rp", Round::RP},
@@ -1558,6 +1566,114 @@ struct Parser {
     expect_punct(";", "after the call");
   }
 
+  // ------------------------------------------------------------------------------------------
+  // Textures and surfaces (texture.h): the forms nvcc -arch=sm_75 emits for texture and
+  // surface objects (tex1Dfetch, tex1D/2D/3D, tex2Dgather, surf1D/2D/3Dread/write).
+  // ------------------------------------------------------------------------------------------
+  static constexpr const char* kTexForms =
+      "supported: tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}, tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}"
+      ".f32, suld.b.{1d,2d,3d}[.v2|.v4].{b8,b16,b32,b64}.{trap,clamp,zero} and the same sust.b, "
+      "on texture/surface objects";
+
+  void texture_modifier(Instr& in, const std::string& m, unsigned line) {
+    const bool surf = in.op == Op::Suld || in.op == Op::Sust;
+    if (m == "1d" || m == "2d" || m == "3d") {
+      in.tex_dims = uint8_t(m[0] - '0');
+      return;
+    }
+    if (m == "v2" || m == "v4") {
+      in.vec = unsigned(m[1] - '0');
+      return;
+    }
+    if (in.op == Op::Tld4 && m.size() == 1 && std::string("rgba").find(m) != std::string::npos) {
+      in.tex_comp = uint8_t(std::string("rgba").find(m));
+      return;
+    }
+    if (surf && m == "b") return;
+    if (surf && (m == "trap" || m == "clamp" || m == "zero")) {
+      in.tex_comp = m == "trap" ? 0 : m == "clamp" ? 1 : 2;
+      return;
+    }
+    fail(line, "unsupported modifier '." + m + "' in '" + in.text + "' (" + kTexForms + ")");
+  }
+
+  // [handle, {coords}]: src gets the handle register and the coordinate vector.
+  void parse_texture_address(Instr& in, unsigned line) {
+    expect_punct("[", "to open the texture/surface address");
+    const std::string h = expect_ident("a texture or surface object register");
+    const int r = lookup_reg(h);
+    if (r < 0 || fn->regs[size_t(r)].is_pred || fn->regs[size_t(r)].width_bits != 64)
+      fail(line, "'" + in.text + "': '" + h +
+                     "' is not a 64-bit register holding a texture/surface object (texture "
+                     "references and samplers are not supported; " +
+                     kTexForms + ")");
+    Operand ho;
+    ho.kind = Operand::Kind::Reg;
+    ho.reg = unsigned(r);
+    ho.name = h;
+    in.src.push_back(ho);
+    expect_punct(",", "after the texture/surface object");
+    Operand c = parse_operand(false, line);
+    if (c.kind == Operand::Kind::Reg) { // a 1d coordinate may be written without braces
+      Operand v;
+      v.kind = Operand::Kind::Vector;
+      v.elems.push_back(c);
+      c = v;
+    }
+    if (c.kind != Operand::Kind::Vector) fail(line, "'" + in.text + "': expected {coordinates}");
+    in.src.push_back(c);
+    expect_punct("]", "to close the texture/surface address");
+  }
+
+  void parse_texture_instr(Instr& in, unsigned line) {
+    in.space = Space::Global; // the texels live in global memory
+    const bool surf = in.op == Op::Suld || in.op == Op::Sust;
+    auto bad = [&](const std::string& why) {
+      fail(line, "'" + in.text + "': " + why + " (" + kTexForms + ")");
+    };
+    if (in.tex_dims == 0) bad("no .1d/.2d/.3d geometry");
+    if (in.op == Op::Tld4 && in.tex_dims != 2) bad("tld4 needs .2d");
+    if (surf) {
+      if (in.type != Type::B8 && in.type != Type::B16 && in.type != Type::B32 &&
+          in.type != Type::B64)
+        bad("the element type must be .b8, .b16, .b32 or .b64");
+    } else {
+      if (in.vec != 4) bad("the result must be .v4");
+      if (in.type != Type::F32 && in.type != Type::S32 && in.type != Type::U32)
+        bad("the result type must be .f32, .s32 or .u32");
+      if (in.type2 != Type::F32 && !(in.type2 == Type::S32 && in.op == Op::Tex))
+        bad("the coordinate type must be .f32 (tex: or .s32)");
+    }
+    Operand value;
+    if (in.op == Op::Sust) {
+      parse_texture_address(in, line);
+      expect_punct(",", "after the surface address");
+      value = parse_operand(false, line);
+    } else {
+      value = parse_operand(false, line);
+      expect_punct(",", "after the destination");
+      parse_texture_address(in, line);
+    }
+    if (!is_punct(";")) bad("unexpected operands after the address (only the plain form)");
+    ++p;
+    const size_t need = in.tex_dims == 3 ? 4 : in.tex_dims;
+    if (in.src[1].elems.size() != need)
+      bad(std::to_string(need) + " coordinates expected, got " +
+          std::to_string(in.src[1].elems.size()));
+    for (const Operand& e : in.src[1].elems)
+      if (e.kind != Operand::Kind::Reg) bad("coordinates must be registers");
+    const unsigned n = in.vec;
+    const bool vec_ok = n == 1 ? (value.kind == Operand::Kind::Reg ||
+                                  (value.kind == Operand::Kind::Vector && value.elems.size() == 1))
+                               : value.kind == Operand::Kind::Vector && value.elems.size() == n;
+    if (!vec_ok) bad(std::to_string(n) + " value register(s) expected");
+    if (value.kind == Operand::Kind::Vector && n == 1) value = value.elems[0];
+    if (in.op == Op::Sust)
+      in.src.push_back(value);
+    else
+      in.dst.push_back(value);
+  }
+
   void parse_instr(unsigned fidx) {
     Instr in;
     const unsigned line = cur().line;
@@ -1631,6 +1747,11 @@ struct Parser {
       fail(line, "cvta needs a state space in '" + in.text + "'");
     if (in.op == Op::Call) {
       parse_call(in, line);
+      finish_instr(std::move(in), fidx, line);
+      return;
+    }
+    if (in.op == Op::Tex || in.op == Op::Tld4 || in.op == Op::Suld || in.op == Op::Sust) {
+      parse_texture_instr(in, line);
       finish_instr(std::move(in), fidx, line);
       return;
     }
