@@ -4,6 +4,8 @@
 #pragma once
 #include <algorithm>
 #include <deque>
+#include <functional>
+#include <queue>
 
 #include "gpurf/modules/common/inst_pool.h"
 #include "gpurf/modules/frontend/i_frontend.h"
@@ -137,6 +139,7 @@ protected:
       auto it =
           std::find_if(q.begin(), q.end(), [&](const Waiting& w) { return w.inst == t.inst; });
       sc_assert(it != q.end() && it->ready == kNever);
+      --announced_;
       return ready_at(*it, ready);
     }
     if (buffer_ && produced() >= buffer_) { // full: the pipe retries (backpressure to dispatch)
@@ -151,7 +154,10 @@ protected:
     // that order, so a load the memory answers later (AT) holds its place from its announcement
     // as the direct port's load, whose ready cycle is known at once, holds it.
     q.push_back({kNever, t.inst});
-    if (t.kind != Txn::Kind::Announce) ready_at(q.back(), ready);
+    if (t.kind == Txn::Kind::Announce)
+      ++announced_;
+    else
+      ready_at(q.back(), ready);
   }
 
   // The result of `w.inst` is ready at `ready`.
@@ -161,6 +167,7 @@ protected:
     w.ready = write_ready(*w.inst, ready);
     Cycle& e = earliest_[static_cast<unsigned>(ctx_.shape->pipe_for(*w.inst->info))];
     e = std::min(e, w.ready);
+    if (buffer_) readies_.push(w.ready);
     wake(w.ready);
     WarpInst* inst = w.inst;
     // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
@@ -235,11 +242,11 @@ protected:
   }
   // Results produced (ready) and not yet retired: those the result buffer holds. A result
   // announced for a later cycle (a load on its way from memory) takes no entry yet.
-  unsigned produced() const {
-    unsigned future = 0;
-    for (const auto& q : waiting_)
-      for (const Waiting& w : q) future += w.ready > now();
-    return held_ - future;
+  unsigned produced() {
+    // Ready cycles only pass: those reached leave the heap for good (their results are
+    // produced, or written and gone from the queues).
+    while (!readies_.empty() && readies_.top() <= now()) readies_.pop();
+    return held_ - announced_ - unsigned(readies_.size());
   }
 
   // The youngest instruction of `warp` older than `before` whose result for `reg` is in
@@ -293,6 +300,10 @@ protected:
   const unsigned ports_;
   const unsigned buffer_; // results held at once; 0: unlimited
   unsigned held_ = 0;     // results taken and not retired (some not ready yet)
+  // With a result buffer: the ready cycles of the queued results, those past removed when
+  // counted (produced()), and the announced results with no ready cycle yet.
+  std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> readies_;
+  unsigned announced_ = 0;
   std::vector<unsigned> order_;
   std::deque<Waiting> waiting_[kNumPipes];
   // Per pipe: the earliest ready cycle of its waiting results (kNever: none; lower when not
