@@ -100,11 +100,8 @@ void TimingChecker::fail(const char* rule, const Where& u, Cycle at, const WarpI
   throw TimingViolation(m.str());
 }
 
-TimingChecker::Inst& TimingChecker::state(const WarpInst& i, const char* rule, Cycle at) {
-  Inst* s = live_.find(i.seq);
-  if (!s || s->inst != &i)
-    fail(rule, Where{}, at, &i, "event for an instruction that is not in flight");
-  return *s;
+void TimingChecker::not_in_flight(const WarpInst& i, const char* rule, Cycle at) {
+  fail(rule, Where{}, at, &i, "event for an instruction that is not in flight");
 }
 
 TimingChecker::Reg& TimingChecker::reg(unsigned warp, unsigned index) {

@@ -204,7 +204,13 @@ private:
   };
   [[noreturn]] void fail(const char* rule, const Where& unit, Cycle at, const WarpInst* i,
                          const std::string& what) const;
-  Inst& state(const WarpInst& i, const char* rule, Cycle at);
+  // The state of in-flight `i` (inline: every event of every instruction asks).
+  Inst& state(const WarpInst& i, const char* rule, Cycle at) {
+    Inst* s = live_.find(i.seq);
+    if (!s || s->inst != &i) not_in_flight(i, rule, at);
+    return *s;
+  }
+  [[noreturn]] void not_in_flight(const WarpInst& i, const char* rule, Cycle at);
   Reg& reg(unsigned warp, unsigned index);
   void arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle at);
   void bank_port(const RegAccess& a, bool write, const Where& unit, Cycle at);

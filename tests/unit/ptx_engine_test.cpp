@@ -119,6 +119,87 @@ TEST(PtxEngine, DynamicSharedMemory) {
   for (int t = 0; t < threads; ++t) EXPECT_EQ(out[t], in[threads - 1 - t] * 3) << t;
 }
 
+// The engine's shortcuts for common instructions (shared-memory loads, integer add, mul,
+// mad and setp on register and literal rows) compute what the general per-lane code does:
+// sign and zero extension of narrow loads, wrapping products, signed and unsigned compares
+// of the same bits; a misaligned or out-of-bounds shared load is reported as before.
+TEST(PtxEngine, RowShortcutsMatchTheGeneralCode) {
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 off)
+{
+  .shared .align 8 .b8 sh[64];
+  .reg .pred %p<4>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [off];
+  mov.u32 %r3, sh;
+  st.shared.u32 [%r3], 0x8081FF7F;
+  st.shared.u64 [%r3+8], -5;
+  ld.shared.s8 %r4, [%r3+2];
+  ld.shared.u16 %r5, [%r3+2];
+  ld.shared.s16 %r6, [%r3+2];
+  ld.shared.u64 %rd2, [%r3+8];
+  add.u32 %r8, %r3, %r1;
+  ld.shared.u32 %r7, [%r8];
+  mov.u32 %r9, -3;
+  mov.u32 %r10, 100000;
+  mul.wide.s32 %rd3, %r9, %r10;
+  mul.wide.u32 %rd4, %r9, %r10;
+  mad.lo.s32 %r11, %r10, %r10, 7;
+  mul.lo.u32 %r12, %r9, %r10;
+  sub.s32 %r13, 5, %r10;
+  setp.lt.s32 %p1, %r9, 5;
+  setp.lo.u32 %p2, %r9, 5;
+  setp.ge.s32 %p3, %r9, -3;
+  selp.u32 %r14, 1, 0, %p1;
+  selp.u32 %r15, 1, 0, %p2;
+  selp.u32 %r16, 1, 0, %p3;
+  st.global.v4.u32 [%rd1], {%r4, %r5, %r6, %r7};
+  st.global.v4.u32 [%rd1+16], {%r11, %r12, %r13, %r14};
+  st.global.v2.u32 [%rd1+32], {%r15, %r16};
+  st.global.u64 [%rd1+40], %rd2;
+  st.global.u64 [%rd1+48], %rd3;
+  st.global.u64 [%rd1+56], %rd4;
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  auto run = [&](uint32_t off) {
+    Launch L(m, "k", {1, 1, 1}, {1, 1, 1});
+    const uint64_t o = L.zeros(64);
+    L.arg(o).arg(off);
+    L.run();
+    return L.get<uint32_t>(o, 16);
+  };
+  const auto out = run(0);
+  EXPECT_EQ(out[0], 0xFFFFFF81u); // the s8 0x81, sign-extended
+  EXPECT_EQ(out[1], 0x8081u);
+  EXPECT_EQ(out[2], 0xFFFF8081u);
+  EXPECT_EQ(out[3], 0x8081FF7Fu);
+  EXPECT_EQ(out[4], uint32_t(10000000000ull % (1ull << 32)) + 7);
+  EXPECT_EQ(out[5], uint32_t(-300000));
+  EXPECT_EQ(out[6], uint32_t(5 - 100000));
+  EXPECT_EQ(out[7], 1u); // -3 < 5 signed
+  EXPECT_EQ(out[8], 0u); // 0xFFFFFFFD < 5 unsigned: no
+  EXPECT_EQ(out[9], 1u);
+  EXPECT_EQ(uint64_t(out[10]) | uint64_t(out[11]) << 32, uint64_t(-5));
+  EXPECT_EQ(uint64_t(out[12]) | uint64_t(out[13]) << 32, uint64_t(-300000));
+  EXPECT_EQ(uint64_t(out[14]) | uint64_t(out[15]) << 32, 0xFFFFFFFDull * 100000);
+  for (auto [off, what] : {std::pair<uint32_t, const char*>{2, "misaligned shared load of 4 bytes"},
+                           {4096, "out-of-bounds shared access of 4 bytes"}}) {
+    try {
+      run(off);
+      ADD_FAILURE() << "expected RuntimeError for offset " << off;
+    } catch (const RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(PtxEngine, DynamicSharedOutOfBoundsIsReported) {
   Launch L(basic(), "dyn_shared", Dim3(1), Dim3(64));
   L.cfg.dyn_shared_bytes = 16; // too small

@@ -114,6 +114,46 @@ inline uint64_t f64_bits(double d) {
   std::memcpy(&u, &d, 8);
   return u;
 }
+// One element of a load or store, little-endian, as memcpy of `esz` bytes into or from a
+// uint64_t does; the usual sizes as fixed-size copies (a variable-length memcpy is a library
+// call per lane and element).
+inline uint64_t load_elem(const uint8_t* p, unsigned esz) {
+  uint64_t v = 0;
+  switch (esz) {
+  case 1:
+    return p[0];
+  case 2:
+    std::memcpy(&v, p, 2);
+    return v;
+  case 4:
+    std::memcpy(&v, p, 4);
+    return v;
+  case 8:
+    std::memcpy(&v, p, 8);
+    return v;
+  default:
+    std::memcpy(&v, p, esz);
+    return v;
+  }
+}
+inline void store_elem(uint8_t* p, uint64_t v, unsigned esz) {
+  switch (esz) {
+  case 1:
+    p[0] = uint8_t(v);
+    return;
+  case 2:
+    std::memcpy(p, &v, 2);
+    return;
+  case 4:
+    std::memcpy(p, &v, 4);
+    return;
+  case 8:
+    std::memcpy(p, &v, 8);
+    return;
+  default:
+    std::memcpy(p, &v, esz);
+  }
+}
 inline float ftz(float f) {
   return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
 }
@@ -865,6 +905,17 @@ struct Kernel::Impl {
   // ------------------------------------------------------------------ step
   void step(unsigned wid, StepResult& out);
   void exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  // An instruction's first sources and its destination as rows of 32 lanes (exec_op).
+  static constexpr unsigned kOpRows = 4;
+  struct OpRows {
+    const uint64_t* src[kOpRows] = {}; // null: read per lane (rd)
+    uint64_t* dst = nullptr;           // null: not a register (wr)
+    uint64_t dmask = 0;
+    uint64_t own[kOpRows][kWarpLanes]; // rows computed for literals and negated predicates
+  };
+  template <bool kAllRows>
+  void exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out,
+                 const OpRows& r);
   void exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
@@ -1496,6 +1547,31 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
   const bool is_signed = type_is_signed(t);
   if (in.op == Op::Ld || in.op == Op::Ldu) {
     const Operand& d = in.dst[0];
+    if (in.space == Space::Shared && n == 1 && d.kind == Operand::Kind::Reg &&
+        (esz == 1 || esz == 2 || esz == 4 || esz == 8)) {
+      // A scalar shared-memory load (the most frequent load of tiled kernels): the lanes read
+      // the CTA's shared bytes directly; a lane that is misaligned or out of bounds goes
+      // through mem_access, which reports it as the general loop below would.
+      const std::vector<uint8_t>& shared = ctas[w.cta]->shared;
+      uint64_t* drow = &fr.regs[size_t(d.reg) * kWarpLanes];
+      const uint64_t vm = value_mask(fr.f->regs[d.reg]);
+      for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const uint64_t a = eff_addr(w, fr, ao, l, in.space);
+        if ((esz > 1 && a % esz) || a + esz > shared.size() || a + esz < a) {
+          uint8_t buf[8];
+          Space rsp;
+          uint64_t raddr;
+          mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len); // fails
+        }
+        note(l, Space::Shared, a);
+        uint64_t v = load_elem(shared.data() + a, esz);
+        if (is_signed) v = uint64_t(sext(v, esz * 8));
+        drow[l] = v & vm;
+      }
+      out.space = common;
+      return;
+    }
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!((exec >> l) & 1)) continue;
       uint64_t a = eff_addr(w, fr, ao, l, in.space);
@@ -1506,8 +1582,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       note(l, rsp, raddr);
       if (rsp == Space::Generic) out.addr[l] = a;
       for (unsigned e = 0; e < n; ++e) {
-        uint64_t v = 0;
-        std::memcpy(&v, buf + e * esz, esz);
+        uint64_t v = load_elem(buf + e * esz, esz);
         if (is_signed) v = uint64_t(sext(v, esz * 8));
         const Operand& dst = n == 1 ? d : d.elems[e];
         if (n > 1 && d.kind != Operand::Kind::Vector)
@@ -1528,8 +1603,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
         if (n > 1 && s.kind != Operand::Kind::Vector)
           fail(w, int(l), "vector store needs a vector source");
         const Operand& src = n == 1 ? s : s.elems[e];
-        uint64_t v = rd(w, fr, src, l, t);
-        std::memcpy(buf + e * esz, &v, esz);
+        store_elem(buf + e * esz, rd(w, fr, src, l, t), esz);
       }
       Space rsp;
       uint64_t raddr;
@@ -1893,37 +1967,60 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const Type t = in.type;
   if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
     return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
+  // Sources resolved once per instruction, not per lane, as rows of 32 lanes of what rd()
+  // returns as `t`: a plain register is its row; a negated predicate and a literal (rd()'s
+  // value does not depend on the lane) a row computed here; any other operand (special
+  // registers, symbols, vectors) is read per lane (rd).
+  OpRows r;
+  for (unsigned i = 0; i < kOpRows && i < in.src.size(); ++i) {
+    const Operand& o = in.src[i];
+    if (o.kind == Operand::Kind::Reg) {
+      r.src[i] = &fr.regs[size_t(o.reg) * kWarpLanes];
+      if (o.negate) {
+        for (unsigned l = 0; l < kWarpLanes; ++l) r.own[i][l] = (r.src[i][l] ^ 1) & 1;
+        r.src[i] = r.own[i];
+      }
+    } else if (o.kind == Operand::Kind::Imm) {
+      std::fill_n(r.own[i], kWarpLanes, rd(w, fr, o, 0, t));
+      r.src[i] = r.own[i];
+    }
+  }
+  // A register destination's row and width mask, looked up once rather than per lane.
+  if (!in.dst.empty() && in.dst[0].kind == Operand::Kind::Reg) {
+    r.dst = &fr.regs[size_t(in.dst[0].reg) * kWarpLanes];
+    r.dmask = value_mask(fr.f->regs[in.dst[0].reg]);
+  }
+  // Every source a row and the destination a register (most instructions): the operations'
+  // lane loops are compiled a second time reading and writing rows, without a test per lane
+  // and operand.
+  bool rows = r.dst && in.src.size() <= kOpRows;
+  for (unsigned i = 0; rows && i < in.src.size(); ++i) rows = r.src[i] != nullptr;
+  if (rows)
+    exec_rows<true>(w, fr, in, exec, out, r);
+  else
+    exec_rows<false>(w, fr, in, exec, out, r);
+}
+
+template <bool kAllRows>
+void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                             StepResult& out, const OpRows& r) {
+  const Type t = in.type;
   const unsigned B = type_bits(t);
   const uint64_t M = bitmask(B);
   const bool S = type_is_signed(t);
-  // Sources resolved once per instruction, not per lane: the cases rd() reads inline (a plain
-  // register: its row; an integer literal: a row of copies); any other operand per lane (rd).
-  constexpr unsigned kRows = 4;
-  const uint64_t* srow[kRows] = {};
-  uint64_t imm_rows[kRows][kWarpLanes];
-  for (unsigned i = 0; i < kRows && i < in.src.size(); ++i) {
-    const Operand& o = in.src[i];
-    if (o.kind == Operand::Kind::Reg && !o.negate) {
-      srow[i] = &fr.regs[size_t(o.reg) * kWarpLanes];
-    } else if (o.kind == Operand::Kind::Imm && o.imm_kind == Operand::ImmKind::Int &&
-               !type_is_float(t)) {
-      std::fill_n(imm_rows[i], kWarpLanes, o.imm);
-      srow[i] = imm_rows[i];
-    }
-  }
-  auto src = [&](unsigned i, unsigned l) {
-    return i < kRows && srow[i] ? srow[i][l] : rd(w, fr, in.src[i], l, t);
+  const uint64_t* const* srow = r.src;
+  uint64_t* const drow = r.dst;
+  const uint64_t dmask = r.dmask;
+  constexpr bool rows = kAllRows;
+  auto src = [&](unsigned i, unsigned l) -> uint64_t {
+    if constexpr (kAllRows)
+      return srow[i][l];
+    else
+      return i < kOpRows && srow[i] ? srow[i][l] : rd(w, fr, in.src[i], l, t);
   };
   auto srcT = [&](unsigned i, unsigned l, Type tt) { return rd(w, fr, in.src[i], l, tt); };
-  // A register destination's row and width mask, looked up once rather than per lane.
-  uint64_t* drow = nullptr;
-  uint64_t dmask = 0;
-  if (!in.dst.empty() && in.dst[0].kind == Operand::Kind::Reg) {
-    drow = &fr.regs[size_t(in.dst[0].reg) * kWarpLanes];
-    dmask = value_mask(fr.f->regs[in.dst[0].reg]);
-  }
   auto dst = [&](unsigned l, uint64_t v) {
-    if (drow)
+    if (kAllRows || drow)
       drow[l] = v & dmask;
     else
       wr(w, fr, in.dst[0], l, v, t);
@@ -2000,6 +2097,13 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
         double a = A64(0, l), b = A64(1, l);
         dst(l, res64(sub ? a - b : a + b, in.sat));
       });
+    } else if (rows && !cin && !in.sat && !in.cc) { // the common case: a plain wrapping sum
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      const uint64_t m = M & dmask;
+      if (sub)
+        lanes([&](unsigned l) { drow[l] = ((ra[l] & M) - (rb[l] & M)) & m; });
+      else
+        lanes([&](unsigned l) { drow[l] = ((ra[l] & M) + (rb[l] & M)) & m; });
     } else {
       lanes([&](unsigned l) {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
@@ -2052,6 +2156,33 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
         dst(l, res64(r, in.sat));
       });
       return;
+    }
+    // The common integer cases on rows, as the general loop below computes them: the low half
+    // (its B bits do not depend on the sign extension), plus a third source (mad), and a
+    // wide product of at most 32-bit operands (exact in 64 bits).
+    const bool lo = in.mul != MulMode::Hi && in.mul != MulMode::Wide;
+    if (rows && (in.op == Op::Mul || in.op == Op::Mad) && !in.cc) {
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      if (lo && in.op == Op::Mad) {
+        const uint64_t* rc = srow[2];
+        lanes(
+            [&](unsigned l) { drow[l] = (((ra[l] & M) * (rb[l] & M) + (rc[l] & M)) & M) & dmask; });
+        return;
+      }
+      if (lo) {
+        lanes([&](unsigned l) { drow[l] = (((ra[l] & M) * (rb[l] & M)) & M) & dmask; });
+        return;
+      }
+      if (in.mul == MulMode::Wide && in.op == Op::Mul && B <= 32) {
+        const uint64_t m2 = bitmask(2 * B) & dmask;
+        if (S)
+          lanes([&](unsigned l) {
+            drow[l] = uint64_t(sext(ra[l] & M, B) * sext(rb[l] & M, B)) & m2;
+          });
+        else
+          lanes([&](unsigned l) { drow[l] = ((ra[l] & M) * (rb[l] & M)) & m2; });
+        return;
+      }
     }
     const Type wt = in.mul == MulMode::Wide ? Type(unsigned(t) + 1) : t; // s32 → s64 etc.
     lanes([&](unsigned l) {
@@ -2438,6 +2569,45 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     return;
   // ------------------------------------------------------------------ compare / select
   case Op::Setp:
+    if (rows && !f32 && !f64 && in.bop == BoolOp::None && in.dst.size() == 1) {
+      // An integer comparison into one predicate, on rows: the comparison picked once per
+      // instruction, not per lane (the general loop below computes the same).
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      auto each = [&](auto&& cmp) {
+        lanes([&](unsigned l) { drow[l] = uint64_t(cmp(ra[l] & M, rb[l] & M)) & dmask; });
+      };
+      auto sgn = [&](auto&& cmp) {
+        each([&](uint64_t a, uint64_t b) { return cmp(sext(a, B), sext(b, B)); });
+      };
+      switch (in.cmp) {
+      case CmpOp::EQ:
+        return each([](uint64_t a, uint64_t b) { return a == b; });
+      case CmpOp::NE:
+        return each([](uint64_t a, uint64_t b) { return a != b; });
+      case CmpOp::LT:
+        if (S) return sgn([](int64_t a, int64_t b) { return a < b; });
+        [[fallthrough]];
+      case CmpOp::LO:
+        return each([](uint64_t a, uint64_t b) { return a < b; });
+      case CmpOp::LE:
+        if (S) return sgn([](int64_t a, int64_t b) { return a <= b; });
+        [[fallthrough]];
+      case CmpOp::LS:
+        return each([](uint64_t a, uint64_t b) { return a <= b; });
+      case CmpOp::GT:
+        if (S) return sgn([](int64_t a, int64_t b) { return a > b; });
+        [[fallthrough]];
+      case CmpOp::HI:
+        return each([](uint64_t a, uint64_t b) { return a > b; });
+      case CmpOp::GE:
+        if (S) return sgn([](int64_t a, int64_t b) { return a >= b; });
+        [[fallthrough]];
+      case CmpOp::HS:
+        return each([](uint64_t a, uint64_t b) { return a >= b; });
+      default:
+        break; // an invalid comparison: the general loop reports it
+      }
+    }
     lanes([&](unsigned l) {
       bool r;
       if (f32 || f64) {
@@ -2533,7 +2703,7 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       if (d.kind == Operand::Kind::Vector) { // unpack
         wr(w, fr, d, l, rd(w, fr, s, l, t), t);
       } else {
-        uint64_t v = rd(w, fr, s, l, t);
+        uint64_t v = src(0, l); // rd(w, fr, s, l, t), from its row where it has one
         dst(l, t == Type::Pred ? v & 1 : v);
       }
     });

@@ -46,10 +46,7 @@ public:
     for (unsigned w = 0; w < s.warps; ++w)
       if (s.subcore_of(w) == c.subcore && s.scheduler_of(w) == c.index) warps_.push_back(w);
     age_.assign(warps_.size(), 0);
-    blocked_.assign(warps_.size(), kStallKinds);
-    idle_epoch_.assign(warps_.size(), 0);
-    idle_offer_.assign(warps_.size(), 0);
-    fresh_.assign(warps_.size(), true);
+    slots_.assign(warps_.size(), WarpSlot{});
     // Data registers, then the predicate registers (index regs_per_thread + p).
     const unsigned regs = s.regs_per_thread + s.preds_per_thread;
     pending_write_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
@@ -69,40 +66,41 @@ public:
     }
     const std::vector<unsigned>& order = policy_->prioritize(age_);
     unsigned n = 0;
-    bool saw[kStallKinds] = {};
+    unsigned saw = 0;                              // bit r: a warp was held for reason r
     uint64_t offer = ctx_.frontend->offer_epoch(); // changes only in the front-end's calls
     for (unsigned i : order) {
       if (!all_selectable_ && !selectable(i)) continue;
+      WarpSlot& ws = slots_[i];
       // A warp found idle or hazard-blocked stays so until an event about it arrives.
-      if (blocked_[i] != kStallKinds &&
-          (blocked_[i] != kNoInstruction || idle_epoch_[i] == epoch_)) {
-        saw[blocked_[i]] = true;
-        continue;
-      }
-      if (blocked_[i] == kNoInstruction && idle_offer_[i] &&
-          idle_offer_[i] == offer) { // peek() would still say none
-        saw[kNoInstruction] = true;
-        idle_epoch_[i] = epoch_;
-        continue;
+      if (ws.blocked != kStallKinds) {
+        if (ws.blocked != kNoInstruction || ws.idle_epoch == epoch_) {
+          saw |= 1u << ws.blocked;
+          continue;
+        }
+        if (ws.idle_offer && ws.idle_offer == offer) { // peek() would still say none
+          saw |= 1u << kNoInstruction;
+          ws.idle_epoch = epoch_;
+          continue;
+        }
       }
       const unsigned w = warps_[i];
       const InstInfo* info = ctx_.frontend->peek(w);
       offer = ctx_.frontend->offer_epoch();
       if (!info) {
-        saw[blocked_[i] = kNoInstruction] = true;
-        idle_epoch_[i] = epoch_;
-        idle_offer_[i] = offer;
+        saw |= 1u << (ws.blocked = kNoInstruction);
+        ws.idle_epoch = epoch_;
+        ws.idle_offer = offer;
         continue;
       }
-      blocked_[i] = kStallKinds;
-      if (fresh_[i]) { // first instruction of a newly launched warp: its age
-        fresh_[i] = false;
+      ws.blocked = kStallKinds;
+      if (ws.fresh) { // first instruction of a newly launched warp: its age
+        ws.fresh = false;
         age_[i] = ++launches_;
       }
       const Stall hazard = check(i, *info);
       if (hold(i, *info, hazard)) continue;
       if (hazard != kStallKinds) {
-        saw[blocked_[i] = hazard] = true;
+        saw |= 1u << (ws.blocked = hazard);
         continue;
       }
       WarpInst* inst = ctx_.pool->get();
@@ -116,7 +114,7 @@ public:
       to_alloc->b_transport(pkt_.gp, pkt_.delay);
       if (pkt_.txn.busy) {
         ctx_.pool->put(inst);
-        saw[kCollectorFull] = true;
+        saw |= 1u << kCollectorFull;
         if (stall_on_refusal_) break;
         continue;
       }
@@ -129,7 +127,7 @@ public:
         ++pending_write_[i][r];
         ++pending_value_[i][r];
       });
-      if (info->exit) fresh_[i] = true;
+      if (info->exit) ws.fresh = true;
       if (info->barrier || info->exit) ctx_.wake_issue();
       policy_->issued(i);
       on_issued(i, *inst);
@@ -149,7 +147,7 @@ public:
     // count for the same reason (account_sleep).
     stalled_ = kNoInstruction;
     for (Stall r : {kCollectorFull, kScoreboard, kWar, kNoInstruction})
-      if (saw[r]) {
+      if (saw >> r & 1) {
         stalled_ = r;
         break;
       }
@@ -209,7 +207,7 @@ protected:
         if (!t.inst->value_ready || r >= pbase) --pending_value_[i][r];
       });
     }
-    blocked_[i] = kStallKinds;
+    slots_[i].blocked = kStallKinds;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
   }
@@ -260,10 +258,14 @@ protected:
   const bool stall_on_refusal_;
   std::vector<unsigned> warps_, slot_of_;
   std::vector<uint64_t> age_;
-  std::vector<bool> fresh_;
-  std::vector<Stall> blocked_;       // per warp: why it cannot issue until an event, or kStallKinds
-  std::vector<uint64_t> idle_epoch_; // when a warp was found idle; issue events end that
-  std::vector<uint64_t> idle_offer_; // the front-end's offer_epoch() then (0: not tracked)
+  // Per warp slot, together (the scan of every tick reads them).
+  struct WarpSlot {
+    Stall blocked = kStallKinds; // why it cannot issue until an event, or kStallKinds
+    bool fresh = true;           // no instruction issued since its launch (age not set)
+    uint64_t idle_epoch = 0;     // when it was found idle; issue events end that
+    uint64_t idle_offer = 0;     // the front-end's offer_epoch() then (0: not tracked)
+  };
+  std::vector<WarpSlot> slots_;
   uint64_t epoch_ = 1;
   // Per warp and scoreboard index: writes not granted (WAW), values not available to a new
   // reader (RAW: until the write, or until ValueReady with forwarding), reads not done (WAR).

@@ -4,6 +4,8 @@
 #pragma once
 #include <algorithm>
 #include <deque>
+#include <functional>
+#include <queue>
 
 #include "gpurf/modules/common/inst_pool.h"
 #include "gpurf/modules/frontend/i_frontend.h"
@@ -47,6 +49,7 @@ public:
     }
     for (unsigned i = 0; i < kNumPipes; ++i)
       if (std::find(order_.begin(), order_.end(), i) == order_.end()) order_.push_back(i);
+    std::fill(std::begin(earliest_), std::end(earliest_), kNever);
   }
 
   void tick(Cycle now) override {
@@ -65,10 +68,16 @@ public:
     }
     for (unsigned pipe : order_) {
       auto& q = waiting_[pipe];
+      if (earliest_[pipe] > now) { // no result of this pipe is ready: the walk would only
+        next = std::min(next, earliest_[pipe]); // find the earliest
+        continue;
+      }
+      Cycle earliest = kNever; // of the results left in q, if the walk sees them all
       for (auto it = q.begin(); it != q.end();) {
         WarpInst* inst = it->inst;
         if (it->ready > now) {
           next = std::min(next, it->ready);
+          earliest = std::min(earliest, it->ready);
           ++it;
           continue;
         }
@@ -94,10 +103,12 @@ public:
           next = now + 1;
           if (ordered) { // the older one may stand behind it in this queue: go on
             order_wait = true;
+            earliest = std::min(earliest, it->ready);
             ++it;
             continue;
           }
           stalled = true;
+          earliest = 0; // the results behind it were not looked at
           break;
         }
         it = q.erase(it);
@@ -107,6 +118,7 @@ public:
         // not retired it already.
         if (!inst->wb_pending) retire(inst);
       }
+      earliest_[pipe] = earliest;
     }
     port_stall_ += stalled;
     order_stall_ += order_wait;
@@ -134,6 +146,7 @@ protected:
       auto it =
           std::find_if(q.begin(), q.end(), [&](const Waiting& w) { return w.inst == t.inst; });
       sc_assert(it != q.end() && it->ready == kNever);
+      --announced_;
       return ready_at(*it, ready);
     }
     if (buffer_ && produced() >= buffer_) { // full: the pipe retries (backpressure to dispatch)
@@ -148,7 +161,10 @@ protected:
     // that order, so a load the memory answers later (AT) holds its place from its announcement
     // as the direct port's load, whose ready cycle is known at once, holds it.
     q.push_back({kNever, t.inst});
-    if (t.kind != Txn::Kind::Announce) ready_at(q.back(), ready);
+    if (t.kind == Txn::Kind::Announce)
+      ++announced_;
+    else
+      ready_at(q.back(), ready);
   }
 
   // The result of `w.inst` is ready at `ready`.
@@ -156,12 +172,16 @@ protected:
     w.inst->complete_cycle = ready;
     if (ctx_.probe) ctx_.probe->complete(*w.inst, ready);
     w.ready = write_ready(*w.inst, ready);
+    Cycle& e = earliest_[static_cast<unsigned>(ctx_.shape->pipe_for(*w.inst->info))];
+    e = std::min(e, w.ready);
+    if (buffer_) readies_.push(w.ready);
     wake(w.ready);
     WarpInst* inst = w.inst;
     // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
     // result is ready dispatches when it is (collector/impl/fixed_stage.cpp).
     if (const unsigned n = ctx_.shape->forward_stages; n && inst->n_dst) {
-      in_flight_.push_back(inst);
+      if (in_flight_.size() <= inst->warp) in_flight_.resize(inst->warp + 1);
+      in_flight_[inst->warp].push_back(inst);
       const Cycle at = ready > now() + n ? ready - n : now();
       if (at == now()) return release_value(inst);
       value_ready_.push_back({at, inst});
@@ -229,11 +249,11 @@ protected:
   }
   // Results produced (ready) and not yet retired: those the result buffer holds. A result
   // announced for a later cycle (a load on its way from memory) takes no entry yet.
-  unsigned produced() const {
-    unsigned future = 0;
-    for (const auto& q : waiting_)
-      for (const Waiting& w : q) future += w.ready > now();
-    return held_ - future;
+  unsigned produced() {
+    // Ready cycles only pass: those reached leave the heap for good (their results are
+    // produced, or written and gone from the queues).
+    while (!readies_.empty() && readies_.top() <= now()) readies_.pop();
+    return held_ - announced_ - unsigned(readies_.size());
   }
 
   // The youngest instruction of `warp` older than `before` whose result for `reg` is in
@@ -244,8 +264,9 @@ protected:
   const WarpInst* writer_in_flight(unsigned warp, unsigned reg, uint64_t before,
                                    unsigned* slot = nullptr) const {
     const WarpInst* found = nullptr;
-    for (const WarpInst* i : in_flight_)
-      if (i->warp == warp && i->seq < before && (!found || i->seq > found->seq))
+    if (warp >= in_flight_.size()) return nullptr;
+    for (const WarpInst* i : in_flight_[warp])
+      if (i->seq < before && (!found || i->seq > found->seq))
         for (unsigned k = 0; k < i->n_dst; ++k)
           if (i->info->dst_reg[k] == reg) {
             found = i;
@@ -264,8 +285,10 @@ protected:
 
   virtual void retire(WarpInst* inst) {
     --held_;
-    if (ctx_.shape->forward_stages && inst->n_dst)
-      in_flight_.erase(std::find(in_flight_.begin(), in_flight_.end(), inst));
+    if (ctx_.shape->forward_stages && inst->n_dst) {
+      auto& mine = in_flight_[inst->warp];
+      mine.erase(std::find(mine.begin(), mine.end(), inst));
+    }
     inst->retire_cycle = now();
     if (ctx_.probe) ctx_.probe->retire(*inst, now());
     pkt_.prepare(Txn::Kind::Written);
@@ -284,9 +307,17 @@ protected:
   const unsigned ports_;
   const unsigned buffer_; // results held at once; 0: unlimited
   unsigned held_ = 0;     // results taken and not retired (some not ready yet)
+  // With a result buffer: the ready cycles of the queued results, those past removed when
+  // counted (produced()), and the announced results with no ready cycle yet.
+  std::priority_queue<Cycle, std::vector<Cycle>, std::greater<Cycle>> readies_;
+  unsigned announced_ = 0;
   std::vector<unsigned> order_;
   std::deque<Waiting> waiting_[kNumPipes];
-  std::vector<WarpInst*> in_flight_;                       // forwarding: completed, not retired
+  // Per pipe: the earliest ready cycle of its waiting results (kNever: none; lower when not
+  // known), so that a tick skips the queues with nothing ready.
+  Cycle earliest_[kNumPipes];
+  // Forwarding: completed, not retired, per warp (a lookup scans only its warp's results).
+  std::vector<std::vector<WarpInst*>> in_flight_;
   std::vector<Waiting> value_ready_;                       // forwarding: ValueReady due at `ready`
   std::deque<std::array<unsigned char, kRegBytes>> store_; // write_buffer(): stable addresses
   std::vector<unsigned char*> free_;
