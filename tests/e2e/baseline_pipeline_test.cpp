@@ -2,6 +2,7 @@
 // parameters (one simulation per test process).
 #include <gtest/gtest.h>
 
+#include "gpurf/platform/data_path.h"
 #include "tests/support/scripted_sim.h"
 
 using namespace gpurf;
@@ -108,8 +109,7 @@ TEST_P(Baseline, EveryDeliveredOperandIsChecked) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Platforms, Baseline,
-                         testing::Values("fermi", "warped-compression", "gebhart", "turing-subcore",
-                                         "wir"),
+                         testing::ValuesIn(baseline_platforms(GPURF_SOURCE_DIR)),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)
