@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "gpurf/platform/config.h"
 
@@ -39,6 +40,16 @@ std::string data_dir(const std::string& sub, const std::string& package) {
   throw ConfigError("no gpurf data folder '" + sub + "' in $GPURF_DATA, " +
                     (package.empty() ? "" : package + ", ") + GPURF_INSTALL_DATA_DIR + " or " +
                     GPURF_SOURCE_DIR + " (set GPURF_DATA to an installed share/gpurf)");
+}
+
+std::vector<std::string> baseline_platforms(const std::string& root) {
+  const std::string file = root + "/configs/baselines.txt";
+  std::ifstream in(file);
+  if (!in) throw ConfigError(file + ": cannot open the list of baseline platforms");
+  std::vector<std::string> names;
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty() && line[0] != '#') names.push_back(line);
+  return names;
 }
 
 } // namespace gpurf

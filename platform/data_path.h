@@ -28,4 +28,8 @@ std::string data_path(const std::string& rel, const std::string& package = GPURF
 // throws ConfigError naming the places looked in when none does.
 std::string data_dir(const std::string& sub, const std::string& package = GPURF_PACKAGE_DATA_DIR);
 
+// The baseline platforms' names, one a line in <root>/configs/baselines.txt (gpurf suite's
+// default; scripts/bench and the baseline pipeline tests read the same file).
+std::vector<std::string> baseline_platforms(const std::string& root);
+
 } // namespace gpurf

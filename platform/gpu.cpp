@@ -1,4 +1,5 @@
 #include "gpurf/platform/gpu.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <array>
@@ -271,12 +272,6 @@ std::string scope_path(const char* name) {
   for (unsigned k = 1; sc_core::sc_find_object((prefix + leaf).c_str()); ++k)
     leaf = "gpu_" + std::to_string(k);
   return prefix + leaf;
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream o;
-  o << "0x" << std::hex << v;
-  return o.str();
 }
 
 } // namespace

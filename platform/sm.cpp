@@ -34,13 +34,13 @@ struct SubCoreModule : sc_core::sc_module {
 
 // A slot's parameters and the implementation it names.
 struct Slot {
-  Params& p;
+  Params* p = nullptr;
   std::string impl;
 };
 template <class I> Slot slot(Params& top, const char* key, const char* def, const char* desc) {
   Params& p = top.sub(key, desc);
-  return {p, p.get_choice("impl", def, std::string("implementation of the ") + key,
-                          I::Registry::names())};
+  return {&p, p.get_choice("impl", def, std::string("implementation of the ") + key,
+                           I::Registry::names())};
 }
 
 // "fermi.yaml:11: sm.warps" (or "sm.warps: default"), for messages about a limit it sets.
@@ -93,12 +93,12 @@ void check_needs(const std::vector<Built>& built) {
         wanted += (wanted.empty() ? "" : " or ") + slot + ".impl" +
                   (impl[0] == '!' ? " other than " + impl.substr(1) : ": " + impl);
         const std::string h =
-            o && o->s ? o->s->p.said("impl", o->s->impl) : slot + ": none (no section)";
+            o && o->s ? o->s->p->said("impl", o->s->impl) : slot + ": none (no section)";
         if (have.find(h) == std::string::npos) have += (have.empty() ? "" : ", ") + h;
       }
       if (!met)
-        b.s->p.fail("impl", "'" + b.s->impl + "' " + n.why + "; it needs " + wanted +
-                                ", the platform has " + have);
+        b.s->p->fail("impl", "'" + b.s->impl + "' " + n.why + "; it needs " + wanted +
+                                 ", the platform has " + have);
     }
   }
 }
@@ -119,6 +119,21 @@ Unit::Bytes Sm::largest_request() const {
   Unit::Bytes l1 = l1_->largest_request(), lsu = subcores_[0].lsu->largest_request();
   return lsu.bytes > l1.bytes ? lsu : l1; // stores pass through the L1 as the LSU sent them
 }
+
+// What the steps of the constructor hand on to each other: the platform's slots as read and
+// the collector layout they imply.
+struct Sm::Plan {
+  Params* sm = nullptr;
+  Slot sch, al, col, ar, bk, mp, xb, ex, wb, ls, l1;
+  std::unique_ptr<Slot> rf; // only with an `rfc:` section
+  Params* sets = nullptr;   // collector.sets
+  unsigned generic = 0;     // general collectors per sub-core
+  unsigned total = 0;       // all collectors per sub-core
+  std::vector<unsigned> set_count = std::vector<unsigned>(kNumPipes); // per pipe, per sub-core
+  unsigned occ_data = 0, hw_data = 0; // the front-end's occupancy and ptxas counts
+  unsigned store_rows = 0;            // bank rows with backing storage (0: bank.entries)
+  RegForm stored = RegForm::Full;     // the form registers are stored in
+};
 
 Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned regs_per_thread,
        const std::vector<Observer*>& observers, Mode mode)
@@ -141,7 +156,31 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                          Occupancy::name(Occupancy::Ctas), Occupancy::name(Occupancy::SharedMemory),
                          Occupancy::name(Occupancy::Grid)},
                         energy::no_event("occupancy"))) {
-  Params& sm = top.sub("sm", "SM shape and run control");
+  Plan plan;
+  read_platform(plan, top, regs_per_thread, observers);
+  build_units(plan);
+  check_compatibility(plan);
+  add_sm_state(plan);
+  size_occupancy(plan);
+  bind_sockets(plan);
+  order_ticks();
+  attach_observers(observers);
+  stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
+                 [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
+  if (mode_.decoupled) { // SC_THREAD and SC_METHOD are several statements
+    SC_THREAD(run_decoupled);
+  } else {
+    SC_METHOD(step); // runs at time 0 (hosted: at restart()), then re-triggers itself
+    sensitive << start_;
+    if (mode_.hosted) dont_initialize();
+  }
+}
+
+// The `sm:` keys and every slot's implementation, read in one order (the order --dump-config
+// writes them in): the shape every unit is built for.
+void Sm::read_platform(Plan& plan, Params& top, unsigned regs_per_thread,
+                       const std::vector<Observer*>& observers) {
+  Params& sm = *(plan.sm = &top.sub("sm", "SM shape and run control"));
   shape_.warps = sm.get_uint("warps", 48, "warp slots in the SM", 1, 4096);
   shape_.subcores = sm.get_uint("subcores", 1, "sub-core partitions", 1, 64);
   const double ghz = sm.get_double("clock_ghz", 1.0, "SM clock frequency in GHz", 0.001, 100);
@@ -174,7 +213,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
                             std::to_string(shape_.warps) + " (" + sm.where("warps") +
                             "): each sub-core holds sm.warps / sm.subcores warps");
   shape_.regs_per_thread = data_regs_ = std::max(1u, regs_per_thread);
-  shape_.preds_per_thread = std::max(frontend.predicate_registers(), mode.predicates);
+  shape_.preds_per_thread = std::max(frontend_.predicate_registers(), mode_.predicates);
   preds_in_banks_ =
       sm.get_choice("predicates", "file",
                     "where predicate registers live: file (a separate predicate file, no bank "
@@ -187,55 +226,67 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   }
   observed_ = checks_ || !observers.empty();
 
-  Slot sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
-  shape_.schedulers = per_subcore(sch.p, sm, 2, sub, "schedulers");
-  Slot al = slot<IAllocator>(top, "allocator", "round_robin", "collector allocator");
-  Slot col = slot<ICollector>(top, "collector", "ocu", "operand collector units");
-  const unsigned generic = per_subcore(col.p, sm, 4, sub, "general collectors", 0);
-  Params& sets = col.p.sub("sets", "specialised collectors serving one pipe: pipe: count");
-  std::vector<unsigned> set_count(kNumPipes);
-  unsigned total = generic;
+  plan.sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
+  shape_.schedulers = per_subcore(*plan.sch.p, sm, 2, sub, "schedulers");
+  plan.al = slot<IAllocator>(top, "allocator", "round_robin", "collector allocator");
+  plan.col = slot<ICollector>(top, "collector", "ocu", "operand collector units");
+  Params& col = *plan.col.p;
+  plan.generic = per_subcore(col, sm, 4, sub, "general collectors", 0);
+  Params& sets =
+      *(plan.sets = &col.sub("sets", "specialised collectors serving one pipe: pipe: count"));
+  plan.total = plan.generic;
   for (unsigned i = 0; i < kNumPipes; ++i) {
     const unsigned n = sets.get_uint(pipe_name(static_cast<Pipe>(i)), 0,
                                      "collectors serving only this pipe", 0, 4096);
     if (n % sub) sets.fail(pipe_name(static_cast<Pipe>(i)), "does not divide over the sub-cores");
-    total += set_count[i] = n / sub;
+    plan.total += plan.set_count[i] = n / sub;
   }
-  if (!total) col.p.fail("count", "the SM needs at least one collector");
-  shape_.collectors = total;
-  Slot ar = slot<IArbiter>(top, "arbiter", "write_first", "bank arbiter");
-  Slot bk = slot<IBank>(top, "bank", "sliced", "register banks");
-  shape_.banks = per_subcore(bk.p, sm, 4, sub, "register banks");
+  if (!plan.total) col.fail("count", "the SM needs at least one collector");
+  shape_.collectors = plan.total;
+  plan.ar = slot<IArbiter>(top, "arbiter", "write_first", "bank arbiter");
+  plan.bk = slot<IBank>(top, "bank", "sliced", "register banks");
+  shape_.banks = per_subcore(*plan.bk.p, sm, 4, sub, "register banks");
   // bank.entries is read by the bank's implementation, below; where() finds it in the file.
-  limits_.registers_where = key_at(bk.p, "bank.count") + ", " + key_at(bk.p, "bank.entries");
-  Slot mp = slot<RegMapping>(top, "register_mapping", "gpgpusim", "register-to-bank mapping");
-  mapping_ = RegMapping::Registry::create(mp.impl, mp.p, shape_.banks, shape_.regs_per_thread);
+  limits_.registers_where =
+      key_at(*plan.bk.p, "bank.count") + ", " + key_at(*plan.bk.p, "bank.entries");
+  plan.mp = slot<RegMapping>(top, "register_mapping", "gpgpusim", "register-to-bank mapping");
+  mapping_ =
+      RegMapping::Registry::create(plan.mp.impl, *plan.mp.p, shape_.banks, shape_.regs_per_thread);
   shape_.mapping = mapping_.get();
-  Slot xb = slot<ICrossbar>(top, "crossbar", "full", "bank-to-collector crossbar");
-  Slot ex = slot<IExec>(top, "exec", "pipes", "execution pipes (per sub-core)");
-  Slot wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
-  Slot ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
-  Slot l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
+  plan.xb = slot<ICrossbar>(top, "crossbar", "full", "bank-to-collector crossbar");
+  plan.ex = slot<IExec>(top, "exec", "pipes", "execution pipes (per sub-core)");
+  plan.wb = slot<IWriteback>(top, "writeback", "priority", "writeback (per sub-core)");
+  plan.ls = slot<ILsu>(top, "lsu", "coalescing", "load/store unit, the MEM pipe (per sub-core)");
+  plan.l1 = slot<IL1>(top, "l1", "set_assoc", "L1 data cache (shared)");
   // A register file cache only when the platform has an `rfc:` section (docs/gebhart.md).
-  std::unique_ptr<Slot> rf;
   if (top.node() && top.node()->find("rfc"))
-    rf = std::make_unique<Slot>(
+    plan.rf = std::make_unique<Slot>(
         slot<IRfc>(top, "rfc", "cache", "register file cache (per sub-core)"));
+}
 
+// Every sub-core's units (children of sm.subN), then the shared L1: the units read their own
+// keys as they are built.
+void Sm::build_units(Plan& plan) {
+  Params& sm = *plan.sm;
+  const unsigned sub = shape_.subcores;
   // GPGPU-Sim's PTX mode (the front-end counts fewer registers for occupancy than its
   // instructions name), or an allocator that needs more registers than ptxas: storage for
   // every named register of every warp slot. The banks model `bank.entries` rows (energy,
   // leakage); the rows beyond are backing storage read and written through the same banks and
   // ports (docs/design.md, "Occupancy").
-  const unsigned occ_data = frontend.occupancy_registers();
-  const unsigned hw_data = frontend.hardware_registers();
-  const bool backing = (occ_data && occ_data != data_regs_) || (hw_data && hw_data < data_regs_);
-  const unsigned store_rows = backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
+  plan.occ_data = frontend_.occupancy_registers();
+  plan.hw_data = frontend_.hardware_registers();
+  const bool backing =
+      (plan.occ_data && plan.occ_data != data_regs_) || (plan.hw_data && plan.hw_data < data_regs_);
+  const unsigned store_rows = plan.store_rows =
+      backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
+  const Slot &sch = plan.sch, &al = plan.al, &col = plan.col, &ar = plan.ar, &bk = plan.bk,
+             &xb = plan.xb, &ex = plan.ex, &wb = plan.wb, &ls = plan.ls;
   subcores_.resize(sub);
   for (unsigned s = 0; s < sub; ++s) {
     SubCore& c = subcores_[s];
     auto build = [&] {
-      c.exec = IExec::Registry::create(ex.impl, ex.p, context("exec", s, 0));
+      c.exec = IExec::Registry::create(ex.impl, *ex.p, context("exec", s, 0));
       for (unsigned i = 0; i < kNumPipes; ++i) {
         const Pipe p = static_cast<Pipe>(i);
         if (p != Pipe::MEM && !c.exec->units(p)) shape_.pipe_map[i] = Pipe::SP;
@@ -243,7 +294,7 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       for (unsigned i = 0; i < kNumOpClasses; ++i)
         shape_.class_pipe[i] = int8_t(c.exec->class_timing(static_cast<OpClass>(i)).pipe);
       for (unsigned b = 0; b < shape_.banks; ++b)
-        c.banks.push_back(IBank::Registry::create(bk.impl, bk.p, context("bank", s, b)));
+        c.banks.push_back(IBank::Registry::create(bk.impl, *bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
       shape_.bank_rows = c.banks[0]->rows();
       // One row more than the registers need: WIR's zero register (RZ) lives there.
@@ -254,125 +305,139 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       sm.claim_storage(uint64_t(shape_.banks) * (shape_.storage_rows - shape_.bank_rows) *
                            (kRegBytes + shape_.slices * sizeof(uint64_t)),
                        "warps", "sm.warps x the kernel's registers beyond bank.entries x 128 B");
-      bk.p.claim_storage(uint64_t(shape_.banks) * rows, "entries",
-                         "bank.count x rows x 1 B of row tags");
+      bk.p->claim_storage(uint64_t(shape_.banks) * rows, "entries",
+                          "bank.count x rows x 1 B of row tags");
       for (auto& b : c.banks) b->reserve_rows(shape_.storage_rows);
       c.row_tags = std::make_unique<RowTags>(shape_.banks, std::max(shape_.bank_rows, store_rows));
       for (unsigned k = 0; k < shape_.schedulers; ++k)
         c.schedulers.push_back(
-            IScheduler::Registry::create(sch.impl, sch.p, context("scheduler", s, k)));
-      c.allocator = IAllocator::Registry::create(al.impl, al.p, context("allocator", s, 0));
-      for (unsigned i = 0; i < total; ++i)
+            IScheduler::Registry::create(sch.impl, *sch.p, context("scheduler", s, k)));
+      c.allocator = IAllocator::Registry::create(al.impl, *al.p, context("allocator", s, 0));
+      for (unsigned i = 0; i < plan.total; ++i)
         c.collectors.push_back(
-            ICollector::Registry::create(col.impl, col.p, context("collector", s, i)));
+            ICollector::Registry::create(col.impl, *col.p, context("collector", s, i)));
       shape_.forward_stages = c.collectors[0]->read_stages();
-      if (rf) c.rfc = IRfc::Registry::create(rf->impl, rf->p, context("rfc", s, 0));
-      c.arbiter = IArbiter::Registry::create(ar.impl, ar.p, context("arbiter", s, 0));
-      c.crossbar = ICrossbar::Registry::create(xb.impl, xb.p, context("crossbar", s, 0));
-      c.writeback = IWriteback::Registry::create(wb.impl, wb.p, context("writeback", s, 0));
-      c.lsu = ILsu::Registry::create(ls.impl, ls.p, context("lsu", s, 0));
+      if (plan.rf) c.rfc = IRfc::Registry::create(plan.rf->impl, *plan.rf->p, context("rfc", s, 0));
+      c.arbiter = IArbiter::Registry::create(ar.impl, *ar.p, context("arbiter", s, 0));
+      c.crossbar = ICrossbar::Registry::create(xb.impl, *xb.p, context("crossbar", s, 0));
+      c.writeback = IWriteback::Registry::create(wb.impl, *wb.p, context("writeback", s, 0));
+      c.lsu = ILsu::Registry::create(ls.impl, *ls.p, context("lsu", s, 0));
     };
     new SubCoreModule(("sub" + std::to_string(s)).c_str(), build);
   }
-  l1_ = IL1::Registry::create(l1.impl, l1.p, context("l1", 0, 0));
+  l1_ = IL1::Registry::create(plan.l1.impl, *plan.l1.p, context("l1", 0, 0));
+}
 
+// The rules between units that no unit can check alone (collector sets, Malekeh's caching
+// collectors, W-C's register forms, WIR's paired stages, each unit's needs): a platform that
+// breaks one is refused at the key to change, before anything runs.
+void Sm::check_compatibility(Plan& plan) {
+  const Slot &al = plan.al, &col = plan.col, &ar = plan.ar, &wb = plan.wb;
+  const SubCore& c0 = subcores_[0];
   // Every pipe that runs instructions (the LSU's included) needs a collector that serves it,
   // or its first instruction waits forever.
   for (unsigned i = 0; i < kNumPipes; ++i) {
     const Pipe p = static_cast<Pipe>(i);
-    if (!generic && !set_count[i] && (p == Pipe::MEM || subcores_[0].exec->units(p)))
-      sets.fail(pipe_name(p), std::string("no collector serves the ") + pipe_name(p) +
-                                  " pipe (collector.count is 0): give it at least one, or "
-                                  "general collectors (collector.count)");
+    if (!plan.generic && !plan.set_count[i] && (p == Pipe::MEM || c0.exec->units(p)))
+      plan.sets->fail(pipe_name(p), std::string("no collector serves the ") + pipe_name(p) +
+                                        " pipe (collector.count is 0): give it at least one, or "
+                                        "general collectors (collector.count)");
   }
   // A fixed register-read stage takes one instruction per issue slot and cycle: one
   // collector per stage and issue slot, or issue would stall on the stage itself.
   if (const unsigned n = shape_.forward_stages,
-      need = n * shape_.schedulers * subcores_[0].schedulers[0]->issue_width();
-      n && total * subcores_[0].collectors[0]->capacity() < need)
-    col.p.fail("count", std::to_string(total * sub) + " collectors cannot hold a " +
-                            std::to_string(n) + "-stage register read: it needs stages x " +
-                            "schedulers x issue_width = " + std::to_string(need * sub));
+      need = n * shape_.schedulers * c0.schedulers[0]->issue_width();
+      n && plan.total * c0.collectors[0]->capacity() < need)
+    col.p->fail("count",
+                std::to_string(plan.total * shape_.subcores) + " collectors cannot hold a " +
+                    std::to_string(n) + "-stage register read: it needs stages x " +
+                    "schedulers x issue_width = " + std::to_string(need * shape_.subcores));
 
   // Caching collectors keep copies of registers: every overwrite must reach them (the arbiter
   // offers results to port D) and must be a bank write the arbiter sees (no RFC in between).
-  if (subcores_[0].collectors[0]->cache_hit_latency()) {
-    if (!subcores_[0].arbiter->feeds_collector_caches())
-      ar.p.fail("impl", "'" + ar.impl + "' does not offer results to the caching collectors (" +
-                            "collector.impl: " + col.impl +
-                            "), whose copies would outlive their overwrites; use arbiter.impl: "
-                            "malekeh");
-    if (rf)
-      rf->p.fail("impl", "a register file cache holds results the banks (and so collector.impl: " +
-                             col.impl +
-                             ") do not see yet; caching collectors need the results "
-                             "written straight to the banks: remove the rfc section");
+  if (c0.collectors[0]->cache_hit_latency()) {
+    if (!c0.arbiter->feeds_collector_caches())
+      ar.p->fail("impl", "'" + ar.impl + "' does not offer results to the caching collectors (" +
+                             "collector.impl: " + col.impl +
+                             "), whose copies would outlive their overwrites; use arbiter.impl: "
+                             "malekeh");
+    if (plan.rf)
+      plan.rf->p->fail(
+          "impl",
+          "a register file cache holds results the banks (and so collector.impl: " + col.impl +
+              ") do not see yet; caching collectors need the results "
+              "written straight to the banks: remove the rfc section");
   }
   // A register stored in a special form must be read by the unit that decodes it, and a
   // decoding reader needs registers stored in its form.
-  const RegForm wb_stored = subcores_[0].writeback->stored_form();
+  const RegForm wb_stored = c0.writeback->stored_form();
   // A register file cache writes evicted values in full form over rows whose form the
   // writeback recorded when it sent them: the storing unit must sit behind the RFC.
-  if (rf && wb_stored != RegForm::Full)
-    wb.p.fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_text(wb_stored).name +
-                          " form before the register file cache, whose evictions reach the "
-                          "banks in full form; keep the writeback full-form and store the form "
-                          "at the banks' write port (arbiter.impl: warped_compression_mrf), or "
-                          "remove the rfc section");
-  const RegForm arb_stored = subcores_[0].arbiter->stored_form();
+  if (plan.rf && wb_stored != RegForm::Full)
+    wb.p->fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_text(wb_stored).name +
+                           " form before the register file cache, whose evictions reach the "
+                           "banks in full form; keep the writeback full-form and store the form "
+                           "at the banks' write port (arbiter.impl: warped_compression_mrf), or "
+                           "remove the rfc section");
+  const RegForm arb_stored = c0.arbiter->stored_form();
   if (wb_stored != RegForm::Full && arb_stored != RegForm::Full)
-    ar.p.fail("impl", "'" + ar.impl + "' stores registers in " + reg_form_text(arb_stored).name +
-                          " form itself, and writeback.impl '" + wb.impl + "' already stores " +
-                          reg_form_text(wb_stored).name + " ones; one of them must be full-form");
-  const RegForm stored = wb_stored != RegForm::Full ? wb_stored : arb_stored;
-  const RegForm col_reads = subcores_[0].collectors[0]->read_form();
-  const RegForm arb_reads = subcores_[0].arbiter->read_form();
+    ar.p->fail("impl", "'" + ar.impl + "' stores registers in " + reg_form_text(arb_stored).name +
+                           " form itself, and writeback.impl '" + wb.impl + "' already stores " +
+                           reg_form_text(wb_stored).name + " ones; one of them must be full-form");
+  const RegForm stored = plan.stored = wb_stored != RegForm::Full ? wb_stored : arb_stored;
+  const RegForm col_reads = c0.collectors[0]->read_form();
+  const RegForm arb_reads = c0.arbiter->read_form();
   if (stored != RegForm::Full && col_reads != stored && arb_reads != stored)
-    wb.p.fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_text(stored).name +
-                          " form, which neither collector.impl '" + col.impl +
-                          "' nor arbiter.impl '" + ar.impl + "' reads; it needs " +
-                          reg_form_text(stored).reader);
+    wb.p->fail("impl", "'" + wb.impl + "' stores registers in " + reg_form_text(stored).name +
+                           " form, which neither collector.impl '" + col.impl +
+                           "' nor arbiter.impl '" + ar.impl + "' reads; it needs " +
+                           reg_form_text(stored).reader);
   for (auto [reads, slot] : {std::pair{col_reads, &col}, {arb_reads, &ar}})
     if (reads != RegForm::Full && reads != stored)
-      slot->p.fail("impl", "'" + slot->impl + "' reads registers in " + reg_form_text(reads).name +
-                               " form, which writeback.impl '" + wb.impl +
-                               "' does not store; it needs " + reg_form_text(reads).writer);
+      slot->p->fail("impl", "'" + slot->impl + "' reads registers in " + reg_form_text(reads).name +
+                                " form, which writeback.impl '" + wb.impl +
+                                "' does not store; it needs " + reg_form_text(reads).writer);
   // WIR: the rename stage and the register allocation stage share the tables; one without the
   // other would read registers the other never wrote.
-  if (bool(wir_board_.at(0)) != subcores_[0].writeback->renames())
-    wb.p.fail("impl", "'" + wb.impl + "' and allocator.impl '" + al.impl +
-                          "': WIR needs both the allocator and the writeback 'wir' (rename and "
-                          "reuse stages, register allocation stage)");
-  check_needs({{"scheduler", &sch, subcores_[0].schedulers[0].get()},
-               {"allocator", &al, subcores_[0].allocator.get()},
-               {"collector", &col, subcores_[0].collectors[0].get()},
-               {"arbiter", &ar, subcores_[0].arbiter.get()},
-               {"bank", &bk, subcores_[0].banks[0].get()},
-               {"crossbar", &xb, subcores_[0].crossbar.get()},
-               {"exec", &ex, subcores_[0].exec.get()},
-               {"writeback", &wb, subcores_[0].writeback.get()},
-               {"lsu", &ls, subcores_[0].lsu.get()},
-               {"l1", &l1, l1_.get()},
-               {"rfc", rf.get(), subcores_[0].rfc.get()}});
+  if (bool(wir_board_.at(0)) != c0.writeback->renames())
+    wb.p->fail("impl", "'" + wb.impl + "' and allocator.impl '" + al.impl +
+                           "': WIR needs both the allocator and the writeback 'wir' (rename and "
+                           "reuse stages, register allocation stage)");
+  check_needs({{"scheduler", &plan.sch, c0.schedulers[0].get()},
+               {"allocator", &al, c0.allocator.get()},
+               {"collector", &col, c0.collectors[0].get()},
+               {"arbiter", &ar, c0.arbiter.get()},
+               {"bank", &plan.bk, c0.banks[0].get()},
+               {"crossbar", &plan.xb, c0.crossbar.get()},
+               {"exec", &plan.ex, c0.exec.get()},
+               {"writeback", &wb, c0.writeback.get()},
+               {"lsu", &plan.ls, c0.lsu.get()},
+               {"l1", &plan.l1, l1_.get()},
+               {"rfc", plan.rf.get(), c0.rfc.get()}});
   // A segment the L1 could never serve (more lines than MSHRs) fails here, not at the first
   // load.
-  check_request_size(subcores_[0].lsu->largest_request(), l1_->largest_served());
+  check_request_size(c0.lsu->largest_request(), l1_->largest_served());
   // A fixed register-read stage forwards each result at its producer's ValueReady; WIR's
   // rename and reuse stages (modelled on the paper's operand collectors) complete reused
   // instructions without that path and rename their destinations, so an operand would be
   // forwarded from a producer that was never in flight (the timing checker's RAW rule).
-  if (shape_.forward_stages && subcores_[0].writeback->renames())
-    col.p.fail("impl", "'" + col.impl +
-                           "' forwards results through a fixed read stage, which "
-                           "WIR's rename and reuse stages (" +
-                           wb.p.said("impl", wb.impl) +
-                           ") do not feed; use collector.impl: ocu with WIR");
+  if (shape_.forward_stages && c0.writeback->renames())
+    col.p->fail("impl", "'" + col.impl +
+                            "' forwards results through a fixed read stage, which "
+                            "WIR's rename and reuse stages (" +
+                            wb.p->said("impl", wb.impl) +
+                            ") do not feed; use collector.impl: ocu with WIR");
+}
+
+// What the SM itself does for the units it was built with: bank gating, row resets, W-C's
+// dummy MOVs.
+void Sm::add_sm_state(Plan& plan) {
   gating_ = subcores_[0].banks[0]->wake_latency() != 0;
   finished_warps_.assign(shape_.warps, 0);
   reset_rows_ = !subcores_[0].writeback->renames();
   // Warped-Compression: divergent instructions need their compressed destinations
   // decompressed first (platform/dummy_movs.h).
-  if (stored == RegForm::Bdi) {
+  if (plan.stored == RegForm::Bdi) {
     movs_ = std::make_unique<DummyMovs>(
         shape_,
         [this](unsigned s) { return s < subcores_.size() ? subcores_[s].row_tags.get() : nullptr; },
@@ -387,20 +452,28 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
     movs_retired_ = &stats_.scalar("movs_retired", "W-C dummy MOVs retired", "instructions",
                                    energy::no_event("W-C dummy MOVs; as movs_injected"));
   }
+}
 
+// The register space the SM was built for (later kernels must fit it) and the first kernel's
+// occupancy limits.
+void Sm::size_occupancy(Plan& plan) {
   capacity_data_ = data_regs_;
-  capacity_preds_ = std::max(frontend.predicate_registers(), mode.predicates);
+  capacity_preds_ = std::max(frontend_.predicate_registers(), mode_.predicates);
   kernel_regs_ = shape_.regs_per_thread;
-  mapping_impl_ = mp.impl;
+  mapping_impl_ = plan.mp.impl;
   mapping_params_ = std::make_unique<Params>(nullptr, "register_mapping");
   killed_.assign(shape_.warps, 0);
-  kernel_limits(occ_data, hw_data);
+  kernel_limits(plan.occ_data, plan.hw_data);
+}
 
+// Every socket of every sub-core; an RFC, where there is one, sits between the collectors,
+// the writeback and the arbiter.
+void Sm::bind_sockets(Plan& plan) {
   for (SubCore& c : subcores_) {
     for (auto& k : c.schedulers) k->to_alloc.bind(c.allocator->in);
     unsigned i = 0;
     for (unsigned pipe = 0; pipe <= kNumPipes; ++pipe) {
-      const unsigned n = pipe == kNumPipes ? generic : set_count[pipe];
+      const unsigned n = pipe == kNumPipes ? plan.generic : plan.set_count[pipe];
       for (unsigned j = 0; j < n; ++j, ++i) {
         ICollector& o = *c.collectors[i];
         o.pipe_mask = pipe == kNumPipes ? ~0u : 1u << pipe;
@@ -449,10 +522,12 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
       c.writeback->to_arb.bind(c.arbiter->in);
     for (auto& k : c.schedulers) c.writeback->to_sched.bind(k->notify);
   }
+}
 
-  // Tick order: downstream first, so a value produced in cycle t is consumed in t + 1. The
-  // LSU goes before the writeback: it hands over a result in the cycle it is ready (exec
-  // pipes hand theirs over at dispatch, with the latency as delay).
+// Tick order: downstream first, so a value produced in cycle t is consumed in t + 1. The
+// LSU goes before the writeback: it hands over a result in the cycle it is ready (exec
+// pipes hand theirs over at dispatch, with the latency as delay).
+void Sm::order_ticks() {
   for (SubCore& c : subcores_) {
     order_.push_back(c.lsu.get());
     order_.push_back(c.writeback.get());
@@ -465,23 +540,16 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   order_.push_back(l1_.get());
   for (SubCore& c : subcores_)
     for (auto& k : c.schedulers) order_.push_back(k.get());
+}
 
+// The timing checker (sm.checks) and the caller's observers see every instruction.
+void Sm::attach_observers(const std::vector<Observer*>& observers) {
   if (checks_) {
     checker_ = std::make_unique<TimingChecker>(timing_spec());
     probes_.add(checker_.get());
   }
   for (Observer* o : observers) probes_.add(o);
   version_.assign(shape_.warps, std::vector<uint64_t>(shape_.regs_per_thread, 0));
-
-  stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
-                 [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
-  if (mode_.decoupled) { // SC_THREAD and SC_METHOD are several statements
-    SC_THREAD(run_decoupled);
-  } else {
-    SC_METHOD(step); // runs at time 0 (hosted: at restart()), then re-triggers itself
-    sensitive << start_;
-    if (mode_.hosted) dont_initialize();
-  }
 }
 
 // Occupancy: the warps whose registers fit in the banks (also beyond sm.warps, so that the

@@ -183,6 +183,17 @@ private:
   // down the pipeline with no active lane (its registers keep their values) so that the
   // units that hold it complete it.
   void squash(unsigned warp, WarpInst& out);
+  // The constructor's steps, in order (sm.cpp); Plan carries what one step hands the next.
+  struct Plan;
+  void read_platform(Plan& plan, Params& top, unsigned regs_per_thread,
+                     const std::vector<Observer*>& observers);
+  void build_units(Plan& plan);
+  void check_compatibility(Plan& plan);
+  void add_sm_state(Plan& plan);
+  void size_occupancy(Plan& plan);
+  void bind_sockets(Plan& plan);
+  void order_ticks();
+  void attach_observers(const std::vector<Observer*>& observers);
   // Sets limits_ from the kernel's counts (data_regs_, mapping_; occupancy and ptxas counts).
   void kernel_limits(unsigned occ_data, unsigned hw_data);
   void watchdog_report();

@@ -7,11 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gpurf/platform/results.h"
 #include "gpurf/platform/simulation.h"
 
 namespace gpurf {
-
-constexpr int kResultSchema = 1; // result.json / summary.json / provenance.json
 
 // The summary's counters, from the statistics as they are now (`j` holds cycles and
 // warp_instructions already).

@@ -1,4 +1,5 @@
 #include "gpurf/platform/trace.h"
+#include "gpurf/platform/text.h"
 
 #include <fnmatch.h>
 
@@ -45,12 +46,6 @@ uint64_t tid_of(unsigned warp, unsigned lane) { return warp + (uint64_t(lane) <<
 
 std::string where(const char* what, int bank) {
   return bank < 0 ? std::string(what) : std::string(what) + " " + std::to_string(bank);
-}
-
-std::string hex(uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "0x%llx", static_cast<unsigned long long>(v));
-  return b;
 }
 
 } // namespace

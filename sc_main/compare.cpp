@@ -9,6 +9,7 @@
 // the closing rows hold the arithmetic and geometric means over the kernels that every
 // DIR has and verified. --normalize=off prints absolute values in every column.
 #include "sc_main/compare.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -187,21 +188,6 @@ const json* lookup(const json& o, const std::string& path) {
     cur = &(*cur)[part];
   }
   return cur;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 // The statistics closest to `word`: by edit distance, then by a shared last path part.
@@ -409,9 +395,7 @@ std::string check_energy_tables(const std::vector<Source>& srcs,
   if (by_table.size() < 2) return "";
   std::string list;
   for (const auto& [t, who] : by_table) {
-    std::string w;
-    for (const std::string& x : who) w += (w.empty() ? "" : ", ") + x;
-    list += (list.empty() ? "" : "; ") + t + ": " + w;
+    list += (list.empty() ? "" : "; ") + t + ": " + join(who);
   }
   const std::string msg =
       "the energy statistics were priced by different energy tables (" + list +
@@ -544,11 +528,6 @@ int compare_main(const std::vector<std::string>& args) {
         else if (!it->second.value("verified", false))
           unverified.push_back(s.label);
       }
-      auto join = [](const std::vector<std::string>& v) {
-        std::string r;
-        for (auto& x : v) r += (r.empty() ? "" : ", ") + x;
-        return r;
-      };
       if (!missing.empty())
         notes.push_back("kernel " + k + " is missing in " + join(missing) +
                         " ('-'); not in the means");

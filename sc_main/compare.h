@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "gpurf/platform/results_schema.h"
+
 namespace gpurf {
 
 // `args` are the arguments after "compare". Prints the tables on stdout, warnings on
@@ -12,7 +14,8 @@ namespace gpurf {
 // unknown statistic, a bad option), with the message on stderr.
 int compare_main(const std::vector<std::string>& args);
 
-// Version of the summary layout that compare (and scripts/plot, scripts/sweep) read.
-constexpr int kCompareSchema = 1;
+// Version of the summary layout that compare (and scripts/plot, scripts/sweep) read: the one
+// gpurf writes (platform/results_schema.json).
+constexpr int kCompareSchema = kResultSchema;
 
 } // namespace gpurf

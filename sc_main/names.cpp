@@ -1,4 +1,5 @@
 #include "sc_main/names.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -23,8 +24,7 @@ std::string named_yaml(const std::string& option, const std::string& value, cons
   for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".yaml") all.push_back(e.path().stem());
   std::sort(all.begin(), all.end());
-  std::string list;
-  for (const auto& n : all) list += (list.empty() ? "" : ", ") + n;
+  const std::string list = join(all);
   const std::string hint = closest(value, all);
   throw ConfigError(option + ": no " + what + " '" + value + "'" +
                     (hint.empty() ? "" : "; did you mean '" + hint + "'?") + " (" + names + ": " +

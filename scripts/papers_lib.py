@@ -6,6 +6,8 @@ import math
 import os
 import re
 
+import results_schema
+
 PAPERS = ["cmrc", "gebhart", "wc", "malekeh", "wir"]
 KINDS = ["change", "ratio", "percent", "value"]
 AGGREGATES = ["mean", "geomean", "ratio_of_sums"]
@@ -17,15 +19,9 @@ HEADLINE_KEYS = ["id", "where", "claim", "paper", "kind", "reason", "values", "f
 EXPERIMENT_KEYS = ["id", "where", "text", "sweep", "per_kernel", "quantities"]
 QUANTITY_KEYS = ["label", "kind", "paper"] + MEASURE_KEYS
 DESIGN_KEYS = ["platform", "p", "program", "vars", "tool"]
-# result.json's top-level keys (schema 1) and gpurf profile's JSON keys: a statistic name whose
-# first part is one of these is read from that file.
-RESULT_KEYS = [
-    "schema", "kernel", "platform", "verified", "error", "cycles", "warp_instructions", "ipc",
-    "rf_bank_reads", "rf_bank_writes", "rf_bank_accesses", "rf_slice_activations", "oc_writes",
-    "coalesced_accesses", "operands_checked", "bank_conflicts", "l1_hits", "l1_misses", "l2_hits",
-    "l2_misses", "sm_count", "resident_warps", "resident_ctas", "rf_dynamic_energy_pj",
-    "rf_leakage_energy_pj", "sm_energy_pj", "energy", "registers_per_thread", "ptxas_registers",
-    "constant_instructions", "undefined_reads", "launches"]
+# result.json's top-level keys (platform/results_schema.json) and gpurf profile's JSON keys: a
+# statistic name whose first part is one of these is read from that file.
+RESULT_KEYS = results_schema.RESULT_KEYS
 PROFILE_KEYS = ["counted", "reads", "writes", "register_reads", "banks", "value_lifetime",
                 "operand_width", "reuse_distance", "repeated_computations"]
 # Unit kinds in stats.json (a group's last name without its index: sm.sub0.collector3 ->

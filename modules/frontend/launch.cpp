@@ -1,4 +1,5 @@
 #include "gpurf/modules/frontend/launch.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -198,8 +199,7 @@ private:
         std::vector<std::string> names;
         for (auto& [k, v] : vars_) names.push_back(k);
         std::string near = closest(name, names);
-        std::string list;
-        for (auto& n : names) list += (list.empty() ? "" : ", ") + n;
+        const std::string list = join(names);
         throw ExprError("unknown variable '" + name + "' in '" + shown(s_) + "'" +
                         (near.empty() ? "" : "; did you mean '" + near + "'?") +
                         (list.empty() ? " (no vars are defined)" : " (vars: " + list + ")"));
@@ -270,12 +270,6 @@ const LaunchBuffer* LaunchSpec::find_buffer(const std::string& n) const {
 namespace {
 
 using Node = ConfigNode;
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-  return s;
-}
 
 [[noreturn]] void fail(const Node& n, const std::string& key, const std::string& what) {
   throw ConfigError(n.where() + ": " + key + ": " + what);

@@ -1,5 +1,6 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/frontend/compiler/control_bits.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,12 +37,6 @@ const char* pipe_label(Pipe p) {
   static const char* const names[] = {"SP", "INT", "DP", "SFU", "MEM", "TENSOR"};
   const unsigned i = unsigned(p);
   return i < sizeof(names) / sizeof(names[0]) ? names[i] : "?";
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream o;
-  o << "0x" << std::hex << v;
-  return o.str();
 }
 
 // Where the buffer after `b` goes when `b` is placed at `at` (256-B aligned; a buffer at a
@@ -1533,9 +1528,8 @@ std::string PtxFrontend::verify_outputs() {
   workload::link_all_checkers();
   const workload::Checker* check = workload::find_checker(launch_.name);
   if (!check && launch_.verify.empty()) {
-    std::string names;
-    for (const auto& n : workload::checker_names()) names += (names.empty() ? "" : ", ") + n;
-    return "no reference checker for workload '" + launch_.name + "' (checkers: " + names +
+    return "no reference checker for workload '" + launch_.name +
+           "' (checkers: " + join(workload::checker_names()) +
            ") and no `verify:` in the launch file";
   }
   if (const std::string e = verify_files(); !e.empty()) return e;

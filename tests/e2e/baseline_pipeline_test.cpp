@@ -2,6 +2,7 @@
 // parameters (one simulation per test process).
 #include <gtest/gtest.h>
 
+#include "gpurf/platform/data_path.h"
 #include "tests/support/scripted_sim.h"
 
 using namespace gpurf;
@@ -10,7 +11,7 @@ using test::op;
 
 namespace {
 
-class Baseline : public testing::TestWithParam<const char*> {
+class Baseline : public testing::TestWithParam<std::string> {
 protected:
   ConfigPtr platform() const {
     return load_config(std::string(GPURF_SOURCE_DIR "/configs/") + GetParam() + ".yaml");
@@ -86,7 +87,7 @@ TEST_P(Baseline, L1HitAndMissLatenciesAsConfigured) {
 // Fewer collectors than the issue rate needs stall issue. A fixed-stage read has one slot
 // per stage (fewer is refused): its slots fill when dispatch stalls, here on a slow SP.
 TEST_P(Baseline, CollectorExhaustionStallsIssueAndIsCounted) {
-  const std::string per_sm = GetParam() == std::string("turing-subcore") ? "4" : "1";
+  const std::string per_sm = GetParam() == "turing-subcore" ? "4" : "1";
   std::vector<std::string> o = {"collector.count=" + per_sm, "collector.sets.sp=0",
                                 "collector.sets.sfu=0", "collector.sets.mem=0"};
   if (test::has_param(*platform(), "collector.stages")) o = {"exec.sp.ii=4"};
@@ -108,8 +109,7 @@ TEST_P(Baseline, EveryDeliveredOperandIsChecked) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Platforms, Baseline,
-                         testing::Values("fermi", "warped-compression", "gebhart", "turing-subcore",
-                                         "wir"),
+                         testing::ValuesIn(baseline_platforms(GPURF_SOURCE_DIR)),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)

@@ -20,6 +20,7 @@
 #include <gtest/gtest.h>
 
 #include "gpurf/modules/l1/i_l1.h"
+#include "gpurf/platform/text.h"
 #include "tests/support/recording_mem.h"
 #include "tests/support/reference_l1.h"
 #include "tests/support/stubs.h"
@@ -165,12 +166,6 @@ RefOutcome expected_of(ReferenceL1& ref, const Access& a) {
     return ref.atomic(a.at, a.addr, a.len);
   }
   return {};
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream os;
-  os << "0x" << std::hex << v;
-  return os.str();
 }
 
 struct Coverage {

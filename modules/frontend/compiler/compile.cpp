@@ -1,4 +1,5 @@
 #include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <functional>
@@ -104,9 +105,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
   k.module = &m;
   const int ei = m.function_index(entry);
   if (ei < 0 || !m.functions[size_t(ei)].is_entry || !m.functions[size_t(ei)].has_body) {
-    std::string names;
-    for (const auto& n : m.entry_names()) names += (names.empty() ? "" : ", ") + n;
-    throw CompileError(m.no_entry(entry) + "; entries: " + names);
+    throw CompileError(m.no_entry(entry) + "; entries: " + join(m.entry_names()));
   }
   k.entry = &m.functions[size_t(ei)];
   k.funcs.resize(m.functions.size());

@@ -4,6 +4,7 @@
 #include "gpurf/modules/frontend/ptx/half.h"
 #include "gpurf/modules/frontend/ptx/texture.h"
 #include "gpurf/modules/frontend/ptx/warp_ops.h"
+#include "gpurf/platform/text.h"
 
 #include <algorithm>
 #include <cfenv>
@@ -201,12 +202,6 @@ struct RoundScope {
     if (changed) fesetround(old);
   }
 };
-
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
 
 } // namespace
 
@@ -936,8 +931,7 @@ struct Kernel::Impl {
 const Function& Kernel::find_entry(const Module& m, const std::string& name) {
   for (const auto& f : m.functions)
     if (f.name == name && f.is_entry && f.has_body) return f;
-  std::string list;
-  for (const auto& n : m.entry_names()) list += (list.empty() ? "" : ", ") + n;
+  const std::string list = join(m.entry_names());
   throw RuntimeError(m.no_entry(name) + " in " + m.filename +
                      "; entries: " + (list.empty() ? "(none)" : list));
 }

@@ -35,6 +35,7 @@
 #include <tlm_utils/peq_with_cb_and_phase.h>
 
 #include "gpurf/modules/memory/i_memory.h"
+#include "gpurf/platform/text.h"
 
 namespace gpurf {
 namespace {
@@ -82,12 +83,6 @@ public:
   }
 
   Window window() const override { return {base_, size_, keys_}; }
-
-  static std::string hex(uint64_t v) {
-    std::ostringstream o;
-    o << "0x" << std::hex << v;
-    return o.str();
-  }
 
   bool waits_in_transport() const override { return wait_; }
   bool stores_late() const override { return store_ != "request"; }
