@@ -318,14 +318,14 @@ expect_exit 1 "the profile run of CTA 0" -- run --platform malekeh \
 expect_exit 2 "frontend.progress_bound" "'-1'" -- run --workload sgemm -p frontend.progress_bound=-1
 
 # A .ptx file with kernels gpurf cannot load (a tf32 conversion; a call of a function using
-# dp4a) loads its other kernel; each refused one names its line and why when launched.
+# vabsdiff4) loads its other kernel; each refused one names its line and why when launched.
 expect_exit 0 "verified" -- run --workload "$SRC/tests/cli/data/one_bad_kernel.yaml" \
   --out "$TMP/one_bad"
 expect_exit 2 "one_bad_kernel_tf32.yaml:4" "kernel 'to_tf32' cannot be loaded" \
   "one_bad_kernel.ptx:23: unsupported modifier '.rna' in 'cvt.rna.tf32.f32'" "(entries: scale)" \
   -- run --workload "$SRC/tests/cli/data/one_bad_kernel_tf32.yaml"
 expect_exit 2 "kernel 'uses_dot4' cannot be loaded" "one_bad_kernel.ptx:37: calls 'dot4'" \
-  "one_bad_kernel.ptx:13: unsupported PTX instruction 'dp4a.u32.u32'" \
+  "one_bad_kernel.ptx:13: unsupported PTX instruction 'vabsdiff4.u32.u32.u32.add'" \
   -- run --workload "$SRC/tests/cli/data/one_bad_kernel_dot4.yaml"
 
 # --max-cycles N is sm.max_cycles (checked as the parameter); -jN is -j N.

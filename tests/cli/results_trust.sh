@@ -81,7 +81,9 @@ awk '/^  / && !/^  [^ ]+  +[^ ]/ {print; bad=1} END {exit bad}' "$TMP/list" ||
 "$GPURF" --list platforms >"$TMP/plat"
 awk '!/^[^ ]+  +[^ ]/ {print; bad=1} END {exit bad}' "$TMP/plat" || fail "--list platforms: columns run together"
 "$GPURF" --describe pipes >"$TMP/desc"
-awk 'NR>1 && !/^  [^ ]+  +[^ ]+  +default [^ ]+  +/ {print; bad=1} END {exit bad}' "$TMP/desc" ||
+# (the parameter rows: up to the statistics and sockets sections, whose columns list_describe
+# checks)
+awk 'NR>1 && /^[^ ]/ {exit} NR>1 && !/^  [^ ]+  +[^ ]+  +default [^ ]+  +/ {print; bad=1} END {exit bad}' "$TMP/desc" ||
   fail "--describe: columns run together: $(cat "$TMP/desc")"
 "$GPURF" profile --workload scan >"$TMP/prof" 2>/dev/null || fail "profile scan"
 grep -q "WIR-reusable)  " "$TMP/prof" || fail "profile: a quantity runs into its value: $(cat "$TMP/prof")"
