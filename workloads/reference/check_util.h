@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace gpurf::workload::detail {
 
@@ -86,6 +87,33 @@ std::string compare_close(const char* buffer, const E* expected, const T* got, u
       return mismatch(buffer, i, double(expected[i]), double(got[i]), "tolerance " + fmt(tol));
   }
   return "";
+}
+
+// C = A * B, n x n row-major f32 buffers A, B, C and var n (sgemm, sgemm_async, mma_gemm),
+// each input first passed through `input` (mma_gemm: rounded to f16). The products are summed in
+// double; the kernels sum them in f32 in some order, whose error is at most about n * 2^-24 of
+// sum_k |A[i][k] * B[k][j]| (n = 64: ~4e-6), so 1e-5 of that sum is allowed.
+inline std::string check_gemm(const LaunchData& d, double (*input)(double) = nullptr) {
+  const int64_t n = d.var("n");
+  const uint64_t nn = uint64_t(n * n);
+  const float* A = in<float>(d, "A", nn);
+  const float* B = in<float>(d, "B", nn);
+  const float* C = out<float>(d, "C", nn);
+  std::vector<double> a(A, A + nn), b(B, B + nn), expected(nn), scale(nn);
+  if (input)
+    for (uint64_t i = 0; i < nn; ++i) a[i] = input(a[i]), b[i] = input(b[i]);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double acc = 0.0, s = 0.0;
+      for (int64_t k = 0; k < n; ++k) {
+        const double p = a[size_t(i * n + k)] * b[size_t(k * n + j)];
+        acc += p;
+        s += std::fabs(p);
+      }
+      expected[size_t(i * n + j)] = acc;
+      scale[size_t(i * n + j)] = s;
+    }
+  return compare_close("C", expected.data(), C, nn, 1e-5, 1e-7, scale.data());
 }
 
 // Emulates a warp's shfl.sync.down reduction tree exactly: for each offset (first, first/2, .., 1)

@@ -12,28 +12,7 @@
 namespace gpurf::workload {
 namespace {
 
-std::string check_mma_gemm(const LaunchData& d) {
-  using namespace detail;
-  const int64_t n = d.var("n");
-  const uint64_t nn = uint64_t(n * n);
-  const float* A = in<float>(d, "A", nn);
-  const float* B = in<float>(d, "B", nn);
-  const float* C = out<float>(d, "C", nn);
-  std::vector<double> a(nn), b(nn), expected(nn), scale(nn);
-  for (uint64_t i = 0; i < nn; ++i) a[i] = round_f16(A[i]), b[i] = round_f16(B[i]);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      double acc = 0.0, s = 0.0;
-      for (int64_t k = 0; k < n; ++k) {
-        const double p = a[size_t(i * n + k)] * b[size_t(k * n + j)];
-        acc += p;
-        s += std::fabs(p);
-      }
-      expected[size_t(i * n + j)] = acc;
-      scale[size_t(i * n + j)] = s;
-    }
-  return compare_close("C", expected.data(), C, nn, 1e-5, 1e-7, scale.data());
-}
+std::string check_mma_gemm(const LaunchData& d) { return detail::check_gemm(d, detail::round_f16); }
 
 } // namespace
 } // namespace gpurf::workload
