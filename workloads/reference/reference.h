@@ -18,7 +18,8 @@
 namespace gpurf::workload {
 
 struct Buffer {
-  std::string name, type;       // type: u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64 (f16/bf16: raw uint16_t bits)
+  std::string name,
+      type; // type: u8 s8 u16 s16 u32 s32 u64 s64 f16 bf16 f32 f64 (f16/bf16: raw uint16_t bits)
   uint64_t count = 0;           // elements
   std::vector<uint8_t> initial; // count * sizeof(element) bytes, before the launch
   std::vector<uint8_t> final;   // same size, after the launch
