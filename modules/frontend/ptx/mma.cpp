@@ -240,32 +240,23 @@ void mma_execute(const TensorSpec& s, const Fragment& a, const Fragment& b, cons
   std::vector<double> A(M * K), B(K * N), C(M * N);
   std::vector<int64_t> Ai, Bi, Ci;
   if (integer) Ai.resize(M * K), Bi.resize(K * N), Ci.resize(M * N);
-  for (unsigned l = 0; l < 32; ++l) {
-    for (unsigned i = 0; i < na; ++i) {
-      const Coord p = a_coord(s, l, i);
-      const uint64_t v = elem(a, ab, l, i);
-      if (integer)
-        Ai[p.row * K + p.col] = as_int(s.a(), v);
-      else
-        A[p.row * K + p.col] = as_double(s.a(), v);
-    }
-    for (unsigned i = 0; i < nb; ++i) {
-      const Coord p = b_coord(s, l, i);
-      const uint64_t v = elem(b, bb, l, i);
-      if (integer)
-        Bi[p.row * N + p.col] = as_int(s.b(), v);
-      else
-        B[p.row * N + p.col] = as_double(s.b(), v);
-    }
-    for (unsigned i = 0; i < nc; ++i) {
-      const Coord p = c_coord(s, l, i);
-      const uint64_t v = elem(c, cb, l, i);
-      if (integer)
-        Ci[p.row * N + p.col] = as_int(s.c(), v);
-      else
-        C[p.row * N + p.col] = as_double(s.c(), v);
-    }
-  }
+  // One operand's fragment elements into its matrix (`cols` wide): integers or doubles.
+  auto place = [&](const Fragment& f, unsigned n, unsigned bits, MmaType t, unsigned cols,
+                   Coord (*coord)(const TensorSpec&, unsigned, unsigned), std::vector<double>& x,
+                   std::vector<int64_t>& xi) {
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned i = 0; i < n; ++i) {
+        const Coord p = coord(s, l, i);
+        const uint64_t v = elem(f, bits, l, i);
+        if (integer)
+          xi[p.row * cols + p.col] = as_int(t, v);
+        else
+          x[p.row * cols + p.col] = as_double(t, v);
+      }
+  };
+  place(a, na, ab, s.a(), K, a_coord, A, Ai);
+  place(b, nb, bb, s.b(), N, b_coord, B, Bi);
+  place(c, nc, cb, s.c(), N, c_coord, C, Ci);
   // D, as bits of its type, by (row, col).
   std::vector<uint64_t> D(M * N);
   for (unsigned r = 0; r < M; ++r)
