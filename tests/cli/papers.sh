@@ -27,6 +27,7 @@ expect_papers() {
 # Bad input, before anything runs.
 expect_papers 2 "unknown paper 'cmrcx'" "cmrc, gebhart, wc, malekeh, wir, all" -- cmrcx --out "$TMP/x"
 expect_papers 2 "--kernels: unknown kernel nokernel" -- cmrc --kernels nokernel --out "$TMP/x"
+expect_papers 2 "--kernels attention: not in cmrc's kernel set" "name one of those" -- cmrc --kernels attention --out "$TMP/x"
 mkdir -p "$TMP/reg"
 sed 's/aggregate: \(geo\)\{0,1\}mean$/aggregate: average/' "$SRC/papers/cmrc.yaml" >"$TMP/reg/cmrc.yaml"
 expect_papers 2 "cmrc.yaml: headlines[0] (id bank_accesses_wid): aggregate: 'average' is not one of mean, geomean, ratio_of_sums" \
