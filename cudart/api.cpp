@@ -249,7 +249,8 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   KernelRec* k = rt().kernel(fun);
-  if (!a || !k || !k->found) return ret(cudaErrorInvalidDeviceFunction);
+  if (!a) return ret(cudaErrorInvalidValue);
+  if (!k || !k->found) return ret(rt().not_runnable(fun, "cudaFuncGetAttributes"));
   std::memset(a, 0, sizeof *a);
   gpurf::PtxFrontend* f = rt().gpu().kernel(k->id);
   a->numRegs = int(f->regs_per_thread());
@@ -278,7 +279,9 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* n, const
   GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   KernelRec* k = rt().kernel(fun);
-  if (!n || !k || !k->found) return ret(cudaErrorInvalidDeviceFunction);
+  if (!n) return ret(cudaErrorInvalidValue);
+  if (!k || !k->found)
+    return ret(rt().not_runnable(fun, "cudaOccupancyMaxActiveBlocksPerMultiprocessor"));
   *n = resident_ctas(*k, block, shared);
   return cudaSuccess;
 }

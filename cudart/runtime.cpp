@@ -604,23 +604,26 @@ KernelRec* Runtime::kernel(const void* fun) {
   return it == kernels_.end() ? nullptr : &it->second;
 }
 
+cudaError_t Runtime::not_runnable(const void* fun, const char* call) {
+  const KernelRec* k = kernel(fun);
+  std::string why = std::string(call) + " of a function that is no registered kernel" +
+                    (k ? " ('" + k->name + "' is in no module with PTX)" : std::string());
+  if (k && k->module && k->module->id >= 0) try { // a refused kernel: its reason
+      gpu().find_kernel(k->name);
+    } catch (const std::exception& e) {
+      why = std::string(call) + " of '" + k->name + "': refused: " + e.what();
+    }
+  std::fprintf(stderr, "gpurf: %s\n", why.c_str());
+  return cudaErrorInvalidDeviceFunction;
+}
+
 double Runtime::now_ns() const { return sc_core::sc_time_stamp().to_seconds() * 1e9; }
 
 cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
                             cudaStream_t, bool cooperative) {
   if (cudaError_t e = status()) return e;
   KernelRec* k = kernel(fun);
-  if (!k || !k->found) {
-    std::string why = "launch of a function that is no registered kernel" +
-                      (k ? " ('" + k->name + "' is in no module with PTX)" : std::string());
-    if (k && k->module && k->module->id >= 0) try { // a refused kernel: its reason
-        gpu().find_kernel(k->name);
-      } catch (const std::exception& e) {
-        why = "launch of '" + k->name + "': refused: " + e.what();
-      }
-    std::fprintf(stderr, "gpurf: %s\n", why.c_str());
-    return cudaErrorInvalidDeviceFunction;
-  }
+  if (!k || !k->found) return not_runnable(fun, "launch");
   PtxFrontend* f = gpu().kernel(k->id);
   const ptx::Function& entry = f->launch().entry();
   // The arguments in the .entry's parameter layout.

@@ -114,6 +114,9 @@ public:
   cudaError_t launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
                      cudaStream_t stream, bool cooperative = false);
   KernelRec* kernel(const void* fun);
+  // cudaErrorInvalidDeviceFunction for `call` on `fun`, a function gpurf cannot run, saying
+  // why on stderr (no registered kernel, no PTX, or the instruction that refused it).
+  cudaError_t not_runnable(const void* fun, const char* call);
   struct CallConfig {
     dim3 grid, block;
     size_t shared = 0;

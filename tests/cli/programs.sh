@@ -115,6 +115,8 @@ for plat in "${PLATFORMS[@]}"; do
       grep -q '"verified":true' "$out/launches.jsonl" || fail "$what: the loadable kernel did not verify"
       grep -q "launch of '_Z14sample_cubemapyPfi': refused: kernel '_Z14sample_cubemapyPfi' cannot be loaded (.*:[0-9]*: unsupported modifier '.cube' in 'tex.cube" "$out.stderr" ||
         fail "$what: the refused launch does not say why: $(tail -c 600 "$out.stderr")"
+      grep -q "cudaFuncGetAttributes of '_Z14sample_cubemapyPfi': refused: kernel" "$out.stderr" ||
+        fail "$what: the refused attribute query does not say why: $(tail -c 600 "$out.stderr")"
     elif [ "$p" = grid_sync ]; then
       # Two cooperative launches verified; one CTA too many refused; the last launch, not
       # cooperative, traps in grid.sync() as on CUDA and is the only one not verified.

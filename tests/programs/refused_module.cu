@@ -17,8 +17,13 @@ int main() {
   const int n = 200;
   const int right = squares_right(n);
   std::printf("%d of %d squares right\n", right, n);
+  // A library sizes its launch first (CUB does): the query fails as the launch does, saying why.
+  cudaFuncAttributes attr;
+  const cudaError_t q = cudaFuncGetAttributes(&attr, sample_cubemap);
+  std::printf("cubemap attributes: %s\n", cudaGetErrorName(q));
   sample_cubemap<<<1, 32>>>(0, nullptr, 32);
   const cudaError_t e = cudaGetLastError();
   std::printf("cubemap kernel: %s\n", cudaGetErrorName(e));
-  return finish(right != n || e != cudaErrorInvalidDeviceFunction);
+  return finish(right != n || e != cudaErrorInvalidDeviceFunction ||
+                q != cudaErrorInvalidDeviceFunction);
 }

@@ -635,7 +635,7 @@ TEST(PtxEngine, SharedMemoryLimitNamesStaticAndDynamicParts) {
   ParamPacker pk(Kernel::find_entry(m, "reduce_shared"));
   pk.set(0, uint64_t(0)).set(1, uint64_t(0));
   const unsigned st = Kernel(m, "reduce_shared", cfg, pk.bytes(), mem).static_shared_bytes();
-  EXPECT_GE(st, 1024u); // its 1 KiB buffer, and the module's other .shared variables
+  EXPECT_GE(st, 1024u);                                  // its 1 KiB buffer
   cfg.dyn_shared_bytes = unsigned(kMaxSharedBytes - st); // exactly 1 GiB
   Kernel fits(m, "reduce_shared", cfg, pk.bytes(), mem);
   EXPECT_EQ(fits.static_shared_bytes(), st);
@@ -650,4 +650,77 @@ TEST(PtxEngine, SharedMemoryLimitNamesStaticAndDynamicParts) {
     EXPECT_NE(std::string(e.what()).find(std::to_string(st) + " bytes static +"), std::string::npos)
         << e.what();
   }
+}
+
+// A kernel's static shared memory is what it and the functions it calls name, as ptxas sizes
+// it: nvcc puts every kernel's __shared__ arrays at module scope, and a module of many kernels
+// (CUB's) must not give each kernel the sum of all of them. Values still land where they go.
+TEST(PtxEngine, StaticSharedIsTheKernelsOwn) {
+  const char* text = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.shared .align 4 .b8 big_a[40000];
+.shared .align 4 .b8 big_b[30000];
+.shared .align 4 .b8 helper_buf[64];
+.func (.param .b32 r) helper(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [x];
+  st.shared.u32 [helper_buf], %r1;
+  ld.shared.u32 %r2, [helper_buf];
+  add.u32 %r2, %r2, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry ka(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 41;
+  st.shared.u32 [big_a+39996], %r1;
+  ld.shared.u32 %r2, [big_a+39996];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+.visible .entry kb(.param .u64 out)
+{
+  .reg .b32 %r<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 6;
+  st.shared.u32 [big_b], %r1;
+  ld.shared.u32 %r1, [big_b];
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r1;
+  .param .b32 r0;
+  call.uni (r0), helper, (p0);
+  ld.param.b32 %r2, [r0];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  auto run = [&](const char* k, unsigned& shared) {
+    Launch L(m, k, {1, 1, 1}, {32, 1, 1});
+    const uint64_t o = L.zeros(4);
+    L.arg(o);
+    L.run();
+    SparseMemory mem;
+    LaunchConfig cfg;
+    cfg.block = Dim3(32);
+    ParamPacker pk(Kernel::find_entry(m, k));
+    pk.set(0, uint64_t(0));
+    shared = Kernel(m, k, cfg, pk.bytes(), mem).static_shared_bytes();
+    return L.get<uint32_t>(o, 1)[0];
+  };
+  unsigned a = 0, b = 0;
+  EXPECT_EQ(run("ka", a), 41u);
+  EXPECT_EQ(run("kb", b), 7u);
+  EXPECT_EQ(a, 40000u);       // big_a alone (was 70,064: every module array)
+  EXPECT_EQ(b, 30000u + 64u); // big_b and its callee's buffer
 }

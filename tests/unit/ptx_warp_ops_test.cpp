@@ -70,6 +70,15 @@ uint32_t ref_prmt(uint32_t a, uint32_t b, uint32_t c, int mode) { // mode -1: de
   }
   return d;
 }
+// bmsk: a mask of b bits from bit a (the ISA's description); .clamp takes a and b past 31 as
+// "beyond the word" (a: no bits, b: every bit up to 31), .wrap takes them mod 32.
+uint32_t ref_bmsk(uint32_t a, uint32_t b, bool clamp) {
+  const uint32_t pos = clamp ? std::min(a, 32u) : a % 32;
+  const uint32_t width = clamp ? std::min(b, 32u) : b % 32;
+  uint32_t d = 0;
+  for (uint32_t k = pos; k < 32 && k < uint64_t(pos) + width; ++k) d |= 1u << k;
+  return d;
+}
 // fns: the ISA's loop.
 uint32_t ref_fns(uint32_t mask, uint32_t base, int32_t offset) {
   uint32_t d = 0xffffffff;
@@ -161,6 +170,23 @@ TEST(PtxWarpOps, Dp4aAndDp2aInEverySignedness) {
       EXPECT_EQ(o[4 + k], ref_dp2a(a[i], b[i], c[i], (k & 3) >= 2, k & 1, k >= 4))
           << i << " dp2a " << k;
   }
+}
+
+TEST(PtxWarpOps, BmskClampAndWrap) {
+  std::vector<uint32_t> a, b;
+  for (uint32_t x : {0u, 1u, 5u, 31u, 32u, 33u, 64u, 0xffffffffu})
+    for (uint32_t y : {0u, 1u, 2u, 27u, 31u, 32u, 40u, 0x80000001u}) a.push_back(x), b.push_back(y);
+  const unsigned n = unsigned(a.size()); // 64: two warps
+  Launch L(ops(), "bmsk_ops", {1, 1, 1}, {n, 1, 1});
+  const uint64_t A = L.buf(a), B = L.buf(b), O = L.zeros(n * 8);
+  L.arg(A).arg(B).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, n * 2);
+  for (unsigned i = 0; i < n; ++i) {
+    EXPECT_EQ(out[2 * i], ref_bmsk(a[i], b[i], true)) << a[i] << " " << b[i] << " clamp";
+    EXPECT_EQ(out[2 * i + 1], ref_bmsk(a[i], b[i], false)) << a[i] << " " << b[i] << " wrap";
+  }
+  EXPECT_EQ(ref_bmsk(1, 2, false), 0x6u); // the ISA's example
 }
 
 TEST(PtxWarpOps, PrmtEveryModeFnsBfindBrev) {

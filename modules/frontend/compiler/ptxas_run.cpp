@@ -7,8 +7,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 namespace gpurf::compiler {
 
@@ -114,6 +116,30 @@ std::string cache_key(const std::string& ptx_path, const std::string& arch) {
   return s;
 }
 
+// One ptxas run per PTX file (path, size, modification time) and arch in a process: a
+// program's module of many kernels (CUB's: 50,000 lines, minutes of ptxas) is assembled once,
+// not once per kernel it launches.
+const std::map<std::string, PtxasInfo>& run_ptxas_once(const std::string& ptxas,
+                                                       const std::string& ptx_path,
+                                                       const std::string& arch,
+                                                       std::string& error) {
+  using Key = std::tuple<std::string, std::string, uintmax_t, int64_t>;
+  struct Run {
+    std::map<std::string, PtxasInfo> rows;
+    std::string error;
+  };
+  static std::mutex mutex;
+  static std::map<Key, Run> runs;
+  std::error_code ec;
+  const uintmax_t size = fs::file_size(ptx_path, ec);
+  const int64_t mtime = ec ? 0 : fs::last_write_time(ptx_path, ec).time_since_epoch().count();
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto [it, fresh] = runs.try_emplace(Key{ptx_path, arch, ec ? 0 : size, mtime});
+  if (fresh) it->second.rows = run_ptxas(ptxas, ptx_path, arch, it->second.error);
+  error = it->second.error;
+  return it->second.rows;
+}
+
 } // namespace
 
 std::optional<PtxasInfo> ptxas_registers(const std::string& ptx_path, const std::string& kernel,
@@ -147,7 +173,7 @@ std::optional<PtxasInfo> ptxas_registers(const std::string& ptx_path, const std:
               : "no ptxas on the PATH, in $CUDA_HOME/bin or in $CUDA_PATH/bin";
     return std::nullopt;
   }
-  const auto rows = run_ptxas(ptxas, ptx_path, arch, why);
+  const auto& rows = run_ptxas_once(ptxas, ptx_path, arch, why);
   const auto it = rows.find(kernel);
   if (it == rows.end()) {
     if (why.empty()) why = ptxas + " -v listed no entry '" + kernel + "'";

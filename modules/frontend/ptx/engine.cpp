@@ -11,6 +11,7 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -298,6 +299,44 @@ struct Kernel::Impl {
   Impl(Kernel& kk) : k(kk), mod(kk.mod_) {}
 
   // ------------------------------------------------------------------ layout
+  // What a launch of the entry can touch, as ptxas sizes a kernel's shared memory: the
+  // functions it calls (transitively, and any whose address it takes: an indirect call's
+  // targets) and the module-scope .shared variables those name. nvcc puts every kernel's
+  // `__shared__` arrays at module scope, so a module of many kernels (CUB's) would otherwise
+  // give each kernel the sum of all of them.
+  void reachable(std::vector<bool>& fn, std::vector<bool>& shared_var) const {
+    fn.assign(mod.functions.size(), false);
+    shared_var.assign(mod.vars.size(), false);
+    std::vector<size_t> todo{size_t(k.entry_ - mod.functions.data())};
+    fn[todo.back()] = true;
+    auto reach = [&](int f) {
+      if (f >= 0 && size_t(f) < fn.size() && !fn[size_t(f)]) {
+        fn[size_t(f)] = true;
+        todo.push_back(size_t(f));
+      }
+    };
+    std::function<void(const Operand&)> names = [&](const Operand& o) {
+      if (o.kind == Operand::Kind::Addr || o.kind == Operand::Kind::Symbol) {
+        if (o.sym.scope == SymRef::Scope::Function) reach(int(o.sym.index));
+        if (o.sym.scope == SymRef::Scope::Global && o.sym.index < shared_var.size())
+          shared_var[o.sym.index] = true;
+      }
+      for (const Operand& e : o.elems) names(e);
+    };
+    while (!todo.empty()) {
+      const Function& f = mod.functions[todo.back()];
+      todo.pop_back();
+      for (const Instr& in : f.instrs) {
+        reach(in.callee);
+        for (const Operand& o : in.src) names(o);
+        for (const Operand& o : in.dst) names(o);
+      }
+    }
+    for (const VarDecl& v : mod.vars) // an initialiser's generic address of a .shared variable
+      for (const auto& ai : v.addr_inits)
+        if (int vi = mod.var_index(ai.name); vi >= 0) shared_var[size_t(vi)] = true;
+  }
+
   void layout() {
     const LaunchConfig& cfg = k.cfg_;
     var_addr.assign(mod.vars.size(), 0);
@@ -305,6 +344,8 @@ struct Kernel::Impl {
     uint64_t shared = 0;
     unsigned dyn_align = 16;
     std::vector<unsigned> extern_shared;
+    std::vector<bool> fn_used, shared_used;
+    reachable(fn_used, shared_used);
     auto place = [](uint64_t& cur, uint64_t size, unsigned align) {
       align = std::max(1u, align);
       cur = (cur + align - 1) / align * align;
@@ -317,6 +358,7 @@ struct Kernel::Impl {
       if (v.space == Space::Global || v.space == Space::Const) {
         var_addr[i] = cfg.data_base + place(data, v.size, v.align);
       } else if (v.space == Space::Shared) {
+        if (!shared_used[i]) continue; // not this kernel's (var_addr 0: never read)
         if (v.size == 0 && v.is_extern) {
           extern_shared.push_back(unsigned(i));
           dyn_align = std::max(dyn_align, v.align);
@@ -342,6 +384,7 @@ struct Kernel::Impl {
       for (size_t li = 0; li < f.locals.size(); ++li) {
         const VarDecl& v = f.locals[li];
         if (v.space == Space::Shared) {
+          if (!fn_used[fi]) continue; // a function this kernel never runs
           if (v.size == 0) {
             extern_local_shared.push_back({unsigned(fi), unsigned(li)});
             dyn_align = std::max(dyn_align, v.align);
@@ -2397,6 +2440,21 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       unsigned n = in.shf_clamp ? std::min(c, 32u) : (c & 31);
       uint64_t r = in.shf_right ? (ab >> n) & 0xffffffffu : ((ab << n) >> 32) & 0xffffffffu;
       dst(l, r);
+    });
+    return;
+  case Op::Bmsk: // the PTX ISA's semantics, step by step
+    lanes([&](unsigned l) {
+      const uint32_t a = uint32_t(src(0, l)), b = uint32_t(src(1, l));
+      const uint32_t a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+      uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+      bool overflow = sum >= 32;
+      if (in.shf_clamp && a >= 32) overflow = true, mask0 = 0;
+      if (in.shf_clamp && b >= 32) overflow = true;
+      if (overflow)
+        mask1 = 0;
+      else if (b1 == 0)
+        mask1 = ~0u;
+      dst(l, mask0 & ~mask1);
     });
     return;
   case Op::Sad:

@@ -82,7 +82,7 @@ const char* op_name(Op op) {
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign",  "testp",  "lop3",
       "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix", "redux",  "dp4a",
       "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp",        "tex",    "tld4",
-      "suld",     "sust"};
+      "suld",     "sust",       "bmsk"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -266,6 +266,7 @@ OpTraits op_traits(const Instr& in) {
   case Op::Shr:
   case Op::Lop3:
   case Op::Shf:
+  case Op::Bmsk:
   case Op::Sad:
     c = OpClass::IntLogic;
     break;

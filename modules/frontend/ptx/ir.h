@@ -236,6 +236,7 @@ enum class Op : uint16_t {
   Tld4,
   Suld,
   Sust,
+  Bmsk, // bmsk.{clamp,wrap}.b32 d, a, b (shf_clamp)
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and

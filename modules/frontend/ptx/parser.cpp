@@ -966,6 +966,7 @@ struct Parser {
         {"tld4", Op::Tld4},
         {"suld", Op::Suld},
         {"sust", Op::Sust},
+        {"bmsk", Op::Bmsk},
     };
     auto it = tab.find(b);
     if (it == tab.end()) return false;
@@ -1048,6 +1049,7 @@ struct Parser {
       if (m == "sync_restrict") bad();
       return;
     }
+    if (op == Op::Prefetch && (m == "L1" || m == "L2")) return; // a hint: no effect on values
     if (op == Op::Fence && (m.rfind("proxy", 0) == 0 || m == "alias" || m == "async" ||
                             m.find("::") != std::string::npos))
       return;
@@ -1246,12 +1248,13 @@ struct Parser {
         return;
       }
       break;
+    case Op::Bmsk:
     case Op::Shf:
-      if (m == "l") {
+      if (m == "l" && op == Op::Shf) {
         in.shf_right = false;
         return;
       }
-      if (m == "r") {
+      if (m == "r" && op == Op::Shf) {
         in.shf_right = true;
         return;
       }
@@ -1847,6 +1850,7 @@ struct Parser {
     case Op::Subc:
     case Op::Mul24:
     case Op::Copysign:
+    case Op::Bmsk:
       lo = hi = 2;
       break;
     case Op::Mad:

@@ -121,3 +121,15 @@ extern "C" __global__ void cp_async_ops(const int4* g, int* out) {
   int* o = out + i * 8;
   o[0] = r0, o[1] = r1, o[2] = r2, o[3] = r3, o[4] = r4, o[5] = r5, o[6] = r6, o[7] = r7;
 }
+
+// bmsk in both modes (CUB's radix sort emits bmsk.clamp), on operands past 32 too, and the
+// cache-level prefetch hint CUB's transform kernels emit (no effect on values).
+extern "C" __global__ void bmsk_ops(const unsigned* a, const unsigned* b, unsigned* out) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(a + i));
+  unsigned c, w;
+  asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(c) : "r"(a[i]), "r"(b[i]));
+  asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(w) : "r"(a[i]), "r"(b[i]));
+  out[2 * i] = c;
+  out[2 * i + 1] = w;
+}
