@@ -35,6 +35,11 @@ __global__ void fetch_1d(cudaTextureObject_t t, const int* idx, float* out, int 
   if (i < n) out[i] = tex1Dfetch<float>(t, idx[i]);
 }
 
+__global__ void sample_3d(cudaTextureObject_t t, const float4* at, float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = tex3D<float>(t, at[i].x, at[i].y, at[i].z);
+}
+
 // out(x, y) = 2 in(x, y) + y, through surfaces (x in bytes).
 __global__ void surface_scale(cudaSurfaceObject_t in, cudaSurfaceObject_t out, int w, int h) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -342,6 +347,80 @@ int main() {
     CHECK(cudaFree(dv));
     CHECK(cudaFree(di));
     CHECK(cudaFree(dout));
+  }
+
+  // ------------------------ a 3D array filled and read back by cudaMemcpy3D, trilinear
+  {
+    const int X = 5, Y = 4, Z = 3;
+    std::vector<float> v(X * Y * Z);
+    for (int z = 0; z < Z; ++z)
+      for (int y = 0; y < Y; ++y)
+        for (int x = 0; x < X; ++x) v[(z * Y + y) * X + x] = value(x + 2 * z, y + 3 * z);
+    cudaArray_t a3;
+    CHECK(cudaMalloc3DArray(&a3, &fd, make_cudaExtent(X, Y, Z)));
+    cudaMemcpy3DParms in;
+    std::memset(&in, 0, sizeof in);
+    in.srcPtr = make_cudaPitchedPtr(v.data(), X * sizeof(float), X, Y);
+    in.dstArray = a3;
+    in.extent = make_cudaExtent(X, Y, Z);
+    in.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&in));
+    const cudaResourceDesc rd = array_resource(a3);
+    const cudaTextureDesc td = texture_desc(cudaAddressModeClamp, cudaFilterModeLinear, false);
+    cudaTextureObject_t t;
+    CHECK(cudaCreateTextureObject(&t, &rd, &td, nullptr));
+    std::vector<float4> pts;
+    for (int k = 0; k < 12; ++k)
+      pts.push_back(make_float4(-0.6f + 0.53f * k, 4.3f - 0.41f * k, -0.2f + 0.31f * k, 0));
+    float4* d_at;
+    float* d_out;
+    CHECK(cudaMalloc(&d_at, pts.size() * sizeof(float4)));
+    CHECK(cudaMalloc(&d_out, pts.size() * sizeof(float)));
+    CHECK(cudaMemcpy(d_at, pts.data(), pts.size() * sizeof(float4), cudaMemcpyHostToDevice));
+    sample_3d<<<1, 32>>>(t, d_at, d_out, int(pts.size()));
+    CHECK(cudaGetLastError());
+    std::vector<float> out(pts.size());
+    CHECK(cudaMemcpy(out.data(), d_out, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    Ref w; // for its weights
+    auto texel = [&](int x, int y, int z) {
+      x = std::min(std::max(x, 0), X - 1);
+      y = std::min(std::max(y, 0), Y - 1);
+      z = std::min(std::max(z, 0), Z - 1);
+      return double(v[(z * Y + y) * X + x]);
+    };
+    for (size_t k = 0; k < pts.size(); ++k) { // trilinear: the product of three weights
+      const float b[3] = {pts[k].x - 0.5f, pts[k].y - 0.5f, pts[k].z - 0.5f};
+      int i[3];
+      double a[3];
+      for (int d = 0; d < 3; ++d) {
+        i[d] = int(std::floor(b[d]));
+        a[d] = w.weight(b[d] - std::floor(b[d]));
+      }
+      double want = 0;
+      for (int c = 0; c < 8; ++c)
+        want += (c & 1 ? a[0] : 1 - a[0]) * (c & 2 ? a[1] : 1 - a[1]) * (c & 4 ? a[2] : 1 - a[2]) *
+                texel(i[0] + (c & 1), i[1] + (c >> 1 & 1), i[2] + (c >> 2 & 1));
+      expect_near("3D float array, linear, clamp", int(k), out[k], want);
+    }
+    // A box out of the array: (1, 1, 1) to (3, 2, 2), into rows of 4 floats.
+    std::vector<float> box(4 * 2 * 2, -1.0f);
+    cudaMemcpy3DParms back;
+    std::memset(&back, 0, sizeof back);
+    back.srcArray = a3;
+    back.srcPos = make_cudaPos(1, 1, 1);
+    back.dstPtr = make_cudaPitchedPtr(box.data(), 4 * sizeof(float), 4, 2);
+    back.extent = make_cudaExtent(3, 2, 2);
+    back.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&back));
+    for (int k = 0; k < 16; ++k) {
+      const int x = k % 4, y = k / 4 % 2, z = k / 8;
+      expect_near("cudaMemcpy3D box", k, box[k],
+                  x < 3 ? v[((z + 1) * Y + y + 1) * X + x + 1] : -1.0f);
+    }
+    CHECK(cudaDestroyTextureObject(t));
+    CHECK(cudaFree(d_at));
+    CHECK(cudaFree(d_out));
+    CHECK(cudaFreeArray(a3));
   }
 
   // ---------------------------------------- surfaces: read one array, write another

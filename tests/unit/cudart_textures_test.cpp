@@ -57,7 +57,7 @@ cudaResourceDesc on_pitch(uint64_t p, cudaChannelFormatDesc d, size_t w, size_t 
   return r;
 }
 
-struct Objects : ::testing::Test {
+struct CudartTextureObjects : ::testing::Test {
   TextureObjects t;
   std::string why;
   uint64_t h = 0;
@@ -115,8 +115,8 @@ TEST(CudartTextures, ChannelFormats) {
     EXPECT_NE(why.find("channel format"), std::string::npos);
   }
   // Formats CUDA has and gpurf does not: refused, naming what is supported.
-  for (int kind :
-       {cudaChannelFormatKindNV12, 17, 23, cudaChannelFormatKindUnsignedNormalized1010102}) {
+  for (int kind : {int(cudaChannelFormatKindNV12), 17, 23,
+                   int(cudaChannelFormatKindUnsignedNormalized1010102)}) {
     EXPECT_EQ(texel_format(fmt(8, 8, 8, 8, kind), f, why), cudaErrorNotSupported) << kind;
     EXPECT_NE(why.find("supported: 1, 2 or 4 channels"), std::string::npos) << why;
   }
@@ -169,7 +169,7 @@ TEST(CudartTextures, ArrayShapes) {
   EXPECT_NE(why.find("supported: 1D, 2D and 3D arrays"), std::string::npos) << why;
 }
 
-TEST_F(Objects, ArrayTextureTakesEverySamplingField) {
+TEST_F(CudartTextureObjects, ArrayTextureTakesEverySamplingField) {
   const cudaArray_t a = array(fmt(8, 8, 8, 8, cudaChannelFormatKindUnsigned), {5, 4, 0});
   cudaTextureDesc s =
       sampler(cudaAddressModeWrap, cudaFilterModeLinear, cudaReadModeNormalizedFloat, true);
@@ -203,7 +203,7 @@ TEST_F(Objects, ArrayTextureTakesEverySamplingField) {
   EXPECT_EQ(t.find(h, true), nullptr); // not a surface
 }
 
-TEST_F(Objects, ReadModes) {
+TEST_F(CudartTextureObjects, ReadModes) {
   // Normalised reads promote 8/16-bit integers only (CUDA: 32-bit integers and floats are
   // returned as they are); the normalised kinds always read as floats.
   struct Case {
@@ -231,7 +231,7 @@ TEST_F(Objects, ReadModes) {
   }
 }
 
-TEST_F(Objects, LinearFilteringNeedsAFloatResult) {
+TEST_F(CudartTextureObjects, LinearFilteringNeedsAFloatResult) {
   const cudaArray_t ints = array(fmt(32, 0, 0, 0, cudaChannelFormatKindSigned), {4, 4, 0});
   EXPECT_EQ(make(on_array(ints), sampler(cudaAddressModeClamp, cudaFilterModeLinear,
                                          cudaReadModeNormalizedFloat, false)),
@@ -247,7 +247,7 @@ TEST_F(Objects, LinearFilteringNeedsAFloatResult) {
       << why;
 }
 
-TEST_F(Objects, LinearMemoryIgnoresFilterAndAddress) {
+TEST_F(CudartTextureObjects, LinearMemoryIgnoresFilterAndAddress) {
   const cudaChannelFormatDesc f = fmt(32, 0, 0, 0, cudaChannelFormatKindFloat);
   ASSERT_EQ(make(on_linear(kBase + 256, f, 4000 + 3),
                  sampler(cudaAddressModeWrap, cudaFilterModeLinear, 0, true)),
@@ -271,7 +271,7 @@ TEST_F(Objects, LinearMemoryIgnoresFilterAndAddress) {
             cudaErrorInvalidChannelDescriptor);
 }
 
-TEST_F(Objects, Pitch2D) {
+TEST_F(CudartTextureObjects, Pitch2D) {
   const cudaChannelFormatDesc f = fmt(32, 0, 0, 0, cudaChannelFormatKindFloat);
   const cudaTextureDesc s = sampler(cudaAddressModeBorder, cudaFilterModeLinear, 0, false);
   ASSERT_EQ(make(on_pitch(kBase, f, 13, 7, 64), s), cudaSuccess) << why;
@@ -288,7 +288,7 @@ TEST_F(Objects, Pitch2D) {
   EXPECT_EQ(make(on_pitch(kBase, f, 13, 2000, 64), s), cudaErrorInvalidValue);   // past memory
 }
 
-TEST_F(Objects, BadDescriptors) {
+TEST_F(CudartTextureObjects, BadDescriptors) {
   const cudaArray_t a = array(fmt(32, 0, 0, 0, cudaChannelFormatKindFloat), {4, 4, 0});
   const cudaResourceDesc r = on_array(a);
   const cudaTextureDesc s = sampler(cudaAddressModeClamp, cudaFilterModePoint, 0, false);
@@ -334,7 +334,7 @@ TEST_F(Objects, BadDescriptors) {
   EXPECT_EQ(t.table().find(1), nullptr);
 }
 
-TEST_F(Objects, Surfaces) {
+TEST_F(CudartTextureObjects, Surfaces) {
   const cudaChannelFormatDesc f = fmt(32, 0, 0, 0, cudaChannelFormatKindFloat);
   const cudaArray_t plain = array(f, {8, 8, 0});
   EXPECT_EQ(make_surface(on_array(plain)), cudaErrorInvalidValue);
@@ -354,7 +354,7 @@ TEST_F(Objects, Surfaces) {
   EXPECT_EQ(t.destroy(0, false), cudaErrorInvalidValue);
 }
 
-TEST_F(Objects, FreedArrayIsNoHandle) {
+TEST_F(CudartTextureObjects, FreedArrayIsNoHandle) {
   const cudaArray_t a = array(fmt(32, 0, 0, 0, cudaChannelFormatKindFloat), {4, 4, 0});
   EXPECT_NE(t.find_array(a), nullptr);
   t.remove_array(a);
