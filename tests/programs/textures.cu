@@ -1,6 +1,6 @@
 // Texture and surface objects made through the runtime API: 2D CUDA arrays of float and of
 // uchar4 (read as normalised floats), a pitch-2D texture over cudaMallocPitch memory, a 1D
-// linear texture over cudaMalloc memory; point and linear filtering, clamp, wrap and border
+// linear texture over cudaMalloc memory, a 3D array (cudaMemcpy3D, trilinear filtering); point and linear filtering, clamp, wrap and border
 // addressing, normalised coordinates; a kernel reading and writing surfaces; array copies
 // both ways (2D and the deprecated 1D forms). Every sample is checked against a host
 // reference written from the CUDA Programming Guide's texture fetching formulas; then the
