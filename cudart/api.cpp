@@ -152,18 +152,40 @@ cudaError_t find_array(const char* call, const void* h, ArrayRec*& a) {
   return a ? cudaSuccess : said(call, cudaErrorInvalidResourceHandle, "not a live CUDA array");
 }
 
+// cudaMallocArray (`three_d` false) / cudaMalloc3DArray: the array's texels in a device
+// allocation of their own.
+cudaError_t make_array(const char* call, cudaArray_t* array, const cudaChannelFormatDesc* desc,
+                       cudaExtent extent, unsigned flags, bool three_d) {
+  if (!array) return said(call, cudaErrorInvalidValue, "no place for the array (null)");
+  if (cudaError_t e = rt().status()) return ret(e);
+  ArrayRec a;
+  std::string why;
+  if (cudaError_t e = TextureObjects::array_shape(desc, extent, flags, three_d, a, why))
+    return said(call, e, why);
+  void* p = nullptr;
+  if (cudaError_t e = rt().malloc(&p, a.bytes(), AllocKind::Device, "CUDA array")) return ret(e);
+  a.base = reinterpret_cast<uint64_t>(p);
+  *array = rt().textures.add_array(a);
+  return cudaSuccess;
+}
+
+// The live array of a copy into (`to`) or out of it, with a direction CUDA accepts for that.
+cudaError_t copy_array(const char* call, const void* h, int kind, bool to, ArrayRec*& a) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (cudaError_t e = find_array(call, h, a)) return e;
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault &&
+      kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+    return said(call, cudaErrorInvalidMemcpyDirection,
+                "kind " + std::to_string(kind) + (to ? " into" : " out of") + " an array");
+  return cudaSuccess;
+}
+
 // A 2-D copy between the rectangle (wOffset bytes, hOffset rows, width bytes, height rows) of a
 // 1D/2D array and pitched memory `mem`; `to`: into the array. `kind` as CUDA checks it.
 cudaError_t array_copy2d(const char* call, const void* h, size_t w_off, size_t h_off, void* mem,
                          size_t pitch, size_t width, size_t height, int kind, bool to) {
-  if (cudaError_t e = rt().status()) return ret(e);
   ArrayRec* a = nullptr;
-  if (cudaError_t e = find_array(call, h, a)) return e;
-  const bool ok_kind = kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault ||
-                       kind == (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
-  if (!ok_kind)
-    return said(call, cudaErrorInvalidMemcpyDirection,
-                "kind " + std::to_string(kind) + (to ? " into" : " out of") + " an array");
+  if (cudaError_t e = copy_array(call, h, kind, to, a)) return e;
   if (a->depth > 1)
     return said(call, cudaErrorInvalidValue, "a 3D array (its copies: cudaMemcpy3D)");
   if (w_off + width > a->row_bytes() || h_off + height > a->height)
@@ -185,14 +207,8 @@ cudaError_t array_copy2d(const char* call, const void* h, size_t w_off, size_t h
 // cudaMemcpyToArray / FromArray: `count` bytes from (wOffset, hOffset) on, row after row.
 cudaError_t array_copy(const char* call, const void* h, size_t w_off, size_t h_off, void* mem,
                        size_t count, int kind, bool to) {
-  if (cudaError_t e = rt().status()) return ret(e);
   ArrayRec* a = nullptr;
-  if (cudaError_t e = find_array(call, h, a)) return e;
-  const bool ok_kind = kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDefault ||
-                       kind == (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
-  if (!ok_kind)
-    return said(call, cudaErrorInvalidMemcpyDirection,
-                "kind " + std::to_string(kind) + (to ? " into" : " out of") + " an array");
+  if (cudaError_t e = copy_array(call, h, kind, to, a)) return e;
   const uint64_t off = h_off * a->row_bytes() + w_off;
   if (w_off >= a->row_bytes() || off + count > a->bytes())
     return said(call, cudaErrorInvalidValue,
@@ -496,35 +512,12 @@ cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
 cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc,
                               cudaExtent extent, unsigned flags) {
   GPURF_LOCKED;
-  const char* call = "cudaMalloc3DArray";
-  if (!array) return said(call, cudaErrorInvalidValue, "no place for the array (null)");
-  if (cudaError_t e = rt().status()) return ret(e);
-  ArrayRec a;
-  std::string why;
-  if (cudaError_t e = TextureObjects::array_shape(desc, extent, flags, true, a, why))
-    return said(call, e, why);
-  void* p = nullptr;
-  if (cudaError_t e = rt().malloc(&p, a.bytes(), AllocKind::Device, "CUDA array")) return ret(e);
-  a.base = reinterpret_cast<uint64_t>(p);
-  *array = rt().textures.add_array(a);
-  return cudaSuccess;
+  return make_array("cudaMalloc3DArray", array, desc, extent, flags, true);
 }
 cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, size_t width,
                             size_t height, unsigned flags) {
   GPURF_LOCKED;
-  const char* call = "cudaMallocArray";
-  if (!array) return said(call, cudaErrorInvalidValue, "no place for the array (null)");
-  if (cudaError_t e = rt().status()) return ret(e);
-  ArrayRec a;
-  std::string why;
-  if (cudaError_t e =
-          TextureObjects::array_shape(desc, cudaExtent{width, height, 0}, flags, false, a, why))
-    return said(call, e, why);
-  void* p = nullptr;
-  if (cudaError_t e = rt().malloc(&p, a.bytes(), AllocKind::Device, "CUDA array")) return ret(e);
-  a.base = reinterpret_cast<uint64_t>(p);
-  *array = rt().textures.add_array(a);
-  return cudaSuccess;
+  return make_array("cudaMallocArray", array, desc, cudaExtent{width, height, 0}, flags, false);
 }
 cudaError_t cudaFreeArray(cudaArray_t array) {
   GPURF_LOCKED;
