@@ -40,6 +40,8 @@ const ErrorName kErrors[] = {
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
     {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
+     "invalid channel descriptor"},
     {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
      "invalid copy direction for memcpy"},
     {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",
@@ -130,6 +132,113 @@ int resident_ctas(const KernelRec& k, int block, size_t shared) {
   } catch (const std::exception&) {
     return 0;
   }
+}
+
+// A texture/surface/array call's error: printed with its reason (CUDA's own runtime prints
+// nothing; a program's author wants to know which argument), recorded, returned.
+cudaError_t said(const char* call, cudaError_t e, const std::string& why) {
+  if (e != cudaSuccess) {
+    const ErrorName* n = find_error(e);
+    std::fprintf(stderr, "gpurf: %s: %s (%s)\n", call, why.c_str(),
+                 n ? n->name : "cudaErrorUnknown");
+  }
+  return ret(e);
+}
+
+// The live array `h` (else the error, said).
+cudaError_t find_array(const char* call, const void* h, ArrayRec*& a) {
+  if (!h) return said(call, cudaErrorInvalidValue, "array handle null");
+  a = rt().textures.find_array(h);
+  return a ? cudaSuccess : said(call, cudaErrorInvalidResourceHandle, "not a live CUDA array");
+}
+
+// cudaMallocArray (`three_d` false) / cudaMalloc3DArray: the array's texels in a device
+// allocation of their own.
+cudaError_t make_array(const char* call, cudaArray_t* array, const cudaChannelFormatDesc* desc,
+                       cudaExtent extent, unsigned flags, bool three_d) {
+  if (!array) return said(call, cudaErrorInvalidValue, "no place for the array (null)");
+  if (cudaError_t e = rt().status()) return ret(e);
+  ArrayRec a;
+  std::string why;
+  if (cudaError_t e = TextureObjects::array_shape(desc, extent, flags, three_d, a, why))
+    return said(call, e, why);
+  void* p = nullptr;
+  if (cudaError_t e = rt().malloc(&p, a.bytes(), AllocKind::Device, "CUDA array")) return ret(e);
+  a.base = reinterpret_cast<uint64_t>(p);
+  *array = rt().textures.add_array(a);
+  return cudaSuccess;
+}
+
+// The live array of a copy into (`to`) or out of it, with a direction CUDA accepts for that.
+cudaError_t copy_array(const char* call, const void* h, int kind, bool to, ArrayRec*& a) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (cudaError_t e = find_array(call, h, a)) return e;
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault &&
+      kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+    return said(call, cudaErrorInvalidMemcpyDirection,
+                "kind " + std::to_string(kind) + (to ? " into" : " out of") + " an array");
+  return cudaSuccess;
+}
+
+// A 2-D copy between the rectangle (wOffset bytes, hOffset rows, width bytes, height rows) of a
+// 1D/2D array and pitched memory `mem`; `to`: into the array. `kind` as CUDA checks it.
+cudaError_t array_copy2d(const char* call, const void* h, size_t w_off, size_t h_off, void* mem,
+                         size_t pitch, size_t width, size_t height, int kind, bool to) {
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = copy_array(call, h, kind, to, a)) return e;
+  if (a->depth > 1)
+    return said(call, cudaErrorInvalidValue, "a 3D array (its copies: cudaMemcpy3D)");
+  if (w_off + width > a->row_bytes() || h_off + height > a->height)
+    return said(call, cudaErrorInvalidValue,
+                "the rectangle at (" + std::to_string(w_off) + " bytes, row " +
+                    std::to_string(h_off) + ") of " + std::to_string(width) + " bytes x " +
+                    std::to_string(height) + " rows is outside the array's " +
+                    std::to_string(a->row_bytes()) + " bytes x " + std::to_string(a->height) +
+                    " rows");
+  if (width > pitch)
+    return said(call, cudaErrorInvalidPitchValue,
+                "width " + std::to_string(width) + " bytes above the pitch " +
+                    std::to_string(pitch));
+  void* at = reinterpret_cast<void*>(a->base + h_off * a->row_bytes() + w_off);
+  return ret(to ? copy2d(at, a->row_bytes(), mem, pitch, width, height, cudaMemcpyDefault)
+                : copy2d(mem, pitch, at, a->row_bytes(), width, height, cudaMemcpyDefault));
+}
+
+// cudaMemcpyToArray / FromArray: `count` bytes from (wOffset, hOffset) on, row after row.
+cudaError_t array_copy(const char* call, const void* h, size_t w_off, size_t h_off, void* mem,
+                       size_t count, int kind, bool to) {
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = copy_array(call, h, kind, to, a)) return e;
+  const uint64_t off = h_off * a->row_bytes() + w_off;
+  if (w_off >= a->row_bytes() || off + count > a->bytes())
+    return said(call, cudaErrorInvalidValue,
+                std::to_string(count) + " bytes from (" + std::to_string(w_off) + " bytes, row " +
+                    std::to_string(h_off) + ") run past the array's " + std::to_string(a->bytes()) +
+                    " bytes");
+  void* at = reinterpret_cast<void*>(a->base + off);
+  return ret(to ? rt().memcpy(at, mem, count, cudaMemcpyDefault)
+                : rt().memcpy(mem, at, count, cudaMemcpyDefault));
+}
+
+cudaError_t make_object(const char* call, uint64_t* out, const cudaResourceDesc* res,
+                        const cudaTextureDesc* tex, const cudaResourceViewDesc* view,
+                        bool surface) {
+  if (cudaError_t e = rt().status()) return ret(e);
+  std::string why;
+  const cudaError_t e = rt().textures.create(
+      out, res, tex, view, surface, [](uint64_t a, uint64_t n) { return rt().allocated(a, n); },
+      why);
+  return said(call, e, why);
+}
+
+cudaError_t object_resource(const char* call, cudaResourceDesc* res, uint64_t h, bool surface) {
+  const TextureObjects::Object* o = rt().textures.find(h, surface);
+  if (!res || !o)
+    return said(call, cudaErrorInvalidValue,
+                res ? "not a live " + std::string(surface ? "surface" : "texture") + " object"
+                    : "no place for the descriptor (null)");
+  *res = o->res;
+  return cudaSuccess;
 }
 
 } // namespace
@@ -394,6 +503,204 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   if (cudaError_t e = rt().properties(p)) return ret(e);
   if (free_bytes) *free_bytes = p.totalGlobalMem; // what is allocated is not subtracted
   if (total) *total = p.totalGlobalMem;
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------------------ textures,
+// surfaces, arrays (textures.h; docs/programs.md "Textures and surfaces")
+
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return cudaChannelFormatDesc{x, y, z, w, f};
+}
+cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc,
+                              cudaExtent extent, unsigned flags) {
+  GPURF_LOCKED;
+  return make_array("cudaMalloc3DArray", array, desc, extent, flags, true);
+}
+cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, size_t width,
+                            size_t height, unsigned flags) {
+  GPURF_LOCKED;
+  return make_array("cudaMallocArray", array, desc, cudaExtent{width, height, 0}, flags, false);
+}
+cudaError_t cudaFreeArray(cudaArray_t array) {
+  GPURF_LOCKED;
+  if (!array) return cudaSuccess;
+  if (cudaError_t e = rt().status()) return ret(e);
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = find_array("cudaFreeArray", array, a)) return e;
+  rt().free(reinterpret_cast<void*>(a->base), false);
+  rt().textures.remove_array(array);
+  return cudaSuccess;
+}
+cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned* flags,
+                             cudaArray_t array) {
+  GPURF_LOCKED;
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = find_array("cudaArrayGetInfo", array, a)) return e;
+  if (desc) *desc = a->desc;
+  if (extent) *extent = a->extent;
+  if (flags) *flags = a->flags;
+  return cudaSuccess;
+}
+cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc* desc, const void* array) {
+  GPURF_LOCKED;
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = find_array("cudaGetChannelDesc", array, a)) return e;
+  if (!desc) return said("cudaGetChannelDesc", cudaErrorInvalidValue, "desc null");
+  *desc = a->desc;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                size_t spitch, size_t width, size_t height, int kind) {
+  GPURF_LOCKED;
+  return array_copy2d("cudaMemcpy2DToArray", dst, w_off, h_off, const_cast<void*>(src), spitch,
+                      width, height, kind, true);
+}
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                     size_t spitch, size_t width, size_t height, int kind,
+                                     cudaStream_t) {
+  GPURF_LOCKED;
+  return array_copy2d("cudaMemcpy2DToArrayAsync", dst, w_off, h_off, const_cast<void*>(src), spitch,
+                      width, height, kind, true);
+}
+cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, const void* src, size_t w_off,
+                                  size_t h_off, size_t width, size_t height, int kind) {
+  GPURF_LOCKED;
+  return array_copy2d("cudaMemcpy2DFromArray", src, w_off, h_off, dst, dpitch, width, height, kind,
+                      false);
+}
+cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, const void* src, size_t w_off,
+                                       size_t h_off, size_t width, size_t height, int kind,
+                                       cudaStream_t) {
+  GPURF_LOCKED;
+  return array_copy2d("cudaMemcpy2DFromArrayAsync", src, w_off, h_off, dst, dpitch, width, height,
+                      kind, false);
+}
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                              size_t count, int kind) {
+  GPURF_LOCKED;
+  return array_copy("cudaMemcpyToArray", dst, w_off, h_off, const_cast<void*>(src), count, kind,
+                    true);
+}
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                   size_t count, int kind, cudaStream_t) {
+  GPURF_LOCKED;
+  return array_copy("cudaMemcpyToArrayAsync", dst, w_off, h_off, const_cast<void*>(src), count,
+                    kind, true);
+}
+cudaError_t cudaMemcpyFromArray(void* dst, const void* src, size_t w_off, size_t h_off,
+                                size_t count, int kind) {
+  GPURF_LOCKED;
+  return array_copy("cudaMemcpyFromArray", src, w_off, h_off, dst, count, kind, false);
+}
+cudaError_t cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t w_off, size_t h_off,
+                                     size_t count, int kind, cudaStream_t) {
+  GPURF_LOCKED;
+  return array_copy("cudaMemcpyFromArrayAsync", src, w_off, h_off, dst, count, kind, false);
+}
+// Between arrays (positions and extent in texels) and pitched memory (in bytes when no array
+// takes part), slice by slice, row by row.
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  GPURF_LOCKED;
+  const char* call = "cudaMemcpy3D";
+  if (!p) return said(call, cudaErrorInvalidValue, "no parameters (null)");
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault)
+    return said(call, cudaErrorInvalidMemcpyDirection, "kind " + std::to_string(p->kind));
+  ArrayRec* arr[2] = {nullptr, nullptr}; // source, destination
+  const void* handle[2] = {p->srcArray, p->dstArray};
+  const cudaPitchedPtr* ptr[2] = {&p->srcPtr, &p->dstPtr};
+  const cudaPos* pos[2] = {&p->srcPos, &p->dstPos};
+  for (int k = 0; k < 2; ++k) {
+    if (!handle[k] == !ptr[k]->ptr)
+      return said(call, cudaErrorInvalidValue,
+                  std::string("give exactly one of ") +
+                      (k ? "dstArray, dstPtr" : "srcArray, srcPtr"));
+    if (handle[k])
+      if (cudaError_t e = find_array(call, handle[k], arr[k])) return e;
+  }
+  if (arr[0] && arr[1] && arr[0]->format.bytes() != arr[1]->format.bytes())
+    return said(call, cudaErrorInvalidValue, "the arrays' texels differ in size");
+  const cudaExtent& e = p->extent;
+  const uint64_t elem = arr[0] ? arr[0]->format.bytes() : arr[1] ? arr[1]->format.bytes() : 1;
+  const uint64_t width = e.width * elem;
+  if (!e.width || !e.height || !e.depth) return cudaSuccess;
+  uint64_t at[2], pitch[2], slice[2];
+  for (int k = 0; k < 2; ++k) {
+    const cudaPos& q = *pos[k];
+    if (const ArrayRec* a = arr[k]) {
+      if (q.x + e.width > a->width || q.y + e.height > a->height || q.z + e.depth > a->depth)
+        return said(call, cudaErrorInvalidValue,
+                    std::string(k ? "destination" : "source") + " box outside the array");
+      pitch[k] = a->row_bytes();
+      slice[k] = pitch[k] * a->height;
+      at[k] = a->base + q.z * slice[k] + q.y * pitch[k] + q.x * elem;
+    } else {
+      const cudaPitchedPtr& m = *ptr[k];
+      if (q.x + width > m.pitch)
+        return said(call, cudaErrorInvalidPitchValue,
+                    std::string(k ? "destination" : "source") + " rows of " +
+                        std::to_string(q.x + width) + " bytes above the pitch " +
+                        std::to_string(m.pitch));
+      if (e.depth > 1 && q.y + e.height > m.ysize)
+        return said(call, cudaErrorInvalidValue,
+                    std::string(k ? "destination" : "source") + " ysize " +
+                        std::to_string(m.ysize) + " below the rows copied per slice");
+      pitch[k] = m.pitch;
+      slice[k] = m.pitch * m.ysize;
+      at[k] = reinterpret_cast<uint64_t>(m.ptr) + q.z * slice[k] + q.y * pitch[k] + q.x;
+    }
+  }
+  for (uint64_t z = 0; z < e.depth; ++z)
+    for (uint64_t y = 0; y < e.height; ++y)
+      if (cudaError_t err =
+              rt().memcpy(reinterpret_cast<void*>(at[1] + z * slice[1] + y * pitch[1]),
+                          reinterpret_cast<const void*>(at[0] + z * slice[0] + y * pitch[0]), width,
+                          cudaMemcpyDefault))
+        return ret(err);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) {
+  GPURF_LOCKED;
+  return cudaMemcpy3D(p);
+}
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t* t, const cudaResourceDesc* res,
+                                    const cudaTextureDesc* tex, const cudaResourceViewDesc* view) {
+  GPURF_LOCKED;
+  static_assert(sizeof(cudaTextureObject_t) == sizeof(uint64_t), "64-bit handles");
+  return make_object("cudaCreateTextureObject", reinterpret_cast<uint64_t*>(t), res, tex, view,
+                     false);
+}
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* s, const cudaResourceDesc* res) {
+  GPURF_LOCKED;
+  return make_object("cudaCreateSurfaceObject", reinterpret_cast<uint64_t*>(s), res, nullptr,
+                     nullptr, true);
+}
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t) {
+  GPURF_LOCKED;
+  return said("cudaDestroyTextureObject", rt().textures.destroy(t, false),
+              "not a live texture object");
+}
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t s) {
+  GPURF_LOCKED;
+  return said("cudaDestroySurfaceObject", rt().textures.destroy(s, true),
+              "not a live surface object");
+}
+cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* res, cudaTextureObject_t t) {
+  GPURF_LOCKED;
+  return object_resource("cudaGetTextureObjectResourceDesc", res, t, false);
+}
+cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* res, cudaSurfaceObject_t s) {
+  GPURF_LOCKED;
+  return object_resource("cudaGetSurfaceObjectResourceDesc", res, s, true);
+}
+cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* tex, cudaTextureObject_t t) {
+  GPURF_LOCKED;
+  const TextureObjects::Object* o = rt().textures.find(t, false);
+  if (!tex || !o)
+    return said("cudaGetTextureObjectTextureDesc", cudaErrorInvalidValue,
+                tex ? "not a live texture object" : "no place for the descriptor (null)");
+  *tex = o->tex;
   return cudaSuccess;
 }
 

@@ -19,6 +19,7 @@ enum : int {
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidHostPointer = 16,
   cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidChannelDescriptor = 20,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorMissingConfiguration = 52,
   cudaErrorInvalidDeviceFunction = 98,
@@ -130,5 +131,112 @@ struct cudaDeviceProp {
   int hostNumaMultinodeIpcSupported;
   int reserved[56];
 };
+
+// Texture and surface objects, CUDA arrays (driver_types.h, texture_types.h of CUDA 13).
+enum : int { // cudaChannelFormatKind (the ones libgpurf-cudart reads)
+  cudaChannelFormatKindSigned = 0,
+  cudaChannelFormatKindUnsigned = 1,
+  cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3,
+  cudaChannelFormatKindNV12 = 4,
+  cudaChannelFormatKindUnsignedNormalized8X1 = 5, // ... 8X2, 8X4, 16X1, 16X2, 16X4 (5-10),
+  cudaChannelFormatKindSignedNormalized8X1 = 11,  // ... the signed ones (11-16),
+  cudaChannelFormatKindSignedNormalized16X4 = 16, // then block-compressed formats (17-30)
+  cudaChannelFormatKindUnsignedNormalized1010102 = 31,
+};
+struct cudaChannelFormatDesc {
+  int x, y, z, w; // bits per channel
+  int f;          // cudaChannelFormatKind
+};
+struct cudaExtent {
+  size_t width, height, depth;
+};
+using cudaArray_t = void*; // an opaque handle (struct cudaArray*)
+// cudaMallocArray / cudaMalloc3DArray flags (macros cudaArrayLayered... in CUDA's headers).
+enum : unsigned {
+  kArrayLayered = 0x01,
+  kArraySurfaceLoadStore = 0x02,
+  kArrayCubemap = 0x04,
+  kArrayTextureGather = 0x08,
+  kArraySparse = 0x40,
+  kArrayDeferredMapping = 0x80,
+};
+enum : int { // cudaResourceType
+  cudaResourceTypeArray = 0,
+  cudaResourceTypeMipmappedArray = 1,
+  cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3,
+};
+struct cudaResourceDesc {
+  int resType;
+  union {
+    struct {
+      cudaArray_t array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      cudaChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      cudaChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags; // must be 0
+};
+enum : int {
+  cudaAddressModeWrap,
+  cudaAddressModeClamp,
+  cudaAddressModeMirror,
+  cudaAddressModeBorder
+};
+enum : int { cudaFilterModePoint, cudaFilterModeLinear };
+enum : int { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+struct cudaTextureDesc {
+  int addressMode[3];
+  int filterMode;
+  int readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
+struct cudaResourceViewDesc {
+  int format;
+  size_t width, height, depth;
+  unsigned firstMipmapLevel, lastMipmapLevel, firstLayer, lastLayer;
+  unsigned reserved[16];
+};
+struct cudaPos {
+  size_t x, y, z;
+};
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch, xsize, ysize;
+};
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  cudaPos srcPos;
+  cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  cudaPos dstPos;
+  cudaPitchedPtr dstPtr;
+  cudaExtent extent;
+  int kind;
+};
+using cudaTextureObject_t = unsigned long long;
+using cudaSurfaceObject_t = unsigned long long;
 
 } // namespace gpurf::cudart

@@ -438,7 +438,7 @@ cudaError_t Runtime::record(cudaError_t e) {
 
 // ------------------------------------------------------------------------------------ memory
 
-cudaError_t Runtime::malloc(void** p, uint64_t bytes, AllocKind kind) {
+cudaError_t Runtime::malloc(void** p, uint64_t bytes, AllocKind kind, const char* what) {
   if (!p) return cudaErrorInvalidValue;
   if (cudaError_t e = status()) return e;
   const uint64_t align = kind == AllocKind::Device ? kAllocAlign : kPage;
@@ -460,7 +460,8 @@ cudaError_t Runtime::malloc(void** p, uint64_t bytes, AllocKind kind) {
     if (at + size < gap_end) gaps_[at + size] = gap_end - at - size;
     live_[at] = Allocation{size, kind};
     checked_.add(at, std::max<uint64_t>(bytes, 1),
-                 std::string(kind == AllocKind::Device    ? "cudaMalloc"
+                 std::string(what                         ? what
+                             : kind == AllocKind::Device  ? "cudaMalloc"
                              : kind == AllocKind::Managed ? "cudaMallocManaged"
                                                           : "cudaMallocHost") +
                      " allocation of " + std::to_string(bytes) + " bytes");
@@ -517,6 +518,15 @@ bool Runtime::device_range(uint64_t a, uint64_t bytes) const {
     if (v.managed && a >= v.address && a < v.address + v.bytes) return false;
   const uint64_t db = frontend_->options().data_base;
   return a >= db && a + bytes <= db + PtxFrontend::kDataBytes;
+}
+
+bool Runtime::allocated(uint64_t a, uint64_t bytes) const {
+  auto it = live_.upper_bound(a);
+  if (it != live_.begin()) {
+    --it;
+    if (a >= it->first && a + bytes <= it->first + it->second.bytes) return true;
+  }
+  return device_range(a, bytes);
 }
 
 bool Runtime::stray(uint64_t a, uint64_t bytes, const char* what) const {
@@ -643,6 +653,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.param_address = param_address_;
   h.allocations = &checked_;
   h.cooperative = cooperative;
+  h.textures = &textures.table();
   if (!timed_.timed(launches_ + 1, k->name)) return fast_forward(*k, h, grid, block, shared);
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
@@ -841,8 +852,22 @@ cudaError_t Runtime::properties(cudaDeviceProp& p) {
   p.totalConstMem = 64 * 1024;
   p.major = 7;
   p.minor = 5;
-  p.textureAlignment = 512;
-  p.texturePitchAlignment = 32;
+  // The texture limits of compute capability 7.5; textureAlignment is the allocations' (256:
+  // every cudaMalloc pointer can be a linear texture's, as on CUDA).
+  using L = TextureLimits;
+  p.textureAlignment = L::kAlignment;
+  p.texturePitchAlignment = L::kPitchAlignment;
+  p.maxTexture1D = int(L::kMax1D);
+  p.maxTexture2D[0] = int(L::kMax2D[0]);
+  p.maxTexture2D[1] = int(L::kMax2D[1]);
+  for (int k = 0; k < 3; ++k) {
+    p.maxTexture2DLinear[k] = int(L::kMax2DLinear[k]);
+    p.maxTexture3D[k] = p.maxSurface3D[k] = int(L::kMax3D);
+  }
+  p.maxSurface1D = int(L::kMaxSurface1D);
+  p.maxSurface2D[0] = int(L::kMaxSurface2D[0]);
+  p.maxSurface2D[1] = int(L::kMaxSurface2D[1]);
+  p.surfaceAlignment = L::kAlignment;
   p.multiProcessorCount = int(gpu().sm_count());
   p.canMapHostMemory = host_window_;
   p.unifiedAddressing = 1;

@@ -27,6 +27,7 @@
 #include "cuda_types.h"
 #include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
+#include "textures.h"
 #include "timed.h"
 
 namespace gpurf {
@@ -99,12 +100,15 @@ public:
   cudaError_t sticky = cudaSuccess;
 
   // Memory.
-  cudaError_t malloc(void** p, uint64_t bytes, AllocKind kind);
+  // `what` names the allocation in memory-check messages (default: the kind's call).
+  cudaError_t malloc(void** p, uint64_t bytes, AllocKind kind, const char* what = nullptr);
   cudaError_t free(void* p, bool host);
   // Copies between host and device memory (either may be managed); `kind` as CUDA's.
   cudaError_t memcpy(void* dst, const void* src, uint64_t bytes, int kind);
   cudaError_t memset(void* dst, int value, uint64_t bytes);
   bool device_range(uint64_t a, uint64_t bytes) const; // device memory (not host-visible)
+  // Inside one live allocation of any kind, or the modules' variables.
+  bool allocated(uint64_t a, uint64_t bytes) const;
   // Inside the allocation window but not inside one live allocation: says so (`what`).
   bool stray(uint64_t a, uint64_t bytes, const char* what) const;
   const VarRec* var(const void* host_var) const;
@@ -136,6 +140,7 @@ public:
   bool quiet = false;
   std::map<void*, Event> events;
   std::map<void*, int> streams;
+  TextureObjects textures; // texture and surface objects, CUDA arrays (textures.h)
 
 private:
   Runtime();

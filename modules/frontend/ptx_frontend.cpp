@@ -669,6 +669,7 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   launch_.cooperative = h.cooperative;
   buffer_addr_.clear();
   use_allocations(h.allocations);
+  textures_ = h.textures ? *h.textures : ptx::TextureTable{};
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
 }

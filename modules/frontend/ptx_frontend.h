@@ -168,6 +168,8 @@ public:
     // cudaLaunchCooperativeKernel: every CTA resident at once (else the launch is refused
     // with a message naming "cooperative launch"), the grid workspace in %envreg1:%envreg2.
     bool cooperative = false;
+    // The host's texture and surface objects (cudaCreateTextureObject...); null: none.
+    const ptx::TextureTable* textures = nullptr;
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);

@@ -24,6 +24,9 @@ PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_o
 PROGRAMS+=(grid_sync cross_module threads)
 # A module whose only kernel gpurf refuses (a cubemap texture fetch) beside one it runs.
 PROGRAMS+=(refused_module)
+# Texture and surface objects and CUDA arrays made through the runtime API, every sample
+# checked against the Programming Guide's formulas; the calls' argument errors.
+PROGRAMS+=(textures)
 # A program of several translation units (each its own module: nvcc's -rdc=false): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu)
 for p in "${PROGRAMS[@]}"; do
@@ -135,6 +138,14 @@ for plat in "${PLATFORMS[@]}"; do
     else
       if grep -q '"verified":false' "$out/launches.jsonl"; then
         fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
+      fi
+      if [ "$p" = textures ]; then
+        # What gpurf refuses says so, naming the call and what is supported.
+        for want in "gpurf: cudaMalloc3DArray: layered and cubemap arrays are not supported (supported: 1D, 2D and 3D arrays" \
+          "gpurf: cudaCreateTextureObject: mipmapped arrays are not supported (supported resources: " \
+          "gpurf: cudaMallocArray: channel format {32, 32, 32, 0, kind 2}: 3 channels (valid: 1, 2, 4) (cudaErrorInvalidChannelDescriptor)"; do
+          grep -qF "$want" "$out.stderr" || fail "$what: no message '$want': $(tail -c 600 "$out.stderr")"
+        done
       fi
     fi
   done

@@ -56,4 +56,46 @@ static_assert(g::cudaErrorAssert == cudaErrorAssert && g::cudaErrorNotSupported 
               g::cudaErrorInvalidConfiguration == cudaErrorInvalidConfiguration &&
               g::cudaMemcpyDefault == cudaMemcpyDefault, "error and enum values");
 
+// Texture and surface objects, CUDA arrays (cudart/textures.h).
+static_assert(sizeof(cudaChannelFormatDesc) == sizeof(g::cudaChannelFormatDesc), "cudaChannelFormatDesc");
+static_assert(sizeof(cudaExtent) == sizeof(g::cudaExtent), "cudaExtent");
+static_assert(sizeof(cudaResourceDesc) == sizeof(g::cudaResourceDesc), "cudaResourceDesc");
+static_assert(sizeof(cudaTextureDesc) == sizeof(g::cudaTextureDesc), "cudaTextureDesc");
+static_assert(sizeof(cudaResourceViewDesc) == sizeof(g::cudaResourceViewDesc), "cudaResourceViewDesc");
+SAME(cudaChannelFormatDesc, f)
+SAME(cudaResourceDesc, res)
+SAME(cudaResourceDesc, res.linear.desc)
+SAME(cudaResourceDesc, res.linear.sizeInBytes)
+SAME(cudaResourceDesc, res.pitch2D.width)
+SAME(cudaResourceDesc, res.pitch2D.pitchInBytes)
+SAME(cudaResourceDesc, flags)
+SAME(cudaTextureDesc, filterMode)
+SAME(cudaTextureDesc, readMode)
+SAME(cudaTextureDesc, sRGB)
+SAME(cudaTextureDesc, borderColor)
+SAME(cudaTextureDesc, normalizedCoords)
+SAME(cudaTextureDesc, seamlessCubemap)
+SAME(cudaResourceViewDesc, lastLayer)
+static_assert(sizeof(cudaMemcpy3DParms) == sizeof(g::cudaMemcpy3DParms), "cudaMemcpy3DParms");
+SAME(cudaMemcpy3DParms, srcPos)
+SAME(cudaMemcpy3DParms, srcPtr)
+SAME(cudaMemcpy3DParms, dstArray)
+SAME(cudaMemcpy3DParms, dstPtr.ysize)
+SAME(cudaMemcpy3DParms, extent)
+SAME(cudaMemcpy3DParms, kind)
+static_assert(g::kArraySurfaceLoadStore == cudaArraySurfaceLoadStore &&
+              g::kArrayLayered == cudaArrayLayered && g::kArrayCubemap == cudaArrayCubemap &&
+              g::kArraySparse == cudaArraySparse &&
+              g::kArrayDeferredMapping == cudaArrayDeferredMapping &&
+              int(g::cudaChannelFormatKindNV12) == int(cudaChannelFormatKindNV12) &&
+              int(g::cudaChannelFormatKindSignedNormalized16X4) ==
+                  int(cudaChannelFormatKindSignedNormalized16X4) &&
+              int(g::cudaChannelFormatKindUnsignedNormalized1010102) ==
+                  int(cudaChannelFormatKindUnsignedNormalized1010102) &&
+              int(g::cudaResourceTypePitch2D) == int(cudaResourceTypePitch2D) &&
+              int(g::cudaAddressModeBorder) == int(cudaAddressModeBorder) &&
+              int(g::cudaReadModeNormalizedFloat) == int(cudaReadModeNormalizedFloat) &&
+              g::cudaErrorInvalidChannelDescriptor == cudaErrorInvalidChannelDescriptor,
+              "texture enums");
+
 int main() { return 0; }
