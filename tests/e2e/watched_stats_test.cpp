@@ -30,7 +30,8 @@ std::string repo_root() {
 
 // A formula (IPC, hit rates, ...) is computed from other statistics: no counter of its own.
 bool is_formula(const nlohmann::ordered_json& st) {
-  auto v = st.find("value");
+  if (auto k = st.find("kind"); k != st.end()) return *k == "formula";
+  auto v = st.find("value"); // a dump without kinds (an older gpurf's)
   return v != st.end() && v->is_number_float();
 }
 

@@ -69,6 +69,10 @@ TEST(Statistics, EveryImplementationDocumentsItsStatistics) {
         if (f.description.empty() || f.unit.empty())
           bad.push_back(d.slot + "/" + d.impl + " " + kind + "." + f.name +
                         ": formula without a unit or description");
+      for (const Distribution& x : g.distributions)
+        if (x.description.empty() || x.unit.empty())
+          bad.push_back(d.slot + "/" + d.impl + " " + kind + "." + x.name +
+                        ": distribution without a unit or description");
     }
   std::string m;
   for (const std::string& b : bad) m += "\n  " + b;
