@@ -60,6 +60,16 @@ uint64_t bank_to_collector(const test::Sim& s) {
          (s.has_param("crossbar.latency") ? s.param("crossbar.latency") : 0);
 }
 
+// The small platform with two collector ports, so that a collector takes both operands of
+// an add in one cycle, and two SP pipes, so that the exit never waits for the add's: the
+// only conflicts left are the banks'.
+ConfigPtr two_ports() {
+  ConfigPtr c = small();
+  apply_override(*c, "arbiter.collector_ports=2");
+  apply_override(*c, "exec.sp.count=2");
+  return c;
+}
+
 // One warp, one add and the exit. In the small platform a warp-0 register r lives in bank
 // r mod 4: r2 and r3 in two banks, r2 and r6 in one.
 std::vector<ScriptOp> add_reading(uint16_t a, uint16_t b) {
@@ -72,7 +82,7 @@ std::vector<ScriptOp> add_reading(uint16_t a, uint16_t b) {
 // 1 (request) + bank latency + crossbar latency cycles after its allocation in the issue
 // cycle; the exit, which reads nothing, in 1.
 TEST(Distributions, ConflictFreeReadsAllAtTheKnownLatency) {
-  test::Sim s(small(), add_reading(2, 3), 1);
+  test::Sim s(two_ports(), add_reading(2, 3), 1);
   ASSERT_TRUE(s.r.ok) << s.r.error;
   const uint64_t read = 1 + bank_to_collector(s);
   const Merged lat = merged(s, "collector", "collection_latency");
@@ -89,7 +99,7 @@ TEST(Distributions, ConflictFreeReadsAllAtTheKnownLatency) {
 // r2 and r6 share a bank: the second read waits behind the first (depth 1) and the add's
 // collection takes one cycle more, which moves the latency's p99 (the add's) by one.
 TEST(Distributions, ForcedBankConflictShiftsLatencyAndDepth) {
-  test::Sim conflict(small(), add_reading(2, 6), 1);
+  test::Sim conflict(two_ports(), add_reading(2, 6), 1);
   ASSERT_TRUE(conflict.r.ok) << conflict.r.error;
   const Merged b = merged(conflict, "collector", "collection_latency");
   const uint64_t read = 1 + bank_to_collector(conflict);
