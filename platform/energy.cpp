@@ -134,7 +134,8 @@ bool is_stat(const Json& st) {
 
 // A formula: a floating-point value computed from other statistics, never an event.
 bool is_formula(const Json& st) {
-  auto v = st.find("value");
+  if (auto k = st.find("kind"); k != st.end()) return *k == "formula";
+  auto v = st.find("value"); // a dump without kinds (an older gpurf's)
   return v != st.end() && v->is_number_float();
 }
 

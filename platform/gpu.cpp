@@ -289,8 +289,8 @@ Gpu::Gpu(const char* name, Params& top, IFrontend& frontend, unsigned regs_per_t
                         energy::no_event("the last SM's end; leakage counts each SM's cycles"))),
       retired_(stats_.scalar("warp_instructions", "warp instructions retired by every SM",
                              "instructions", energy::no_event("the SMs' sum"))) {
-  stats_.formula("ipc", "warp instructions per cycle, all SMs", "instructions/cycle",
-                 [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
+  stats_.ratio("ipc", "warp instructions per cycle, all SMs", "instructions/cycle",
+               {"warp_instructions"}, {"cycles"});
   roots_.push_back("gpu");
   auto at_start = [this] { at_start_of_simulation(); };
   if (path_.empty()) {

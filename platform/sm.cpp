@@ -165,8 +165,8 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
   bind_sockets(plan);
   order_ticks();
   attach_observers(observers);
-  stats_.formula("ipc", "warp instructions per cycle", "instructions/cycle",
-                 [this] { return cycles_ ? double(retired_) / double(cycles_) : 0.0; });
+  stats_.ratio("ipc", "warp instructions per cycle", "instructions/cycle", {"warp_instructions"},
+               {"cycles"});
   if (mode_.decoupled) { // SC_THREAD and SC_METHOD are several statements
     SC_THREAD(run_decoupled);
   } else {

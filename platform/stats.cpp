@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -33,7 +34,9 @@ static void check_new(const StatGroup& g, const std::string& name) {
   bool dup = std::any_of(g.stats().begin(), g.stats().end(),
                          [&](const Stat& s) { return s.name == name; }) ||
              std::any_of(g.formulas().begin(), g.formulas().end(),
-                         [&](const Formula& f) { return f.name == name; });
+                         [&](const Formula& f) { return f.name == name; }) ||
+             std::any_of(g.distributions().begin(), g.distributions().end(),
+                         [&](const Distribution& d) { return d.name == name; });
   if (dup) throw std::logic_error("statistic '" + g.path() + "." + name + "' declared twice");
 }
 
@@ -101,6 +104,102 @@ void StatGroup::formula(const std::string& name, const std::string& desc, const 
   formulas_.push_back({name, desc, unit, std::move(f)});
 }
 
+void StatGroup::ratio(const std::string& name, const std::string& desc, const std::string& unit,
+                      std::vector<std::string> numerator, std::vector<std::string> denominator) {
+  for (const auto* names : {&numerator, &denominator})
+    for (const std::string& n : *names) (void)counter(n); // declared before the ratio
+  check_new(*this, name);
+  Formula f{name, desc, unit, {}, std::move(numerator), std::move(denominator)};
+  f.eval = [this, num = f.numerator, den = f.denominator] {
+    uint64_t a = 0, b = 0;
+    for (const std::string& n : num) a += counter(n);
+    for (const std::string& n : den) b += counter(n);
+    return gpurf::ratio(double(a), double(b));
+  };
+  formulas_.push_back(std::move(f));
+}
+
+uint64_t StatGroup::counter(const std::string& name) const {
+  for (const Stat& s : stats_)
+    if (s.name == name) return s.total();
+  throw std::logic_error("statistic '" + path_ + "." + name + "' is not declared");
+}
+
+Buckets Buckets::linear(uint64_t width, unsigned n) {
+  if (width == 0 || (width & (width - 1)) || n == 0)
+    throw std::logic_error("linear buckets: the width must be a power of two, n at least 1");
+  Buckets b;
+  b.scale = Scale::Linear;
+  while ((uint64_t(1) << b.shift) < width) ++b.shift;
+  b.n = n;
+  return b;
+}
+
+Buckets Buckets::log2(unsigned n) {
+  if (n == 0 || n > 64) throw std::logic_error("log2 buckets: 1 to 64 of them");
+  Buckets b;
+  b.scale = Scale::Log2;
+  b.n = n;
+  return b;
+}
+
+uint64_t Distribution::bucket_low(size_t i) const {
+  if (buckets.scale == Buckets::Scale::Linear) return uint64_t(i) << buckets.shift;
+  return i == 0 ? 0 : uint64_t(1) << (i - 1);
+}
+
+uint64_t Distribution::bucket_high(size_t i) const {
+  if (i >= buckets.n) return UINT64_MAX;
+  return bucket_low(i + 1) - 1;
+}
+
+uint64_t Distribution::percentile(unsigned pct) const {
+  const uint64_t rank = std::max<uint64_t>(1, (uint64_t(pct) * count + 99) / 100);
+  uint64_t seen = 0;
+  for (size_t i = 0; i < counts.size(); ++i)
+    if ((seen += counts[i]) >= rank) return std::min(bucket_high(i), max);
+  return max;
+}
+
+Distribution& StatGroup::distribution(const std::string& name, const std::string& desc,
+                                      const std::string& unit, Buckets buckets) {
+  check_new(*this, name);
+  Distribution d;
+  d.name = name;
+  d.description = desc;
+  d.unit = unit;
+  d.buckets = buckets;
+  d.counts.assign(buckets.n + 1, 0);
+  distributions_.push_back(std::move(d));
+  return distributions_.back();
+}
+
+nlohmann::ordered_json distribution_json(const Distribution& d) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  j["kind"] = "distribution";
+  j["count"] = d.count;
+  j["sum"] = d.sum;
+  const bool any = d.count > 0;
+  j["mean"] = any ? nlohmann::ordered_json(double(d.sum) / double(d.count)) : nullptr;
+  j["min"] = any ? nlohmann::ordered_json(d.min) : nullptr;
+  j["max"] = any ? nlohmann::ordered_json(d.max) : nullptr;
+  for (unsigned p : {50u, 90u, 99u})
+    j["p" + std::to_string(p)] = any ? nlohmann::ordered_json(d.percentile(p)) : nullptr;
+  // The buckets that hold samples: [lowest value, highest value (null: no bound), count].
+  nlohmann::ordered_json& b = j["buckets"] = nlohmann::ordered_json::object();
+  b["scale"] = d.buckets.scale == Buckets::Scale::Linear ? "linear" : "log2";
+  if (d.buckets.scale == Buckets::Scale::Linear) b["width"] = d.buckets.width();
+  b["n"] = d.buckets.n;
+  nlohmann::ordered_json& held = b["held"] = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < d.counts.size(); ++i)
+    if (d.counts[i])
+      held.push_back({d.bucket_low(i),
+                      i < d.buckets.n ? nlohmann::ordered_json(d.bucket_high(i)) : nullptr,
+                      d.counts[i]});
+  j["energy"] = energy_role_name(EnergyRole::NotEvent);
+  return j;
+}
+
 nlohmann::ordered_json dump_stats_json(bool with_descriptions) {
   return dump_stats_json_of(
       [](const std::string& path, std::string& key) {
@@ -120,6 +219,7 @@ nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_de
     if (!g->impl().empty()) grp["_unit"] = {{"slot", g->slot()}, {"impl", g->impl()}};
     for (const Stat& s : g->stats()) {
       nlohmann::ordered_json j = nlohmann::ordered_json::object();
+      j["kind"] = s.is_vector ? "vector" : "counter";
       if (!s.is_vector) {
         j["value"] = s.values[0];
       } else {
@@ -141,12 +241,24 @@ nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_de
     }
     for (const Formula& f : g->formulas()) {
       nlohmann::ordered_json j = nlohmann::ordered_json::object();
-      j["value"] = f.eval ? f.eval() : 0.0;
+      j["kind"] = "formula";
+      const double v = f.eval ? f.eval() : 0.0;
+      j["value"] = std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
+      if (!f.denominator.empty())
+        j["ratio_of"] = {{"numerator", f.numerator}, {"denominator", f.denominator}};
       if (with_descriptions) {
         j["unit"] = f.unit;
         j["desc"] = f.description;
       }
       grp[f.name] = std::move(j);
+    }
+    for (const Distribution& d : g->distributions()) {
+      nlohmann::ordered_json j = distribution_json(d);
+      if (with_descriptions) {
+        j["unit"] = d.unit;
+        j["desc"] = d.description;
+      }
+      grp[d.name] = std::move(j);
     }
   }
   return out;

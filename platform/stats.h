@@ -4,6 +4,8 @@
 // central table names them (docs/statistics.md).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -74,10 +76,61 @@ struct Stat {
   uint64_t total() const;
 };
 
-// A value computed at dump time from other statistics (IPC, utilisation...).
+// A value computed at dump time from other statistics (IPC, utilisation...); NaN (a ratio of
+// nothing: ratio(0, 0)) is dumped as null, "n/a".
 struct Formula {
   std::string name, description, unit;
   std::function<double()> eval;
+  // A ratio of the group's counters (StatGroup::ratio): sum of `numerator` over sum of
+  // `denominator`, so that a reader can aggregate it over instances (summary.json).
+  std::vector<std::string> numerator, denominator;
+};
+// num / den, NaN when den is 0 (dumped as null: neither 0 nor 1 means "nothing counted").
+inline double ratio(double num, double den) { return den != 0 ? num / den : std::nan(""); }
+
+// How a distribution groups its samples: `linear(width, n)`: n buckets [0, w), [w, 2w), ...
+// (w a power of two; w = 1 keeps every value below n exactly); `log2(n)`: n buckets {0}, {1},
+// [2, 3], [4, 7], ..., [2^(n-2), 2^(n-1) - 1]. Either way one more bucket takes every larger
+// value.
+struct Buckets {
+  enum class Scale : uint8_t { Linear, Log2 };
+  Scale scale = Scale::Linear;
+  unsigned shift = 0; // linear: log2 of the width
+  unsigned n = 1;     // buckets before the one of larger values
+  static Buckets linear(uint64_t width, unsigned n);
+  static Buckets log2(unsigned n);
+  uint64_t width() const { return uint64_t(1) << shift; }
+};
+
+// A histogram of a value sampled per event (a latency per instruction, a queue depth per
+// request), with the exact count, sum, min and max. sample() is O(1) and never allocates.
+// Never an energy event: it measures events that counters price, if anything does.
+struct Distribution {
+  std::string name, description, unit;
+  Buckets buckets;
+  std::vector<uint64_t> counts; // buckets.n + 1; the last: values beyond the last bucket
+  uint64_t count = 0, sum = 0, min = UINT64_MAX, max = 0;
+
+  void sample(uint64_t v) {
+    ++count;
+    sum += v;
+    min = std::min(min, v);
+    max = std::max(max, v);
+    ++counts[bucket(v)];
+  }
+  size_t bucket(uint64_t v) const {
+    const uint64_t i = buckets.scale == Buckets::Scale::Linear ? v >> buckets.shift
+                       : v == 0                                ? 0
+                                                               : uint64_t(64 - __builtin_clzll(v));
+    return size_t(std::min<uint64_t>(i, buckets.n));
+  }
+  // Smallest and largest value bucket i holds (the last one's largest: UINT64_MAX).
+  uint64_t bucket_low(size_t i) const;
+  uint64_t bucket_high(size_t i) const;
+  // The pct-th percentile (0 < pct <= 100) as the largest value of the bucket that holds the
+  // ceil(pct% x count)-th smallest sample, at most max: an upper bound of the true
+  // percentile, exact where buckets are 1 wide (linear(1, n) below n). count must be > 0.
+  uint64_t percentile(unsigned pct) const;
 };
 
 class StatGroup {
@@ -95,6 +148,13 @@ public:
   }
   void formula(const std::string& name, const std::string& desc, const std::string& unit,
                std::function<double()> f);
+  // A formula sum(numerator) / sum(denominator) of this group's counters, null when the
+  // denominator is 0 (hit ratios); declared after the counters it names.
+  void ratio(const std::string& name, const std::string& desc, const std::string& unit,
+             std::vector<std::string> numerator, std::vector<std::string> denominator);
+  // A histogram the unit samples per event (Distribution, Buckets); never an energy event.
+  Distribution& distribution(const std::string& name, const std::string& desc,
+                             const std::string& unit, Buckets buckets);
   const std::string& path() const { return path_; }
   // The platform key (slot) and `impl:` of the registered implementation that made the group
   // (its own group and any it declares beside it); empty for the SM's and the GPU's own.
@@ -106,11 +166,15 @@ public:
   }
   const std::deque<Stat>& stats() const { return stats_; }
   const std::vector<Formula>& formulas() const { return formulas_; }
+  const std::deque<Distribution>& distributions() const { return distributions_; }
+  // The counter `name` of this group (a vector: its total); throws if it declares none.
+  uint64_t counter(const std::string& name) const;
 
 private:
   std::string path_, slot_, impl_;
   std::deque<Stat> stats_; // deque: references stay valid
   std::vector<Formula> formulas_;
+  std::deque<Distribution> distributions_;
 };
 
 // Every live group, in creation order.
@@ -118,9 +182,12 @@ std::vector<StatGroup*>& all_stat_groups();
 // Marks every group created since all_stat_groups() had `first` entries as made by
 // implementation `impl` at platform key `slot` (the registry, platform/registry.h).
 void set_stat_origin(size_t first, const std::string& slot, const std::string& impl);
-// {"sm.subcore0.bank0": {"reads": {"value": 12, "energy": "not_event", "unit": "...",
-//  "desc": "..."}, ...}, ...}: "energy" (the declared role) always, unit and desc
-//  `with_descriptions`; a group a registered implementation made starts with
+// {"sm.subcore0.bank0": {"reads": {"kind": "counter", "value": 12, "energy": "not_event",
+//  "unit": "...", "desc": "..."}, ...}, ...}: "kind" (counter, vector, formula, distribution)
+//  and "energy" (the declared role) always, unit and desc `with_descriptions`; a formula's
+//  "value" is null where it is a ratio of nothing; a distribution has count, sum, mean, min,
+//  max, p50, p90, p99 (null when empty) and its buckets (docs/statistics.md); a group a registered
+//  implementation made starts with
 //  "_unit": {"slot": "bank", "impl": "sliced"}.
 // Keys keep creation/declaration order (ordered_json converts to nlohmann::json if needed).
 nlohmann::ordered_json dump_stats_json(bool with_descriptions = true);
@@ -131,6 +198,8 @@ nlohmann::ordered_json dump_stats_json_of(const StatSelect& select, bool with_de
 // Whether the group at `path` is of kind `kind`: its last path component is `kind`, optionally
 // followed by an index ("sm.sub0.bank3" is of kind "bank"; "sm.l1" of kind "l1").
 bool group_of_kind(const std::string& path, const std::string& kind);
+// A distribution's dump (the object dump_stats_json writes for it, without unit and desc).
+nlohmann::ordered_json distribution_json(const Distribution& d);
 // Sum of a statistic over every group of kind `group_kind`
 // (e.g. sum_stat("bank", "reads") sums reads of every ...bankN group).
 uint64_t sum_stat(const std::string& group_kind, const std::string& name);

@@ -47,7 +47,8 @@ UnitDescription describe_unit(const SlotInfo& slot, const std::string& impl) {
       g.name = all[i]->path() == own ? "" : all[i]->path();
       g.stats.assign(all[i]->stats().begin(), all[i]->stats().end());
       for (const Formula& f : all[i]->formulas())
-        g.formulas.push_back({f.name, f.description, f.unit, {}});
+        g.formulas.push_back({f.name, f.description, f.unit, {}, f.numerator, f.denominator});
+      g.distributions.assign(all[i]->distributions().begin(), all[i]->distributions().end());
       d.groups.push_back(std::move(g));
     }
     if (const sc_core::sc_object* o = sc_core::sc_find_object(own.c_str()))
@@ -65,6 +66,8 @@ void print_unit_description(std::ostream& os, const UnitDescription& d) {
       wn = std::max(wn, s.name.size() + 2), wu = std::max(wu, s.unit.size() + 2);
     for (const Formula& f : g.formulas)
       wn = std::max(wn, f.name.size() + 2), wu = std::max(wu, f.unit.size() + 2);
+    for (const Distribution& x : g.distributions)
+      wn = std::max(wn, x.name.size() + 2), wu = std::max(wu, x.unit.size() + 2);
     for (const Stat& s : g.stats) {
       os << "  " << std::left << std::setw(int(wn)) << s.name << std::setw(int(wu)) << s.unit
          << s.description;
@@ -76,6 +79,14 @@ void print_unit_description(std::ostream& os, const UnitDescription& d) {
     for (const Formula& f : g.formulas)
       os << "  " << std::left << std::setw(int(wn)) << f.name << std::setw(int(wu)) << f.unit
          << f.description << " (formula)\n";
+    for (const Distribution& x : g.distributions)
+      os << "  " << std::left << std::setw(int(wn)) << x.name << std::setw(int(wu)) << x.unit
+         << x.description << " (distribution, "
+         << (x.buckets.scale == Buckets::Scale::Linear
+                 ? std::to_string(x.buckets.n) + " buckets " + std::to_string(x.buckets.width()) +
+                       " wide"
+                 : std::to_string(x.buckets.n) + " log2 buckets")
+         << ")\n";
   }
   if (!d.sockets.empty()) {
     os << "sockets:\n";
@@ -99,6 +110,7 @@ nlohmann::ordered_json described_stats_json(const UnitDescription& d) {
       }
       j[s.name] = std::move(x);
     }
+    for (const Distribution& x : g.distributions) j[x.name] = distribution_json(x);
   }
   return out;
 }

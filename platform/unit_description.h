@@ -20,6 +20,7 @@ struct UnitDescription {
     std::string name; // "" for the unit's own group, else the kind of a group beside it
     std::vector<Stat> stats;
     std::vector<Formula> formulas; // name, unit and description only (not evaluated)
+    std::vector<Distribution> distributions;
   };
   struct Socket {
     std::string name, kind; // name relative to the unit ("l1_port"), sc_object kind

@@ -27,6 +27,7 @@ const RfcEntry* RfcStore::read(unsigned warp, uint16_t reg, bool last_read) {
   RfcEntry* e = lookup(warp, reg);
   if (!e) return nullptr;
   e->used = ++clock_;
+  e->touched = now_;
   if (last_read) e->dead = true;
   return e;
 }
@@ -54,7 +55,9 @@ std::optional<RfcEntry> RfcStore::allocate(unsigned warp, uint16_t reg, const La
   if (!e) {
     e = &sets_[size_t(warp) * entries_ + victim(warp)];
     if (e->valid) out = *e;
+    e->filled = now_;
   }
+  e->touched = now_;
   e->reg = reg;
   e->valid = true;
   e->dirty = dirty;

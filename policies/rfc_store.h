@@ -29,6 +29,9 @@ struct RfcEntry {
   uint64_t inserted = 0;    // allocation order (FIFO)
   uint64_t used = 0;        // last read or write (LRU)
   uint64_t version = 0;     // sequence number of the instruction that produced the value
+  // Cycles (RfcStore::at): the register came in (a newer value of it keeps this), its last
+  // allocation or read.
+  uint64_t filled = 0, touched = 0;
   LaneValues value{};
 };
 
@@ -37,6 +40,8 @@ public:
   RfcStore(unsigned warps, unsigned entries, RfcReplacement repl, bool prefer_evict_first = false);
 
   unsigned entries() const { return entries_; }
+  // The cycle the next calls happen in (RfcEntry::filled, touched).
+  void at(uint64_t cycle) { now_ = cycle; }
   // The entry holding (warp, reg), or nullptr.
   const RfcEntry* find(unsigned warp, uint16_t reg) const;
   // Reads (warp, reg): nullptr on a miss. On a hit, updates LRU and, when `last_read`, marks
@@ -63,6 +68,7 @@ private:
   RfcReplacement repl_;
   bool prefer_evict_first_;
   uint64_t clock_ = 0;
+  uint64_t now_ = 0;
   std::vector<RfcEntry> sets_; // warp * entries_ + i
 };
 

@@ -11,6 +11,8 @@ with open(_FILE) as _f:
 VERSION = _SCHEMA["version"]
 RESULT_KEYS = list(_SCHEMA["result_keys"])  # top-level keys of result.json, in order
 HOST_KEYS = set(_SCHEMA["host_keys"])  # differ from host to host, not from the model
+# stats.json: the keys of each statistic kind ({"counter": ["value"], ...})
+STAT_KINDS = {k: v for k, v in _SCHEMA["statistic_kinds"].items() if k != "about"}
 FILES = _SCHEMA["files"]  # run: result.json, suite: summary.json, ...
 
 

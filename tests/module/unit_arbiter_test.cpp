@@ -125,6 +125,26 @@ TEST(UnitArbiter, TwoReadsToOneBankConflict) {
   EXPECT_EQ(b.conflicts(kReadRead), 1u);
 }
 
+// Each read samples the requests (reads and writes) already queued at its bank: 0 in an empty
+// bank, and behind a read and a write 2; what is left after a cycle's grants is what the next
+// read finds.
+TEST(UnitArbiter, EachReadSamplesTheQueueItJoins) {
+  Bench b({{1, false}, {1, false}}, "{collector_ports: 2}");
+  b.read(1, 0, 0); // 0
+  b.write(1, 3);   // writes are not sampled
+  b.read(1, 5, 1); // 2: the read and the write ahead
+  b.read(0, 1, 0); // 0: bank 0 is empty
+  b.tick(0);       // bank 1 grants the write; both reads wait (one shared port)
+  b.read(1, 6, 1); // 2: the two reads left
+  const Distribution& d = dist(*b.arb, "read_queue_depth");
+  EXPECT_EQ(d.count, 4u);
+  EXPECT_EQ(d.sum, 4u);
+  EXPECT_EQ(d.counts[0], 2u);
+  EXPECT_EQ(d.counts[2], 2u);
+  EXPECT_EQ(d.percentile(50), 0u);
+  EXPECT_EQ(d.percentile(99), 2u);
+}
+
 TEST(UnitArbiter, TwoWritesToOneBankConflict) {
   Bench b({{1, false}});
   b.write(0, 1, 0x1, 0);

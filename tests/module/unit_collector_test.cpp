@@ -197,6 +197,12 @@ TEST(UnitCollector, DispatchesOnlyWhenEveryOperandArrived) {
   EXPECT_EQ(stat(*b.col, "dispatched"), 1u);
   EXPECT_EQ(stat(*b.col, "oc_writes"), 3u);
   EXPECT_EQ(b.col->next_tick(), kNever); // free and asleep
+  // Allocated at 10, dispatched at 15: one sample of 5 cycles.
+  const Distribution& lat = dist(*b.col, "collection_latency");
+  EXPECT_EQ(lat.count, 1u);
+  EXPECT_EQ(lat.min, 5u);
+  EXPECT_EQ(lat.max, 5u);
+  EXPECT_EQ(lat.percentile(50), 5u);
 }
 
 TEST(UnitCollector, WrongOperandValueStopsWithWarpPcRegisterAndLane) {

@@ -4,6 +4,7 @@
 // events only in an added structure), and the conservation identities read only statistics
 // it declares (platform/check/identities.cpp throws UnknownStatistic otherwise). So a counter
 // renamed in its unit without its readers fails here, whatever platform runs it.
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -69,11 +70,28 @@ TEST(Statistics, EveryImplementationDocumentsItsStatistics) {
         if (f.description.empty() || f.unit.empty())
           bad.push_back(d.slot + "/" + d.impl + " " + kind + "." + f.name +
                         ": formula without a unit or description");
+      for (const Distribution& x : g.distributions)
+        if (x.description.empty() || x.unit.empty())
+          bad.push_back(d.slot + "/" + d.impl + " " + kind + "." + x.name +
+                        ": distribution without a unit or description");
     }
   std::string m;
   for (const std::string& b : bad) m += "\n  " + b;
   EXPECT_TRUE(bad.empty()) << m;
   for (const std::string& s : skipped) std::cout << "not built alone: " << s << "\n";
+}
+
+// The walk sees the distributions too (they are checked above like every statistic): each
+// unit that samples one declares it, whatever platform runs it.
+TEST(Statistics, TheWalkSeesTheDistributions) {
+  std::vector<std::string> skipped, found;
+  for (const UnitDescription& d : described(skipped))
+    for (const UnitDescription::Group& g : d.groups)
+      for (const Distribution& x : g.distributions) found.push_back(d.impl + "." + x.name);
+  for (const char* want :
+       {"ocu.collection_latency", "ccu.reuse_distance", "ccu.residency", "cache.reuse_distance",
+        "cache.residency", "write_first.read_queue_depth", "fixed_window.collection_latency"})
+    EXPECT_NE(std::find(found.begin(), found.end(), want), found.end()) << want;
 }
 
 TEST(Statistics, TheIdentitiesReadOnlyDeclaredStatistics) {

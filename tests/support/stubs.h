@@ -85,6 +85,13 @@ inline uint64_t stat(Unit& u, const std::string& n, int i = -1) {
   return 0;
 }
 
+// A distribution the unit declares (its samples so far).
+inline const Distribution& dist(Unit& u, const std::string& n) {
+  for (const Distribution& d : u.stats().distributions())
+    if (d.name == n) return d;
+  throw std::runtime_error("no distribution " + n);
+}
+
 // The configuration of the unit under test, kept alive as long as the unit.
 struct UnitConfig {
   ConfigPtr cfg;

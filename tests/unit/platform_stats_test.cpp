@@ -1,10 +1,12 @@
 // Unit tests of platform/stats: registration, JSON shape and ordering, sum_stat.
 #include <algorithm>
 #include <memory>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "gpurf/platform/results.h"
 #include "gpurf/platform/stats.h"
 
 using namespace gpurf;
@@ -137,4 +139,133 @@ TEST(PlatformStats, EnergyRoleAndOriginAreDumped) {
   EXPECT_THROW(
       g.vector("x", 1, "x", "x", {"a"}, energy::by_label({{"b", EnergyRole::Priced, "?"}})),
       std::logic_error);
+}
+
+// Percentiles from buckets, checked by hand: the pct-th percentile is the largest value of the
+// bucket holding the ceil(pct% x count)-th smallest sample, at most the exact max.
+TEST(PlatformStats, DistributionEmpty) {
+  StatGroup g("sm.dist_empty");
+  Distribution& d = g.distribution("lat", "latency", "cycles", Buckets::linear(1, 8));
+  const auto j = dump_stats_json()["sm.dist_empty"]["lat"];
+  EXPECT_EQ(j["kind"], "distribution");
+  EXPECT_EQ(j["count"], 0);
+  EXPECT_EQ(j["sum"], 0);
+  for (const char* k : {"mean", "min", "max", "p50", "p90", "p99"})
+    EXPECT_TRUE(j[k].is_null()) << k;
+  EXPECT_TRUE(j["buckets"]["held"].empty());
+  EXPECT_EQ(j["energy"], "not_event");
+  EXPECT_EQ(d.count, 0u);
+}
+
+TEST(PlatformStats, DistributionOneSample) {
+  StatGroup g("sm.dist_one");
+  Distribution& d = g.distribution("lat", "latency", "cycles", Buckets::linear(4, 8));
+  d.sample(6); // bucket [4, 7]
+  const auto j = dump_stats_json()["sm.dist_one"]["lat"];
+  EXPECT_EQ(j["count"], 1);
+  EXPECT_DOUBLE_EQ(j["mean"].get<double>(), 6.0);
+  EXPECT_EQ(j["min"], 6);
+  EXPECT_EQ(j["max"], 6);
+  // The bucket's top is 7, but no sample is above the max, 6: every percentile is 6.
+  for (const char* k : {"p50", "p90", "p99"}) EXPECT_EQ(j[k], 6) << k;
+  EXPECT_EQ(j["buckets"]["held"], nlohmann::ordered_json::parse("[[4, 7, 1]]"));
+}
+
+TEST(PlatformStats, DistributionAllInOneBucket) {
+  StatGroup g("sm.dist_same");
+  Distribution& d = g.distribution("depth", "queue depth", "requests", Buckets::linear(8, 4));
+  for (uint64_t v : {9, 10, 12, 15}) d.sample(v); // all in [8, 15]
+  d.sample(9);
+  EXPECT_EQ(d.count, 5u);
+  EXPECT_EQ(d.sum, 55u);
+  EXPECT_EQ(d.min, 9u);
+  EXPECT_EQ(d.max, 15u);
+  // One bucket [8, 15]: every percentile is its top, 15 (an upper bound: the true p50 is 10).
+  EXPECT_EQ(d.percentile(50), 15u);
+  EXPECT_EQ(d.percentile(99), 15u);
+  d.sample(14);
+  d.sample(2);                      // bucket [0, 7]: 1 of 7 samples
+  EXPECT_EQ(d.percentile(10), 7u);  // rank ceil(0.7) = 1: the [0, 7] bucket's top
+  EXPECT_EQ(d.percentile(15), 15u); // rank ceil(1.05) = 2: the [8, 15] bucket
+}
+
+TEST(PlatformStats, DistributionExactWithUnitBuckets) {
+  StatGroup g("sm.dist_exact");
+  Distribution& d = g.distribution("lat", "latency", "cycles", Buckets::linear(1, 16));
+  for (uint64_t v = 1; v <= 10; ++v) d.sample(v); // 1..10
+  // 1-wide buckets: exact. p50: the 5th smallest = 5; p90: the 9th = 9; p99: ceil(9.9) = 10th.
+  EXPECT_EQ(d.percentile(50), 5u);
+  EXPECT_EQ(d.percentile(90), 9u);
+  EXPECT_EQ(d.percentile(99), 10u);
+  EXPECT_EQ(d.percentile(100), 10u);
+  EXPECT_EQ(d.percentile(1), 1u);
+}
+
+TEST(PlatformStats, DistributionAboveTheLastBucket) {
+  StatGroup g("sm.dist_over");
+  Distribution& d = g.distribution("lat", "latency", "cycles", Buckets::linear(1, 4));
+  for (uint64_t v : {1, 2, 3}) d.sample(v);
+  for (uint64_t v : {100, 7}) d.sample(v); // beyond [0, 3]: the last bucket, [4, inf)
+  EXPECT_EQ(d.percentile(50), 3u);         // rank 3: exact
+  EXPECT_EQ(d.percentile(80), 100u);       // rank 4, in the open bucket: its bound is the max, 100
+  EXPECT_EQ(d.percentile(99), 100u);
+  const auto j = dump_stats_json()["sm.dist_over"]["lat"];
+  EXPECT_EQ(j["buckets"]["held"],
+            nlohmann::ordered_json::parse("[[1,1,1],[2,2,1],[3,3,1],[4,null,2]]"));
+  EXPECT_EQ(j["max"], 100);
+}
+
+TEST(PlatformStats, DistributionLog2Buckets) {
+  StatGroup g("sm.dist_log");
+  Distribution& d = g.distribution("res", "residency", "cycles", Buckets::log2(5));
+  // Buckets {0}, {1}, [2, 3], [4, 7], [8, 15], then [16, inf).
+  EXPECT_EQ(d.bucket(0), 0u);
+  EXPECT_EQ(d.bucket(1), 1u);
+  EXPECT_EQ(d.bucket(3), 2u);
+  EXPECT_EQ(d.bucket(4), 3u);
+  EXPECT_EQ(d.bucket(15), 4u);
+  EXPECT_EQ(d.bucket(16), 5u);
+  EXPECT_EQ(d.bucket(UINT64_MAX), 5u);
+  for (uint64_t v : {0, 5, 6, 9}) d.sample(v);
+  EXPECT_EQ(d.percentile(25), 0u);  // rank 1: {0}
+  EXPECT_EQ(d.percentile(50), 7u);  // rank 2: [4, 7]
+  EXPECT_EQ(d.percentile(75), 7u);  // rank 3: [4, 7]
+  EXPECT_EQ(d.percentile(100), 9u); // rank 4: [8, 15], at most the max 9
+}
+
+TEST(PlatformStats, FormulaRatioOfNothingIsNull) {
+  StatGroup g("sm.ratio");
+  uint64_t& hits = g.scalar("hits", "hits", "lines");
+  uint64_t& misses = g.scalar("misses", "misses", "lines");
+  g.ratio("hit_rate", "hits / (hits + misses)", "ratio", {"hits"}, {"hits", "misses"});
+  auto j = dump_stats_json()["sm.ratio"]["hit_rate"];
+  EXPECT_EQ(j["kind"], "formula");
+  EXPECT_TRUE(j["value"].is_null()); // 0/0: n/a, neither 0 nor 1
+  EXPECT_EQ(j["ratio_of"]["denominator"], nlohmann::ordered_json::parse(R"(["hits","misses"])"));
+  hits = 3;
+  misses = 1;
+  EXPECT_DOUBLE_EQ(dump_stats_json()["sm.ratio"]["hit_rate"]["value"].get<double>(), 0.75);
+  misses = 0;
+  hits = 0;
+  EXPECT_THROW(g.ratio("bad", "of an undeclared counter", "ratio", {"hitz"}, {"hits"}),
+               std::logic_error);
+}
+
+// Every statistic in the dump carries a kind the results schema lists, with that kind's keys.
+TEST(PlatformStats, KindsMatchTheResultsSchema) {
+  StatGroup g("sm.kinds");
+  g.scalar("c", "a counter", "events");
+  g.vector("v", 2, "a vector", "events");
+  g.formula("f", "a formula", "ratio", [] { return 0.5; });
+  g.distribution("d", "a distribution", "cycles", Buckets::log2(4)).sample(3);
+  const nlohmann::json schema = results_schema()["statistic_kinds"];
+  std::set<std::string> seen;
+  const nlohmann::ordered_json dump = dump_stats_json();
+  for (auto& [name, st] : dump["sm.kinds"].items()) {
+    const std::string kind = st["kind"];
+    seen.insert(kind);
+    ASSERT_TRUE(schema.contains(kind)) << name << ": " << kind;
+    for (const auto& key : schema[kind]) EXPECT_TRUE(st.contains(key.get<std::string>())) << name;
+  }
+  EXPECT_EQ(seen, (std::set<std::string>{"counter", "vector", "formula", "distribution"}));
 }

@@ -54,6 +54,10 @@ public:
             "accesses",
             energy::no_event(
                 "port cycles; priced per slice by bank slice_reads and slice_writes"))),
+        read_depth_(stats().distribution(
+            "read_queue_depth",
+            "requests (reads and writes) already queued at a read's bank when the read arrives",
+            "requests", Buckets::linear(1, 32))),
         be_(kRegBytes, 0) {
     gp_.set_data_length(kRegBytes);
     gp_.set_streaming_width(kRegBytes);
@@ -131,6 +135,7 @@ protected:
       throw std::runtime_error(std::string(name()) + ": request for bank " +
                                std::to_string(t.bank) + " of " + std::to_string(banks_.size()));
     auto& q = queues_[t.bank];
+    if (t.kind == Txn::Kind::Read) read_depth_.sample(q.reads.size() + q.writes.size());
     (t.kind == Txn::Kind::Write ? q.writes : q.reads).push_back(t);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
@@ -221,6 +226,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   uint64_t& verify_reads_;
   uint64_t& writes_;
   uint64_t& accesses_;
+  Distribution& read_depth_;
   struct Queue {
     TxnQueue reads, writes;
   };

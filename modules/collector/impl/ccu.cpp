@@ -96,10 +96,21 @@ public:
         evictions_(stats().vector(
             "ccu_evictions", kEvictionKinds, "valid entries replaced, by the rule that chose them",
             "entries", {"far_random", "lru"},
-            energy::no_event("Malekeh: replacements; priced by the write that takes the entry"))) {
+            energy::no_event("Malekeh: replacements; priced by the write that takes the entry"))),
+        reuse_(stats().distribution(
+            "reuse_distance",
+            "cycles from a register's previous access in the cache table (its fill, a result "
+            "written over port D or a hit) to a hit",
+            "cycles", Buckets::log2(24))),
+        residency_(stats().distribution(
+            "residency",
+            "cycles a register stayed in the cache table, from the fill that brought it in to "
+            "the replacement, invalidation or flush that took it out (a newer value of the "
+            "register it holds does not end its stay)",
+            "cycles", Buckets::log2(24))) {
     if (board_) board_->set_frontend(ctx_.frontend);
-    stats().formula("ccu_hit_ratio", "source operands found in the cache table / all", "ratio",
-                    [this] { return operands_ ? double(hits_) / double(operands_) : 0.0; });
+    stats().ratio("ccu_hit_ratio", "source operands found in the cache table / all", "ratio",
+                  {"ccu_hits"}, {"source_operands"});
     publish();
   }
 
@@ -131,7 +142,10 @@ protected:
         flushes_ += n > 0;
         flushed_ += uint64_t(n);
       }
-      for (Entry& e : ct_) e = Entry{};
+      for (Entry& e : ct_) {
+        leave(e, now());
+        e = Entry{};
+      }
       warp_ = int(inst_->warp);
       if (board_) gen_ = board_->generation(inst_->warp);
     }
@@ -160,6 +174,8 @@ protected:
         continue;
       }
       Entry& x = ct_[unsigned(e)];
+      reuse_.sample(alloc_at_ - x.touched);
+      x.touched = alloc_at_;
       x.locked = true;
       x.near = near;
       x.lru = ++clock_;
@@ -178,7 +194,10 @@ protected:
     for (Operand& o : miss) {
       const int e = victim();
       if (e >= 0) {
-        ct_[unsigned(e)] = Entry{true, o.reg, true, near_read(inst, o.reg), false, ++clock_};
+        Entry& x = ct_[unsigned(e)];
+        leave(x, alloc_at_);
+        x = Entry{true, o.reg, true, near_read(inst, o.reg), false, ++clock_};
+        x.filled = x.touched = alloc_at_;
       }
       entry_of_.push_back(e);
     }
@@ -218,7 +237,7 @@ protected:
         if (x.locked)
           x.drop = true;
         else
-          x.valid = false;
+          leave(x, now());
         ++invalidations_;
       }
     } else if (e >= 0 && ct_[unsigned(e)].locked) {
@@ -229,7 +248,12 @@ protected:
     } else {
       last_write_ = now();
       Entry& x = ct_[unsigned(e)];
+      // A newer value of the register it holds continues its stay; a victim's ends.
+      const Cycle filled = x.valid && x.reg == t.reg ? x.filled : now();
+      if (x.reg != t.reg) leave(x, now());
       x = Entry{true, t.reg, false, true, false, ++clock_};
+      x.filled = filled;
+      x.touched = now();
       std::memcpy(x.value.data(), gp.get_data_ptr(), kRegBytes);
       x.version = t.version;
       ++ccu_writes_;
@@ -242,7 +266,7 @@ protected:
 
   void dispatched(const WarpInst&) override {
     for (Entry& e : ct_) {
-      if (e.drop) e.valid = false;
+      if (e.drop) leave(e, now());
       e.locked = e.drop = false;
     }
     publish();
@@ -258,7 +282,14 @@ private:
     uint64_t lru = 0;    // last use (larger: more recent)
     uint64_t version = 0;
     LaneValues value{};
+    Cycle filled = 0, touched = 0; // the register came in; its last fill, write or hit
   };
+
+  // A valid entry leaves the table (replaced, invalidated, flushed): its stay ends.
+  void leave(Entry& e, Cycle at) {
+    if (e.valid) residency_.sample(at - e.filled);
+    e.valid = false;
+  }
 
   unsigned all_slices() const { return (1u << ctx_.shape->slices) - 1; }
 
@@ -323,6 +354,7 @@ private:
   uint64_t &operands_, &hits_, &ccu_writes_, &port_lost_, &locked_drop_, &squashed_,
       &invalidations_, &warp_changes_, &flushes_, &flushed_, &dead_;
   Stat& evictions_;
+  Distribution &reuse_, &residency_;
 };
 
 GPURF_REGISTER_UNIT(ICollector, Ccu, "ccu",

@@ -86,12 +86,15 @@ public:
                                      "of those, with a reuse bit on at least one source (Table 6 "
                                      "\"% static inst. with reuse\")",
                                      "instructions",
-                                     energy::no_event("modern core: a static count"))) {
+                                     energy::no_event("modern core: a static count"))),
+        latency_(stats().distribution("collection_latency",
+                                      "cycles from the Allocate stage (the issue cycle) to the "
+                                      "instruction's dispatch, per instruction",
+                                      "cycles", Buckets::linear(1, 64))) {
     if (c.shape->banks > ReadPorts::kMaxBanks)
       p.fail("", "fixed_window: at most 8 banks per sub-core");
-    stats().formula("rfc_hit_rate", "rfc_hits / (rfc_hits + rfc_misses)", "ratio", [this] {
-      return hits_ + misses_ ? double(hits_) / double(hits_ + misses_) : 0.0;
-    });
+    stats().ratio("rfc_hit_rate", "rfc_hits / (rfc_hits + rfc_misses)", "ratio", {"rfc_hits"},
+                  {"rfc_hits", "rfc_misses"});
   }
 
   unsigned read_stages() const override { return front_ + window_; }
@@ -160,7 +163,8 @@ protected:
   };
   struct Flight {
     WarpInst* inst = nullptr;
-    Cycle dispatch = 0; // the window's end
+    Cycle dispatch = 0;  // the window's end
+    Cycle allocated = 0; // the issue cycle
     std::vector<Op> ops;
     unsigned arrived = 0;
     bool checked = false; // sources checked and released (OperandsRead)
@@ -174,6 +178,7 @@ protected:
     const InstInfo& info = *inst->info;
     const SmShape& s = *ctx_.shape;
     Flight f;
+    f.allocated = now();
     f.inst = inst;
     const unsigned warp = inst->warp;
     for (unsigned k = 0; k < info.n_src; ++k) {
@@ -363,6 +368,7 @@ protected:
       return false;
     }
     inst->dispatch_cycle = now;
+    latency_.sample(now - f.allocated);
     ++dispatched_;
     return true;
   }
@@ -378,6 +384,7 @@ protected:
   Packet pkt_, q_;
   uint64_t &issued_, &refused_, &bank_reads_, &hits_, &misses_, &fills_, &oc_writes_, &forwarded_,
       &dispatched_, &dispatch_stall_, &checked_, &static_, &static_reuse_;
+  Distribution& latency_;
   std::unordered_set<uint32_t> seen_; // pcs allocated so far
 };
 

@@ -67,7 +67,11 @@ public:
                                        energy::no_event("stall cycles"))),
         checked_(stats().scalar("operands_checked", "operands compared with functional values",
                                 "registers",
-                                energy::no_event("the simulator's value check, no hardware"))) {}
+                                energy::no_event("the simulator's value check, no hardware"))),
+        latency_(stats().distribution("collection_latency",
+                                      "cycles from the collector's allocation to the "
+                                      "instruction's dispatch, per instruction",
+                                      "cycles", Buckets::linear(1, 64))) {}
 
   void tick(Cycle now) override {
     if (!inst_) return;
@@ -90,6 +94,7 @@ public:
       return wake(now + 1);
     }
     inst_->dispatch_cycle = now;
+    latency_.sample(now - allocated_);
     ++dispatched_;
     dispatched(*inst_);
     inst_ = nullptr;
@@ -118,6 +123,7 @@ protected:
     sent_ = arrived_ = 0;
     to_read_ = unsigned(ops_.size());
     operands_read_sent_ = false;
+    allocated_ = now();
     earliest_ = now() + read_stages();
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now() + 1);
@@ -209,7 +215,8 @@ protected:
 
   const unsigned slots_;
   WarpInst* inst_ = nullptr;
-  Cycle earliest_ = 0; // dispatch no earlier (fixed-stage register read)
+  Cycle earliest_ = 0;  // dispatch no earlier (fixed-stage register read)
+  Cycle allocated_ = 0; // inst_ took the collector
   std::vector<Operand> ops_;
   unsigned sent_ = 0, arrived_ = 0;
   unsigned to_read_ = 0; // ops_[0, to_read_) are read from the banks (a CCU: its misses)
@@ -220,6 +227,7 @@ protected:
   uint64_t& dispatched_;
   uint64_t& dispatch_stall_;
   uint64_t& checked_;
+  Distribution& latency_;
 };
 
 } // namespace gpurf

@@ -73,10 +73,8 @@ public:
             "bytes_to_memory", "bytes written to memory", "bytes",
             energy::no_event("write-through bytes; priced by memory.bytes_written"))) {
     buf_.resize(geo_.line_bytes);
-    stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
-      const double n = double(hits_ + misses_ + mshr_merges_);
-      return n ? double(hits_) / n : 0.0;
-    });
+    stats().ratio("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", {"hits"},
+                  {"hits", "misses", "mshr_merges"});
     sc_assert(clock_);
   }
 

@@ -101,10 +101,8 @@ public:
             energy::no_event("AT: waits for an MSHR"))),
         tags_(geo_.sets, geo_.ways, name()), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
         buf_(geo_.line_bytes), victim_(geo_.line_bytes) {
-    stats().formula("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", [this] {
-      const double n = double(hits_ + misses_ + mshr_merges_);
-      return n ? double(hits_) / n : 0.0;
-    });
+    stats().ratio("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", {"hits"},
+                  {"hits", "misses", "mshr_merges"});
     sc_assert(clock_);
   }
 

@@ -95,10 +95,18 @@ public:
             "dirty live entries dropped without write-back because "
             "their warp's CTA finished (every register dead)",
             "registers", energy::no_event("values of finished warps dropped without an access"))),
+        reuse_(stats().distribution(
+            "reuse_distance",
+            "cycles from a register's previous access in the RFC (its allocation or a read) to "
+            "a read that hits",
+            "cycles", Buckets::log2(24))),
+        residency_(stats().distribution(
+            "residency",
+            "cycles a register stayed in the RFC, from its allocation to the eviction, "
+            "invalidation or flush that took it out (a newer value of it does not end its stay)",
+            "cycles", Buckets::log2(24))),
         active_(c.shape->warps, true) {
-    stats().formula("hit_rate", "reads / (reads + misses)", "ratio", [this] {
-      return reads_ + misses_ ? double(reads_) / double(reads_ + misses_) : 0.0;
-    });
+    stats().ratio("hit_rate", "reads / (reads + misses)", "ratio", {"reads"}, {"reads", "misses"});
     stats().formula("mrf_reads_avoided", "MRF reads replaced by RFC reads", "registers",
                     [this] { return double(reads_); });
     stats().formula("mrf_writes_avoided", "results that never reached the MRF", "registers",
@@ -108,6 +116,7 @@ public:
   }
 
   void tick(Cycle now) override {
+    store_.at(now);
     bool more = false;
     // Results: allocate (write_ports per cycle) or bypass to the MRF.
     unsigned wports = write_ports_;
@@ -120,6 +129,7 @@ public:
                 : bypass_unread_ && info.dst_unread_before_suspend[t.operand] ? kUnread
                                                                               : -1;
       if (why >= 0) {
+        if (const RfcEntry* e = store_.find(t.warp, t.reg)) residency_.sample(now - e->filled);
         store_.invalidate(t.warp, t.reg); // the MRF gets the newer value
         dropped_.erase(key(t.warp, t.reg));
         diverged_.erase(key(t.warp, t.reg));
@@ -180,6 +190,7 @@ public:
       }
       if (e) {
         --rports;
+        reuse_.sample(now - e->touched);
         e = store_.read(t.warp, t.reg, liveness_ && last_read(t));
         buf_ = e->value;
         ++reads_;
@@ -219,7 +230,10 @@ public:
       it = (*it >> 16) == warp ? dropped_.erase(it) : std::next(it);
     for (auto it = diverged_.begin(); it != diverged_.end();)
       it = (it->first >> 16) == warp ? diverged_.erase(it) : std::next(it);
-    for (const RfcEntry& e : store_.flush(warp)) exit_dropped_ += e.dirty && !(liveness_ && e.dead);
+    for (const RfcEntry& e : store_.flush(warp)) {
+      exit_dropped_ += e.dirty && !(liveness_ && e.dead);
+      residency_.sample(now() - e.filled);
+    }
   }
 
   void dump_state(std::ostream& os) const override {
@@ -244,6 +258,7 @@ protected:
       break;
     case Txn::Kind::RfcFlush:
       active_[t.warp] = false;
+      store_.at(now());
       for (const RfcEntry& e : flush_buf_ = store_.flush(t.warp)) evict(t.warp, e, true);
       flushes_ += !flush_buf_.empty();
       break;
@@ -273,6 +288,7 @@ protected:
       ++writes_;
       if (ctx_.probe)
         ctx_.probe->filled({t.inst, t.reg, Store::Rfc, -1, 0, t.slice_mask, t.version}, now());
+      store_.at(now());
       if (auto e = store_.allocate(t.warp, t.reg, v, false, false, false, t.version))
         evict(t.warp, *e, false);
     }
@@ -298,6 +314,7 @@ private:
 
   // A value leaves the RFC: written back to the MRF if dirty and live.
   void evict(unsigned warp, const RfcEntry& e, bool flush) {
+    residency_.sample(now() - e.filled);
     // The write-back carries its producer's SIMT masks (W-C stores a diverged value whole).
     std::pair<uint32_t, uint32_t> masks{~0u, ~0u};
     if (auto d = diverged_.find(key(warp, e.reg)); d != diverged_.end()) {
@@ -352,6 +369,7 @@ private:
       &flushes_;
   Stat& bypass_;
   uint64_t &wait_, &port_stall_, &exit_dropped_;
+  Distribution &reuse_, &residency_;
   std::vector<bool> active_;
   std::deque<Pending> reads_q_;
   std::deque<Txn> writes_q_;
