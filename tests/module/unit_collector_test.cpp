@@ -1,7 +1,7 @@
-// Module tests of the operand collector ("ocu") alone, with stub allocator, arbiter,
-// crossbar, exec and schedulers: distinct sources requested once, src_slots in flight,
-// dispatch only with every operand in, the golden check, and dispatch retry when the pipe is
-// busy. One simulation per process: run through ctest.
+// Module tests of the operand collector ("ocu", and Malekeh's "ccu" where noted) alone, with stub
+// allocator, arbiter, crossbar, exec and schedulers: distinct sources requested once, src_slots in
+// flight, dispatch only with every operand in, the golden check, and dispatch retry when the pipe
+// is busy. One simulation per process: run through ctest.
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,12 +37,13 @@ struct Bench {
   WarpInst inst;
 
   // An instruction of warp 5 at pc 12 reading `srcs` (duplicates allowed).
-  Bench(const std::string& yaml, std::vector<uint16_t> srcs, unsigned slices = 1) {
+  Bench(const std::string& yaml, std::vector<uint16_t> srcs, unsigned slices = 1,
+        const char* impl = "ocu") {
     shape.banks = 4;
     shape.slices = slices;
     shape.subcores = 1;
     mapping = install_mapping(shape);
-    col = make_unit<ICollector>(conf, yaml, "collector.yaml", "collector", "ocu", "collector2",
+    col = make_unit<ICollector>(conf, yaml, "collector.yaml", "collector", impl, "collector2",
                                 clock, &shape, [&](UnitContext& c) { c.index = 2; });
     alloc.sock.bind(col->in);
     xbar.sock.bind(col->from_xbar);
@@ -278,4 +279,38 @@ TEST(UnitCollector, TakesANewInstructionAfterRelease) {
   b.deliver_right(4, 1);
   b.tick(5);
   EXPECT_EQ(b.exec.seen.size(), 2u);
+}
+
+// A tensor-core instruction has more source registers than the OCU's 6 slots (m16n8k16 f32:
+// 4 + 2 + 4) and than a CCU's 8 entries (docs/malekeh.md, "Source slots"): the CCU collects
+// every source, at most src_slots in flight, and caches the first `entries` of them; the same
+// instruction again finds those in the table and reads only the rest.
+TEST(UnitCollector, CcuCollectsMoreSourcesThanSlotsAndEntries) {
+  Bench b("{src_slots: 6, entries: 8}", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, 1, "ccu");
+  b.issue(0);
+  EXPECT_TRUE(b.tick(1));
+  EXPECT_EQ(b.arb.seen.size(), 6u); // src_slots in flight
+  for (unsigned k = 0; k < 6; ++k) b.deliver_right(2, k);
+  b.tick(2);
+  ASSERT_EQ(b.arb.seen.size(), 10u);
+  EXPECT_TRUE(b.exec.seen.empty());
+  for (unsigned k = 6; k < 10; ++k) b.deliver_right(3, k);
+  b.tick(3);
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(stat(*b.col, "operands_checked"), 10u);
+  EXPECT_EQ(stat(*b.col, "ccu_hits"), 0u);
+  ASSERT_EQ(b.release.seen.size(), 1u);
+
+  b.issue(5); // the same warp: no flush
+  b.tick(6);
+  ASSERT_EQ(b.arb.seen.size(), 12u); // only the two the table could not hold
+  EXPECT_EQ(b.arb.seen[10].txn.reg, 9u);
+  EXPECT_EQ(b.arb.seen[11].txn.reg, 10u);
+  b.deliver_right(6, 10);
+  b.deliver_right(6, 11);
+  b.tick(7);
+  ASSERT_EQ(b.exec.seen.size(), 2u);
+  EXPECT_EQ(stat(*b.col, "ccu_hits"), 8u);
+  EXPECT_EQ(stat(*b.col, "source_operands"), 20u);
+  EXPECT_EQ(stat(*b.col, "operands_checked"), 20u);
 }

@@ -47,12 +47,14 @@ std::vector<std::string> checker_names() {
   X(bitonic)                                                                                       \
   X(calls)                                                                                         \
   X(conv2d_f16)                                                                                    \
+  X(conv_mma)                                                                                      \
   X(daxpy_dot)                                                                                     \
   X(dp1d)                                                                                          \
   X(dp1d_app)                                                                                      \
   X(gaussian)                                                                                      \
   X(gaussian_app)                                                                                  \
   X(gemm_rt)                                                                                       \
+  X(gemm_tall)                                                                                     \
   X(heat2d)                                                                                        \
   X(heat2d_app)                                                                                    \
   X(histogram)                                                                                     \
@@ -66,6 +68,7 @@ std::vector<std::string> checker_names() {
   X(nw)                                                                                            \
   X(reduce)                                                                                        \
   X(resize_bilinear)                                                                               \
+  X(rnn_mma)                                                                                       \
   X(scan)                                                                                          \
   X(sgemm)                                                                                         \
   X(sgemm_async)                                                                                   \
