@@ -27,6 +27,9 @@ PROGRAMS+=(refused_module)
 # Texture and surface objects and CUDA arrays made through the runtime API, every sample
 # checked against the Programming Guide's formulas; the calls' argument errors.
 PROGRAMS+=(textures)
+# Thrust and CUB (scans, radix sorts, selections, a histogram, a segmented reduction): 26
+# launches from one 50,000-line module of library templates, as ordinary programs use them.
+PROGRAMS+=(thrust_cub)
 # A program of several translation units (each its own module: nvcc's -rdc=false): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu)
 for p in "${PROGRAMS[@]}"; do
