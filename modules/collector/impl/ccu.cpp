@@ -76,27 +76,32 @@ public:
             "ccu_writes_squashed", "far results offered to the CCU and squashed by the arbiter",
             "registers",
             energy::no_event("Malekeh: far results squashed by the arbiter (no data written)"))),
-        invalidations_(stats().scalar("ccu_invalidations",
-                                      "entries invalidated by a result not cached", "entries",
-                                      energy::not_modelled("Malekeh: a valid bit cleared"))),
+        invalidations_(
+            stats().scalar("ccu_invalidations", "entries invalidated by a result not cached",
+                           "entries", energy::not_modelled("Malekeh: a valid bit cleared"),
+                           check::unwatched("Malekeh: valid bits cleared by bank writes"))),
         warp_changes_(stats().scalar("ccu_warp_changes",
                                      "allocations to another warp than the previous one",
                                      "allocations", energy::no_event("Malekeh: allocations"))),
         flushes_(stats().scalar("ccu_flushes", "warp changes that flushed a non-empty cache table",
                                 "flushes",
-                                energy::not_modelled("Malekeh: the table's valid bits cleared"))),
+                                energy::not_modelled("Malekeh: the table's valid bits cleared"),
+                                check::unwatched("Malekeh: tables cleared at a warp change"))),
         flushed_(stats().scalar("ccu_flushed_entries", "valid entries lost to flushes", "entries",
-                                energy::no_event("Malekeh: entries lost to flushes"))),
+                                energy::no_event("Malekeh: entries lost to flushes"),
+                                check::unwatched("Malekeh: entries lost to flushes"))),
         dead_(stats().scalar(
             "ccu_dead_tables",
             "tables of a warp whose CTA had retired, emptied at the next "
             "allocation",
             "allocations",
-            energy::not_modelled("Malekeh: a finished warp's table's valid bits cleared"))),
+            energy::not_modelled("Malekeh: a finished warp's table's valid bits cleared"),
+            check::unwatched("Malekeh: tables whose warp had finished"))),
         evictions_(stats().vector(
             "ccu_evictions", kEvictionKinds, "valid entries replaced, by the rule that chose them",
             "entries", {"far_random", "lru"},
-            energy::no_event("Malekeh: replacements; priced by the write that takes the entry"))) {
+            energy::no_event("Malekeh: replacements; priced by the write that takes the entry"),
+            check::unwatched("Malekeh: entries replaced"))) {
     if (board_) board_->set_frontend(ctx_.frontend);
     stats().formula("ccu_hit_ratio", "source operands found in the cache table / all", "ratio",
                     [this] { return operands_ ? double(hits_) / double(operands_) : 0.0; });
