@@ -10,14 +10,17 @@ AtPort::AtPort(sc_core::sc_module_name nm, const UnitContext& c, unsigned burst_
                Cycle timeout)
     : Unit(nm, c), in("in"), out("out"), burst_(burst_bytes), timeout_(timeout),
       requests_(stats().scalar("requests", "requests from the caches", "requests",
-                               energy::no_event("the memory prices its accesses"))),
+                               energy::no_event("the memory prices its accesses"),
+                               check::unwatched("protocol: the memory counts what it serves"))),
       transactions_(stats().scalar("transactions", "bursts sent (BEGIN_REQ)", "transactions",
-                                   energy::no_event("the memory prices its accesses"))),
+                                   energy::no_event("the memory prices its accesses"),
+                                   check::unwatched("protocol: the memory counts what it serves"))),
       backpressure_(stats().scalar("backpressure_waits",
                                    "BEGIN_REQs that waited for the previous END_REQ", "waits",
-                                   energy::no_event("waits"))),
+                                   energy::no_event("waits"), check::unwatched("waits"))),
       errors_(stats().scalar("error_responses", "bursts answered with an error", "responses",
-                             energy::no_event("protocol"))) {
+                             energy::no_event("protocol"),
+                             check::unwatched("protocol (an error stops the run)"))) {
   in.register_b_transport(this, &AtPort::b_transport);
   in.register_transport_dbg(this, &AtPort::transport_dbg);
   in.register_get_direct_mem_ptr(this, &AtPort::get_direct_mem_ptr);

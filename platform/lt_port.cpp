@@ -9,15 +9,18 @@ namespace gpurf {
 LtPort::LtPort(sc_core::sc_module_name nm, const UnitContext& c, Cycle timeout)
     : Unit(nm, c), in("in"), out("out"),
       transactions_(stats().scalar("transactions", "b_transport calls to the target", "calls",
-                                   energy::no_event("the memory prices its accesses"))),
+                                   energy::no_event("the memory prices its accesses"),
+                                   check::unwatched("protocol: the memory counts what it serves"))),
       dmi_accesses_(stats().scalar("dmi_accesses", "accesses done through a DMI pointer",
-                                   "accesses", energy::no_event("the memory prices its accesses"))),
+                                   "accesses", energy::no_event("the memory prices its accesses"),
+                                   check::unwatched("protocol"))),
       dmi_grants_(stats().scalar("dmi_grants", "DMI regions the target granted", "regions",
-                                 energy::no_event("protocol"))),
+                                 energy::no_event("protocol"), check::unwatched("protocol"))),
       dmi_invalidations_(stats().scalar("dmi_invalidations", "DMI regions the target invalidated",
-                                        "regions", energy::no_event("protocol"))),
+                                        "regions", energy::no_event("protocol"),
+                                        check::unwatched("protocol"))),
       waited_(stats().scalar("waited_cycles", "SystemC time the target waited inside b_transport",
-                             "cycles", energy::no_event("waits"))),
+                             "cycles", energy::no_event("waits"), check::unwatched("waits"))),
       timeout_(timeout) {
   if (timeout_) {
     in.register_b_transport(this, &LtPort::watched_b_transport);

@@ -144,18 +144,20 @@ Sm::Sm(sc_core::sc_module_name nm, Params& top, IFrontend& frontend, unsigned re
           stats_.scalar("warp_instructions", "warp instructions retired", "instructions",
                         energy::no_event("retired instructions; priced by exec.instructions"))),
       resident_warps_(stats_.scalar("resident_warps", "warps resident at most (occupancy)", "warps",
-                                    energy::no_event("occupancy"))),
+                                    energy::no_event("occupancy"),
+                                    check::unwatched("occupancy at launch"))),
       resident_ctas_(stats_.scalar("resident_ctas", "CTAs resident at most (occupancy)", "CTAs",
-                                   energy::no_event("occupancy"))),
-      cta_limit_(
-          stats_.vector("cta_limit", Occupancy::kLimits,
-                        "CTAs each resource allows (0: it does not bound them); the "
-                        "smallest bounds resident_ctas",
-                        "CTAs",
-                        {Occupancy::name(Occupancy::Warps), Occupancy::name(Occupancy::Registers),
-                         Occupancy::name(Occupancy::Ctas), Occupancy::name(Occupancy::SharedMemory),
-                         Occupancy::name(Occupancy::Grid)},
-                        energy::no_event("occupancy"))) {
+                                   energy::no_event("occupancy"),
+                                   check::unwatched("occupancy at launch"))),
+      cta_limit_(stats_.vector(
+          "cta_limit", Occupancy::kLimits,
+          "CTAs each resource allows (0: it does not bound them); the "
+          "smallest bounds resident_ctas",
+          "CTAs",
+          {Occupancy::name(Occupancy::Warps), Occupancy::name(Occupancy::Registers),
+           Occupancy::name(Occupancy::Ctas), Occupancy::name(Occupancy::SharedMemory),
+           Occupancy::name(Occupancy::Grid)},
+          energy::no_event("occupancy"), check::unwatched("occupancy limits at launch"))) {
   Plan plan;
   read_platform(plan, top, regs_per_thread, observers);
   build_units(plan);

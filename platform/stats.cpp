@@ -68,15 +68,15 @@ EnergyRole energy_role_of(const std::string& name) {
 }
 
 uint64_t& StatGroup::scalar(const std::string& name, const std::string& desc,
-                            const std::string& unit, StatEnergy energy) {
-  Stat& s = vector(name, 1, desc, unit, {}, std::move(energy));
+                            const std::string& unit, StatEnergy energy, Unwatched unwatched) {
+  Stat& s = vector(name, 1, desc, unit, {}, std::move(energy), std::move(unwatched));
   s.is_vector = false;
   return s[0];
 }
 
 Stat& StatGroup::vector(const std::string& name, size_t n, const std::string& desc,
-                        const std::string& unit, std::vector<std::string> labels,
-                        StatEnergy energy) {
+                        const std::string& unit, std::vector<std::string> labels, StatEnergy energy,
+                        Unwatched unwatched) {
   check_new(*this, name);
   for (const LabelEnergy& l : energy.labels)
     if (std::find(labels.begin(), labels.end(), l.label) == labels.end())
@@ -94,6 +94,7 @@ Stat& StatGroup::vector(const std::string& name, size_t n, const std::string& de
   s.labels = std::move(labels);
   s.is_vector = true;
   s.energy = std::move(energy);
+  s.unwatched = std::move(unwatched);
   stats_.push_back(std::move(s));
   return stats_.back();
 }

@@ -113,36 +113,48 @@ struct WirEvents {
   explicit WirEvents(const std::string& prefix)
       : rename_g(prefix + "rename"), reuse_g(prefix + "reuse_buffer"), hash_g(prefix + "hash"),
         vsb_g(prefix + "vsb"), alloc_g(prefix + "reg_allocator"), ref_g(prefix + "refcount"),
-        rename_reads(
-            rename_g.scalar("reads", "rename-table reads (renamed sources)", "reads",
-                            energy::structure("WIR: a rename-table read (structures.rename)"))),
+        rename_reads(rename_g.scalar(
+            "reads", "rename-table reads (renamed sources)", "reads",
+            energy::structure("WIR: a rename-table read (structures.rename)"),
+            check::open_gap("WIR: renamed sources (instruction sources, with repeats)"))),
         rename_writes(
             rename_g.scalar("writes", "rename-table writes (retired destinations)", "writes",
                             energy::structure("WIR: a rename-table write (structures.rename)"))),
         reuse_lookups(reuse_g.scalar(
             "lookups", "reuse-buffer lookups", "lookups",
-            energy::structure("WIR: a reuse-buffer lookup (structures.reuse_buffer)"))),
+            energy::structure("WIR: a reuse-buffer lookup (structures.reuse_buffer)"),
+            check::open_gap("WIR: reuse-buffer structure events"))),
         reuse_inserts(reuse_g.scalar(
             "inserts", "reuse-buffer updates at retire", "inserts",
-            energy::structure("WIR: a reuse-buffer update (structures.reuse_buffer)"))),
-        hashes(hash_g.scalar("hashes", "H3 hashes of results", "hashes",
-                             energy::structure("WIR: an H3 hash of a result (structures.hash)"))),
-        vsb_lookups(vsb_g.scalar("lookups", "value-signature-buffer lookups", "lookups",
-                                 energy::structure("WIR: a VSB lookup (structures.vsb)"))),
+            energy::structure("WIR: a reuse-buffer update (structures.reuse_buffer)"),
+            check::open_gap("WIR: reuse-buffer structure events"))),
+        hashes(hash_g.scalar(
+            "hashes", "H3 hashes of results", "hashes",
+            energy::structure("WIR: an H3 hash of a result (structures.hash)"),
+            check::open_gap("WIR: H3 hashes of results (retried writes hash again)"))),
+        vsb_lookups(vsb_g.scalar(
+            "lookups", "value-signature-buffer lookups", "lookups",
+            energy::structure("WIR: a VSB lookup (structures.vsb)"),
+            check::open_gap("WIR: VSB structure events (retried writes look up again)"))),
         vsb_inserts(vsb_g.scalar("inserts", "value-signature-buffer updates", "inserts",
-                                 energy::structure("WIR: a VSB update (structures.vsb)"))),
+                                 energy::structure("WIR: a VSB update (structures.vsb)"),
+                                 check::open_gap("WIR: VSB structure events"))),
         allocations(alloc_g.scalar(
             "allocations", "registers taken from the free pool", "registers",
-            energy::structure("WIR: a free-pool allocation (structures.reg_allocator)"))),
-        frees(alloc_g.scalar(
-            "frees", "registers returned to the free pool", "registers",
-            energy::structure("WIR: a free-pool release (structures.reg_allocator)"))),
+            energy::structure("WIR: a free-pool allocation (structures.reg_allocator)"),
+            check::open_gap("WIR: physical-register allocator events"))),
+        frees(
+            alloc_g.scalar("frees", "registers returned to the free pool", "registers",
+                           energy::structure("WIR: a free-pool release (structures.reg_allocator)"),
+                           check::open_gap("WIR: physical-register allocator events"))),
         increments(ref_g.scalar(
             "increments", "reference-count increments", "operations",
-            energy::structure("WIR: a reference-count increment (structures.refcount)"))),
+            energy::structure("WIR: a reference-count increment (structures.refcount)"),
+            check::open_gap("WIR: reference-count events"))),
         decrements(ref_g.scalar(
             "decrements", "reference-count decrements", "operations",
-            energy::structure("WIR: a reference-count decrement (structures.refcount)"))) {}
+            energy::structure("WIR: a reference-count decrement (structures.refcount)"),
+            check::open_gap("WIR: reference-count events"))) {}
   StatGroup rename_g, reuse_g, hash_g, vsb_g, alloc_g, ref_g;
   uint64_t &rename_reads, &rename_writes, &reuse_lookups, &reuse_inserts, &hashes, &vsb_lookups,
       &vsb_inserts, &allocations, &frees, &increments, &decrements;

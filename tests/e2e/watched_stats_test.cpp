@@ -1,9 +1,9 @@
 // Every counter watched (issue 38): a run of each variant family emits its statistics, and
-// each one must be read by a conservation identity (platform/check/identities.cpp records
-// what its identities read: identity_reads()) or be listed in unwatched_statistics() with a
-// reason. A listed statistic that an identity reads is a stale entry; one that feeds the
-// energy (platform/energy.cpp's classification) must be marked as an open gap. Each test
-// case is one process (one SystemC elaboration).
+// each one must be read by a conservation identity (the identity blocks record what they read:
+// identity_reads()) or be declared unwatched with a reason where the unit declares it
+// (check::unwatched / check::open_gap, platform/stats.h). A declared-unwatched statistic that
+// an identity reads is stale; one that feeds the energy (the role its unit declares) must be
+// declared an open gap. Each test case is one process (one SystemC elaboration).
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -49,9 +49,13 @@ bool feeds_energy(const std::string& path, const nlohmann::ordered_json& st) {
   return false;
 }
 
-const UnwatchedStat* listed(const std::string& path, const std::string& stat) {
-  for (const UnwatchedStat& u : unwatched_statistics())
-    if (stat == u.stat && group_of_kind(path, u.kind)) return &u;
+// The declaration of statistic `stat` of the live group at `path` (the run's stats.json keys
+// are the groups' paths): why it is unwatched, if it says so.
+const Unwatched* declared_unwatched(const std::string& path, const std::string& stat) {
+  for (const StatGroup* g : all_stat_groups())
+    if (g->path() == path)
+      for (const Stat& s : g->stats())
+        if (s.name == stat) return s.unwatched.why.empty() ? nullptr : &s.unwatched;
   return nullptr;
 }
 
@@ -85,7 +89,7 @@ TEST_P(Watched, EveryStatisticIsReadByAnIdentityOrListedWithAReason) {
       const bool read = std::any_of(reads.begin(), reads.end(), [&](const auto& k) {
         return k.second == stat && group_of_kind(path, k.first);
       });
-      const UnwatchedStat* u = listed(path, stat);
+      const Unwatched* u = declared_unwatched(path, stat);
       if (!read && !u) unwatched.push_back(path + "." + stat);
       if (read && u) stale.push_back(path + "." + stat);
       if (!read && u && !u->gap && feeds_energy(path, s.value()))
@@ -99,13 +103,15 @@ TEST_P(Watched, EveryStatisticIsReadByAnIdentityOrListedWithAReason) {
     return s;
   };
   EXPECT_TRUE(unwatched.empty())
-      << "no identity reads these statistics: add an identity from independent events, or "
-         "list them in unwatched_statistics() (platform/check/identities.cpp) with the reason:"
+      << "no identity reads these statistics: add an identity from independent events (a "
+         "GPURF_IDENTITIES block beside the unit), or declare them check::unwatched(\"why\") "
+         "where the unit declares them:"
       << join(unwatched);
   EXPECT_TRUE(stale.empty())
-      << "listed as unwatched, but an identity reads them: remove the entries" << join(stale);
+      << "declared unwatched, but an identity reads them: drop the check::unwatched"
+      << join(stale);
   EXPECT_TRUE(energy_exempt.empty())
-      << "these feed the energy: an identity is owed (or mark the entry as a gap)"
+      << "these feed the energy: an identity is owed (or declare them check::open_gap)"
       << join(energy_exempt);
 }
 

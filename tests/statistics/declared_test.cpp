@@ -2,7 +2,7 @@
 // each statistic it declares has a unit and a description, each counter an energy role that
 // fits its kind (priced and leakage only where a fixed table entry prices the kind, structure
 // events only in an added structure), and the conservation identities read only statistics
-// it declares (platform/check/identities.cpp throws UnknownStatistic otherwise). So a counter
+// it declares (the identity blocks throw UnknownStatistic otherwise). So a counter
 // renamed in its unit without its readers fails here, whatever platform runs it.
 #include <algorithm>
 #include <string>

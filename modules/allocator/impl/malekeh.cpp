@@ -29,9 +29,11 @@ public:
                              "the waiting counter of Fig. 6: sm (the paper's per-core counter, "
                              "shared by the sub-cores) or subcore (one per sub-core)",
                              {"sm", "subcore"}) == "sm"),
-        refusals_(stats().vector("refusals", kRefusals, "allocations refused, by reason",
-                                 "attempts", {"holder_busy", "all_busy", "sthld_wait"},
-                                 energy::no_event("Malekeh: refused attempts by reason"))) {
+        refusals_(stats().vector(
+            "refusals", kRefusals, "allocations refused, by reason", "attempts",
+            {"holder_busy", "all_busy", "sthld_wait"},
+            energy::no_event("Malekeh: refused attempts by reason"),
+            check::unwatched("Malekeh: refused allocation attempts by reason (stalls)"))) {
     need({{"collector", "ccu"}},
          "allocates Malekeh's caching collectors by the values they hold (Fig. 6); without "
          "them it models nothing of the design");

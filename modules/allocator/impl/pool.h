@@ -17,10 +17,12 @@ public:
                                     energy::scope("collector allocation: the instruction written "
                                                   "into a collector (operand collection)"))),
         full_(stats().scalar("full", "issue attempts refused: no free collector for the pipe",
-                             "attempts", energy::no_event("refused attempts"))),
+                             "attempts", energy::no_event("refused attempts"),
+                             check::unwatched("refused allocation attempts (stalls)"))),
         occupancy_(stats().scalar("occupied_collector_cycles",
                                   "sum over cycles of allocated collectors", "collector-cycles",
-                                  energy::no_event("occupancy"))) {}
+                                  energy::no_event("occupancy"),
+                                  check::unwatched("occupancy: collector-cycles bound"))) {}
 
   void finish() override { settle(now()); }
   void settle(Cycle at) override {

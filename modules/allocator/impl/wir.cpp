@@ -46,12 +46,14 @@ public:
                                       "hits on a pending entry that waited in the pending-retry "
                                       "queue",
                                       "instructions",
-                                      energy::no_event("WIR: pending-retry queue entries"))),
+                                      energy::no_event("WIR: pending-retry queue entries"),
+                                      check::unwatched("WIR: pending-retry queue entries"))),
         pending_hits_(stats().scalar("reuse_pending_hits",
                                      "reused instructions that waited for their result (pending-"
                                      "retry hits, counted in reuse_hits too)",
                                      "instructions",
-                                     energy::no_event("WIR: outcomes of pending retries"))),
+                                     energy::no_event("WIR: outcomes of pending retries"),
+                                     check::unwatched("WIR: outcomes of pending retries"))),
         skipped_(stats().vector(
             "reuse_skipped", kSkipKinds,
             "instructions that did not look the reuse buffer up, by the first reason",
@@ -67,16 +69,21 @@ public:
             "earlier in the launch under other physical registers, or a first computation",
             "instructions", {"pending", "evicted", "other_registers", "first"},
             energy::no_event("WIR: reuse-buffer misses by cause"))),
-        reused_sources_(stats().scalar("reused_sources",
-                                       "source operands of reused instructions (never read: "
-                                       "their consumers check the reused results)",
-                                       "registers", energy::no_event("WIR: operands never read"))),
+        reused_sources_(stats().scalar(
+            "reused_sources",
+            "source operands of reused instructions (never read: "
+            "their consumers check the reused results)",
+            "registers", energy::no_event("WIR: operands never read"),
+            check::unwatched("WIR: operands never read; tests/e2e/ptx_suite_test.cpp holds "
+                             "operands checked + reused_sources to the front-end's operands"))),
         latch_full_(stats().scalar("stage_full",
                                    "issue attempts refused: the scheduler's WIR stages are full",
-                                   "attempts", energy::no_event("WIR: refused issue attempts"))),
+                                   "attempts", energy::no_event("WIR: refused issue attempts"),
+                                   check::unwatched("WIR: refused issue attempts (stalls)"))),
         waits_(stats().scalar("collector_wait_cycles",
                               "cycles a renamed instruction waited for a collector", "cycles",
-                              energy::no_event("WIR: stall cycles"))) {
+                              energy::no_event("WIR: stall cycles"),
+                              check::unwatched("WIR: stall cycles"))) {
     WirOptions o;
     const SmShape& s = *c.shape;
     o.warps = s.warps_per_subcore();

@@ -44,7 +44,8 @@ public:
             "accesses",
             {"full_width", "alone", "too_wide", "same_parity", "kind_off", "collector_busy"},
             energy::no_event("CMRC: port cycles that served one request, by why; priced as the "
-                             "bank's slices"))) {
+                             "bank's slices"),
+            check::open_gap("CMRC: reads the coalescing search left alone, by reason"))) {
     const auto names = p.get_choice_list("kinds", cmrc::kind_names(),
                                          "Table I coalescing kinds allowed", cmrc::kind_names());
     kinds_ = cmrc::KindSet::parse(names);

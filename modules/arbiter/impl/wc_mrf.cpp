@@ -56,7 +56,8 @@ public:
             energy::structure("W-C: a compressor activation (structures.compressor)"))),
         waits_(stats().scalar("compressor_wait_cycles",
                               "register-cycles an MRF write waited for a free compressor", "cycles",
-                              energy::no_event("stalls"))) {
+                              energy::no_event("stalls"),
+                              check::unwatched("W-C at the MRF port: stalls"))) {
     need({{"crossbar", "warped_compression"}},
          "stores registers in Warped-Compression's BDI form, which only the decompressors between "
          "the banks and the collectors rebuild to 128 B (without them the collectors get "

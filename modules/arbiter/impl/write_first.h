@@ -34,7 +34,9 @@ public:
         conflicts_(stats().vector(
             "conflicts", kKinds, "request-cycles a request waited, by what blocked it",
             "request-cycles", {"read_read", "read_write", "write_write", "collector_port"},
-            energy::no_event("request-cycles spent waiting"))),
+            energy::no_event("request-cycles spent waiting"),
+            check::unwatched(
+                "request-cycles spent waiting, by kind (the checker sees grants, not refusals)"))),
         reads_(stats().scalar("reads_granted", "read requests granted", "requests",
                               energy::no_event("grants; priced by bank slice_reads"))),
         verify_reads_(stats().scalar(

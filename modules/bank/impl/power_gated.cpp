@@ -17,7 +17,9 @@ public:
         wake_(p.get_uint("wake_latency", 10, "cycles a gated slice takes to wake (Table 2)", 0,
                          1000)),
         gated_(stats().vector("gated_cycles", slices_, "cycles each slice was power gated",
-                              "cycles", energy::leakage("reduces bank_leakage_mw's slice-cycles"))),
+                              "cycles", energy::leakage("reduces bank_leakage_mw's slice-cycles"),
+                              check::open_gap("W-C: leakage time base of power gating; the checker "
+                                              "models wake-ups, not gated slice-cycles"))),
         wakeups_(stats().scalar("wakeups", "slices woken up by an access", "wakeups",
                                 energy::no_event("W-C: the paper prices no wake-up energy"))),
         valid_(size_t(entries_) * slices_, false), count_(slices_, 0), gated_since_(slices_, 0),

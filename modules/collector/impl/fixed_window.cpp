@@ -60,9 +60,12 @@ public:
                 "modern core: operand-slot cache reads; no energy table prices that cache"))),
         misses_(stats().scalar(
             "rfc_misses", "operand-slot reads (slots 0-2) that found no cached value", "registers",
-            energy::no_event("modern core: look-ups (bank_reads)"))),
-        fills_(stats().scalar("rfc_fills", "values the reuse bits put into the cache", "registers",
-                              energy::not_modelled("modern core: operand-slot cache writes"))),
+            energy::no_event("modern core: look-ups (bank_reads)"),
+            check::unwatched("modern core: operand-slot look-ups that missed (a hit rate)"))),
+        fills_(stats().scalar(
+            "rfc_fills", "values the reuse bits put into the cache", "registers",
+            energy::not_modelled("modern core: operand-slot cache writes"),
+            check::unwatched("modern core: values the reuse bits cached (tag events)"))),
         oc_writes_(stats().scalar("oc_writes",
                                   "operands into the read stage (bank reads and cache hits)",
                                   "operands", energy::priced("collector_write_pj_per_operand"))),
@@ -75,18 +78,23 @@ public:
         dispatch_stall_(stats().scalar("dispatch_stall_cycles",
                                        "cycles past the window an instruction waited for its "
                                        "pipe (variable-latency pipes only)",
-                                       "cycles", energy::no_event("stall cycles"))),
-        checked_(stats().scalar("operands_checked", "operands compared with functional values",
-                                "registers",
-                                energy::no_event("the simulator's value check, no hardware"))),
+                                       "cycles", energy::no_event("stall cycles"),
+                                       check::unwatched("stall cycles"))),
+        checked_(stats().scalar(
+            "operands_checked", "operands compared with functional values", "registers",
+            energy::no_event("the simulator's value check, no hardware"),
+            check::unwatched(
+                "the value check's own count (a repeated source is read once, checked twice)"))),
         static_(stats().scalar("static_instructions",
                                "distinct instructions (pcs) through this unit", "instructions",
-                               energy::no_event("modern core: a static count"))),
+                               energy::no_event("modern core: a static count"),
+                               check::unwatched("modern core: distinct pcs, a static count"))),
         static_reuse_(stats().scalar("static_reuse_instructions",
                                      "of those, with a reuse bit on at least one source (Table 6 "
                                      "\"% static inst. with reuse\")",
                                      "instructions",
-                                     energy::no_event("modern core: a static count"))),
+                                     energy::no_event("modern core: a static count"),
+                                     check::unwatched("modern core: a static count (Table 6)"))),
         latency_(stats().distribution("collection_latency",
                                       "cycles from the Allocate stage (the issue cycle) to the "
                                       "instruction's dispatch, per instruction",

@@ -62,12 +62,14 @@ public:
         dispatched_(stats().scalar(
             "dispatched", "instructions dispatched", "instructions",
             energy::scope("dispatching a collected instruction to its pipe (operand collection)"))),
-        dispatch_stall_(stats().scalar("dispatch_stall_cycles",
-                                       "cycles ready but the pipe could not accept", "cycles",
-                                       energy::no_event("stall cycles"))),
-        checked_(stats().scalar("operands_checked", "operands compared with functional values",
-                                "registers",
-                                energy::no_event("the simulator's value check, no hardware"))),
+        dispatch_stall_(stats().scalar(
+            "dispatch_stall_cycles", "cycles ready but the pipe could not accept", "cycles",
+            energy::no_event("stall cycles"), check::unwatched("stall cycles"))),
+        checked_(stats().scalar(
+            "operands_checked", "operands compared with functional values", "registers",
+            energy::no_event("the simulator's value check, no hardware"),
+            check::unwatched(
+                "the value check's own count (a repeated source is read once, checked twice)"))),
         latency_(stats().distribution("collection_latency",
                                       "cycles from the collector's allocation to the "
                                       "instruction's dispatch, per instruction",

@@ -29,7 +29,7 @@ public:
             energy::structure("W-C: a decompressor activation (structures.decompressor)"))),
         waits_(stats().scalar("decompressor_wait_cycles",
                               "register-cycles an operand waited for a free decompressor", "cycles",
-                              energy::no_event("W-C: stalls"))) {
+                              energy::no_event("W-C: stalls"), check::unwatched("W-C: stalls"))) {
     need({{"writeback", "warped_compression"}, {"arbiter", "warped_compression_mrf"}},
          "rebuilds every operand read in fewer than 8 slices as a BDI register: registers must "
          "be stored in that form, by the Warped-Compression writeback or MRF arbiter");

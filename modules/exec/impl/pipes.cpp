@@ -27,7 +27,8 @@ public:
                        "cycles the pipe's units were reserved "
                        "(sum over units)",
                        "unit-cycles", labels(kNumPipes, pipe_name),
-                       energy::no_event("occupancy (functional-unit leakage not modelled)"));
+                       energy::no_event("occupancy (functional-unit leakage not modelled)"),
+                       check::unwatched("occupancy: unit-cycles reserved"));
     Stat& n = stats().vector("instructions", kNumPipes, "instructions dispatched per pipe",
                              "instructions", labels(kNumPipes, pipe_name),
                              energy::priced("fu_<pipe>_pj_per_lane_op x 32 lanes, per pipe label"));
@@ -45,7 +46,9 @@ public:
           "instructions run on one lane (affine sources and result)", "instructions",
           labels(kNumPipes, pipe_name),
           energy::priced(
-              "WIR's Affine GPU: these of the instructions are priced as 1 lane, not 32"));
+              "WIR's Affine GPU: these of the instructions are priced as 1 lane, not 32"),
+          check::open_gap(
+              "Affine GPU: decided from the operand values, which the checker does not see"));
     busy_ = &busy;
     dispatched_ = &n;
     by_class_ = &nc;

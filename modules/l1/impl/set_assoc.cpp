@@ -63,10 +63,15 @@ public:
         mshr_merges_(stats().scalar("mshr_merges", "line reads merged with an in-flight miss",
                                     "lines",
                                     energy::no_event("outcomes of reads; priced by reads"))),
-        mshr_full_(stats().scalar("mshr_full_stalls", "requests refused (busy): no free MSHR",
-                                  "requests", energy::no_event("stalls"))),
-        write_hits_(stats().scalar("write_hits", "writes to a cached line", "lines",
-                                   energy::no_event("outcomes of writes; priced by writes"))),
+        mshr_full_(
+            stats().scalar("mshr_full_stalls", "requests refused (busy): no free MSHR", "requests",
+                           energy::no_event("stalls"),
+                           check::unwatched("requests refused for want of an MSHR (stalls)"))),
+        write_hits_(stats().scalar(
+            "write_hits", "writes to a cached line", "lines",
+            energy::no_event("outcomes of writes; priced by writes"),
+            check::unwatched(
+                "lines of writes found cached (a write-through L1 allocates nothing)"))),
         bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes",
                                        energy::priced("l1_fill_pj_per_byte"))),
         bytes_to_mem_(stats().scalar(

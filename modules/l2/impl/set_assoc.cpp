@@ -69,13 +69,21 @@ public:
                                     energy::no_event("outcomes of reads; priced by reads"))),
         writes_(stats().scalar("writes", "write requests (L1 write-throughs)", "requests",
                                energy::priced("l2_access_pj_per_request"))),
-        write_hits_(stats().scalar("write_hits", "lines of writes found cached", "lines",
-                                   energy::no_event("outcomes of writes; priced by writes"))),
-        write_misses_(stats().scalar("write_misses", "lines of writes not cached", "lines",
-                                     energy::no_event("outcomes of writes; priced by writes"))),
-        write_fetches_(
-            stats().scalar("write_fetches", "lines fetched for a partial write miss (write_back)",
-                           "lines", energy::no_event("fills; priced by bytes_from_memory"))),
+        write_hits_(stats().scalar(
+            "write_hits", "lines of writes found cached", "lines",
+            energy::no_event("outcomes of writes; priced by writes"),
+            check::unwatched(
+                "lines of writes by outcome: no other count of the lines writes cover"))),
+        write_misses_(stats().scalar(
+            "write_misses", "lines of writes not cached", "lines",
+            energy::no_event("outcomes of writes; priced by writes"),
+            check::unwatched(
+                "lines of writes by outcome: no other count of the lines writes cover"))),
+        write_fetches_(stats().scalar(
+            "write_fetches", "lines fetched for a partial write miss (write_back)", "lines",
+            energy::no_event("fills; priced by bytes_from_memory"),
+            check::unwatched(
+                "fills of partial write misses: their bytes are in bytes_from_memory"))),
         atomics_(stats().scalar("atomics", "atomic requests", "requests",
                                 energy::priced("l2_access_pj_per_request"))),
         writebacks_(stats().scalar(
@@ -86,10 +94,10 @@ public:
                                        energy::no_event("writes forwarded; priced as l2 writes"))),
         bank_conflict_cycles_(stats().scalar("bank_conflict_cycles",
                                              "cycles lookups waited for their bank", "cycles",
-                                             energy::no_event("waits"))),
+                                             energy::no_event("waits"), check::unwatched("waits"))),
         mshr_wait_cycles_(stats().scalar("mshr_wait_cycles",
                                          "cycles requests waited for a free MSHR", "cycles",
-                                         energy::no_event("waits"))),
+                                         energy::no_event("waits"), check::unwatched("waits"))),
         bytes_from_mem_(stats().scalar("bytes_from_memory", "bytes read from memory", "bytes",
                                        energy::priced("l2_fill_pj_per_byte"))),
         bytes_to_mem_(stats().scalar(
@@ -98,7 +106,7 @@ public:
         deferred_requests_(stats().scalar(
             "deferred_requests",
             "AT: requests that waited for a fill to free an MSHR (every MSHR pending)", "requests",
-            energy::no_event("AT: waits for an MSHR"))),
+            energy::no_event("AT: waits for an MSHR"), check::unwatched("AT: waits for an MSHR"))),
         tags_(geo_.sets, geo_.ways, name()), mshrs_(geo_.mshrs), bank_free_(banks_, 0),
         buf_(geo_.line_bytes), victim_(geo_.line_bytes) {
     stats().ratio("hit_rate", "hits / (hits + misses + mshr_merges)", "ratio", {"hits"},

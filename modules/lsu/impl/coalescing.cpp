@@ -72,23 +72,26 @@ public:
             "shared_bank_conflict_cycles", "extra port cycles from shared-memory bank conflicts",
             "cycles",
             energy::scope(
-                "extra shared-memory port cycles of bank conflicts: the replayed bank accesses"))),
+                "extra shared-memory port cycles of bank conflicts: the replayed bank accesses"),
+            check::open_gap("from the lanes' shared addresses, which no other unit sees"))),
         port_busy_(stats().scalar("busy_cycles", "cycles the L1/shared port was used", "cycles",
-                                  energy::no_event("occupancy"))),
-        dispatch_stalls_(stats().scalar("stall_cycles",
-                                        "dispatches refused (queue full or initiation interval)",
-                                        "attempts", energy::no_event("stalls"))),
+                                  energy::no_event("occupancy"), check::unwatched("occupancy"))),
+        dispatch_stalls_(stats().scalar(
+            "stall_cycles", "dispatches refused (queue full or initiation interval)", "attempts",
+            energy::no_event("stalls"), check::unwatched("refused dispatch attempts (stalls)"))),
         l1_retries_(stats().scalar("l1_busy_cycles", "L1 accesses refused (no MSHR), retried",
-                                   "cycles", energy::no_event("stalls"))),
+                                   "cycles", energy::no_event("stalls"),
+                                   check::unwatched("L1 accesses refused and retried (stalls)"))),
         wb_retries_(stats().scalar("wb_busy_cycles", "Complete refused by the writeback", "cycles",
-                                   energy::no_event("stalls"))),
+                                   energy::no_event("stalls"), check::unwatched("stalls"))),
         completed_(stats().scalar(
             "completed", "instructions completed", "instructions",
             energy::scope(
                 "memory pipeline: address generation and coalescing of a memory instruction (exec "
                 "never counts the mem pipe: memory instructions go to the LSU)"))),
         latency_total_(stats().scalar("latency_total", "sum of dispatch-to-result-ready cycles",
-                                      "cycles", energy::no_event("a sum of latencies"))) {
+                                      "cycles", energy::no_event("a sum of latencies"),
+                                      check::unwatched("a sum of dispatch-to-ready latencies"))) {
     if (segment_bytes_ & (segment_bytes_ - 1)) p.fail("segment_bytes", "must be a power of two");
     request_ = {segment_bytes_, p.said("segment_bytes", segment_bytes_)};
     stats().formula("avg_latency", "average cycles from dispatch to result ready", "cycles",

@@ -65,8 +65,10 @@ public:
                             "answer); a test of the GPU's memory port (docs/vp.md), for "
                             "gpu.memory_port: at, or lt with respond: wait",
                             {"request", "response", "shuffled"})),
-        reads_(stats().scalar("reads", "read transactions", "transactions",
-                              energy::no_event("transactions; priced per byte by bytes_read"))),
+        reads_(stats().scalar(
+            "reads", "read transactions", "transactions",
+            energy::no_event("transactions; priced per byte by bytes_read"),
+            check::unwatched("transactions: the bytes they move are watched (bytes_read)"))),
         writes_(stats().scalar("writes", "write transactions", "transactions",
                                energy::no_event("transactions; priced per byte by bytes_written"))),
         bytes_read_(stats().scalar("bytes_read", "bytes read", "bytes",
@@ -74,9 +76,10 @@ public:
         bytes_written_(stats().scalar("bytes_written", "bytes written", "bytes",
                                       energy::priced("memory_pj_per_byte"))),
         busy_cycles_(stats().scalar("busy_cycles", "cycles the channel transferred data", "cycles",
-                                    energy::no_event("occupancy"))),
+                                    energy::no_event("occupancy"), check::unwatched("occupancy"))),
         queue_cycles_(stats().scalar("queue_cycles", "cycles transfers waited behind earlier ones",
-                                     "cycles", energy::no_event("waits"))) {
+                                     "cycles", energy::no_event("waits"),
+                                     check::unwatched("waits"))) {
     if (base_ + size_ < base_) p.fail("size_bytes", "base_address + size_bytes overflows");
     keys_ = p.said("base_address", hex(base_)) + ", " + p.said("size_bytes", size_);
     sc_assert(clock_);

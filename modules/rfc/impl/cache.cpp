@@ -73,12 +73,17 @@ public:
                                 energy::structure("dirty values read out of the RFC for the MRF"))),
         wb_dead_(stats().scalar("dead_elided", "dirty values dropped because dead (liveness)",
                                 "registers",
-                                energy::no_event("dead values dropped without an access"))),
-        wb_flush_(stats().scalar("flush_writebacks", "write-backs caused by warp deactivation",
-                                 "registers", energy::no_event("part of writebacks"))),
+                                energy::no_event("dead values dropped without an access"),
+                                check::unwatched("dead values dropped without an access"))),
+        wb_flush_(
+            stats().scalar("flush_writebacks", "write-backs caused by warp deactivation",
+                           "registers", energy::no_event("part of writebacks"),
+                           check::unwatched("the part of rfc.writebacks a deactivation caused"))),
         flushes_(stats().scalar(
             "flushes", "warp deactivations that flushed a non-empty set", "flushes",
-            energy::no_event("flush operations; their write-backs are in writebacks"))),
+            energy::no_event("flush operations; their write-backs are in writebacks"),
+            check::unwatched(
+                "deactivations that flushed; their write-backs are in rfc.writebacks"))),
         bypass_(stats().vector(
             "bypass", kBypassKinds, "results written to the MRF around the RFC", "registers",
             {"inactive_warp", "long_latency", "unread"},
@@ -86,15 +91,16 @@ public:
         wait_(stats().scalar("eviction_waits",
                              "read-cycles a miss waited for a write-back of "
                              "its register to reach the MRF",
-                             "cycles", energy::no_event("waits"))),
+                             "cycles", energy::no_event("waits"), check::unwatched("waits"))),
         port_stall_(stats().scalar("write_port_stall_cycles",
                                    "cycles a result waited for the RFC write port", "cycles",
-                                   energy::no_event("stalls"))),
+                                   energy::no_event("stalls"), check::unwatched("stalls"))),
         exit_dropped_(stats().scalar(
             "exit_dropped",
             "dirty live entries dropped without write-back because "
             "their warp's CTA finished (every register dead)",
-            "registers", energy::no_event("values of finished warps dropped without an access"))),
+            "registers", energy::no_event("values of finished warps dropped without an access"),
+            check::unwatched("values of finished warps dropped without an access"))),
         reuse_(stats().distribution(
             "reuse_distance",
             "cycles from a register's previous access in the RFC (its allocation or a read) to "

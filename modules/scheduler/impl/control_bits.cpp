@@ -42,13 +42,16 @@ public:
   static constexpr unsigned kCounters = 6;
   ControlBitsScheduler(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : StandardScheduler(nm, p, c),
-        stall_waits_(stats().scalar("stall_count_waits",
-                                    "looks at a warp held by its stall counter (or yield)", "looks",
-                                    energy::no_event("modern core: stalls"))),
-        counter_waits_(stats().scalar("dependence_counter_waits",
-                                      "looks at a warp whose instruction waits on a dependence "
-                                      "counter",
-                                      "looks", energy::no_event("modern core: stalls"))) {
+        stall_waits_(stats().scalar(
+            "stall_count_waits", "looks at a warp held by its stall counter (or yield)", "looks",
+            energy::no_event("modern core: stalls"),
+            check::unwatched("modern core: looks at a held warp (stalls)"))),
+        counter_waits_(
+            stats().scalar("dependence_counter_waits",
+                           "looks at a warp whose instruction waits on a dependence "
+                           "counter",
+                           "looks", energy::no_event("modern core: stalls"),
+                           check::unwatched("modern core: looks at a held warp (stalls)"))) {
     ready_at_.assign(warps_.size(), 0);
     sb_.assign(warps_.size(), std::array<uint16_t, kCounters>{});
   }

@@ -23,7 +23,8 @@ public:
                 "CMRC: register writes by stored width; priced by bank slice_writes"))),
         divergent_(stats().scalar(
             "divergent_full_writes", "divergent results written full width though narrower",
-            "registers", energy::no_event("CMRC: register writes; priced by bank slice_writes"))) {
+            "registers", energy::no_event("CMRC: register writes; priced by bank slice_writes"),
+            check::unwatched("CMRC: the part of width_writes stored whole"))) {
     if (masks_ && c.shape->slices != cmrc::kSlices)
       p.fail("impl", "cmrc needs banks of 4 x 32 B slices (bank.slices: 4), not " +
                          std::to_string(c.shape->slices));

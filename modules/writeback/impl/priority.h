@@ -33,11 +33,12 @@ public:
                 "write is priced by slice_writes; result wires to the banks not modelled)"))),
         port_stall_(stats().scalar("port_stall_cycles",
                                    "cycles a ready result waited for a write port", "cycles",
-                                   energy::no_event("stalls"))),
+                                   energy::no_event("stalls"), check::unwatched("stalls"))),
         order_stall_(stats().scalar("order_stall_cycles",
                                     "forwarding: cycles a result waited for an older write of "
                                     "its register to leave first",
-                                    "cycles", energy::no_event("stalls"))) {
+                                    "cycles", energy::no_event("stalls"),
+                                    check::unwatched("stalls"))) {
     std::vector<std::string> names;
     for (unsigned i = 0; i < kNumPipes; ++i) names.push_back(pipe_name(static_cast<Pipe>(i)));
     for (const std::string& s :

@@ -61,14 +61,16 @@ public:
             "non-divergent writes by the Table 1 encoding with the smallest "
             "stored form (design_space: true; Fig. 5)",
             "registers", {"b4d0", "b4d1", "b4d2", "b8d0", "b8d1", "b8d2", "b8d4", "b2d1", "none"},
-            energy::no_event("W-C: design-space study (Fig. 5)"))),
+            energy::no_event("W-C: design-space study (Fig. 5)"),
+            check::open_gap(
+                "W-C Fig. 5 (design_space: true): a hypothetical choice, stored nowhere"))),
         comp_stats_(sibling_stats_path("compressor")),
         compressions_(comp_stats_.scalar(
             "compressions", "registers compressed (activations)", "registers",
             energy::structure("W-C: a compressor activation (structures.compressor)"))),
         waits_(stats().scalar("compressor_wait_cycles",
                               "register-cycles a result waited for a free compressor", "cycles",
-                              energy::no_event("stalls"))) {
+                              energy::no_event("stalls"), check::unwatched("W-C: stalls"))) {
     need({{"crossbar", "warped_compression"}},
          "stores registers in Warped-Compression's BDI form, which only the decompressors between "
          "the banks and the collectors rebuild to 128 B (without them the collectors get "

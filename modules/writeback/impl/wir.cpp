@@ -39,11 +39,14 @@ public:
             "registers", energy::no_event("WIR: writes avoided (no bank access)"))),
         false_(stats().scalar("vsb_false_matches", "VSB hits whose register held another value",
                               "registers", energy::no_event("WIR: outcomes of verify-reads"))),
-        vsb_misses_(stats().scalar("vsb_misses", "results whose hash the VSB did not know",
-                                   "registers", energy::no_event("WIR: outcomes of VSB lookups"))),
+        vsb_misses_(stats().scalar(
+            "vsb_misses", "results whose hash the VSB did not know", "registers",
+            energy::no_event("WIR: outcomes of VSB lookups"),
+            check::open_gap("WIR: VSB lookups that missed; retried lookups count again"))),
         dedicated_(stats().scalar(
             "dedicated_writes", "divergent results written to a dedicated (pinned) register",
-            "registers", energy::no_event("WIR: bank writes (slice_writes)"))),
+            "registers", energy::no_event("WIR: bank writes (slice_writes)"),
+            check::unwatched("WIR: bank writes by kind (the bank writes are watched)"))),
         movs_(stats().scalar(
             "dummy_movs", "dummy MOVs: first divergent redefinitions copying inactive lanes",
             "instructions",
@@ -55,10 +58,12 @@ public:
         bypassed_(stats().scalar("bypassed", "reused instructions retired without execution",
                                  "instructions",
                                  energy::no_event("WIR: reused instructions, no backend event"))),
-        in_place_(stats().scalar("in_place_writes",
-                                 "results written over their register's old value (no free "
-                                 "register, nothing to evict)",
-                                 "registers", energy::no_event("WIR: bank writes (slice_writes)"))),
+        in_place_(stats().scalar(
+            "in_place_writes",
+            "results written over their register's old value (no free "
+            "register, nothing to evict)",
+            "registers", energy::no_event("WIR: bank writes (slice_writes)"),
+            check::unwatched("WIR: bank writes by kind (the bank writes are watched)"))),
         vc_hits_(stats().scalar(
             "verify_cache_hits", "VSB hits verified in the verify cache (no bank read)",
             "registers", energy::no_event("WIR: priced by the verify_cache structure's reads"))),
@@ -71,15 +76,18 @@ public:
             "thread block ended",
             "entries",
             energy::no_event(
-                "WIR: valid bits cleared (reference counts priced by refcount decrements)"))),
+                "WIR: valid bits cleared (reference counts priced by refcount decrements)"),
+            check::unwatched("WIR: reuse-buffer valid bits cleared"))),
         launch_drops_(stats().scalar(
             "reuse_launch_drops", "reuse-buffer entries dropped at the end of a launch", "entries",
             energy::no_event(
-                "WIR: valid bits cleared (reference counts priced by refcount decrements)"))),
+                "WIR: valid bits cleared (reference counts priced by refcount decrements)"),
+            check::unwatched("WIR: reuse-buffer valid bits cleared"))),
         low_(stats().scalar("low_register_cycles",
                             "cycles a result waited for a free physical register (low-register "
                             "mode evictions)",
-                            "cycles", energy::no_event("WIR: stall cycles"))) {
+                            "cycles", energy::no_event("WIR: stall cycles"),
+                            check::unwatched("WIR: stall cycles"))) {
     if (!state_) p.fail("impl", "the WIR writeback needs the WIR tables of allocator.impl: wir");
     if (const unsigned n = state_->options.verify_cache) {
       vcache_ = std::make_unique<CacheTags>(1, n, std::string(name()) + ".verify_cache");
