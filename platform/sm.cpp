@@ -355,6 +355,18 @@ void Sm::check_compatibility(Plan& plan) {
                     std::to_string(n) + "-stage register read: it needs stages x " +
                     "schedulers x issue_width = " + std::to_string(need * shape_.subcores));
 
+  // A read stage that reserves bank read ports (fixed_window's read_ports) must be given as
+  // many by the banks, or a reserved read would be granted a cycle late.
+  if (const unsigned need = c0.collectors[0]->bank_read_ports(), have = c0.banks[0]->read_ports();
+      need && need != have)
+    col.p->fail("read_ports",
+                std::to_string(need) + " read ports per bank reserved, but the banks (" +
+                    plan.bk.p->said("impl", plan.bk.impl) + ") have " + std::to_string(have) +
+                    " per bank: set bank.ports to " + (need == 2 ? "2r1w" : "1r1w") +
+                    " (1r1w: one read and one write port, 2r1w: two read ports and one write "
+                    "port), or read_ports to " +
+                    std::to_string(have));
+
   // Caching collectors keep copies of registers: every overwrite must reach them (the arbiter
   // offers results to port D) and must be a bank write the arbiter sees (no RFC in between).
   if (c0.collectors[0]->cache_hit_latency()) {
@@ -500,7 +512,7 @@ void Sm::bind_sockets(Plan& plan) {
     }
     for (auto& b : c.banks) {
       c.arbiter->to_bank.bind(b->in);
-      c.arbiter->add_bank(b->slices(), b->separate_write_port());
+      c.arbiter->add_bank(b->slices(), b->separate_write_port(), b->read_ports());
       b->out.bind(c.crossbar->in);
     }
     if (c.rfc) {
@@ -658,6 +670,7 @@ TimingSpec Sm::timing_spec() const {
   t.banks = shape_.banks;
   t.slices = shape_.slices;
   t.bank_split_ports = c.banks[0]->separate_write_port();
+  t.bank_read_ports = c.banks[0]->read_ports();
   t.bank_latency = c.banks[0]->latency();
   t.xbar_latency = c.crossbar->latency();
   t.decompress_latency = c.crossbar->decompression().latency;

@@ -343,7 +343,12 @@ private:
   unsigned read_cycles(const Chain& c) const {
     const unsigned n = c.info.n_src, ports = p_.spec.collector_ports;
     if (!ports) return n ? 1 : 0;
-    return std::max((n + ports - 1) / ports, per_bank(c, c.info.src_reg, n));
+    return std::max((n + ports - 1) / ports, bank_read_cycles(c));
+  }
+  // Cycles the busiest bank takes to read a lone instruction's sources: one per read port.
+  unsigned bank_read_cycles(const Chain& c) const {
+    const unsigned rp = p_.spec.bank_read_ports;
+    return (per_bank(c, c.info.src_reg, c.info.n_src) + rp - 1) / rp;
   }
   // Cycles a lone instruction's results take to be written: `writeback.ports` per cycle,
   // one per bank and cycle (no bank limit without port limits).
@@ -457,10 +462,23 @@ private:
     const double ii = cls ? cls : p_.spec.pipes[unsigned(bp)].ii;
     return std::max(0.0, ii - read_path(c, f));
   }
+  // Modern core (fixed_window with its operand-slot cache): the extra chain is a basic block
+  // of its own, and the control-bit pass sets reuse bits within a block only (the `setp` on
+  // `extra` before the branch reads slot 0 anyway), so the extra chain's first instruction
+  // finds none of its sources cached and reads them all from the banks. Where its busiest
+  // bank holds more of them than the window has port cycles, that window is longer by the
+  // difference, once per run; the chain's later instructions hit the cache on the sources
+  // that repeat (dep_hmma: 7 sources, 4 in one bank, 4 read cycles for 3, the +1 cycle of
+  // docs/modern-core.md).
+  unsigned cold_window(const Chain& c) const {
+    if (!p_.spec.rfc || p_.str("collector.impl") != "fixed_window") return 0;
+    const unsigned window = p_.uint("collector.window");
+    return std::max(window, bank_read_cycles(c)) - window;
+  }
   // Overhead per instruction of the chain `d` runs: its own and its share of the boundary.
   double run_overhead(const Chain& c, const Diff& d) const {
     const Forms f = forms(c, d);
-    return overhead(c, f) + boundary(c, f) / delta(d, "warp_instructions");
+    return overhead(c, f) + (boundary(c, f) + cold_window(c)) / delta(d, "warp_instructions");
   }
   // Overhead of a dependent chain of loads of `c` whose memory latency (after the LSU's
   // own) is `mem`: with forwarding a load's result time is announced when the LSU is done
@@ -489,6 +507,10 @@ private:
         s << ", a dependence counter: no bypass";
       else if (pipe_of(c) != Pipe::MEM)
         s << " - " << n << " stages forwarded";
+      if (const unsigned cw = cold_window(c))
+        s << "; + " << cw << " once per run / the extra instructions: the extra chain's first "
+          << "instruction reads every source from the banks, " << bank_read_cycles(c)
+          << " cycles in its busiest bank for a window of " << p_.uint("collector.window");
       return s.str() + ")";
     }
     const bool forms = t.decompress_latency || t.ccu_hit_latency || t.rfc;
@@ -515,12 +537,6 @@ private:
   // GTX480-class ones) runs an mma on the pipe it folds onto as a stand-in, which is not
   // what the rows measure.
   std::string no_tensor_pipe(const Chain& c) const {
-    // Open (issue 36): under compiler-set dependence counters the mma chain's run takes one
-    // cycle more, once per run (ampere-modern: 32.03 measured for 32), than this row's
-    // overhead models; until that cycle is explained the row proves nothing there.
-    if (pipe_of(c) == Pipe::TENSOR && p_.spec.software_dependences)
-      return "n/a: the tensor rows do not yet model the dependence counters' one extra cycle "
-             "per run (docs/modern-core.md)";
     if (pipe_of(c) == Pipe::TENSOR) return "";
     return std::string("n/a: exec.tensor.count 0: no tensor pipe (mma runs on ") +
            pipe_name(pipe_of(c)) + " as a stand-in)";
@@ -643,14 +659,17 @@ void Micro::expectations() {
     // Bank ports: each instruction reads its sources and writes its results over all of a
     // bank's slices; t.banks banks per sub-core, one port each (1rw) or one read and one
     // write port (1r1w); none without port limits.
-    const unsigned n = c.info.n_src, m = c.info.n_dst, B = t.banks;
+    const unsigned n = c.info.n_src, m = c.info.n_dst, B = t.banks, rp = t.bank_read_ports;
     double banks = std::numeric_limits<double>::infinity();
     std::string banks_text = "bank ports unlimited";
     if (t.collector_ports) {
-      banks = t.bank_split_ports ? double(s) * B / std::max(n, m) : double(s) * B / (n + m);
-      banks_text = "bank ports " + std::to_string(s * B) + " banks x " +
-                   (t.bank_split_ports ? "1r1w / max(" : "1rw / (") + std::to_string(n) +
-                   (t.bank_split_ports ? ", " : " + ") + std::to_string(m) + ") accesses";
+      banks = t.bank_split_ports ? double(s) * B / std::max(double(n) / rp, double(m))
+                                 : double(s) * B / (n + m);
+      banks_text =
+          "bank ports " + std::to_string(s * B) + " banks x " +
+          (!t.bank_split_ports ? std::string("1rw / (") : std::to_string(rp) + "r1w / max(") +
+          std::to_string(n) + (rp > 1 ? " / " + std::to_string(rp) : std::string()) +
+          (t.bank_split_ports ? ", " : " + ") + std::to_string(m) + ") accesses";
     }
     const double peak = std::min({issue, units, collectors, writes, banks});
     const double ov = overhead(c); // chains of new values: no cached or compressed form assumed
@@ -682,8 +701,8 @@ void Micro::expectations() {
     // (compiler/control_bits.h): warps lose issue slots at loop edges, which no closed formula
     // gives, so the peak is a bound there.
     const bool exact = slack && !t.software_dependences &&
-                       (!t.collector_ports ||
-                        (t.bank_split_ports && per_sub * n <= 1 + 1e-9 && per_sub * m <= 1 + 1e-9));
+                       (!t.collector_ports || (t.bank_split_ports && per_sub * n <= rp + 1e-9 &&
+                                               per_sub * m <= 1 + 1e-9));
     std::ostringstream f;
     f << "instr/cycle; min(issue " << num(issue) << ", " << pipe_name(pipe_of(c)) << " units "
       << num(units) << ", collectors "
@@ -718,7 +737,7 @@ void Micro::expectations() {
     const unsigned same = per_bank(*c, c->info.src_reg, c->info.n_src);
     Row r;
     r.quantity = "bank conflicts/instr, add " + regs_text(*c, true);
-    r.configured = t.collector_ports ? same - 1 : 0;
+    r.configured = t.collector_ports ? bank_read_cycles(*c) - 1 : 0;
     if (t.renaming)
       r.na = "n/a: WIR renames registers, so the two sources' banks are the physical " +
              std::string("registers' the register-allocation stage picked (Sec. V)");
@@ -727,8 +746,9 @@ void Micro::expectations() {
              std::string("same bank cycle, so a same-bank pair's second read waits for the ") +
              "collector's port (counted collector_port), as a different-bank pair's does; " +
              "the cycles/instr row times the pair";
-    r.formula = t.collector_ports ? "read_read conflicts/instr; sources in one bank " +
-                                        std::to_string(same) + " - 1 read port"
+    r.formula = t.collector_ports ? "read_read conflicts/instr; ceil(sources in one bank " +
+                                        std::to_string(same) + " / read ports " +
+                                        std::to_string(t.bank_read_ports) + ") - 1"
                                   : "read_read conflicts/instr; no port limits";
     r.measure = [this, d] {
       return delta(d, "bank_conflicts.read_read") / delta(d, "warp_instructions");

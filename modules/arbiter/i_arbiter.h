@@ -25,8 +25,8 @@ public:
   }
 
   // The builder declares bank b (binding order): its slices and port structure.
-  void add_bank(unsigned slices, bool separate_write_port) {
-    banks_.push_back({slices, separate_write_port});
+  void add_bank(unsigned slices, bool separate_write_port, unsigned read_ports = 1) {
+    banks_.push_back({slices, separate_write_port, read_ports});
   }
   // Operands one collector may receive per cycle on each of its slice ports; 0: no limit
   // (and no bank port limit either: a limit study).
@@ -44,6 +44,7 @@ protected:
   struct BankPorts {
     unsigned slices;
     bool separate_write_port;
+    unsigned read_ports; // reads per slice and cycle (1 with a shared port)
   };
   std::vector<BankPorts> banks_;
   virtual void on_request(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

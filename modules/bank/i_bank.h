@@ -27,8 +27,10 @@ public:
   // reset that no port sees and no statistic counts (a CTA's registers start at 0,
   // docs/frontend.md).
   virtual void reset_row(unsigned row) = 0;
-  // Port structure per slice: true for one read and one write port, false for one shared.
+  // Port structure per slice: true for separate read and write ports, false for one shared.
   virtual bool separate_write_port() const = 0;
+  // Reads a slice can serve per cycle (its read ports; 1 with a shared port).
+  virtual unsigned read_ports() const { return 1; }
   virtual unsigned latency() const = 0;
   // Power gating (Warped-Compression): cycles a gated slice takes to wake up; 0: never gated.
   virtual unsigned wake_latency() const { return 0; }

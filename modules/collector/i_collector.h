@@ -41,6 +41,9 @@ public:
     unsigned read_ports = 0, hit_latency = 0;
   };
   virtual OperandCache operand_cache() const { return {}; }
+  // Read ports per bank the stage reserves for its reads (fixed_window); the banks must have
+  // as many. 0: the stage takes what the arbiter grants.
+  virtual unsigned bank_read_ports() const { return 0; }
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
 

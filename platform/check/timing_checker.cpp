@@ -589,8 +589,9 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   bank_port(a, true, unit, t);
 }
 
-// One bank access: each slice's port(s) used at most once per cycle; port cycles counted
-// (a shared port: one per cycle with any access; split ports: one each for reads and writes).
+// One bank access: each slice's port(s) used at most once per cycle (split ports: its
+// `bank_read_ports` read ports once each); port cycles counted (a shared port: one per cycle
+// with any access; split ports: one for the write port, one per read port used).
 void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit, Cycle t) {
   if (!spec_.collector_ports) { // limit study: every access its own port cycle, no limits
     ++counts_.bank_port_cycles;
@@ -600,16 +601,23 @@ void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit,
   if (u.at != t) u = PortUse{t};
   const bool split = spec_.bank_split_ports;
   bool& used = split && write ? u.any_w : u.any_r;
-  counts_.bank_port_cycles += !used;
+  if (!split || write) counts_.bank_port_cycles += !used;
   used = true;
   auto& mine = write ? u.w : u.r;
   const auto& other = write ? u.r : u.w;
+  const unsigned limit = split && !write ? spec_.bank_read_ports : 1;
   for (unsigned sl = 0; sl < spec_.slices; ++sl)
-    if (a.slice_mask >> sl & 1 && ++mine[sl] + (split ? 0 : other[sl]) > 1)
-      fail("ports", unit, t, a.inst,
-           "slice " + std::to_string(sl) + (write ? " written" : " read") +
-               " by two accesses in one cycle" +
-               (split ? "" : " or read and written (one shared port)"));
+    if (a.slice_mask >> sl & 1) {
+      if (++mine[sl] + (split ? 0 : other[sl]) > limit)
+        fail("ports", unit, t, a.inst,
+             "slice " + std::to_string(sl) + (write ? " written" : " read") + " by " +
+                 std::to_string(limit + 1) + " accesses in one cycle" +
+                 (split ? "" : " or read and written (one shared port)"));
+      if (split && !write && mine[sl] > u.most_r) {
+        counts_.bank_port_cycles += mine[sl] - u.most_r;
+        u.most_r = mine[sl];
+      }
+    }
 }
 
 void TimingChecker::retire(const WarpInst& i, Cycle t) {

@@ -60,7 +60,8 @@ struct TimingViolation : std::runtime_error {
 struct TimingSpec {
   unsigned subcores = 1, warps = 1, regs_per_thread = 1, preds_per_thread = 0;
   unsigned banks = 1, slices = 1;
-  bool bank_split_ports = false; // 1r1w
+  bool bank_split_ports = false; // 1r1w or 2r1w
+  unsigned bank_read_ports = 1;  // reads per slice and cycle (2r1w: 2)
   unsigned bank_latency = 1, xbar_latency = 0;
   // Warped-Compression: a decompression stage after the crossbar for every compressed bank
   // operand (fewer slices than the bank has) with `decompressors` units per sub-core, one
@@ -189,6 +190,7 @@ private:
     Cycle at = kNever;
     std::array<uint8_t, 32> r{}, w{};
     bool any_r = false, any_w = false; // a read (shared port: any access) / a write this cycle
+    uint8_t most_r = 0;                // split ports: the most reads of one slice (ports used)
   };
   struct Count {
     Cycle at = kNever;

@@ -26,6 +26,22 @@ assert peak["configured"] == 4 / 16 and peak["ok"], peak  # 4 sub-cores x 1 unit
 assert abs(peak["measured"] - 0.25) < 0.01, peak
 ' "$TMP/tensor.json" || fail "tensor latency 40 / ii 16 not measured as configured"
 
+# On the modern core (ampere-modern) the mma chain's rows apply too: the extra chain's first
+# mma finds nothing in the register-file cache (reuse bits stay within a basic block) and
+# reads its 7 sources from the banks, 4 in one bank, so its window is 4 cycles for 3, once
+# per run; the row's overhead counts it (it was omitted as an unexplained +1 cycle before).
+"$GPURF" micro --platform "$SRC/configs/ampere-modern.yaml" -p exec.tensor.latency=40 \
+  --format json -j 2 >"$TMP/modern.json" 2>/dev/null
+python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+lat = [r for r in j["rows"] if r["quantity"].startswith("latency mma.sync")]
+assert lat, [o for o in j["omitted"] if o["quantity"].startswith("latency mma.sync")]
+lat = lat[0]
+assert lat["configured"] == 40 and lat["ok"] and abs(lat["measured"] - 40) < 1e-9, lat
+assert "once per run" in lat["formula"], lat
+' "$TMP/modern.json" || fail "ampere-modern: the mma latency row does not measure exec.tensor.latency 40"
+
 # An mma reads its fragments as the registers they are: each of dep_hmma's 32 extra links
 # reads its 7 source registers (A 2, B 1, C 4) from the banks and writes its 4 results, runs
 # on the tensor pipe, and is priced there (fu_tensor_pj_per_lane_op x 32 lanes).

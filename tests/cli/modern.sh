@@ -16,6 +16,10 @@ run() { # run NAME WORKLOAD [-p ...]: result in $TMP/NAME
 }
 for w in sgemm reduce bfs nbody; do run "$w" "$w"; done
 run nbody-norfc nbody -p collector.rfc=false
+# Two read ports per bank (the paper's "2R", Table 6): the Allocate stage reserves two reads
+# per bank and cycle and the banks (bank.ports 2r1w) grant them; without the cache nbody
+# then loses no cycles to the ports that one port per bank costs it.
+run nbody-2r nbody -p collector.rfc=false -p collector.read_ports=2 -p bank.ports=2r1w
 python3 - "$TMP" "$SRC/scripts" >"$TMP/check" 2>&1 <<'PY' || fail "$(cat "$TMP/check")"
 import json, sys
 sys.path.insert(0, sys.argv[2])
@@ -40,8 +44,18 @@ if not n["cycles"] > 1.05 * r["cycles"]:
     bad.append(f"nbody without the cache {n['cycles']} cycles, not 5% more than {r['cycles']}")
 if not total(sn, "collector", "port_conflicts") > total(s, "collector", "port_conflicts"):
     bad.append("no more port conflicts without the cache")
+t, st = load("nbody-2r")
+if not t["verified"]: bad.append("nbody-2r: not verified")
+if not total(st, "collector", "port_conflicts") < total(sn, "collector", "port_conflicts") / 4:
+    bad.append(f"2 read ports: {total(st, 'collector', 'port_conflicts')} port conflicts, not a "
+               f"quarter of one port's {total(sn, 'collector', 'port_conflicts')}")
+if not t["cycles"] < n["cycles"]:
+    bad.append(f"2 read ports: {t['cycles']} cycles, not fewer than one port's {n['cycles']}")
 if bad: sys.exit("; ".join(bad))
 PY
+# Two reserved read ports need banks that have them.
+expect_exit 2 "collector.read_ports" "2r1w" -- \
+  run --quiet --platform "$P" --workload reduce -p collector.read_ports=2
 expect_exit 1 "a fixed-latency dependence the control bits did not keep" -- \
   run --quiet --platform "$P" --workload reduce -p frontend.fixed_latency=2
 finish

@@ -21,6 +21,7 @@ enum { kReadRead, kReadWrite, kWriteWrite, kCollectorPort };
 struct Bank {
   unsigned slices;
   bool split;
+  unsigned read_ports = 1;
 };
 
 struct Bench {
@@ -38,7 +39,7 @@ struct Bench {
     for (unsigned b = 0; b < layout.size(); ++b) {
       banks.push_back(std::make_unique<StubTarget>(("bank" + std::to_string(b)).c_str(), &clock));
       arb->to_bank.bind(banks.back()->sock);
-      arb->add_bank(layout[b].slices, layout[b].split);
+      arb->add_bank(layout[b].slices, layout[b].split, layout[b].read_ports);
     }
     arb->to_wb.bind(wb.sock);
     collectors.sock.bind(arb->in);
@@ -143,6 +144,25 @@ TEST(UnitArbiter, EachReadSamplesTheQueueItJoins) {
   EXPECT_EQ(d.counts[2], 2u);
   EXPECT_EQ(d.percentile(50), 0u);
   EXPECT_EQ(d.percentile(99), 2u);
+}
+
+// bank.ports 2r1w (the modern core's "2R" experiment): a bank grants two reads per slice and
+// cycle, a third waits as a read-read conflict, and the port cycles count both read ports.
+TEST(UnitArbiter, TwoReadPortsGrantTwoReadsPerCycle) {
+  Bench b({{1, true, 2}}, "{collector_ports: 4}");
+  b.read(0, 0, 0);
+  b.read(0, 5, 1);
+  b.read(0, 9, 2);
+  b.write(0, 3);
+  b.tick(0);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_READ_COMMAND), 2u);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_WRITE_COMMAND), 1u); // its own port
+  EXPECT_EQ(b.conflicts(kReadRead), 1u);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 3u); // two read ports and the write port
+  b.tick(1);
+  EXPECT_EQ(b.banks[0]->count(tlm::TLM_READ_COMMAND), 3u);
+  EXPECT_EQ(b.conflicts(kReadRead), 1u);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 4u);
 }
 
 TEST(UnitArbiter, TwoWritesToOneBankConflict) {

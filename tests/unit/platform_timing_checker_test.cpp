@@ -142,6 +142,25 @@ TEST(TimingChecker, TwoReadsOfOneSliceInACycleBreakPorts) {
   EXPECT_EQ(violation([&] { d.read({&b.inst, 2, Store::Bank, 0, 0, 0xc, 0}, 1); }), "");
 }
 
+// 2r1w banks (the modern core's two read ports): two reads of one slice in a cycle are legal,
+// a third is not, and each read port used counts a port cycle.
+TEST(TimingChecker, TwoReadPortsTakeTwoReadsOfOneSlicePerCycle) {
+  TimingSpec s = spec();
+  s.bank_split_ports = true;
+  s.bank_read_ports = 2;
+  TimingChecker c(s);
+  Op a(1, {4}, {1, 2, 3});
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.read({&a.inst, 1, Store::Bank, 0, 0, kAll, 0}, 1);
+  EXPECT_EQ(violation([&] { c.read({&a.inst, 2, Store::Bank, 0, 0, kAll, 0}, 1); }), "");
+  EXPECT_EQ(c.counts().bank_port_cycles, 2u);
+  EXPECT_NE(violation([&] {
+              c.read({&a.inst, 3, Store::Bank, 0, 0, kAll, 0}, 1);
+            }).find("(ports)"),
+            std::string::npos);
+}
+
 TEST(TimingChecker, DispatchBeforeTheLastOperandArrives) {
   TimingChecker c(spec());
   Op a(1, {2}, {1});

@@ -72,6 +72,7 @@ std::vector<std::string> checker_names() {
   X(scan)                                                                                          \
   X(sgemm)                                                                                         \
   X(sgemm_async)                                                                                   \
+  X(sgemm_tiled)                                                                                   \
   X(sobel)                                                                                         \
   X(stencil2d_unrolled)                                                                            \
   X(stencil3d)

@@ -4,6 +4,8 @@
 // write-write; a read whose collector already receives its operands this cycle waits as a
 // collector-port conflict.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <vector>
 
@@ -77,7 +79,10 @@ public:
       auto& q = queues_[b];
       if (q.writes.empty() && q.reads.empty()) continue;
       const bool split = banks_[b].separate_write_port;
-      unsigned write_busy = 0, read_busy = 0, written = 0;
+      const unsigned ports = banks_[b].read_ports;
+      // read_busy: slices with no read port left; reads[sl]: reads granted on slice sl.
+      unsigned write_busy = 0, read_busy = 0, written = 0, most_reads = 0;
+      std::array<unsigned, 8> reads{};
       serve(q.writes, [&](const Txn& t) {
         const unsigned m = t.slice_mask;
         if (m & write_busy) return kWriteWrite;
@@ -92,16 +97,21 @@ public:
         const unsigned m = t.slice_mask;
         if (m & read_busy) return (!split && (m & written)) ? kReadWrite : kReadRead;
         if (used_ports_[t.collector] >= collector_ports_) return kCollectorPort;
-        read_busy |= m;
+        for (unsigned sl = 0; sl < reads.size(); ++sl)
+          if (m >> sl & 1) {
+            most_reads = std::max(most_reads, ++reads[sl]);
+            if (reads[sl] >= ports) read_busy |= 1u << sl;
+          }
         ++used_ports_[t.collector];
         touched_.push_back(t.collector);
         access(b, t, tlm::TLM_READ_COMMAND);
         ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
         return kKinds;
       });
-      // Physical accesses: a port cycle, however many slices or requests it served.
-      const bool any_write = written != 0, any_read = (read_busy & ~(split ? 0u : written)) != 0;
-      accesses_ += split ? any_read + any_write : (any_read || any_write);
+      // Physical accesses: a port cycle, however many slices or requests it served (split
+      // ports: each read port used and the write port count apart).
+      const bool any_write = written != 0, any_read = most_reads != 0;
+      accesses_ += split ? most_reads + any_write : (any_read || any_write);
       more |= !q.writes.empty() || !q.reads.empty();
     }
     for (unsigned c : touched_) used_ports_[c] = 0;

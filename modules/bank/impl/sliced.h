@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <string>
 
 #include "gpurf/modules/bank/i_bank.h"
 #include "gpurf/modules/common/bits.h"
@@ -26,10 +27,11 @@ public:
         entries_(p.get_uint("entries", 256, "rows of 128 B warp registers", 1, 1u << 20)),
         slices_(p.get_uint("slices", 1, "slices per bank, each with its own ports", 1, 8)),
         latency_(p.get_uint("latency", 1, "access latency in cycles", 0, 1000)),
-        split_(p.get_choice("ports", "1rw",
-                            "ports per slice: one shared read/write port, or "
-                            "one read and one write port",
-                            {"1rw", "1r1w"}) == "1r1w"),
+        ports_(p.get_choice("ports", "1rw",
+                            "ports per slice: one shared read/write port, one read and one "
+                            "write port, or two read ports and one write port",
+                            {"1rw", "1r1w", "2r1w"})),
+        split_(ports_ != "1rw"), read_ports_(ports_ == "2r1w" ? 2 : 1),
         reads_(stats().scalar(
             "reads", "read accesses", "accesses",
             energy::no_event("accesses; priced per activated slice by slice_reads"))),
@@ -61,6 +63,7 @@ public:
     std::fill_n(&tags_[size_t(row) * slices_], slices_, 0); // version 0: no instruction's
   }
   bool separate_write_port() const override { return split_; }
+  unsigned read_ports() const override { return read_ports_; }
   unsigned latency() const override { return latency_; }
 
 protected:
@@ -128,7 +131,9 @@ protected:
 
 protected:
   const unsigned entries_, slices_, latency_;
+  const std::string ports_;
   const bool split_;
+  const unsigned read_ports_;
   uint64_t& reads_;
   uint64_t& writes_;
   uint64_t& slice_reads_;

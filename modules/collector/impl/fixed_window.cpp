@@ -38,7 +38,11 @@ public:
                           "stages)",
                           1, 16)),
         window_(p.get_uint("window", 3, "read cycles every instruction spends (Sec. 5.3)", 1, 16)),
-        ports_(p.get_uint("read_ports", 1, "read ports per bank (1024 bits each)", 1, 8)),
+        read_ports_(p.get_uint("read_ports", 1,
+                               "read ports per bank (1024 bits each) the Allocate stage "
+                               "reserves; bank.ports must give as many (1r1w: 1, 2r1w: 2)",
+                               1, 2)),
+        ports_(read_ports_),
         use_rfc_(p.get_bool("rfc", true,
                             "register-file cache: one entry per bank, a value per operand slot, "
                             "filled by reuse bits (Sec. 5.3.1)")),
@@ -106,6 +110,7 @@ public:
   }
 
   unsigned read_stages() const override { return front_ + window_; }
+  unsigned bank_read_ports() const override { return read_ports_; }
   unsigned capacity() const override { return ~0u >> 8; } // the whole read pipeline
   // What the timing checker holds the cache to: a hit per slot and cycle at most.
   OperandCache operand_cache() const override {
@@ -309,8 +314,7 @@ protected:
             std::string(name()) + ": the read of r" + std::to_string(o.reg) +
             " reserved for cycle " + std::to_string(o.read_at) + " was granted at " +
             std::to_string(now()) +
-            ": the banks grant fewer reads per cycle than collector.read_ports (bank.ports has one "
-            "read port per bank)");
+            ": the banks granted fewer reads per cycle than collector.read_ports reserved");
       std::memcpy(o.value.data(), gp.get_data_ptr(), kRegBytes);
       o.version = t.version;
       arrive(f, o, now() + clock_->cycles(d), t.slice_mask);
@@ -384,7 +388,7 @@ protected:
   unsigned all_slices() const { return (1u << ctx_.shape->slices) - 1; }
 
   static constexpr Cycle kHitLatency = 1; // as a bank read (bank.latency 1, crossbar 0)
-  const unsigned front_, window_;
+  const unsigned front_, window_, read_ports_;
   ReadPorts ports_; // the sub-core's bank read ports, reserved per cycle
   const bool use_rfc_;
   OperandSlotRfc rfc_;
