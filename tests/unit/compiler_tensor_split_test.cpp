@@ -5,6 +5,7 @@
 // after the split, the same results as the instruction run whole, and the front-end's records.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
 #include <set>
 #include <sstream>
@@ -36,17 +37,18 @@ std::string kernel(const std::string& op, unsigned na, unsigned nb, unsigned nc,
   std::ostringstream s;
   s << ".version 8.0\n.target sm_80\n.address_size 64\n"
     << ".visible .entry k(.param .u64 p, .param .u64 q)\n{\n"
-    << ".reg .b32 %r<100>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\n"
+    << ".reg .b32 %r<100>;\n.reg .b64 %rd<8>;\n.reg .pred %p<4>;\n"
     << "ld.param.u64 %rd1, [p];\nld.param.u64 %rd2, [q];\nmov.u32 %r99, %tid.x;\n"
     << "mul.wide.u32 %rd3, %r99, 8;\nadd.u64 %rd4, %rd1, %rd3;\nadd.u64 %rd5, %rd2, %rd3;\n"
     << "mov.u32 %r98, 0;\n";
   const unsigned n = na + nb + nc;
   for (unsigned i = 0; i < n; ++i) s << "ld.global.b32 %r" << i << ", [%rd4+" << i * 256 << "];\n";
+  s << "setp.eq.u32 %p2, %r99, 99;\n@%p2 bra DONE;\n"; // never taken: a target past the mma
   s << "LOOP:\n";
   const unsigned d = alias_d_on_a ? 0 : 60;
   s << op << " " << regs(d, nd) << ", " << regs(0, na) << ", " << regs(na, nb) << ", "
     << regs(na + nb, nc) << ";\n";
-  s << "add.u32 %r98, %r98, 1;\nsetp.lt.u32 %p1, %r98, 2;\n@%p1 bra LOOP;\n";
+  s << "add.u32 %r98, %r98, 1;\nsetp.lt.u32 %p1, %r98, 2;\n@%p1 bra LOOP;\nDONE:\n";
   for (unsigned i = 0; i < nd; ++i)
     s << "st.global.b32 [%rd5+" << i * 256 << "], %r" << d + i << ";\n";
   s << "ret;\n}\n";
@@ -122,11 +124,16 @@ TEST(CompilerTensorSplit, WmmaM16n16k16IsTwoPiecesOnAnM16n8k16Pipe) {
   EXPECT_EQ(c.size(), 8u);
   EXPECT_EQ(d.size(), 8u);
   EXPECT_NE(p0->text.find("[1/2]"), std::string::npos) << p0->text;
-  // The loop's branch still targets the first piece.
-  const Instr* br = find(f, Op::Bra);
-  ASSERT_TRUE(br);
-  EXPECT_EQ(&f.instrs[br->src[0].label], p0);
+  // The loop's branch still targets the first piece, the forward branch the first store.
+  const Instr* fwd = find(f, Op::Bra, 0);
+  const Instr* loop = find(f, Op::Bra, 1);
+  ASSERT_TRUE(fwd && loop);
+  EXPECT_EQ(&f.instrs[loop->src[0].label], p0);
   EXPECT_EQ(f.labels.at("LOOP"), unsigned(p0 - f.instrs.data()));
+  const Instr* store = find(f, Op::St);
+  ASSERT_TRUE(store);
+  EXPECT_EQ(&f.instrs[fwd->src[0].label], store);
+  EXPECT_EQ(f.labels.at("DONE"), unsigned(store - f.instrs.data()));
 }
 
 // On an m16n8k8 pipe each m16n8k16 piece is two m16n8k8 over the k halves, the second reading
