@@ -242,7 +242,8 @@ TEST(CompilerSchedule, StaysWithinTheRegisterBudget) {
   };
   for (const std::string& name : compilertest::suite()) {
     SCOPED_TRACE(name);
-    const ptx::Module m = ptx::parse_ptx_file(ptx_path(name));
+    ptx::Module m = ptx::parse_ptx_file(ptx_path(name));
+    if (has_tensor_split(m, {8})) m = split_tensor(m, {8}); // what the front-end schedules
     const unsigned budget = ptxas_info(ptx_path(name), name)->registers;
     const ptx::Module s = schedule_module(m, name, {budget, true});
     for (size_t fi = 0; fi < m.functions.size(); ++fi) {
