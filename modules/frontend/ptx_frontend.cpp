@@ -1,5 +1,6 @@
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/modules/frontend/compiler/control_bits.h"
+#include "gpurf/modules/frontend/compiler/tensor_split.h"
 #include "gpurf/platform/text.h"
 
 #include <algorithm>
@@ -73,7 +74,8 @@ std::string FrontendOptions::describe() const {
          " progress_bound=" + std::to_string(progress_bound) +
          " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base) +
          " memory_check=" + (memory_check ? "true" : "false") +
-         (control_bits ? " control_bits=true fixed_latency=" + std::to_string(fixed_latency) : "");
+         (control_bits ? " control_bits=true fixed_latency=" + std::to_string(fixed_latency) : "") +
+         (hmma_k != 8 ? " hmma=m16n8k" + std::to_string(hmma_k) : "");
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -144,6 +146,14 @@ FrontendOptions frontend_options(Params& top) {
                   "control_bits: latency (issue to dependent issue) the stall counts assume for "
                   "instructions of the SP and INT pipes; the others use dependence counters",
                   1, 15);
+  o.hmma_k = fe.get_choice("hmma", "m16n8k8",
+                           "the shape one tensor-pipe instruction computes: m16n8k8 (Turing's "
+                           "HMMA.1688: an m16n8k16 mma issues as two) or m16n8k16 (Ampere's "
+                           "HMMA.16816); a wmma.mma issues as its pieces "
+                           "(compiler/tensor_split.h)",
+                           {"m16n8k8", "m16n8k16"}) == "m16n8k8"
+                 ? 8
+                 : 16;
   o.alloc_banks = fe.get_uint("alloc_banks", 2,
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
@@ -181,12 +191,15 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
     if (options_.regalloc == compiler::RegAllocMode::PtxasLike) co.alloc.target_regs = ptxas_regs_;
     co.constant_operands = options_.constant_operands;
     co.local_bytes_per_thread = kLocalBytesPerThread;
+    const compiler::TensorIssue issue{options_.hmma_k};
+    if (compiler::has_tensor_split(*launch_.module, issue))
+      split_ = std::make_unique<ptx::Module>(compiler::split_tensor(*launch_.module, issue));
     if (options_.schedule == compiler::Schedule::List) {
       compiler::ScheduleOptions so;
       so.entry_budget = co.alloc.target_regs;
       so.constant_operands = co.constant_operands;
       scheduled_ = std::make_unique<ptx::Module>(
-          compiler::schedule_module(*launch_.module, launch_.kernel, so));
+          compiler::schedule_module(split_ ? *split_ : *launch_.module, launch_.kernel, so));
     }
     plan_ = compiler::compile_kernel(module(), launch_.kernel, co);
     // GPGPU-Sim's PTX mode takes occupancy from ptxas; without it, from a real allocator's

@@ -102,6 +102,9 @@ struct FrontendOptions {
   // (fixed-latency instructions: `fixed_latency` cycles) and dependence counters.
   bool control_bits = false;
   unsigned fixed_latency = 4;
+  // The k of one tensor-pipe instruction (compiler/tensor_split.h): 8, Turing's HMMA.1688;
+  // 16, Ampere's HMMA.16816.
+  unsigned hmma_k = 8;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
@@ -109,7 +112,7 @@ struct FrontendOptions {
            reuse_oracle == o.reuse_oracle && progress_bound == o.progress_bound &&
            data_base == o.data_base && window_base == o.window_base &&
            memory_check == o.memory_check && control_bits == o.control_bits &&
-           fixed_latency == o.fixed_latency;
+           fixed_latency == o.fixed_latency && hmma_k == o.hmma_k;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };
@@ -274,8 +277,11 @@ public:
   const std::string& ptxas_source() const { return ptxas_source_; }
   // Warnings for the user (printed by whoever runs the front-end): a register count guessed.
   const std::vector<std::string>& warnings() const { return warnings_; }
-  // The module the kernel runs: the launch's, or its list-scheduled copy.
-  const ptx::Module& module() const { return scheduled_ ? *scheduled_ : *launch_.module; }
+  // The module the kernel runs: the launch's, its tensor instructions split as issued, or
+  // its list-scheduled copy.
+  const ptx::Module& module() const {
+    return scheduled_ ? *scheduled_ : split_ ? *split_ : *launch_.module;
+  }
   // Warp instructions executed functionally but never issued (constant-operand definitions).
   uint64_t hidden_steps() const { return hidden_steps_; }
   // Oracle reuse hints: dynamic instances whose stream differed from the profile run's (they
@@ -415,6 +421,7 @@ private:
   unsigned scan_regs_ = 0; // linear_scan's count (ptx_virtual without ptxas's)
   std::string ptxas_source_;
   std::vector<std::string> warnings_;
+  std::unique_ptr<ptx::Module> split_;     // tensor instructions as issued (tensor_split.h)
   std::unique_ptr<ptx::Module> scheduled_; // Schedule::List
   std::vector<bool> hidden_;               // per pc: a constant-operand definition
   compiler::KernelPlan plan_;

@@ -75,7 +75,8 @@ std::vector<std::string> checker_names() {
   X(sgemm_tiled)                                                                                   \
   X(sobel)                                                                                         \
   X(stencil2d_unrolled)                                                                            \
-  X(stencil3d)
+  X(stencil3d)                                                                                     \
+  X(wmma_gemm)
 
 #define GPURF_DECLARE(name) void link_checker_##name();
 GPURF_WORKLOADS(GPURF_DECLARE)

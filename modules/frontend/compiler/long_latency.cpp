@@ -20,6 +20,8 @@ bool produces_long_latency(const ptx::Instr& in) {
   case Op::Tld4:
   case Op::Suld:
     return far;
+  case Op::Wmma:
+    return in.tensor.wmma == 'l' && far;
   case Op::Atom:
     return in.space != Space::Shared && !in.dst.empty();
   default:

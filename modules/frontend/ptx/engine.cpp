@@ -955,6 +955,7 @@ struct Kernel::Impl {
   void exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out,
                  const OpRows& r);
   void exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
+  void exec_set(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
@@ -1741,6 +1742,59 @@ void Kernel::Impl::exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_
     }
   };
   Fragment d;
+  if (in.op == Op::Wmma) {
+    const TensorSpec& s = in.tensor;
+    if (s.wmma == 'm') {
+      wmma_mma_execute(s, gather(in.src[0]), gather(in.src[1]), gather(in.src[2]), d);
+      return scatter(in.dst[0], d);
+    }
+    // wmma.load/store: element i of lane l's fragment is matrix element wmma_coord(s, f, l,
+    // i) (mma.h), at p + (row-major ? row * stride + col : col * stride + row) elements.
+    const bool load = s.wmma == 'l';
+    const char f = s.frag;
+    const unsigned eb = wmma_elem_bits(s, f), esz = eb / 8, rb = wmma_reg_bits(s, f);
+    const unsigned per = rb / eb, nreg = wmma_regs(s, f);
+    const unsigned rows = f == 'b' ? s.k : s.m, cols = f == 'a' ? s.k : s.n;
+    const bool row_major = s.row[0];
+    const size_t si = load ? 1 : 2; // the stride operand
+    const uint64_t emask = eb == 64 ? ~uint64_t(0) : (uint64_t(1) << eb) - 1;
+    if (load)
+      d.assign(nreg, LaneRegs{});
+    else
+      d = gather(in.src[1]);
+    // The timing sees the matrix as 32 equal chunks of its lines (rows or columns), one per
+    // lane: the bytes the warp moves, each once, as the line-wise accesses an LSU makes.
+    const unsigned line = (row_major ? cols : rows) * esz;
+    const unsigned chunk = rows * cols * esz / kWarpLanes, per_line = line / chunk;
+    out.is_mem = true;
+    out.access_bytes = chunk;
+    bool first = true;
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      const uint64_t base = eff_addr(w, fr, in.src[0], l, in.space);
+      const uint64_t stride =
+          in.src.size() > si ? uint32_t(rd(w, fr, in.src[si], l, Type::U32)) : line / esz;
+      for (unsigned i = 0; i < nreg * per; ++i) {
+        const MatrixCoord p = wmma_coord(s, f, l, i);
+        const uint64_t a =
+            base + (row_major ? p.row * stride + p.col : p.col * stride + p.row) * esz;
+        uint64_t& reg = d[i / per][l];
+        const unsigned shift = (i % per) * eb;
+        uint8_t buf[8] = {0};
+        Space rsp;
+        uint64_t raddr;
+        if (!load) store_elem(buf, reg >> shift & emask, esz);
+        mem_access(w, fr, l, in.space, a, buf, esz, !load, rsp, raddr, esz);
+        if (load) reg |= (load_elem(buf, esz) & emask) << shift;
+      }
+      uint64_t a = base + (l / per_line) * stride * esz + (l % per_line) * chunk;
+      const Space rsp = resolve(w, l, in.space, a);
+      out.addr[l] = a;
+      out.space = first || out.space == rsp ? rsp : Space::Generic;
+      first = false;
+    }
+    if (load) scatter(in.dst[0], d);
+    return;
+  }
   if (in.op == Op::Mma) {
     mma_execute(in.tensor, gather(in.src[0]), gather(in.src[1]), gather(in.src[2]), d);
   } else if (in.op == Op::Movmatrix) {
@@ -2002,6 +2056,7 @@ int clz64(uint64_t v, unsigned bits) {
 void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
                            StepResult& out) {
   const Type t = in.type;
+  if (in.op == Op::Set) return exec_set(w, fr, in, exec);
   if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
     return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
   // Sources resolved once per instruction, not per lane, as rows of 32 lanes of what rd()
@@ -2112,6 +2167,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Mma:
   case Op::Ldmatrix:
   case Op::Movmatrix:
+  case Op::Wmma:
     exec_tensor(w, fr, in, exec, out);
     return;
 
@@ -2989,6 +3045,99 @@ FunctionalStats run_functional(const Module& m, const std::string& entry, const 
 // f16/bf16 arithmetic, comparisons and conversions (half.h: each result the exact one rounded
 // once). An x2 operand is two independent values, the low half first; setp.x2 writes the low
 // half's comparison to p and the high half's to q (the ISA's pseudo-code).
+// set (PTX ISA "set", and the half-precision "set"): the comparison of a and b as stype
+// (combined with predicate c by .and/.or/.xor), written as dtype: an integer dtype all ones
+// or 0, .f32 1.0 or 0.0, .f16/.bf16 their 1.0 or 0.0. An .f16x2/.bf16x2 stype compares each
+// half: a half dtype gets 1.0 or 0.0 per half, .u32/.s32 0xffff or 0 per half.
+void Kernel::Impl::exec_set(WarpState& w, Frame& fr, const Instr& in, uint32_t exec) {
+  namespace H = half;
+  const Type dt = in.type, st = in.type2;
+  const bool pair = st == Type::F16X2 || st == Type::BF16X2;
+  const H::Format sf = st == Type::BF16 || st == Type::BF16X2 ? H::kBF16 : H::kF16;
+  const unsigned bits = type_bits(st);
+  const uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  auto one = [&](bool r) -> uint64_t { // the value of a true or false element of dt
+    if (!r) return 0;
+    switch (dt) {
+    case Type::F32:
+      return 0x3f800000u;
+    case Type::F16:
+    case Type::F16X2:
+      return 0x3c00u;
+    case Type::BF16:
+    case Type::BF16X2:
+      return 0x3f80u;
+    default: // .u16/.s16, and .u32/.s32 per half of a pair
+      return pair || type_bits(dt) == 16 ? 0xffffu : 0xffffffffu;
+    }
+  };
+  for (unsigned l = 0; l < kWarpLanes; ++l) {
+    if (!(exec >> l & 1)) continue;
+    const uint64_t a = rd(w, fr, in.src[0], l, st), b = rd(w, fr, in.src[1], l, st);
+    const bool c = in.bop != BoolOp::None && (rd(w, fr, in.src[2], l, Type::Pred) & 1);
+    uint64_t d = 0;
+    for (unsigned k = 0; k < (pair ? 2u : 1u); ++k) {
+      int r;
+      if (type_is_half(st)) {
+        auto h = [&](uint64_t v) {
+          const uint16_t x = uint16_t(v >> (16 * k));
+          return H::to_double(in.ftz ? H::flush(x, sf) : x, sf);
+        };
+        r = float_compare(in.cmp, h(a), h(b));
+      } else if (st == Type::F32) {
+        auto f = [&](uint64_t v) { return double(in.ftz ? ftz(as_f32(v)) : as_f32(v)); };
+        r = float_compare(in.cmp, f(a), f(b));
+      } else if (st == Type::F64) {
+        r = float_compare(in.cmp, as_f64(a), as_f64(b));
+      } else {
+        const uint64_t ua = a & mask, ub = b & mask;
+        const int64_t sa = sext(ua, bits), sb = sext(ub, bits);
+        const bool s = type_is_signed(st);
+        switch (in.cmp) {
+        case CmpOp::EQ:
+          r = ua == ub;
+          break;
+        case CmpOp::NE:
+          r = ua != ub;
+          break;
+        case CmpOp::LT:
+          r = s ? sa < sb : ua < ub;
+          break;
+        case CmpOp::LE:
+          r = s ? sa <= sb : ua <= ub;
+          break;
+        case CmpOp::GT:
+          r = s ? sa > sb : ua > ub;
+          break;
+        case CmpOp::GE:
+          r = s ? sa >= sb : ua >= ub;
+          break;
+        case CmpOp::LO:
+          r = ua < ub;
+          break;
+        case CmpOp::LS:
+          r = ua <= ub;
+          break;
+        case CmpOp::HI:
+          r = ua > ub;
+          break;
+        case CmpOp::HS:
+          r = ua >= ub;
+          break;
+        default:
+          r = -1;
+        }
+      }
+      if (r < 0) fail(w, int(l), "'" + in.text + "': comparison not defined for its type");
+      bool x = r;
+      if (in.bop != BoolOp::None)
+        x = in.bop == BoolOp::And ? x && c : in.bop == BoolOp::Or ? x || c : x != c;
+      d |= one(x) << (16 * k);
+    }
+    wr(w, fr, in.dst[0], l, d, dt);
+  }
+}
+
 void Kernel::Impl::exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec) {
   namespace H = half;
   const Type t = in.type, st = in.type2;

@@ -82,7 +82,7 @@ const char* op_name(Op op) {
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign",  "testp",  "lop3",
       "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix", "redux",  "dp4a",
       "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp",        "tex",    "tld4",
-      "suld",     "sust",       "bmsk"};
+      "suld",     "sust", "bmsk",       "wmma",  "set"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -274,6 +274,9 @@ OpTraits op_traits(const Instr& in) {
   case Op::Testp:
     c = f64 ? OpClass::DpAdd : OpClass::Compare;
     break;
+  case Op::Set: // compares its source type (type2)
+    c = in.type2 == Type::F64 ? OpClass::DpAdd : OpClass::Compare;
+    break;
   case Op::Selp:
   case Op::Slct:
     c = OpClass::Compare;
@@ -292,6 +295,15 @@ OpTraits op_traits(const Instr& in) {
     break;
   case Op::Mma:
     c = OpClass::Tensor;
+    break;
+  case Op::Wmma: // load and store: the memory pipe's, as ld/st of their fragments
+    if (in.tensor.wmma == 'm') {
+      c = OpClass::Tensor;
+      break;
+    }
+    c = OpClass::Mem;
+    (in.tensor.wmma == 'l' ? t.is_load : t.is_store) = true;
+    t.long_latency = in.tensor.wmma == 'l' && is_mem_long(in.space);
     break;
   case Op::Ldmatrix: // a shared-memory load of 16 B per lane
     c = OpClass::Mem;
@@ -373,6 +385,7 @@ gpurf::MemSpace mem_space(const Instr& in) {
   case Op::Atom:
   case Op::Red:
   case Op::Ldmatrix:
+  case Op::Wmma:
   case Op::Tex:
   case Op::Tld4:
   case Op::Suld:

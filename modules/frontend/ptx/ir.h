@@ -237,13 +237,18 @@ enum class Op : uint16_t {
   Suld,
   Sust,
   Bmsk, // bmsk.{clamp,wrap}.b32 d, a, b (shf_clamp)
+  // wmma (mma.h; which one: tensor.wmma): load dst={Vector} src={Addr[, stride]}; store
+  // src={Addr, Vector[, stride]}; mma dst={Vector d} src={Vector a, Vector b, Vector c}
+  Wmma,
+  Set, // set.CmpOp[.BoolOp].dtype.stype d, a, b[, c]: the comparison as a value of dtype
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
 // stores of them are bits; any other is refused at load.
 inline bool half_arithmetic(Op op) {
   return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Neg ||
-         op == Op::Abs || op == Op::Min || op == Op::Max || op == Op::Setp || op == Op::Cvt;
+         op == Op::Abs || op == Op::Min || op == Op::Max || op == Op::Setp || op == Op::Cvt ||
+         op == Op::Set;
 }
 const char* op_name(Op op); // base mnemonic, e.g. "add"
 
@@ -392,7 +397,7 @@ struct Instr {
   bool shiftamt = false;    // bfind.shiftamt
   bool shf_right = false;   // shf.r (false: shf.l)
   bool shf_clamp = false;   // shf.clamp (false: .wrap)
-  TensorSpec tensor;        // mma/ldmatrix/movmatrix: shape, types, layouts (mma.h)
+  TensorSpec tensor;        // mma/ldmatrix/movmatrix/wmma: shape, types, layouts (mma.h)
   uint8_t tex_dims = 0;     // tex/tld4/suld/sust: .1d/.2d/.3d
   uint8_t tex_comp = 0;     // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
   int guard = -1;           // guard predicate vreg, -1: none

@@ -152,6 +152,22 @@ uint64_t f32_result(float f) {
 bool tensor_modifier(TensorKind kind, TensorSpec& s, const std::string& m) {
   if (m == "sync") return s.sync = true;
   if (m == "aligned") return s.aligned = true;
+  if (kind == TensorKind::Wmma) {
+    if (!s.wmma) { // the first modifier says which wmma it is
+      if (m != "load" && m != "store" && m != "mma") return false;
+      s.wmma = m[0] == 'l' ? 'l' : m[0] == 's' ? 's' : 'm';
+      return true;
+    }
+    if (s.wmma != 'm' && !s.frag && m.size() == 1 && m[0] >= 'a' && m[0] <= 'd') {
+      s.frag = m[0];
+      return true;
+    }
+    if ((m == "row" || m == "col") && s.nlayouts < 2) {
+      s.row[s.nlayouts++] = m == "row";
+      return true;
+    }
+    if (m == "satfinite" && s.wmma == 'm') return s.satfinite = true;
+  }
   unsigned mm, nn, kk = 0;
   char tail;
   if (std::sscanf(m.c_str(), "m%un%uk%u%c", &mm, &nn, &kk, &tail) == 3 ||
@@ -166,6 +182,7 @@ bool tensor_modifier(TensorKind kind, TensorSpec& s, const std::string& m) {
     s.type[s.ntypes++] = t;
     return true;
   }
+  if (kind == TensorKind::Wmma) return false;
   if (kind == TensorKind::Mma) {
     if ((m == "row" || m == "col") && s.nlayouts < 2) {
       s.row[s.nlayouts++] = m == "row";
@@ -182,8 +199,19 @@ bool tensor_modifier(TensorKind kind, TensorSpec& s, const std::string& m) {
   return false;
 }
 
+namespace {
+std::string wmma_check(const TensorSpec& s);
+}
+
+void tensor_normalize(TensorKind kind, TensorSpec& s) {
+  // wmma.mma with .f16 inputs writes only .dtype.ctype: the inputs are .f16.
+  if (kind == TensorKind::Wmma && s.wmma == 'm' && s.ntypes == 2)
+    s.type = {s.type[0], MmaType::F16, MmaType::F16, s.type[1]}, s.ntypes = 4;
+}
+
 std::string tensor_check(TensorKind kind, const TensorSpec& s) {
   if (!s.sync || !s.aligned) return "needs .sync.aligned";
+  if (kind == TensorKind::Wmma) return wmma_check(s);
   if (kind != TensorKind::Mma) {
     const bool ok = s.m == 8 && s.n == 8 && s.ntypes == 1 && s.type[0] == MmaType::B16 &&
                     (kind == TensorKind::Ldmatrix ? s.num != 0 : s.trans);
@@ -290,6 +318,198 @@ void mma_execute(const TensorSpec& s, const Fragment& a, const Fragment& b, cons
       else
         d[i / (32 / db)][l] |= v << ((i % (32 / db)) * db);
     }
+}
+
+// ---------------------------------------------------------------------------------- wmma
+namespace {
+
+bool wmma_f16_shape(const TensorSpec& s) { // m16n16k16, m32n8k16, m8n32k16
+  return s.k == 16 &&
+         ((s.m == 16 && s.n == 16) || (s.m == 32 && s.n == 8) || (s.m == 8 && s.n == 32));
+}
+
+// How a wmma form is tiled (mma.h): the mma.sync piece, whether it runs transposed
+// (m8n32k16), and the tiles along M' and N' of the (possibly transposed) problem.
+struct Geom {
+  TensorSpec part;
+  bool trans = false;
+  unsigned mt = 1, nt = 1;
+};
+
+// The piece for inputs `a`, `b` and accumulators `c`, `d`.
+Geom geom_of(const TensorSpec& s, MmaType a, MmaType b, MmaType c, MmaType d) {
+  Geom g;
+  TensorSpec& p = g.part;
+  p.sync = p.aligned = true;
+  p.row = {true, false};
+  p.nlayouts = 2;
+  p.ntypes = 4;
+  g.trans = s.m == 8 && s.n == 32;
+  p.type = {d, g.trans ? b : a, g.trans ? a : b, c}; // transposed: B^T is the piece's A
+  p.satfinite = s.satfinite;
+  if (a == MmaType::F64) {
+    p.m = 8, p.n = 8, p.k = 4;
+    return g;
+  }
+  p.m = 16, p.n = 8, p.k = a == MmaType::TF32 ? 8 : 16;
+  const unsigned M = g.trans ? s.n : s.m, N = g.trans ? s.m : s.n;
+  g.mt = M / 16, g.nt = N / 8;
+  return g;
+}
+
+MmaType frag_type(const TensorSpec& s, char frag) {
+  if (s.wmma != 'm') return s.type[0];
+  return frag == 'a' ? s.a() : frag == 'b' ? s.b() : frag == 'c' ? s.c() : s.d();
+}
+
+// The tiling seen by fragment `frag` (a load or store knows its own type only).
+Geom geom(const TensorSpec& s, char frag) {
+  if (s.wmma == 'm') return geom_of(s, s.a(), s.b(), s.c(), s.d());
+  const MmaType t = s.type[0];
+  if (frag == 'a' || frag == 'b') {
+    const MmaType acc = is_int8(t) ? MmaType::S32 : t == MmaType::F64 ? MmaType::F64 : MmaType::F32;
+    return geom_of(s, t, t, acc, acc);
+  }
+  const MmaType in = t == MmaType::S32   ? MmaType::S8
+                     : t == MmaType::F64 ? MmaType::F64
+                     : s.k == 8          ? MmaType::TF32
+                                         : MmaType::F16;
+  return geom_of(s, in, in, t, t);
+}
+
+// Registers of one tile of fragment `frag`, whether its tiles are the piece's A tiles, and
+// how many registers the tiles fill.
+struct Tiles {
+  unsigned regs, count;
+  bool as_a;
+};
+Tiles tiles(const Geom& g, char frag) {
+  if (frag == 'c' || frag == 'd') return {mma_regs(g.part, frag), g.mt * g.nt, false};
+  const bool as_a = (frag == 'a') != g.trans;
+  return {mma_regs(g.part, as_a ? 'a' : 'b'), as_a ? g.mt : g.nt, as_a};
+}
+
+const char* const kWmmaForms =
+    "gpurf runs wmma.load.{a,b,c}/wmma.store.d .sync.aligned.{row,col} with "
+    "m16n16k16/m32n8k16/m8n32k16 .f16/.bf16/.s8/.u8 (accumulators .f16/.f32/.s32), m16n16k8 "
+    ".tf32 (.f32), m8n8k4 .f64, and wmma.mma.sync.aligned.{row,col}.{row,col} of those: "
+    ".dtype.ctype (f16 inputs), .f32.bf16.bf16.f32, .f32.tf32.tf32.f32, "
+    ".s32.{s8,u8}.{s8,u8}.s32[.satfinite], .f64.f64.f64.f64";
+
+std::string wmma_check(const TensorSpec& s) {
+  const char* const runs = kWmmaForms;
+  if (!s.wmma) return "wmma needs .load, .store or .mma";
+  auto shape_ok = [&](MmaType in) {
+    if (in == MmaType::TF32) return s.m == 16 && s.n == 16 && s.k == 8;
+    if (in == MmaType::F64) return s.m == 8 && s.n == 8 && s.k == 4;
+    return wmma_f16_shape(s);
+  };
+  if (s.wmma != 'm') {
+    if (s.nlayouts != 1 || s.ntypes != 1) return runs;
+    const MmaType t = s.type[0];
+    bool ok = false;
+    if (s.wmma == 'l' && (s.frag == 'a' || s.frag == 'b'))
+      ok = (t == MmaType::F16 || t == MmaType::BF16 || is_int8(t) || t == MmaType::TF32 ||
+            t == MmaType::F64) &&
+           shape_ok(t);
+    else if ((s.wmma == 'l' && s.frag == 'c') || (s.wmma == 's' && s.frag == 'd'))
+      ok = t == MmaType::F16   ? wmma_f16_shape(s)
+           : t == MmaType::F32 ? wmma_f16_shape(s) || shape_ok(MmaType::TF32)
+           : t == MmaType::S32 ? wmma_f16_shape(s)
+           : t == MmaType::F64 ? shape_ok(MmaType::F64)
+                               : false;
+    return ok ? "" : runs;
+  }
+  if (s.nlayouts != 2 || s.ntypes != 4) return runs;
+  const MmaType d = s.d(), a = s.a(), b = s.b(), c = s.c();
+  auto fp = [](MmaType t) { return t == MmaType::F16 || t == MmaType::F32; };
+  bool ok = false;
+  if (a == MmaType::F16 && b == a)
+    ok = fp(d) && fp(c);
+  else if ((a == MmaType::BF16 || a == MmaType::TF32) && b == a)
+    ok = d == MmaType::F32 && c == MmaType::F32;
+  else if (a == MmaType::F64 && b == a)
+    ok = d == MmaType::F64 && c == MmaType::F64;
+  else if (is_int8(a) && is_int8(b))
+    ok = d == MmaType::S32 && c == MmaType::S32;
+  if (!ok || !shape_ok(a)) return runs;
+  if (s.satfinite && !is_int8(a)) return ".satfinite applies to integer wmma.mma only";
+  return "";
+}
+
+} // namespace
+
+const char* wmma_forms() { return kWmmaForms; }
+
+unsigned wmma_elem_bits(const TensorSpec& s, char frag) { return elem_bits(frag_type(s, frag)); }
+
+unsigned wmma_reg_bits(const TensorSpec& s, char frag) {
+  return frag_type(s, frag) == MmaType::F64 ? 64 : 32;
+}
+
+unsigned wmma_regs(const TensorSpec& s, char frag) {
+  if ((frag == 'a' || frag == 'b') && frag_type(s, frag) == MmaType::F16) return 8; // the ISA's
+  const Tiles t = tiles(geom(s, frag), frag);
+  return t.regs * t.count;
+}
+
+MatrixCoord wmma_coord(const TensorSpec& s, char frag, unsigned lane, unsigned i) {
+  const Geom g = geom(s, frag);
+  const Tiles t = tiles(g, frag);
+  const unsigned bits = wmma_elem_bits(s, frag), per = bits == 64 ? 1 : 32 / bits;
+  const unsigned reg = (i / per) % (t.regs * t.count); // copies repeat the filled registers
+  const unsigned tile = reg / t.regs, e = (reg % t.regs) * per + i % per;
+  if (frag == 'c' || frag == 'd') {
+    const Coord p = c_coord(g.part, lane, e);
+    const unsigned r = p.row + 16 * (tile / g.nt), c = p.col + 8 * (tile % g.nt);
+    return g.trans ? MatrixCoord{c, r} : MatrixCoord{r, c};
+  }
+  if (t.as_a) { // an A tile of the piece: (m', k)
+    const Coord p = a_coord(g.part, lane, e);
+    const unsigned m = p.row + 16 * tile;
+    return frag == 'a' ? MatrixCoord{m, p.col} : MatrixCoord{p.col, m}; // B^T's row m' is B's col
+  }
+  const Coord p = b_coord(g.part, lane, e); // a B tile: (k, n')
+  const unsigned n = p.col + 8 * tile;
+  return frag == 'b' ? MatrixCoord{p.row, n} : MatrixCoord{n, p.row}; // A^T's col n' is A's row
+}
+
+std::vector<WmmaPart> wmma_parts(const TensorSpec& s) {
+  const Geom g = geom(s, 'd');
+  const unsigned ra = mma_regs(g.part, 'a'), rb = mma_regs(g.part, 'b');
+  const unsigned rc = mma_regs(g.part, 'c'), rd = mma_regs(g.part, 'd');
+  std::vector<WmmaPart> parts;
+  for (unsigned mi = 0; mi < g.mt; ++mi)
+    for (unsigned ni = 0; ni < g.nt; ++ni) {
+      WmmaPart p;
+      p.mma = g.part;
+      p.a_from = g.trans ? 'b' : 'a';
+      p.b_from = g.trans ? 'a' : 'b';
+      for (unsigned r = 0; r < ra; ++r) p.a.push_back(uint8_t(mi * ra + r));
+      for (unsigned r = 0; r < rb; ++r) p.b.push_back(uint8_t(ni * rb + r));
+      const unsigned tile = mi * g.nt + ni;
+      for (unsigned r = 0; r < rc; ++r) p.c.push_back(uint8_t(tile * rc + r));
+      for (unsigned r = 0; r < rd; ++r) p.d.push_back(uint8_t(tile * rd + r));
+      parts.push_back(std::move(p));
+    }
+  return parts;
+}
+
+void wmma_mma_execute(const TensorSpec& s, const Fragment& a, const Fragment& b, const Fragment& c,
+                      Fragment& d) {
+  d.assign(wmma_regs(s, 'd'), LaneRegs{});
+  auto pick = [](const Fragment& f, const std::vector<uint8_t>& idx) {
+    Fragment out;
+    for (uint8_t i : idx) out.push_back(f[i]);
+    return out;
+  };
+  for (const WmmaPart& p : wmma_parts(s)) {
+    const Fragment& fa = p.a_from == 'a' ? a : b;
+    const Fragment& fb = p.b_from == 'a' ? a : b;
+    Fragment pd;
+    mma_execute(p.mma, pick(fa, p.a), pick(fb, p.b), pick(c, p.c), pd);
+    for (size_t r = 0; r < p.d.size(); ++r) d[p.d[r]] = pd[r];
+  }
 }
 
 void ldmatrix_distribute(const TensorSpec& s, const std::vector<Matrix8x8>& mats, Fragment& d) {

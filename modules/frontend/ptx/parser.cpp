@@ -923,6 +923,7 @@ struct Parser {
         {"sin", Op::Sin},
         {"cos", Op::Cos},
         {"setp", Op::Setp},
+        {"set", Op::Set},
         {"selp", Op::Selp},
         {"slct", Op::Slct},
         {"cvt", Op::Cvt},
@@ -957,6 +958,7 @@ struct Parser {
         {"mma", Op::Mma},
         {"ldmatrix", Op::Ldmatrix},
         {"movmatrix", Op::Movmatrix},
+        {"wmma", Op::Wmma},
         {"redux", Op::Redux},
         {"dp4a", Op::Dp4a},
         {"dp2a", Op::Dp2a},
@@ -980,8 +982,13 @@ struct Parser {
     if (TensorKind tk; tensor_kind(in.op, tk)) { // their types and shapes: mma.h
       if (in.op == Op::Ldmatrix && (m == "shared" || m == "shared::cta"))
         in.space = Space::Shared;
+      else if (in.op == Op::Wmma && in.tensor.wmma != 'm' &&
+               (m == "shared" || m == "shared::cta" || m == "global" || m == "generic"))
+        in.space = m == "global" ? Space::Global : m == "generic" ? Space::Generic : Space::Shared;
       else if (!tensor_modifier(tk, in.tensor, m))
-        bad();
+        tk == TensorKind::Wmma
+            ? fail(line, "unsupported modifier '." + m + "' in '" + in.text + "': " + wmma_forms())
+            : bad();
       return;
     }
     Type t;
@@ -1094,7 +1101,8 @@ struct Parser {
         return;
       }
       break;
-    case Op::Setp: {
+    case Op::Setp:
+    case Op::Set: {
       static const std::unordered_map<std::string, CmpOp> cmp = {
           {"eq", CmpOp::EQ},   {"ne", CmpOp::NE},   {"lt", CmpOp::LT},   {"le", CmpOp::LE},
           {"gt", CmpOp::GT},   {"ge", CmpOp::GE},   {"lo", CmpOp::LO},   {"ls", CmpOp::LS},
@@ -1743,7 +1751,8 @@ struct Parser {
         fail(line, "unsupported PTX instruction '" + in.text + "'");
     }
     if ((in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St || in.op == Op::Atom ||
-         in.op == Op::Red || in.op == Op::Prefetch) &&
+         in.op == Op::Red || in.op == Op::Prefetch ||
+         (in.op == Op::Wmma && in.tensor.wmma != 'm')) &&
         in.space == Space::None)
       in.space = Space::Generic;
     if (in.op == Op::Cvta && in.space == Space::None)
@@ -1805,6 +1814,9 @@ struct Parser {
       break;
     case Op::Bar:
       ndst = in.bar == BarMode::Red ? 1 : 0;
+      break;
+    case Op::Wmma:
+      ndst = in.tensor.wmma == 's' ? 0 : 1;
       break;
     default:
       break;
@@ -1889,6 +1901,10 @@ struct Parser {
     case Op::Mma:
       lo = hi = 3;
       break;
+    case Op::Wmma: // load: [p][, stride]; store: [p], d[, stride]; mma: a, b, c
+      lo = in.tensor.wmma == 'm' ? 3 : in.tensor.wmma == 's' ? 2 : 1;
+      hi = in.tensor.wmma == 'm' ? 3 : lo + 1;
+      break;
     case Op::Ldmatrix:
     case Op::Movmatrix:
       lo = hi = 1;
@@ -1920,6 +1936,7 @@ struct Parser {
       lo = hi = 1;
       break;
     case Op::Setp:
+    case Op::Set:
       lo = hi = in.bop == BoolOp::None ? 2 : 3;
       break;
     case Op::St:
@@ -1969,6 +1986,12 @@ struct Parser {
     case Op::Ldmatrix:
       need_addr(0);
       break;
+    case Op::Wmma:
+      if (in.tensor.wmma != 'm') need_addr(0);
+      for (size_t i = in.tensor.wmma != 'm'; i < in.src.size(); ++i)
+        if (in.src[i].kind == Operand::Kind::Addr)
+          fail(line, "unexpected address operand in '" + in.text + "'");
+      break;
     case Op::CpAsync:
       need_addr(0);
       need_addr(1);
@@ -2011,6 +2034,11 @@ struct Parser {
     if (in.op == Op::Cvt && in.type2 == Type::None) fail(line, "cvt needs two types");
     if (in.op == Op::Slct && in.type2 == Type::None) fail(line, "slct needs two types");
     if (in.op == Op::Setp && in.cmp == CmpOp::None) fail(line, "setp needs a comparison");
+    if (in.op == Op::Set && !set_form(in))
+      fail(line, "unsupported form '" + in.text +
+                     "': set.CmpOp[.BoolOp][.ftz].dtype.stype with dtype .u32/.s32/.f32/.f16/.bf16 "
+                     "for an integer or .f32/.f64 stype, .u16/.s16/.u32/.s32 or itself for .f16/"
+                     ".bf16, .u32/.s32 or itself for .f16x2/.bf16x2; lo/ls/hi/hs on integers only");
     if ((in.op == Op::Atom || in.op == Op::Red) && in.atom == AtomOp::None)
       fail(line, "'" + in.text + "' needs an atomic operation");
     if (in.op == Op::Shfl && in.shfl == ShflMode::None) fail(line, "shfl needs a mode");
@@ -2036,18 +2064,36 @@ struct Parser {
         need_pred(in.src[2], "the predicate operand c");
     }
     if (in.op == Op::Selp && in.src.size() > 2) need_pred(in.src[2], "the selector c");
+    if (in.op == Op::Set && in.bop != BoolOp::None && in.src.size() > 2)
+      need_pred(in.src[2], "the predicate operand c");
+  }
+
+  // The dtype/stype pairs of the PTX ISA's set and half-precision set.
+  static bool set_form(const Instr& in) {
+    const Type d = in.type, st = in.type2;
+    if (in.cmp == CmpOp::None || st == Type::None || st == Type::Pred) return false;
+    const bool int_d = d == Type::U32 || d == Type::S32;
+    const bool unsigned_cmp =
+        in.cmp == CmpOp::LO || in.cmp == CmpOp::LS || in.cmp == CmpOp::HI || in.cmp == CmpOp::HS;
+    if (unsigned_cmp && (type_is_float(st) || type_is_half(st))) return false;
+    if (st == Type::F16X2 || st == Type::BF16X2) return int_d || d == st;
+    if (st == Type::F16 || st == Type::BF16)
+      return int_d || d == Type::U16 || d == Type::S16 || d == st;
+    return int_d || d == Type::F32 || d == Type::F16 || d == Type::BF16;
   }
 
   static bool tensor_kind(Op op, TensorKind& k) {
     k = op == Op::Mma        ? TensorKind::Mma
         : op == Op::Ldmatrix ? TensorKind::Ldmatrix
+        : op == Op::Wmma     ? TensorKind::Wmma
                              : TensorKind::Movmatrix;
-    return op == Op::Mma || op == Op::Ldmatrix || op == Op::Movmatrix;
+    return op == Op::Mma || op == Op::Ldmatrix || op == Op::Movmatrix || op == Op::Wmma;
   }
 
   // A tensor instruction's form (mma.h) and its operands: vectors of as many registers of the
   // fragment's width as the form holds per lane.
   void check_tensor(Instr& in, TensorKind tk, unsigned line) {
+    tensor_normalize(tk, in.tensor);
     const TensorSpec& ts = in.tensor;
     if (std::string why = tensor_check(tk, ts); !why.empty())
       fail(line, "unsupported form '" + in.text + "': " + why);
@@ -2065,6 +2111,29 @@ struct Parser {
                        std::to_string(bits) + "-bit register" + (n == 1 ? "" : "s") +
                        (n == 1 ? "" : " in { }"));
     };
+    if (tk == TensorKind::Wmma) {
+      auto frag = [&](const Operand& o, char f, const char* what) {
+        regs(o, wmma_regs(ts, f), wmma_reg_bits(ts, f), what);
+      };
+      if (ts.wmma == 'm') {
+        frag(in.dst[0], 'd', "d");
+        frag(in.src[0], 'a', "a");
+        frag(in.src[1], 'b', "b");
+        frag(in.src[2], 'c', "c");
+        return;
+      }
+      if (ts.wmma == 'l' && in.dst.size() != 1) fail(line, "'" + in.text + "' writes one fragment");
+      if (ts.wmma == 's' && !in.dst.empty())
+        fail(line, "'" + in.text + "' has no destination: wmma.store [p], d[, stride]");
+      frag(ts.wmma == 'l' ? in.dst[0] : in.src[1], ts.frag, "the fragment");
+      const size_t stride = ts.wmma == 'l' ? 1 : 2;
+      if (in.src.size() > stride &&
+          !(in.src[stride].kind == Operand::Kind::Imm ||
+            (in.src[stride].kind == Operand::Kind::Reg && !fn->regs[in.src[stride].reg].is_pred &&
+             fn->regs[in.src[stride].reg].width_bits == 32)))
+        fail(line, "the stride of '" + in.text + "' must be a 32-bit register or an immediate");
+      return;
+    }
     if (tk == TensorKind::Mma) {
       regs(in.dst[0], mma_regs(ts, 'd'), mma_reg_bits(ts, 'd'), "d");
       regs(in.src[0], mma_regs(ts, 'a'), mma_reg_bits(ts, 'a'), "a");
@@ -2134,8 +2203,8 @@ struct Parser {
                       in.op == Op::Selp;
     if (half && !half_arithmetic(in.op) && !bits)
       fail(line, "unsupported PTX instruction '" + in.text +
-                     "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, cvt, mov, "
-                     "ld, st and selp)");
+                     "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
+                     "mov, ld, st and selp)");
     if ((in.relu || in.satfinite || in.nan) && !half)
       fail(line, "'" + in.text + "': .relu, .satfinite and .NaN are supported on f16/bf16 only");
     unsigned idx = unsigned(fn->instrs.size());
