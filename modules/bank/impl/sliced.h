@@ -11,7 +11,6 @@
 
 namespace gpurf {
 
-
 class SlicedBank : public IBank {
 public:
   SlicedBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)

@@ -236,12 +236,12 @@ private:
     std::vector<uint64_t> segs;    // segment addresses
     std::vector<unsigned char> be; // segment i's byte enables at i * segment_bytes_
                                    // (TLM_BYTE_ENABLED on the bytes the lanes touch)
-    size_t next = 0;        // segments sent (global/local), port cycles used (shared)
-    unsigned degree = 1;    // shared: bank conflict degree
-    bool issued = false;    // port work done; Complete not yet accepted
-    unsigned pending = 0;   // segments the memory answers later (AT)
-    bool announced = false; // AT: the writeback knows the result is coming
-    std::string error;      // an error response to one of them
+    size_t next = 0;               // segments sent (global/local), port cycles used (shared)
+    unsigned degree = 1;           // shared: bank conflict degree
+    bool issued = false;           // port work done; Complete not yet accepted
+    unsigned pending = 0;          // segments the memory answers later (AT)
+    bool announced = false;        // AT: the writeback knows the result is coming
+    std::string error;             // an error response to one of them
 
     // A fresh entry; the vectors and the string keep their capacity.
     void reset() {
@@ -266,6 +266,7 @@ private:
 
   void coalesce(const WarpInst& inst, Entry& e) const {
     const unsigned n = lane_bytes(inst);
+    size_t last = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       if (!(inst.active_mask >> lane & 1)) continue;
       uint64_t a = inst.addr[lane];
@@ -273,7 +274,12 @@ private:
       while (a < end) {
         const uint64_t base = a & ~uint64_t(segment_bytes_ - 1);
         const uint64_t stop = std::min<uint64_t>(end, base + segment_bytes_);
-        const size_t k = size_t(std::find(e.segs.begin(), e.segs.end(), base) - e.segs.begin());
+        // The lane's segment: most often the previous lane's (`last`), else searched in order
+        // (a plain loop, inlined: std::find is a call per lane).
+        size_t k = last;
+        if (k >= e.segs.size() || e.segs[k] != base)
+          for (k = 0; k < e.segs.size() && e.segs[k] != base;) ++k;
+        last = k;
         if (k == e.segs.size()) {
           e.segs.push_back(base);
           e.be.resize(e.be.size() + segment_bytes_, TLM_BYTE_DISABLED);
