@@ -19,10 +19,16 @@ const std::vector<unsigned>& WarpPolicy::by_age(const std::vector<uint64_t>& age
 
 void WarpPolicy::last_first(const std::vector<unsigned>& from) {
   order_.resize(from.size());
-  unsigned k = 0;
-  if (std::find(from.begin(), from.end(), last_) != from.end()) order_[k++] = last_;
-  for (unsigned i : from)
-    if (i != last_) order_[k++] = i;
+  const auto at = std::find(from.begin(), from.end(), last_);
+  if (at == from.end()) {
+    std::copy(from.begin(), from.end(), order_.begin());
+    return;
+  }
+  // Two block copies (the warps before the last issuer, then those after it), not a test
+  // per warp.
+  order_[0] = last_;
+  const auto next = std::copy(from.begin(), at, order_.begin() + 1);
+  std::copy(at + 1, from.end(), next);
 }
 
 namespace {

@@ -3,6 +3,8 @@
 // uses the payload's data pointer (128 B) and its byte enables (the slice mask).
 #pragma once
 
+#include <array>
+#include <cstring>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
@@ -84,6 +86,18 @@ struct Packet {
     delay = sc_core::SC_ZERO_TIME;
   }
 };
+
+// A register's 128 byte enables all set (TLM_BYTE_ENABLED): the common case, which units
+// recognise with one memcmp before they look at single bytes.
+inline const std::array<unsigned char, kRegBytes> kAllBytesEnabled = [] {
+  std::array<unsigned char, kRegBytes> a;
+  a.fill(TLM_BYTE_ENABLED);
+  return a;
+}();
+// No byte enables, or the first n (<= kRegBytes) all set.
+inline bool bytes_enabled(const unsigned char* be, unsigned n = kRegBytes) {
+  return !be || std::memcmp(be, kAllBytesEnabled.data(), n) == 0;
+}
 
 inline Txn& txn_of(tlm::tlm_generic_payload& gp) {
   Txn* t = nullptr;

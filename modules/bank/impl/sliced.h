@@ -12,14 +12,6 @@
 
 namespace gpurf {
 
-namespace sliced_detail {
-inline const std::array<unsigned char, kRegBytes> kAllEnabledBytes = [] {
-  std::array<unsigned char, kRegBytes> a;
-  a.fill(TLM_BYTE_ENABLED);
-  return a;
-}();
-} // namespace sliced_detail
-
 class SlicedBank : public IBank {
 public:
   SlicedBank(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
@@ -90,12 +82,12 @@ protected:
     // The whole register in one copy (the common case); else slice by slice, and a slice
     // whose byte enables are mixed byte by byte.
     const unsigned sb = kRegBytes / slices_;
-    if (!be || std::memcmp(be, sliced_detail::kAllEnabledBytes.data(), kRegBytes) == 0) {
+    if (bytes_enabled(be)) {
       std::memcpy(read ? buf : row, read ? row : buf, kRegBytes);
     } else {
       for (unsigned s = 0; s < slices_; ++s) {
         const unsigned o = s * sb;
-        if (std::memcmp(be + o, sliced_detail::kAllEnabledBytes.data(), sb) == 0) {
+        if (bytes_enabled(be + o, sb)) {
           std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
           continue;
         }

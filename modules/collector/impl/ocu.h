@@ -20,8 +20,9 @@ struct OperandMismatch : std::runtime_error {
 // stale read is caught even when the old and new values are equal) and equal the functional
 // value in all 32 lanes (inactive lanes hold the thread's previous value in both).
 // `held(reg)` gives what the collector holds for a source register: {value, version tag}.
-template <class Held>
-void check_sources(const std::string& unit, const WarpInst& inst, Held&& held) {
+// `unit` is the module's name as SystemC keeps it: a std::string made per call would cost an
+// allocation per instruction (the names are longer than the short-string buffer).
+template <class Held> void check_sources(const char* unit, const WarpInst& inst, Held&& held) {
   const InstInfo& info = *inst.info;
   for (unsigned k = 0; k < info.n_src; ++k) {
     const auto [value, version] = held(info.src_reg[k]);

@@ -22,8 +22,11 @@ protected:
   void on_data(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Txn& t = txn_of(gp);
     const unsigned char* be = gp.get_byte_enable_ptr();
-    unsigned n = 0;
-    for (unsigned i = 0; i < kRegBytes; ++i) n += !be || be[i] == TLM_BYTE_ENABLED;
+    unsigned n = kRegBytes; // all enabled (one memcmp) is the common case
+    if (!bytes_enabled(be)) {
+      n = 0;
+      for (unsigned i = 0; i < kRegBytes; ++i) n += be[i] == TLM_BYTE_ENABLED;
+    }
     ++transfers_;
     bytes_ += n;
     d += clock_->time(latency_);

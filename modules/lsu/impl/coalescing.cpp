@@ -123,7 +123,8 @@ public:
       }
       if (!it->error.empty()) throw WorkloadError(it->error);
       complete(*it, now, Txn::Kind::Answered); // never refused: the result has its entry
-      it = waiting_.erase(it);
+      auto done = it++;
+      free_.splice(free_.begin(), waiting_, done); // kept for reuse, with its capacity
     }
     if (queue_.empty()) return;
     Entry& e = queue_.front();
@@ -186,7 +187,7 @@ public:
       wake(now + 1);
       return;
     } else {
-      queue_.pop_front();
+      free_.splice(free_.begin(), queue_, queue_.begin());
     }
     if (!queue_.empty()) wake(std::max(now + 1, queue_.front().start));
   }
@@ -207,49 +208,68 @@ protected:
     accepted_ = true;
     last_accept_ = at;
     WarpInst& inst = *t.inst;
-    Entry e;
+    // Entries are reused (free_): a fresh one allocates a list node, a segment list and its
+    // byte enables for every memory instruction.
+    if (free_.empty()) free_.emplace_back();
+    Entry& e = free_.front();
+    e.reset();
     e.inst = &inst;
     e.dispatched = at;
     e.start = at + latency_;
     e.space = inst.info->space;
     e.cmd = inst.info->mem == MemKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
     ++instructions_[std::min<unsigned>(static_cast<unsigned>(e.space), 5)];
-    if (e.space == MemSpace::Global || e.space == MemSpace::Local) coalesce(inst, e.segs);
+    if (e.space == MemSpace::Global || e.space == MemSpace::Local) coalesce(inst, e);
     if (e.space == MemSpace::Shared) {
       e.degree = conflict_degree(inst);
       conflict_cycles_ += e.degree - 1;
     }
     if (ctx_.probe) ctx_.probe->dispatch(inst, Pipe::MEM, latency_, at);
-    queue_.push_back(std::move(e));
+    queue_.splice(queue_.end(), free_, free_.begin());
     if (queue_.size() == 1) wake(queue_.front().start);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
 private:
-  struct Segment {
-    uint64_t addr;
-    std::vector<unsigned char> be; // TLM_BYTE_ENABLED on the bytes the lanes touch
-  };
   struct Entry {
     WarpInst* inst = nullptr;
     Cycle dispatched = 0, start = 0, ready = 0;
     MemSpace space = MemSpace::None;
     tlm::tlm_command cmd = tlm::TLM_READ_COMMAND;
-    std::vector<Segment> segs;
-    size_t next = 0;        // segments sent (global/local), port cycles used (shared)
-    unsigned degree = 1;    // shared: bank conflict degree
-    bool issued = false;    // port work done; Complete not yet accepted
-    unsigned pending = 0;   // segments the memory answers later (AT)
-    bool announced = false; // AT: the writeback knows the result is coming
-    std::string error;      // an error response to one of them
+    std::vector<uint64_t> segs;    // segment addresses
+    std::vector<unsigned char> be; // segment i's byte enables at i * segment_bytes_
+                                   // (TLM_BYTE_ENABLED on the bytes the lanes touch)
+    size_t next = 0;               // segments sent (global/local), port cycles used (shared)
+    unsigned degree = 1;           // shared: bank conflict degree
+    bool issued = false;           // port work done; Complete not yet accepted
+    unsigned pending = 0;          // segments the memory answers later (AT)
+    bool announced = false;        // AT: the writeback knows the result is coming
+    std::string error;             // an error response to one of them
+
+    // A fresh entry; the vectors and the string keep their capacity.
+    void reset() {
+      inst = nullptr;
+      dispatched = start = ready = 0;
+      space = MemSpace::None;
+      cmd = tlm::TLM_READ_COMMAND;
+      segs.clear();
+      be.clear();
+      next = 0;
+      degree = 1;
+      issued = false;
+      pending = 0;
+      announced = false;
+      error.clear();
+    }
   };
 
   static unsigned lane_bytes(const WarpInst& inst) {
     return inst.access_bytes ? inst.access_bytes : 4;
   }
 
-  void coalesce(const WarpInst& inst, std::vector<Segment>& segs) const {
+  void coalesce(const WarpInst& inst, Entry& e) const {
     const unsigned n = lane_bytes(inst);
+    size_t last = 0;
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
       if (!(inst.active_mask >> lane & 1)) continue;
       uint64_t a = inst.addr[lane];
@@ -257,13 +277,17 @@ private:
       while (a < end) {
         const uint64_t base = a & ~uint64_t(segment_bytes_ - 1);
         const uint64_t stop = std::min<uint64_t>(end, base + segment_bytes_);
-        auto it = std::find_if(segs.begin(), segs.end(),
-                               [base](const Segment& s) { return s.addr == base; });
-        if (it == segs.end()) {
-          segs.push_back({base, std::vector<unsigned char>(segment_bytes_, TLM_BYTE_DISABLED)});
-          it = segs.end() - 1;
+        // The lane's segment: most often the previous lane's (`last`), else searched in order
+        // (a plain loop, inlined: std::find is a call per lane).
+        size_t k = last;
+        if (k >= e.segs.size() || e.segs[k] != base)
+          for (k = 0; k < e.segs.size() && e.segs[k] != base;) ++k;
+        last = k;
+        if (k == e.segs.size()) {
+          e.segs.push_back(base);
+          e.be.resize(e.be.size() + segment_bytes_, TLM_BYTE_DISABLED);
         }
-        std::memset(it->be.data() + (a - base), TLM_BYTE_ENABLED, stop - a);
+        std::memset(e.be.data() + k * segment_bytes_ + (a - base), TLM_BYTE_ENABLED, stop - a);
         a = stop;
       }
     }
@@ -307,11 +331,12 @@ private:
 
   // Sends the next segment of `e` to the L1; false if the L1 was busy.
   bool send_segment(Entry& e, Cycle now) {
-    Segment& s = e.segs[e.next];
+    const uint64_t addr = e.segs[e.next];
+    unsigned char* be = e.be.data() + e.next * segment_bytes_;
     if (e.cmd == tlm::TLM_WRITE_COMMAND) {
       tlm::tlm_generic_payload dbg;
       dbg.set_command(tlm::TLM_READ_COMMAND);
-      dbg.set_address(s.addr);
+      dbg.set_address(addr);
       dbg.set_data_ptr(data_.data());
       dbg.set_data_length(segment_bytes_);
       dbg.set_streaming_width(segment_bytes_);
@@ -323,11 +348,11 @@ private:
     l1_.prepare(Txn::Kind::Dispatch, e.cmd);
     l1_.txn.inst = e.inst;
     tlm::tlm_generic_payload& gp = l1_.gp;
-    gp.set_address(s.addr);
+    gp.set_address(addr);
     gp.set_data_ptr(data_.data());
     gp.set_data_length(segment_bytes_);
     gp.set_streaming_width(segment_bytes_);
-    gp.set_byte_enable_ptr(s.be.data());
+    gp.set_byte_enable_ptr(be);
     gp.set_byte_enable_length(segment_bytes_);
     gp.set_dmi_allowed(false);
     to_l1->b_transport(gp, l1_.delay);
@@ -336,7 +361,7 @@ private:
       std::ostringstream os;
       os << name() << ": " << e.inst->info->opname << " (pc " << e.inst->info->pc << ", line "
          << e.inst->info->ptx_line << ", warp " << e.inst->warp << ") access of segment 0x"
-         << std::hex << s.addr << " failed: " << gp.get_response_string();
+         << std::hex << addr << " failed: " << gp.get_response_string();
       throw WorkloadError(os.str());
     }
     e.ready = std::max(e.ready, now + clock_->cycles(l1_.delay));
@@ -363,7 +388,7 @@ private:
   uint64_t &segments_, &conflict_cycles_, &port_busy_, &dispatch_stalls_, &l1_retries_,
       &wb_retries_, &completed_, &latency_total_;
   // Lists: an entry keeps its address when it moves to waiting_ (the memory's answer finds it).
-  std::list<Entry> queue_, waiting_;
+  std::list<Entry> queue_, waiting_, free_;
   bool accepted_ = false;
   Cycle last_accept_ = 0;
   Packet l1_, wb_;
