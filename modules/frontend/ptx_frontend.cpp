@@ -423,29 +423,33 @@ void PtxFrontend::zero_callee_frames() {
     const ptx::Function& f = *layout_[fi];
     for (unsigned i = 0; i < f.instrs.size(); ++i) {
       const ptx::Instr& in = f.instrs[i];
-      if (in.op != ptx::Op::Call || in.callee < 0) continue;
-      const ptx::Function& callee = module().functions[size_t(in.callee)];
-      const compiler::FunctionPlan* cp = plan_.plan(callee);
-      if (!cp || !callee.has_body) continue;
-      const unsigned pc = layout_base_[fi] + i;
-      InstInfo& info = info_[pc];
-      OperandMap& map = maps_[pc];
-      cp->liveness.entry_live_in.for_each([&](unsigned v) {
-        if (callee.regs[v].is_pred || cp->regs.reg[v] < 0) return; // predicates: not compared
-        for (unsigned h = 0; h < compiler::reg_width(callee.regs[v]); ++h) {
-          if (info.n_dst == InstInfo::kMaxDst)
-            throw WorkloadError(where(module(), in) + ": " + callee.name + " reads more than " +
-                                std::to_string(InstInfo::kMaxDst) +
-                                " 32-bit registers before writing them (" + callee.regs[v].name +
-                                " ...); a call zeroes at most that many (the record's "
-                                "destinations): initialise them in " +
-                                callee.name);
-          const unsigned k = info.n_dst++;
-          info.dst_reg[k] = uint16_t(cp->arch(v, h));
-          info.dst_dead[k] = info.dst_unread_before_suspend[k] = info.dst_evict_first[k] = false;
-          map.dst_vreg[k] = kZeroVreg;
-        }
-      });
+      if (in.op != ptx::Op::Call) continue;
+      const std::vector<int> direct{in.callee};
+      for (const int ci : in.indirect ? in.targets : direct) { // each function it can reach
+        if (ci < 0) continue;
+        const ptx::Function& callee = module().functions[size_t(ci)];
+        const compiler::FunctionPlan* cp = plan_.plan(callee);
+        if (!cp || !callee.has_body) continue;
+        const unsigned pc = layout_base_[fi] + i;
+        InstInfo& info = info_[pc];
+        OperandMap& map = maps_[pc];
+        cp->liveness.entry_live_in.for_each([&](unsigned v) {
+          if (callee.regs[v].is_pred || cp->regs.reg[v] < 0) return; // predicates: not compared
+          for (unsigned h = 0; h < compiler::reg_width(callee.regs[v]); ++h) {
+            if (info.n_dst == InstInfo::kMaxDst)
+              throw WorkloadError(where(module(), in) + ": " + callee.name + " reads more than " +
+                                  std::to_string(InstInfo::kMaxDst) +
+                                  " 32-bit registers before writing them (" + callee.regs[v].name +
+                                  " ...); a call zeroes at most that many (the record's "
+                                  "destinations): initialise them in " +
+                                  callee.name);
+            const unsigned k = info.n_dst++;
+            info.dst_reg[k] = uint16_t(cp->arch(v, h));
+            info.dst_dead[k] = info.dst_unread_before_suspend[k] = info.dst_evict_first[k] = false;
+            map.dst_vreg[k] = kZeroVreg;
+          }
+        });
+      }
     }
   }
 }

@@ -30,17 +30,22 @@ PROGRAMS+=(textures)
 # Thrust and CUB (scans, radix sorts, selections, a histogram, a segmented reduction): 26
 # launches from one 50,000-line module of library templates, as ordinary programs use them.
 PROGRAMS+=(thrust_cub)
+# Indirect calls: a table of __device__ function pointers and virtual functions, built
+# optimised and as a debug build (nvcc -G: every value through the stack).
+PROGRAMS+=(function_pointers function_pointers_debug)
+declare -A SOURCE_OF=([function_pointers_debug]=function_pointers)
+declare -A NVCC_FLAGS=([function_pointers_debug]=-G)
 # A program of several translation units (each its own module: nvcc's -rdc=false): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu)
 for p in "${PROGRAMS[@]}"; do
-  srcs=("$SRC/tests/programs/$p.cu")
+  srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
   stale=0
   [ -x "$BIN/$p" ] && [ ! "$SRC/tests/programs/check.h" -nt "$BIN/$p" ] || stale=1
   for src in "${srcs[@]}"; do [ "$src" -nt "$BIN/$p" ] && stale=1; done
   if [ "$stale" = 1 ]; then
-    "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
-      -o "$BIN/$p" "${srcs[@]}" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
+    "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 ${NVCC_FLAGS[$p]:-} \
+      -I"$SRC/tests/programs" -o "$BIN/$p" "${srcs[@]}" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
   fi
 done
 

@@ -724,3 +724,80 @@ TEST(PtxEngine, StaticSharedIsTheKernelsOwn) {
   EXPECT_EQ(a, 40000u);       // big_a alone (was 70,064: every module array)
   EXPECT_EQ(b, 30000u + 64u); // big_b and its callee's buffer
 }
+
+// Indirect calls (`call %rd, (args), prototype`: function pointers, and nvcc -G's calls of
+// functors through the stack): the address `mov` takes of a function calls that function; a
+// warp whose lanes call different functions is refused, naming the call.
+TEST(PtxEngine, IndirectCallsThroughFunctionAddresses) {
+  const char* text = R"(
+.version 8.0
+.target sm_75
+.address_size 64
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [x];
+  shl.b32 %r2, %r1, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.func (.param .b32 r) thrice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [x];
+  mul.lo.u32 %r2, %r1, 3;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 which)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [which];
+  mov.u32 %r2, %tid.x;
+  mov.u64 %rd2, twice;
+  mov.u64 %rd3, thrice;
+  and.b32 %r4, %r2, 1;
+  setp.eq.u32 %p2, %r1, 2;
+  selp.b32 %r5, %r4, %r1, %p2;
+  setp.ne.u32 %p1, %r5, 0;
+  selp.b64 %rd4, %rd3, %rd2, %p1;
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], %r2;
+  .param .b32 r0;
+  proto_1 : .callprototype (.param .b32 _) _ (.param .b32 _);
+  call (r0), %rd4, (p0), proto_1;
+  ld.param.b32 %r3, [r0];
+  }
+  mul.wide.u32 %rd5, %r2, 4;
+  add.s64 %rd6, %rd1, %rd5;
+  st.global.u32 [%rd6], %r3;
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  auto run = [&](uint32_t which) {
+    Launch L(m, "k", {1, 1, 1}, {32, 1, 1});
+    const uint64_t o = L.zeros(128);
+    L.arg(o).arg(which);
+    L.run();
+    return L.get<uint32_t>(o, 32);
+  };
+  const auto two = run(0), three = run(1);
+  for (uint32_t t = 0; t < 32; ++t) {
+    EXPECT_EQ(two[t], 2 * t);
+    EXPECT_EQ(three[t], 3 * t);
+  }
+  try {
+    run(2);
+    ADD_FAILURE() << "expected the divergent indirect call to be refused";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("lanes of one warp call different functions"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -127,25 +127,32 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     state[fi] = 1;
     const ptx::Function& f = m.functions[fi];
     for (const ptx::Instr& in : f.instrs) {
-      if (in.op != ptx::Op::Call || in.callee < 0) continue;
-      const unsigned c = unsigned(in.callee);
-      const ptx::Function& cf = m.functions[c];
-      if (!cf.has_body) {
-        if (cf.name == "vprintf" || cf.name == "__assertfail") continue; // the engine runs them
-        throw CompileError(at(in.ptx_line) + "call of '" + cf.name + "', which has no body");
-      }
-      check_call(m, f, in, cf);
-      if (state[c] == 1)
-        throw CompileError(at(in.ptx_line) + "recursive call " + chain_text(cf.name, in.ptx_line) +
-                           ": the register allocator stacks each function's registers above "
-                           "its callers' and cannot stack a function above itself; PTX that "
-                           "gpurf runs has no recursion");
-      if (std::find(callees[fi].begin(), callees[fi].end(), c) == callees[fi].end())
-        callees[fi].push_back(c);
-      if (state[c] == 0) {
-        chain.push_back({cf.name, in.ptx_line});
-        visit(c);
-        chain.pop_back();
+      if (in.op != ptx::Op::Call) continue;
+      // A direct call's function, or every function an indirect one can reach.
+      const std::vector<int> direct{in.callee};
+      for (const int ci : in.indirect ? in.targets : direct) {
+        if (ci < 0) continue;
+        const unsigned c = unsigned(ci);
+        const ptx::Function& cf = m.functions[c];
+        if (!cf.has_body) {
+          if (cf.name == "vprintf" || cf.name == "__assertfail") continue; // the engine runs them
+          if (in.indirect) continue; // not loaded: a call reaching it stops the engine, saying so
+          throw CompileError(at(in.ptx_line) + "call of '" + cf.name + "', which has no body");
+        }
+        if (!in.indirect) check_call(m, f, in, cf);
+        if (state[c] == 1)
+          throw CompileError(at(in.ptx_line) + "recursive call " +
+                             chain_text(cf.name, in.ptx_line) +
+                             ": the register allocator stacks each function's registers above "
+                             "its callers' and cannot stack a function above itself; PTX that "
+                             "gpurf runs has no recursion");
+        if (std::find(callees[fi].begin(), callees[fi].end(), c) == callees[fi].end())
+          callees[fi].push_back(c);
+        if (state[c] == 0) {
+          chain.push_back({cf.name, in.ptx_line});
+          visit(c);
+          chain.pop_back();
+        }
       }
     }
     state[fi] = 2;
@@ -204,10 +211,14 @@ std::string verify_kernel(const KernelPlan& k) {
     if (p.base + p.regs.num_regs > k.regs_per_thread)
       return "'" + p.func->name + "' uses registers beyond regs_per_thread";
     for (const ptx::Instr& in : p.func->instrs) {
-      if (in.op != ptx::Op::Call || in.callee < 0) continue;
-      const FunctionPlan& q = k.funcs[size_t(in.callee)];
-      if (q.func && q.base < p.base + p.regs.num_regs)
-        return "callee '" + q.func->name + "' range overlaps its caller '" + p.func->name + "'";
+      if (in.op != ptx::Op::Call) continue;
+      const std::vector<int> direct{in.callee};
+      for (const int c : in.indirect ? in.targets : direct) {
+        if (c < 0) continue;
+        const FunctionPlan& q = k.funcs[size_t(c)];
+        if (q.func && q.base < p.base + p.regs.num_regs)
+          return "callee '" + q.func->name + "' range overlaps its caller '" + p.func->name + "'";
+      }
     }
   }
   return "";

@@ -328,6 +328,7 @@ struct Kernel::Impl {
       todo.pop_back();
       for (const Instr& in : f.instrs) {
         reach(in.callee);
+        for (int t : in.targets) reach(t);
         for (const Operand& o : in.src) names(o);
         for (const Operand& o : in.dst) names(o);
       }
@@ -439,10 +440,12 @@ struct Kernel::Impl {
       bytes.resize(size_t(v.size), 0);
       for (const auto& ai : v.addr_inits) {
         int vi = mod.var_index(ai.name);
-        if (vi < 0)
+        const int fi = vi < 0 ? mod.function_index(ai.name) : -1; // a vtable's entry
+        if (vi < 0 && fi < 0)
           throw RuntimeError("initialiser of '" + v.name + "' takes the address of '" + ai.name +
-                             "', which is not a module variable");
-        uint64_t a = generic_of_var(size_t(vi)) + uint64_t(ai.offset);
+                             "', which is no module variable or function");
+        uint64_t a = (vi >= 0 ? generic_of_var(size_t(vi)) : kFunctionWindow + 16 * uint64_t(fi)) +
+                     uint64_t(ai.offset);
         std::memcpy(bytes.data() + ai.at, &a, ai.bytes);
       }
       for (size_t off = 0; off < bytes.size(); off += 65536) {
@@ -656,9 +659,8 @@ struct Kernel::Impl {
       if (sp) *sp = Space::Param;
       return fr.fi->ret_base + fr.f->ret_params[s.index].offset;
     case SymRef::Scope::Function:
-      fail(w, -1,
-           "the address of function '" + mod.functions[s.index].name +
-               "' is not supported (indirect calls)");
+      if (sp) *sp = Space::Generic;
+      return kFunctionWindow + 16 * uint64_t(s.index);
     default:
       break;
     }
@@ -1405,7 +1407,24 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
       top->pc = pc + 1;
       return;
     }
-    const Function& callee = mod.functions[size_t(in.callee)];
+    int callee_idx = in.callee;
+    const unsigned args0 = in.indirect ? 1 : 0; // src[0]: the indirect call's address
+    if (in.indirect) {                          // every active lane must call the same function
+      const unsigned l0 = unsigned(__builtin_ctz(exec));
+      const uint64_t a = rd(w, *fr, in.src[0], l0, Type::U64);
+      for (unsigned l = l0 + 1; l < kWarpLanes; ++l)
+        if (((exec >> l) & 1) && rd(w, *fr, in.src[0], l, Type::U64) != a)
+          fail(w, int(l),
+               "indirect call: lanes of one warp call different functions (not supported: "
+               "each warp's active lanes must call the same one)");
+      const uint64_t i = (a - kFunctionWindow) / 16;
+      if (a < kFunctionWindow || (a - kFunctionWindow) % 16 || i >= mod.functions.size() ||
+          std::find(in.targets.begin(), in.targets.end(), int(i)) == in.targets.end())
+        fail(w, int(l0),
+             "indirect call to " + hex(a) + ", which is no function of the call's prototype");
+      callee_idx = int(i);
+    }
+    const Function& callee = mod.functions[size_t(callee_idx)];
     if (!callee.has_body) {
       if (callee.name == "__assertfail") assert_fail(w, *fr, fi, in, exec);
       if (callee.name == "vprintf") { // printf: formatted for the sink (device_output.h)
@@ -1423,9 +1442,9 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
       }
       fail(w, -1, "call to external function '" + callee.name + "' (no body) is not supported");
     }
-    if (in.src.size() != callee.params.size())
+    if (in.src.size() - args0 != callee.params.size())
       fail(w, -1,
-           "call of '" + callee.name + "' with " + std::to_string(in.src.size()) +
+           "call of '" + callee.name + "' with " + std::to_string(in.src.size() - args0) +
                " arguments; it takes " + std::to_string(callee.params.size()));
     if (in.dst.size() > callee.ret_params.size())
       fail(w, -1,
@@ -1433,17 +1452,17 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
                " return values; it has " + std::to_string(callee.ret_params.size()));
     // argument offsets in the caller's frame
     std::vector<uint64_t> arg_off(in.src.size());
-    for (size_t i = 0; i < in.src.size(); ++i) {
+    for (size_t i = args0; i < in.src.size(); ++i) {
       Space sp;
       arg_off[i] = sym_addr(w, *fr, in.src[i].sym, &sp);
     }
     unsigned caller_idx = unsigned(w.frames.size() - 1);
-    push_frame(w, unsigned(in.callee), exec, &in); // errors report the call's pc
-    w.stack[w.stack.size() - 2].pc = pc + 1;       // the caller resumes after the call
+    push_frame(w, unsigned(callee_idx), exec, &in); // errors report the call's pc
+    w.stack[w.stack.size() - 2].pc = pc + 1;        // the caller resumes after the call
     Frame& caller = w.frames[caller_idx];
     Frame& cf = w.frames.back();
-    for (size_t i = 0; i < in.src.size(); ++i) {
-      const Param& p = callee.params[i];
+    for (size_t i = args0; i < in.src.size(); ++i) {
+      const Param& p = callee.params[i - args0];
       for (unsigned l = 0; l < kWarpLanes; ++l) {
         if (!((exec >> l) & 1)) continue;
         uint8_t tmp[256];

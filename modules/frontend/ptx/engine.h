@@ -50,6 +50,9 @@ constexpr unsigned kWarpLanes = 32;
 constexpr uint64_t kSharedWindow = 0xFD00000000000000ull;
 constexpr uint64_t kLocalWindow = 0xFE00000000000000ull;
 constexpr uint64_t kParamWindow = 0xFC00000000000000ull;
+// `mov.u64 %rd, func` yields kFunctionWindow + 16 x the function's index (an indirect call's
+// target; no memory is there, so a load from it faults as any unmapped address).
+constexpr uint64_t kFunctionWindow = 0xFB00000000000000ull;
 constexpr uint64_t kWindowSize = 1ull << 32;
 
 // Global memory as the engine sees it (the adaptor forwards to the SM's TLM memory).

@@ -166,6 +166,11 @@ struct Parser {
     unsigned line;
   };
   std::vector<PendingCall> pending_calls;
+  struct Prototype {
+    unsigned rets = 0, params = 0;
+  };
+  std::map<std::string, Prototype> prototypes; // the current function's .callprototype labels
+  std::string prototype_label;
 
   [[noreturn]] void fail(unsigned line, const std::string& msg) {
     throw ParseError(fmt_err(file, line, msg));
@@ -340,9 +345,27 @@ struct Parser {
       }
     }
     // resolve calls
+    std::vector<bool> taken(mod.functions.size(), false); // functions whose address is taken
+    for (const Function& f : mod.functions)
+      for (const Instr& in : f.instrs)
+        for (const Operand& o : in.src)
+          if ((o.kind == Operand::Kind::Symbol || o.kind == Operand::Kind::Addr) &&
+              o.sym.scope == SymRef::Scope::Function && o.sym.index < taken.size())
+            taken[o.sym.index] = true;
+    for (const VarDecl& v : mod.vars) // a vtable's entries
+      for (const auto& ai : v.addr_inits)
+        if (const int f = mod.function_index(ai.name); f >= 0) taken[size_t(f)] = true;
     for (const auto& pc : pending_calls) {
       if (!mod.functions[pc.fn].has_body) continue; // refused
       Instr& in = mod.functions[pc.fn].instrs[pc.instr];
+      if (in.indirect) {
+        const size_t args = in.src.size() - 1;
+        for (size_t c = 0; c < mod.functions.size(); ++c)
+          if (taken[c] && mod.functions[c].params.size() == args &&
+              mod.functions[c].ret_params.size() >= in.dst.size())
+            in.targets.push_back(int(c));
+        continue;
+      }
       int idx = mod.function_index(in.callee_name);
       if (idx < 0) fail(pc.line, "call to undeclared function '" + in.callee_name + "'");
       in.callee = idx;
@@ -703,6 +726,7 @@ struct Parser {
       idx = unsigned(mod.functions.size() - 1);
     }
     fn = &mod.functions[idx];
+    prototypes.clear();
     fn->has_body = true;
     fn->is_extern = false;
     const size_t body = p, calls = pending_calls.size();
@@ -857,14 +881,27 @@ struct Parser {
           expect_punct(";", "after .pragma");
         } else if (d == ".loc" || d == ".file") {
           skip_line();
-        } else if (d == ".callprototype") {
-          fail(t.line, "indirect calls (.callprototype) are not supported");
+        } else if (d == ".callprototype") { // `name: .callprototype (rets) _ (params);`
+          const std::string name = prototype_label;
+          if (name.empty()) fail(t.line, ".callprototype without a label naming it");
+          fn->labels.erase(name); // a prototype, not a branch target
+          Prototype pr;
+          bool after = false;
+          for (++p; cur().k != TK::End && !is_punct(";"); ++p) {
+            if (cur().k == TK::Ident && cur().s == "_" && !after)
+              after = true;
+            else if (cur().k == TK::Ident && cur().s == ".param")
+              ++(after ? pr.params : pr.rets);
+          }
+          expect_punct(";", "after .callprototype");
+          prototypes[name] = pr;
         } else {
           fail(t.line, "unexpected directive '" + d + "' in a function body");
         }
         continue;
       }
       if (t.k == TK::Ident && la(1).k == TK::Punct && la(1).s == ":" && t.s[0] != '%') {
+        prototype_label = t.s; // a .callprototype's name, when that directive follows
         if (fn->labels.count(t.s)) fail(t.line, "label '" + t.s + "' defined twice");
         fn->labels[t.s] = unsigned(fn->instrs.size());
         p += 2;
@@ -1563,17 +1600,35 @@ struct Parser {
       expect_punct(",", "after the call's return parameter list");
     }
     std::string callee = expect_ident("the called function's name");
-    if (lookup_reg(callee) >= 0) fail(line, "indirect calls are not supported");
+    if (const int r = lookup_reg(callee); r >= 0) { // call %rd, (args), prototype
+      if (fn->regs[size_t(r)].is_pred || fn->regs[size_t(r)].width_bits != 64)
+        fail(line, "indirect call through '" + callee + "': a 64-bit register holds the address");
+      in.indirect = true;
+      Operand o;
+      o.kind = Operand::Kind::Reg;
+      o.reg = unsigned(r);
+      o.name = callee;
+      in.src.push_back(o);
+    }
     in.callee_name = callee;
     if (is_punct(",")) {
       ++p;
       if (is_punct("(")) {
         plist(in.src);
-      } else {
-        fail(line, "indirect calls (call with a prototype) are not supported");
+        if (is_punct(",")) ++p;
+      }
+      if (in.indirect) {
+        const std::string proto = expect_ident("the call's .callprototype (or target list)");
+        if (!prototypes.count(proto))
+          fail(line, "indirect call through '" + callee + "' names '" + proto +
+                         "', which is no .callprototype of this function (.calltargets lists "
+                         "are not supported)");
+        in.callee_name = proto;
       }
     }
-    if (is_punct(",")) fail(line, "indirect calls (call with a prototype) are not supported");
+    if (in.indirect && in.callee_name == callee)
+      fail(line, "indirect call through '" + callee + "' without a .callprototype");
+    if (is_punct(",")) fail(line, "unexpected operand after the call's parameter list");
     expect_punct(";", "after the call");
   }
 
