@@ -258,30 +258,12 @@ void Runtime::build() {
   if (usable.empty())
     throw std::runtime_error("the program registered no PTX: build it with PTX embedded, e.g. "
                              "`nvcc -cudart shared -gencode arch=compute_75,code=compute_75 ...`");
-  // The first module with a loadable .entry (one whose every kernel is refused still loads
-  // later, so that launching one says why).
-  LaunchSpec spec;
-  for (size_t i = 0; i < usable.size() && spec.kernel.empty(); ++i) {
-    spec.module =
-        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
-    for (const ptx::Function& f : spec.module->functions)
-      if (f.is_entry && f.has_body) {
-        spec.kernel = spec.name = f.name;
-        std::swap(usable[0], usable[i]);
-        break;
-      }
-  }
-  if (spec.kernel.empty())
-    throw std::runtime_error(
-        usable.back()->name + ": no kernel can be loaded" +
-        (spec.module->refused.empty()
-             ? std::string(" (no .entry)")
-             : ": " + spec.module->no_entry(spec.module->refused.begin()->first)));
+  // The GPU's own kernel: the first .entry the model can run (a module whose every kernel is
+  // refused, or an entry it cannot run, still loads later, so that launching one says why).
   // ptxas (when found) reads a file: the text goes to a temporary one while the module's
   // kernels compile (here and in the GPU's constructor).
   const fs::path tmp =
       fs::temp_directory_path() / ("gpurf-cudart-" + std::to_string(::getpid()) + ".ptx");
-  std::ofstream(tmp) << usable[0]->ptx;
   struct Remove {
     fs::path p;
     ~Remove() {
@@ -289,9 +271,31 @@ void Runtime::build() {
       fs::remove(p, ec);
     }
   } remove{tmp};
-  spec.file = usable[0]->name;
-  spec.ptx_path = tmp.string();
-  frontend_ = std::make_unique<PtxFrontend>(spec, fo);
+  LaunchSpec spec;
+  std::string why = "no .entry";
+  for (size_t i = 0; i < usable.size() && !frontend_; ++i) {
+    spec.module =
+        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
+    if (!spec.module->refused.empty())
+      why = spec.module->no_entry(spec.module->refused.begin()->first);
+    std::ofstream(tmp) << usable[i]->ptx;
+    spec.file = usable[i]->name;
+    spec.ptx_path = tmp.string();
+    for (const ptx::Function& f : spec.module->functions) {
+      if (!f.is_entry || !f.has_body) continue;
+      spec.kernel = spec.name = f.name;
+      try {
+        frontend_ = std::make_unique<PtxFrontend>(spec, fo);
+      } catch (const std::exception& e) {
+        why = e.what();
+        continue;
+      }
+      std::swap(usable[0], usable[i]);
+      break;
+    }
+  }
+  if (!frontend_)
+    throw std::runtime_error(usable.back()->name + ": no kernel can be loaded: " + why);
   for (const std::string& w : frontend_->warnings())
     std::fprintf(stderr, "gpurf: warning: %s\n", w.c_str());
   size_registers(usable, tmp);

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -197,6 +198,9 @@ private:
     std::shared_ptr<const ptx::Module> parsed;       // why a refused entry is not loaded
     std::vector<std::unique_ptr<PtxFrontend>> owned; // the kernels compiled here
     std::vector<PtxFrontend*> kernels;               // every .entry in file order
+    // Entries that parsed but that the model cannot run (local memory over its limit, an
+    // instruction with too many registers...): name -> why. The module's other kernels load.
+    std::map<std::string, std::string> unrunnable;
   };
   std::vector<Module> modules_;
   uint32_t gpu_kernel_ = 0;

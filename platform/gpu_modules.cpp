@@ -57,8 +57,9 @@ unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* 
     spec.application = false;
     try {
       mod.owned.push_back(std::make_unique<PtxFrontend>(spec, o));
-    } catch (const ConfigError& e) { // a kernel the model cannot run (recursion, ...)
-      throw WorkloadError(e.what());
+    } catch (const std::exception& e) { // a kernel the model cannot run: refused alone
+      mod.unrunnable[f.name] = e.what();
+      continue;
     }
     PtxFrontend& k = *mod.owned.back();
     for (const std::string& w : k.warnings()) std::cerr << "warning: " << w << "\n";
@@ -66,7 +67,7 @@ unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* 
   }
   // A module whose every entry is refused still loads: a program registers every module at
   // start, and only a launch of a refused kernel is an error (it names why, find_kernel).
-  if (mod.kernels.empty() && m.refused.empty())
+  if (mod.kernels.empty() && m.refused.empty() && mod.unrunnable.empty())
     throw WorkloadError(name + ": the module has no .entry");
   if (mod.kernels.size() >> kEntryBits)
     throw WorkloadError(name + ": " + std::to_string(mod.kernels.size()) + " entries");
@@ -142,9 +143,13 @@ uint32_t Gpu::find_kernel(const std::string& name) const {
   for (size_t m = 0; m < modules_.size(); ++m)
     for (size_t e = 0; e < modules_[m].kernels.size(); ++e)
       if (modules_[m].kernels[e]->kernel_name() == name) return uint32_t(m << kEntryBits | e);
-  for (const Module& m : modules_)
+  for (const Module& m : modules_) {
     if (m.parsed && m.parsed->refused.count(name))
       throw WorkloadError(m.parsed->no_entry(name) + "; the kernels: " + kernel_names());
+    if (auto it = m.unrunnable.find(name); it != m.unrunnable.end())
+      throw WorkloadError("kernel '" + name + "' cannot be run: " + it->second +
+                          "; the kernels: " + kernel_names());
+  }
   throw WorkloadError("no kernel '" + name +
                       "' in the loaded modules; the kernels: " + kernel_names());
 }

@@ -29,7 +29,12 @@ PROGRAMS+=(refused_module)
 PROGRAMS+=(textures)
 # Thrust and CUB (scans, radix sorts, selections, a histogram, a segmented reduction): 26
 # launches from one 50,000-line module of library templates, as ordinary programs use them.
+# Compiling its 40 kernels costs 3-11 CPU-s a platform: by default it runs on the baselines
+# and one platform of each design (LIBRARY_PLATFORMS); GPURF_PROGRAMS=thrust_cub with
+# GPURF_LIBRARIES_EVERYWHERE=1 runs it alone on any platform (ctest -L coverage: all).
 PROGRAMS+=(thrust_cub)
+LIBRARY_PROGRAMS=" thrust_cub "
+LIBRARY_PLATFORMS=" $(tr '\n' ' ' <"$SRC/configs/baselines.txt") cmrc-wid wc gebhart-rfc-twolevel malekeh wir-rlpvc ampere-modern "
 # Indirect calls: a table of __device__ function pointers and virtual functions, built
 # optimised and as a debug build (nvcc -G: every value through the stack).
 PROGRAMS+=(function_pointers function_pointers_debug)
@@ -88,6 +93,9 @@ PY
 
 for plat in "${PLATFORMS[@]}"; do
   for p in "${PROGRAMS[@]}"; do
+    [ -z "${GPURF_PROGRAMS:-}" ] || [[ " $GPURF_PROGRAMS " == *" $p "* ]] || continue
+    if [[ "$LIBRARY_PROGRAMS" == *" $p "* ]] && [ -z "${GPURF_LIBRARIES_EVERYWHERE:-}" ] &&
+      [[ "$LIBRARY_PLATFORMS" != *" $plat "* ]]; then continue; fi
     out=$TMP/$plat-$p
     "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" >"$out.stdout" 2>"$out.stderr"
     rc=$?
@@ -157,6 +165,7 @@ for plat in "${PLATFORMS[@]}"; do
       fi
     fi
   done
+  [ -z "${GPURF_PROGRAMS:-}" ] || continue # a chosen set: the checks below need the others
   # Device facts from the platform; an unimplemented function says so.
   grep -qx "name gpurf $plat" "$TMP/$plat-device.stdout" || fail "device on $plat: no 'name gpurf $plat'"
   grep -q "gpurf: cudaGraphCreate is not supported by libgpurf-cudart" "$TMP/$plat-device.stderr" ||
@@ -215,6 +224,7 @@ PY
   [ "$(grep -c '^gpurf: launch [0-9]* \(expand\|advance\)(' "$TMP/$plat-bfs.stderr")" -eq 24 ] ||
     fail "bfs on $plat: not 24 launches (expand/advance x 12)"
 done
+[ -z "${GPURF_PROGRAMS:-}" ] || finish
 
 # No PTX: the program's first CUDA call fails and gpurf names the nvcc flags; the static
 # runtime: gpurf exec warns before running it.

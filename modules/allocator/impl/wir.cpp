@@ -141,7 +141,7 @@ public:
                               std::to_string(storage) + " registers of the banks");
     if (c.wir) state_ = &c.wir->create(c.subcore, o, sibling_stats_path(""));
     stats().formula("reuse_rate", "reused / issued instructions of the sub-core", "ratio",
-                    [this] { return issued_ ? double(hits_) / double(issued_) : 0.0; });
+                    [this] { return ratio(double(hits_), double(issued_)); }); // 0/0: null
   }
 
   void tick(Cycle now) override {

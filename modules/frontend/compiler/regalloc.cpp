@@ -306,6 +306,8 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
     std::vector<int> reg(nr, -1);
     std::vector<char> busy;
     std::vector<RegSet> sat(nr, RegSet(512));
+    std::vector<unsigned> satn(nr, 0); // sat[v].count(), kept as bits are set (kernels of
+                                       // thousands of values: no recount per candidate)
     std::vector<unsigned> deg(nr, 0);
     for (unsigned v : data) deg[v] = g.adj[v].count();
     std::vector<unsigned> o;
@@ -318,7 +320,7 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
           best = v;
           continue;
         }
-        const unsigned sv = sat[v].count(), sb = sat[best].count();
+        const unsigned sv = satn[v], sb = satn[best];
         if (sv != sb ? sv > sb
             : reg_width(f.regs[v]) != reg_width(f.regs[best])
                 ? reg_width(f.regs[v]) > reg_width(f.regs[best])
@@ -333,7 +335,10 @@ RegAssignment allocate_registers(const ptx::Function& f, const Liveness& lv,
       const unsigned w = reg_width(f.regs[best]);
       g.adj[best].for_each([&](unsigned n) {
         for (unsigned x = 0; x < w; ++x)
-          if (r + x < 512) sat[n].set(r + x);
+          if (r + x < 512 && !sat[n].test(r + x)) {
+            sat[n].set(r + x);
+            ++satn[n];
+          }
       });
     }
     orders.push_back({"DSATUR", o});

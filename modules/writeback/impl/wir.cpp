@@ -100,8 +100,7 @@ public:
           energy::structure("WIR: a verify-cache write (structures.verify_cache)"));
     }
     stats().formula("vsb_hit_rate", "VSB lookups that found the value's register", "ratio", [this] {
-      const double n = double(shared_ + false_ + vsb_misses_);
-      return n ? double(shared_) / n : 0.0;
+      return ratio(double(shared_), double(shared_ + false_ + vsb_misses_)); // 0/0: null
     });
     stats().formula("phys_live", "physical registers allocated at the end", "registers",
                     [this] { return double(state_->regs.live()); });
