@@ -274,13 +274,9 @@ void Runtime::build() {
   LaunchSpec spec;
   std::string why = "no .entry";
   for (size_t i = 0; i < usable.size() && !frontend_; ++i) {
-    spec.module =
-        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
+    spec = module_spec(*usable[i], tmp);
     if (!spec.module->refused.empty())
       why = spec.module->no_entry(spec.module->refused.begin()->first);
-    std::ofstream(tmp) << usable[i]->ptx;
-    spec.file = usable[i]->name;
-    spec.ptx_path = tmp.string();
     for (const ptx::Function& f : spec.module->functions) {
       if (!f.is_entry || !f.has_body) continue;
       spec.kernel = spec.name = f.name;
@@ -342,6 +338,17 @@ void Runtime::build() {
   });
 }
 
+// A module's PTX parsed and written to `tmp` (ptxas, when it runs, reads a file), as the
+// launch of none of its kernels yet.
+LaunchSpec Runtime::module_spec(const Module& m, const fs::path& tmp) {
+  LaunchSpec spec;
+  spec.module = std::make_shared<const ptx::Module>(ptx::parse_ptx(m.ptx, m.name));
+  std::ofstream(tmp) << m.ptx;
+  spec.file = m.name;
+  spec.ptx_path = tmp.string();
+  return spec;
+}
+
 // The SMs' register space is sized when the GPU is built, by its own module's kernels (and
 // gpu.hosted_registers / hosted_predicates); the program's other modules are loaded after it.
 // Their kernels are compiled here first, so that the space holds the largest of every module.
@@ -350,18 +357,16 @@ void Runtime::size_registers(const std::vector<Module*>& usable, const fs::path&
   const FrontendOptions fo = frontend_options(*platform_);
   unsigned regs[2] = {0, 0}, preds[2] = {0, 0}; // the GPU's module's, the others'
   for (size_t i = 0; i < usable.size(); ++i) {
-    LaunchSpec spec;
-    spec.module =
-        std::make_shared<const ptx::Module>(ptx::parse_ptx(usable[i]->ptx, usable[i]->name));
-    std::ofstream(tmp) << usable[i]->ptx;
-    spec.file = usable[i]->name;
-    spec.ptx_path = tmp.string();
+    LaunchSpec spec = module_spec(*usable[i], tmp);
     for (const ptx::Function& f : spec.module->functions) {
       if (!f.is_entry || !f.has_body) continue;
       spec.kernel = spec.name = f.name;
-      const PtxFrontend k(spec, fo);
-      regs[i > 0] = std::max(regs[i > 0], k.regs_per_thread());
-      preds[i > 0] = std::max(preds[i > 0], k.preds_per_thread());
+      try {
+        const PtxFrontend k(spec, fo);
+        regs[i > 0] = std::max(regs[i > 0], k.regs_per_thread());
+        preds[i > 0] = std::max(preds[i > 0], k.preds_per_thread());
+      } catch (const std::exception&) { // not runnable: refused at its launch, saying why
+      }
     }
   }
   std::ofstream(tmp) << usable[0]->ptx; // the GPU's own module, which the GPU compiles next

@@ -146,6 +146,7 @@ private:
   Runtime();
   void build();
   void size_registers(const std::vector<Module*>& usable, const std::filesystem::path& tmp);
+  static LaunchSpec module_spec(const Module& m, const std::filesystem::path& tmp);
   void load_variables();
   void map_managed_variable(VarRec& v);
   void to_device(); // managed and host allocations: host bytes to the device

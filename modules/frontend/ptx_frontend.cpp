@@ -190,7 +190,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
     co.alloc.banks = options_.alloc_banks;
     if (options_.regalloc == compiler::RegAllocMode::PtxasLike) co.alloc.target_regs = ptxas_regs_;
     co.constant_operands = options_.constant_operands;
-    co.local_bytes_per_thread = kLocalBytesPerThread;
+    co.local_bytes_per_thread = kMaxLocalBytesPerThread;
     const compiler::TensorIssue issue{options_.hmma_k};
     if (compiler::has_tensor_split(*launch_.module, issue))
       split_ = std::make_unique<ptx::Module>(compiler::split_tensor(*launch_.module, issue));
@@ -202,6 +202,8 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
           compiler::schedule_module(split_ ? *split_ : *launch_.module, launch_.kernel, so));
     }
     plan_ = compiler::compile_kernel(module(), launch_.kernel, co);
+    local_stride_ =
+        std::max<uint64_t>(kLocalBytesPerThread, (plan_.local_bytes + 4095) / 4096 * 4096);
     // GPGPU-Sim's PTX mode takes occupancy from ptxas; without it, from a real allocator's
     // count (gpurf's linear scan), never from how many values the PTX names.
     if (options_.regalloc == compiler::RegAllocMode::PtxVirtual && !ptxas_regs_) {
@@ -783,7 +785,7 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.dyn_shared_bytes = launch_.shared_bytes;
   cfg.data_base = options_.data_base;
   cfg.data_limit = kDataBytes;
-  cfg.local_bytes_per_thread = kLocalBytesPerThread;
+  cfg.local_bytes_per_thread = unsigned(local_stride_);
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
@@ -872,6 +874,16 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
 
   max_ctas_ = occ.ctas;
   sm_warps_ = limits.warp_slots();
+  // Every warp slot's threads have their slice of the local window (timing addresses).
+  if (plan_.local_bytes &&
+      uint64_t(sm_warps_) * sms * kWarpSize * local_stride_ > kWindowBytes - kLocalWindow)
+    throw ConfigError(launch_.file + ": kernel '" + launch_.kernel + "' needs " +
+                      std::to_string(plan_.local_bytes) + " bytes of local memory per thread; " +
+                      std::to_string(sm_warps_) + " warp slots x " + std::to_string(sms) +
+                      " SMs x 32 threads x " + std::to_string(local_stride_) +
+                      " bytes do not fit the " +
+                      std::to_string((kWindowBytes - kLocalWindow) >> 20) +
+                      " MiB local window: fewer SMs (gpu.sm_count) or warps (sm.warps)");
   loops_.set_sms(sms);
 
   ctas_.assign(size_t(max_ctas_) * sms, CtaSlot{});
@@ -1398,7 +1410,7 @@ std::string PtxFrontend::runaway_message(const std::map<unsigned, unsigned>& at,
 uint64_t PtxFrontend::map_address(unsigned warp, unsigned lane, const InstInfo& info, int space,
                                   uint64_t a) const {
   auto local = [&](uint64_t off) {
-    return options_.window_base + kLocalWindow + uint64_t(warp) * kLocalBytesPerThread * kWarpSize +
+    return options_.window_base + kLocalWindow + uint64_t(warp) * local_stride_ * kWarpSize +
            (off / 4) * 128 + lane * 4 + off % 4;
   };
   auto shared_shadow = [&](uint64_t off) {

@@ -138,7 +138,10 @@ public:
   static constexpr uint64_t kDataBytes = 0x0F000000ull;   // module variables (240 MiB)
   static constexpr uint64_t kWindowBytes = 0x40000000ull; // the timing-only windows (1 GiB)
   static constexpr uint64_t kSharedWindow = 0x10000000ull, kLocalWindow = 0x20000000ull;
+  // Each thread's slice of the local window: 16 KiB, or the kernel's deepest .local stack
+  // where that is more (local_stride_), up to CUDA's 512 KiB per thread.
   static constexpr unsigned kLocalBytesPerThread = 16 * 1024;
+  static constexpr unsigned kMaxLocalBytesPerThread = 512 * 1024;
   // A cooperative launch's grid workspace (CUDA's driver ABI, cooperative_groups'
   // details/driver_abi.h: {u32 size, u32 barrier}), which the driver hands the kernel in
   // %envreg1:%envreg2: at this offset in the timing-only windows, below the shared window,
@@ -463,7 +466,8 @@ private:
   void start_cooperative(uint64_t ctas, unsigned ctas_per_sm, unsigned sms, ptx::GlobalMemory& mem);
   std::string shared_memory_error(uint64_t static_bytes, uint64_t limit,
                                   const std::string& what) const;
-  unsigned sm_warps_ = 0; // warp slots per SM
+  unsigned sm_warps_ = 0;                        // warp slots per SM
+  uint64_t local_stride_ = kLocalBytesPerThread; // a thread's slice of the local window
   unsigned warps_per_cta_ = 0, max_ctas_ = 0, next_cta_ = 0, total_ctas_ = 0, live_ctas_ = 0;
   uint64_t issued_ = 0, retired_ = 0, checked_ = 0, pred_sources_ = 0, hidden_steps_ = 0;
   uint64_t undefined_reads_ = 0;

@@ -265,10 +265,17 @@ expect_exit 2 "$TMP/size/debug_call.ptx:198: call of '_Z3mixii'" \
 call_case recursion '("\tst.param.b32 \t[func_retval0+0], %r10;", "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0+0], %r10;\n\t.param .b32 p1;\n\tst.param.b32 [p1+0], %r10;\n\t.param .b32 rv;\n\tcall.uni (rv), _Z3mixii, (p0, p1);\n\tld.param.b32 %r10, [rv+0];\n\t}\n\tst.param.b32 \t[func_retval0+0], %r10;")'
 expect_exit 2 "$TMP/recursion/debug_call.ptx:135: recursive call debug_call -> _Z3mixii (line 207) -> _Z3mixii (line 135)" \
   -- run --workload "$TMP/recursion/debug_call.yaml"
-call_case local '("$L__func_begin1:", ".local .align 4 .b8 big[20000];\n$L__func_begin1:")'
-expect_exit 2 "$TMP/local/debug_call.ptx:145: .local 'big' of 'debug_call' (20000 bytes)" \
-  "needs 20000 bytes of local memory per thread (call path debug_call)" \
-  "over gpurf's limit of 16384 bytes per thread" -- run --workload "$TMP/local/debug_call.yaml"
+call_case local '("$L__func_begin1:", ".local .align 4 .b8 big[600000];\n$L__func_begin1:")'
+expect_exit 2 "$TMP/local/debug_call.ptx:145: .local 'big' of 'debug_call' (600000 bytes)" \
+  "needs 600000 bytes of local memory per thread (call path debug_call)" \
+  "over the limit of 524288 bytes per thread (CUDA's" -- run --workload "$TMP/local/debug_call.yaml"
+# Above gpurf's 16 KiB slice (nvcc -G keeps whole objects on the stack) and within CUDA's
+# limit: the slice grows to the kernel's need and the run verifies.
+call_case local_big '("$L__func_begin1:", ".local .align 4 .b8 big[20000];\n$L__func_begin1:")'
+expect_exit 0 "verified" -- run --workload "$TMP/local_big/debug_call.yaml"
+# ... unless the SMs' warp slots cannot all have that slice of the 512 MiB window.
+expect_exit 2 "needs 20000 bytes of local memory per thread" "do not fit the 512 MiB local window" \
+  -- run --workload "$TMP/local_big/debug_call.yaml" -p gpu.sm_count=64
 
 # Text without .version is not PTX (the ISA: every module begins with it).
 sed '/^\.version/d' "$SRC/workloads/ptx/sgemm.ptx" >"$TMP/nover.ptx"

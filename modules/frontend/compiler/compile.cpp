@@ -58,9 +58,8 @@ void check_call(const ptx::Module& m, const ptx::Function& f, const ptx::Instr& 
 // Local memory is a stack of the .local frames along a call path (as the engine places them,
 // modules/frontend/ptx/engine.cpp): the deepest path must fit the per-thread limit. Names
 // the largest .local declaration on that path.
-void check_local_memory(const ptx::Module& m, const std::vector<std::vector<unsigned>>& callees,
-                        const std::vector<unsigned>& post, uint64_t limit) {
-  if (!limit) return;
+uint64_t check_local_memory(const ptx::Module& m, const std::vector<std::vector<unsigned>>& callees,
+                            const std::vector<unsigned>& post, uint64_t limit) {
   const size_t n = m.functions.size();
   std::vector<uint64_t> frame(n, 0), depth(n, 0);
   std::vector<int> next(n, -1); // the callee on the deepest path
@@ -77,7 +76,7 @@ void check_local_memory(const ptx::Module& m, const std::vector<std::vector<unsi
     depth[fi] += frame[fi];
   }
   const unsigned entry = post.back();
-  if (depth[entry] <= limit) return;
+  if (!limit || depth[entry] <= limit) return depth[entry];
   const ptx::VarDecl* big = nullptr;
   const ptx::Function* owner = nullptr;
   std::string path;
@@ -91,10 +90,9 @@ void check_local_memory(const ptx::Module& m, const std::vector<std::vector<unsi
                      "' (" + std::to_string(big->size) + " bytes): the kernel needs " +
                      std::to_string(depth[entry]) +
                      " bytes of local memory per thread (call path " + path +
-                     "), over gpurf's limit of " + std::to_string(limit) +
-                     " bytes per thread (each thread's slice of the local window, "
-                     "PtxFrontend::kLocalBytesPerThread; no platform key sets it); make the "
-                     ".local arrays smaller");
+                     "), over the limit of " + std::to_string(limit) +
+                     " bytes per thread (CUDA's, PtxFrontend::kMaxLocalBytesPerThread); make "
+                     "the .local arrays smaller");
 }
 
 } // namespace
@@ -159,7 +157,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     post.push_back(fi);
   };
   visit(unsigned(ei));
-  check_local_memory(m, callees, post, opt.local_bytes_per_thread);
+  k.local_bytes = check_local_memory(m, callees, post, opt.local_bytes_per_thread);
 
   std::vector<unsigned> stack(m.functions.size(), 0);
   for (unsigned fi : post) {

@@ -46,6 +46,7 @@ struct KernelPlan {
   unsigned regs_per_thread = 1;    // 32-bit data registers per thread (highest used + 1)
   unsigned value_regs = 0;         // 32-bit registers of the touched PTX data vregs (no reuse)
   unsigned preds_per_thread = 0;   // predicate registers per thread
+  uint64_t local_bytes = 0;        // .local bytes per thread on the deepest call path
   // The plan of `f` (a function of `module`), nullptr if it is not part of the kernel.
   const FunctionPlan* plan(const ptx::Function& f) const;
 };
