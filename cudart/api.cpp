@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <set>
 
 #include "gpurf/modules/frontend/ptx/engine.h"
@@ -67,6 +68,8 @@ const ErrorName kErrors[] = {
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
      "too many blocks in cooperative launch"},
+    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit",
+     "limit is not supported on this architecture"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
@@ -432,6 +435,50 @@ cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height
 cudaError_t cudaFree(void* p) {
   GPURF_LOCKED;
   return ret(rt().free(p, false));
+}
+// Stream-ordered allocation: a stream's earlier work is done at the call (every launch and copy
+// finishes inside its own), so the memory is usable, and freed, at once. Pools: the one default.
+cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t) {
+  GPURF_LOCKED;
+  return ret(rt().malloc(p, bytes, AllocKind::Device));
+}
+cudaError_t cudaMallocAsync_ptsz(void** p, size_t bytes, cudaStream_t s) {
+  return cudaMallocAsync(p, bytes, s);
+}
+cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void*, cudaStream_t s) {
+  return cudaMallocAsync(p, bytes, s);
+}
+cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void*, cudaStream_t s) {
+  return cudaMallocAsync(p, bytes, s);
+}
+cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
+  GPURF_LOCKED;
+  return ret(rt().free(p, false));
+}
+cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, s); }
+cudaError_t cudaDeviceGetDefaultMemPool(void** pool, int device) {
+  GPURF_LOCKED;
+  static char default_pool;
+  if (!pool || device != 0) return ret(cudaErrorInvalidValue);
+  *pool = &default_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolSetAttribute(void* pool, int, void*) {
+  GPURF_LOCKED;
+  return pool ? cudaSuccess : ret(cudaErrorInvalidValue); // no release threshold to keep
+}
+// Unified-memory hints (CUDA 13: pointer, bytes, cudaMemLocation, ...; the rest unread): gpurf
+// copies managed memory whole around every launch, so a prefetch or an advice changes nothing.
+cudaError_t cudaMemPrefetchAsync(const void* p, size_t bytes) {
+  GPURF_LOCKED;
+  return p || !bytes ? cudaSuccess : ret(cudaErrorInvalidValue);
+}
+cudaError_t cudaMemPrefetchAsync_ptsz(const void* p, size_t bytes) {
+  return cudaMemPrefetchAsync(p, bytes);
+}
+cudaError_t cudaMemAdvise(const void* p, size_t bytes) {
+  GPURF_LOCKED;
+  return p || !bytes ? cudaSuccess : ret(cudaErrorInvalidValue);
 }
 cudaError_t cudaFreeHost(void* p) {
   GPURF_LOCKED;
@@ -824,6 +871,22 @@ cudaError_t cudaDeviceSetCacheConfig(int) {
   GPURF_LOCKED;
   return ret(rt().status());
 }
+// The limits a program may set and read back (cudaLimit: stack, printf FIFO, malloc heap, device
+// runtime depth and launches, L2 fetch granularity, persisting L2), with CUDA's defaults. They
+// change nothing gpurf models: local memory follows the kernel's .local stack.
+cudaError_t cudaDeviceGetLimit(size_t* value, int limit) {
+  GPURF_LOCKED;
+  if (limit < 0 || limit >= int(std::size(rt().limits))) return ret(cudaErrorUnsupportedLimit);
+  if (!value) return ret(cudaErrorInvalidValue);
+  *value = rt().limits[size_t(limit)];
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+  GPURF_LOCKED;
+  if (limit < 0 || limit >= int(std::size(rt().limits))) return ret(cudaErrorUnsupportedLimit);
+  rt().limits[size_t(limit)] = value;
+  return cudaSuccess;
+}
 cudaError_t cudaSetDeviceFlags(unsigned) {
   GPURF_LOCKED;
   return cudaSuccess;
@@ -896,6 +959,64 @@ cudaError_t cudaStreamQuery(cudaStream_t) {
   GPURF_LOCKED;
   return ret(rt().status());
 }
+// A host function runs when the stream's earlier work is done: gpurf finishes every launch and
+// copy inside its call, so that is now, in the calling thread.
+cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*fn)(void*), void* data) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (!fn) return ret(cudaErrorInvalidValue);
+  fn(data);
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, void (*fn)(void*), void* data) {
+  return cudaLaunchHostFunc(s, fn, data);
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void*),
+                                  void* data, unsigned flags) {
+  GPURF_LOCKED;
+  if (!cb || flags != 0) return ret(cudaErrorInvalidValue); // CUDA: flags must be 0
+  cb(s, rt().status(), data);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void*),
+                                       void* data, unsigned flags) {
+  return cudaStreamAddCallback(s, cb, data, flags);
+}
+// One in-order queue: no priorities (the range is [0, 0]) and no capture.
+cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
+  GPURF_LOCKED;
+  if (!priority) return ret(cudaErrorInvalidValue);
+  *priority = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int* priority) {
+  return cudaStreamGetPriority(s, priority);
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  GPURF_LOCKED;
+  if (least) *least = 0;
+  if (greatest) *greatest = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing(cudaStream_t, int* status) {
+  GPURF_LOCKED;
+  if (!status) return ret(cudaErrorInvalidValue);
+  *status = 0; // cudaStreamCaptureStatusNone
+  return cudaSuccess;
+}
+cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t s, int* status) {
+  return cudaStreamIsCapturing(s, status);
+}
+cudaError_t cudaThreadExchangeStreamCaptureMode(int* mode) {
+  GPURF_LOCKED;
+  if (!mode) return ret(cudaErrorInvalidValue);
+  static thread_local int current = 0; // cudaStreamCaptureModeGlobal
+  std::swap(*mode, current);
+  return cudaSuccess;
+}
+// The profiler's range markers: nothing to start (gpurf's statistics cover every launch).
+cudaError_t cudaProfilerStart() { return cudaSuccess; }
+cudaError_t cudaProfilerStop() { return cudaSuccess; }
 cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
   GPURF_LOCKED;
   return cudaSuccess;

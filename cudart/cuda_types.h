@@ -28,6 +28,7 @@ enum : int {
   cudaErrorStartupFailure = 127,
   cudaErrorInvalidKernelImage = 200,
   cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorUnsupportedLimit = 215,
   cudaErrorInvalidPtx = 218,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorSymbolNotFound = 500,

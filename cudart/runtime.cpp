@@ -655,6 +655,12 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   IFunctionalMemory& m = gpu().functional_memory();
   device_io(m, param_address_, params.data(), params.size(), true);
   to_device();
+  if (heap.empty() && f->module().function_index("malloc") >= 0) {
+    void* base = nullptr;
+    if (cudaError_t e = malloc(&base, limits[2], AllocKind::Device, "the device malloc heap"))
+      return e;
+    heap = ptx::DeviceHeap(reinterpret_cast<uint64_t>(base), limits[2]);
+  }
   PtxFrontend::HostLaunch h;
   h.grid = {grid.x, grid.y, grid.z};
   h.block = {block.x, block.y, block.z};
@@ -663,6 +669,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.allocations = &checked_;
   h.cooperative = cooperative;
   h.textures = &textures.table();
+  h.heap = &heap;
   if (!timed_.timed(launches_ + 1, k->name)) return fast_forward(*k, h, grid, block, shared);
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();

@@ -141,6 +141,12 @@ public:
   std::map<void*, Event> events;
   std::map<void*, int> streams;
   TextureObjects textures; // texture and surface objects, CUDA arrays (textures.h)
+  // cudaDeviceSetLimit's values by cudaLimit, CUDA's defaults (stack 1 KiB, printf FIFO 1 MiB,
+  // malloc heap 8 MiB, sync depth 2, 2048 pending launches, L2 fetch 64 B, persisting L2 0).
+  size_t limits[7] = {1024, 1 << 20, 8 << 20, 2, 2048, 64, 0};
+  // In-kernel malloc's heap: cudaLimitMallocHeapSize bytes reserved at the first launch of a
+  // module that calls malloc (a program that never does keeps its allocations' addresses).
+  ptx::DeviceHeap heap;
 
 private:
   Runtime();

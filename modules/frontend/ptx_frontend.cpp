@@ -689,6 +689,7 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   buffer_addr_.clear();
   use_allocations(h.allocations);
   textures_ = h.textures ? *h.textures : ptx::TextureTable{};
+  heap_ = h.heap;
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
 }
@@ -790,6 +791,7 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
   cfg.textures = &textures_;
+  cfg.heap = heap_;
   if (launch_.cooperative) {
     const uint64_t ws = options_.window_base + kGridWorkspace;
     cfg.envreg[1] = uint32_t(ws >> 32);
@@ -1059,6 +1061,8 @@ struct OverlayMemory : ptx::GlobalMemory {
 void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   OverlayMemory mem(*mem_);
   ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
+  ptx::DeviceHeap heap; // in-kernel malloc on a copy, as the stores go to the overlay
+  if (c.heap) c.heap = &(heap = *c.heap);
   ReuseProfiler prof(info_.size(), options_.reuse_rthld);
   const bool all = options_.reuse_oracle;
   try {

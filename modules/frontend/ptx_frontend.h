@@ -57,6 +57,7 @@
 #include "gpurf/modules/frontend/loop_watch.h"
 #include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/ptx/async_copy.h"
+#include "gpurf/modules/frontend/ptx/device_heap.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
@@ -176,6 +177,8 @@ public:
     bool cooperative = false;
     // The host's texture and surface objects (cudaCreateTextureObject...); null: none.
     const ptx::TextureTable* textures = nullptr;
+    // The program's device heap (in-kernel malloc/free); null: none.
+    ptx::DeviceHeap* heap = nullptr;
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
@@ -441,6 +444,7 @@ private:
   // launch whose host gave none.
   ptx::Allocations allocations_, buffer_allocations_; // the launch's; the file's buffers
   ptx::TextureTable textures_; // the launch file's texture and surface objects (at the buffers)
+  ptx::DeviceHeap* heap_ = nullptr; // the program's device heap (in-kernel malloc; host launch)
   bool unchecked_ = false;
   void use_allocations(const ptx::Allocations* given); // a launch's (null: unchecked)
   // The module's variables, placed by `k`, to `a`.

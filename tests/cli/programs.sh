@@ -38,6 +38,8 @@ LIBRARY_PLATFORMS=" $(tr '\n' ' ' <"$SRC/configs/baselines.txt") cmrc-wid wc geb
 # Indirect calls: a table of __device__ function pointers and virtual functions, built
 # optimised and as a debug build (nvcc -G: every value through the stack).
 PROGRAMS+=(function_pointers function_pointers_debug)
+# In-kernel malloc/free on the device heap.
+PROGRAMS+=(device_malloc)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G)
 # A program of several translation units (each its own module: nvcc's -rdc=false): the others.
@@ -100,6 +102,13 @@ for plat in "${PLATFORMS[@]}"; do
     "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" >"$out.stdout" 2>"$out.stderr"
     rc=$?
     what="$p on $plat"
+    # CUB's radix sort for sm_75 needs 33,856 B of static shared memory: a platform with 32 KB
+    # (gebhart's) refuses it at launch, naming the key, and Thrust throws, as on such a GPU.
+    if [ "$p" = thrust_cub ] && [ "$rc" -ne 0 ] &&
+      grep -q "needs 33856 bytes of shared memory .* the platform's sm.shared_bytes is 32768" "$out.stderr"; then
+      echo "$what: refused as expected (32 KB of shared memory)"
+      continue
+    fi
     [ "$rc" -eq 0 ] || fail "$what exited $rc: $(tail -c 600 "$out.stderr")"
     grep -qx PASS "$out.stdout" || fail "$what did not print PASS: $(tail -c 400 "$out.stdout")"
     [ -s "$out/launches.jsonl" ] || { fail "$what wrote no launches.jsonl"; continue; }

@@ -57,7 +57,9 @@ int main() {
   int bad = 0;
   for (int i = 0; i < n; ++i) {
     const int k = (i / 32) % 3;
-    const float want = k == 0 ? ha[i] + hb[i] : k == 1 ? ha[i] * hb[i] : (ha[i] > hb[i] ? ha[i] : hb[i]);
+    const float want = k == 0   ? ha[i] + hb[i]
+                       : k == 1 ? ha[i] * hb[i]
+                                : (ha[i] > hb[i] ? ha[i] : hb[i]);
     bad += ho[i] != want;
   }
   areas<<<n / 64, 64>>>(a, o, n);

@@ -1,8 +1,25 @@
 // Two streams, asynchronous copies and kernels, events around the work: the elapsed time is
 // simulated time (> 0, and the longer kernel takes longer); every memcpy kind and
-// page-locked host memory.
-#include <cuda_runtime.h>
+// page-locked host memory; host functions and callbacks in stream order.
 #include "check.h"
+#include <cuda_runtime.h>
+
+// A host function sees the stream's work before it done: the first element already scaled.
+struct Seen {
+  const float* host;
+  float first = -1;
+  int calls = 0;
+  cudaError_t status = cudaErrorUnknown;
+};
+void CUDART_CB host_fn(void* p) {
+  Seen* s = static_cast<Seen*>(p);
+  s->first = s->host[1];
+  ++s->calls;
+}
+void CUDART_CB callback(cudaStream_t, cudaError_t status, void* p) {
+  static_cast<Seen*>(p)->status = status;
+  ++static_cast<Seen*>(p)->calls;
+}
 
 __global__ void scale(float* v, float f, int n, int rounds) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -36,6 +53,14 @@ int main() {
   CHECK(cudaEventRecord(e2, s1));
   CHECK(cudaStreamSynchronize(s1));
   CHECK(cudaEventSynchronize(e2));
+  // d1 back to a page-locked buffer, then a host function and a callback on the same stream.
+  float* pinned;
+  CHECK(cudaMallocHost(&pinned, n * sizeof(float)));
+  Seen seen{pinned};
+  CHECK(cudaMemcpyAsync(pinned, d1, n * sizeof(float), cudaMemcpyDeviceToHost, s1));
+  CHECK(cudaLaunchHostFunc(s1, host_fn, &seen));
+  CHECK(cudaStreamAddCallback(s1, callback, &seen, 0));
+  CHECK(cudaStreamSynchronize(s1));
   float short_ms = 0, long_ms = 0;
   CHECK(cudaEventElapsedTime(&short_ms, e0, e1));
   CHECK(cudaEventElapsedTime(&long_ms, e1, e2));
@@ -51,6 +76,9 @@ int main() {
     bad += back1[i] != h[i] / 256.0f;
     bad += copy[i] != h[i];
   }
+  bad += seen.calls != 2 || seen.first != h[1] / 256.0f || seen.status != cudaSuccess;
+  std::printf("host function saw %g (%d calls)\n", seen.first, seen.calls);
+  CHECK(cudaFreeHost(pinned));
   std::printf("elapsed: %.6f ms, %.6f ms\n", short_ms, long_ms);
   if (!(short_ms > 0 && long_ms > short_ms)) ++bad;
   if (cudaStreamQuery(s0) != cudaSuccess) ++bad;

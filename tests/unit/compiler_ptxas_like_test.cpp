@@ -107,8 +107,14 @@ TEST(CompilerPtxasLike, SpreadsValuesAndAvoidsSameBankSources) {
     };
     gap_like += gap(like.plan);
     gap_scan += gap(scan.plan);
-    pairs_like += same_bank_pairs(like.plan);
-    pairs_scan += same_bank_pairs(scan.plan);
+    // An mma reads 5 to 10 registers from the two banks: same-bank pairs are forced whatever
+    // the colouring (pigeonhole), so the bank-awareness bar is over the other kernels.
+    bool tensor = false;
+    for (const ptx::Instr& in : p.func->instrs) tensor |= in.op == ptx::Op::Mma;
+    if (!tensor) {
+      pairs_like += same_bank_pairs(like.plan);
+      pairs_scan += same_bank_pairs(scan.plan);
+    }
   }
   EXPECT_GT(gap_like, 1.5 * gap_scan) << gap_like << " vs " << gap_scan;
   EXPECT_LT(pairs_like * 4, pairs_scan * 3) << pairs_like << " vs " << pairs_scan;

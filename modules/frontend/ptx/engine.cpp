@@ -787,6 +787,29 @@ struct Kernel::Impl {
       }));
     }
   }
+  // In-kernel malloc(size) / free(ptr), each lane its own call, on the launch's device heap.
+  void device_heap_call(WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in, uint32_t exec,
+                        bool is_malloc) {
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      if (!k.cfg_.heap)
+        fail(w, int(l),
+             "in-kernel malloc/free needs a device heap: CUDA programs run with gpurf "
+             "exec have one (cudaLimitMallocHeapSize); a launch file has none");
+      const uint64_t arg = call_arg(w, fr, fi, in, 0, l, 8);
+      if (!is_malloc) {
+        if (!k.cfg_.heap->release(arg))
+          fail(w, int(l), "free(" + hex(arg) + "): not a block malloc returned, or freed twice");
+        continue;
+      }
+      const uint64_t p = k.cfg_.heap->allocate(arg); // 0 (NULL) when the heap is full, as CUDA
+      if (!in.dst.empty()) {
+        Space sp;
+        const uint64_t off = sym_addr(w, fr, in.dst[0].sym, &sp);
+        std::memcpy(fr.param.data() + size_t(l) * fi.pframe + off, &p, 8);
+      }
+    }
+  }
   // __assertfail(message, file, line, function, char size): the kernel stops as CUDA's does,
   // naming the file, line, function, block and thread.
   [[noreturn]] void assert_fail(WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in,
@@ -1427,6 +1450,11 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     const Function& callee = mod.functions[size_t(callee_idx)];
     if (!callee.has_body) {
       if (callee.name == "__assertfail") assert_fail(w, *fr, fi, in, exec);
+      if (callee.name == "malloc" || callee.name == "free") {
+        device_heap_call(w, *fr, fi, in, exec, callee.name == "malloc");
+        top->pc = pc + 1;
+        return;
+      }
       if (callee.name == "vprintf") { // printf: formatted for the sink (device_output.h)
         if (device_output() && in.src.size() == 2) device_printf(w, *fr, fi, in, exec);
         for (const auto& d : in.dst) {

@@ -42,6 +42,7 @@
 
 #include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/ptx/cfg.h"
+#include "gpurf/modules/frontend/ptx/device_heap.h"
 #include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx {
@@ -127,6 +128,8 @@ struct LaunchConfig {
   std::array<uint32_t, 32> envreg{};
   // The texture and surface objects a tex/tld4/suld/sust handle names (null: none exist).
   const TextureTable* textures = nullptr;
+  // In-kernel malloc/free (device_heap.h; null: a call of malloc stops the kernel, saying so).
+  DeviceHeap* heap = nullptr;
 };
 
 // Packs a kernel parameter buffer according to the entry's parameter layout.

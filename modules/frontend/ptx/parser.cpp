@@ -171,6 +171,7 @@ struct Parser {
   };
   std::map<std::string, Prototype> prototypes; // the current function's .callprototype labels
   std::string prototype_label;
+  size_t prototype_label_end = 0; // the token after the last label
 
   [[noreturn]] void fail(unsigned line, const std::string& msg) {
     throw ParseError(fmt_err(file, line, msg));
@@ -882,8 +883,8 @@ struct Parser {
         } else if (d == ".loc" || d == ".file") {
           skip_line();
         } else if (d == ".callprototype") { // `name: .callprototype (rets) _ (params);`
+          if (prototype_label_end != p) fail(t.line, ".callprototype without a label naming it");
           const std::string name = prototype_label;
-          if (name.empty()) fail(t.line, ".callprototype without a label naming it");
           fn->labels.erase(name); // a prototype, not a branch target
           Prototype pr;
           bool after = false;
@@ -902,6 +903,7 @@ struct Parser {
       }
       if (t.k == TK::Ident && la(1).k == TK::Punct && la(1).s == ":" && t.s[0] != '%') {
         prototype_label = t.s; // a .callprototype's name, when that directive follows
+        prototype_label_end = p + 2;
         if (fn->labels.count(t.s)) fail(t.line, "label '" + t.s + "' defined twice");
         fn->labels[t.s] = unsigned(fn->instrs.size());
         p += 2;
