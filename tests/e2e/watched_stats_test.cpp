@@ -108,8 +108,7 @@ TEST_P(Watched, EveryStatisticIsReadByAnIdentityOrListedWithAReason) {
          "where the unit declares them:"
       << join(unwatched);
   EXPECT_TRUE(stale.empty())
-      << "declared unwatched, but an identity reads them: drop the check::unwatched"
-      << join(stale);
+      << "declared unwatched, but an identity reads them: drop the check::unwatched" << join(stale);
   EXPECT_TRUE(energy_exempt.empty())
       << "these feed the energy: an identity is owed (or declare them check::open_gap)"
       << join(energy_exempt);

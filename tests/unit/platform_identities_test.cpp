@@ -246,12 +246,35 @@ TEST(Identities, EveryUnitRegistersItsBlocks) {
   auto at = [&](const char* name) {
     return size_t(std::find(n.begin(), n.end(), name) - n.begin());
   };
-  for (const char* b : {"sm", "gpu", "interconnect", "scheduler_cycles", "two_level", "arbiter",
-                        "bank_slices", "power_gated", "crossbar_bytes", "split_crossbar",
-                        "collector_operands", "collector_requests", "malekeh", "fixed_stage",
-                        "modern_core", "cmrc_collector", "cmrc_writeback", "warped_compression",
-                        "wir", "wir_rename", "wir_verify_cache", "wir_reuse", "l1", "l2", "memory",
-                        "rfc", "exec", "lsu", "allocator"})
+  for (const char* b : {"sm",
+                        "gpu",
+                        "interconnect",
+                        "scheduler_cycles",
+                        "two_level",
+                        "arbiter",
+                        "bank_slices",
+                        "power_gated",
+                        "crossbar_bytes",
+                        "split_crossbar",
+                        "collector_operands",
+                        "collector_requests",
+                        "malekeh",
+                        "fixed_stage",
+                        "modern_core",
+                        "cmrc_collector",
+                        "cmrc_writeback",
+                        "warped_compression",
+                        "wir",
+                        "wir_rename",
+                        "wir_verify_cache",
+                        "wir_reuse",
+                        "l1",
+                        "l2",
+                        "memory",
+                        "rfc",
+                        "exec",
+                        "lsu",
+                        "allocator"})
     EXPECT_LT(at(b), n.size()) << b << " is not registered";
   EXPECT_EQ(n.size(), 29u);
   EXPECT_LT(at("sm"), at("rfc"));      // ungated before a kind
