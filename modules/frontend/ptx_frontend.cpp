@@ -426,8 +426,7 @@ void PtxFrontend::zero_callee_frames() {
     for (unsigned i = 0; i < f.instrs.size(); ++i) {
       const ptx::Instr& in = f.instrs[i];
       if (in.op != ptx::Op::Call) continue;
-      const std::vector<int> direct{in.callee};
-      for (const int ci : in.indirect ? in.targets : direct) { // each function it can reach
+      for (const int ci : in.callees()) { // each function it can reach
         if (ci < 0) continue;
         const ptx::Function& callee = module().functions[size_t(ci)];
         const compiler::FunctionPlan* cp = plan_.plan(callee);
@@ -1061,7 +1060,7 @@ struct OverlayMemory : ptx::GlobalMemory {
 void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   OverlayMemory mem(*mem_);
   ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
-  ptx::DeviceHeap heap; // in-kernel malloc on a copy, as the stores go to the overlay
+  ptx::DeviceHeap heap;      // in-kernel malloc on a copy, as the stores go to the overlay
   if (c.heap) c.heap = &(heap = *c.heap);
   ReuseProfiler prof(info_.size(), options_.reuse_rthld);
   const bool all = options_.reuse_oracle;

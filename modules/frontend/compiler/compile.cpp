@@ -127,8 +127,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
     for (const ptx::Instr& in : f.instrs) {
       if (in.op != ptx::Op::Call) continue;
       // A direct call's function, or every function an indirect one can reach.
-      const std::vector<int> direct{in.callee};
-      for (const int ci : in.indirect ? in.targets : direct) {
+      for (const int ci : in.callees()) {
         if (ci < 0) continue;
         const unsigned c = unsigned(ci);
         const ptx::Function& cf = m.functions[c];
@@ -212,8 +211,7 @@ std::string verify_kernel(const KernelPlan& k) {
       return "'" + p.func->name + "' uses registers beyond regs_per_thread";
     for (const ptx::Instr& in : p.func->instrs) {
       if (in.op != ptx::Op::Call) continue;
-      const std::vector<int> direct{in.callee};
-      for (const int c : in.indirect ? in.targets : direct) {
+      for (const int c : in.callees()) {
         if (c < 0) continue;
         const FunctionPlan& q = k.funcs[size_t(c)];
         if (q.func && q.base < p.base + p.regs.num_regs)

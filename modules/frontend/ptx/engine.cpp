@@ -327,8 +327,7 @@ struct Kernel::Impl {
       const Function& f = mod.functions[todo.back()];
       todo.pop_back();
       for (const Instr& in : f.instrs) {
-        reach(in.callee);
-        for (int t : in.targets) reach(t);
+        for (const int c : in.callees()) reach(c);
         for (const Operand& o : in.src) names(o);
         for (const Operand& o : in.dst) names(o);
       }

@@ -394,20 +394,22 @@ struct Instr {
   BarMode bar = BarMode::None;
   TestpMode testp = TestpMode::None;
   MatchMode match = MatchMode::None;
-  bool shiftamt = false;    // bfind.shiftamt
-  bool shf_right = false;   // shf.r (false: shf.l)
-  bool shf_clamp = false;   // shf.clamp (false: .wrap)
-  TensorSpec tensor;        // mma/ldmatrix/movmatrix/wmma: shape, types, layouts (mma.h)
-  uint8_t tex_dims = 0;     // tex/tld4/suld/sust: .1d/.2d/.3d
-  uint8_t tex_comp = 0;     // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
-  int guard = -1;           // guard predicate vreg, -1: none
-  bool guard_neg = false;   // @!%p
-  int callee = -1;          // call: index into Module::functions (-1: indirect)
+  bool shiftamt = false;  // bfind.shiftamt
+  bool shf_right = false; // shf.r (false: shf.l)
+  bool shf_clamp = false; // shf.clamp (false: .wrap)
+  TensorSpec tensor;      // mma/ldmatrix/movmatrix/wmma: shape, types, layouts (mma.h)
+  uint8_t tex_dims = 0;   // tex/tld4/suld/sust: .1d/.2d/.3d
+  uint8_t tex_comp = 0;   // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
+  int guard = -1;         // guard predicate vreg, -1: none
+  bool guard_neg = false; // @!%p
+  int callee = -1;        // call: index into Module::functions (-1: indirect)
   // An indirect call (`call %rd, (args), prototype`): src[0] is the register holding the
   // function's address; the functions it can reach are every function whose address the module
   // takes with the prototype's parameter and return counts (the call graph the allocator stacks).
   bool indirect = false;
   std::vector<int> targets;
+  // The functions a call can run: its callee, or an indirect call's targets.
+  std::vector<int> callees() const { return indirect ? targets : std::vector<int>{callee}; }
   std::string callee_name;  // call: the called function's name
   std::vector<Operand> dst; // written operands (see header comment)
   std::vector<Operand> src; // read operands

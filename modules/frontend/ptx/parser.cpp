@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -166,10 +167,7 @@ struct Parser {
     unsigned line;
   };
   std::vector<PendingCall> pending_calls;
-  struct Prototype {
-    unsigned rets = 0, params = 0;
-  };
-  std::map<std::string, Prototype> prototypes; // the current function's .callprototype labels
+  std::set<std::string> prototypes; // the current function's .callprototype labels
   std::string prototype_label;
   size_t prototype_label_end = 0; // the token after the last label
 
@@ -885,17 +883,10 @@ struct Parser {
         } else if (d == ".callprototype") { // `name: .callprototype (rets) _ (params);`
           if (prototype_label_end != p) fail(t.line, ".callprototype without a label naming it");
           const std::string name = prototype_label;
-          fn->labels.erase(name); // a prototype, not a branch target
-          Prototype pr;
-          bool after = false;
-          for (++p; cur().k != TK::End && !is_punct(";"); ++p) {
-            if (cur().k == TK::Ident && cur().s == "_" && !after)
-              after = true;
-            else if (cur().k == TK::Ident && cur().s == ".param")
-              ++(after ? pr.params : pr.rets);
-          }
+          fn->labels.erase(name);                           // a prototype, not a branch target
+          while (cur().k != TK::End && !is_punct(";")) ++p; // the lists: targets match the call
           expect_punct(";", "after .callprototype");
-          prototypes[name] = pr;
+          prototypes.insert(name);
         } else {
           fail(t.line, "unexpected directive '" + d + "' in a function body");
         }
