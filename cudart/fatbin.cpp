@@ -13,6 +13,7 @@ namespace gpurf::cudart {
 namespace {
 
 constexpr uint32_t kWrapperMagic = 0x466243b1, kContainerMagic = 0xBA55ED50;
+constexpr uint32_t kLinkVersion = 2; // the device-link wrapper of nvcc -rdc=true
 constexpr uint64_t kFlagLz4 = 0x2000, kFlagZstd = 0x8000;
 
 template <class T> T at(const uint8_t* p, size_t off) {
@@ -21,17 +22,36 @@ template <class T> T at(const uint8_t* p, size_t off) {
   return v;
 }
 
-} // namespace
-
-std::vector<FatbinEntry> parse_fatbin_wrapper(const void* wrapper) {
+const uint8_t* wrapper_data(const void* wrapper) {
   const auto* w = static_cast<const uint8_t*>(wrapper);
   if (at<uint32_t>(w, 0) != kWrapperMagic)
     throw FatbinError("the fat binary wrapper has magic " + std::to_string(at<uint32_t>(w, 0)) +
                       ", not 0x466243b1");
   const auto* data = at<const uint8_t*>(w, 8);
   if (!data) throw FatbinError("the fat binary wrapper has no data");
+  return data;
+}
+
+} // namespace
+
+std::vector<FatbinEntry> parse_fatbin_wrapper(const void* wrapper) {
+  return parse_fatbin_container(wrapper_data(wrapper));
+}
+
+std::vector<const void*> prelinked_containers(const void* wrapper) {
+  wrapper_data(wrapper); // checks the magic
+  const auto* w = static_cast<const uint8_t*>(wrapper);
+  std::vector<const void*> out;
+  if (at<uint32_t>(w, 4) != kLinkVersion) return out;
+  const auto* list = at<const void* const*>(w, 16);
+  for (size_t i = 0; list && list[i]; ++i) out.push_back(list[i]);
+  return out;
+}
+
+std::vector<FatbinEntry> parse_fatbin_container(const void* container) {
+  const auto* data = static_cast<const uint8_t*>(container);
   std::vector<FatbinEntry> out;
-  const uint8_t* c = data; // one container per wrapper
+  const uint8_t* c = data;
   if (at<uint32_t>(c, 0) != kContainerMagic)
     throw FatbinError("the fat binary has magic " + std::to_string(at<uint32_t>(c, 0)) +
                       ", not 0xba55ed50");

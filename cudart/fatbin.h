@@ -30,6 +30,11 @@ struct FatbinError : std::runtime_error {
 // The entries of the container the wrapper points to. Throws
 // FatbinError on a malformed container.
 std::vector<FatbinEntry> parse_fatbin_wrapper(const void* wrapper);
+std::vector<FatbinEntry> parse_fatbin_container(const void* container);
+// nvcc -rdc=true registers one wrapper (version 2) whose container holds the device-linked SASS
+// and whose fourth field lists each translation unit's own container (with its PTX), null-
+// terminated (crt/link.stub's __cudaPrelinkedFatbins). Empty for any other wrapper.
+std::vector<const void*> prelinked_containers(const void* wrapper);
 // An entry's bytes, decompressed; FatbinError naming the scheme when it cannot be read.
 std::string entry_text(const FatbinEntry& e);
 // The PTX text of the best PTX entry: the highest arch not above `max_arch` (0: any), else the

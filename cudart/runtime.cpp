@@ -21,6 +21,7 @@
 #include "fatbin.h"
 #include "gpurf/modules/frontend/ptx/device_output.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/link.h"
 #include "gpurf/modules/frontend/ptx/parser.h"
 #include "gpurf/modules/frontend/ptx_frontend.h"
 #include "gpurf/platform/config.h"
@@ -174,25 +175,61 @@ Runtime::Runtime() : started_(std::chrono::steady_clock::now()) {
   out_dir_ = env("GPURF_OUT");
 }
 
+namespace {
+
+std::string archs_of(const std::vector<FatbinEntry>& entries) {
+  std::string archs;
+  for (const FatbinEntry& e : entries)
+    archs += (archs.empty() ? "" : ", ") + std::string(e.kind == 1 ? "PTX " : "SASS ") + "sm_" +
+             std::to_string(e.arch);
+  return archs;
+}
+
+constexpr const char* kEmbedPtx = "build it with PTX embedded, e.g. `nvcc -cudart shared -gencode "
+                                  "arch=compute_75,code=compute_75 ...`";
+
+} // namespace
+
 Module* Runtime::add_module(const void* wrapper) {
   auto m = std::make_unique<Module>();
   m->wrapper = wrapper;
+  const std::string name = "module " + std::to_string(modules_.size());
   try {
-    const std::vector<FatbinEntry> entries = parse_fatbin_wrapper(wrapper);
     unsigned arch = 0;
-    m->ptx = select_ptx(entries, 0, &arch);
-    if (m->ptx.empty()) {
-      std::string archs;
-      for (const FatbinEntry& e : entries)
-        archs += (archs.empty() ? "" : ", ") + std::string(e.kind == 1 ? "PTX " : "SASS ") + "sm_" +
-                 std::to_string(e.arch);
-      if (!entries.empty()) // an empty container (nvcc's device-link stub) carries nothing
-        m->error = "the program carries no PTX (" + archs +
-                   "): build it with PTX embedded, e.g. `nvcc -cudart shared -gencode "
-                   "arch=compute_75,code=compute_75 ...`";
+    // nvcc -rdc=true: the device-linked SASS, and each translation unit's PTX to link here.
+    const std::vector<const void*> units = prelinked_containers(wrapper);
+    if (!units.empty()) {
+      // One arch for all: the lowest of the units' highest PTX (a unit built for compute_75
+      // beside libcudadevrt's many), each unit's best PTX not above it.
+      std::vector<std::vector<FatbinEntry>> entries;
+      arch = ~0u;
+      for (size_t i = 0; i < units.size(); ++i) {
+        entries.push_back(parse_fatbin_container(units[i]));
+        unsigned a = 0;
+        for (const FatbinEntry& e : entries.back())
+          if (e.kind == 1) a = std::max(a, e.arch);
+        if (!a)
+          throw FatbinError("translation unit " + std::to_string(i) + " of " +
+                            std::to_string(units.size()) +
+                            " (a separately compiled program, nvcc -rdc=true) carries no PTX (" +
+                            archs_of(entries.back()) + "): " + kEmbedPtx);
+        arch = std::min(arch, a);
+      }
+      std::vector<ptx::PtxUnit> texts;
+      for (size_t i = 0; i < units.size(); ++i)
+        texts.push_back({select_ptx(entries[i], arch), name + " unit " + std::to_string(i)});
+      m->ptx = ptx::link_ptx(texts);
+      m->name = name + " (sm_" + std::to_string(arch) + ", " + std::to_string(units.size()) +
+                " units linked)";
+    } else {
+      const std::vector<FatbinEntry> entries = parse_fatbin_wrapper(wrapper);
+      m->ptx = select_ptx(entries, 0, &arch);
+      if (m->ptx.empty() && !entries.empty()) // an empty container (a device-link stub) is none
+        m->error = "the program carries no PTX (" + archs_of(entries) + "): " + kEmbedPtx;
+      m->name = name + " (sm_" + std::to_string(arch) + ")";
     }
-    m->name = "module " + std::to_string(modules_.size()) + " (sm_" + std::to_string(arch) + ")";
   } catch (const std::exception& e) {
+    if (m->name.empty()) m->name = name;
     m->error = e.what();
   }
   modules_.push_back(std::move(m));
@@ -256,8 +293,7 @@ void Runtime::build() {
     if (!m->ptx.empty()) usable.push_back(m.get());
   }
   if (usable.empty())
-    throw std::runtime_error("the program registered no PTX: build it with PTX embedded, e.g. "
-                             "`nvcc -cudart shared -gencode arch=compute_75,code=compute_75 ...`");
+    throw std::runtime_error(std::string("the program registered no PTX: ") + kEmbedPtx);
   // The GPU's own kernel: the first .entry the model can run (a module whose every kernel is
   // refused, or an entry it cannot run, still loads later, so that launching one says why).
   // ptxas (when found) reads a file: the text goes to a temporary one while the module's

@@ -158,9 +158,11 @@ std::string Gpu::kernel_names() const {
   std::ostringstream o;
   for (size_t m = 0; m < modules_.size(); ++m) {
     o << (m ? "; " : "") << "module " << m << " (" << modules_[m].name << "):";
-    for (size_t e = 0; e < modules_[m].kernels.size(); ++e)
+    const size_t n = modules_[m].kernels.size(), shown = n > 12 ? 10 : n; // a library's many
+    for (size_t e = 0; e < shown; ++e)
       o << (e ? ", " : " ") << "0x" << std::hex << (m << kEntryBits | e) << std::dec << " "
         << modules_[m].kernels[e]->kernel_name();
+    if (shown < n) o << " and " << n - shown << " more";
   }
   return o.str();
 }

@@ -40,15 +40,20 @@ LIBRARY_PLATFORMS=" $(tr '\n' ' ' <"$SRC/configs/baselines.txt") cmrc-wid wc geb
 PROGRAMS+=(function_pointers function_pointers_debug)
 # In-kernel malloc/free on the device heap.
 PROGRAMS+=(device_malloc)
-declare -A SOURCE_OF=([function_pointers_debug]=function_pointers)
-declare -A NVCC_FLAGS=([function_pointers_debug]=-G)
-# A program of several translation units (each its own module: nvcc's -rdc=false): the others.
-declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu)
+# Separate compilation (nvcc -rdc=true): two units' device code calling and reading each other,
+# linked by gpurf from their PTX; also as a debug build.
+PROGRAMS+=(separate separate_debug)
+declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate)
+declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G")
+# A program of several translation units (each its own module without -rdc=true): the others.
+declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu
+  [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
   stale=0
-  [ -x "$BIN/$p" ] && [ ! "$SRC/tests/programs/check.h" -nt "$BIN/$p" ] || stale=1
+  [ -x "$BIN/$p" ] || stale=1
+  for h in "$SRC"/tests/programs/*.h; do [ "$h" -nt "$BIN/$p" ] && stale=1; done
   for src in "${srcs[@]}"; do [ "$src" -nt "$BIN/$p" ] && stale=1; done
   if [ "$stale" = 1 ]; then
     "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 ${NVCC_FLAGS[$p]:-} \
@@ -242,9 +247,17 @@ done
 grep -q "carries no PTX (SASS sm_75): build it with PTX embedded, e.g. \`nvcc -cudart shared -gencode arch=compute_75,code=compute_75" "$TMP/sass.err" ||
   fail "a program without PTX: no message naming the nvcc flags: $(head -c 400 "$TMP/sass.err")"
 grep -q "FAIL: .*cudaErrorNoKernelImageForDevice" "$TMP/sass.out" || fail "a program without PTX: not cudaErrorNoKernelImageForDevice: $(head -c 300 "$TMP/sass.out")"
-"$GPURF" exec -- "$BIN/vector_add_static" >/dev/null 2>"$TMP/static.err"
-grep -q "does not load libcudart.so dynamically.*nvcc -cudart shared" "$TMP/static.err" ||
-  fail "a program with the static runtime: no warning: $(head -c 300 "$TMP/static.err")"
+"$GPURF" exec -- "$BIN/vector_add_static" >"$TMP/static.out" 2>"$TMP/static.err"
+rc=$?
+[ "$rc" -eq 2 ] || fail "a program with the static runtime: exit $rc, not 2"
+[ ! -s "$TMP/static.out" ] || fail "a program with the static runtime ran: $(head -c 200 "$TMP/static.out")"
+grep -q "vector_add_static carries device code but links CUDA's runtime statically.*nvcc -cudart shared" "$TMP/static.err" ||
+  fail "a program with the static runtime: no message: $(head -c 300 "$TMP/static.err")"
+# A program without device code (here the shell) runs, warned that gpurf sees no runtime.
+"$GPURF" exec -- /bin/sh -c 'echo ran' >"$TMP/sh.out" 2>"$TMP/sh.err" || fail "gpurf exec -- /bin/sh exited $?"
+grep -qx ran "$TMP/sh.out" || fail "gpurf exec -- /bin/sh did not run it"
+grep -q "does not load libcudart.so dynamically: if it runs CUDA kernels" "$TMP/sh.err" ||
+  fail "gpurf exec -- /bin/sh: no warning: $(head -c 300 "$TMP/sh.err")"
 
 # Determinism: a second run's statistics are those of the first (the host section aside), and
 # its launch records (simulated times and counters only) are identical too: every program

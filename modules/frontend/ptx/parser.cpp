@@ -1,5 +1,7 @@
 #include "gpurf/modules/frontend/ptx/parser.h"
 
+#include "gpurf/modules/frontend/ptx/lexer.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -17,112 +19,6 @@ namespace {
 
 // Virtual registers of one function: the instruction records name them in 16 bits.
 constexpr uint64_t kMaxRegs = 65535;
-
-enum class TK : uint8_t { End, Ident, Number, String, Punct };
-
-struct Tok {
-  TK k = TK::End;
-  std::string s;
-  unsigned line = 0;
-};
-
-bool ident_start(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' ||
-         c == '.';
-}
-bool ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
-
-std::string fmt_err(const std::string& file, unsigned line, const std::string& msg) {
-  return file + ":" + std::to_string(line) + ": " + msg;
-}
-
-std::vector<Tok> lex(const std::string& t, const std::string& file) {
-  std::vector<Tok> out;
-  unsigned line = 1;
-  size_t i = 0, n = t.size();
-  while (i < n) {
-    char c = t[i];
-    if (c == '\n') {
-      ++line;
-      ++i;
-      continue;
-    }
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && t[i + 1] == '/') {
-      while (i < n && t[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && t[i + 1] == '*') {
-      unsigned start = line;
-      i += 2;
-      while (i + 1 < n && !(t[i] == '*' && t[i + 1] == '/')) {
-        if (t[i] == '\n') ++line;
-        ++i;
-      }
-      if (i + 1 >= n) throw ParseError(fmt_err(file, start, "unterminated /* comment"));
-      i += 2;
-      continue;
-    }
-    Tok tok;
-    tok.line = line;
-    if (c == '"') {
-      ++i;
-      std::string s;
-      while (i < n && t[i] != '"') {
-        if (t[i] == '\n') throw ParseError(fmt_err(file, line, "unterminated string literal"));
-        if (t[i] == '\\' && i + 1 < n) ++i;
-        s += t[i++];
-      }
-      if (i >= n) throw ParseError(fmt_err(file, line, "unterminated string literal"));
-      ++i;
-      tok.k = TK::String;
-      tok.s = s;
-    } else if (ident_start(c)) {
-      size_t b = i++;
-      while (i < n) {
-        if (ident_char(t[i])) {
-          ++i;
-        } else if (t[i] == ':' && i + 1 < n && t[i + 1] == ':') {
-          i += 2;
-        } else {
-          break;
-        }
-      }
-      tok.k = TK::Ident;
-      tok.s = t.substr(b, i - b);
-    } else if (std::isdigit(static_cast<unsigned char>(c))) {
-      size_t b = i++;
-      bool hexish = (c == '0' && i < n && std::strchr("xXfFdD", t[i]) != nullptr);
-      while (i < n) {
-        char d = t[i];
-        if (std::isalnum(static_cast<unsigned char>(d)) || d == '.' || d == '_') {
-          ++i;
-        } else if ((d == '+' || d == '-') && !hexish && (t[i - 1] == 'e' || t[i - 1] == 'E')) {
-          ++i;
-        } else {
-          break;
-        }
-      }
-      tok.k = TK::Number;
-      tok.s = t.substr(b, i - b);
-    } else {
-      tok.k = TK::Punct;
-      tok.s = std::string(1, c);
-      ++i;
-    }
-    out.push_back(std::move(tok));
-  }
-  Tok end;
-  end.k = TK::End;
-  end.line = line;
-  out.push_back(end);
-  return out;
-}
 
 bool type_from_name(const std::string& m, Type& t) {
   static const std::unordered_map<std::string, Type> tab = {
@@ -318,9 +214,9 @@ struct Parser {
         for (auto& v : decls) {
           v.is_extern = ext;
           v.is_visible = vis;
-          if (mod.var_index(v.name) >= 0) {
-            // a later definition replaces an .extern declaration
-            mod.vars[size_t(mod.var_index(v.name))] = v;
+          if (const int at = mod.var_index(v.name); at >= 0) {
+            // a later definition replaces an .extern declaration; a later declaration is none
+            if (!ext) mod.vars[size_t(at)] = v;
           } else {
             mod.vars.push_back(v);
           }
