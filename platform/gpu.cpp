@@ -377,8 +377,8 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
     data_next_ = ptx->options().data_base; // relocated by place()
     data_end_ = data_next_ + PtxFrontend::kDataBytes;
     LaunchSpec spec = ptx->launch();
-    try {
-      add_module(spec, spec.ptx_path, ptx);
+    try { // named as the host named it (a program's "module 0 (sm_75)"), else by its file
+      add_module(spec, spec.file.empty() ? spec.ptx_path : spec.file, ptx);
     } catch (const WorkloadError& e) {
       g.fail("hosted", e.what());
     }

@@ -157,7 +157,12 @@ uint32_t Gpu::find_kernel(const std::string& name) const {
 std::string Gpu::kernel_names() const {
   std::ostringstream o;
   for (size_t m = 0; m < modules_.size(); ++m) {
-    o << (m ? "; " : "") << "module " << m << " (" << modules_[m].name << "):";
+    const std::string& name = modules_[m].name; // a program's modules are named "module N (...)"
+    o << (m ? "; " : "");
+    if (name.rfind("module ", 0) == 0)
+      o << name << ":";
+    else
+      o << "module " << m << " (" << name << "):";
     const size_t n = modules_[m].kernels.size(), shown = n > 12 ? 10 : n; // a library's many
     for (size_t e = 0; e < shown; ++e)
       o << (e ? ", " : " ") << "0x" << std::hex << (m << kEntryBits | e) << std::dec << " "
