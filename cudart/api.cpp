@@ -9,22 +9,15 @@
 #include <iterator>
 #include <set>
 
+#include "entry.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/sm.h"
-#include "runtime.h"
 
 using namespace gpurf::cudart;
 using gpurf::cudart::dim3;
 
 namespace {
-
-Runtime& rt() { return Runtime::get(); }
-cudaError_t ret(cudaError_t e) { return rt().record(e); }
-
-// Every entry point runs under the runtime's lock (runtime.h api_mutex): host threads' calls
-// one at a time.
-#define GPURF_LOCKED const std::lock_guard<std::recursive_mutex> api_lock_(api_mutex())
 
 struct ErrorName {
   int code;

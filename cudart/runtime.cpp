@@ -236,6 +236,89 @@ Module* Runtime::add_module(const void* wrapper) {
   return modules_.back().get();
 }
 
+Module* Runtime::load_module(const void* image, std::string& why, cudaError_t& e) {
+  driver_api = true;
+  if ((e = status())) {
+    why = "the device could not be set up (above)";
+    return nullptr;
+  }
+  if (!image) {
+    e = cudaErrorInvalidValue;
+    why = "no image (null)";
+    return nullptr;
+  }
+  const auto* b = static_cast<const uint8_t*>(image);
+  uint32_t magic;
+  std::memcpy(&magic, b, sizeof magic);
+  auto m = std::make_unique<Module>();
+  m->name = "module " + std::to_string(modules_.size()) + " (loaded at run time)";
+  try {
+    if (magic == 0x466243b1 || magic == 0xBA55ED50) { // a fat binary's wrapper, or a container
+      const std::vector<FatbinEntry> entries =
+          magic == 0x466243b1 ? parse_fatbin_wrapper(image) : parse_fatbin_container(image);
+      m->ptx = select_ptx(entries, 0);
+      if (m->ptx.empty()) {
+        e = cudaErrorNoKernelImageForDevice;
+        why = "the fat binary carries no PTX (" + archs_of(entries) + ")";
+        return nullptr;
+      }
+    } else if (b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F') {
+      e = cudaErrorNoKernelImageForDevice;
+      why = "the image is a cubin (ELF: SASS only); gpurf runs PTX: load PTX instead (nvcc "
+            "-ptx, NVRTC's nvrtcGetPTX, or a fat binary with PTX)";
+      return nullptr;
+    } else {
+      m->ptx = static_cast<const char*>(image); // PTX text, NUL-terminated
+    }
+    m->id = int(gpu().load_module_text(m->ptx, m->name));
+    if (!gpu().kernel(uint32_t(m->id) << Gpu::kEntryBits)) { // no kernel runs: as bad PTX
+      e = cudaErrorInvalidPtx;
+      why = "no kernel of " + m->name + " can run";
+      for (const ptx::Function& f : ptx::parse_ptx(m->ptx, m->name).functions)
+        if (f.is_entry) try {
+            gpu().find_kernel(f.name);
+          } catch (const std::exception& x) {
+            why = x.what();
+            break;
+          }
+      return nullptr;
+    }
+  } catch (const std::exception& x) {
+    e = cudaErrorInvalidPtx;
+    why = x.what();
+    return nullptr;
+  }
+  load_variables(*m);
+  modules_.push_back(std::move(m));
+  return modules_.back().get();
+}
+
+const void* Runtime::module_function(Module* m, const std::string& name) {
+  // One handle per (module, kernel), kept for the program's life: its address is the key.
+  static std::map<std::pair<Module*, std::string>, std::unique_ptr<char>> handles;
+  if (!m || m->id < 0) return nullptr;
+  const auto handle = [&](uint32_t id, bool found) {
+    std::unique_ptr<char>& h = handles[{m, name}];
+    if (!h) h = std::make_unique<char>();
+    KernelRec& k = kernels_[h.get()];
+    k.module = m;
+    k.name = name;
+    k.id = id;
+    k.found = found;
+    return h.get();
+  };
+  for (uint32_t e = 0;; ++e) {
+    const uint32_t id = uint32_t(m->id) << Gpu::kEntryBits | e;
+    PtxFrontend* f = gpu().kernel(id);
+    if (!f) break;
+    if (f->kernel_name() == name) return handle(id, true);
+  }
+  // An .entry the model refused: a handle whose launch says why (not_runnable).
+  for (const ptx::Function& f : ptx::parse_ptx(m->ptx, m->name).functions)
+    if (f.is_entry && f.name == name) return handle(0, false);
+  return nullptr;
+}
+
 void Runtime::add_kernel(Module* m, const void* host_fun, const char* name) {
   KernelRec& k = kernels_[host_fun];
   k.module = m;
@@ -292,6 +375,24 @@ void Runtime::build() {
     if (!m->error.empty()) throw std::runtime_error(m->name + ": " + m->error);
     if (!m->ptx.empty()) usable.push_back(m.get());
   }
+  // The driver API: a program may register no kernel at all (its modules load later,
+  // load_module). The GPU is then built around gpurf's module of one empty kernel, its register
+  // space sized for any kernel (255 registers and predicates per thread; the platform may say
+  // otherwise). A host-only translation unit registers a module without .entry: not loaded.
+  Module* idle = nullptr;
+  if (driver_api) {
+    usable.erase(
+        std::remove_if(usable.begin(), usable.end(),
+                       [](const Module* m) { return m->ptx.find(".entry") == m->ptx.npos; }),
+        usable.end());
+    auto m = std::make_unique<Module>();
+    m->name = "gpurf's module for the driver API";
+    m->ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
+             ".visible .entry __gpurf_driver_api_idle()\n{\n  ret;\n}\n";
+    idle = m.get();
+    modules_.push_back(std::move(m));
+    usable.push_back(idle);
+  }
   if (usable.empty())
     throw std::runtime_error(std::string("the program registered no PTX: ") + kEmbedPtx);
   // The GPU's own kernel: the first .entry the model can run (a module whose every kernel is
@@ -328,6 +429,10 @@ void Runtime::build() {
   }
   if (!frontend_)
     throw std::runtime_error(usable.back()->name + ": no kernel can be loaded: " + why);
+  if (usable[0] == idle)
+    for (const char* key : {"hosted_registers", "hosted_predicates"})
+      if (!platform_->find_path(std::string("gpu.") + key))
+        apply_override(*platform_, std::string("gpu.") + key + "=255");
   for (const std::string& w : frontend_->warnings())
     std::fprintf(stderr, "gpurf: warning: %s\n", w.c_str());
   size_registers(usable, tmp);
@@ -419,11 +524,16 @@ void Runtime::size_registers(const std::vector<Module*>& usable, const fs::path&
 void Runtime::load_variables() {
   // Each module's variables get their initial values now (not at its first launch), so that
   // cudaMemcpyToSymbol before the first launch stays.
+  for (const auto& m : modules_)
+    if (m->id >= 0) load_variables(*m);
+}
+
+void Runtime::load_variables(Module& module) {
+  Module* m = &module;
   EngineMemory mem(gpu().functional_memory());
-  for (const auto& m : modules_) {
-    if (m->id < 0) continue;
+  {
     PtxFrontend* k0 = gpu().kernel(uint32_t(m->id) << Gpu::kEntryBits);
-    if (!k0) continue; // every kernel refused: its variables are not placed
+    if (!k0) return; // every kernel refused: its variables are not placed
     ptx::LaunchConfig c;
     c.grid = ptx::Dim3(1, 1, 1);
     c.block = ptx::Dim3(1, 1, 1);
@@ -436,10 +546,12 @@ void Runtime::load_variables() {
     // Every module's variables are live allocations for every kernel: a kernel may reach
     // another module's __device__ array through a pointer (cudaGetSymbolAddress).
     for (const ptx::VarDecl& v : k.module().vars)
-      if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size)
+      if ((v.space == ptx::Space::Global || v.space == ptx::Space::Const) && v.size) {
         checked_.add(k.symbol_address(v.name), v.size, "variable '" + v.name + "' of " + m->name);
+        m->globals[v.name] = {k.symbol_address(v.name), v.size};
+      }
     for (auto& [host, v] : vars_)
-      if (v.module == m.get()) {
+      if (v.module == m) {
         v.address = k.symbol_address(v.name);
         if (v.managed) map_managed_variable(v);
       }

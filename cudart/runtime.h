@@ -45,6 +45,8 @@ struct Module {
   std::string ptx;               // empty: none (error says why)
   std::string error;
   int id = -1; // the GPU's module id once built
+  // Its .global/.const variables' device addresses and sizes, once loaded (cuModuleGetGlobal).
+  std::map<std::string, std::pair<uint64_t, uint64_t>> globals;
 };
 
 struct KernelRec {
@@ -88,6 +90,16 @@ public:
   void add_kernel(Module* m, const void* host_fun, const char* name);
   void add_var(Module* m, const void* host_var, const char* name, size_t bytes, bool constant,
                void** managed_host_ptr);
+
+  // The driver API (driver.cpp): modules loaded at run time. A program that registered no PTX
+  // but calls the driver API builds the GPU around an empty module, its register space sized
+  // for any kernel (docs/programs.md "The driver API").
+  bool driver_api = false;
+  // cuModuleLoadData's image (PTX text, a fat binary or its wrapper) loaded into the GPU: the
+  // module, or null and the reason in `why` (and `e`, the error to return).
+  Module* load_module(const void* image, std::string& why, cudaError_t& e);
+  // A handle launch() and the cudaFunc* calls take for .entry `name` of `m`; null: none.
+  const void* module_function(Module* m, const std::string& name);
 
   // Builds the simulation at the first call that needs it; the error sticks.
   cudaError_t ensure();
@@ -154,6 +166,7 @@ private:
   void size_registers(const std::vector<Module*>& usable, const std::filesystem::path& tmp);
   static LaunchSpec module_spec(const Module& m, const std::filesystem::path& tmp);
   void load_variables();
+  void load_variables(Module& m); // its initial values, addresses and checked ranges
   void map_managed_variable(VarRec& v);
   void to_device(); // managed and host allocations: host bytes to the device
   void to_host();

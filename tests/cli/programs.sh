@@ -43,8 +43,11 @@ PROGRAMS+=(device_malloc)
 # Separate compilation (nvcc -rdc=true): two units' device code calling and reading each other,
 # linked by gpurf from their PTX; also as a debug build.
 PROGRAMS+=(separate separate_debug)
+# The driver API with NVRTC: a kernel compiled from source at run time, loaded and launched.
+PROGRAMS+=(driver_api)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate)
-declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G")
+declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
+  [driver_api]="-lcuda -lnvrtc")
 # A program of several translation units (each its own module without -rdc=true): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu
   [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)
@@ -256,7 +259,7 @@ grep -q "vector_add_static carries device code but links CUDA's runtime statical
 # A program without device code (here the shell) runs, warned that gpurf sees no runtime.
 "$GPURF" exec -- /bin/sh -c 'echo ran' >"$TMP/sh.out" 2>"$TMP/sh.err" || fail "gpurf exec -- /bin/sh exited $?"
 grep -qx ran "$TMP/sh.out" || fail "gpurf exec -- /bin/sh did not run it"
-grep -q "does not load libcudart.so dynamically: if it runs CUDA kernels" "$TMP/sh.err" ||
+grep -q "loads neither libcudart.so nor libcuda.so.1: if it runs CUDA kernels" "$TMP/sh.err" ||
   fail "gpurf exec -- /bin/sh: no warning: $(head -c 300 "$TMP/sh.err")"
 
 # Determinism: a second run's statistics are those of the first (the host section aside), and
