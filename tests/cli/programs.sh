@@ -45,9 +45,11 @@ PROGRAMS+=(device_malloc)
 PROGRAMS+=(separate separate_debug)
 # The driver API with NVRTC: a kernel compiled from source at run time, loaded and launched.
 PROGRAMS+=(driver_api)
+# Atomics on halves and vectors, cuda::pipeline, built with sm_90 PTX too (the one gpurf runs).
+PROGRAMS+=(atomics)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
-  [driver_api]="-lcuda -lnvrtc")
+  [driver_api]="-lcuda -lnvrtc" [atomics]="-gencode arch=compute_90,code=compute_90")
 # A program of several translation units (each its own module without -rdc=true): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu
   [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)

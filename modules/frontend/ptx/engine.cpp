@@ -1694,69 +1694,86 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len);
       note(l, rsp, raddr);
     }
-  } else { // atom / red: lanes in order
+  } else { // atom / red: lanes in order; a vector (sm_90) element by element
     const bool fl = type_is_float(t);
     const unsigned bits = esz * 8;
+    // f16/bf16 adds (.noftz: subnormals kept), the x2 forms per half, rounded to nearest.
+    namespace H = half;
+    const bool half2 = t == Type::F16X2 || t == Type::BF16X2;
+    const bool half = half2 || t == Type::F16 || t == Type::BF16;
+    const H::Format hf = t == Type::BF16 || t == Type::BF16X2 ? H::kBF16 : H::kF16;
+    auto half_add = [&](uint64_t x, uint64_t y) {
+      return uint64_t(H::arith(H::Op::Add, uint16_t(x), uint16_t(y), hf, H::Mode::RN));
+    };
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!((exec >> l) & 1)) continue;
-      uint64_t a = eff_addr(w, fr, ao, l, in.space);
-      uint64_t old = 0;
-      Space rsp;
-      uint64_t raddr;
-      mem_access(w, fr, l, in.space, a, &old, esz, false, rsp, raddr, esz);
-      if (rsp == Space::Param || rsp == Space::Local || rsp == Space::Const)
-        fail(w, int(l), std::string("atomic on ") + space_name(rsp) + " space");
-      note(l, rsp, raddr);
-      old &= bitmask(bits);
-      uint64_t b = rd(w, fr, in.src[1], l, t) & bitmask(bits);
-      uint64_t nv = old;
-      switch (in.atom) {
-      case AtomOp::Add:
-        if (t == Type::F32)
-          nv = f32_bits(ftz(ftz(as_f32(old)) + ftz(as_f32(b))));
-        else if (t == Type::F64)
-          nv = f64_bits(as_f64(old) + as_f64(b));
-        else
-          nv = old + b;
-        break;
-      case AtomOp::Min:
-        if (fl) fail(w, int(l), "floating-point atomic min is not supported");
-        nv = is_signed ? (sext(old, bits) < sext(b, bits) ? old : b) : std::min(old, b);
-        break;
-      case AtomOp::Max:
-        if (fl) fail(w, int(l), "floating-point atomic max is not supported");
-        nv = is_signed ? (sext(old, bits) > sext(b, bits) ? old : b) : std::max(old, b);
-        break;
-      case AtomOp::Inc:
-        nv = old >= b ? 0 : old + 1;
-        break;
-      case AtomOp::Dec:
-        nv = (old == 0 || old > b) ? b : old - 1;
-        break;
-      case AtomOp::Exch:
-        nv = b;
-        break;
-      case AtomOp::Cas: {
-        uint64_t c = rd(w, fr, in.src[2], l, t) & bitmask(bits);
-        nv = old == b ? c : old;
-        break;
+      const uint64_t base = eff_addr(w, fr, ao, l, in.space);
+      for (unsigned e = 0; e < n; ++e) {
+        const uint64_t a = base + uint64_t(e) * esz;
+        uint64_t old = 0;
+        Space rsp;
+        uint64_t raddr;
+        mem_access(w, fr, l, in.space, a, &old, esz, false, rsp, raddr, esz);
+        if (rsp == Space::Param || rsp == Space::Local || rsp == Space::Const)
+          fail(w, int(l), std::string("atomic on ") + space_name(rsp) + " space");
+        if (e == 0) note(l, rsp, raddr);
+        old &= bitmask(bits);
+        const Operand& so = n == 1 ? in.src[1] : in.src[1].elems[e];
+        uint64_t b = rd(w, fr, so, l, t) & bitmask(bits);
+        uint64_t nv = old;
+        switch (in.atom) {
+        case AtomOp::Add:
+          if (t == Type::F32)
+            nv = f32_bits(ftz(ftz(as_f32(old)) + ftz(as_f32(b))));
+          else if (t == Type::F64)
+            nv = f64_bits(as_f64(old) + as_f64(b));
+          else if (half2)
+            nv = half_add(old, b) | half_add(old >> 16, b >> 16) << 16;
+          else if (half)
+            nv = half_add(old, b);
+          else
+            nv = old + b;
+          break;
+        case AtomOp::Min:
+          if (fl) fail(w, int(l), "floating-point atomic min is not supported");
+          nv = is_signed ? (sext(old, bits) < sext(b, bits) ? old : b) : std::min(old, b);
+          break;
+        case AtomOp::Max:
+          if (fl) fail(w, int(l), "floating-point atomic max is not supported");
+          nv = is_signed ? (sext(old, bits) > sext(b, bits) ? old : b) : std::max(old, b);
+          break;
+        case AtomOp::Inc:
+          nv = old >= b ? 0 : old + 1;
+          break;
+        case AtomOp::Dec:
+          nv = (old == 0 || old > b) ? b : old - 1;
+          break;
+        case AtomOp::Exch:
+          nv = b;
+          break;
+        case AtomOp::Cas: {
+          uint64_t c = rd(w, fr, in.src[2], l, t) & bitmask(bits);
+          nv = old == b ? c : old;
+          break;
+        }
+        case AtomOp::And:
+          nv = old & b;
+          break;
+        case AtomOp::Or:
+          nv = old | b;
+          break;
+        case AtomOp::Xor:
+          nv = old ^ b;
+          break;
+        default:
+          fail(w, int(l), "bad atomic operation");
+        }
+        nv &= bitmask(bits);
+        mem_access(w, fr, l, in.space, a, &nv, esz, true, rsp, raddr, esz);
+        if (in.op == Op::Atom)
+          wr(w, fr, n == 1 ? in.dst[0] : in.dst[0].elems[e], l,
+             is_signed ? uint64_t(sext(old, bits)) : old, t);
       }
-      case AtomOp::And:
-        nv = old & b;
-        break;
-      case AtomOp::Or:
-        nv = old | b;
-        break;
-      case AtomOp::Xor:
-        nv = old ^ b;
-        break;
-      default:
-        fail(w, int(l), "bad atomic operation");
-      }
-      nv &= bitmask(bits);
-      mem_access(w, fr, l, in.space, a, &nv, esz, true, rsp, raddr, esz);
-      if (in.op == Op::Atom)
-        wr(w, fr, in.dst[0], l, is_signed ? uint64_t(sext(old, bits)) : old, t);
     }
   }
   out.space = common;

@@ -1003,11 +1003,15 @@ struct Parser {
       in.cvta_to = true;
       return;
     }
-    if (m == "v2" || m == "v4") {
-      if (op != Op::Ld && op != Op::Ldu && op != Op::St) bad();
+    if (m == "v2" || m == "v4" || m == "v8") {
+      // atom/red.add on vectors of f32 (.v2, .v4) and of f16/bf16 (up to .v8): sm_90
+      const bool atomic = op == Op::Atom || op == Op::Red;
+      if ((op != Op::Ld && op != Op::Ldu && op != Op::St && !atomic) || (m == "v8" && !atomic))
+        bad();
       in.vec = unsigned(m[1] - '0');
       return;
     }
+    if (m == "noftz" && (op == Op::Atom || op == Op::Red)) return; // f16 adds keep subnormals
     switch (op) {
     case Op::Mul:
     case Op::Mad:
@@ -2145,9 +2149,11 @@ struct Parser {
     const bool half = type_is_half(in.type) || type_is_half(in.type2);
     const bool bits = in.op == Op::Mov || in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St ||
                       in.op == Op::Selp;
-    if (half && !half_arithmetic(in.op) && !bits)
+    const bool atomic_add = (in.op == Op::Atom || in.op == Op::Red) && in.atom == AtomOp::Add;
+    if (half && !half_arithmetic(in.op) && !bits && !atomic_add)
       fail(line, "unsupported PTX instruction '" + in.text +
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
+                     "atom.add, red.add, "
                      "mov, ld, st and selp)");
     if ((in.relu || in.satfinite || in.nan) && !half)
       fail(line, "'" + in.text + "': .relu, .satfinite and .NaN are supported on f16/bf16 only");
