@@ -140,7 +140,7 @@ Chain chain_of(const std::string& kernel, const FrontendOptions& frontend) {
   }
   auto most = std::max_element(kinds.begin(), kinds.end(),
                                [](auto& a, auto& b) { return a.second.first < b.second.first; });
-  Chain c{*most->second.second, most->second.second->opname, fe.regs_per_thread()};
+  Chain c{*most->second.second, most->second.second->opname, fe.regs_per_thread(), {}, false};
   for (const InstInfo& i : fe.static_info())
     if (std::string(i.opname).rfind("bra", 0) == 0) c.branch = i, c.has_branch = true;
   return c;

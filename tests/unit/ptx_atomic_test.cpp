@@ -1,12 +1,14 @@
 // Atomics on halves (atom/red.add.noftz.f16, .f16x2, .bf16, .bf16x2: atomicAdd on __half and
 // __nv_bfloat16) and on vectors (sm_90's atom.add.v2/.v4.f32): hand-written PTX, the lanes'
 // adds applied in lane order (the engine's order) checked against the host's _Float16 and a
-// bfloat16 rounding written here, and every lane's returned old value.
+// bfloat16 rounding written here, and every lane's returned old value. mbarrier's rules
+// (mbarrier.h) and a wait across warps.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 
+#include "gpurf/modules/frontend/ptx/mbarrier.h"
 #include "gpurf/modules/frontend/ptx/parser.h"
 #include "tests/unit/ptx_test_util.h"
 
@@ -156,4 +158,80 @@ TEST(PtxAtomic, VectorsOnlyOnAtomicsLoadsAndStores) {
                              "bad.ptx");
   ASSERT_EQ(m.refused.count("k"), 1u);
   EXPECT_NE(m.refused.at("k").find("'.v2'"), std::string::npos) << m.refused.at("k");
+}
+
+// ------------------------------------------------------------------------------ mbarrier
+
+TEST(PtxMbarrier, PhasesCompleteWhenTheExpectedArrivalsAreIn) {
+  namespace mb = gpurf::ptx::mbarrier;
+  uint64_t m = mb::init(3);
+  const uint64_t s0 = m; // the state an arrive of phase 0 returns
+  ASSERT_TRUE(mb::arrive(m, 1, false));
+  ASSERT_TRUE(mb::arrive(m, 1, false));
+  EXPECT_FALSE(mb::phase_done(m, s0));
+  EXPECT_FALSE(mb::parity_done(m, 0));
+  ASSERT_TRUE(mb::arrive(m, 1, false)); // the third: phase 0 completes, phase 1 expects 3
+  EXPECT_TRUE(mb::phase_done(m, s0));
+  EXPECT_TRUE(mb::parity_done(m, 0));
+  EXPECT_FALSE(mb::parity_done(m, 1));
+  EXPECT_EQ(mb::pending(m), 3u);
+  ASSERT_TRUE(mb::arrive(m, 2, true)); // arrive_drop of 2: 1 pending, 1 expected from now on
+  EXPECT_EQ(mb::expected(m), 1u);
+  EXPECT_EQ(mb::pending(m), 1u);
+  EXPECT_FALSE(mb::parity_done(m, 1));
+  EXPECT_FALSE(mb::arrive(m, 2, false)); // more than are pending
+  ASSERT_TRUE(mb::arrive(m, 1, false));  // phase 1 completes; phase 0 again expects 1
+  EXPECT_TRUE(mb::parity_done(m, 1));
+  EXPECT_EQ(mb::pending(m), 1u);
+}
+
+// Two warps: warp 1 stores, arrives; warp 0 spins on test_wait until the phase completes, then
+// reads what warp 1 stored. The engine runs warps in turn, so the spin must see the arrival.
+TEST(PtxMbarrier, AWaitSeesTheOtherWarpsArrival) {
+  const Module m = parse_ptx(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 8 .b64 bar;
+  .shared .align 4 .u32 data;
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra INITED;
+  mov.u32 %r2, 64;
+  mbarrier.init.shared.b64 [bar], %r2;
+INITED:
+  bar.sync 0;
+  setp.lt.u32 %p2, %r1, 32;
+  @%p2 bra WAITER;
+  setp.ne.u32 %p3, %r1, 32;
+  @%p3 bra ARRIVE;
+  mov.u32 %r3, 4242;
+  st.shared.u32 [data], %r3;
+ARRIVE:
+  mbarrier.arrive.shared.b64 %rd2, [bar];
+  ret;
+WAITER:
+  mbarrier.arrive.shared.b64 %rd2, [bar];
+SPIN:
+  mbarrier.test_wait.shared.b64 %p3, [bar], %rd2;
+  @!%p3 bra SPIN;
+  mbarrier.try_wait.parity.shared.b64 %p2, [bar], 0;
+  ld.shared.u32 %r4, [data];
+  selp.u32 %r5, 1, 0, %p2;
+  add.u32 %r6, %r4, %r5;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd3, %rd1, %rd3;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}
+)",
+                             "mbar.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  Launch L(m, "k", {1, 1, 1}, {64, 1, 1});
+  const uint64_t out = L.zeros(32 * 4);
+  L.arg(out).run();
+  for (uint32_t v : L.get<uint32_t>(out, 32)) EXPECT_EQ(v, 4243u); // the data and parity 0 done
 }

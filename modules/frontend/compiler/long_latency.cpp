@@ -22,8 +22,10 @@ bool produces_long_latency(const ptx::Instr& in) {
     return far;
   case Op::Wmma:
     return in.tensor.wmma == 'l' && far;
-  case Op::Atom:
-    return in.space != Space::Shared && !in.dst.empty();
+  case Op::Atom: // an mbarrier wait may suspend the thread until the phase completes
+    return (in.space != Space::Shared || in.atom == ptx::AtomOp::MbarTestWait ||
+            in.atom == ptx::AtomOp::MbarTestWaitParity) &&
+           !in.dst.empty();
   default:
     return false;
   }

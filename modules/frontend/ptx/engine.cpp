@@ -2,6 +2,7 @@
 #include "gpurf/modules/frontend/ptx/async_copy.h"
 #include "gpurf/modules/frontend/ptx/device_output.h"
 #include "gpurf/modules/frontend/ptx/half.h"
+#include "gpurf/modules/frontend/ptx/mbarrier.h"
 #include "gpurf/modules/frontend/ptx/texture.h"
 #include "gpurf/modules/frontend/ptx/warp_ops.h"
 #include "gpurf/platform/text.h"
@@ -1718,10 +1719,31 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
           fail(w, int(l), std::string("atomic on ") + space_name(rsp) + " space");
         if (e == 0) note(l, rsp, raddr);
         old &= bitmask(bits);
-        const Operand& so = n == 1 ? in.src[1] : in.src[1].elems[e];
-        uint64_t b = rd(w, fr, so, l, t) & bitmask(bits);
-        uint64_t nv = old;
+        // The operand (mbarrier.arrive and .inval may have none: a count of 1).
+        uint64_t b = 1;
+        if (in.src.size() > 1)
+          b = rd(w, fr, n == 1 ? in.src[1] : in.src[1].elems[e], l, t) & bitmask(bits);
+        uint64_t nv = old, res = old; // the new value, what the destination gets
         switch (in.atom) {
+        case AtomOp::MbarInit:
+          nv = mbarrier::init(b);
+          break;
+        case AtomOp::MbarInval:
+          nv = 0;
+          break;
+        case AtomOp::MbarArrive:
+        case AtomOp::MbarArriveDrop:
+          if (!mbarrier::arrive(nv, b, in.atom == AtomOp::MbarArriveDrop))
+            fail(w, int(l),
+                 "'" + in.text + "': " + std::to_string(b) + " arrivals on an mbarrier with " +
+                     std::to_string(mbarrier::pending(old)) + " pending (at " + hex(a) + ")");
+          break;
+        case AtomOp::MbarTestWait:
+          res = mbarrier::phase_done(old, b);
+          break;
+        case AtomOp::MbarTestWaitParity:
+          res = mbarrier::parity_done(old, b);
+          break;
         case AtomOp::Add:
           if (t == Type::F32)
             nv = f32_bits(ftz(ftz(as_f32(old)) + ftz(as_f32(b))));
@@ -1772,7 +1794,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
         mem_access(w, fr, l, in.space, a, &nv, esz, true, rsp, raddr, esz);
         if (in.op == Op::Atom)
           wr(w, fr, n == 1 ? in.dst[0] : in.dst[0].elems[e], l,
-             is_signed ? uint64_t(sext(old, bits)) : old, t);
+             is_signed ? uint64_t(sext(res, bits)) : res, t);
       }
     }
   }
@@ -1896,6 +1918,21 @@ void Kernel::Impl::exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t
     w.async.retire_oldest(w.async.covered(n, in.cp_all), [&](std::vector<AsyncCopy>& g) {
       for (const AsyncCopy& c : g) std::memcpy(sh.data() + c.shared, c.bytes, c.len);
     });
+    // cp.async.mbarrier.arrive.noinc: the warp's copies have landed (above, a wait_all), then
+    // each lane arrives on the mbarrier at [a] (without .noinc the pending count rises and falls
+    // by one: nothing to do once the copies are in).
+    if (in.atom == AtomOp::MbarArrive)
+      for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const uint64_t a = eff_addr(w, fr, in.src[0], l, Space::Shared);
+        uint64_t m = 0;
+        Space rsp;
+        uint64_t raddr;
+        mem_access(w, fr, l, Space::Shared, a, &m, 8, false, rsp, raddr, 8);
+        if (!mbarrier::arrive(m, 1, false))
+          fail(w, int(l), "'" + in.text + "': an arrival on an mbarrier with none pending");
+        mem_access(w, fr, l, Space::Shared, a, &m, 8, true, rsp, raddr, 8);
+      }
     return;
   }
   // cp.async: each lane reads its source now and its copy waits in the open group.

@@ -346,7 +346,10 @@ OpTraits op_traits(const Instr& in) {
   case Op::Atom:
     c = OpClass::Mem;
     t.is_atomic = true;
-    t.long_latency = in.space != Space::Shared;
+    // An mbarrier wait may suspend the thread until the phase completes (PTX ISA: try_wait):
+    // a dependence on it is a long-latency one (a two-level scheduler lets others in).
+    t.long_latency = in.space != Space::Shared || in.atom == AtomOp::MbarTestWait ||
+                     in.atom == AtomOp::MbarTestWaitParity;
     break;
   case Op::Red:
     c = OpClass::Mem;

@@ -131,7 +131,26 @@ enum class CmpOp : uint8_t {
 };
 enum class BoolOp : uint8_t { None, And, Or, Xor, Popc }; // Popc: bar.red.popc only
 enum class MulMode : uint8_t { None, Lo, Hi, Wide };
-enum class AtomOp : uint8_t { None, Add, Min, Max, Inc, Dec, Exch, Cas, And, Or, Xor };
+enum class AtomOp : uint8_t {
+  None,
+  Add,
+  Min,
+  Max,
+  Inc,
+  Dec,
+  Exch,
+  Cas,
+  And,
+  Or,
+  Xor,
+  // mbarrier (sm_80): a 64-bit barrier object in shared memory updated atomically (mbarrier.h)
+  MbarInit,
+  MbarInval,
+  MbarArrive,
+  MbarArriveDrop,
+  MbarTestWait,
+  MbarTestWaitParity
+};
 enum class ShflMode : uint8_t { None, Up, Down, Bfly, Idx };
 enum class VoteMode : uint8_t { None, All, Any, Uni, Ballot };
 enum class PrmtMode : uint8_t { Default, F4E, B4E, RC8, ECL, ECR, RC16 };

@@ -1681,10 +1681,48 @@ struct Parser {
       } else if ((parts[2] == "wait_group" || parts[2] == "wait_all") && parts.size() == 3) {
         in.op = Op::CpAsyncWait;
         in.cp_all = parts[2] == "wait_all";
+      } else if (parts[2] == "mbarrier" && parts.size() > 3 && parts[3] == "arrive") {
+        // cp.async.mbarrier.arrive{.noinc}.shared.b64 [mbar]: a wait_all whose lanes then
+        // arrive (.noinc) or do nothing (without it the pending count rises and falls by one)
+        in.op = Op::CpAsyncWait;
+        in.cp_all = true;
+        in.space = Space::Shared;
+        first_mod = 4;
+        for (size_t i = 4; i < parts.size(); ++i)
+          if (parts[i] == "noinc")
+            in.atom = AtomOp::MbarArrive;
+          else if (parts[i] != "shared" && parts[i] != "shared::cta" && parts[i] != "b64")
+            fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+        first_mod = parts.size();
       } else {
         fail(line, "unsupported PTX instruction '" + in.text +
                        "' (cp.async.ca/.cg, .commit_group, .wait_group and .wait_all are)");
       }
+    } else if (parts[0] == "mbarrier" && parts.size() > 1) {
+      // mbarrier.{init, inval, arrive, arrive_drop, test_wait, try_wait}{.parity} (sm_80):
+      // atomics on the barrier object (mbarrier.h); the transaction-count forms are sm_90's
+      static const std::unordered_map<std::string, std::pair<Op, AtomOp>> mb = {
+          {"init", {Op::Red, AtomOp::MbarInit}},
+          {"inval", {Op::Red, AtomOp::MbarInval}},
+          {"arrive", {Op::Atom, AtomOp::MbarArrive}},
+          {"arrive_drop", {Op::Atom, AtomOp::MbarArriveDrop}},
+          {"test_wait", {Op::Atom, AtomOp::MbarTestWait}},
+          {"try_wait", {Op::Atom, AtomOp::MbarTestWait}}};
+      const auto it = mb.find(parts[1]);
+      if (it == mb.end())
+        fail(line, "unsupported PTX instruction '" + in.text +
+                       "' (mbarrier.init, .inval, .arrive, .arrive_drop, .test_wait and "
+                       ".try_wait are; the transaction-count forms are not)");
+      in.op = it->second.first;
+      in.atom = it->second.second;
+      first_mod = 2;
+      if (parts.size() > 2 && parts[2] == "parity" && in.atom == AtomOp::MbarTestWait) {
+        in.atom = AtomOp::MbarTestWaitParity;
+        first_mod = 3;
+      }
+      for (size_t i = first_mod; i < parts.size(); ++i)
+        if (parts[i] == "noComplete" || parts[i] == "expect_tx")
+          fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
     } else if (!op_from_name(parts[0], in.op, bm)) {
       fail(line, "unsupported PTX instruction '" + in.text + "'");
     }
@@ -1838,8 +1876,8 @@ struct Parser {
       lo = 3;
       hi = 4;
       break;
-    case Op::CpAsyncWait:
-      lo = hi = in.cp_all ? 0 : 1;
+    case Op::CpAsyncWait: // wait_group N, wait_all, cp.async.mbarrier.arrive [mbar]
+      lo = hi = in.space == Space::Shared ? 1 : in.cp_all ? 0 : 1;
       break;
     case Op::Bfi:
     case Op::Lop3:
@@ -1891,10 +1929,13 @@ struct Parser {
     case Op::Red:
     case Op::Vote:
     case Op::Match:
-      lo = hi = 2;
+      lo = hi = in.atom == AtomOp::MbarInval ? 1 : 2;
       break;
     case Op::Atom:
       lo = hi = in.atom == AtomOp::Cas ? 3 : 2;
+      if (in.atom == AtomOp::MbarArrive || in.atom == AtomOp::MbarArriveDrop) lo = 1; // [count]
+      if (in.atom == AtomOp::MbarTestWait || in.atom == AtomOp::MbarTestWaitParity)
+        hi = 3; // [a suspend-time hint]
       break;
     case Op::Bar:
       if (in.bar == BarMode::Red) {
@@ -1949,6 +1990,9 @@ struct Parser {
       break;
     case Op::Bra:
       if (in.src[0].kind != Operand::Kind::Label) fail(line, "bra expects a label");
+      break;
+    case Op::CpAsyncWait:
+      if (in.space == Space::Shared) need_addr(0); // cp.async.mbarrier.arrive [mbar]
       break;
     default:
       for (const auto& s : in.src)
