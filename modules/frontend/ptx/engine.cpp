@@ -934,12 +934,25 @@ struct Kernel::Impl {
   }
 
   // Effective address of an Addr operand for a lane (in the instruction's space).
-  uint64_t eff_addr(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
-                    Space isp) const {
-    uint64_t base;
+  // A register base, the common case, inline: eff_addr runs once per lane.
+  __attribute__((always_inline)) uint64_t
+  eff_addr(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane, Space isp) const {
     if (o.has_base_reg) {
-      base = fr.regs[size_t(o.reg) * kWarpLanes + lane];
-    } else if (o.sym.scope != SymRef::Scope::None) {
+      uint64_t a = fr.regs[size_t(o.reg) * kWarpLanes + lane] + uint64_t(o.offset);
+      // 32-bit address registers: keep as unsigned 32-bit offsets
+      if ((isp == Space::Shared || isp == Space::Local || isp == Space::Param) &&
+          fr.f->regs[o.reg].width_bits == 32)
+        a &= 0xffffffffull;
+      return a;
+    }
+    return eff_addr_other(w, fr, o, lane, isp);
+  }
+
+  // A symbol's address (or none) plus the offset.
+  uint64_t eff_addr_other(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
+                          Space isp) const {
+    uint64_t base;
+    if (o.sym.scope != SymRef::Scope::None) {
       Space vs;
       base = sym_addr(w, fr, o.sym, &vs);
       if (isp == Space::Generic) {
@@ -956,12 +969,7 @@ struct Kernel::Impl {
     } else {
       base = 0;
     }
-    uint64_t a = base + uint64_t(o.offset);
-    if (isp == Space::Shared || isp == Space::Local || isp == Space::Param) {
-      // 32-bit address registers: keep as unsigned 32-bit offsets
-      if (o.has_base_reg && fr.f->regs[o.reg].width_bits == 32) a &= 0xffffffffull;
-    }
-    return a;
+    return base + uint64_t(o.offset);
   }
 
   // ------------------------------------------------------------------ step
