@@ -170,6 +170,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
                          const compiler::PtxasLookup& ptxas)
     : launch_(launch), initial_vars_(launch.vars), options_(options),
       step_(std::make_unique<ptx::StepResult>()), loops_(options.progress_bound) {
+  step_->values = false; // execute() reads the engine's rows in place
   file_grid_ = launch_.grid;
   file_block_ = launch_.block;
   file_shared_ = launch_.shared_bytes;
@@ -1089,13 +1090,14 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
       // Warps round-robin, one instruction at a time, until the CTAs are done; each warp's
       // stream goes to the profiler in its own order (distances count its own instructions).
       std::vector<std::vector<uint32_t>> streams(ws.size());
+      ptx::StepResult r; // reused; the profile needs no values
+      r.values = false;
       while (!done()) {
         bool stepped = false;
         for (size_t i = 0; i < ws.size(); ++i) {
           const ptx::Peek p = k.peek(ws[i]);
           if (p.state != ptx::Peek::State::Ready) continue;
           const unsigned pc = pc_of(p);
-          ptx::StepResult r;
           k.step(ws[i], r);
           watch.executed(LoopWatch::progress_of(info_[pc]));
           if (watch.over_bound()) {
@@ -1154,14 +1156,31 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   if (w.b2r >= 0) return execute_b2r(warp, out);
   CtaSlot& c = ctas_[unsigned(w.cta_slot)];
   w.next = nullptr;
+  const OperandMap& map = maps_[info->pc];
+  const uint32_t exists = thread_mask(w);
+  // 32 lanes of a 64-bit engine row, one half, into an operand's 32-bit lanes (lanes without
+  // a thread read 0). A plain loop: it vectorises.
+  auto convert = [&](const uint64_t* row, unsigned half, LaneValues& dst) {
+    const unsigned shift = 32 * half;
+    for (unsigned l = 0; l < kWarpSize; ++l) dst[l] = uint32_t(row[l] >> shift);
+    if (exists != ~0u)
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        if (!(exists >> l & 1)) dst[l] = 0;
+  };
+  // The engine's rows are read in place (no copy of the step record): the sources before the
+  // instruction runs, the destinations after (the same call frame: an instruction that
+  // writes registers neither calls nor returns).
+  const uint64_t* rows = kernel_->rows(w.engine_warp);
+  for (unsigned k = 0; k < info->n_src; ++k)
+    convert(rows + size_t(map.src_vreg[k]) * kWarpSize, map.src_half[k], out.src[k].value);
+  for (unsigned k = 0; k < info->n_psrc; ++k)
+    convert(rows + size_t(map.psrc_vreg[k]) * kWarpSize, 0, out.psrc_value[k]);
   step_engine(w.engine_warp);
   const ptx::StepResult& r = *step_;
   if (b2r_of_[info->pc] >= 0) {
     w.b2r = b2r_of_[info->pc];
     w.b2r_mask = r.exec_mask;
   }
-  const OperandMap& map = maps_[info->pc];
-  const uint32_t exists = thread_mask(w);
   out.info = info;
   out.warp = warp;
   out.cta = unsigned(w.cta_slot);
@@ -1171,18 +1190,11 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   out.n_dst = info->n_dst;
   uint32_t oracle = 0;
   const bool use_oracle = oracle_bits(w, *info, oracle);
-  auto lanes_of = [&](const std::vector<ptx::LaneValues64>& vs, unsigned vreg, unsigned half,
-                      LaneValues& dst) {
-    for (const ptx::LaneValues64& x : vs)
-      if (x.vreg == vreg) {
-        const unsigned shift = 32 * half;
-        for (unsigned l = 0; l < kWarpSize; ++l) // a plain loop: it vectorises
-          dst[l] = uint32_t(x.v[l] >> shift);
-        if (exists != ~0u) // lanes without a thread read 0
-          for (unsigned l = 0; l < kWarpSize; ++l)
-            if (!(exists >> l & 1)) dst[l] = 0;
-        return true;
-      }
+  // Whether the engine reports `vreg` among the instruction's reads or writes (a list of one
+  // to a few: a plain loop, which costs less than std::find's unrolled one).
+  auto listed = [](const std::vector<unsigned>& vregs, unsigned vreg) {
+    for (const unsigned v : vregs)
+      if (v == vreg) return true;
     return false;
   };
   for (unsigned k = 0; k < info->n_src; ++k) {
@@ -1191,7 +1203,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     o.last_read = info->src_last_read[k];
     o.reuse_near = use_oracle ? (oracle >> k & 1) != 0 : info->src_reuse_near[k];
     o.long_latency = false;
-    if (!lanes_of(r.reads, map.src_vreg[k], map.src_half[k], o.value))
+    if (!listed(*r.read_vregs, map.src_vreg[k]))
       throw WorkloadError("internal: engine did not report source vreg " +
                           std::to_string(map.src_vreg[k]) + " of " + where(module(), *r.instr));
     if (const uint32_t undef = r.exec_mask & exists & ~w.written[o.reg]) {
@@ -1222,10 +1234,10 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     }
     ++checked_;
   }
-  const compiler::FunctionPlan* fp = plan_.plan(*r.func);
-  if (info->consumes_long_latency && fp)
-    for (unsigned k = 0; k < info->n_src; ++k)
-      out.src[k].long_latency = fp->long_latency.reads_pending(r.pc, map.src_vreg[k]);
+  if (info->consumes_long_latency) // the function's plan looked up only where it is read
+    if (const compiler::FunctionPlan* fp = plan_.plan(*r.func))
+      for (unsigned k = 0; k < info->n_src; ++k)
+        out.src[k].long_latency = fp->long_latency.reads_pending(r.pc, map.src_vreg[k]);
   for (unsigned k = 0; k < info->n_dst; ++k) {
     RegOperand& o = out.dst[k];
     o.reg = info->dst_reg[k];
@@ -1238,32 +1250,38 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       w.writer[o.reg] = int32_t(info->pc);
       continue; // not `written`: a read before the callee writes it is still undefined
     }
-    if (!lanes_of(r.writes, map.dst_vreg[k], map.dst_half[k], o.value)) {
-      // bar/ret-like instructions report no writes: the register keeps its contents.
+    if (listed(*r.write_vregs, map.dst_vreg[k]))
+      convert(rows + size_t(map.dst_vreg[k]) * kWarpSize, map.dst_half[k], o.value);
+    else // bar/ret-like instructions report no writes: the register keeps its contents.
       o.value = w.shadow[o.reg];
-    }
     w.shadow[o.reg] = o.value;
     w.writer[o.reg] = int32_t(info->pc);
     w.written[o.reg] |= r.exec_mask;
   }
   pred_sources_ += info->n_psrc;
   for (unsigned k = 0; k < info->n_psrc; ++k)
-    if (!lanes_of(r.reads, map.psrc_vreg[k], 0, out.psrc_value[k]))
+    if (!listed(*r.read_vregs, map.psrc_vreg[k]))
       throw WorkloadError("internal: engine did not report predicate vreg " +
                           std::to_string(map.psrc_vreg[k]) + " of " + where(module(), *r.instr));
   for (unsigned k = 0; k < info->n_pdst; ++k) {
     LaneValues& v = out.pdst_value[k];
-    if (lanes_of(r.writes, map.pdst_vreg[k], 0, v))
+    if (listed(*r.write_vregs, map.pdst_vreg[k])) {
+      convert(rows + size_t(map.pdst_vreg[k]) * kWarpSize, 0, v);
       w.pshadow[info->pdst_reg[k]] = v;
-    else
+    } else {
       v = w.pshadow[info->pdst_reg[k]];
+    }
   }
   out.access_bytes = 0;
   if (r.is_mem) {
     out.access_bytes = uint8_t(std::min(255u, r.access_bytes));
-    for (unsigned l = 0; l < kWarpSize; ++l)
-      out.addr[l] =
-          ((r.exec_mask >> l) & 1) ? map_address(warp, l, *info, int(r.space), r.addr[l]) : 0;
+    const ptx::Space sp = r.space;
+    if (sp == ptx::Space::Global || sp == ptx::Space::Const) // map_address keeps these
+      for (unsigned l = 0; l < kWarpSize; ++l) out.addr[l] = (r.exec_mask >> l & 1) ? r.addr[l] : 0;
+    else
+      for (unsigned l = 0; l < kWarpSize; ++l)
+        out.addr[l] =
+            ((r.exec_mask >> l) & 1) ? map_address(warp, l, *info, int(sp), r.addr[l]) : 0;
   } else {
     out.addr.fill(0);
   }

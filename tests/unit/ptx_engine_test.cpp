@@ -200,6 +200,101 @@ TEST(PtxEngine, RowShortcutsMatchTheGeneralCode) {
   }
 }
 
+// A warp's global load or store whose lanes lie in one span goes to the memory in one access
+// (Kernel::Impl::global_span); it must leave what the lane-by-lane loop leaves: consecutive,
+// strided, broadcast and generic loads, narrow signed elements, vector stores, and the stores
+// it leaves to the loop (reversed lanes, several lanes at one address: the last lane's value,
+// lanes with gaps between them), and a misaligned or out-of-bounds lane reported as before.
+TEST(PtxEngine, GlobalSpansMatchTheLaneByLaneAccess) {
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 off)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<20>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [off];
+  mov.u32 %r2, %tid.x;
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  add.s64 %rd5, %rd2, %rd3;
+  ld.global.u32 %r3, [%rd4];
+  mul.wide.u32 %rd6, %r2, 12;
+  add.s64 %rd7, %rd1, %rd6;
+  ld.global.s16 %r4, [%rd7+2];
+  ld.global.u32 %r5, [%rd1+8];
+  ld.u32 %r6, [%rd4+4];
+  st.global.u32 [%rd5], %r3;
+  st.global.u32 [%rd5+128], %r4;
+  st.global.u32 [%rd5+256], %r5;
+  st.global.u32 [%rd5+384], %r6;
+  mov.u32 %r9, 31;
+  sub.u32 %r10, %r9, %r2;
+  mul.wide.u32 %rd11, %r10, 4;
+  add.s64 %rd12, %rd2, %rd11;
+  st.global.u32 [%rd12+512], %r2;
+  st.global.u32 [%rd2+640], %r2;
+  and.b32 %r11, %r2, 1;
+  setp.eq.u32 %p2, %r11, 0;
+  @%p2 st.global.u32 [%rd5+768], %r2;
+  mul.wide.u32 %rd13, %r2, 8;
+  add.s64 %rd14, %rd2, %rd13;
+  st.global.v2.u32 [%rd14+1024], {%r2, %r3};
+  st.u32 [%rd5+1280], %r4;
+  setp.eq.u32 %p1, %r2, 5;
+  selp.u32 %r8, %r1, 0, %p1;
+  cvt.u64.u32 %rd9, %r8;
+  add.s64 %rd10, %rd4, %rd9;
+  ld.global.u32 %r7, [%rd10];
+  st.global.u32 [%rd5+1408], %r7;
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  std::vector<uint32_t> in(128);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = uint32_t(0x9000F000u + i * 0x10001u);
+  auto run = [&](uint32_t off) {
+    Launch L(m, "k", {1, 1, 1}, {32, 1, 1});
+    const uint64_t di = L.buf(in), o = L.zeros(1536);
+    Allocations allocs;
+    allocs.add(di, in.size() * 4, "buffer 'in'");
+    allocs.add(o, 1536, "buffer 'out'");
+    L.cfg.allocations = &allocs;
+    L.arg(di).arg(o).arg(off);
+    L.run();
+    return L.get<uint32_t>(o, 384);
+  };
+  const auto out = run(0);
+  for (uint32_t t = 0; t < 32; ++t) {
+    const uint32_t hi16 = (in[3 * t] >> 16) & 0xffff;
+    EXPECT_EQ(out[t], in[t]) << t;
+    EXPECT_EQ(out[32 + t], uint32_t(int32_t(int16_t(hi16)))) << t;
+    EXPECT_EQ(out[64 + t], in[2]) << t;
+    EXPECT_EQ(out[96 + t], in[t + 1]) << t;
+    EXPECT_EQ(out[128 + t], 31 - t) << t;
+    EXPECT_EQ(out[192 + t], t % 2 ? 0u : t) << t;
+    EXPECT_EQ(out[256 + 2 * t], t) << t;
+    EXPECT_EQ(out[257 + 2 * t], in[t]) << t;
+    EXPECT_EQ(out[320 + t], uint32_t(int32_t(int16_t(hi16)))) << t;
+    EXPECT_EQ(out[352 + t], in[t]) << t;
+  }
+  EXPECT_EQ(out[160], 31u); // every lane stored to one word: the last lane's value stays
+  for (auto [off, what] : {std::pair<uint32_t, const char*>{2, "misaligned global load of 4 bytes"},
+                           {4096, "global load of 4 bytes at"}}) {
+    try {
+      run(off);
+      ADD_FAILURE() << "expected RuntimeError for offset " << off;
+    } catch (const RuntimeError& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("thread 5"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(PtxEngine, DynamicSharedOutOfBoundsIsReported) {
   Launch L(basic(), "dyn_shared", Dim3(1), Dim3(64));
   L.cfg.dyn_shared_bytes = 16; // too small

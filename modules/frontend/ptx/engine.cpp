@@ -935,12 +935,25 @@ struct Kernel::Impl {
   }
 
   // Effective address of an Addr operand for a lane (in the instruction's space).
-  uint64_t eff_addr(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
-                    Space isp) const {
-    uint64_t base;
+  // A register base, the common case, inline: eff_addr runs once per lane.
+  __attribute__((always_inline)) uint64_t
+  eff_addr(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane, Space isp) const {
     if (o.has_base_reg) {
-      base = fr.regs[size_t(o.reg) * kWarpLanes + lane];
-    } else if (o.sym.scope != SymRef::Scope::None) {
+      uint64_t a = fr.regs[size_t(o.reg) * kWarpLanes + lane] + uint64_t(o.offset);
+      // 32-bit address registers: keep as unsigned 32-bit offsets
+      if ((isp == Space::Shared || isp == Space::Local || isp == Space::Param) &&
+          fr.f->regs[o.reg].width_bits == 32)
+        a &= 0xffffffffull;
+      return a;
+    }
+    return eff_addr_other(w, fr, o, lane, isp);
+  }
+
+  // A symbol's address (or none) plus the offset.
+  uint64_t eff_addr_other(const WarpState& w, const Frame& fr, const Operand& o, unsigned lane,
+                          Space isp) const {
+    uint64_t base;
+    if (o.sym.scope != SymRef::Scope::None) {
       Space vs;
       base = sym_addr(w, fr, o.sym, &vs);
       if (isp == Space::Generic) {
@@ -957,12 +970,7 @@ struct Kernel::Impl {
     } else {
       base = 0;
     }
-    uint64_t a = base + uint64_t(o.offset);
-    if (isp == Space::Shared || isp == Space::Local || isp == Space::Param) {
-      // 32-bit address registers: keep as unsigned 32-bit offsets
-      if (o.has_base_reg && fr.f->regs[o.reg].width_bits == 32) a &= 0xffffffffull;
-    }
-    return a;
+    return base + uint64_t(o.offset);
   }
 
   // ------------------------------------------------------------------ step
@@ -984,6 +992,9 @@ struct Kernel::Impl {
   void exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
+  // A warp's plain global load or store in one access of the functional memory (exec_mem).
+  static constexpr unsigned kSpanBytes = 1024; // 32 lanes of the widest (v4.b64) element
+  bool global_span(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_tensor(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_bar(WarpState& w, unsigned wid, Frame& fr, const Instr& in, uint32_t exec);
@@ -1072,6 +1083,10 @@ LaneValues64 Kernel::reg_value(unsigned warp, unsigned vreg) const {
   v.vreg = vreg;
   std::memcpy(v.v.data(), &fr.regs[size_t(vreg) * kWarpLanes], 8 * kWarpLanes);
   return v;
+}
+
+const uint64_t* Kernel::rows(unsigned warp) const {
+  return impl_->warp(warp).frames.back().regs.data();
 }
 
 Peek Kernel::peek(unsigned warp) const {
@@ -1350,6 +1365,9 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
   out.exec_mask = exec;
 
   // source values
+  static const std::vector<unsigned> kNoVregs;
+  out.read_vregs = &fi.reads[pc];
+  out.write_vregs = &kNoVregs;
   out.reads.resize(out.values ? fi.reads[pc].size() : 0);
   for (size_t i = 0; i < out.reads.size(); ++i) {
     unsigned r = fi.reads[pc][i];
@@ -1359,6 +1377,7 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
 
   const std::vector<unsigned>& writes = fi.writes[pc];
   auto report_writes = [&](Frame& frm) {
+    out.write_vregs = &writes;
     out.writes.resize(out.values ? writes.size() : 0);
     for (size_t i = 0; i < out.writes.size(); ++i) {
       unsigned r = writes[i];
@@ -1609,6 +1628,92 @@ void Kernel::Impl::exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32
 // =============================================================================================
 // Memory instructions
 // =============================================================================================
+// A warp's global load or store whose lanes lie in one span of at most kSpanBytes (a load: any
+// lanes in it, a row, a broadcast; a store: consecutive lanes at consecutive elements, no gap
+// and no overlap) takes the functional memory's path (the L1's debug transport down to the
+// memory) once instead of once per lane. Its bytes are those of the per-lane accesses: a read
+// of the span has no side effect and holds every lane's bytes, and a store's span is exactly
+// the lanes' bytes written in lane order. Anything that would fail (a misaligned lane, a span
+// not inside one live allocation, an access the memory refuses) returns false before any
+// register or byte changed, or after rewriting the same bytes, and the per-lane loop runs
+// and reports it as before.
+bool Kernel::Impl::global_span(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
+                               StepResult& out) {
+  const bool store = in.op == Op::St;
+  const Space sp = in.space;
+  const Operand& ao = in.src[0];
+  // Generic: only a register base (eff_addr cannot fail) whose lanes all resolve to global.
+  if (!exec || !(sp == Space::Global || (sp == Space::Const && !store) ||
+                 (sp == Space::Generic && ao.has_base_reg)))
+    return false;
+  const unsigned esz = type_bytes(in.type), n = in.vec, len = esz * n;
+  if (len == 0 || len > 32) return false;
+  const Operand& vo = store ? in.src[1] : in.dst[0];
+  if (n > 1 && vo.kind != Operand::Kind::Vector) return false; // the loop reports it
+  uint64_t a[kWarpLanes];
+  uint64_t lo = ~0ull, hi = 0, next = 0;
+  bool first = true;
+  for (unsigned l = 0; l < kWarpLanes; ++l) {
+    if (!((exec >> l) & 1)) continue;
+    const uint64_t x = eff_addr(w, fr, ao, l, sp);
+    if (sp == Space::Generic && ((x >= kSharedWindow && x < kSharedWindow + kWindowSize) ||
+                                 (x >= kLocalWindow && x < kLocalWindow + kWindowSize) ||
+                                 (x >= kParamWindow && x < kParamWindow + kWindowSize)))
+      return false;
+    if (x % len || x + len < x) return false;
+    if (store && !first && x != next) return false;
+    first = false;
+    next = x + len;
+    a[l] = x;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x + len);
+    if (hi - lo > kSpanBytes) return false;
+  }
+  if (k.cfg_.allocations && !k.cfg_.allocations->check(lo, unsigned(hi - lo)).empty()) return false;
+  uint8_t buf[kSpanBytes];
+  const unsigned span = unsigned(hi - lo);
+  const bool is_signed = type_is_signed(in.type);
+  if (store) {
+    const Operand& s = in.src[1];
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      for (unsigned e = 0; e < n; ++e) {
+        const Operand& src = n == 1 ? s : s.elems[e];
+        store_elem(buf + (a[l] - lo) + e * esz, rd(w, fr, src, l, in.type), esz);
+      }
+    }
+    try {
+      k.mem_.write(lo, buf, span);
+    } catch (const std::exception&) {
+      return false; // the lanes rewrite the same bytes, and the failing one reports it
+    }
+  } else {
+    try {
+      k.mem_.read(lo, buf, span);
+    } catch (const std::exception&) {
+      return false;
+    }
+    const Operand& d = in.dst[0];
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      for (unsigned e = 0; e < n; ++e) {
+        uint64_t v = load_elem(buf + (a[l] - lo) + e * esz, esz);
+        if (is_signed) v = uint64_t(sext(v, esz * 8));
+        const Operand& dst = n == 1 ? d : d.elems[e];
+        if (dst.kind == Operand::Kind::Reg)
+          wr_reg(fr, dst.reg, l, v);
+        else if (dst.kind != Operand::Kind::Sink)
+          fail(w, int(l), "load destination is not a register");
+      }
+    }
+  }
+  const Space rsp = sp == Space::Const ? Space::Const : Space::Global;
+  for (unsigned l = 0; l < kWarpLanes; ++l)
+    if ((exec >> l) & 1) out.addr[l] = a[l];
+  out.space = rsp;
+  return true;
+}
+
 void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t exec,
                             StepResult& out) {
   const Type t = in.type;
@@ -1630,6 +1735,8 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
     }
   };
   const bool is_signed = type_is_signed(t);
+  if ((in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St) && global_span(w, fr, in, exec, out))
+    return;
   if (in.op == Op::Ld || in.op == Op::Ldu) {
     const Operand& d = in.dst[0];
     if (in.space == Space::Shared && n == 1 && d.kind == Operand::Kind::Reg &&
@@ -1680,6 +1787,30 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
     }
   } else if (in.op == Op::St) {
     const Operand& s = in.src[1];
+    if (in.space == Space::Shared && n == 1 &&
+        (s.kind == Operand::Kind::Reg || s.kind == Operand::Kind::Imm) &&
+        (esz == 1 || esz == 2 || esz == 4 || esz == 8)) {
+      // A scalar shared-memory store (tiled kernels fill their tiles with it), as the scalar
+      // shared load above: the lanes write the CTA's shared bytes directly, in lane order; a
+      // misaligned or out-of-bounds lane goes through mem_access, which reports it.
+      std::vector<uint8_t>& shared = ctas[w.cta]->shared;
+      for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        const uint64_t a = eff_addr(w, fr, ao, l, in.space);
+        const uint64_t v = rd(w, fr, s, l, t);
+        if ((esz > 1 && a % esz) || a + esz > shared.size() || a + esz < a) {
+          uint8_t buf[8] = {0};
+          store_elem(buf, v, esz);
+          Space rsp;
+          uint64_t raddr;
+          mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len); // fails
+        }
+        note(l, Space::Shared, a);
+        store_elem(shared.data() + a, v, esz);
+      }
+      out.space = common;
+      return;
+    }
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!((exec >> l) & 1)) continue;
       uint64_t a = eff_addr(w, fr, ao, l, in.space);

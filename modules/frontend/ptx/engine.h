@@ -175,6 +175,11 @@ struct StepResult {
   // instruction, and vregs written with all 32 lanes' values after it. Only lanes in
   // exec_mask were changed. (bar.red's destination is written when the barrier releases.)
   std::vector<LaneValues64> reads, writes;
+  // The vregs `reads` and `writes` list, set whether or not `values` is (the instruction's
+  // own lists; writes: empty for bra, exit, ret and call): a caller that reads the values in
+  // place (Kernel::rows: the sources before step(), the destinations after) needs no copy.
+  const std::vector<unsigned>* read_vregs = nullptr;
+  const std::vector<unsigned>* write_vregs = nullptr;
   // Memory access (ld/ldu/st/atom/red): space as resolved (Generic only if lanes differ),
   // per-lane addresses in that space (generic addresses when space is Generic), bytes per lane.
   bool is_mem = false;
@@ -186,7 +191,8 @@ struct StepResult {
   bool warp_finished = false; // all lanes of the warp have exited
   uint64_t seq = 0;           // launch-wide dynamic warp instruction number
   // Set by the caller: false leaves `reads` and `writes` empty (a run that needs no values:
-  // fast-forward, where not copying 256 bytes per register operand saves about 7%).
+  // fast-forward, where not copying 256 bytes per register operand saves about 7%, and the
+  // timed front-end, which reads the rows in place).
   bool values = true;
 };
 
@@ -235,6 +241,9 @@ public:
   // Vreg `vreg` of the warp's current call frame, all 32 lanes (bar.red's destination once the
   // barrier released: the front-end's B2R reads it there).
   LaneValues64 reg_value(unsigned warp, unsigned vreg) const;
+  // The registers of the warp's current call frame in place: vreg v's 32 lanes at
+  // [32 v, 32 v + 32), valid while the frame lives (unchecked; reg_value checks).
+  const uint64_t* rows(unsigned warp) const;
   std::string describe_warp(unsigned warp) const;
   uint64_t instructions_executed() const { return executed_; }
 
