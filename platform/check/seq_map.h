@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -12,7 +13,8 @@ namespace gpurf {
 
 template <class T> class SeqMap {
 public:
-  explicit SeqMap(unsigned log2_slots = 12) : slots_(size_t(1) << log2_slots) {}
+  explicit SeqMap(unsigned log2_slots = 12)
+      : slots_(size_t(1) << log2_slots), mask_((uint64_t(1) << log2_slots) - 1) {}
 
   T* find(uint64_t key) {
     Slot& s = slot(key);
@@ -21,7 +23,8 @@ public:
     auto it = overflow_.find(key);
     return it == overflow_.end() ? nullptr : &it->second;
   }
-  // The value of `key`, default-constructed if it had none.
+  // The value of `key`, default-constructed (`T()`, built in place: a T whose constructor
+  // leaves scratch arrays unset is not zeroed) if it had none.
   T& operator[](uint64_t key) {
     if (T* v = find(key)) return *v;
     ++size_;
@@ -29,8 +32,8 @@ public:
     if (s.used) return overflow_[key];
     s.used = true;
     s.key = key;
-    s.value = T{};
-    return s.value;
+    s.value.~T();
+    return *::new (&s.value) T();
   }
   void erase(uint64_t key) {
     Slot& s = slot(key);
@@ -49,8 +52,9 @@ private:
     uint64_t key = 0;
     T value{};
   };
-  Slot& slot(uint64_t key) { return slots_[key & (slots_.size() - 1)]; }
+  Slot& slot(uint64_t key) { return slots_[key & mask_]; }
   std::vector<Slot> slots_;
+  uint64_t mask_; // slots - 1
   std::unordered_map<uint64_t, T> overflow_;
   size_t size_ = 0;
 };

@@ -8,6 +8,8 @@ namespace gpurf {
 
 namespace {
 unsigned popcount(unsigned m) { return popcount32(m); }
+// The lowest set bit of m != 0 (the slice loops visit the set bits in increasing order).
+unsigned ctz32(unsigned m) { return unsigned(__builtin_ctz(m)); }
 
 // Distinct source registers of `info` (a collector reads each once).
 unsigned distinct_sources(const InstInfo& info) {
@@ -57,7 +59,8 @@ EventCounts& EventCounts::operator+=(const EventCounts& o) {
   return *this;
 }
 
-TimingChecker::TimingChecker(const TimingSpec& s) : spec_(s) {
+TimingChecker::TimingChecker(const TimingSpec& s)
+    : spec_(s), slice_bits_(s.slices >= 32 ? ~0u : (1u << s.slices) - 1) {
   const unsigned sub = s.subcores;
   regs_.resize(size_t(s.warps) * (s.regs_per_thread + s.preds_per_thread));
   bank_use_.resize(size_t(sub) * s.banks);
@@ -171,8 +174,7 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
     r.producer = {i.seq, r.producer[0]};
     r.producer_ready = {kNever, r.producer_ready[0]};
   }
-  Inst& s = live_[i.seq];
-  s = Inst{};
+  Inst& s = live_[i.seq]; // new: seq is above every earlier one
   s.inst = &i;
   s.issue = t;
   s.sources = uint8_t(distinct_sources(info));
@@ -233,8 +235,7 @@ void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
   m.holds.clear();
 }
 
-Cycle TimingChecker::gate(const RegAccess& a, Cycle t, bool write) {
-  if (!spec_.wake_latency) return 0;
+Cycle TimingChecker::gate_slices(const RegAccess& a, Cycle t, bool write) {
   Gating& g = gating_[size_t(a.inst->subcore) * spec_.banks + unsigned(a.bank)];
   Cycle ready = t;
   for (unsigned s = 0; s < spec_.slices; ++s) {
@@ -316,12 +317,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
          "r" + std::to_string(a.reg) + " read from the " + store_name(a.store) +
              " before it held the value of its producer #" + std::to_string(want) +
              (spec_.forward_stages ? ", with no result to forward" : ""));
-  s.read_reg[s.reads] = uint16_t(a.reg);
-  s.read_at[s.reads] = t;
-  s.read_from[s.reads] = a.store;
-  s.forward_at[s.reads] = fwd;
-  s.stale[s.reads] = stale;
-  s.read_wake[s.reads] = bank ? gate(a, t, false) : 0;
+  s.read[s.reads] = {uint16_t(a.reg), a.store, stale, t, fwd, bank ? gate(a, t, false) : 0};
   ++s.reads;
   if (bank) {
     ++counts_.bank_reads;
@@ -343,33 +339,32 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   const Where unit{"collector", i.subcore, collector};
   int k = -1;
   for (unsigned j = 0; j < s.reads; ++j)
-    if (s.read_reg[j] == r) k = int(j);
+    if (s.read[j].reg == r) k = int(j);
   const bool fwd = from == Store::Bypass;
-  if (k < 0 || (!fwd && s.read_from[unsigned(k)] != from))
+  if (k < 0 || (!fwd && s.read[unsigned(k)].from != from))
     fail("latency", unit, at, &i,
          "operand r" + std::to_string(r) + " arrived from the " + store_name(from) +
              " without a read granted there");
-  const unsigned j = unsigned(k);
-  if (fwd ? s.forward_at[j] == kNever : s.stale[j])
+  const Read& rd = s.read[unsigned(k)];
+  if (fwd ? rd.forward_at == kNever : rd.stale)
     fail("RAW", unit, at, &i,
          "operand r" + std::to_string(r) +
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
-  const bool bank = s.read_from[j] == Store::Bank;
+  const bool bank = rd.from == Store::Bank;
   // W-C: only a compressed operand (fewer slices than the bank has) is decompressed.
   const bool compressed = bank && spec_.decompressors && popcount32(mask) < spec_.slices;
-  const Cycle read_done =
-      s.read_at[j] + (bank ? spec_.bank_latency + spec_.xbar_latency +
-                                 (compressed ? spec_.decompress_latency : 0) + s.read_wake[j]
-                      : s.read_from[j] == Store::Ccu ? spec_.ccu_hit_latency
-                                                     : spec_.rfc_hit_latency);
+  const Cycle read_done = rd.at + (bank ? spec_.bank_latency + spec_.xbar_latency +
+                                              (compressed ? spec_.decompress_latency : 0) + rd.wake
+                                   : rd.from == Store::Ccu ? spec_.ccu_hit_latency
+                                                           : spec_.rfc_hit_latency);
   if (bank && !ccu_.empty()) { // a caching collector keeps what its bank reads bring
     uint64_t version = 0;
     for (unsigned k = 0; k < i.info->n_src; ++k)
       if (i.info->src_reg[k] == r) version = i.src[k].version;
     ccu_[size_t(i.subcore) * spec_.collectors + collector].holds.set(r, version);
   }
-  const Cycle want = fwd ? std::max(read_done, s.forward_at[j]) : read_done;
+  const Cycle want = fwd ? std::max(read_done, rd.forward_at) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
   if (compressed && !fwd && at >= want) {
     const Cycle slot = at - spec_.decompress_latency;
@@ -381,26 +376,28 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
                " compressed operands through the decompressors in cycle " + std::to_string(slot));
   } else if (at != want)
     fail("latency", unit, at, &i,
-         "operand r" + std::to_string(r) + " read at cycle " +
-             std::to_string(s.read_at[unsigned(k)]) + " arrived at " + std::to_string(at) +
-             ", the configuration says " + std::to_string(want));
+         "operand r" + std::to_string(r) + " read at cycle " + std::to_string(rd.at) +
+             " arrived at " + std::to_string(at) + ", the configuration says " +
+             std::to_string(want));
   ++s.arrivals;
   s.last_arrival = std::max(s.last_arrival, at);
   ++counts_.arrivals;
   counts_.forwarded += fwd;
-  if (s.read_from[j] != Store::Bank || !spec_.collector_ports) return;
+  if (!bank || !spec_.collector_ports) return;
   // The arbiter grants one read per collector port and cycle: the port is taken the cycle the
   // bank's data would cross at the fixed latencies (a wake-up or a decompressor wait delays
   // the operand, not the grant), even when a forwarded result replaces it later.
-  const Cycle crossing = s.read_at[j] + spec_.bank_latency + spec_.xbar_latency;
+  const Cycle crossing = rd.at + spec_.bank_latency + spec_.xbar_latency;
   PortUse& u = collector_use_[size_t(i.subcore) * spec_.collectors + collector];
   if (u.at != crossing) u = PortUse{crossing};
-  for (unsigned sl = 0; sl < spec_.slices; ++sl)
-    if (mask >> sl & 1 && ++u.r[sl] > spec_.collector_ports)
+  for (unsigned m = mask & slice_bits_; m; m &= m - 1) {
+    const unsigned sl = ctz32(m);
+    if (++u.r[sl] > spec_.collector_ports)
       fail("ports", unit, at, &i,
            "more than " + std::to_string(spec_.collector_ports) +
                " operands through one collector write port in a cycle (slice " +
                std::to_string(sl) + ")");
+  }
 }
 
 void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
@@ -606,18 +603,18 @@ void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit,
   auto& mine = write ? u.w : u.r;
   const auto& other = write ? u.r : u.w;
   const unsigned limit = split && !write ? spec_.bank_read_ports : 1;
-  for (unsigned sl = 0; sl < spec_.slices; ++sl)
-    if (a.slice_mask >> sl & 1) {
-      if (++mine[sl] + (split ? 0 : other[sl]) > limit)
-        fail("ports", unit, t, a.inst,
-             "slice " + std::to_string(sl) + (write ? " written" : " read") + " by " +
-                 std::to_string(limit + 1) + " accesses in one cycle" +
-                 (split ? "" : " or read and written (one shared port)"));
-      if (split && !write && mine[sl] > u.most_r) {
-        counts_.bank_port_cycles += mine[sl] - u.most_r;
-        u.most_r = mine[sl];
-      }
+  for (unsigned m = a.slice_mask & slice_bits_; m; m &= m - 1) {
+    const unsigned sl = ctz32(m);
+    if (++mine[sl] + (split ? 0 : other[sl]) > limit)
+      fail("ports", unit, t, a.inst,
+           "slice " + std::to_string(sl) + (write ? " written" : " read") + " by " +
+               std::to_string(limit + 1) + " accesses in one cycle" +
+               (split ? "" : " or read and written (one shared port)"));
+    if (split && !write && mine[sl] > u.most_r) {
+      counts_.bank_port_cycles += mine[sl] - u.most_r;
+      u.most_r = mine[sl];
     }
+  }
 }
 
 void TimingChecker::retire(const WarpInst& i, Cycle t) {
@@ -702,7 +699,7 @@ void TimingChecker::filled(const RegAccess& a, Cycle t) {
   const Inst& s = state(i, "fill", t);
   bool from_bank = false;
   for (unsigned k = 0; k < s.reads; ++k)
-    from_bank |= s.read_reg[k] == a.reg && s.read_from[k] == Store::Bank;
+    from_bank |= s.read[k].reg == a.reg && s.read[k].from == Store::Bank;
   if (!from_bank)
     fail("write", unit, t, &i,
          "r" + std::to_string(a.reg) + " copied into the RFC without a bank read of it");

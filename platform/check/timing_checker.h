@@ -150,19 +150,26 @@ public:
   size_t in_flight() const { return live_.size(); }
 
 private:
+  // One granted read of a source.
+  struct Read {
+    uint16_t reg;
+    Store from;
+    bool stale;       // the read returned an older value
+    Cycle at;         // granted
+    Cycle forward_at; // kNever: the read value stands
+    Cycle wake;       // cycles the read waited for a gated slice
+  };
   struct Inst {
+    // Not zeroed: only read[0, reads) is ever looked at, each entry written by its read (an
+    // instruction's whole record is built at every issue).
+    Inst() {}
     const WarpInst* inst = nullptr;
     Cycle issue = 0, alloc = kNever, dispatch = kNever, ready = kNever, last_arrival = 0;
     unsigned latency = 0; // the result latency its class and pipe promise
     uint8_t sources = 0, reads = 0, arrivals = 0, writes = 0;
     Pipe pipe = Pipe::SP;
-    std::array<uint16_t, InstInfo::kMaxSrc> read_reg{};
-    std::array<Cycle, InstInfo::kMaxSrc> read_at{};
-    std::array<Store, InstInfo::kMaxSrc> read_from{};
-    std::array<Cycle, InstInfo::kMaxSrc> forward_at{}; // kNever: the read value stands
-    std::array<bool, InstInfo::kMaxSrc> stale{};       // the read returned an older value
-    std::array<Cycle, InstInfo::kMaxSrc> read_wake{};  // cycles the read waited for a gated slice
     uint64_t async_group = 0; // cp.async: the commits its warp had issued before it
+    std::array<Read, InstInfo::kMaxSrc> read;
   };
   // cp.async per warp: commit_groups issued, and per group number the copies not retired.
   struct AsyncCopies {
@@ -220,6 +227,7 @@ private:
   std::string reg_name(unsigned index) const;
 
   TimingSpec spec_;
+  unsigned slice_bits_; // the bits of a slice mask that name slices of the bank
   EventCounts counts_;
   SeqMap<Inst> live_;                  // by sequence number
   std::vector<Reg> regs_;              // warp * (regs + preds) + index
@@ -236,7 +244,10 @@ private:
   std::vector<Gating> gating_;
   // The cycles an access of `a`'s slices at cycle t waits for gated slices to wake; a write
   // then updates the valid bits.
-  Cycle gate(const RegAccess& a, Cycle t, bool write);
+  Cycle gate(const RegAccess& a, Cycle t, bool write) {
+    return spec_.wake_latency ? gate_slices(a, t, write) : 0; // inline: every bank access asks
+  }
+  Cycle gate_slices(const RegAccess& a, Cycle t, bool write);
 
 public:
   void released(unsigned subcore, unsigned bank, unsigned row, Cycle t) override;
