@@ -903,8 +903,20 @@ Cycle Sm::advance() {
   if (stopped_) return 0; // halted from outside (another SM failed)
   if (interrupt_requested()) return stop(kInterrupted), 0;
   try {
+    // The earliest unit due. A busy cycle needs only to know that one is due by now: the scan
+    // stops at the first such unit unless the watchdog could fire, which needs the exact
+    // earliest (units are woken for the current cycle or later, never before the last
+    // progress, so no unit further on is due earlier than that).
     Cycle next = kNever;
-    for (Unit* u : order_) next = std::min(next, u->next_tick());
+    const Cycle at = clock_.now;
+    const bool exact = at < last_progress_ || at - last_progress_ > watchdog_;
+    for (Unit* u : order_) {
+      const Cycle t = u->next_tick();
+      if (t < next) {
+        next = t;
+        if (t <= at && !exact) break;
+      }
+    }
     if (draining_ && pool_.in_flight() == 0) return finish_drain(), 0;
     if (!draining_ && frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
     if (next == kNever) {

@@ -6,8 +6,11 @@
 namespace gpurf {
 
 const std::vector<unsigned>& WarpPolicy::by_age(const std::vector<uint64_t>& age) {
-  if (age != sorted_for_) {
+  const bool changed =
+      age_stamp_ ? age_stamp_ != sorted_stamp_ || age.size() != sorted_.size() : age != sorted_for_;
+  if (changed) {
     sorted_for_ = age;
+    sorted_stamp_ = age_stamp_;
     sorted_.resize(age.size());
     std::iota(sorted_.begin(), sorted_.end(), 0u);
     std::stable_sort(sorted_.begin(), sorted_.end(),

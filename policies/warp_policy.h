@@ -22,6 +22,9 @@ public:
   // vector the scheduler fills before every prioritize(): per warp index, whether a CCU
   // holds its registers. Null: the policy does not look.
   virtual std::vector<uint8_t>* ccu_state() { return nullptr; }
+  // A count the caller changes whenever an age changes (never 0): the ages are then not
+  // compared to see whether they changed. 0 (the default): they are.
+  void set_age_stamp(uint64_t s) { age_stamp_ = s; }
 
 protected:
   // Indices into `age` sorted oldest first; re-sorted only when the ages change (then
@@ -34,6 +37,7 @@ protected:
   std::vector<unsigned> order_; // what prioritize() returns
 
 private:
+  uint64_t age_stamp_ = 0, sorted_stamp_ = 0;
   std::vector<uint64_t> sorted_for_;
   std::vector<unsigned> sorted_;
 };

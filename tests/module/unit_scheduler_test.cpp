@@ -25,8 +25,12 @@ struct StubFrontend : IFrontend {
   std::vector<std::vector<InstInfo>> prog;
   std::vector<unsigned> pc;
   std::vector<bool> held; // warps with nothing to offer now (no CTA, at a barrier)
+  uint64_t offer = 0;     // offer_epoch(): 0, untracked, unless a test sets it
+  unsigned peeks = 0;
   Occupancy start(const SmLimits&, unsigned, IFunctionalMemory&) override { return {}; }
+  uint64_t offer_epoch() const override { return offer; }
   const InstInfo* peek(unsigned w) override {
+    ++peeks;
     if (w < held.size() && held[w]) return nullptr;
     return w < prog.size() && pc[w] < prog[w].size() ? &prog[w][pc[w]] : nullptr;
   }
@@ -241,4 +245,30 @@ TEST(UnitScheduler, IdleWarpIsLookedAtAgainAfterAnIssueEvent) {
   EXPECT_TRUE(b.tick(5));
   ASSERT_EQ(b.alloc.seen.size(), 1u);
   EXPECT_EQ(b.alloc.seen[0].at, 5u);
+}
+
+// With a front-end that tracks its offer, a warp found idle is not peeked again after an
+// issue event while the offer is the one it was found idle at (the scan skips it, and still
+// counts its no_instruction stall), and is peeked, and issues, once the offer changed.
+TEST(UnitScheduler, IdleWarpIsPeekedAgainOnlyWhenTheOfferChanged) {
+  Bench b({{inst({1}, {2})}, {inst({3}, {4})}});
+  b.fe.offer = 1;
+  b.fe.held = {true, true};
+  EXPECT_TRUE(b.tick(0));
+  EXPECT_EQ(b.fe.peeks, 2u);
+  EXPECT_EQ(stall(*b.sch, kNoInstruction), 1u);
+  b.clock.now = 4;
+  b.sch->issue_event(); // e.g. a collector freed: nothing for these warps
+  EXPECT_TRUE(b.tick(5));
+  EXPECT_EQ(b.fe.peeks, 2u);
+  EXPECT_TRUE(b.alloc.seen.empty());
+  EXPECT_EQ(stall(*b.sch, kNoInstruction), 6u); // cycles 0-5: 4 slept, 2 ticked
+  b.fe.held = {true, false};                    // a CTA launched into warp 1's slot: a new offer
+  b.fe.offer = 2;
+  b.clock.now = 8;
+  b.sch->issue_event();
+  EXPECT_TRUE(b.tick(9));
+  ASSERT_EQ(b.alloc.seen.size(), 1u);
+  EXPECT_EQ(b.alloc.seen[0].txn.inst->warp, 1u);
+  EXPECT_EQ(b.fe.peeks, 3u); // warp 1 looked at again (first in LRR order), and issued
 }

@@ -183,9 +183,13 @@ private:
     // Waiting requests, by what blocked them.
     const bool wrote = primary.kind == Txn::Kind::Write;
     if (writes) conflicts_[kWriteWrite] += q.writes.size();
-    if (reads)
-      for (const Txn& t : q.reads)
-        ++conflicts_[!collector_takes(b, t) ? kCollectorPort : wrote ? kReadWrite : kReadRead];
+    if (reads) { // a collector refuses only after a read was granted to it this cycle
+      uint64_t refused = 0;
+      if (!touched_.empty())
+        for (const Txn& t : q.reads) refused += !collector_takes(b, t);
+      conflicts_[kCollectorPort] += refused;
+      conflicts_[wrote ? kReadWrite : kReadRead] += q.reads.size() - refused;
+    }
     return true;
   }
 

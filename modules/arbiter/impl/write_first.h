@@ -199,8 +199,15 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
       be_mask_ = t.slice_mask;
       be_slices_ = banks_[b].slices;
       const unsigned slice_bytes = kRegBytes / be_slices_;
-      for (unsigned i = 0; i < kRegBytes; ++i)
-        be_[i] = (be_mask_ >> (i / slice_bytes)) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
+      if (slice_bytes % 8 == 0) // 8 bytes at a time: no slice boundary inside a word
+        for (unsigned i = 0; i < kRegBytes; i += 8) {
+          const uint64_t w = (be_mask_ >> (i / slice_bytes)) & 1 ? ~uint64_t(0) : 0;
+          static_assert(TLM_BYTE_ENABLED == 0xff && TLM_BYTE_DISABLED == 0);
+          std::memcpy(&be_[i], &w, 8);
+        }
+      else
+        for (unsigned i = 0; i < kRegBytes; ++i)
+          be_[i] = (be_mask_ >> (i / slice_bytes)) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
     }
     txn_.copy_from(t);
     gp_.set_command(cmd);

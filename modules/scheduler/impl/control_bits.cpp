@@ -61,7 +61,7 @@ public:
   void tick(Cycle now) override {
     for (unsigned i = 0; i < warps_.size(); ++i) // stall counters that ran out
       if (slots_[i].blocked == kScoreboard && ready_at_[i] <= now && !waits_on_counter(i))
-        slots_[i].blocked = kStallKinds;
+        release(i);
     next_ready_ = kNever;
     StandardScheduler::tick(now);
     if (next_ready_ != kNever) wake(next_ready_);

@@ -2,6 +2,7 @@
 // order of a warp priority policy among warps whose next instruction has no pending RAW,
 // WAW or WAR hazard and finds a free collector.
 #pragma once
+#include <array>
 #include <memory>
 
 #include "gpurf/modules/common/inst_pool.h"
@@ -53,7 +54,10 @@ public:
     pending_value_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
     pending_read_.assign(warps_.size(), std::vector<uint8_t>(regs, 0));
     for (unsigned i = 0; i < s.warps; ++i) slot_of_.push_back(~0u);
-    for (unsigned i = 0; i < warps_.size(); ++i) slot_of_[warps_[i]] = i;
+    for (unsigned i = 0; i < warps_.size(); ++i) {
+      slot_of_[warps_[i]] = i;
+      all_ |= bit(i);
+    }
     wake(0);
   }
 
@@ -64,12 +68,45 @@ public:
       for (unsigned i = 0; i < warps_.size(); ++i)
         (*held)[i] = ctx_.ccus && ctx_.ccus->holder(ctx_.subcore, warps_[i]) >= 0;
     }
+    policy_->set_age_stamp(launches_ + 1); // launches_ counts every change of an age
     const std::vector<unsigned>& order = policy_->prioritize(age_);
     unsigned n = 0;
-    unsigned saw = 0;                              // bit r: a warp was held for reason r
-    uint64_t offer = ctx_.frontend->offer_epoch(); // changes only in the front-end's calls
+    unsigned saw = 0; // bit r: a warp was held for reason r
+    // The front-end's offer_epoch(), read when an idle warp needs it: it changes only in the
+    // front-end's calls (peek, execute), after which it is read again.
+    uint64_t offer = 0;
+    bool offer_read = false;
+    auto offer_now = [&] {
+      if (!offer_read) offer = ctx_.frontend->offer_epoch(), offer_read = true;
+      return offer;
+    };
+    // A warp the scan would only pass, adding its reason to `saw`, is not visited: one held
+    // until an event (held_), or idle while the front-end's offer is the one it was found idle
+    // at (idle_at_offer_). Their reasons come from the masks; only the warps in open_ are
+    // visited, in order, and the scan ends when none is left. (Two-level: every selectable
+    // warp is visited.)
+    const bool skip_held = all_selectable_ && warps_.size() <= 64;
+    if (skip_held) {
+      uint64_t held = 0;
+      for (unsigned r = 0; r < kStallKinds; ++r)
+        if (held_[r]) {
+          saw |= 1u << r;
+          held |= held_[r];
+        }
+      if (idle_at_offer_ && offer_now() == idle_offer_) {
+        saw |= 1u << kNoInstruction;
+        held |= idle_at_offer_;
+      }
+      open_ = all_ & ~held;
+    }
     for (unsigned i : order) {
-      if (!all_selectable_ && !selectable(i)) continue;
+      if (skip_held) {
+        if (!open_) break;
+        if (!(open_ >> i & 1)) continue;
+        open_ &= ~(uint64_t(1) << i);
+        idle_at_offer_ &= ~(uint64_t(1) << i); // visited: its state is found anew
+      } else if (!all_selectable_ && !selectable(i))
+        continue;
       WarpSlot& ws = slots_[i];
       // A warp found idle or hazard-blocked stays so until an event about it arrives.
       if (ws.blocked != kStallKinds) {
@@ -77,19 +114,23 @@ public:
           saw |= 1u << ws.blocked;
           continue;
         }
-        if (ws.idle_offer && ws.idle_offer == offer) { // peek() would still say none
+        if (ws.idle_offer && ws.idle_offer == offer_now()) { // peek() would still say none
           saw |= 1u << kNoInstruction;
           ws.idle_epoch = epoch_;
+          held_[kNoInstruction] |= bit(i);
+          idle_at(i, ws.idle_offer);
           continue;
         }
       }
       const unsigned w = warps_[i];
       const InstInfo* info = ctx_.frontend->peek(w);
-      offer = ctx_.frontend->offer_epoch();
+      offer_read = false;
       if (!info) {
         saw |= 1u << (ws.blocked = kNoInstruction);
         ws.idle_epoch = epoch_;
-        ws.idle_offer = offer;
+        ws.idle_offer = offer_now();
+        held_[kNoInstruction] |= bit(i);
+        idle_at(i, ws.idle_offer);
         continue;
       }
       ws.blocked = kStallKinds;
@@ -99,8 +140,9 @@ public:
       }
       const Stall hazard = check(i, *info);
       if (hold(i, *info, hazard)) continue;
-      if (hazard != kStallKinds) {
+      if (hazard != kStallKinds) { // check() names kScoreboard or kWar
         saw |= 1u << (ws.blocked = hazard);
+        held_[hazard] |= bit(i);
         continue;
       }
       WarpInst* inst = ctx_.pool->get();
@@ -119,7 +161,7 @@ public:
         continue;
       }
       ctx_.frontend->execute(w, *inst);
-      offer = ctx_.frontend->offer_epoch();
+      offer_read = false;
       inst->issue_cycle = now;
       if (ctx_.probe) ctx_.probe->issue(*inst, now);
       for_regs(*info, true, [&](unsigned r) { ++pending_read_[i][r]; });
@@ -207,14 +249,36 @@ protected:
         if (!t.inst->value_ready || r >= pbase) --pending_value_[i][r];
       });
     }
-    slots_[i].blocked = kStallKinds;
+    release(i);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
   }
 
   void issue_event() override {
-    ++epoch_; // idle warps are looked at again
+    ++epoch_;                                        // idle warps are looked at again
+    open_ |= held_[kNoInstruction] | idle_at_offer_; // also in the scan under way (an exit's)
+    held_[kNoInstruction] = 0;
     wake(now() + 1);
+  }
+
+  // Warp slot i may issue again (an event about it): looked at in the next scan, or in the
+  // scan under way if it has not passed it yet.
+  void release(unsigned i) {
+    slots_[i].blocked = kStallKinds;
+    const uint64_t b = bit(i);
+    for (uint64_t& m : held_) m &= ~b;
+    idle_at_offer_ &= ~b;
+    open_ |= b;
+  }
+
+  // Warp slot i was found idle at the front-end's offer `offer` (0: untracked).
+  void idle_at(unsigned i, uint64_t offer) {
+    if (!offer) return;
+    if (offer != idle_offer_) { // a newer offer: the warps idle at the older one may not be
+      idle_offer_ = offer;
+      idle_at_offer_ = 0;
+    }
+    idle_at_offer_ |= bit(i);
   }
 
   // Hooks for variants (two-level): whether warp slot i may be considered this cycle; whether
@@ -267,6 +331,16 @@ protected:
   };
   std::vector<WarpSlot> slots_;
   uint64_t epoch_ = 1;
+  // Slot masks (slots 0-63; more slots: empty, and every slot is visited): held_[r], the
+  // warps held for reason r until an event (blocked == r; kNoInstruction: found idle in this
+  // epoch); open_, the warps the scan under way has still to visit; all_, every slot.
+  static uint64_t bit(unsigned i) { return i < 64 ? uint64_t(1) << i : 0; }
+  std::array<uint64_t, kStallKinds> held_{};
+  uint64_t open_ = 0, all_ = 0;
+  // The warps found idle (blocked == kNoInstruction) at offer idle_offer_, the latest offer
+  // one was found idle at: while the front-end's offer is still that one, peek() would say
+  // none for each (the front-end changes its offer whenever a warp may have an instruction).
+  uint64_t idle_at_offer_ = 0, idle_offer_ = 0;
   // Per warp and scoreboard index: writes not granted (WAW), values not available to a new
   // reader (RAW: until the write, or until ValueReady with forwarding), reads not done (WAR).
   std::vector<std::vector<uint8_t>> pending_write_, pending_value_, pending_read_;
