@@ -83,9 +83,15 @@ struct SbState {
   }
 };
 
-// Hands out counters in layout order: a free one (no un-waited producer), else one holding
-// only this kind, else any; least recently taken first.
+// Hands out counters in layout order, least recently taken first among equals: a long
+// producer takes a free counter (no un-waited producer), else one holding only long ones,
+// else any; a short one takes a free counter while more than kLongReserve are free, else one
+// holding only short ones, else a free one, else any. Short producers (every rd_sb among
+// them, which no one may wait for until a write of the register) would otherwise take every
+// free counter, and the next global load would share one with them: a consumer of a shared
+// load, or a write after a store's read, would wait for the global load.
 struct SbPicker {
+  static constexpr unsigned kLongReserve = 2;
   unsigned counters;
   std::vector<uint64_t> taken; // per counter: when last handed out
   uint64_t clock = 0;
@@ -93,10 +99,14 @@ struct SbPicker {
   uint8_t pick(SbState& s, bool is_long) {
     const uint8_t any = uint8_t(s.holds[0] | s.holds[1]);
     const uint8_t other = s.holds[is_long ? 0 : 1];
+    unsigned free = 0;
+    for (unsigned c = 0; c < counters; ++c) free += !(any >> c & 1);
+    const bool free_first = is_long || free > kLongReserve;
     int best = -1;
-    int best_rank = 3;
+    int best_rank = 4;
     for (unsigned c = 0; c < counters; ++c) {
-      const int rank = !(any >> c & 1) ? 0 : !(other >> c & 1) ? 1 : 2;
+      const bool is_free = !(any >> c & 1), same = !is_free && !(other >> c & 1);
+      const int rank = is_free ? (free_first ? 0 : 1) : same ? (free_first ? 1 : 0) : 2;
       if (rank < best_rank || (rank == best_rank && taken[c] < taken[unsigned(best)])) {
         best = int(c);
         best_rank = rank;
@@ -163,18 +173,28 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
     return j == 0 || code[j].after_call || (starts[j] && preds[block_of[j]].empty());
   };
 
+  // Counters a block's last instruction waits for besides its own: at a join, a counter that
+  // holds only short producers on one path and a long one on another is waited for at the end
+  // of the short path (cheap there), or every consumer of the short ones after the join would
+  // wait for the long one (one path reused the counter after a wait the other never made).
+  std::vector<uint8_t> end_wait(nb, 0);
+  auto wait_of = [&](size_t j, const SbState& s) {
+    uint8_t w = waits_all(j) ? all_counters : s.wait_for(code[j]);
+    if (j + 1 == n || starts[j + 1]) w |= end_wait[block_of[j]];
+    return w;
+  };
   // One block from state s (its entry state): the waits, then the counters its
   // variable-latency instructions take (handed out by `pick` when given).
   auto transfer = [&](size_t b, SbState& s, SbPicker* pick) {
     for (size_t j = first[b]; j < end_of(b); ++j) {
       const CtrlInst& c = code[j];
-      const uint8_t wait = waits_all(j) ? all_counters : s.wait_for(c);
+      const uint8_t wait = wait_of(j, s);
       s.clear(wait);
       if (!c.variable) continue;
       if (pick) {
         out[j].wr_sb = out[j].rd_sb = CtrlBits::kNoSb;
         if (!c.dst.empty() || !c.pdst.empty()) out[j].wr_sb = pick->pick(s, c.long_latency);
-        if (!c.src.empty() || !c.psrc.empty()) out[j].rd_sb = pick->pick(s, false);
+        if (!c.src.empty() || !c.psrc.empty()) out[j].rd_sb = uint8_t(pick->counters);
       }
       if (out[j].wr_sb != CtrlBits::kNoSb) {
         const uint8_t bit = uint8_t(1u << out[j].wr_sb);
@@ -197,24 +217,49 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
     for (unsigned q : preds[b]) s.merge(outs[q]);
     return s;
   };
-  SbPicker picker(p.counters);
-  for (unsigned sweep = 0; sweep < 3; ++sweep) {
-    picker = SbPicker(p.counters);
+  // The last counter guards every WAR (rd_sb: sources are read within the read window, so
+  // waiting for all of them is cheap); the others guard results. Read guards are waited for
+  // only when a register is written, so spread over the counters they would leave none free
+  // for the next global load, which would then share one with them.
+  const unsigned wr_counters = p.counters > 1 ? p.counters - 1 : 1;
+  SbPicker picker(wr_counters);
+  std::vector<std::pair<uint8_t, uint8_t>> was;
+  for (unsigned sweep = 0; sweep < 8; ++sweep) { // until the counters stop changing
+    picker = SbPicker(wr_counters);
     for (size_t b = 0; b < nb; ++b) {
       SbState s = entry(b);
       transfer(b, s, &picker);
       outs[b] = std::move(s);
     }
+    std::vector<std::pair<uint8_t, uint8_t>> now;
+    for (const CtrlBits& o : out) now.emplace_back(o.wr_sb, o.rd_sb);
+    if (now == was) break;
+    was = std::move(now);
   }
-  for (auto& s : outs) s = SbState{};
-  for (bool changed = true; changed;) {
-    changed = false;
+  for (bool grew = true; grew;) { // end_wait only grows: at most 6 bits per block
+    for (auto& s : outs) s = SbState{};
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t b = 0; b < nb; ++b) {
+        SbState s = entry(b);
+        transfer(b, s, nullptr);
+        if (!(s == outs[b])) {
+          outs[b] = std::move(s);
+          changed = true;
+        }
+      }
+    }
+    grew = false;
     for (size_t b = 0; b < nb; ++b) {
-      SbState s = entry(b);
-      transfer(b, s, nullptr);
-      if (!(s == outs[b])) {
-        outs[b] = std::move(s);
-        changed = true;
+      if (preds[b].size() < 2) continue;
+      uint8_t longs = 0;
+      for (unsigned q : preds[b]) longs |= outs[q].holds[1];
+      for (unsigned q : preds[b]) {
+        const uint8_t m =
+            uint8_t(outs[q].holds[0] & ~outs[q].holds[1] & longs & ~end_wait[q] & all_counters);
+        if (!m) continue;
+        end_wait[q] |= m;
+        grew = true;
       }
     }
   }
@@ -245,7 +290,7 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
         t = need;
       }
     }
-    const uint8_t wait = waits_all(j) ? all_counters : s.wait_for(c);
+    const uint8_t wait = wait_of(j, s);
     out[j].wait_mask = wait;
     s.clear(wait);
     auto increments = [&](size_t i) {

@@ -18,14 +18,18 @@
 //    counters hold un-waited producers of which registers is a dataflow over the CFG (merge =
 //    union at joins, loops iterated to a fixed point), so every instruction, a block's first
 //    included, waits only for the counters that guard its own operands; a wait zeroes the
-//    counter, so everything on it is done after. Counters are handed out in layout order to
-//    a counter no un-waited producer holds, else to one holding only producers of the same
-//    kind (long: global/local memory; short: the others and every rd_sb), least recently
-//    taken first: a consumer of a shared load then never waits for a prefetching global one
-//    (sharing costs waiting, never correctness). The function's first instruction and the one
-//    after a call wait for every counter. An instruction followed by one that waits on its
-//    counter has a stall count of at least 2 (the counter is incremented the cycle after
-//    issue, Sec. 4), a block's last instruction too when a successor's first waits on it.
+//    counter, so everything on it is done after. SB5 guards every WAR (sources are read within
+//    the read window: waiting for all of them is cheap); SB0-4 are handed out to results in
+//    layout order: a long producer (global/local memory) takes a free counter (no un-waited
+//    producer), else one holding only long ones; a short one a free counter while more than
+//    two are free, else one holding only short ones; least recently taken first, in sweeps
+//    until the assignment is stable. At a join, a counter that holds only short producers on
+//    one path and a long one on another is waited for at the end of the short path. So a
+//    consumer of a shared load never waits for a prefetching global load (sharing costs
+//    waiting, never correctness). The function's first instruction and the one after a call
+//    wait for every counter. An instruction followed by one that waits on its counter has a
+//    stall count of at least 2 (the counter is incremented the cycle after issue, Sec. 4), a
+//    block's last instruction too when a successor's first waits on it.
 //  * yield: never set (the paper gives no rule for it).
 #pragma once
 
