@@ -381,6 +381,15 @@ void Sm::check_compatibility(Plan& plan) {
                                  "its own operand-slot cache (collector.rfc): remove the rfc "
                                  "section, or use collector.impl: fixed_stage with it (Gebhart's "
                                  "read stage)");
+  // Nor may a bank read wait for a gated slice to wake (W-C's power gating).
+  if (c0.collectors[0]->bank_read_ports() && c0.banks[0]->wake_latency())
+    plan.bk.p->fail("impl", plan.bk.p->said("impl", plan.bk.impl) + " wakes a gated slice in " +
+                                std::to_string(c0.banks[0]->wake_latency()) +
+                                " cycles (wake_latency), but " +
+                                plan.col.p->said("impl", plan.col.impl) +
+                                " reads in a fixed window that cannot wait for it (a register "
+                                "still in flight is read from gated slices); use bank.impl: "
+                                "sliced, or wake_latency: 0");
   // A read stage that reserves its reads for a fixed window dispatches at a fixed cycle: a
   // decompressor that makes a read wait past it would deliver the operand late, so there must
   // be one per read the banks can give in a cycle.
