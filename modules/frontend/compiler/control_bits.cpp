@@ -86,10 +86,10 @@ struct SbState {
 // Hands out counters in layout order, least recently taken first among equals: a long
 // producer takes a free counter (no un-waited producer), else one holding only long ones,
 // else any; a short one takes a free counter while more than kLongReserve are free, else one
-// holding only short ones, else a free one, else any. Short producers (every rd_sb among
-// them, which no one may wait for until a write of the register) would otherwise take every
-// free counter, and the next global load would share one with them: a consumer of a shared
-// load, or a write after a store's read, would wait for the global load.
+// holding only short ones, else a free one, else any (the counters of results: SB5 holds
+// every rd_sb). Short producers, which no one waits for until their result is read, would
+// otherwise take every free counter, and the next global load would share one with them: a
+// consumer of a shared load would wait for the global load.
 struct SbPicker {
   static constexpr unsigned kLongReserve = 2;
   unsigned counters;
