@@ -487,7 +487,8 @@ private:
   double mem_overhead(const Chain& c, unsigned mem, const Forms& f = {}) const {
     const unsigned lsu = p_.spec.pipes[unsigned(Pipe::MEM)].latency;
     if (const unsigned n = p_.spec.forward_stages)
-      return counters(c) ? dispatch_cycles(c) + lsu + write_cycles(c) - 1.0
+      return counters(c) ? dispatch_cycles(c) + lsu + p_.spec.compress_latency + compress_waits(c) +
+                               write_cycles(c) - 1.0
                          : dispatch_cycles(c) + lsu - std::min(mem, n);
     return overhead(c, f) + lsu;
   }
