@@ -78,8 +78,8 @@ PY
 
 # The designs on the modern core (docs/modern-core.md): Warped-Compression on the fixed read
 # window compresses and decompresses; WIR and Malekeh on its collector-based form reuse and
-# cache.
-for d in wc wir malekeh; do
+# cache; Gebhart's RFC in its own read stage hits.
+for d in wc wir malekeh gebhart-rfc; do
   "$GPURF" run --quiet --platform "$SRC/configs/ampere-modern-$d.yaml" --workload reduce \
     --out "$TMP/$d" >/dev/null 2>"$TMP/err" || fail "ampere-modern-$d exited $?: $(head -c 600 "$TMP/err")"
 done
@@ -90,7 +90,8 @@ from suite_stats import total
 d = sys.argv[1]
 bad = []
 for n, kind, stat in (("wc", "compressor", "compressions"), ("wc", "decompressor", "decompressions"),
-                      ("wir", "allocator", "reuse_hits"), ("malekeh", "collector", "ccu_hits")):
+                      ("wir", "allocator", "reuse_hits"), ("malekeh", "collector", "ccu_hits"),
+                      ("gebhart-rfc", "rfc", "reads")):
     r = json.load(open(f"{d}/{n}/result.json"))
     s = json.load(open(f"{d}/{n}/stats.json"))
     if not r["verified"]: bad.append(f"ampere-modern-{n}: not verified")
