@@ -68,11 +68,16 @@ std::string identity(const fs::path& p) {
   return ec ? display(p) : c.generic_string();
 }
 
-// Deep merge: maps merge key by key (recursively), everything else replaces.
+// Deep merge: maps merge key by key (recursively), everything else replaces; a key set to
+// ~ (null) over one the included files set removes it (a platform that swaps a unit's impl
+// drops the keys only the old impl takes).
 void merge_into(ConfigNode& dst, const ConfigNode& src) {
   for (auto& [k, v] : src.map) {
     ConfigNode* d = dst.find(k);
-    if (d && d->kind == ConfigNode::Kind::Map && v->kind == ConfigNode::Kind::Map) {
+    if (d && v->kind == ConfigNode::Kind::Null) {
+      dst.map.erase(std::find_if(dst.map.begin(), dst.map.end(),
+                                 [&, &key = k](const auto& e) { return e.first == key; }));
+    } else if (d && d->kind == ConfigNode::Kind::Map && v->kind == ConfigNode::Kind::Map) {
       merge_into(*d, *v);
     } else if (d) {
       for (auto& e : dst.map)

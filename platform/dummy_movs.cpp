@@ -1,5 +1,7 @@
 #include "gpurf/platform/dummy_movs.h"
 
+#include <algorithm>
+
 #include "gpurf/policies/wc_tags.h"
 
 namespace gpurf {
@@ -27,6 +29,8 @@ const InstInfo* DummyMovs::mov_for(unsigned reg) {
     m->op_class = OpClass::Move;
     m->n_src = m->n_dst = 1;
     m->src_reg[0] = m->dst_reg[0] = uint16_t(reg);
+    m->stall = uint8_t(std::min(stall_, 15u));
+    m->wait_mask = 0x3f;
   }
   return m.get();
 }

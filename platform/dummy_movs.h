@@ -27,9 +27,12 @@ public:
   // tags(subcore): the sub-core's row tags holding the range indicators; cached(warp, reg):
   // a register file cache in front of the banks holds the whole register, uncompressed, so a
   // divergent write merges there and needs no MOV (docs/combined.md).
+  // stall: the MOV's control bits for a scheduler without a scoreboard (the SP pipe's
+  // latency, so that the divergent instruction reads its result through the bypass; the
+  // MOV waits for every dependence counter, as its register's producer may be a load).
   DummyMovs(const SmShape& shape, std::function<const RowTags*(unsigned)> tags,
-            std::function<bool(unsigned, unsigned)> cached = nullptr)
-      : shape_(shape), tags_(std::move(tags)), cached_(std::move(cached)) {}
+            std::function<bool(unsigned, unsigned)> cached = nullptr, unsigned stall = 1)
+      : shape_(shape), tags_(std::move(tags)), cached_(std::move(cached)), stall_(stall) {}
 
   // The MOV to issue for warp slot `warp` before `next` (the front-end's next instruction,
   // divergent or not), or `next` itself.
@@ -48,6 +51,7 @@ private:
   const SmShape& shape_;
   std::function<const RowTags*(unsigned)> tags_;
   std::function<bool(unsigned, unsigned)> cached_;
+  const unsigned stall_;
   std::unordered_map<unsigned, std::unique_ptr<InstInfo>> movs_; // per register
 };
 

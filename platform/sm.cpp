@@ -318,10 +318,13 @@ void Sm::build_units(Plan& plan) {
       for (unsigned i = 0; i < plan.total; ++i)
         c.collectors.push_back(
             ICollector::Registry::create(col.impl, *col.p, context("collector", s, i)));
-      shape_.forward_stages = c.collectors[0]->read_stages();
       if (plan.rf) c.rfc = IRfc::Registry::create(plan.rf->impl, *plan.rf->p, context("rfc", s, 0));
       c.arbiter = IArbiter::Registry::create(ar.impl, *ar.p, context("arbiter", s, 0));
       c.crossbar = ICrossbar::Registry::create(xb.impl, *xb.p, context("crossbar", s, 0));
+      for (auto& col : c.collectors)
+        col->set_read_latency(c.banks[0]->latency() + c.crossbar->latency() +
+                              c.crossbar->decompression().latency);
+      shape_.forward_stages = c.collectors[0]->read_stages();
       c.writeback = IWriteback::Registry::create(wb.impl, *wb.p, context("writeback", s, 0));
       c.lsu = ILsu::Registry::create(ls.impl, *ls.p, context("lsu", s, 0));
     };
@@ -367,6 +370,39 @@ void Sm::check_compatibility(Plan& plan) {
                     "port), or read_ports to " +
                     std::to_string(have));
 
+  // The fixed window reserves a port cycle for every read that misses its own cache; an RFC
+  // unit behind it answers reads in its own time (a tag stage, then the banks) and allocates
+  // results the window's bypass does not see: it would deliver operands after the window.
+  if (plan.rf && c0.collectors[0]->bank_read_ports())
+    plan.rf->p->fail("impl", "a register file cache unit between " +
+                                 plan.col.p->said("impl", plan.col.impl) +
+                                 " and the banks answers reads after the fixed read window "
+                                 "reserved them (a tag stage, then the banks); the window has "
+                                 "its own operand-slot cache (collector.rfc): remove the rfc "
+                                 "section, or use collector.impl: fixed_stage with it (Gebhart's "
+                                 "read stage)");
+  // Nor may a bank read wait for a gated slice to wake (W-C's power gating).
+  if (c0.collectors[0]->bank_read_ports() && c0.banks[0]->wake_latency())
+    plan.bk.p->fail("impl", plan.bk.p->said("impl", plan.bk.impl) + " wakes a gated slice in " +
+                                std::to_string(c0.banks[0]->wake_latency()) +
+                                " cycles (wake_latency), but " +
+                                plan.col.p->said("impl", plan.col.impl) +
+                                " reads in a fixed window that cannot wait for it (a register "
+                                "still in flight is read from gated slices); use bank.impl: "
+                                "sliced, or wake_latency: 0");
+  // A read stage that reserves its reads for a fixed window dispatches at a fixed cycle: a
+  // decompressor that makes a read wait past it would deliver the operand late, so there must
+  // be one per read the banks can give in a cycle.
+  if (const unsigned reads = c0.collectors[0]->bank_read_ports() * shape_.banks,
+      units = c0.crossbar->decompression().units;
+      reads && units && units < reads)
+    plan.xb.p->fail("decompressors",
+                    std::to_string(units) + " decompressors per sub-core, but " +
+                        plan.col.p->said("impl", plan.col.impl) +
+                        " reads its operands in a fixed window, up to " + std::to_string(reads) +
+                        " bank reads per cycle (banks per sub-core x read_ports): a read waiting "
+                        "for a decompressor would arrive after the window; give at least " +
+                        std::to_string(reads));
   // Caching collectors keep copies of registers: every overwrite must reach them (the arbiter
   // offers results to port D) and must be a bank write the arbiter sees (no RFC in between).
   if (c0.collectors[0]->cache_hit_latency()) {
@@ -458,7 +494,8 @@ void Sm::add_sm_state(Plan& plan) {
         [this](unsigned w, unsigned r) {
           const SubCore& c = subcores_[shape_.subcore_of(w)];
           return c.rfc && c.rfc->bank_copy_stale(w, r);
-        });
+        },
+        subcores_[0].exec->timing(Pipe::SP).latency);
     movs_injected_ = &stats_.scalar(
         "movs_injected", "W-C dummy MOVs issued", "instructions",
         energy::no_event(

@@ -445,7 +445,8 @@ private:
   // decompression, the extra stages and the writes after the first.
   double overhead(const Chain& c, const Forms& f = {}) const {
     if (const unsigned n = p_.spec.forward_stages)
-      return counters(c) ? dispatch_cycles(c) + write_cycles(c) - 1.0
+      return counters(c) ? dispatch_cycles(c) + p_.spec.compress_latency + compress_waits(c) +
+                               write_cycles(c) - 1.0
                          : dispatch_cycles(c) - (pipe_of(c) == Pipe::MEM ? 0 : n);
     return read_path(c, f) + extra_stages() + compress_waits(c) + write_cycles(c) - 1;
   }
@@ -486,7 +487,8 @@ private:
   double mem_overhead(const Chain& c, unsigned mem, const Forms& f = {}) const {
     const unsigned lsu = p_.spec.pipes[unsigned(Pipe::MEM)].latency;
     if (const unsigned n = p_.spec.forward_stages)
-      return counters(c) ? dispatch_cycles(c) + lsu + write_cycles(c) - 1.0
+      return counters(c) ? dispatch_cycles(c) + lsu + p_.spec.compress_latency + compress_waits(c) +
+                               write_cycles(c) - 1.0
                          : dispatch_cycles(c) + lsu - std::min(mem, n);
     return overhead(c, f) + lsu;
   }
@@ -503,9 +505,11 @@ private:
     const TimingSpec& t = p_.spec;
     if (const unsigned n = t.forward_stages) {
       s << overhead(c) << " (dispatch " << dispatch_cycles(c) << " after issue";
-      if (counters(c))
+      if (counters(c)) {
         s << ", a dependence counter: no bypass";
-      else if (pipe_of(c) != Pipe::MEM)
+        if (t.compress_latency) s << "; + write stage " << t.compress_latency;
+        if (compress_waits(c)) s << " + compressor waits " << compress_waits(c);
+      } else if (pipe_of(c) != Pipe::MEM)
         s << " - " << n << " stages forwarded";
       if (const unsigned cw = cold_window(c))
         s << "; + " << cw << " once per run / the extra instructions: the extra chain's first "
@@ -700,7 +704,10 @@ void Micro::expectations() {
     // Compiler-set stall counts make a block's last instruction wait for all its results
     // (compiler/control_bits.h): warps lose issue slots at loop edges, which no closed formula
     // gives, so the peak is a bound there.
-    const bool exact = slack && !t.software_dependences &&
+    // Collectors that bind exactly (as many as the issue needs) lose a slot to every
+    // start-up bank conflict that holds one a cycle longer: a bound there too.
+    const bool collectors_bind = !std::isinf(collectors) && collectors <= peak + 1e-9;
+    const bool exact = slack && !collectors_bind && !t.software_dependences &&
                        (!t.collector_ports || (t.bank_split_ports && per_sub * n <= rp + 1e-9 &&
                                                per_sub * m <= 1 + 1e-9));
     std::ostringstream f;
@@ -712,8 +719,9 @@ void Micro::expectations() {
       << (std::isinf(banks) ? "" : " = " + num(banks)) << ")";
     if (!exact)
       f << "; an upper bound: "
-        << (slack ? "bank and collector-port conflicts lower it"
-                  : "no spare warp for a start-up conflict");
+        << (!slack            ? "no spare warp for a start-up conflict"
+            : collectors_bind ? "the collectors bind, and a bank conflict holds one longer"
+                              : "bank and collector-port conflicts lower it");
     // Loose round robin: every warp progresses alike, so the extra instructions add no
     // tail of starved warps (greedy policies finish the oldest warps first).
     const Diff d = diff(kernel, {"warps=" + std::to_string(warps)}, {"scheduler.policy=lrr"});

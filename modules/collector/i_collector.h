@@ -44,6 +44,10 @@ public:
   // Read ports per bank the stage reserves for its reads (fixed_window); the banks must have
   // as many. 0: the stage takes what the arbiter grants.
   virtual unsigned bank_read_ports() const { return 0; }
+  // Cycles from a bank read to its operand at the collector (bank, crossbar and a
+  // decompression stage), told by the builder once the read path is built: a read stage that
+  // dispatches at a fixed cycle (fixed_window) ends its window that much after its last read.
+  virtual void set_read_latency(unsigned /*cycles*/) {}
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
 

@@ -390,11 +390,13 @@ void PtxFrontend::set_control_bits() {
       c.variable = info.mem != MemKind::None || b2r_of_[pc] >= 0 ||
                    (info.pipe != Pipe::SP && info.pipe != Pipe::INT);
       c.latency = options_.fixed_latency;
+      c.long_latency = info.produces_long_latency || info.mem == MemKind::Atomic;
       c.leader = leader;
       c.after_call = follows_call;
       code.push_back(std::move(c));
       pcs.push_back(pc);
     }
+    set_control_flow(fp.liveness.cfg, pcs, layout_base_[fi], code);
     compiler::CtrlParams cp;
     cp.banks = options_.alloc_banks;
     const std::vector<compiler::CtrlBits> bits = compiler::control_bits(code, cp);
@@ -413,6 +415,37 @@ void PtxFrontend::set_control_bits() {
   for (size_t pc = b2r_of_.size(); pc < info_.size(); ++pc) {
     info_[pc].stall = uint8_t(options_.fixed_latency);
     info_[pc].wait_mask = 0x3f;
+  }
+}
+
+// The successors of each block's last issued instruction, as indices into `code` (the issued
+// instructions of a function, at `pcs`): the CFG's successors and, since a warp that
+// diverges runs one side of a branch and then the other (reconverging at the branch's
+// immediate post-dominator), the sides of every divergent branch after each end of the
+// other side: the blocks that lead to its reconvergence point, or that exit.
+void PtxFrontend::set_control_flow(const ptx::Cfg& g, const std::vector<unsigned>& pcs,
+                                   unsigned base, std::vector<compiler::CtrlInst>& code) {
+  auto entry = [&](unsigned b) { // the first issued instruction at or after block b's start
+    return unsigned(std::lower_bound(pcs.begin(), pcs.end(), base + g.blocks[b].begin) -
+                    pcs.begin());
+  };
+  std::vector<std::vector<unsigned>> succ(g.blocks.size());
+  for (unsigned b = 0; b < g.blocks.size(); ++b) succ[b] = g.blocks[b].succs;
+  for (unsigned b = 0; b < g.blocks.size(); ++b) {
+    const ptx::BasicBlock& bb = g.blocks[b];
+    if (bb.succs.size() < 2) continue;
+    std::vector<unsigned> ends;
+    if (bb.ipdom >= 0) ends = g.blocks[unsigned(bb.ipdom)].preds;
+    for (unsigned e = 0; e < g.blocks.size(); ++e)
+      if (g.blocks[e].exits) ends.push_back(e);
+    for (unsigned e : ends) succ[e].insert(succ[e].end(), bb.succs.begin(), bb.succs.end());
+  }
+  for (unsigned k = 0; k < code.size(); ++k) {
+    const unsigned b = g.block_of[pcs[k] - base];
+    if (k + 1 < code.size() && g.block_of[pcs[k + 1] - base] == b) continue;
+    code[k].has_succ = true;
+    for (unsigned s : succ[b])
+      if (const unsigned e = entry(s); e < code.size()) code[k].succ.push_back(e);
   }
 }
 

@@ -50,6 +50,7 @@
 
 #include "gpurf/modules/frontend/application.h"
 #include "gpurf/modules/frontend/compiler/compile.h"
+#include "gpurf/modules/frontend/compiler/control_bits.h"
 #include "gpurf/modules/frontend/compiler/ptxas_run.h"
 #include "gpurf/modules/frontend/compiler/schedule.h"
 #include "gpurf/modules/frontend/i_frontend.h"
@@ -423,6 +424,8 @@ private:
   const AppStep* current_ = nullptr;
   FrontendOptions options_;
   void set_control_bits(); // frontend.control_bits: the compiler's bits into info_
+  void set_control_flow(const ptx::Cfg& g, const std::vector<unsigned>& pcs, unsigned base,
+                        std::vector<compiler::CtrlInst>& code);
   unsigned ptxas_regs_ = 0;
   unsigned scan_regs_ = 0; // linear_scan's count (ptx_virtual without ptxas's)
   std::string ptxas_source_;

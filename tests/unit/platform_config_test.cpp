@@ -75,6 +75,15 @@ TEST(PlatformConfig, IncludeMergesWithOwnKeysWinning) {
   EXPECT_EQ(at(*root, "name").scalar, "derived");
 }
 
+// A platform that swaps a unit's impl drops the keys only the old impl takes: `~` over an
+// included key removes it (before, it stayed as a null value the unit then refused).
+TEST(PlatformConfig, NullOverAnIncludedKeyRemovesIt) {
+  auto root = load_config(data("removes_key.yaml"));
+  EXPECT_EQ(at(*root, "bank").find("read_ports"), nullptr);
+  EXPECT_EQ(at(*root, "bank.count").scalar, "8");
+  EXPECT_EQ(at(*root, "scheduler.order").seq.size(), 2u);
+}
+
 TEST(PlatformConfig, IncludeTagInsertsFragment) {
   auto root = load_config(data("derived.yaml"));
   // scheduler: !include sched_fragment.yaml, which itself includes sched_common.yaml;

@@ -109,7 +109,8 @@ public:
                   {"rfc_hits", "rfc_misses"});
   }
 
-  unsigned read_stages() const override { return front_ + window_; }
+  unsigned read_stages() const override { return front_ + window_ + read_latency_ - 1; }
+  void set_read_latency(unsigned cycles) override { read_latency_ = std::max(1u, cycles); }
   unsigned bank_read_ports() const override { return read_ports_; }
   unsigned capacity() const override { return ~0u >> 8; } // the whole read pipeline
   // What the timing checker holds the cache to: a hit per slot and cycle at most.
@@ -251,7 +252,7 @@ protected:
         }
       }
     }
-    f.dispatch = start + length;
+    f.dispatch = start + length - 1 + read_latency_; // the last read's operand is in
     ++issued_;
     if (seen_.insert(info.pc).second) {
       ++static_;
@@ -389,6 +390,9 @@ protected:
 
   static constexpr Cycle kHitLatency = 1; // as a bank read (bank.latency 1, crossbar 0)
   const unsigned front_, window_, read_ports_;
+  // Bank read to operand (bank, crossbar, W-C's decompression stage): the window's last read
+  // is in that much later; the cache's hits need no decompression.
+  unsigned read_latency_ = 1;
   ReadPorts ports_; // the sub-core's bank read ports, reserved per cycle
   const bool use_rfc_;
   OperandSlotRfc rfc_;

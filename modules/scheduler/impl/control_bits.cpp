@@ -54,6 +54,11 @@ public:
                            check::unwatched("modern core: looks at a held warp (stalls)"))) {
     ready_at_.assign(warps_.size(), 0);
     sb_.assign(warps_.size(), std::array<uint16_t, kCounters>{});
+    need({{"collector", "fixed_window"}},
+         "issues a fixed-latency instruction's consumer after the compiler's stall count, which "
+         "holds only where every instruction reads its operands in a fixed window with the "
+         "results bypassed; collectors read when the banks grant, so a consumer would read a "
+         "register before its producer wrote it (use scheduler.impl: standard, the scoreboard)");
   }
 
   bool software_dependences() const override { return true; }
