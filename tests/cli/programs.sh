@@ -40,8 +40,11 @@ LIBRARY_PLATFORMS=" $(tr '\n' ' ' <"$SRC/configs/baselines.txt") cmrc-wid wc geb
 PROGRAMS+=(function_pointers function_pointers_debug)
 # In-kernel malloc/free on the device heap.
 PROGRAMS+=(device_malloc)
-declare -A SOURCE_OF=([function_pointers_debug]=function_pointers)
-declare -A NVCC_FLAGS=([function_pointers_debug]=-G)
+# Recursive device functions (direct, mutual, a tree, a quicksort; cudaLimitStackSize raised),
+# optimised and as a debug build.
+PROGRAMS+=(recursion recursion_debug)
+declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [recursion_debug]=recursion)
+declare -A NVCC_FLAGS=([function_pointers_debug]=-G [recursion_debug]=-G)
 # A program of several translation units (each its own module: nvcc's -rdc=false): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu)
 for p in "${PROGRAMS[@]}"; do
