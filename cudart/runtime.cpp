@@ -818,6 +818,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.cooperative = cooperative;
   h.textures = &textures.table();
   h.heap = &heap;
+  h.stack_bytes = limits[0]; // cudaLimitStackSize: a recursive kernel's depth
   if (!timed_.timed(launches_ + 1, k->name)) return fast_forward(*k, h, grid, block, shared);
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();

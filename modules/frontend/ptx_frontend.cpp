@@ -203,8 +203,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
           compiler::schedule_module(split_ ? *split_ : *launch_.module, launch_.kernel, so));
     }
     plan_ = compiler::compile_kernel(module(), launch_.kernel, co);
-    local_stride_ =
-        std::max<uint64_t>(kLocalBytesPerThread, (plan_.local_bytes + 4095) / 4096 * 4096);
+    size_local_stride();
     // GPGPU-Sim's PTX mode takes occupancy from ptxas; without it, from a real allocator's
     // count (gpurf's linear scan), never from how many values the PTX names.
     if (options_.regalloc == compiler::RegAllocMode::PtxVirtual && !ptxas_regs_) {
@@ -357,7 +356,100 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
   }
   split_bar_red();
   zero_callee_frames();
+  build_spills();
   if (options_.control_bits) set_control_bits();
+}
+
+uint64_t PtxFrontend::stack_limit() const {
+  if (!plan_.recursive) return plan_.local_bytes;
+  return std::min<uint64_t>(kMaxLocalBytesPerThread, std::max(stack_bytes_, plan_.local_bytes));
+}
+
+void PtxFrontend::size_local_stride() {
+  local_stride_ = std::max<uint64_t>(kLocalBytesPerThread, (stack_limit() + 4095) / 4096 * 4096);
+}
+
+void PtxFrontend::build_spills() {
+  spill_of_.assign(b2r_of_.size(), SpillSite{});
+  for (size_t fi = 0; fi < layout_.size(); ++fi) {
+    const ptx::Function& f = *layout_[fi];
+    const compiler::FunctionPlan& fp = *plan_.plan(f);
+    if (fp.scc < 0) continue;
+    for (unsigned i = 0; i < f.instrs.size(); ++i) {
+      const std::vector<unsigned>& saves = fp.saves[i];
+      if (saves.empty()) continue;
+      const ptx::Instr& in = f.instrs[i];
+      const unsigned site = layout_base_[fi] + i;
+      // The words: each data register half, then the predicates kMaxPred at a time.
+      struct Word {
+        std::vector<std::pair<unsigned, unsigned>> data; // (vreg, half): one
+        std::vector<unsigned> preds;                     // or up to kMaxPred predicates
+      };
+      std::vector<Word> words;
+      for (unsigned v : saves) {
+        if (f.regs[v].is_pred) {
+          if (words.empty() || words.back().preds.empty() ||
+              words.back().preds.size() == InstInfo::kMaxPred)
+            words.push_back({});
+          words.back().preds.push_back(v);
+          continue;
+        }
+        for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h)
+          words.push_back({{{v, h}}, {}});
+      }
+      spill_of_[site] = {unsigned(info_.size()), unsigned(words.size()), &f, &in};
+      for (const bool restore : {false, true}) {
+        unsigned value = 0;
+        for (unsigned k = 0; k < words.size(); ++k) {
+          const Word& wd = words[k];
+          InstInfo r;
+          OperandMap map;
+          r.pc = uint32_t(info_.size());
+          r.ptx_line = in.ptx_line;
+          std::string regs;
+          for (auto [v, h] : wd.data) {
+            const uint16_t a = uint16_t(fp.arch(v, h));
+            regs += "r" + std::to_string(a);
+            if (restore) {
+              map.dst_vreg[r.n_dst] = uint16_t(v), map.dst_half[r.n_dst] = uint8_t(h);
+              r.dst_reg[r.n_dst++] = a;
+            } else {
+              map.src_vreg[r.n_src] = uint16_t(v), map.src_half[r.n_src] = uint8_t(h);
+              r.src_reg[r.n_src++] = a;
+            }
+          }
+          for (unsigned v : wd.preds) {
+            const uint16_t a = uint16_t(fp.pred_base + unsigned(fp.regs.reg[v]));
+            regs += (regs.empty() ? "p" : ",p") + std::to_string(a);
+            if (restore) {
+              map.pdst_vreg[r.n_pdst] = uint16_t(v);
+              r.pdst_reg[r.n_pdst++] = a;
+            } else {
+              map.psrc_vreg[r.n_psrc] = uint16_t(v);
+              r.psrc_reg[r.n_psrc++] = a;
+            }
+          }
+          spill_names_.push_back(std::make_unique<std::string>(
+              (restore ? "ld.local.b32 (restore " : "st.local.b32 (save ") + regs +
+              " around the recursive call at line " + std::to_string(in.ptx_line) + ")"));
+          r.opname = spill_names_.back()->c_str();
+          r.op_class = OpClass::Mem;
+          r.pipe = ptx::class_pipe(OpClass::Mem);
+          r.space = MemSpace::Local;
+          r.mem = restore ? MemKind::Load : MemKind::Store;
+          r.produces_long_latency = restore; // a local load, as ptxas's LDL
+          r.reuse_why = compiler::ReuseKey::Memory;
+          info_.push_back(r);
+          maps_.push_back(map);
+          hidden_.push_back(false);
+          spill_rec_.resize(info_.size());
+          spill_rec_.back() = {site, k, value, restore};
+          value += unsigned(wd.data.size() + wd.preds.size());
+        }
+      }
+    }
+  }
+  spill_rec_.resize(info_.size());
 }
 
 // The compiler's control bits (compiler/control_bits.h) per function in layout order, over
@@ -381,20 +473,28 @@ void PtxFrontend::set_control_bits() {
       }
       const bool follows_call = after_call;
       after_call = leader_pending = in.op == ptx::Op::Call;
-      const InstInfo& info = info_[pc];
-      compiler::CtrlInst c;
-      c.src.assign(info.src_reg.begin(), info.src_reg.begin() + info.n_src);
-      c.dst.assign(info.dst_reg.begin(), info.dst_reg.begin() + info.n_dst);
-      c.psrc.assign(info.psrc_reg.begin(), info.psrc_reg.begin() + info.n_psrc);
-      c.pdst.assign(info.pdst_reg.begin(), info.pdst_reg.begin() + info.n_pdst);
-      c.variable = info.mem != MemKind::None || b2r_of_[pc] >= 0 ||
-                   (info.pipe != Pipe::SP && info.pipe != Pipe::INT);
-      c.latency = options_.fixed_latency;
-      c.long_latency = info.produces_long_latency || info.mem == MemKind::Atomic;
-      c.leader = leader;
-      c.after_call = follows_call;
-      code.push_back(std::move(c));
-      pcs.push_back(pc);
+      auto add = [&](unsigned at, bool lead, bool after) {
+        const InstInfo& info = info_[at];
+        compiler::CtrlInst c;
+        c.src.assign(info.src_reg.begin(), info.src_reg.begin() + info.n_src);
+        c.dst.assign(info.dst_reg.begin(), info.dst_reg.begin() + info.n_dst);
+        c.psrc.assign(info.psrc_reg.begin(), info.psrc_reg.begin() + info.n_psrc);
+        c.pdst.assign(info.pdst_reg.begin(), info.pdst_reg.begin() + info.n_pdst);
+        c.variable = info.mem != MemKind::None || (at < b2r_of_.size() && b2r_of_[at] >= 0) ||
+                     (info.pipe != Pipe::SP && info.pipe != Pipe::INT);
+        c.latency = options_.fixed_latency;
+        c.long_latency = info.produces_long_latency || info.mem == MemKind::Atomic;
+        c.leader = lead;
+        c.after_call = after;
+        code.push_back(std::move(c));
+        pcs.push_back(at);
+      };
+      // A recursive call's saves go before it, its restores after it (the code ptxas emits).
+      const SpillSite& sp = spill_of_[pc];
+      for (unsigned k = 0; k < sp.words; ++k) add(sp.first + k, leader && k == 0, follows_call);
+      add(pc, leader && !sp.words, follows_call && !sp.words);
+      for (unsigned k = 0; k < sp.words; ++k) add(sp.first + sp.words + k, k == 0, k == 0);
+      if (sp.words) after_call = leader_pending = false; // the restores start the next block
     }
     set_control_flow(fp.liveness.cfg, pcs, layout_base_[fi], code);
     compiler::CtrlParams cp;
@@ -413,6 +513,7 @@ void PtxFrontend::set_control_bits() {
   // B2R (split_bar_red) issues after its barrier, outside the layout: its result waits the
   // fixed latency, and it waits for every counter as a block's first instruction does.
   for (size_t pc = b2r_of_.size(); pc < info_.size(); ++pc) {
+    if (spill_rec_[pc].site != ~0u) continue; // with their call, above
     info_[pc].stall = uint8_t(options_.fixed_latency);
     info_[pc].wait_mask = 0x3f;
   }
@@ -723,6 +824,8 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   use_allocations(h.allocations);
   textures_ = h.textures ? *h.textures : ptx::TextureTable{};
   heap_ = h.heap;
+  stack_bytes_ = h.stack_bytes;
+  size_local_stride();
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
 }
@@ -820,6 +923,14 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.data_base = options_.data_base;
   cfg.data_limit = kDataBytes;
   cfg.local_bytes_per_thread = unsigned(local_stride_);
+  if (plan_.recursive) { // the stack bounds the recursion (docs/frontend.md, "Recursion")
+    cfg.local_bytes_per_thread = unsigned(stack_limit());
+    cfg.local_limit_what = "the stack per thread: cudaLimitStackSize, which "
+                           "cudaDeviceSetLimit raises; a launch file's is CUDA's default";
+    cfg.max_call_depth = unsigned(256 + stack_limit() / 16); // a recursive frame: >= 16 bytes
+    cfg.save_bytes.assign(plan_.funcs.size(), 0);
+    for (size_t i = 0; i < plan_.funcs.size(); ++i) cfg.save_bytes[i] = plan_.funcs[i].save_bytes;
+  }
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
@@ -1012,6 +1123,7 @@ void PtxFrontend::launch_into(unsigned k) {
     w.written.assign(regs_per_thread(), 0);
     w.pshadow.assign(preds_per_thread(), LaneValues{});
     w.async = ptx::AsyncGroups<unsigned>();
+    w.spills.clear();
   }
   ++live_ctas_;
   ++offer_epoch_; // the CTA's warps have instructions to offer
@@ -1029,6 +1141,7 @@ const InstInfo* PtxFrontend::peek(unsigned warp) {
     const ptx::Peek p = kernel_->peek(ew);
     if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
     if (ws.b2r >= 0) return ws.next = &info_[unsigned(ws.b2r)]; // the barrier released
+    if (const InstInfo* s = next_spill(ws, p)) return ws.next = s;
     const unsigned pc = pc_of(p);
     if (!hidden_[pc]) {
       if (p.instr->op == ptx::Op::CpAsyncWait && !copies_landed(ws, *p.instr)) return nullptr;
@@ -1125,12 +1238,20 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
       std::vector<std::vector<uint32_t>> streams(ws.size());
       ptx::StepResult r; // reused; the profile needs no values
       r.values = false;
+      std::vector<std::vector<std::pair<unsigned, unsigned>>> pending(ws.size()); // site, depth
       while (!done()) {
         bool stepped = false;
         for (size_t i = 0; i < ws.size(); ++i) {
           const ptx::Peek p = k.peek(ws[i]);
           if (p.state != ptx::Peek::State::Ready) continue;
           const unsigned pc = pc_of(p);
+          // A recursive call's saves, then the call; its restores once it returned (as
+          // next_spill() and returned() order them in the timed run).
+          if (pc < spill_of_.size() && spill_of_[pc].words) {
+            for (unsigned s = 0; s < spill_of_[pc].words; ++s)
+              streams[i].push_back(spill_of_[pc].first + s);
+            pending[i].push_back({pc, k.call_depth(ws[i])});
+          }
           k.step(ws[i], r);
           watch.executed(LoopWatch::progress_of(info_[pc]));
           if (watch.over_bound()) {
@@ -1147,6 +1268,12 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
           if (interrupt_requested()) return;
           if (!hidden_[pc]) streams[i].push_back(pc);
           if (b2r_of_[pc] >= 0) streams[i].push_back(uint32_t(b2r_of_[pc])); // see execute()
+          for (const unsigned depth = k.call_depth(ws[i]);
+               !pending[i].empty() && depth <= pending[i].back().second; pending[i].pop_back())
+            if (depth == pending[i].back().second) {
+              const SpillSite& sp = spill_of_[pending[i].back().first];
+              for (unsigned s = 0; s < sp.words; ++s) streams[i].push_back(sp.first + sp.words + s);
+            }
           stepped = true;
         }
         if (!stepped) break; // every warp at a barrier or done: the engine resolves barriers
@@ -1187,6 +1314,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
                         ", which has no instruction ready (" + describe_warp(warp) + ")");
   WarpSlot& w = warps_[unsigned(warp)];
   if (w.b2r >= 0) return execute_b2r(warp, out);
+  if (spill_rec_[info->pc].site != ~0u) return execute_spill(warp, *info, out);
   CtaSlot& c = ctas_[unsigned(w.cta_slot)];
   w.next = nullptr;
   const OperandMap& map = maps_[info->pc];
@@ -1210,6 +1338,10 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     convert(rows + size_t(map.psrc_vreg[k]) * kWarpSize, 0, out.psrc_value[k]);
   step_engine(w.engine_warp);
   const ptx::StepResult& r = *step_;
+  if (!w.spills.empty()) {
+    if (w.spills.back().site == info->pc && !w.spills.back().called) w.spills.back().called = true;
+    returned(w);
+  }
   if (b2r_of_[info->pc] >= 0) {
     w.b2r = b2r_of_[info->pc];
     w.b2r_mask = r.exec_mask;
@@ -1249,22 +1381,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
                   << " where no instruction of its CTA wrote it: an undefined value in PTX, "
                      "read as 0 (as GPGPU-Sim does); later such reads are counted, not shown\n";
     }
-    const LaneValues& sh = w.shadow[o.reg];
-    if (sh != o.value) {
-      unsigned l = 0;
-      while (sh[l] == o.value[l]) ++l;
-      const int wr = w.writer[o.reg];
-      const ptx::Function& f = *r.func;
-      std::ostringstream m;
-      m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
-        << where(module(), *r.instr) << ": source " << k << " " << f.regs[map.src_vreg[k]].name
-        << " in r" << o.reg << " lane " << l << " is " << hex(o.value[l])
-        << ", but the register holds " << hex(sh[l]);
-      if (wr >= 0)
-        m << " written by pc " << wr << " (line " << info_[unsigned(wr)].ptx_line << " '"
-          << info_[unsigned(wr)].opname << "')";
-      throw WorkloadError(m.str());
-    }
+    check_source(warp, *r.func, *r.instr, k, map.src_vreg[k], o);
     ++checked_;
   }
   if (info->consumes_long_latency) // the function's plan looked up only where it is read
@@ -1360,6 +1477,137 @@ bool PtxFrontend::oracle_bits(WarpSlot& w, const InstInfo& info, uint32_t& bits)
   }
   ++oracle_mismatches_;
   return false;
+}
+
+void PtxFrontend::check_source(unsigned warp, const ptx::Function& f, const ptx::Instr& in,
+                               unsigned k, unsigned vreg, const RegOperand& o) const {
+  const WarpSlot& w = warps_[warp];
+  const LaneValues& sh = w.shadow[o.reg];
+  if (sh == o.value) return;
+  unsigned l = 0;
+  while (sh[l] == o.value[l]) ++l;
+  const int wr = w.writer[o.reg];
+  std::ostringstream m;
+  m << "register allocation error: warp slot " << warp << " (" << describe_warp(warp) << ") at "
+    << where(module(), in) << ": source " << k << " " << f.regs[vreg].name << " in r" << o.reg
+    << " lane " << l << " is " << hex(o.value[l]) << ", but the register holds " << hex(sh[l]);
+  if (wr >= 0)
+    m << " written by pc " << wr << " (line " << info_[unsigned(wr)].ptx_line << " '"
+      << info_[unsigned(wr)].opname << "')";
+  throw WorkloadError(m.str());
+}
+
+const InstInfo* PtxFrontend::next_spill(WarpSlot& w, const ptx::Peek& p) {
+  if (!w.spills.empty()) {
+    const WarpSlot::Spill& s = w.spills.back();
+    const SpillSite& site = spill_of_[s.site];
+    if (s.restoring) return &info_[site.first + site.words + s.next];
+    if (!s.called) return s.next < site.words ? &info_[site.first + s.next] : nullptr; // the call
+  }
+  const unsigned pc = pc_of(p);
+  if (pc >= spill_of_.size() || !spill_of_[pc].words) return nullptr;
+  // A call that may re-enter its window: its caller's live registers are saved first.
+  WarpSlot::Spill s;
+  s.site = pc;
+  try {
+    s.depth = kernel_->call_depth(w.engine_warp);
+    s.area = kernel_->save_area(w.engine_warp);
+  } catch (const ptx::RuntimeError& e) {
+    throw WorkloadError(e.what());
+  }
+  w.spills.push_back(std::move(s));
+  return &info_[spill_of_[pc].first];
+}
+
+void PtxFrontend::returned(WarpSlot& w) {
+  // The engine pops a returning call's frame; a caller whose lanes all exited in the callee
+  // is gone too (nothing of it to restore).
+  const unsigned depth = kernel_->call_depth(w.engine_warp);
+  while (!w.spills.empty() && w.spills.back().called && !w.spills.back().restoring) {
+    WarpSlot::Spill& s = w.spills.back();
+    if (depth > s.depth) return;
+    if (depth == s.depth) {
+      s.restoring = true;
+      s.next = 0;
+      return;
+    }
+    w.spills.pop_back();
+  }
+}
+
+void PtxFrontend::execute_spill(unsigned warp, const InstInfo& info, WarpInst& out) {
+  WarpSlot& w = warps_[warp];
+  const SpillRec& sr = spill_rec_[info.pc];
+  const SpillSite& site = spill_of_[sr.site];
+  WarpSlot::Spill& s = w.spills.back();
+  const OperandMap& map = maps_[info.pc];
+  w.next = nullptr;
+  const uint32_t exists = thread_mask(w);
+  out.info = &info;
+  out.warp = warp;
+  out.cta = unsigned(w.cta_slot);
+  // The lanes at the call, or those that returned from it (a lane that exited in the callee
+  // restores nothing).
+  out.active_mask = kernel_->peek(w.engine_warp).active_mask & exists;
+  out.thread_mask = exists;
+  out.n_src = info.n_src;
+  out.n_dst = info.n_dst;
+  uint32_t oracle = 0;
+  const bool use_oracle = oracle_bits(w, info, oracle); // the profile's streams hold them too
+  auto value = [&](unsigned vreg, unsigned half, LaneValues& dst) {
+    ptx::LaneValues64 v;
+    try { // the caller's frame: the engine is at the call, or back after it
+      v = kernel_->reg_value(w.engine_warp, vreg);
+    } catch (const ptx::RuntimeError& e) {
+      throw WorkloadError(e.what());
+    }
+    for (unsigned l = 0; l < kWarpSize; ++l)
+      dst[l] = exists >> l & 1 ? uint32_t(v.v[l] >> (32 * half)) : 0;
+  };
+  if (!sr.restore) { // all 32 lanes: the callee's frame may overwrite any of them
+    for (unsigned k = 0; k < info.n_src; ++k) {
+      RegOperand& o = out.src[k];
+      o.reg = info.src_reg[k];
+      o.last_read = o.long_latency = false;
+      o.reuse_near = use_oracle ? (oracle >> k & 1) != 0 : info.src_reuse_near[k];
+      value(map.src_vreg[k], map.src_half[k], o.value);
+      check_source(warp, *site.func, *site.call, k, map.src_vreg[k], o);
+      ++checked_;
+      s.values.push_back(o.value);
+      s.written.push_back(w.written[o.reg]);
+    }
+    pred_sources_ += info.n_psrc;
+    for (unsigned k = 0; k < info.n_psrc; ++k) {
+      value(map.psrc_vreg[k], 0, out.psrc_value[k]);
+      s.values.push_back(out.psrc_value[k]);
+      s.written.push_back(0);
+    }
+  } else { // the values saved, which later reads check against the engine's caller frame
+    for (unsigned k = 0; k < info.n_dst; ++k) {
+      RegOperand& o = out.dst[k];
+      o.reg = info.dst_reg[k];
+      o.last_read = false;
+      o.long_latency = true;
+      o.reuse_near = use_oracle ? (oracle >> (8 + k) & 1) != 0 : info.dst_reuse_near[k];
+      o.value = s.values[sr.value + k];
+      w.shadow[o.reg] = o.value;
+      w.writer[o.reg] = int32_t(info.pc);
+      w.written[o.reg] = s.written[sr.value + k];
+    }
+    for (unsigned k = 0; k < info.n_pdst; ++k) {
+      out.pdst_value[k] = s.values[sr.value + info.n_dst + k];
+      w.pshadow[info.pdst_reg[k]] = out.pdst_value[k];
+    }
+  }
+  out.access_bytes = 4;
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    out.addr[l] = out.active_mask >> l & 1 ? map_address(warp, l, info, int(ptx::Space::Local),
+                                                         s.area + 8 + 4 * uint64_t(sr.word))
+                                           : 0;
+  if (++s.next == site.words && s.restoring) w.spills.pop_back();
+  ++ctas_[unsigned(w.cta_slot)].issued;
+  ++issued_;
+  watch_loops(warp, info, out);
 }
 
 void PtxFrontend::execute_b2r(unsigned warp, WarpInst& out) {

@@ -144,6 +144,9 @@ public:
   // where that is more (local_stride_), up to CUDA's 512 KiB per thread.
   static constexpr unsigned kLocalBytesPerThread = 16 * 1024;
   static constexpr unsigned kMaxLocalBytesPerThread = 512 * 1024;
+  // CUDA's default cudaLimitStackSize: a recursive kernel's stack per thread (launch files; a
+  // program's cudaDeviceSetLimit sets HostLaunch::stack_bytes).
+  static constexpr uint64_t kDefaultStackBytes = 1024;
   // A cooperative launch's grid workspace (CUDA's driver ABI, cooperative_groups'
   // details/driver_abi.h: {u32 size, u32 barrier}), which the driver hands the kernel in
   // %envreg1:%envreg2: at this offset in the timing-only windows, below the shared window,
@@ -180,6 +183,8 @@ public:
     const ptx::TextureTable* textures = nullptr;
     // The program's device heap (in-kernel malloc/free); null: none.
     ptx::DeviceHeap* heap = nullptr;
+    // cudaLimitStackSize: each thread's stack, which bounds a recursive kernel's depth.
+    uint64_t stack_bytes = kDefaultStackBytes;
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
@@ -350,6 +355,17 @@ private:
     uint32_t b2r_mask = 0;
     // cp.async: per group, the copies the timing model has not completed (async_copy.h).
     ptx::AsyncGroups<unsigned> async;
+    // Recursive calls in progress, innermost last (build_spills()): the call site, the
+    // engine's call depth of its caller, the records issued of the save (then of the restore),
+    // the caller frame's save area and the words saved (registers' lanes and written masks).
+    struct Spill {
+      unsigned site = 0, depth = 0, next = 0;
+      bool called = false, restoring = false;
+      uint64_t area = 0;
+      std::vector<LaneValues> values;
+      std::vector<uint32_t> written;
+    };
+    std::vector<Spill> spills;
   };
   // cp.async records in flight: their warp slot and group.
   std::unordered_map<const WarpInst*, std::pair<unsigned, uint64_t>> copies_;
@@ -364,6 +380,39 @@ private:
   // (OperandMap::dst_vreg kZeroVreg).
   void zero_callee_frames();
   static constexpr uint16_t kZeroVreg = 0xffff;
+  // Recursive calls (compiler/compile.h): before a call that may re-enter its SCC's register
+  // window, a 32-bit local store per saved word (a register, or up to kMaxPred predicates
+  // packed as P2R does), after it returns a local load per word, into the caller frame's save
+  // area; records after the layout's pcs (spill_of_[call pc]: the first save record's pc and the
+  // words; the restores follow the saves).
+  void build_spills();
+  struct SpillSite {
+    unsigned first = 0, words = 0;
+    const ptx::Function* func = nullptr; // the caller
+    const ptx::Instr* call = nullptr;
+  };
+  std::vector<SpillSite> spill_of_;
+  struct SpillRec {
+    unsigned site = ~0u, word = 0, value = 0; // value: index of its first value in Spill::values
+    bool restore = false;
+  };
+  std::vector<SpillRec> spill_rec_; // per pc (site ~0u: not a save or restore)
+  std::vector<std::unique_ptr<std::string>> spill_names_;
+  // The save or restore record `warp` offers next, if any (peek()).
+  const InstInfo* next_spill(WarpSlot& w, const ptx::Peek& p);
+  // Issues a save or restore record: values from the engine's caller frame or the save.
+  void execute_spill(unsigned warp, const InstInfo& info, WarpInst& out);
+  // After a step of the engine: a recursive call returned (its restores come next).
+  void returned(WarpSlot& w);
+  // A source's value against the shadow register file (a difference: an allocation error).
+  void check_source(unsigned warp, const ptx::Function& f, const ptx::Instr& in, unsigned k,
+                    unsigned vreg, const RegOperand& o) const;
+  // A recursive kernel's stack per thread: cudaLimitStackSize (HostLaunch::stack_bytes), at
+  // least the kernel's deepest frames with each recursive SCC once, at most
+  // kMaxLocalBytesPerThread; sizes local_stride_.
+  uint64_t stack_bytes_ = kDefaultStackBytes;
+  uint64_t stack_limit() const;
+  void size_local_stride();
   std::vector<int> b2r_of_; // per layout pc: its B2R record's pc (-1: not a bar.red)
   std::vector<std::unique_ptr<std::string>> b2r_names_;
   // Oracle reuse bits of this dynamic instance of `w`, when its stream is the profile run's.

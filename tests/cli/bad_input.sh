@@ -241,9 +241,11 @@ sed 's/mov.u32 \t%r35, %tid.x;/mov.u32 \t%tid.y, %r33;/' "$SRC/workloads/ptx/sge
 sed "s|ptx: ptx/sgemm.ptx|ptx: $TMP/tid.ptx|" "$SRC/workloads/sgemm.yaml" >"$TMP/tid.yaml"
 expect_exit 2 "$TMP/tid.ptx:43" "%tid.y is a read-only special register" -- run --workload "$TMP/tid.yaml"
 
-# Calls and local memory checked at load (exit 2, PTX file:line): recursion with the call
-# chain, a call with the wrong number or sizes of arguments (found while running before),
-# .local arrays over the 16 KiB per thread of the local window (the CTA and warp, at run time).
+# Calls and local memory checked at load (exit 2, PTX file:line): a call with the wrong number
+# or sizes of arguments (found while running before), .local arrays over the 16 KiB per thread
+# of the local window (the CTA and warp, at run time). A recursion without end runs until it
+# overflows the stack (CUDA's default 1 KiB per thread): a run-time error (exit 1) naming the
+# function, the call depth and the frames.
 call_case() { # NAME PYTHON-REPLACEMENT: a copy of debug_call with its PTX edited
   mkdir -p "$TMP/$1"
   cp "$SRC"/tests/cli/data/debug_call.yaml "$SRC"/tests/cli/data/debug_call_*.bin "$TMP/$1/"
@@ -263,7 +265,8 @@ expect_exit 2 "$TMP/size/debug_call.ptx:198: call of '_Z3mixii'" \
   "passes 8 bytes as its parameter 2 ('_Z3mixii_param_1'), which has 4 bytes" \
   -- run --workload "$TMP/size/debug_call.yaml"
 call_case recursion '("\tst.param.b32 \t[func_retval0+0], %r10;", "\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0+0], %r10;\n\t.param .b32 p1;\n\tst.param.b32 [p1+0], %r10;\n\t.param .b32 rv;\n\tcall.uni (rv), _Z3mixii, (p0, p1);\n\tld.param.b32 %r10, [rv+0];\n\t}\n\tst.param.b32 \t[func_retval0+0], %r10;")'
-expect_exit 2 "$TMP/recursion/debug_call.ptx:135: recursive call debug_call -> _Z3mixii (line 207) -> _Z3mixii (line 135)" \
+expect_exit 1 "stack overflow: the call of '_Z3mixii' at call depth" "(frames: debug_call, _Z3mixii x" \
+  "over the limit of 1024 bytes (the stack per thread: cudaLimitStackSize" \
   -- run --workload "$TMP/recursion/debug_call.yaml"
 call_case local '("$L__func_begin1:", ".local .align 4 .b8 big[600000];\n$L__func_begin1:")'
 expect_exit 2 "$TMP/local/debug_call.ptx:145: .local 'big' of 'debug_call' (600000 bytes)" \

@@ -47,9 +47,14 @@ PROGRAMS+=(separate separate_debug)
 PROGRAMS+=(driver_api)
 # Atomics on halves and vectors, cuda::pipeline, built with sm_90 PTX too (the one gpurf runs).
 PROGRAMS+=(atomics)
-declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate)
+# Recursive device functions (direct, mutual, a tree, a quicksort; cudaLimitStackSize raised),
+# optimised and as a debug build.
+PROGRAMS+=(recursion recursion_debug)
+declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate
+  [recursion_debug]=recursion)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
-  [driver_api]="-lcuda -lnvrtc" [atomics]="-gencode arch=compute_90,code=compute_90")
+  [driver_api]="-lcuda -lnvrtc" [atomics]="-gencode arch=compute_90,code=compute_90"
+  [recursion_debug]=-G)
 # A program of several translation units (each its own module without -rdc=true): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu
   [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)

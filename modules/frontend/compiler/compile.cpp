@@ -55,37 +55,51 @@ void check_call(const ptx::Module& m, const ptx::Function& f, const ptx::Instr& 
   check_sizes(in.dst, cf.ret_params, "return parameter");
 }
 
-// Local memory is a stack of the .local frames along a call path (as the engine places them,
-// modules/frontend/ptx/engine.cpp): the deepest path must fit the per-thread limit. Names
-// the largest .local declaration on that path.
-uint64_t check_local_memory(const ptx::Module& m, const std::vector<std::vector<unsigned>>& callees,
-                            const std::vector<unsigned>& post, uint64_t limit) {
+// Local memory is a stack of frames along a call path (as the engine places them,
+// modules/frontend/ptx/engine.cpp): each frame's .local variables, then its save area
+// (FunctionPlan::save_bytes). The deepest path, a recursive SCC counted once (its largest
+// frame), must fit the per-thread limit. Names the largest .local declaration on that path.
+uint64_t check_local_memory(const ptx::Module& m, const KernelPlan& k,
+                            const std::vector<std::vector<unsigned>>& callees,
+                            const std::vector<std::vector<unsigned>>& sccs,
+                            const std::vector<int>& scc_of, uint64_t limit) {
   const size_t n = m.functions.size();
-  std::vector<uint64_t> frame(n, 0), depth(n, 0);
-  std::vector<int> next(n, -1); // the callee on the deepest path
-  for (unsigned fi : post) {    // callees first
-    uint64_t cur = 0;
-    for (const ptx::VarDecl& v : m.functions[fi].locals)
-      if (v.space == ptx::Space::Local) {
-        const uint64_t a = std::max(1u, v.align);
-        cur = (cur + a - 1) / a * a + v.size;
+  std::vector<uint64_t> frame(n, 0), depth(sccs.size(), 0);
+  std::vector<int> next(sccs.size(), -1);    // the callee SCC on the deepest path
+  for (size_t s = 0; s < sccs.size(); ++s) { // callees first
+    uint64_t own = 0;
+    for (unsigned fi : sccs[s]) {
+      uint64_t cur = 0;
+      for (const ptx::VarDecl& v : m.functions[fi].locals)
+        if (v.space == ptx::Space::Local) {
+          const uint64_t a = std::max(1u, v.align);
+          cur = (cur + a - 1) / a * a + v.size;
+        }
+      frame[fi] = (cur + 15) / 16 * 16 + k.funcs[fi].save_bytes;
+      own = std::max(own, frame[fi]);
+      for (unsigned c : callees[fi]) {
+        const size_t cs = size_t(scc_of[c]);
+        if (cs != s && depth[cs] > depth[s]) depth[s] = depth[cs], next[s] = int(cs);
       }
-    frame[fi] = (cur + 15) / 16 * 16;
-    for (unsigned c : callees[fi])
-      if (depth[c] > depth[fi]) depth[fi] = depth[c], next[fi] = int(c);
-    depth[fi] += frame[fi];
+    }
+    depth[s] += own;
   }
-  const unsigned entry = post.back();
+  const size_t entry = sccs.size() - 1;
   if (!limit || depth[entry] <= limit) return depth[entry];
   const ptx::VarDecl* big = nullptr;
   const ptx::Function* owner = nullptr;
   std::string path;
-  for (int fi = int(entry); fi >= 0; fi = next[size_t(fi)]) {
-    const ptx::Function& f = m.functions[size_t(fi)];
-    path += (path.empty() ? "" : " -> ") + f.name;
-    for (const ptx::VarDecl& v : f.locals)
-      if (v.space == ptx::Space::Local && (!big || v.size > big->size)) big = &v, owner = &f;
-  }
+  for (int s = int(entry); s >= 0; s = next[size_t(s)])
+    for (unsigned fi : sccs[size_t(s)]) {
+      const ptx::Function& f = m.functions[fi];
+      path += (path.empty() ? "" : " -> ") + f.name;
+      for (const ptx::VarDecl& v : f.locals)
+        if (v.space == ptx::Space::Local && (!big || v.size > big->size)) big = &v, owner = &f;
+    }
+  if (!big) // a save area alone cannot get there (at most 8 + 4 x 65,535 x 2 bytes a frame)
+    throw CompileError(m.filename + ": kernel needs " + std::to_string(depth[entry]) +
+                       " bytes of local memory per thread (call path " + path + "), over " +
+                       std::to_string(limit));
   throw CompileError(line_of(m, big->line) + ": .local '" + big->name + "' of '" + owner->name +
                      "' (" + std::to_string(big->size) + " bytes): the kernel needs " +
                      std::to_string(depth[entry]) +
@@ -93,6 +107,43 @@ uint64_t check_local_memory(const ptx::Module& m, const std::vector<std::vector<
                      "), over the limit of " + std::to_string(limit) +
                      " bytes per thread (CUDA's, PtxFrontend::kMaxLocalBytesPerThread); make "
                      "the .local arrays smaller");
+}
+
+// Tarjan's strongly connected components of the call graph reachable from `root`, callees
+// before callers (each component after every component it calls).
+std::vector<std::vector<unsigned>> call_sccs(const std::vector<std::vector<unsigned>>& callees,
+                                             unsigned root) {
+  const size_t n = callees.size();
+  std::vector<int> index(n, -1), low(n, 0);
+  std::vector<bool> on(n, false);
+  std::vector<unsigned> stack;
+  std::vector<std::vector<unsigned>> out;
+  int counter = 0;
+  std::function<void(unsigned)> visit = [&](unsigned v) {
+    index[v] = low[v] = counter++;
+    stack.push_back(v);
+    on[v] = true;
+    for (unsigned w : callees[v]) {
+      if (index[w] < 0) {
+        visit(w);
+        low[v] = std::min(low[v], low[w]);
+      } else if (on[w]) {
+        low[v] = std::min(low[v], index[w]);
+      }
+    }
+    if (low[v] != index[v]) return;
+    out.emplace_back();
+    unsigned w;
+    do {
+      w = stack.back();
+      stack.pop_back();
+      on[w] = false;
+      out.back().push_back(w);
+    } while (w != v);
+    std::sort(out.back().begin(), out.back().end()); // module order: deterministic
+  };
+  visit(root);
+  return out;
 }
 
 } // namespace
@@ -108,21 +159,14 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
   k.entry = &m.functions[size_t(ei)];
   k.funcs.resize(m.functions.size());
 
-  // Call graph from the entry: topological order (callers first), recursion rejected.
-  std::vector<int> state(m.functions.size(), 0); // 0 new, 1 on stack, 2 done
-  std::vector<unsigned> post;
-  std::vector<std::vector<unsigned>> callees(m.functions.size());
+  // Call graph from the entry; calls checked against their callees.
+  const size_t nf = m.functions.size();
+  std::vector<std::vector<unsigned>> callees(nf);
+  std::vector<bool> reached(nf, false);
   const std::string& file = m.filename;
   auto at = [&](unsigned line) { return file + ":" + std::to_string(line) + ": "; };
-  // The calls that lead from the entry to the function being visited (the chain of a message).
-  std::vector<std::pair<std::string, unsigned>> chain; // callee, PTX line of its call
-  auto chain_text = [&](const std::string& last, unsigned line) {
-    std::string t = k.entry->name;
-    for (const auto& [name, l] : chain) t += " -> " + name + " (line " + std::to_string(l) + ")";
-    return t + " -> " + last + " (line " + std::to_string(line) + ")";
-  };
   std::function<void(unsigned)> visit = [&](unsigned fi) {
-    state[fi] = 1;
+    reached[fi] = true;
     const ptx::Function& f = m.functions[fi];
     for (const ptx::Instr& in : f.instrs) {
       if (in.op != ptx::Op::Call) continue;
@@ -139,59 +183,103 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
           throw CompileError(at(in.ptx_line) + "call of '" + cf.name + "', which has no body");
         }
         if (!in.indirect) check_call(m, f, in, cf);
-        if (state[c] == 1)
-          throw CompileError(at(in.ptx_line) + "recursive call " +
-                             chain_text(cf.name, in.ptx_line) +
-                             ": the register allocator stacks each function's registers above "
-                             "its callers' and cannot stack a function above itself; PTX that "
-                             "gpurf runs has no recursion");
         if (std::find(callees[fi].begin(), callees[fi].end(), c) == callees[fi].end())
           callees[fi].push_back(c);
-        if (state[c] == 0) {
-          chain.push_back({cf.name, in.ptx_line});
-          visit(c);
-          chain.pop_back();
-        }
+        if (!reached[c]) visit(c);
       }
     }
-    state[fi] = 2;
-    post.push_back(fi);
   };
   visit(unsigned(ei));
-  k.local_bytes = check_local_memory(m, callees, post, opt.local_bytes_per_thread);
-
-  std::vector<unsigned> stack(m.functions.size(), 0);
-  for (unsigned fi : post) {
-    FunctionPlan& p = k.funcs[fi];
-    p.func = &m.functions[fi];
-    p.constants = constant_operands(*p.func, opt.constant_operands);
-    LivenessOptions lo = opt.liveness;
-    if (opt.constant_operands) lo.constant = p.constants.vreg;
-    p.liveness = compute_liveness(*p.func, lo);
-    // Registers stacked above this function by its callees (allocated first: postorder).
-    unsigned above = 0;
-    for (unsigned c : callees[fi]) above = std::max(above, stack[c]);
-    AllocOptions ao = opt.alloc;
-    // ptxas's count covers the whole kernel: the entry gets what its callees leave.
-    ao.target_regs = p.func == k.entry && ao.target_regs > above ? ao.target_regs - above : 0;
-    p.regs = allocate_registers(*p.func, p.liveness, ao);
-    stack[fi] = p.regs.num_regs + above;
-    p.long_latency = mark_long_latency(*p.func, p.liveness);
-    p.rfc = rfc_hints(*p.func, p.liveness, p.long_latency);
-  }
-  // Bases in topological order (reverse postorder: callers before callees).
-  unsigned regs = 0, preds = 0;
-  for (auto it = post.rbegin(); it != post.rend(); ++it) {
-    FunctionPlan& p = k.funcs[*it];
-    for (unsigned c : callees[*it]) {
-      FunctionPlan& q = k.funcs[c];
-      unsigned next = p.base + p.regs.num_regs;
-      if (opt.alloc.mode == RegAllocMode::PtxVirtual) next = ptx_virtual_start(next);
-      q.base = std::max(q.base, next);
-      q.pred_base = std::max(q.pred_base, p.pred_base + p.regs.num_preds);
+  // Strongly connected components, callees first; a component with a cycle is recursive.
+  const std::vector<std::vector<unsigned>> sccs = call_sccs(callees, unsigned(ei));
+  std::vector<int> scc_of(nf, -1);
+  std::vector<bool> cyclic(sccs.size(), false);
+  for (size_t s = 0; s < sccs.size(); ++s)
+    for (unsigned fi : sccs[s]) {
+      scc_of[fi] = int(s);
+      cyclic[s] = cyclic[s] || sccs[s].size() > 1 ||
+                  std::find(callees[fi].begin(), callees[fi].end(), fi) != callees[fi].end();
     }
-    regs = std::max(regs, p.base + p.regs.num_regs);
-    preds = std::max(preds, p.pred_base + p.regs.num_preds);
+
+  std::vector<unsigned> stack(sccs.size(), 0); // registers of an SCC's window and above it
+  for (size_t s = 0; s < sccs.size(); ++s) {
+    // Registers stacked above the window by its callees outside it (allocated first).
+    unsigned above = 0, window = 0;
+    for (unsigned fi : sccs[s])
+      for (unsigned c : callees[fi])
+        if (size_t(scc_of[c]) != s) above = std::max(above, stack[size_t(scc_of[c])]);
+    for (unsigned fi : sccs[s]) {
+      FunctionPlan& p = k.funcs[fi];
+      p.func = &m.functions[fi];
+      p.scc = cyclic[s] ? int(s) : -1;
+      p.constants = constant_operands(*p.func, opt.constant_operands);
+      LivenessOptions lo = opt.liveness;
+      if (opt.constant_operands) lo.constant = p.constants.vreg;
+      p.liveness = compute_liveness(*p.func, lo);
+      AllocOptions ao = opt.alloc;
+      // ptxas's count covers the whole kernel: the entry gets what its callees leave.
+      ao.target_regs = p.func == k.entry && ao.target_regs > above ? ao.target_regs - above : 0;
+      p.regs = allocate_registers(*p.func, p.liveness, ao);
+      window = std::max(window, p.regs.num_regs);
+      p.long_latency = mark_long_latency(*p.func, p.liveness);
+      p.rfc = rfc_hints(*p.func, p.liveness, p.long_latency);
+    }
+    stack[s] = window + above;
+    if (!cyclic[s]) continue;
+    k.recursive = true;
+    // Calls that may re-enter the window save what is live after them: the data vregs in
+    // register order, then the predicates (packed into one word per kMaxPred, as P2R does).
+    for (unsigned fi : sccs[s]) {
+      FunctionPlan& p = k.funcs[fi];
+      const ptx::Function& f = *p.func;
+      p.saves.assign(f.instrs.size(), {});
+      unsigned most = 0;
+      for (unsigned i = 0; i < f.instrs.size(); ++i) {
+        const ptx::Instr& in = f.instrs[i];
+        if (in.op != ptx::Op::Call) continue;
+        bool reenters = false;
+        for (const int c : in.callees()) reenters |= c >= 0 && scc_of[size_t(c)] == int(s);
+        if (!reenters) continue;
+        std::vector<unsigned> data, preds;
+        p.liveness.live_out[i].for_each([&](unsigned v) {
+          if (p.regs.reg[v] >= 0) (f.regs[v].is_pred ? preds : data).push_back(v);
+        });
+        std::stable_sort(data.begin(), data.end(),
+                         [&](unsigned a, unsigned b) { return p.regs.reg[a] < p.regs.reg[b]; });
+        unsigned words = unsigned(preds.size() + 3) / 4;
+        for (unsigned v : data) words += reg_width(f.regs[v]);
+        most = std::max(most, words);
+        data.insert(data.end(), preds.begin(), preds.end());
+        p.saves[i] = std::move(data);
+      }
+      p.save_bytes = (8 + 4 * most + 15) / 16 * 16; // the return address and the words
+    }
+  }
+  k.local_bytes = check_local_memory(m, k, callees, sccs, scc_of, opt.local_bytes_per_thread);
+
+  // Bases, callers before callees (an SCC's members share their window's base).
+  unsigned regs = 0, preds = 0;
+  for (size_t s = sccs.size(); s-- > 0;) {
+    unsigned base = 0, pred_base = 0;
+    for (unsigned fi : sccs[s]) {
+      base = std::max(base, k.funcs[fi].base);
+      pred_base = std::max(pred_base, k.funcs[fi].pred_base);
+    }
+    for (unsigned fi : sccs[s]) {
+      FunctionPlan& p = k.funcs[fi];
+      p.base = base;
+      p.pred_base = pred_base;
+      for (unsigned c : callees[fi]) {
+        if (size_t(scc_of[c]) == s) continue;
+        FunctionPlan& q = k.funcs[c];
+        unsigned next = p.base + p.regs.num_regs;
+        if (opt.alloc.mode == RegAllocMode::PtxVirtual) next = ptx_virtual_start(next);
+        q.base = std::max(q.base, next);
+        q.pred_base = std::max(q.pred_base, p.pred_base + p.regs.num_preds);
+      }
+      regs = std::max(regs, p.base + p.regs.num_regs);
+      preds = std::max(preds, p.pred_base + p.regs.num_preds);
+    }
   }
   k.regs_per_thread = std::max(1u, regs);
   for (const FunctionPlan& p : k.funcs)
@@ -209,14 +297,32 @@ std::string verify_kernel(const KernelPlan& k) {
     if (!e.empty()) return e;
     if (p.base + p.regs.num_regs > k.regs_per_thread)
       return "'" + p.func->name + "' uses registers beyond regs_per_thread";
-    for (const ptx::Instr& in : p.func->instrs) {
+    for (unsigned i = 0; i < p.func->instrs.size(); ++i) {
+      const ptx::Instr& in = p.func->instrs[i];
       if (in.op != ptx::Op::Call) continue;
+      bool reenters = false;
       for (const int c : in.callees()) {
         if (c < 0) continue;
         const FunctionPlan& q = k.funcs[size_t(c)];
-        if (q.func && q.base < p.base + p.regs.num_regs)
+        if (q.func && p.scc >= 0 && q.scc == p.scc) {
+          reenters = true;
+          if (q.base != p.base) return "'" + q.func->name + "' is outside its SCC's window";
+        } else if (q.func && q.base < p.base + p.regs.num_regs) {
           return "callee '" + q.func->name + "' range overlaps its caller '" + p.func->name + "'";
+        }
       }
+      if (!reenters) continue;
+      // The callee may overwrite any register of the window: all that is live must be saved.
+      const std::vector<unsigned>& sv = p.saves[i];
+      std::string missing;
+      p.liveness.live_out[i].for_each([&](unsigned v) {
+        if (p.regs.reg[v] >= 0 && missing.empty() && std::find(sv.begin(), sv.end(), v) == sv.end())
+          missing = p.func->regs[v].name;
+      });
+      if (!missing.empty())
+        return "'" + p.func->name + "': " + missing +
+               " is live across the recursive call at line " + std::to_string(in.ptx_line) +
+               " and not saved";
     }
   }
   return "";
@@ -240,7 +346,11 @@ std::string describe_plan(const KernelPlan& k, bool with_map) {
       << "..r" << (p.base + p.regs.num_regs) - (p.regs.num_regs ? 1 : 0) << " (" << p.regs.num_regs
       << " registers for " << data << " 32-bit and " << wide
       << " 64-bit vregs, order: " << p.regs.order << "), " << p.regs.num_preds << " predicates for "
-      << pr << " vregs\n";
+      << pr << " vregs";
+    if (p.scc >= 0) {
+      o << "; recursive (SCC " << p.scc << "), " << p.save_bytes << " bytes of stack per frame";
+    }
+    o << "\n";
     if (!with_map) continue;
     for (size_t v = 0; v < p.func->regs.size(); ++v) {
       if (p.regs.reg[v] < 0) continue;

@@ -513,11 +513,29 @@ struct Kernel::Impl {
     fr.saved_local_top = w.local_top;
     fr.local_base = (w.local_top + 15) / 16 * 16;
     fr.call = call;
-    uint64_t top = fr.local_base + fi.local_frame;
-    if (top > k.cfg_.local_bytes_per_thread)
+    const uint64_t save = fidx < k.cfg_.save_bytes.size() ? k.cfg_.save_bytes[fidx] : 0;
+    uint64_t top = fr.local_base + fi.local_frame + save;
+    if (top > k.cfg_.local_bytes_per_thread) {
+      // The frames on the stack, each function once with its count ("k, fib x 64").
+      std::vector<std::pair<const Function*, unsigned>> on;
+      auto count = [&](const Function* g) {
+        for (auto& [h, c] : on)
+          if (h == g) return void(++c);
+        on.push_back({g, 1});
+      };
+      for (const Frame& x : w.frames) count(x.f);
+      count(&f);
+      std::string frames;
+      for (const auto& [g, c] : on)
+        frames += (frames.empty() ? "" : ", ") + g->name + (c > 1 ? " x " + std::to_string(c) : "");
       fail(w, -1,
-           "local memory (stack) exceeds " + std::to_string(k.cfg_.local_bytes_per_thread) +
-               " bytes per thread");
+           "stack overflow: the call of '" + f.name + "' at call depth " +
+               std::to_string(w.frames.size()) + " (frames: " + frames + ") needs " +
+               std::to_string(top) + " bytes of local memory per thread (this frame " +
+               std::to_string(top - fr.local_base) + "), over the limit of " +
+               std::to_string(k.cfg_.local_bytes_per_thread) + " bytes (" +
+               k.cfg_.local_limit_what + ")");
+    }
     w.local_top = top;
     for (unsigned l = 0; l < kWarpLanes; ++l)
       if ((w.all >> l) & 1) {
@@ -1087,6 +1105,15 @@ LaneValues64 Kernel::reg_value(unsigned warp, unsigned vreg) const {
 
 const uint64_t* Kernel::rows(unsigned warp) const {
   return impl_->warp(warp).frames.back().regs.data();
+}
+
+unsigned Kernel::call_depth(unsigned warp) const {
+  return unsigned(impl_->warp(warp).frames.size());
+}
+
+uint64_t Kernel::save_area(unsigned warp) const {
+  const Frame& fr = impl_->warp(warp).frames.back();
+  return fr.local_base + fr.fi->local_frame;
 }
 
 Peek Kernel::peek(unsigned warp) const {

@@ -21,7 +21,9 @@
 //     function's, in declaration order) then the dynamic (`.extern .shared x[]`) area,
 //     aligned to 16, of LaunchConfig::dyn_shared_bytes.
 //   * local: per thread, offsets from 0; a call stack: each call frame's .local variables are
-//     allocated at the current top (16-aligned) up to LaunchConfig::local_bytes_per_thread.
+//     allocated at the current top (16-aligned), then the frame's save area
+//     (LaunchConfig::save_bytes), up to LaunchConfig::local_bytes_per_thread (a call beyond it
+//     stops the kernel: a stack overflow, naming the function and the call depth).
 //   * param: per call frame: the function's parameters at their layout offsets, then its
 //     return parameters at align16(param_bytes), then the call-sequence .param variables
 //     declared in its body. For the kernel, the parameter part is the caller's (read-only)
@@ -117,6 +119,12 @@ struct LaunchConfig {
   bool init_data = true;              // write the module variables' initial values
   uint64_t instr_budget = 200000000;  // warp instructions per launch; 0: unlimited
   unsigned local_bytes_per_thread = 64 * 1024;
+  // What local_bytes_per_thread is, for the stack overflow's message.
+  std::string local_limit_what = "the engine's local memory per thread";
+  // Per Module::functions index: bytes each frame of the function reserves after its .local
+  // variables (the compiler's save area around recursive calls, compiler/compile.h); shorter
+  // or empty: 0.
+  std::vector<uint32_t> save_bytes;
   unsigned max_call_depth = 256;
   unsigned smid = 0, nsmid = 1;
   // Value of %clock/%clock64/%globaltimer; default: warp instructions executed so far.
@@ -245,6 +253,10 @@ public:
   // [32 v, 32 v + 32), valid while the frame lives (unchecked; reg_value checks).
   const uint64_t* rows(unsigned warp) const;
   std::string describe_warp(unsigned warp) const;
+  // Frames on the warp's call stack (1: in the kernel), and the local offset of the current
+  // frame's save area (after its .local variables; LaunchConfig::save_bytes).
+  unsigned call_depth(unsigned warp) const;
+  uint64_t save_area(unsigned warp) const;
   uint64_t instructions_executed() const { return executed_; }
 
   struct Impl;
