@@ -689,6 +689,7 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   use_allocations(h.allocations);
   textures_ = h.textures ? *h.textures : ptx::TextureTable{};
   heap_ = h.heap;
+  device_launches_ = h.device_launches;
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
 }
@@ -791,6 +792,7 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
   cfg.textures = &textures_;
   cfg.heap = heap_;
+  cfg.device_launches = device_launches_;
   if (launch_.cooperative) {
     const uint64_t ws = options_.window_base + kGridWorkspace;
     cfg.envreg[1] = uint32_t(ws >> 32);
@@ -1062,6 +1064,8 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
   ptx::DeviceHeap heap;      // in-kernel malloc on a copy, as the stores go to the overlay
   if (c.heap) c.heap = &(heap = *c.heap);
+  ptx::DeviceLaunches launches; // device launches likewise: the timed run makes the real ones
+  if (c.device_launches) c.device_launches = &(launches = *c.device_launches);
   ReuseProfiler prof(info_.size(), options_.reuse_rthld);
   const bool all = options_.reuse_oracle;
   try {
