@@ -108,7 +108,8 @@ __global__ void chain(int depth, int* ran, int* err) {
   chain<<<1, 1>>>(depth + 1, ran, err);
   err[depth] = cudaPeekAtLastError() * 1000 + cudaGetLastError() + cudaGetLastError();
 }
-__global__ void noop(int* n) { atomicAdd(n, 1); }
+// (threadIdx.x, 0 here, gives the kernel a register operand to check on every platform)
+__global__ void noop(int* n) { atomicAdd(n, 1 + int(threadIdx.x)); }
 __global__ void many(int* n, int* err, int count) {
   for (int i = 0; i < count; ++i) {
     noop<<<1, 1>>>(n);
