@@ -799,6 +799,27 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
     if (!args || !args[i]) return cudaErrorInvalidValue;
     std::memcpy(params.data() + entry.params[i].offset, args[i], entry.params[i].size);
   }
+  const cudaError_t e = run(k, grid, block, std::move(params), shared, cooperative, 0, 0);
+  device_launches.reset(); // the grid and all its descendants have run
+  return e;
+}
+
+// Whether a kernel of the module launches kernels (calls the device runtime's launch).
+bool Runtime::launches_kernels(const ptx::Module& m) {
+  auto [it, added] = launches_kernels_.emplace(&m, false);
+  if (added)
+    for (const ptx::Function& fn : m.functions)
+      for (const ptx::Instr& in : fn.instrs)
+        if (in.op == ptx::Op::Call)
+          for (const int c : in.callees())
+            if (c >= 0 && m.functions[size_t(c)].name.rfind("__cudaCDP2LaunchDevice", 0) == 0)
+              it->second = true;
+  return it->second;
+}
+
+cudaError_t Runtime::run(KernelRec* k, dim3 grid, dim3 block, std::vector<uint8_t> params,
+                         size_t shared, bool cooperative, uint64_t parent, unsigned depth) {
+  PtxFrontend* f = gpu().kernel(k->id);
   if (params.size() > kParamBytes) return cudaErrorInvalidValue;
   IFunctionalMemory& m = gpu().functional_memory();
   device_io(m, param_address_, params.data(), params.size(), true);
@@ -809,6 +830,22 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
       return e;
     heap = ptx::DeviceHeap(reinterpret_cast<uint64_t>(base), limits[2]);
   }
+  if (device_launches.empty() && launches_kernels(f->module())) {
+    // Room for cudaLimitDevRuntimePendingLaunchCount buffers of the module's largest kernel
+    // parameters (16-byte aligned).
+    uint64_t most = 16;
+    for (const ptx::Function& fn : f->module().functions)
+      if (fn.is_entry) most = std::max<uint64_t>(most, (fn.param_bytes + 15) / 16 * 16);
+    const uint64_t bytes = most * std::max<size_t>(limits[4], 1);
+    void* base = nullptr;
+    if (cudaError_t e =
+            malloc(&base, bytes, AllocKind::Device, "the device runtime's parameter buffers"))
+      return e;
+    device_launches = ptx::DeviceLaunches(reinterpret_cast<uint64_t>(base), bytes);
+  }
+  device_launches.pending_limit = limits[4];
+  device_launches.depth = depth;
+  device_launches.last_error.clear();
   PtxFrontend::HostLaunch h;
   h.grid = {grid.x, grid.y, grid.z};
   h.block = {block.x, block.y, block.z};
@@ -819,12 +856,16 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   h.textures = &textures.table();
   h.heap = &heap;
   h.stack_bytes = limits[0]; // cudaLimitStackSize: a recursive kernel's depth
-  if (!timed_.timed(launches_ + 1, k->name)) return fast_forward(*k, h, grid, block, shared);
+  h.device_launches = device_launches.empty() ? nullptr : &device_launches;
+  if (!timed_.timed(launches_ + 1, k->name)) {
+    const cudaError_t e = fast_forward(*k, h, grid, block, shared, parent);
+    return e ? e : run_children(*k, launches_, depth);
+  }
   const uint64_t winst0 = gpu().retired(), checked0 = sum_stat("collector", "operands_checked");
   const double t0 = now_ns();
   ++launches_;
   std::string what = "launch " + std::to_string(launches_) + " " + demangled(k->name) + " grid " +
-                     dims(grid) + " block " + dims(block);
+                     dims(grid) + " block " + dims(block) + from_parent(parent);
   std::string error;
   if (!gpu().launch(h, k->id)) {
     // A failure of the kernel itself in Malekeh's profile run (a functional run of the first
@@ -878,6 +919,7 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   j["grid"] = {grid.x, grid.y, grid.z};
   j["block"] = {block.x, block.y, block.z};
   j["shared_bytes"] = shared;
+  if (parent) j["parent"] = parent; // a device launch: the launch whose grid made it
   j["timed"] = true;
   j["verified"] = verified;
   j["error"] = error;
@@ -891,6 +933,45 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   pk.verified = pk.verified && verified;
   if (pk.error.empty()) pk.error = error;
   if (!out_dir_.empty()) write_launch(j.dump());
+  return result ? result : run_children(*k, launches_, depth);
+}
+
+std::string Runtime::from_parent(uint64_t parent) {
+  return parent ? " (device launch from launch " + std::to_string(parent) + ")" : "";
+}
+
+// CUDA lets the children of a grid run at any time before the grid counts as complete, in
+// order within a stream, a tail launch after all of the grid's other work; gpurf runs them
+// when the grid has ended, one after another in the order they were made (tail launches
+// last), each child's own descendants before the next child: a legal schedule.
+cudaError_t Runtime::run_children(const KernelRec& parent_k, uint64_t parent, unsigned depth) {
+  std::vector<ptx::DeviceLaunch> q = device_launches.take();
+  std::stable_partition(q.begin(), q.end(), [](const ptx::DeviceLaunch& l) {
+    return l.stream != ptx::kStreamTailLaunch;
+  });
+  cudaError_t result = cudaSuccess;
+  const ptx::Module& m = gpu().kernel(parent_k.id)->module();
+  for (const ptx::DeviceLaunch& l : q) {
+    device_launches.started();
+    const ptx::Function& entry = m.functions[size_t(l.function)];
+    std::vector<uint8_t> params(std::max(entry.param_bytes, 1u), 0);
+    device_io(gpu().functional_memory(), l.buffer, params.data(),
+              std::min<uint64_t>(l.buffer_bytes, entry.param_bytes), false);
+    device_launches.release(l.buffer);
+    if (result || sticky) continue; // a failed launch: CUDA runs none of what follows
+    const std::string& name = entry.name;
+    KernelRec* k = nullptr;
+    for (auto& [h, r] : kernels_)
+      if (r.module == parent_k.module && r.name == name && r.found) k = &r;
+    if (!k) {
+      std::fprintf(stderr, "gpurf: device launch of '%s'%s: refused: no registered kernel\n",
+                   name.c_str(), from_parent(parent).c_str());
+      result = cudaErrorInvalidDeviceFunction;
+      continue;
+    }
+    result = run(k, dim3{l.grid[0], l.grid[1], l.grid[2]}, dim3{l.block[0], l.block[1], l.block[2]},
+                 std::move(params), l.shared_bytes, false, parent, depth + 1);
+  }
   return result;
 }
 
@@ -908,13 +989,13 @@ void Runtime::end_launch() {
 // takes no simulated time and adds nothing to the timing model's statistics (caches stay as
 // the last timed launch left them).
 cudaError_t Runtime::fast_forward(const KernelRec& k, const PtxFrontend::HostLaunch& h, dim3 grid,
-                                  dim3 block, size_t shared) {
+                                  dim3 block, size_t shared, uint64_t parent) {
   const double cpu0 = cpu_now();
   const auto wall0 = std::chrono::steady_clock::now();
   PtxFrontend::FastForward r = gpu().fast_forward(h, k.id);
   explain_trap(r.error, *gpu().kernel(k.id), h.cooperative);
   const std::string what = "launch " + std::to_string(launches_ + 1) + " " + demangled(k.name) +
-                           " grid " + dims(grid) + " block " + dims(block);
+                           " grid " + dims(grid) + " block " + dims(block) + from_parent(parent);
   if (!r.refused.empty()) {
     device_text_.clear();
     std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), r.refused.c_str());
@@ -945,6 +1026,7 @@ cudaError_t Runtime::fast_forward(const KernelRec& k, const PtxFrontend::HostLau
   j["grid"] = {grid.x, grid.y, grid.z};
   j["block"] = {block.x, block.y, block.z};
   j["shared_bytes"] = shared;
+  if (parent) j["parent"] = parent;
   j["timed"] = false; // no cycles, no timing statistics: the functional engine alone
   j["verified"] = false;
   j["error"] = r.error;

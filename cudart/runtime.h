@@ -159,6 +159,10 @@ public:
   // In-kernel malloc's heap: cudaLimitMallocHeapSize bytes reserved at the first launch of a
   // module that calls malloc (a program that never does keeps its allocations' addresses).
   ptx::DeviceHeap heap;
+  // Dynamic parallelism's device runtime: parameter buffers (cudaLimitDevRuntimePendingLaunchCount
+  // of them, reserved at the first launch of a module that launches kernels from the device)
+  // and the running grid's launches (docs/programs.md "Dynamic parallelism").
+  ptx::DeviceLaunches device_launches;
 
 private:
   Runtime();
@@ -177,7 +181,15 @@ private:
   // A launch outside GPURF_TIMED, on the functional engine alone (docs/programs.md
   // "Fast-forward").
   cudaError_t fast_forward(const KernelRec& k, const PtxFrontend::HostLaunch& h, dim3 grid,
-                           dim3 block, size_t shared);
+                           dim3 block, size_t shared, uint64_t parent);
+  // A launch of `k` with its parameter bytes; `parent`: the launch whose grid made it (0: the
+  // host), at nesting `depth`. Its device launches run after it (run_children).
+  cudaError_t run(KernelRec* k, dim3 grid, dim3 block, std::vector<uint8_t> params, size_t shared,
+                  bool cooperative, uint64_t parent, unsigned depth);
+  cudaError_t run_children(const KernelRec& parent_k, uint64_t parent, unsigned depth);
+  static std::string from_parent(uint64_t parent); // " (device launch from launch N)"
+  bool launches_kernels(const ptx::Module& m);     // cached per module
+  std::map<const ptx::Module*, bool> launches_kernels_;
   void end_launch(); // the program's printf lines and managed memory, after any launch
 
   std::vector<std::unique_ptr<Module>> modules_;

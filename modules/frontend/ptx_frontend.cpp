@@ -826,6 +826,7 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   heap_ = h.heap;
   stack_bytes_ = h.stack_bytes;
   size_local_stride();
+  device_launches_ = h.device_launches;
   params_.assign(launch_.entry().param_bytes, 0);
   if (!params_.empty()) mem.read(h.param_address, params_.data(), unsigned(params_.size()));
 }
@@ -936,6 +937,7 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
   cfg.textures = &textures_;
   cfg.heap = heap_;
+  cfg.device_launches = device_launches_;
   if (launch_.cooperative) {
     const uint64_t ws = options_.window_base + kGridWorkspace;
     cfg.envreg[1] = uint32_t(ws >> 32);
@@ -1209,6 +1211,8 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
   ptx::DeviceHeap heap;      // in-kernel malloc on a copy, as the stores go to the overlay
   if (c.heap) c.heap = &(heap = *c.heap);
+  ptx::DeviceLaunches launches; // device launches likewise: the timed run makes the real ones
+  if (c.device_launches) c.device_launches = &(launches = *c.device_launches);
   ReuseProfiler prof(info_.size(), options_.reuse_rthld);
   const bool all = options_.reuse_oracle;
   try {

@@ -59,6 +59,7 @@
 #include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/ptx/async_copy.h"
 #include "gpurf/modules/frontend/ptx/device_heap.h"
+#include "gpurf/modules/frontend/ptx/device_launch.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
 
 namespace gpurf {
@@ -185,6 +186,8 @@ public:
     ptx::DeviceHeap* heap = nullptr;
     // cudaLimitStackSize: each thread's stack, which bounds a recursive kernel's depth.
     uint64_t stack_bytes = kDefaultStackBytes;
+    // Dynamic parallelism: where the kernel's device launches queue; null: none.
+    ptx::DeviceLaunches* device_launches = nullptr;
   };
   Occupancy start_hosted(const SmLimits& limits, unsigned sms, IFunctionalMemory& mem,
                          const HostLaunch& h);
@@ -497,6 +500,7 @@ private:
   ptx::Allocations allocations_, buffer_allocations_; // the launch's; the file's buffers
   ptx::TextureTable textures_; // the launch file's texture and surface objects (at the buffers)
   ptx::DeviceHeap* heap_ = nullptr; // the program's device heap (in-kernel malloc; host launch)
+  ptx::DeviceLaunches* device_launches_ = nullptr; // dynamic parallelism's queue (host launch)
   bool unchecked_ = false;
   void use_allocations(const ptx::Allocations* given); // a launch's (null: unchecked)
   // The module's variables, placed by `k`, to `a`.

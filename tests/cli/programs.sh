@@ -50,11 +50,15 @@ PROGRAMS+=(atomics)
 # Recursive device functions (direct, mutual, a tree, a quicksort; cudaLimitStackSize raised),
 # optimised and as a debug build.
 PROGRAMS+=(recursion recursion_debug)
+# Dynamic parallelism (kernels launching kernels; -rdc=true and CUDA's device runtime library).
+PROGRAMS+=(dynamic_parallelism)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate
   [recursion_debug]=recursion)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
-  [driver_api]="-lcuda -lnvrtc" [atomics]="-gencode arch=compute_90,code=compute_90"
-  [recursion_debug]=-G)
+  [atomics]="-gencode arch=compute_90,code=compute_90"
+  [recursion_debug]=-G [dynamic_parallelism]=-rdc=true)
+# Libraries, after the sources.
+declare -A LINK_FLAGS=([dynamic_parallelism]=-lcudadevrt [driver_api]="-lcuda -lnvrtc")
 # A program of several translation units (each its own module without -rdc=true): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu
   [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)
@@ -67,7 +71,7 @@ for p in "${PROGRAMS[@]}"; do
   for src in "${srcs[@]}"; do [ "$src" -nt "$BIN/$p" ] && stale=1; done
   if [ "$stale" = 1 ]; then
     "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 ${NVCC_FLAGS[$p]:-} \
-      -I"$SRC/tests/programs" -o "$BIN/$p" "${srcs[@]}" 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
+      -I"$SRC/tests/programs" -o "$BIN/$p" "${srcs[@]}" ${LINK_FLAGS[$p]:-} 2>"$TMP/nvcc.err" || fail "nvcc $p: $(head -c 400 "$TMP/nvcc.err")"
   fi
 done
 
@@ -178,6 +182,18 @@ for plat in "${PLATFORMS[@]}"; do
     else
       if grep -q '"verified":false' "$out/launches.jsonl"; then
         fail "$what: a launch not verified: $(grep -m1 '"verified":false' "$out/launches.jsonl" | head -c 500)"
+      fi
+      if [ "$p" = dynamic_parallelism ]; then
+        # Device launches are launches of their own, each naming the launch whose grid made it;
+        # the tail launch (made first) runs after its parent's fire-and-forget children.
+        [ "$(grep -c 'child(int\*, int) grid (1,1,1) block (32,1,1) (device launch from launch 1): ' "$out.stderr")" -eq 4 ] ||
+          fail "$what: not 4 device launches of child from launch 1: $(grep -m3 'device launch' "$out.stderr")"
+        [ "$(grep -c '"parent":' "$out/launches.jsonl")" -eq "$(grep -c '(device launch from launch ' "$out.stderr")" ] ||
+          fail "$what: launch records without their parent"
+        last_produce=$(grep -n '"kernel":"_Z7producePii"' "$out/launches.jsonl" | tail -1 | cut -d: -f1)
+        sum_at=$(grep -n '"kernel":"_Z3sumPKiiPi"' "$out/launches.jsonl" | cut -d: -f1)
+        [ -n "$last_produce" ] && [ -n "$sum_at" ] && [ "$sum_at" -gt "$last_produce" ] ||
+          fail "$what: the tail launch (record $sum_at) did not run after the children (last $last_produce)"
       fi
       if [ "$p" = textures ]; then
         # What gpurf refuses says so, naming the call and what is supported.

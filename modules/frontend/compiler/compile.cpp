@@ -176,9 +176,7 @@ KernelPlan compile_kernel(const ptx::Module& m, const std::string& entry,
         const unsigned c = unsigned(ci);
         const ptx::Function& cf = m.functions[c];
         if (!cf.has_body) {
-          if (cf.name == "vprintf" || cf.name == "__assertfail" || cf.name == "malloc" ||
-              cf.name == "free")
-            continue;                // the engine runs them
+          if (ptx::builtin_function(cf.name)) continue; // the engine runs them
           if (in.indirect) continue; // not loaded: a call reaching it stops the engine, saying so
           throw CompileError(at(in.ptx_line) + "call of '" + cf.name + "', which has no body");
         }

@@ -771,12 +771,26 @@ struct Kernel::Impl {
   // A .param argument of a call (u64 or u32) in lane `l`'s frame.
   uint64_t call_arg(const WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in, size_t i,
                     unsigned l, unsigned bytes) const {
+    uint64_t v = 0;
+    call_bytes(w, fr, fi, in, i, l, &v, bytes);
+    return v;
+  }
+  // `bytes` of argument i (a .param of any size, e.g. a dim3) in lane `l`'s frame.
+  void call_bytes(const WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in, size_t i,
+                  unsigned l, void* dst, unsigned bytes) const {
     Space sp;
     const uint64_t off = sym_addr(w, fr, in.src[i].sym, &sp);
-    uint64_t v = 0;
     if (off + bytes <= fi.pframe)
-      std::memcpy(&v, fr.param.data() + size_t(l) * fi.pframe + off, bytes);
-    return v;
+      std::memcpy(dst, fr.param.data() + size_t(l) * fi.pframe + off, bytes);
+  }
+  // A builtin's return value (its first .param destination, if the call takes it).
+  void set_return(WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in, unsigned l,
+                  uint64_t v, unsigned bytes) {
+    if (in.dst.empty()) return;
+    Space sp;
+    const uint64_t off = sym_addr(w, fr, in.dst[0].sym, &sp);
+    if (off + bytes <= fi.pframe)
+      std::memcpy(fr.param.data() + size_t(l) * fi.pframe + off, &v, bytes);
   }
   std::string device_string(WarpState& w, Frame& fr, unsigned l, uint64_t a) {
     std::string s;
@@ -827,6 +841,79 @@ struct Kernel::Impl {
         std::memcpy(fr.param.data() + size_t(l) * fi.pframe + off, &p, 8);
       }
     }
+  }
+  // Dynamic parallelism's device runtime (device_launch.h): each active lane its own call, in
+  // lane order. False: `name` is none of its calls.
+  bool device_runtime_call(WarpState& w, Frame& fr, const FnInfo& fi, const Instr& in,
+                           uint32_t exec, const std::string& name) {
+    if (name.rfind("__cudaCDP2", 0) != 0) return false;
+    const std::string call = name.substr(10);
+    for (unsigned l = 0; l < kWarpLanes; ++l) {
+      if (!((exec >> l) & 1)) continue;
+      DeviceLaunches* d = k.cfg_.device_launches;
+      if (!d || d->empty())
+        fail(w, int(l),
+             "dynamic parallelism (" + name +
+                 ") needs the device runtime of libgpurf-cudart: CUDA programs run with gpurf "
+                 "exec have it; a launch file has none");
+      const CtaState& c = *ctas[w.cta];
+      const uint64_t thread = uint64_t(c.linear) * k.cfg_.block.count() + w.idx * kWarpLanes + l;
+      // A launch of the kernel at argument `func` (its address, as `mov.u64 %rd, kernel` gives
+      // it) with grid, block and shared bytes from the arguments `dims`, +1, +2.
+      auto shape = [&](size_t func, size_t dims) {
+        DeviceLaunch s;
+        const uint64_t a = call_arg(w, fr, fi, in, func, l, 8);
+        const uint64_t i = (a - kFunctionWindow) / 16;
+        if (a < kFunctionWindow || (a - kFunctionWindow) % 16 || i >= mod.functions.size() ||
+            !mod.functions[i].is_entry || !mod.functions[i].has_body)
+          fail(w, int(l), name + " of " + hex(a) + ", which is no kernel of the module");
+        s.function = int(i);
+        call_bytes(w, fr, fi, in, dims, l, s.grid.data(), 12);
+        call_bytes(w, fr, fi, in, dims + 1, l, s.block.data(), 12);
+        s.shared_bytes = unsigned(call_arg(w, fr, fi, in, dims + 2, l, 4));
+        return s;
+      };
+      auto result = [&](int e) { // the call's cudaError_t, kept as the thread's last error
+        if (e) d->last_error[thread] = e;
+        set_return(w, fr, fi, in, l, uint64_t(uint32_t(e)), 4);
+      };
+      if (call == "GetParameterBufferV2") { // (func, grid, block, shared) -> buffer
+        const DeviceLaunch s = shape(0, 1);
+        set_return(w, fr, fi, in, l,
+                   d->parameter_buffer(s, mod.functions[size_t(s.function)].param_bytes), 8);
+      } else if (call == "GetParameterBuffer") { // (alignment, size) -> buffer
+        const uint64_t align = call_arg(w, fr, fi, in, 0, l, 8);
+        if (align > 16)
+          fail(w, int(l),
+               "cudaGetParameterBuffer: alignment " + std::to_string(align) +
+                   " (gpurf's buffers are 16-byte aligned)");
+        set_return(w, fr, fi, in, l, d->parameter_buffer({}, call_arg(w, fr, fi, in, 1, l, 8)), 8);
+      } else if (call == "LaunchDeviceV2") { // (buffer, stream)
+        result(d->launch(call_arg(w, fr, fi, in, 0, l, 8), call_arg(w, fr, fi, in, 1, l, 8)));
+      } else if (call == "LaunchDevice") { // (func, buffer, grid, block, shared, stream)
+        const DeviceLaunch s = shape(0, 2);
+        result(d->launch(call_arg(w, fr, fi, in, 1, l, 8), call_arg(w, fr, fi, in, 5, l, 8), &s));
+      } else if (call == "StreamCreateWithFlags") { // (cudaStream_t*, flags)
+        uint64_t h = d->create_stream();
+        Space rsp;
+        uint64_t raddr;
+        mem_access(w, fr, l, Space::Generic, call_arg(w, fr, fi, in, 0, l, 8), &h, 8, true, rsp,
+                   raddr, 8);
+        result(kCudaSuccess);
+      } else if (call == "StreamDestroy") {
+        result(d->destroy_stream(call_arg(w, fr, fi, in, 0, l, 8))
+                   ? kCudaSuccess
+                   : kCudaErrorInvalidResourceHandle);
+      } else if (call == "GetLastError" || call == "PeekAtLastError") {
+        auto it = d->last_error.find(thread);
+        const int e = it == d->last_error.end() ? 0 : it->second;
+        if (call == "GetLastError" && it != d->last_error.end()) d->last_error.erase(it);
+        set_return(w, fr, fi, in, l, uint64_t(uint32_t(e)), 4);
+      } else {
+        return false;
+      }
+    }
+    return true;
   }
   // __assertfail(message, file, line, function, char size): the kernel stops as CUDA's does,
   // naming the file, line, function, block and thread.
@@ -1498,6 +1585,10 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
       if (callee.name == "__assertfail") assert_fail(w, *fr, fi, in, exec);
       if (callee.name == "malloc" || callee.name == "free") {
         device_heap_call(w, *fr, fi, in, exec, callee.name == "malloc");
+        top->pc = pc + 1;
+        return;
+      }
+      if (device_runtime_call(w, *fr, fi, in, exec, callee.name)) {
         top->pc = pc + 1;
         return;
       }

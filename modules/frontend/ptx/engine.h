@@ -45,6 +45,7 @@
 #include "gpurf/modules/frontend/ptx/allocations.h"
 #include "gpurf/modules/frontend/ptx/cfg.h"
 #include "gpurf/modules/frontend/ptx/device_heap.h"
+#include "gpurf/modules/frontend/ptx/device_launch.h"
 #include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx {
@@ -138,6 +139,9 @@ struct LaunchConfig {
   const TextureTable* textures = nullptr;
   // In-kernel malloc/free (device_heap.h; null: a call of malloc stops the kernel, saying so).
   DeviceHeap* heap = nullptr;
+  // Dynamic parallelism's device runtime (device_launch.h; null: a device launch stops the
+  // kernel, saying so).
+  DeviceLaunches* device_launches = nullptr;
 };
 
 // Packs a kernel parameter buffer according to the entry's parameter layout.

@@ -1,5 +1,7 @@
 #include "gpurf/modules/frontend/ptx/ir.h"
 
+#include <set>
+
 namespace gpurf::ptx {
 
 const char* type_name(Type t) {
@@ -127,6 +129,16 @@ std::vector<std::string> Module::entry_names() const {
   for (const auto& f : functions)
     if (f.is_entry && f.has_body) r.push_back(f.name);
   return r;
+}
+
+bool builtin_function(const std::string& name) {
+  static const std::set<std::string> names = {
+      "vprintf", "__assertfail", "malloc", "free",
+      // CDP2's device runtime (cuda_device_runtime_api.h), device_launch.h
+      "__cudaCDP2GetParameterBuffer", "__cudaCDP2GetParameterBufferV2", "__cudaCDP2LaunchDevice",
+      "__cudaCDP2LaunchDeviceV2", "__cudaCDP2StreamCreateWithFlags", "__cudaCDP2StreamDestroy",
+      "__cudaCDP2GetLastError", "__cudaCDP2PeekAtLastError"};
+  return names.count(name) != 0;
 }
 
 std::string Module::no_entry(const std::string& name) const {

@@ -487,6 +487,11 @@ struct Module {
   std::string no_entry(const std::string& name) const;
 };
 
+// A function the engine runs itself (printf, assert, in-kernel malloc/free, the dynamic
+// parallelism device runtime's calls): a call of one needs no body, and a body a library gives
+// it (libcudadevrt's, linked in with -rdc=true) is not loaded.
+bool builtin_function(const std::string& name);
+
 // ---------------------------------------------------------------------------------------------
 // Helpers for passes and the timing model
 // ---------------------------------------------------------------------------------------------

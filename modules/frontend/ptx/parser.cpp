@@ -610,6 +610,11 @@ struct Parser {
       return;
     }
     if (!is_punct("{")) fail("expected '{' or ';' after the declaration of '" + f.name + "'");
+    if (builtin_function(f.name)) { // the engine runs it: a library's body is not loaded
+      skip_braces();
+      if (existing < 0) mod.functions.push_back(std::move(f));
+      return;
+    }
     if (existing >= 0 && mod.functions[size_t(existing)].has_body)
       fail(line, "function '" + f.name + "' is defined twice");
     unsigned idx;
