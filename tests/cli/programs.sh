@@ -47,6 +47,9 @@ PROGRAMS+=(separate separate_debug)
 PROGRAMS+=(driver_api)
 # Atomics on halves and vectors, cuda::pipeline, built with sm_90 PTX too (the one gpurf runs).
 PROGRAMS+=(atomics)
+# CUDA Graphs: stream capture, explicit graphs (a diamond, host, child graph nodes), executable
+# graph updates, the errors of bad handles, a cycle and captures.
+PROGRAMS+=(graphs)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
   [driver_api]="-lcuda -lnvrtc" [atomics]="-gencode arch=compute_90,code=compute_90")
