@@ -91,6 +91,12 @@ cudaError_t find_graph(const char* call, const void* h, Graph*& g) {
                         h ? "graph " + hex(h) + " is no live graph (destroyed, or never made)"
                           : "graph null");
 }
+const char* type_name(int t) {
+  static const char* const names[] = {"a kernel",      "a memcpy",       "a memset",
+                                      "a host",        "a child graph",  "an empty",
+                                      "an event wait", "an event record"};
+  return t >= 0 && t <= kNodeEventRecord ? names[t] : "an unknown";
+}
 cudaError_t find_node(const char* call, const void* h, Node*& n, int type = -1) {
   n = live_node(h);
   if (!n)
@@ -98,8 +104,8 @@ cudaError_t find_node(const char* call, const void* h, Node*& n, int type = -1) 
                       h ? "node " + hex(h) + " is no live graph node" : "node null");
   if (type >= 0 && n->type != type)
     return graph_said(call, cudaErrorInvalidValue,
-                      "node " + hex(h) + " is of type " + std::to_string(n->type) + ", not " +
-                          std::to_string(type) + " (cudaGraphNodeType)");
+                      "node " + hex(h) + " is " + type_name(n->type) + " node, not " +
+                          type_name(type) + " node");
   return cudaSuccess;
 }
 cudaError_t find_exec(const char* call, const void* h, Exec*& x) {
