@@ -13,6 +13,7 @@
 #include "gpurf/modules/frontend/ptx/engine.h"
 #include "gpurf/platform/gpu.h"
 #include "gpurf/platform/sm.h"
+#include "graphs.h"
 
 using namespace gpurf::cudart;
 using gpurf::cudart::dim3;
@@ -64,6 +65,29 @@ const ErrorName kErrors[] = {
     {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit",
      "limit is not supported on this architecture"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
+    {cudaErrorIllegalState, "cudaErrorIllegalState",
+     "the operation cannot be performed in the present state"},
+    {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
+     "operation not permitted when stream is capturing"},
+    {cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+     "operation failed due to a previous error during capture"},
+    {cudaErrorStreamCaptureMerge, "cudaErrorStreamCaptureMerge",
+     "operation would result in a merge of separate capture sequences"},
+    {cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
+     "capture was not ended in the same stream as it began"},
+    {cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined",
+     "capturing stream has unjoined work"},
+    {cudaErrorStreamCaptureIsolation, "cudaErrorStreamCaptureIsolation",
+     "dependency created on uncaptured work in another stream"},
+    {cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
+     "operation would make the legacy stream depend on a capturing blocking stream"},
+    {cudaErrorCapturedEvent, "cudaErrorCapturedEvent",
+     "operation not permitted on an event last recorded in a capturing stream"},
+    {cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",
+     "attempt to terminate a thread-local capture sequence from another thread"},
+    {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated "
+     "constraints specific to instantiated graph update"},
     {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -140,6 +164,26 @@ cudaError_t said(const char* call, cudaError_t e, const std::string& why) {
   }
   return ret(e);
 }
+
+// A launch into a capturing stream: recorded as a kernel node (its arguments copied now).
+bool captured_launch(const char* call, const void* fun, dim3 grid, dim3 block, void** args,
+                     size_t shared, cudaStream_t s, bool cooperative, cudaError_t& e) {
+  return captured(s, call, e, [&](Node& n) -> cudaError_t {
+    n.type = kNodeKernel;
+    const cudaKernelNodeParams p{const_cast<void*>(fun), grid, block,
+                                 unsigned(shared),       args, nullptr};
+    return set_kernel(n, call, &p, cooperative);
+  });
+}
+// An operation gpurf does not capture: refused, the capture invalidated.
+bool not_captured(const char* call, cudaStream_t s, const char* what, cudaError_t& e) {
+  return captured(s, call, e, [&](Node&) {
+    return said(call, cudaErrorStreamCaptureUnsupported,
+                std::string(what) + " cannot be captured by gpurf: the capture is invalidated");
+  });
+}
+#define GPURF_CAPTURE_FORBIDS(call, legacy)                                                        \
+  if (cudaError_t capture_e_ = capture_forbids(call, legacy)) return ret(capture_e_)
 
 // The live array `h` (else the error, said).
 cudaError_t find_array(const char* call, const void* h, ArrayRec*& a) {
@@ -239,6 +283,12 @@ cudaError_t object_resource(const char* call, cudaResourceDesc* res, uint64_t h,
 
 } // namespace
 
+namespace gpurf::cudart {
+cudaError_t graph_said(const char* call, cudaError_t e, const std::string& why) {
+  return said(call, e, why);
+}
+} // namespace gpurf::cudart
+
 extern "C" {
 
 // ------------------------------------------------------------------------------ registration
@@ -296,6 +346,9 @@ cudaError_t __cudaGetKernel(void** kernel, const void* fun) {
 cudaError_t cudaLaunchKernel(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
                              cudaStream_t stream) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured_launch("cudaLaunchKernel", fun, grid, block, args, shared, stream, false, e))
+    return ret(e);
   return ret(rt().launch(fun, grid, block, args, shared, stream));
 }
 cudaError_t cudaLaunchKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
@@ -316,6 +369,10 @@ cudaError_t __cudaLaunchKernel_ptsz(void* kernel, dim3 grid, dim3 block, void** 
 cudaError_t cudaLaunchCooperativeKernel(const void* fun, dim3 grid, dim3 block, void** args,
                                         size_t shared, cudaStream_t stream) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured_launch("cudaLaunchCooperativeKernel", fun, grid, block, args, shared, stream, true,
+                      e))
+    return ret(e);
   return ret(rt().launch(fun, grid, block, args, shared, stream, true));
 }
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
@@ -342,6 +399,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, vo
                      a.id);
     }
   }
+  cudaError_t e = cudaSuccess;
+  if (captured_launch("cudaLaunchKernelExC", fun, c->gridDim, c->blockDim, args,
+                      c->dynamicSmemBytes, c->stream, cooperative, e))
+    return ret(e);
   return ret(
       rt().launch(fun, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, cooperative));
 }
@@ -400,18 +461,22 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void* fu
 
 cudaError_t cudaMalloc(void** p, size_t bytes) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMalloc", false);
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMallocManaged", false);
   return ret(rt().malloc(p, bytes, AllocKind::Managed));
 }
 cudaError_t cudaMallocHost(void** p, size_t bytes) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMallocHost", false);
   return ret(rt().malloc(p, bytes, AllocKind::Host));
 }
 cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaHostAlloc", false);
   return ret(rt().malloc(p, bytes, AllocKind::Host));
 }
 cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
@@ -421,18 +486,23 @@ cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
 }
 cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMallocPitch", false);
   if (!pitch) return ret(cudaErrorInvalidValue);
   *pitch = (width + 255) / 256 * 256;
   return ret(rt().malloc(p, *pitch * height, AllocKind::Device));
 }
 cudaError_t cudaFree(void* p) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaFree", false);
   return ret(rt().free(p, false));
 }
 // Stream-ordered allocation: a stream's earlier work is done at the call (every launch and copy
 // finishes inside its own), so the memory is usable, and freed, at once. Pools: the one default.
-cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t) {
+cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (not_captured("cudaMallocAsync", s, "stream-ordered allocation (a memory node)", e))
+    return ret(e);
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocAsync_ptsz(void** p, size_t bytes, cudaStream_t s) {
@@ -444,8 +514,11 @@ cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void*, cudaStream_t 
 cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void*, cudaStream_t s) {
   return cudaMallocAsync(p, bytes, s);
 }
-cudaError_t cudaFreeAsync(void* p, cudaStream_t) {
+cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (not_captured("cudaFreeAsync", s, "stream-ordered allocation (a memory node)", e))
+    return ret(e);
   return ret(rt().free(p, false));
 }
 cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, s); }
@@ -475,50 +548,106 @@ cudaError_t cudaMemAdvise(const void* p, size_t bytes) {
 }
 cudaError_t cudaFreeHost(void* p) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaFreeHost", false);
   return ret(rt().free(p, true));
 }
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t n, int kind) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemcpy", true);
   return ret(rt().memcpy(dst, src, n, kind));
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, cudaStream_t) {
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t n, int kind, cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemcpyAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemcpy;
+        return set_copy1d(x, "cudaMemcpyAsync", dst, src, n, kind);
+      }))
+    return ret(e);
   return ret(rt().memcpy(dst, src, n, kind));
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, int kind) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemcpy2D", true);
   return ret(copy2d(dst, dpitch, src, spitch, width, height, kind));
 }
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                              size_t width, size_t height, int kind, cudaStream_t) {
+                              size_t width, size_t height, int kind, cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemcpy2DAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemcpy;
+        cudaMemcpy3DParms p{};
+        p.srcPtr = {const_cast<void*>(src), spitch, width, height};
+        p.dstPtr = {dst, dpitch, width, height};
+        p.extent = {width, height, 1};
+        p.kind = kind;
+        if (width > dpitch || width > spitch)
+          return said("cudaMemcpy2DAsync", cudaErrorInvalidPitchValue, "width above a pitch");
+        return set_copy(x, "cudaMemcpy2DAsync", &p);
+      }))
+    return ret(e);
   return ret(copy2d(dst, dpitch, src, spitch, width, height, kind));
 }
 cudaError_t cudaMemset(void* p, int v, size_t n) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemset", true);
   return ret(rt().memset(p, v, n));
 }
-cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemsetAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemset;
+        const cudaMemsetParams m{p, 0, unsigned(v & 0xff), 1, n, 1};
+        return set_memset(x, "cudaMemsetAsync", &m);
+      }))
+    return ret(e);
   return ret(rt().memset(p, v, n));
 }
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemcpyToSymbol", true);
   return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
 }
 cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int) {
   GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemcpyFromSymbol", true);
   return ret(symbol_copy(symbol, n, offset, dst, false));
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
-                                    int, cudaStream_t) {
+                                    int, cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemcpyToSymbolAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemcpy;
+        const VarRec* v = rt().var(symbol);
+        if (!v || !v->address || offset + n > v->bytes)
+          return said("cudaMemcpyToSymbolAsync", v ? cudaErrorInvalidValue : cudaErrorInvalidSymbol,
+                      "not a symbol, or past its end");
+        return set_copy1d(x, "cudaMemcpyToSymbolAsync",
+                          reinterpret_cast<void*>(v->address + offset), src, n,
+                          cudaMemcpyHostToDevice);
+      }))
+    return ret(e);
   return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
 }
 cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int,
-                                      cudaStream_t) {
+                                      cudaStream_t s) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemcpyFromSymbolAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemcpy;
+        const VarRec* v = rt().var(symbol);
+        if (!v || !v->address || offset + n > v->bytes)
+          return said("cudaMemcpyFromSymbolAsync",
+                      v ? cudaErrorInvalidValue : cudaErrorInvalidSymbol,
+                      "not a symbol, or past its end");
+        return set_copy1d(x, "cudaMemcpyFromSymbolAsync", dst,
+                          reinterpret_cast<void*>(v->address + offset), n, cudaMemcpyDeviceToHost);
+      }))
+    return ret(e);
   return ret(symbol_copy(symbol, n, offset, dst, false));
 }
 cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
@@ -640,9 +769,9 @@ cudaError_t cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t w_off, s
 }
 // Between arrays (positions and extent in texels) and pitched memory (in bytes when no array
 // takes part), slice by slice, row by row.
-cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
-  GPURF_LOCKED;
-  const char* call = "cudaMemcpy3D";
+} // extern "C"
+namespace gpurf::cudart {
+cudaError_t copy_3d(const char* call, const cudaMemcpy3DParms* p) {
   if (!p) return said(call, cudaErrorInvalidValue, "no parameters (null)");
   if (cudaError_t e = rt().status()) return ret(e);
   if (p->kind < cudaMemcpyHostToHost || p->kind > cudaMemcpyDefault)
@@ -700,9 +829,22 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
         return ret(err);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) {
+} // namespace gpurf::cudart
+extern "C" {
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   GPURF_LOCKED;
-  return cudaMemcpy3D(p);
+  GPURF_CAPTURE_FORBIDS("cudaMemcpy3D", true);
+  return copy_3d("cudaMemcpy3D", p);
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t s) {
+  GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemcpy3DAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemcpy;
+        return set_copy(x, "cudaMemcpy3DAsync", p);
+      }))
+    return ret(e);
+  return copy_3d("cudaMemcpy3DAsync", p);
 }
 cudaError_t cudaCreateTextureObject(cudaTextureObject_t* t, const cudaResourceDesc* res,
                                     const cudaTextureDesc* tex, const cudaResourceViewDesc* view) {
@@ -852,6 +994,7 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
 }
 cudaError_t cudaDeviceSynchronize() {
   GPURF_LOCKED;
+  if (cudaError_t e = capture_sync("cudaDeviceSynchronize", nullptr)) return ret(e);
   return ret(rt().status());
 }
 cudaError_t cudaDeviceReset() {
@@ -930,9 +1073,11 @@ cudaError_t cudaStreamCreate(cudaStream_t* s) {
   rt().streams[*s] = 0;
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) {
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
   GPURF_LOCKED;
-  return cudaStreamCreate(s);
+  if (cudaError_t e = cudaStreamCreate(s)) return e;
+  rt().streams[*s] = int(flags); // cudaStreamNonBlocking: not ordered after the legacy stream
+  return cudaSuccess;
 }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) {
   GPURF_LOCKED;
@@ -944,20 +1089,29 @@ cudaError_t cudaStreamDestroy(cudaStream_t s) {
   delete static_cast<char*>(s);
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) {
+cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   GPURF_LOCKED;
+  if (cudaError_t e = capture_sync("cudaStreamSynchronize", s ? s : cudaStream_t(1))) return ret(e);
   return ret(rt().status());
 }
-cudaError_t cudaStreamQuery(cudaStream_t) {
+cudaError_t cudaStreamQuery(cudaStream_t s) {
   GPURF_LOCKED;
+  if (cudaError_t e = capture_sync("cudaStreamQuery", s ? s : cudaStream_t(1))) return ret(e);
   return ret(rt().status());
 }
 // A host function runs when the stream's earlier work is done: gpurf finishes every launch and
 // copy inside its call, so that is now, in the calling thread.
-cudaError_t cudaLaunchHostFunc(cudaStream_t, void (*fn)(void*), void* data) {
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void*), void* data) {
   GPURF_LOCKED;
-  if (cudaError_t e = rt().status()) return ret(e);
   if (!fn) return ret(cudaErrorInvalidValue);
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaLaunchHostFunc", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeHost;
+        x.host = {fn, data};
+        return cudaSuccess;
+      }))
+    return ret(e);
+  if (cudaError_t e = rt().status()) return ret(e);
   fn(data);
   return cudaSuccess;
 }
@@ -968,6 +1122,9 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaE
                                   void* data, unsigned flags) {
   GPURF_LOCKED;
   if (!cb || flags != 0) return ret(cudaErrorInvalidValue); // CUDA: flags must be 0
+  cudaError_t e = cudaSuccess;
+  if (not_captured("cudaStreamAddCallback", s, "a stream callback (use cudaLaunchHostFunc)", e))
+    return ret(e);
   cb(s, rt().status(), data);
   return cudaSuccess;
 }
@@ -975,7 +1132,7 @@ cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, void (*cb)(cudaStream_t, 
                                        void* data, unsigned flags) {
   return cudaStreamAddCallback(s, cb, data, flags);
 }
-// One in-order queue: no priorities (the range is [0, 0]) and no capture.
+// One in-order queue: no priorities (the range is [0, 0]). Capture: graphs.cpp.
 cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
   GPURF_LOCKED;
   if (!priority) return ret(cudaErrorInvalidValue);
@@ -991,27 +1148,13 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   if (greatest) *greatest = 0;
   return cudaSuccess;
 }
-cudaError_t cudaStreamIsCapturing(cudaStream_t, int* status) {
-  GPURF_LOCKED;
-  if (!status) return ret(cudaErrorInvalidValue);
-  *status = 0; // cudaStreamCaptureStatusNone
-  return cudaSuccess;
-}
-cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t s, int* status) {
-  return cudaStreamIsCapturing(s, status);
-}
-cudaError_t cudaThreadExchangeStreamCaptureMode(int* mode) {
-  GPURF_LOCKED;
-  if (!mode) return ret(cudaErrorInvalidValue);
-  static thread_local int current = 0; // cudaStreamCaptureModeGlobal
-  std::swap(*mode, current);
-  return cudaSuccess;
-}
 // The profiler's range markers: nothing to start (gpurf's statistics cover every launch).
 cudaError_t cudaProfilerStart() { return cudaSuccess; }
 cudaError_t cudaProfilerStop() { return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned) {
   GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (capture_event_wait(s, ev, e)) return ret(e); // a fork or join of a capture
   return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
@@ -1031,10 +1174,12 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
   delete static_cast<char*>(e);
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   GPURF_LOCKED;
   auto it = rt().events.find(e);
   if (it == rt().events.end()) return ret(cudaErrorInvalidResourceHandle);
+  cudaError_t ce = cudaSuccess;
+  if (capture_event_record(e, s, ce)) return ret(ce); // the capture's position, for a fork/join
   if (cudaError_t err = rt().ensure()) return ret(err);
   it->second = Event{rt().now_ns(), true};
   return cudaSuccess;
@@ -1045,10 +1190,12 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) {
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t e) {
   GPURF_LOCKED;
+  if (event_captured(e)) return ret(cudaErrorCapturedEvent);
   return rt().events.count(e) ? ret(rt().status()) : ret(cudaErrorInvalidResourceHandle);
 }
 cudaError_t cudaEventQuery(cudaEvent_t e) {
   GPURF_LOCKED;
+  if (event_captured(e)) return ret(cudaErrorCapturedEvent);
   return rt().events.count(e) ? ret(rt().status()) : ret(cudaErrorInvalidResourceHandle);
 }
 // Simulated time between the events, in milliseconds.

@@ -31,6 +31,7 @@ enum : int {
   cudaErrorUnsupportedLimit = 215,
   cudaErrorInvalidPtx = 218,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
   cudaErrorSymbolNotFound = 500,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
@@ -41,6 +42,16 @@ enum : int {
   cudaErrorLaunchFailure = 719,
   cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorNotSupported = 801,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+  cudaErrorStreamCaptureMerge = 902,
+  cudaErrorStreamCaptureUnmatched = 903,
+  cudaErrorStreamCaptureUnjoined = 904,
+  cudaErrorStreamCaptureIsolation = 905,
+  cudaErrorStreamCaptureImplicit = 906,
+  cudaErrorCapturedEvent = 907,
+  cudaErrorStreamCaptureWrongThread = 908,
+  cudaErrorGraphExecUpdateFailure = 910,
   cudaErrorUnknown = 999,
 };
 
@@ -237,6 +248,62 @@ struct cudaMemcpy3DParms {
   cudaExtent extent;
   int kind;
 };
+
+// CUDA Graphs (driver_types.h of CUDA 13): node parameters, instantiation and update results.
+struct cudaKernelNodeParams {
+  void* func;
+  dim3 gridDim, blockDim;
+  unsigned sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+struct cudaMemsetParams {
+  void* dst;
+  size_t pitch;
+  unsigned value, elementSize;
+  size_t width, height;
+};
+struct cudaHostNodeParams {
+  void (*fn)(void*);
+  void* userData;
+};
+struct cudaGraphEdgeData {
+  unsigned char from_port, to_port, type, reserved[5];
+};
+enum : int { // cudaStreamCaptureStatus, cudaStreamCaptureMode
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2,
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
+enum : int { // cudaGraphExecUpdateResult
+  cudaGraphExecUpdateSuccess = 0,
+  cudaGraphExecUpdateError = 1,
+  cudaGraphExecUpdateErrorTopologyChanged = 2,
+  cudaGraphExecUpdateErrorNodeTypeChanged = 3,
+  cudaGraphExecUpdateErrorParametersChanged = 5,
+  cudaGraphExecUpdateErrorNotSupported = 6,
+};
+struct cudaGraphExecUpdateResultInfo {
+  int result;
+  void* errorNode;
+  void* errorFromNode;
+};
+enum : int { // cudaGraphInstantiateResult
+  cudaGraphInstantiateSuccess = 0,
+  cudaGraphInstantiateError = 1,
+  cudaGraphInstantiateInvalidStructure = 2,
+};
+struct cudaGraphInstantiateParams {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  void* errNode_out;
+  int result_out;
+};
+enum : unsigned { kStreamNonBlocking = 1 }; // cudaStreamNonBlocking
+
 using cudaTextureObject_t = unsigned long long;
 using cudaSurfaceObject_t = unsigned long long;
 

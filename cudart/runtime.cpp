@@ -103,6 +103,13 @@ std::string dims(const dim3& d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
 
+// " [graph 1 launch 2 node 3]" for a graph's kernel node (Runtime::launch_mark), else "".
+std::string mark_text(const nlohmann::ordered_json& m) {
+  if (m.empty()) return "";
+  return " [graph " + m["graph"].dump() + " launch " + m["graph_launch"].dump() + " node " +
+         m["node"].get<std::string>() + "]";
+}
+
 // Whether the kernel's module reads a driver register (%envreg: the cooperative grid
 // workspace of grid.sync()).
 bool reads_envreg(const PtxFrontend& f) {
@@ -865,7 +872,8 @@ cudaError_t Runtime::run(KernelRec* k, dim3 grid, dim3 block, std::vector<uint8_
   const double t0 = now_ns();
   ++launches_;
   std::string what = "launch " + std::to_string(launches_) + " " + demangled(k->name) + " grid " +
-                     dims(grid) + " block " + dims(block) + from_parent(parent);
+                     dims(grid) + " block " + dims(block) + from_parent(parent) +
+                     mark_text(launch_mark);
   std::string error;
   if (!gpu().launch(h, k->id)) {
     // A failure of the kernel itself in Malekeh's profile run (a functional run of the first
@@ -920,6 +928,7 @@ cudaError_t Runtime::run(KernelRec* k, dim3 grid, dim3 block, std::vector<uint8_
   j["block"] = {block.x, block.y, block.z};
   j["shared_bytes"] = shared;
   if (parent) j["parent"] = parent; // a device launch: the launch whose grid made it
+  for (auto it = launch_mark.begin(); it != launch_mark.end(); ++it) j[it.key()] = it.value();
   j["timed"] = true;
   j["verified"] = verified;
   j["error"] = error;
@@ -995,7 +1004,8 @@ cudaError_t Runtime::fast_forward(const KernelRec& k, const PtxFrontend::HostLau
   PtxFrontend::FastForward r = gpu().fast_forward(h, k.id);
   explain_trap(r.error, *gpu().kernel(k.id), h.cooperative);
   const std::string what = "launch " + std::to_string(launches_ + 1) + " " + demangled(k.name) +
-                           " grid " + dims(grid) + " block " + dims(block) + from_parent(parent);
+                           " grid " + dims(grid) + " block " + dims(block) + from_parent(parent) +
+                           mark_text(launch_mark);
   if (!r.refused.empty()) {
     device_text_.clear();
     std::fprintf(stderr, "gpurf: %s: refused: %s\n", what.c_str(), r.refused.c_str());
@@ -1027,6 +1037,7 @@ cudaError_t Runtime::fast_forward(const KernelRec& k, const PtxFrontend::HostLau
   j["block"] = {block.x, block.y, block.z};
   j["shared_bytes"] = shared;
   if (parent) j["parent"] = parent;
+  for (auto it = launch_mark.begin(); it != launch_mark.end(); ++it) j[it.key()] = it.value();
   j["timed"] = false; // no cycles, no timing statistics: the functional engine alone
   j["verified"] = false;
   j["error"] = r.error;

@@ -140,6 +140,9 @@ public:
   };
   // __cudaPushCallConfiguration's stack: the calling thread's (its <<<>>> pushes, then pops).
   static thread_local std::vector<CallConfig> configs;
+  // Set while a graph's kernel node launches (graphs.cpp): {graph, graph_launch, node}, added to
+  // the launch's record and named on its stderr line.
+  nlohmann::ordered_json launch_mark;
 
   // Device facts from the platform.
   cudaError_t properties(cudaDeviceProp& p);

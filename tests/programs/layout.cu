@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cuda_runtime.h>
 #include "cudart/cuda_types.h"
+#include "cudart/graphs.h"
 
 namespace g = gpurf::cudart;
 #define SAME(T, f) static_assert(offsetof(T, f) == offsetof(g::T, f), #T "::" #f);
@@ -97,5 +98,61 @@ static_assert(g::kArraySurfaceLoadStore == cudaArraySurfaceLoadStore &&
               int(g::cudaReadModeNormalizedFloat) == int(cudaReadModeNormalizedFloat) &&
               g::cudaErrorInvalidChannelDescriptor == cudaErrorInvalidChannelDescriptor,
               "texture enums");
+
+// CUDA Graphs (cudart/graphs.h).
+static_assert(sizeof(cudaKernelNodeParams) == sizeof(g::cudaKernelNodeParams),
+              "cudaKernelNodeParams");
+SAME(cudaKernelNodeParams, gridDim)
+SAME(cudaKernelNodeParams, sharedMemBytes)
+SAME(cudaKernelNodeParams, kernelParams)
+SAME(cudaKernelNodeParams, extra)
+static_assert(sizeof(cudaMemsetParams) == sizeof(g::cudaMemsetParams), "cudaMemsetParams");
+SAME(cudaMemsetParams, pitch)
+SAME(cudaMemsetParams, value)
+SAME(cudaMemsetParams, elementSize)
+SAME(cudaMemsetParams, width)
+SAME(cudaMemsetParams, height)
+static_assert(sizeof(cudaHostNodeParams) == sizeof(g::cudaHostNodeParams), "cudaHostNodeParams");
+SAME(cudaHostNodeParams, userData)
+static_assert(sizeof(cudaGraphEdgeData) == sizeof(g::cudaGraphEdgeData), "cudaGraphEdgeData");
+SAME(cudaGraphEdgeData, type)
+static_assert(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(g::cudaGraphExecUpdateResultInfo),
+              "cudaGraphExecUpdateResultInfo");
+SAME(cudaGraphExecUpdateResultInfo, errorNode)
+SAME(cudaGraphExecUpdateResultInfo, errorFromNode)
+static_assert(sizeof(cudaGraphInstantiateParams) == sizeof(g::cudaGraphInstantiateParams),
+              "cudaGraphInstantiateParams");
+SAME(cudaGraphInstantiateParams, uploadStream)
+SAME(cudaGraphInstantiateParams, errNode_out)
+SAME(cudaGraphInstantiateParams, result_out)
+static_assert(
+    int(g::cudaStreamCaptureStatusInvalidated) == int(cudaStreamCaptureStatusInvalidated) &&
+        int(g::cudaStreamCaptureModeRelaxed) == int(cudaStreamCaptureModeRelaxed) &&
+        int(g::cudaStreamCaptureModeThreadLocal) == int(cudaStreamCaptureModeThreadLocal) &&
+        int(g::cudaGraphExecUpdateErrorTopologyChanged) ==
+            int(cudaGraphExecUpdateErrorTopologyChanged) &&
+        int(g::cudaGraphExecUpdateErrorParametersChanged) ==
+            int(cudaGraphExecUpdateErrorParametersChanged) &&
+        int(g::cudaGraphExecUpdateErrorNotSupported) == int(cudaGraphExecUpdateErrorNotSupported) &&
+        int(g::cudaGraphInstantiateInvalidStructure) == int(cudaGraphInstantiateInvalidStructure) &&
+        g::kNodeKernel == cudaGraphNodeTypeKernel && g::kNodeMemcpy == cudaGraphNodeTypeMemcpy &&
+        g::kNodeMemset == cudaGraphNodeTypeMemset && g::kNodeHost == cudaGraphNodeTypeHost &&
+        g::kNodeGraph == cudaGraphNodeTypeGraph && g::kNodeEmpty == cudaGraphNodeTypeEmpty &&
+        g::kNodeWaitEvent == cudaGraphNodeTypeWaitEvent &&
+        g::kNodeEventRecord == cudaGraphNodeTypeEventRecord &&
+        g::kStreamNonBlocking == cudaStreamNonBlocking,
+    "graph enums");
+static_assert(g::cudaErrorIllegalState == cudaErrorIllegalState &&
+                  g::cudaErrorStreamCaptureUnsupported == cudaErrorStreamCaptureUnsupported &&
+                  g::cudaErrorStreamCaptureInvalidated == cudaErrorStreamCaptureInvalidated &&
+                  g::cudaErrorStreamCaptureMerge == cudaErrorStreamCaptureMerge &&
+                  g::cudaErrorStreamCaptureUnmatched == cudaErrorStreamCaptureUnmatched &&
+                  g::cudaErrorStreamCaptureUnjoined == cudaErrorStreamCaptureUnjoined &&
+                  g::cudaErrorStreamCaptureIsolation == cudaErrorStreamCaptureIsolation &&
+                  g::cudaErrorStreamCaptureImplicit == cudaErrorStreamCaptureImplicit &&
+                  g::cudaErrorCapturedEvent == cudaErrorCapturedEvent &&
+                  g::cudaErrorStreamCaptureWrongThread == cudaErrorStreamCaptureWrongThread &&
+                  g::cudaErrorGraphExecUpdateFailure == cudaErrorGraphExecUpdateFailure,
+              "graph errors");
 
 int main() { return 0; }
