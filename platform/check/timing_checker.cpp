@@ -605,7 +605,7 @@ void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit,
   const unsigned limit = split && !write ? spec_.bank_read_ports : 1;
   for (unsigned m = a.slice_mask & slice_bits_; m; m &= m - 1) {
     const unsigned sl = ctz32(m);
-    if (++mine[sl] + (split ? 0 : other[sl]) > limit)
+    if (unsigned(++mine[sl] + (split ? 0 : other[sl])) > limit)
       fail("ports", unit, t, a.inst,
            "slice " + std::to_string(sl) + (write ? " written" : " read") + " by " +
                std::to_string(limit + 1) + " accesses in one cycle" +
