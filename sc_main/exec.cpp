@@ -118,17 +118,19 @@ int exec_main(const std::vector<std::string>& args, const std::vector<std::strin
     // Device code (a .nv_fatbin section) without a dynamic libcudart: nvcc's default
     // `-cudart static` linked CUDA's runtime into the program, where gpurf cannot take its
     // place. Anything else (a script, an interpreter loading CUDA itself) may still reach it.
-    if (bytes.find("libcudart.so.") == std::string::npos &&
-        bytes.find("libcuda.so.1") == std::string::npos) { // the driver API: driver.cpp
+    if (bytes.find("libcudart.so.") == std::string::npos) {
+      // (A static runtime names libcuda.so.1 too, to load the driver: refused all the same.)
       if (bytes.find(".nv_fatbin") != std::string::npos)
         throw ConfigError("gpurf exec: " + path +
                           " carries device code but links CUDA's runtime statically (nvcc's "
                           "default, -cudart static), so gpurf cannot run its kernels: rebuild "
                           "it with `nvcc -cudart shared` (docs/programs.md)");
-      std::cerr << "gpurf exec: warning: " << path
-                << " loads neither libcudart.so nor libcuda.so.1: if it runs CUDA kernels itself, "
-                   "gpurf cannot run them; build it with `nvcc -cudart shared` "
-                   "(docs/programs.md)\n";
+      if (bytes.find("libcuda.so.1") == std::string::npos) // the driver API: driver.cpp
+        std::cerr
+            << "gpurf exec: warning: " << path
+            << " loads neither libcudart.so nor libcuda.so.1: if it runs CUDA kernels itself, "
+               "gpurf cannot run them; build it with `nvcc -cudart shared` "
+               "(docs/programs.md)\n";
     }
   }
   if (!out.empty()) {
