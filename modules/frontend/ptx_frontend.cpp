@@ -460,7 +460,9 @@ void PtxFrontend::set_control_bits() {
     const ptx::Function& f = *layout_[fi];
     const compiler::FunctionPlan& fp = *plan_.plan(f);
     std::vector<compiler::CtrlInst> code;
-    std::vector<unsigned> pcs;
+    // Each entry's instruction, and where it sits in the function (a recursive call's saves
+    // and restores: at the call, though their records live after the kernel's code).
+    std::vector<unsigned> pcs, homes;
     bool after_call = false, leader_pending = true;
     for (unsigned i = 0; i < f.instrs.size(); ++i) {
       const unsigned pc = layout_base_[fi] + i;
@@ -488,6 +490,7 @@ void PtxFrontend::set_control_bits() {
         c.after_call = after;
         code.push_back(std::move(c));
         pcs.push_back(at);
+        homes.push_back(pc);
       };
       // A recursive call's saves go before it, its restores after it (the code ptxas emits).
       const SpillSite& sp = spill_of_[pc];
@@ -496,7 +499,7 @@ void PtxFrontend::set_control_bits() {
       for (unsigned k = 0; k < sp.words; ++k) add(sp.first + sp.words + k, k == 0, k == 0);
       if (sp.words) after_call = leader_pending = false; // the restores start the next block
     }
-    set_control_flow(fp.liveness.cfg, pcs, layout_base_[fi], code);
+    set_control_flow(fp.liveness.cfg, homes, layout_base_[fi], code);
     compiler::CtrlParams cp;
     cp.banks = options_.alloc_banks;
     const std::vector<compiler::CtrlBits> bits = compiler::control_bits(code, cp);
@@ -524,11 +527,11 @@ void PtxFrontend::set_control_bits() {
 // diverges runs one side of a branch and then the other (reconverging at the branch's
 // immediate post-dominator), the sides of every divergent branch after each end of the
 // other side: the blocks that lead to its reconvergence point, or that exit.
-void PtxFrontend::set_control_flow(const ptx::Cfg& g, const std::vector<unsigned>& pcs,
+void PtxFrontend::set_control_flow(const ptx::Cfg& g, const std::vector<unsigned>& homes,
                                    unsigned base, std::vector<compiler::CtrlInst>& code) {
   auto entry = [&](unsigned b) { // the first issued instruction at or after block b's start
-    return unsigned(std::lower_bound(pcs.begin(), pcs.end(), base + g.blocks[b].begin) -
-                    pcs.begin());
+    return unsigned(std::lower_bound(homes.begin(), homes.end(), base + g.blocks[b].begin) -
+                    homes.begin());
   };
   std::vector<std::vector<unsigned>> succ(g.blocks.size());
   for (unsigned b = 0; b < g.blocks.size(); ++b) succ[b] = g.blocks[b].succs;
@@ -542,8 +545,8 @@ void PtxFrontend::set_control_flow(const ptx::Cfg& g, const std::vector<unsigned
     for (unsigned e : ends) succ[e].insert(succ[e].end(), bb.succs.begin(), bb.succs.end());
   }
   for (unsigned k = 0; k < code.size(); ++k) {
-    const unsigned b = g.block_of[pcs[k] - base];
-    if (k + 1 < code.size() && g.block_of[pcs[k + 1] - base] == b) continue;
+    const unsigned b = g.block_of[homes[k] - base];
+    if (k + 1 < code.size() && g.block_of[homes[k + 1] - base] == b) continue;
     code[k].has_succ = true;
     for (unsigned s : succ[b])
       if (const unsigned e = entry(s); e < code.size()) code[k].succ.push_back(e);

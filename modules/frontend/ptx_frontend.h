@@ -476,7 +476,8 @@ private:
   const AppStep* current_ = nullptr;
   FrontendOptions options_;
   void set_control_bits(); // frontend.control_bits: the compiler's bits into info_
-  void set_control_flow(const ptx::Cfg& g, const std::vector<unsigned>& pcs, unsigned base,
+  // The CFG edges between `code`'s entries; homes[k]: where entry k sits in the function.
+  void set_control_flow(const ptx::Cfg& g, const std::vector<unsigned>& homes, unsigned base,
                         std::vector<compiler::CtrlInst>& code);
   unsigned ptxas_regs_ = 0;
   unsigned scan_regs_ = 0; // linear_scan's count (ptx_virtual without ptxas's)
