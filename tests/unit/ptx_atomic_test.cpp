@@ -15,21 +15,13 @@
 using namespace gpurf::ptx;
 using ptxtest::Launch;
 
+using ptxtest::f16;
+using ptxtest::from_f16;
+
 namespace {
 
 const char* kHeader = ".version 8.0\n.target sm_90\n.address_size 64\n";
 
-uint16_t f16(float x) {
-  _Float16 h = _Float16(x);
-  uint16_t u;
-  std::memcpy(&u, &h, 2);
-  return u;
-}
-float from_f16(uint16_t u) {
-  _Float16 h;
-  std::memcpy(&h, &u, 2);
-  return float(h);
-}
 // bfloat16: the float's top half, rounded to nearest even (finite values).
 uint16_t bf16(float x) {
   uint32_t u;

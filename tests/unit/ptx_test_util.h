@@ -1,6 +1,8 @@
 // Shared helpers for the PTX front-end unit tests.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,6 +16,19 @@
 #endif
 
 namespace ptxtest {
+
+// A float rounded to f16 (the host's _Float16) as its bits, and back.
+inline uint16_t f16(float x) {
+  _Float16 h = _Float16(x);
+  uint16_t u;
+  std::memcpy(&u, &h, 2);
+  return u;
+}
+inline float from_f16(uint16_t u) {
+  _Float16 h;
+  std::memcpy(&h, &u, 2);
+  return float(h);
+}
 
 inline const gpurf::ptx::Module& data_module(const std::string& name) {
   static std::map<std::string, gpurf::ptx::Module> cache;

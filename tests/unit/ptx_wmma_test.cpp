@@ -16,19 +16,11 @@
 
 using namespace gpurf::ptx;
 
+using ptxtest::f16;
+using ptxtest::from_f16;
+
 namespace {
 
-uint16_t f16(float x) {
-  _Float16 h = _Float16(x);
-  uint16_t u;
-  std::memcpy(&u, &h, 2);
-  return u;
-}
-float from_f16(uint16_t u) {
-  _Float16 h;
-  std::memcpy(&h, &u, 2);
-  return float(h);
-}
 uint16_t bf16(float x) { // values used here are exact in bf16
   uint32_t u;
   std::memcpy(&u, &x, 4);
