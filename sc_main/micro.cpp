@@ -639,7 +639,8 @@ void Micro::expectations() {
     // An mma chain behind a results cache: the cache serves the accumulator the previous mma
     // wrote, the banks the other fragment registers over several cycles, and which read ends
     // the stage depends on the hits (ampere-modern-gebhart-rfc measures 31 for 32).
-    if (r.na.empty() && c->info.op_class == OpClass::Tensor && t.rfc)
+    if (r.na.empty() && c->info.op_class == OpClass::Tensor && t.rfc &&
+        p_.str("collector.impl") != "fixed_window") // (the modern core's slot cache: timed)
       r.na = "n/a: the results cache serves part of the mma's fragment registers (the "
              "accumulator the previous mma wrote), the banks the rest over several cycles: "
              "no closed formula for the read stage";

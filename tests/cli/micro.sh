@@ -22,7 +22,8 @@ lat = [r for r in rows if r["quantity"].startswith("latency mma.sync")][0]
 assert lat["quantity"].endswith("(tensor) [tensor]") and lat["configured"] == 40, lat
 assert lat["ok"] and lat["measured"] == 40, lat
 peak = [r for r in rows if r["quantity"].startswith("peak IPC") and "mma.sync" in r["quantity"]][0]
-assert peak["configured"] == 4 / 16 and peak["ok"], peak  # 4 sub-cores x 1 unit / ii 16
+# 4 sub-cores x 1 unit / ii 16, within one initiation interval of the ends of the two runs
+assert 4 / 16 <= peak["configured"] <= 4 / 16 * 1.05 and peak["ok"], peak
 assert abs(peak["measured"] - 0.25) < 0.01, peak
 ' "$TMP/tensor.json" || fail "tensor latency 40 / ii 16 not measured as configured"
 

@@ -227,3 +227,29 @@ SPIN:
   L.arg(out).run();
   for (uint32_t v : L.get<uint32_t>(out, 32)) EXPECT_EQ(v, 4243u); // the data and parity 0 done
 }
+
+TEST(PtxAtomic, AVectorAtomicOnScalarsStopsTheKernelSayingWhy) {
+  const Module m = parse_ptx(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 acc)
+{
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [acc];
+  mov.f32 %f2, 0f3F800000;
+  atom.global.add.v2.f32 %f1, [%rd1], %f2;
+  ret;
+}
+)",
+                             "scalar_vector.ptx");
+  Launch L(m, "k", {1, 1, 1}, {32, 1, 1});
+  const uint64_t acc = L.zeros(8);
+  L.arg(acc);
+  try {
+    L.run();
+    FAIL() << "a .v2 atomic of scalar operands ran";
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("a vector atomic needs vectors of 2 elements"),
+              std::string::npos)
+        << e.what();
+  }
+}

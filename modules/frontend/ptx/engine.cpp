@@ -1955,6 +1955,13 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
     auto half_add = [&](uint64_t x, uint64_t y) {
       return uint64_t(H::arith(H::Op::Add, uint16_t(x), uint16_t(y), hf, H::Mode::RN));
     };
+    if (n > 1 &&
+        ((in.op == Op::Atom && in.dst[0].kind != Operand::Kind::Vector) || in.src.size() < 2 ||
+         in.src[1].kind != Operand::Kind::Vector || in.src[1].elems.size() != n ||
+         (in.op == Op::Atom && in.dst[0].elems.size() != n)))
+      fail(w, exec ? __builtin_ctz(exec) : 0,
+           "'" + in.text + "': a vector atomic needs vectors of " + std::to_string(n) +
+               " elements as its value and destination");
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!((exec >> l) & 1)) continue;
       const uint64_t base = eff_addr(w, fr, ao, l, in.space);

@@ -17,13 +17,11 @@ struct Item {
   size_t first = 0, last = 0;
   size_t decl = 0; // the first token after the qualifiers
   size_t open = 0; // a function's '{' (0: a declaration)
-  bool function = false, entry = false, debug = false;
+  bool function = false, entry = false;
   bool init_refs = false; // a variable whose initialiser names symbols
   Linkage link = Linkage::Internal;
   std::vector<std::string> names;
-  bool defines() const {
-    return function ? open != 0 : !debug && !names.empty() && link != Linkage::Extern;
-  }
+  bool defines() const { return function ? open != 0 : !names.empty() && link != Linkage::Extern; }
 };
 
 struct Unit {
