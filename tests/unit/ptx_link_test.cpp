@@ -184,9 +184,8 @@ TEST(PtxLink, UndefinedExternsStayOnce) {
 }
 
 TEST(PtxLink, DeclarationAfterDefinitionKeepsTheDefinition) {
-  const Module m = parse_ptx(std::string(kHeader) +
-                                 ".visible .global .align 4 .u32 bias = 1000;\n"
-                                 ".extern .global .align 4 .u32 bias;\n",
+  const Module m = parse_ptx(std::string(kHeader) + ".visible .global .align 4 .u32 bias = 1000;\n"
+                                                    ".extern .global .align 4 .u32 bias;\n",
                              "redeclared");
   ASSERT_GE(m.var_index("bias"), 0);
   EXPECT_FALSE(m.vars[size_t(m.var_index("bias"))].is_extern);

@@ -155,7 +155,8 @@ private:
         const cmrc::Request tr = req(b, t);
         unsigned miss;
         if (pr.slices & tr.slices) // narrow even + odd rows never overlap (Fig. 4)
-          miss = unsigned(__builtin_popcount(pr.slices) + __builtin_popcount(tr.slices)) > cmrc::kSlices
+          miss = unsigned(__builtin_popcount(pr.slices) + __builtin_popcount(tr.slices)) >
+                         cmrc::kSlices
                      ? kTooWide
                      : kSameParity;
         else if (!cmrc::can_coalesce(pr, tr, kinds_))
