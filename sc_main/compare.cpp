@@ -474,7 +474,12 @@ int compare_main(const std::vector<std::string>& args) {
         std::string parts;
         for (auto& n : numeric)
           if (n.rfind(st + ".", 0) == 0) parts += (parts.empty() ? "" : ", ") + n;
-        throw BadInput("statistic '" + st + "' is a group; name one of its members: " + parts);
+        std::string where;
+        for (auto& s : srcs)
+          for (auto& [k, o] : s.by_kernel)
+            if (where.empty() && lookup(o, st)) where = s.file + ": kernel '" + k + "': ";
+        throw BadInput(where + "statistic '" + st +
+                       "' is a group; name one of its members: " + parts);
       }
       std::string msg = "unknown statistic '" + st + "' (not a numeric field of any summary in ";
       std::set<std::string> files;

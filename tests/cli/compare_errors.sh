@@ -24,8 +24,11 @@ PY
 expect_exit 2 "unknown statistic 'icp'" "did you mean 'ipc'" "statistics:" "rf_bank_accesses" \
   -- compare "$TMP/s" --stats icp
 expect_exit 2 "did you mean 'bank_conflicts.read_read'" -- compare "$TMP/s" --stats read_read
-expect_exit 2 "'bank_conflicts' is a group" "bank_conflicts.read_write" \
+expect_exit 2 "$S: kernel '" "'bank_conflicts' is a group" "bank_conflicts.read_write" \
   -- compare "$TMP/s" --stats bank_conflicts
+# A default statistic that is an object in a hand-edited summary (found by the compare fuzzer).
+edit "$S" "$TMP/sgroup" 'o["ipc"] = {"a": 1}'
+expect_exit 2 "$TMP/sgroup/summary.json: kernel" "'ipc' is a group" -- compare "$TMP/sgroup"
 
 # Another schema version, or none: exit 2 naming the file and the version.
 edit "$S" "$TMP/s99" 'o["schema"] = 99'

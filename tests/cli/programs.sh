@@ -55,10 +55,14 @@ PROGRAMS+=(dynamic_parallelism)
 # CUDA Graphs: stream capture, explicit graphs (a diamond, host, child graph nodes), executable
 # graph updates, the errors of bad handles, a cycle and captures.
 PROGRAMS+=(graphs)
+# cuda::barrier (sm_80's mbarrier) with memcpy_async and warps spinning in try_wait while late
+# ones arrive.
+PROGRAMS+=(block_barrier)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate
   [recursion_debug]=recursion)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
   [atomics]="-gencode arch=compute_90,code=compute_90"
+  [block_barrier]="-gencode arch=compute_80,code=compute_80"
   [recursion_debug]=-G [dynamic_parallelism]=-rdc=true)
 # Libraries, after the sources.
 declare -A LINK_FLAGS=([dynamic_parallelism]=-lcudadevrt [driver_api]="-lcuda -lnvrtc")

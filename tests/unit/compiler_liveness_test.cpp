@@ -162,6 +162,33 @@ TEST(CompilerLiveness, LoopCarriedValues) {
   EXPECT_FALSE(ll.reads_pending(7, f1));
 }
 
+// An mbarrier wait's predicate is a long-latency value: the branch spinning on it consumes it
+// (a two-level scheduler suspends the spinner; on a shared-memory barrier the phase is
+// completed by warps that may be in its pending set).
+TEST(CompilerLiveness, MbarrierWaitPredicateIsLongLatency) {
+  Fixture x(R"(
+.visible .entry spin(.param .u64 p0)
+{
+  .reg .pred %p<2>;
+  .reg .b64 %rd<3>;
+  .shared .align 8 .b64 bar;
+  mov.u64 %rd1, bar;
+  mbarrier.arrive.shared.b64 %rd2, [%rd1];
+WAIT:
+  mbarrier.try_wait.shared.b64 %p1, [%rd1], %rd2;
+  @!%p1 bra WAIT;
+  ret;
+}
+)",
+            "spin");
+  const LongLatency ll = mark_long_latency(*x.f, compute_liveness(*x.f));
+  for (unsigned i = 0; i < x.f->instrs.size(); ++i) {
+    EXPECT_EQ(ll.produces[i], i == 2) << i;
+    EXPECT_EQ(ll.consumes[i], i == 3) << i;
+  }
+  EXPECT_TRUE(ll.reads_pending(3, x.reg("%p1")));
+}
+
 TEST(CompilerLiveness, SimtEdgesSeparateRegisters) {
   Fixture x(kSimt, "simt");
   const unsigned r5 = x.reg("%r5"), r6 = x.reg("%r6");

@@ -50,8 +50,10 @@ LongLatency mark_long_latency(const ptx::Function& f, const Liveness& lv) {
         }
         pend.reset(s);
       }
+    // A predicate is pending too: an mbarrier wait's result is one, and the branch that spins
+    // on it must suspend the warp (else a two-level scheduler's active set fills with spinners
+    // while the warps that would complete the phase wait in the pending set).
     for (unsigned d : u.defs) {
-      if (f.regs[d].is_pred) continue;
       if (ll.produces[i])
         pend.set(d);
       else if (!u.partial)

@@ -1,7 +1,7 @@
 // Long-latency producer/consumer marks, for a two-level warp scheduler.
 //
-// Producers: loads (ld/ldu) from global, local or generic memory, and atomics outside shared
-// memory that return a value. A value they write stays *pending* until an instruction reads
+// Producers: loads (ld/ldu) from global, local or generic memory, atomics outside shared
+// memory that return a value, and mbarrier waits (their predicate: the thread may sleep there). A value they write stays *pending* until an instruction reads
 // it; that first consumer is marked `consumes` (a two-level scheduler moves the warp to its
 // pending pool before issuing it). Forward may-analysis over the CFG with the SIMT edges of
 // the liveness: a vreg is pending at a point if some path from a producer reaches it without
