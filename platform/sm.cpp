@@ -227,6 +227,11 @@ void Sm::read_platform(Plan& plan, Params& top, unsigned regs_per_thread,
     shape_.preds_per_thread = 0;
   }
   observed_ = checks_ || !observers.empty();
+  // With the checker the only observer (every run that does not trace) the units call it
+  // directly instead of through the Probes forwarder: one virtual call per event, not two.
+  // It exists from here on so that the units' contexts can name it; attach_observers gives it
+  // the timing spec once the units that the spec describes are built.
+  if (checks_ && observers.empty()) checker_ = std::make_unique<TimingChecker>(TimingSpec{});
 
   plan.sch = slot<IScheduler>(top, "scheduler", "standard", "warp schedulers");
   shape_.schedulers = per_subcore(*plan.sch.p, sm, 2, sub, "schedulers");
@@ -596,7 +601,10 @@ void Sm::order_ticks() {
 // The timing checker (sm.checks) and the caller's observers see every instruction.
 void Sm::attach_observers(const std::vector<Observer*>& observers) {
   if (checks_) {
-    checker_ = std::make_unique<TimingChecker>(timing_spec());
+    if (checker_)
+      *checker_ = TimingChecker(timing_spec()); // same object: the units' contexts name it
+    else
+      checker_ = std::make_unique<TimingChecker>(timing_spec());
     probes_.add(checker_.get());
   }
   for (Observer* o : observers) probes_.add(o);
@@ -682,7 +690,11 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
   c.clock = &clock_;
   c.frontend = this;
   c.pool = &pool_;
-  c.probe = observed_ ? &probes_ : nullptr;
+  // The checker directly while it is the only observer there will be (built before the units,
+  // Probes still empty); else every observer through Probes.
+  c.probe = checker_ && probes_.empty() ? static_cast<Observer*>(checker_.get())
+            : observed_                 ? &probes_
+                                        : nullptr;
   if (subcore < subcores_.size()) c.row_tags = subcores_[subcore].row_tags.get();
   c.ccus = &ccu_board_;
   c.wir = &wir_board_;

@@ -62,6 +62,10 @@ EventCounts& EventCounts::operator+=(const EventCounts& o) {
 TimingChecker::TimingChecker(const TimingSpec& s)
     : spec_(s), slice_bits_(s.slices >= 32 ? ~0u : (1u << s.slices) - 1) {
   const unsigned sub = s.subcores;
+  if (s.collector_ports >= SliceCounts::kLevels || s.bank_read_ports >= SliceCounts::kLevels)
+    throw std::invalid_argument(
+        "timing checker: collector_ports and bank_read_ports must be below " +
+        std::to_string(SliceCounts::kLevels));
   regs_.resize(size_t(s.warps) * (s.regs_per_thread + s.preds_per_thread));
   bank_use_.resize(size_t(sub) * s.banks);
   collector_use_.resize(size_t(sub) * s.collectors);
@@ -135,26 +139,15 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
   if (spec_.active_limit && !active_[i.warp])
     fail("two-level", unit, t, &i, "issued from a warp outside the active set");
   const unsigned pbase = spec_.regs_per_thread;
-  // With forwarding a data source may issue while its producer is in flight, if the
-  // producer's result is ready by the end of the consumer's register-read stage.
-  auto raw = [&](unsigned index) {
-    const Reg& r = reg(i.warp, index);
-    if (!r.unwritten) return;
-    if (!spec_.forward_stages || index >= pbase)
-      fail("RAW", unit, t, &i,
-           "source " + reg_name(index) +
-               " issued before the write of its older producer was granted");
-    const Cycle ready = r.producer_ready[0];
-    if (ready == kNever || t + spec_.forward_stages < ready)
-      fail("RAW", unit, t, &i,
-           "source " + reg_name(index) + " issued while the result of #" +
-               std::to_string(r.producer[0]) + " is ready only at cycle " +
-               (ready == kNever ? std::string("(unknown)") : std::to_string(ready)) +
-               ", after the " + std::to_string(spec_.forward_stages) + "-stage register read");
-  };
+  // RAW: a source whose producer's write is not granted yet (rare: the scheduler holds such a
+  // warp) is checked out of line.
   if (!spec_.software_dependences) {
-    for (unsigned s = 0; s < info.n_src; ++s) raw(info.src_reg[s]);
-    for (unsigned s = 0; s < info.n_psrc; ++s) raw(pbase + info.psrc_reg[s]);
+    for (unsigned s = 0; s < info.n_src; ++s)
+      if (const Reg& r = reg(i.warp, info.src_reg[s]); r.unwritten)
+        raw_pending(i, unit, t, info.src_reg[s], r);
+    for (unsigned s = 0; s < info.n_psrc; ++s)
+      if (const Reg& r = reg(i.warp, pbase + info.psrc_reg[s]); r.unwritten)
+        raw_pending(i, unit, t, pbase + info.psrc_reg[s], r);
   }
   for (unsigned s = 0; s < info.n_src; ++s) {
     auto& r = reg(i.warp, info.src_reg[s]).readers;
@@ -182,6 +175,24 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
   alloc_inst_ = nullptr;
   if (info.async != InstInfo::Async::None) async_issue(i, s, t);
   ++counts_.issued;
+}
+
+// Source `index` of `i` issues while an older producer's write is not granted: only with
+// forwarding, and only if that producer's result is ready by the end of the consumer's
+// register-read stage.
+void TimingChecker::raw_pending(const WarpInst& i, const Where& unit, Cycle t, unsigned index,
+                                const Reg& r) const {
+  if (!spec_.forward_stages || index >= spec_.regs_per_thread)
+    fail("RAW", unit, t, &i,
+         "source " + reg_name(index) +
+             " issued before the write of its older producer was granted");
+  const Cycle ready = r.producer_ready[0];
+  if (ready == kNever || t + spec_.forward_stages < ready)
+    fail("RAW", unit, t, &i,
+         "source " + reg_name(index) + " issued while the result of #" +
+             std::to_string(r.producer[0]) + " is ready only at cycle " +
+             (ready == kNever ? std::string("(unknown)") : std::to_string(ready)) + ", after the " +
+             std::to_string(spec_.forward_stages) + "-stage register read");
 }
 
 void TimingChecker::async_issue(const WarpInst& i, Inst& s, Cycle t) {
@@ -389,15 +400,14 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   // the operand, not the grant), even when a forwarded result replaces it later.
   const Cycle crossing = rd.at + spec_.bank_latency + spec_.xbar_latency;
   PortUse& u = collector_use_[size_t(i.subcore) * spec_.collectors + collector];
-  if (u.at != crossing) u = PortUse{crossing};
-  for (unsigned m = mask & slice_bits_; m; m &= m - 1) {
-    const unsigned sl = ctz32(m);
-    if (++u.r[sl] > spec_.collector_ports)
-      fail("ports", unit, at, &i,
-           "more than " + std::to_string(spec_.collector_ports) +
-               " operands through one collector write port in a cycle (slice " +
-               std::to_string(sl) + ")");
-  }
+  if (u.at != crossing) u.reset(crossing);
+  // The lowest slice over the limit: the one a slice-by-slice count in increasing order
+  // would stop at.
+  if (const uint32_t over = u.r.add(mask & slice_bits_, spec_.collector_ports))
+    fail("ports", unit, at, &i,
+         "more than " + std::to_string(spec_.collector_ports) +
+             " operands through one collector write port in a cycle (slice " +
+             std::to_string(ctz32(over)) + ")");
 }
 
 void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
@@ -595,26 +605,27 @@ void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit,
     return;
   }
   PortUse& u = bank_use_[size_t(a.inst->subcore) * spec_.banks + unsigned(a.bank)];
-  if (u.at != t) u = PortUse{t};
+  if (u.at != t) u.reset(t);
   const bool split = spec_.bank_split_ports;
   bool& used = split && write ? u.any_w : u.any_r;
   if (!split || write) counts_.bank_port_cycles += !used;
   used = true;
-  auto& mine = write ? u.w : u.r;
-  const auto& other = write ? u.r : u.w;
+  // A shared port counts reads and writes together (u.r); split ports count them apart.
+  SliceCounts& mine = split && write ? u.w : u.r;
   const unsigned limit = split && !write ? spec_.bank_read_ports : 1;
-  for (unsigned m = a.slice_mask & slice_bits_; m; m &= m - 1) {
-    const unsigned sl = ctz32(m);
-    if (unsigned(++mine[sl] + (split ? 0 : other[sl])) > limit)
-      fail("ports", unit, t, a.inst,
-           "slice " + std::to_string(sl) + (write ? " written" : " read") + " by " +
-               std::to_string(limit + 1) + " accesses in one cycle" +
-               (split ? "" : " or read and written (one shared port)"));
-    if (split && !write && mine[sl] > u.most_r) {
-      counts_.bank_port_cycles += mine[sl] - u.most_r;
-      u.most_r = mine[sl];
-    }
-  }
+  const unsigned most = mine.depth; // split ports: the most reads of one slice (ports used)
+  if (const uint32_t over = mine.add(a.slice_mask & slice_bits_, limit)) // lowest slice first
+    bank_port_fail(a, write, unit, t, ctz32(over), limit);
+  if (split && !write) counts_.bank_port_cycles += mine.depth - most;
+}
+
+// Out of line, so that bank_port's own frame stays small.
+void TimingChecker::bank_port_fail(const RegAccess& a, bool write, const Where& unit, Cycle t,
+                                   unsigned slice, unsigned limit) const {
+  fail("ports", unit, t, a.inst,
+       "slice " + std::to_string(slice) + (write ? " written" : " read") + " by " +
+           std::to_string(limit + 1) + " accesses in one cycle" +
+           (spec_.bank_split_ports ? "" : " or read and written (one shared port)"));
 }
 
 void TimingChecker::retire(const WarpInst& i, Cycle t) {

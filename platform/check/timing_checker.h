@@ -178,6 +178,10 @@ private:
   };
   std::vector<AsyncCopies> async_; // per warp
   void async_issue(const WarpInst& i, Inst& s, Cycle t);
+  struct Reg;
+  struct Where;
+  void raw_pending(const WarpInst& i, const Where& unit, Cycle t, unsigned index,
+                   const Reg& r) const;
   struct Reg {
     uint32_t unwritten = 0;    // issued producers whose write is not granted yet
     uint64_t arch_version = 0; // last producer whose write was granted
@@ -193,11 +197,37 @@ private:
     uint64_t bank_version = 0;     // last version written into the bank
     std::vector<uint64_t> readers; // issued instructions that have not read it yet
   };
+  // Accesses per slice in one cycle, as slice masks by count: level[k] holds the slices
+  // counted more than k times, so a slice's count is the number of levels holding it and an
+  // access of mask m adds one to each of its slices by carrying m up the levels (no loop over
+  // slices). Only level[0, depth) is in use; a new cycle sets depth to 0.
+  struct SliceCounts {
+    static constexpr unsigned kLevels = 33; // counts up to 33 (the limits are at most 32)
+    uint8_t depth = 0;                      // the highest count of any slice
+    std::array<uint32_t, kLevels> level;
+    // Counts one access of the slices `m`; returns those of them now counted more than
+    // `limit` times.
+    uint32_t add(uint32_t m, unsigned limit) {
+      const uint32_t in = m;
+      for (unsigned k = 0; m && k < depth; ++k) {
+        const uint32_t carry = m & level[k];
+        level[k] |= m;
+        m = carry;
+      }
+      if (m && depth < kLevels) level[depth++] = m;
+      return limit < depth ? level[limit] & in : 0;
+    }
+  };
   struct PortUse {
     Cycle at = kNever;
-    std::array<uint8_t, 32> r{}, w{};
+    SliceCounts r, w; // reads (shared port: every access) and writes per slice this cycle
     bool any_r = false, any_w = false; // a read (shared port: any access) / a write this cycle
-    uint8_t most_r = 0;                // split ports: the most reads of one slice (ports used)
+    // A new cycle: nothing counted (the levels above depth are never read).
+    void reset(Cycle t) {
+      at = t;
+      r.depth = w.depth = 0;
+      any_r = any_w = false;
+    }
   };
   struct Count {
     Cycle at = kNever;
@@ -223,6 +253,8 @@ private:
   Reg& reg(unsigned warp, unsigned index);
   void arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle at);
   void bank_port(const RegAccess& a, bool write, const Where& unit, Cycle at);
+  [[noreturn]] void bank_port_fail(const RegAccess& a, bool write, const Where& unit, Cycle at,
+                                   unsigned slice, unsigned limit) const;
   static unsigned bump(Count& c, Cycle at);
   std::string reg_name(unsigned index) const;
 

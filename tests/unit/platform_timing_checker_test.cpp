@@ -161,6 +161,53 @@ TEST(TimingChecker, TwoReadPortsTakeTwoReadsOfOneSlicePerCycle) {
             std::string::npos);
 }
 
+// The port counts are slice masks by count level: a violation names the lowest of the slices
+// over their limit (the slice a slice-by-slice count stops at), and split read ports count as
+// many port cycles as the most reads of one slice.
+TEST(TimingChecker, APortViolationNamesTheLowestSliceOverItsLimit) {
+  TimingChecker c(spec());
+  Op a(1, {4}, {1, 2});
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.read({&a.inst, 1, Store::Bank, 0, 0, 0x6, 0}, 1);
+  const std::string shared = violation([&] { // slices 1 and 2 read twice
+    c.read({&a.inst, 2, Store::Bank, 0, 0, 0xe, 0}, 1);
+  });
+  EXPECT_NE(
+      shared.find("slice 1 read by 2 accesses in one cycle or read and written (one shared port)"),
+      std::string::npos)
+      << shared;
+
+  TimingSpec s = spec();
+  s.bank_split_ports = true;
+  s.bank_read_ports = 2;
+  TimingChecker d(s);
+  Op b(1, {4}, {1, 2, 3, 5});
+  d.allocated(b.inst, 0, 0);
+  d.issue(b.inst, 0);
+  d.read({&b.inst, 1, Store::Bank, 0, 0, 0x1, 0}, 1);
+  d.read({&b.inst, 2, Store::Bank, 0, 0, 0x3, 0}, 1);
+  d.read({&b.inst, 3, Store::Bank, 0, 0, 0x2, 0}, 1);
+  EXPECT_EQ(d.counts().bank_port_cycles, 2u); // slices 0 and 1 read twice each
+  const std::string split = violation([&] {   // slices 0 and 1 read a third time
+    d.read({&b.inst, 5, Store::Bank, 0, 0, 0x7, 0}, 1);
+  });
+  EXPECT_NE(split.find("slice 0 read by 3 accesses in one cycle"), std::string::npos) << split;
+
+  // The collector's write port: two operands crossing in one cycle on slices 0, 1 and 3.
+  TimingChecker e(spec());
+  Op x(1, {4}, {1, 2});
+  e.allocated(x.inst, 0, 0);
+  e.issue(x.inst, 0);
+  e.read({&x.inst, 1, Store::Bank, 0, 0, 0x3, 0}, 1);
+  e.read({&x.inst, 2, Store::Bank, 1, 0, 0xb, 0}, 1);
+  e.arrived(x.inst, 1, 0, Store::Bank, 0x3, 4);
+  const std::string port = violation([&] { e.arrived(x.inst, 2, 0, Store::Bank, 0xb, 4); });
+  EXPECT_NE(port.find("operands through one collector write port in a cycle (slice 0)"),
+            std::string::npos)
+      << port;
+}
+
 TEST(TimingChecker, DispatchBeforeTheLastOperandArrives) {
   TimingChecker c(spec());
   Op a(1, {2}, {1});

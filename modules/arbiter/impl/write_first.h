@@ -80,36 +80,44 @@ public:
       if (q.writes.empty() && q.reads.empty()) continue;
       const bool split = banks_[b].separate_write_port;
       const unsigned ports = banks_[b].read_ports;
-      // read_busy: slices with no read port left; reads[sl]: reads granted on slice sl.
-      unsigned write_busy = 0, read_busy = 0, written = 0, most_reads = 0;
-      std::array<unsigned, 8> reads{};
-      serve(q.writes, [&](const Txn& t) {
-        const unsigned m = t.slice_mask;
-        if (m & write_busy) return kWriteWrite;
-        write_busy |= m;
-        written |= m;
-        if (!split) read_busy |= m;
-        access(b, t, tlm::TLM_WRITE_COMMAND);
-        ++writes_;
-        return kKinds;
-      });
-      serve(q.reads, [&](const Txn& t) {
-        const unsigned m = t.slice_mask;
-        if (m & read_busy) return (!split && (m & written)) ? kReadWrite : kReadRead;
-        if (used_ports_[t.collector] >= collector_ports_) return kCollectorPort;
-        for (unsigned sl = 0; sl < reads.size(); ++sl)
-          if (m >> sl & 1) {
-            most_reads = std::max(most_reads, ++reads[sl]);
-            if (reads[sl] >= ports) read_busy |= 1u << sl;
-          }
-        ++used_ports_[t.collector];
-        touched_.push_back(t.collector);
-        access(b, t, tlm::TLM_READ_COMMAND);
-        ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
-        return kKinds;
-      });
+      // read_busy: slices with no read port left; reads: the reads granted per slice, as
+      // slice masks by count (reads.level[k]: the slices read more than k times).
+      unsigned write_busy = 0, read_busy = 0, written = 0;
+      SliceLevels reads;
+      serve(
+          q.writes,
+          [&](const Txn& t) {
+            const unsigned m = t.slice_mask;
+            if (m & write_busy) return kWriteWrite;
+            return kKinds;
+          },
+          [&](const Txn& t) {
+            const unsigned m = t.slice_mask;
+            write_busy |= m;
+            written |= m;
+            if (!split) read_busy |= m;
+            access(b, t, tlm::TLM_WRITE_COMMAND);
+            ++writes_;
+          });
+      serve(
+          q.reads,
+          [&](const Txn& t) {
+            const unsigned m = t.slice_mask;
+            if (m & read_busy) return (!split && (m & written)) ? kReadWrite : kReadRead;
+            if (used_ports_[t.collector] >= collector_ports_) return kCollectorPort;
+            return kKinds;
+          },
+          [&](const Txn& t) {
+            read_busy |= reads.add(t.slice_mask & 0xff, ports); // the slices of its 8 counted
+            ++used_ports_[t.collector];
+            touched_.push_back(t.collector);
+            access(b, t, tlm::TLM_READ_COMMAND);
+            ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
+          });
       // Physical accesses: a port cycle, however many slices or requests it served (split
-      // ports: each read port used and the write port count apart).
+      // ports: each read port used and the write port count apart). The most reads of one
+      // slice is the number of count levels in use.
+      const unsigned most_reads = reads.depth;
       const bool any_write = written != 0, any_read = most_reads != 0;
       accesses_ += split ? most_reads + any_write : (any_read || any_write);
       more |= !q.writes.empty() || !q.reads.empty();
@@ -158,19 +166,25 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
   // and one compaction per cycle is cheaper than a deque's erase per grant.
   using TxnQueue = std::vector<Txn>;
 
-  // Offers q's requests in order to try(t), which grants t (returns kKinds) or names what
-  // blocks it; granted requests leave q, the others keep their order. A blocked request is
-  // counted once for this cycle; the search window's last blocked one also counts those
-  // behind it (they wait for the same reason) and ends the queue's turn. try may append to q
-  // (a grant's reply can queue a new request), so a granted request is moved out first.
-  template <class Try> void serve(TxnQueue& q, Try&& try_grant) {
+  // Offers q's requests in order: why_blocked(t) names what blocks t (kKinds: nothing; it must
+  // not change anything), grant(t) grants it. Granted requests leave q, the others keep their order
+  // and stay where they are. A blocked request is counted once for this cycle; the search
+  // window's last blocked one also counts those behind it (they wait for the same reason) and
+  // ends the queue's turn. grant may append to q (a grant's reply can queue a new request), so
+  // a granted request is moved out first.
+  template <class Blocked, class Grant>
+  void serve(TxnQueue& q, Blocked&& why_blocked, Grant&& grant) {
     size_t keep = 0, i = 0;
     unsigned blocked = 0;
     for (; i < q.size(); ++i) {
-      Txn t = std::move(q[i]);
-      const Conflict why = try_grant(t);
-      if (why == kKinds) continue;
-      q[keep++] = std::move(t);
+      const Conflict why = why_blocked(q[i]);
+      if (why == kKinds) {
+        const Txn t = std::move(q[i]);
+        grant(t);
+        continue;
+      }
+      if (keep != i) q[keep] = std::move(q[i]);
+      ++keep;
       if (search_window_ && ++blocked >= search_window_) {
         conflicts_[why] += q.size() - i;
         ++i;
@@ -178,9 +192,29 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
       }
       ++conflicts_[why];
     }
+    if (keep == i) return; // nothing granted: q is as it was
     for (; i < q.size(); ++i) q[keep++] = std::move(q[i]);
     q.erase(q.begin() + long(keep), q.end());
   }
+
+  // Per-slice counts of one cycle as slice masks by count: level[k] holds the slices counted
+  // more than k times. Counting an access carries its mask up the levels instead of looping
+  // over its slices.
+  struct SliceLevels {
+    unsigned depth = 0; // the highest count of any slice
+    std::array<unsigned, 9> level{};
+    // Counts one access of the slices `m` (8 slices: a count is at most the reads granted on
+    // a slice); returns the slices counted `limit` times or more (limit 0: every slice counted).
+    unsigned add(unsigned m, unsigned limit) {
+      for (unsigned k = 0; m && k < depth; ++k) {
+        const unsigned carry = m & level[k];
+        level[k] |= m;
+        m = carry;
+      }
+      if (m && depth < level.size()) level[depth++] = m;
+      return limit <= depth ? level[limit ? limit - 1 : 0] : 0;
+    }
+  };
 
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.

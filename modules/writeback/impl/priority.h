@@ -112,7 +112,14 @@ public:
           earliest = 0; // the results behind it were not looked at
           break;
         }
-        it = q.erase(it);
+        // Mostly the oldest: pop_front is inline, a deque's erase a call that works out which
+        // end to move.
+        if (it == q.begin()) {
+          q.pop_front();
+          it = q.begin();
+        } else {
+          it = q.erase(it);
+        }
         // Every request answered (none sent: no destination or all remapped; or the last
         // answer came before the last destination was done). Answers never come within the
         // request's b_transport (the arbiter and the RFC queue them), so request_done() has
