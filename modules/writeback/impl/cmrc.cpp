@@ -19,6 +19,12 @@ public:
   RegForm stored_form() const override { return RegForm::Cmrc; }
   CmrcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : PriorityWriteback(nm, p, c), masks_(c.row_tags),
+        warp_sign_(p.get_choice("width_detect", "per_lane",
+                                "how a result's width is found (Sec. IV-B5): per_lane (each "
+                                "lane's sign-extension width, the widest lane) or warp_sign "
+                                "(the literal warp-wide OR / NAND reductions: lanes of mixed "
+                                "signs keep all 4 bytes); an experiment, docs/cmrc.md",
+                                {"per_lane", "warp_sign"}) == "warp_sign"),
         width_writes_(stats().vector(
             "width_writes", 4, "registers written, by stored width", "registers",
             {"1B", "2B", "3B", "4B"},
@@ -38,7 +44,7 @@ public:
 protected:
   WriteAction prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
-    uint8_t w = cmrc::width_mask(v);
+    uint8_t w = warp_sign_ ? cmrc::width_mask_warp_sign(v) : cmrc::width_mask(v);
     if (t.inst->divergent() && w != 7) {
       // The inactive lanes' values fit the stored width (the invariant of every write), so
       // `w` (all lanes) fits it exactly when the active lanes' results do.
@@ -62,6 +68,7 @@ protected:
 
 private:
   RowTags* masks_; // the mask buffer: width mask per bank row
+  const bool warp_sign_;
   Stat& width_writes_;
   uint64_t& divergent_;
 };
