@@ -28,9 +28,12 @@ bool classify(const Request& a, const Request& b, Kind& out) {
     out = Kind::ReadReadDiffBank;
     return true;
   }
-  if (a.write && b.write)
+  if (a.write && b.write) {
+    // Table I: 2 writes of *different* warp instructions. Two results of one instruction
+    // (a 64-bit value's halves, a vector load's registers) are not a listed kind.
+    if (a.inst == b.inst) return false;
     out = Kind::WriteWrite;
-  else if (a.write || b.write)
+  } else if (a.write || b.write)
     out = Kind::ReadWrite;
   else
     out = a.inst == b.inst ? Kind::ReadReadSameInst : Kind::ReadReadDiffInst;

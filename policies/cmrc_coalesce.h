@@ -13,7 +13,7 @@ namespace gpurf::cmrc {
 enum class Kind : uint8_t {
   ReadReadSameInst, // 2 reads, same bank, same warp instruction (also CORF's kind)
   ReadReadDiffInst, // 2 reads, same bank, different instructions
-  WriteWrite,       // 2 writes, same bank
+  WriteWrite,       // 2 writes, same bank, different instructions
   ReadWrite,        // 1 read + 1 write, same bank (one shared read/write port)
   ReadReadDiffBank, // 2 reads from different banks into one collector (its 32 B ports)
 };
@@ -46,9 +46,10 @@ private:
   unsigned bits_ = 0;
 };
 
-// The Table I kind of serving `a` and `b` in one access, or false if no kind applies (two
-// requests to different banks that are not two reads into one collector: independent
-// accesses, nothing to coalesce).
+// The Table I kind of serving `a` and `b` in one access, or false if no kind applies: two
+// requests to different banks that are not two reads into one collector (independent
+// accesses, nothing to coalesce), or two writes of one instruction (Table I lists 2 writes
+// of different instructions only).
 bool classify(const Request& a, const Request& b, Kind& out);
 // `a` and `b` may share one physical access: a kind applies, it is enabled, and their
 // slice masks are disjoint.

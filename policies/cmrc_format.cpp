@@ -25,6 +25,12 @@ uint8_t width_mask(const LaneValues& v) {
   return uint8_t((1u << (n - 1)) - 1);
 }
 
+uint8_t width_mask_warp_sign(const LaneValues& v) {
+  bool neg = false, pos = false;
+  for (uint32_t x : v) (int32_t(x) < 0 ? neg : pos) = true;
+  return neg && pos ? uint8_t(7) : width_mask(v);
+}
+
 uint8_t reverse4(uint8_t m) {
   return uint8_t((m & 1) << 3 | (m & 2) << 1 | (m & 4) >> 1 | (m & 8) >> 3);
 }

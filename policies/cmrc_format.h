@@ -28,6 +28,11 @@ unsigned lane_width(uint32_t v);
 // lane (byte 0 is always stored). Always of the form 000, 001, 011 or 111: a byte above a
 // needed byte is needed, since the missing bytes are recovered by sign extension.
 uint8_t width_mask(const LaneValues& v);
+// The literal reading of Sec. IV-B5: a byte is dropped when it is all zeros (OR reduction)
+// or all ones (NAND reduction) over every lane of the warp, with the sign check of
+// width_mask (so sign extension recovers it). A warp whose lanes mix signs keeps all 4
+// bytes; otherwise the same as width_mask.
+uint8_t width_mask_warp_sign(const LaneValues& v);
 // Bytes a width mask stores (1..4).
 inline unsigned width_bytes(uint8_t wmask) { return 1 + __builtin_popcount(wmask & 7u); }
 // Logical byte mask (4 bits, bit j: byte j stored) of a width mask.

@@ -60,10 +60,11 @@ struct Bench {
     collectors.sock->b_transport(p.gp, p.delay);
     EXPECT_EQ(p.gp.get_response_status(), tlm::TLM_OK_RESPONSE);
   }
-  void write(unsigned bank, unsigned row, unsigned mask = 0x1, unsigned operand = 0) {
+  void write(unsigned bank, unsigned row, unsigned mask = 0x1, unsigned operand = 0,
+             WarpInst* from = nullptr) {
     Packet p;
     p.prepare(Txn::Kind::Write, tlm::TLM_WRITE_COMMAND);
-    p.txn.inst = &inst;
+    p.txn.inst = from ? from : &inst;
     p.txn.bank = bank;
     p.txn.row = row;
     p.txn.slice_mask = mask;
@@ -375,6 +376,30 @@ TEST(UnitArbiter, UnpairedKindOff) {
   b.tick(0);
   expect_one_unpaired(b, kKindOff);
 }
+// Two narrow results of one instruction (disjoint slices) are no Table I kind: two accesses.
+// Two writes of different instructions share one.
+TEST(UnitArbiter, TwoWritesOfOneInstructionTakeTwoAccesses) {
+  Bench b({{4, false}}, "{window: 8}", "coalescing");
+  b.write(0, 2, 0x1, 0);
+  b.write(0, 3, 0x8, 1);
+  b.tick(0);
+  expect_one_unpaired(b, kKindOff);
+  b.tick(1);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 2u);
+  EXPECT_EQ(stat(*b.arb, "coalesced"), 0u);
+}
+TEST(UnitArbiter, TwoWritesOfTwoInstructionsShareAnAccess) {
+  Bench b({{4, false}}, "{window: 8}", "coalescing");
+  WarpInst other;
+  other.n_dst = 1;
+  other.dst[0].value.fill(0x5a5a5a5a);
+  b.write(0, 2, 0x1, 0);
+  b.write(0, 3, 0x8, 0, &other);
+  b.tick(0);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 1u);
+  EXPECT_EQ(stat(*b.arb, "coalesced", 2), 1u); // write_write
+}
+
 TEST(UnitArbiter, UnpairedCollectorBusy) {
   Bench b({{4, false}, {4, false}}, "{window: 8}", "coalescing");
   b.read(0, 1, 1, 0x8); // bank 0 fills collector 1's slice 3 this cycle

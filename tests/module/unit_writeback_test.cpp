@@ -12,6 +12,7 @@
 #include "gpurf/modules/writeback/i_writeback.h"
 #include "gpurf/platform/config.h"
 #include "gpurf/policies/reg_mapping.h"
+#include "gpurf/policies/row_tags.h"
 #include "tests/support/stubs.h"
 
 using namespace gpurf;
@@ -42,15 +43,18 @@ struct Bench {
   StubTarget arb{"arb", &clock}, sched0{"sched0", &clock}, sched1{"sched1", &clock};
   InstInfo info[kNumPipes];
 
-  explicit Bench(const std::string& yaml) {
+  // `tags`: the CMRC mask buffer (impl cmrc: banks of 4 slices).
+  explicit Bench(const std::string& yaml, const std::string& impl = "priority",
+                 RowTags* tags = nullptr) {
     shape.banks = 4;
-    shape.slices = 1;
+    shape.slices = tags ? 4 : 1;
     mapping = install_mapping(shape);
-    wb = make_unit<IWriteback>(conf, yaml, "writeback.yaml", "writeback", "priority", "writeback",
-                               clock, &shape, [&](UnitContext& c) {
+    wb = make_unit<IWriteback>(conf, yaml, "writeback.yaml", "writeback", impl, "writeback", clock,
+                               &shape, [&](UnitContext& c) {
                                  c.frontend = &fe;
                                  c.pool = &pool;
                                  c.wake_issue = [this] { ++issue_wakes; };
+                                 c.row_tags = tags;
                                });
     exec.sock.bind(wb->in);
     lsu.sock.bind(wb->in);
@@ -256,4 +260,36 @@ TEST(UnitWriteback, AnAnnouncedResultKeepsItsPlace) {
   EXPECT_TRUE(b.tick(11));
   ASSERT_EQ(b.arb.seen.size(), 2u);
   EXPECT_EQ(b.arb.seen[1].txn.inst, younger);
+}
+
+// CMRC (docs/cmrc.md, Divergence): a divergent result that fits its register's stored width
+// is written at that width (the inactive lanes keep their stored bytes); one wider than it is
+// written full width. warp 0: r4 -> bank 0 row 1 (odd), r8 -> bank 0 row 2 (even).
+TEST(UnitWriteback, CmrcDivergentResultKeepsTheStoredWidthWhenItFits) {
+  RowTags masks(4, 64);
+  Bench b("{ports: 2}", "cmrc", &masks);
+  masks.set(0, 2, 0b001); // r8 holds a 2-byte value
+  WarpInst* i = b.complete(0, Pipe::SP, {4, 8}, 1, 0);
+  i->active_mask = 0x0000ffffu; // divergent: 16 of 32 lanes
+  i->dst[0].value.fill(0x7f);   // 1 byte; r4 never written (stored width 1 byte)
+  i->dst[1].value.fill(0x12);   // 1 byte, narrower than r8's 2 bytes
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 2u);
+  EXPECT_EQ(b.arb.seen[0].txn.slice_mask, 0x8); // odd row, 1 byte: slice 3
+  EXPECT_EQ(b.arb.seen[1].txn.slice_mask, 0x3); // even row, r8's 2 bytes: slices 0-1
+  EXPECT_EQ(masks.get(0, 1), 0b000);
+  EXPECT_EQ(masks.get(0, 2), 0b001);
+  EXPECT_EQ(stat(*b.wb, "divergent_full_writes"), 0u);
+}
+TEST(UnitWriteback, CmrcDivergentResultWiderThanStoredIsFullWidth) {
+  RowTags masks(4, 64);
+  Bench b("{ports: 2}", "cmrc", &masks);
+  WarpInst* i = b.complete(0, Pipe::SP, {8}, 1, 0);
+  i->active_mask = 0x0000ffffu;
+  i->dst[0].value.fill(0x1234); // 2 bytes, r8 stores 1
+  b.tick(1);
+  ASSERT_EQ(b.arb.seen.size(), 1u);
+  EXPECT_EQ(b.arb.seen[0].txn.slice_mask, 0xf);
+  EXPECT_EQ(masks.get(0, 2), 0b111);
+  EXPECT_EQ(stat(*b.wb, "divergent_full_writes"), 1u);
 }

@@ -56,6 +56,16 @@ TEST(CmrcCoalesce, DifferentBanksOnlyAsTwoReadsIntoOneCollector) {
   EXPECT_FALSE(can_coalesce(wr(&a, 0, kEven1), rd(&b, 1, kOdd1, 0), KindSet::all()));
 }
 
+// Table I lists 2 writes of different instructions only: the two results of one
+// instruction (a 64-bit value's halves, a vector load's registers) take two accesses.
+TEST(CmrcCoalesce, TwoWritesOfOneInstructionAreNoTableIKind) {
+  Kind k;
+  EXPECT_FALSE(classify(wr(&a, 1, kEven1), wr(&a, 1, kOdd1), k));
+  EXPECT_FALSE(can_coalesce(wr(&a, 1, kEven1), wr(&a, 1, kOdd1), KindSet::all()));
+  EXPECT_TRUE(can_coalesce(wr(&a, 1, kEven1), wr(&b, 1, kOdd1), KindSet::all()));
+  EXPECT_TRUE(can_coalesce(rd(&a, 1, kEven1, 0), rd(&a, 1, kOdd1, 0), KindSet::all()));
+}
+
 TEST(CmrcCoalesce, CorfLikeSetAllowsOnlyTheFirstKind) {
   const KindSet corf = KindSet::parse({"read_read_same_inst"});
   EXPECT_TRUE(can_coalesce(rd(&a, 1, kEven1, 0), rd(&a, 1, kOdd1, 0), corf));

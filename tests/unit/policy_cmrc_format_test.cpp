@@ -46,6 +46,20 @@ TEST(CmrcFormat, WarpMaskIsTheWidestLaneAndContiguous) {
   for (uint8_t w : {0, 1, 3, 7}) EXPECT_EQ(width_bytes(w), 1u + __builtin_popcount(w));
 }
 
+// The literal warp-wide OR / NAND reading: lanes of one sign narrow as per lane; a warp
+// mixing signs (bytes 0x00 in some lanes, 0xff in others) keeps all four bytes.
+TEST(CmrcFormat, WarpSignReadingKeepsMixedSignsFullWidth) {
+  LaneValues v = fill(5);
+  EXPECT_EQ(width_mask_warp_sign(v), 0b000);
+  v[3] = 0xffffff80; // -128: one byte, negative
+  EXPECT_EQ(width_mask(v), 0b000);
+  EXPECT_EQ(width_mask_warp_sign(v), 0b111);
+  v = fill(0xfffffff0);
+  v[0] = 0xffff0000; // all negative: as per lane
+  EXPECT_EQ(width_mask_warp_sign(v), width_mask(v));
+  EXPECT_EQ(width_mask_warp_sign(v), 0b011);
+}
+
 TEST(CmrcFormat, ByteSwapPutsOddRowsInTheHighSlices) {
   EXPECT_EQ(reverse4(0b0001), 0b1000);
   EXPECT_EQ(reverse4(0b0011), 0b1100);

@@ -39,8 +39,9 @@ public:
             "port cycles that served one request only, by the closest partner found: the "
             "primary is full width; no other request within the window; every one too wide "
             "(widths add up past 4 bytes); one narrow enough but its row has the primary's "
-            "parity (both right- or both left-aligned); one disjoint but its Table I kind "
-            "is off; one disjoint but its collector's 32 B ports are taken this cycle",
+            "parity (both right- or both left-aligned); one disjoint but no enabled Table I "
+            "kind covers the pair (a kind switched off, or two writes of one instruction); "
+            "one disjoint but its collector's 32 B ports are taken this cycle",
             "accesses",
             {"full_width", "alone", "too_wide", "same_parity", "kind_off", "collector_busy"},
             energy::no_event("CMRC: port cycles that served one request, by why; priced as the "

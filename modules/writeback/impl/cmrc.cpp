@@ -2,9 +2,12 @@
 // check of bytes 1..3 over all 32 lanes -> a 3-bit mask, byte 0 always stored), records it
 // in the sub-core's mask buffer, and writes only the slices that width needs, in the
 // thread-interleaved format, byte-swapped (left-aligned) in odd bank rows.
-// Divergence, which the paper leaves open (Sec. IV-B6): a divergent instruction's result is
-// written full width (mask 111) with every lane's value, the inactive lanes' old ones
-// included; see docs/cmrc.md.
+// Divergence, which the paper leaves open (Sec. IV-B6): a divergent instruction writes its
+// active lanes only (lane write enables), so the inactive lanes keep their stored bytes.
+// When the result fits the register's stored width it is written at that width (every lane
+// stays representable, mask unchanged); when it is wider, the inactive lanes' upper bytes
+// are not stored, so it is written full width (mask 111) with every lane's value, the
+// inactive lanes' old ones included (no read charged for them); see docs/cmrc.md.
 #include "gpurf/modules/writeback/impl/priority.h"
 #include "gpurf/policies/cmrc_format.h"
 #include "gpurf/policies/row_tags.h"
@@ -16,13 +19,21 @@ public:
   RegForm stored_form() const override { return RegForm::Cmrc; }
   CmrcWriteback(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
       : PriorityWriteback(nm, p, c), masks_(c.row_tags),
+        warp_sign_(p.get_choice("width_detect", "per_lane",
+                                "how a result's width is found (Sec. IV-B5): per_lane (each "
+                                "lane's sign-extension width, the widest lane) or warp_sign "
+                                "(the literal warp-wide OR / NAND reductions: lanes of mixed "
+                                "signs keep all 4 bytes); an experiment, docs/cmrc.md",
+                                {"per_lane", "warp_sign"}) == "warp_sign"),
         width_writes_(stats().vector(
             "width_writes", 4, "registers written, by stored width", "registers",
             {"1B", "2B", "3B", "4B"},
             energy::no_event(
                 "CMRC: register writes by stored width; priced by bank slice_writes"))),
         divergent_(stats().scalar(
-            "divergent_full_writes", "divergent results written full width though narrower",
+            "divergent_full_writes",
+            "divergent results written full width though narrower: wider than the register's "
+            "stored width, whose inactive lanes lack the upper bytes",
             "registers", energy::no_event("CMRC: register writes; priced by bank slice_writes"),
             check::unwatched("CMRC: the part of width_writes stored whole"))) {
     if (masks_ && c.shape->slices != cmrc::kSlices)
@@ -33,10 +44,17 @@ public:
 protected:
   WriteAction prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
-    uint8_t w = cmrc::width_mask(v);
+    uint8_t w = warp_sign_ ? cmrc::width_mask_warp_sign(v) : cmrc::width_mask(v);
     if (t.inst->divergent() && w != 7) {
-      ++divergent_;
-      w = 7;
+      // The inactive lanes' values fit the stored width (the invariant of every write), so
+      // `w` (all lanes) fits it exactly when the active lanes' results do.
+      const uint8_t stored = masks_->get(t.bank, t.row) & 7u;
+      if (cmrc::width_bytes(w) <= cmrc::width_bytes(stored))
+        w = stored;
+      else {
+        ++divergent_;
+        w = 7;
+      }
     }
     masks_->set(t.bank, t.row, w & 7u);
     ++width_writes_[cmrc::width_bytes(w) - 1];
@@ -50,6 +68,7 @@ protected:
 
 private:
   RowTags* masks_; // the mask buffer: width mask per bank row
+  const bool warp_sign_;
   Stat& width_writes_;
   uint64_t& divergent_;
 };
