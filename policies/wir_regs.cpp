@@ -7,8 +7,8 @@ namespace gpurf {
 
 PhysRegs::PhysRegs(unsigned count, unsigned release_latency)
     : refs_(count, 0), latency_(release_latency) {
-  // Lowest first: pop_back takes register 0 first.
-  for (unsigned p = count; p-- > 0;) pool_.push_back(p);
+  // A queue (Sec. VII-E: "the register allocator is modeled as a queue"), lowest first.
+  for (unsigned p = 0; p < count; ++p) pool_.push_back(p);
 }
 
 void PhysRegs::collect(Cycle now) {
@@ -23,8 +23,8 @@ void PhysRegs::collect(Cycle now) {
 int PhysRegs::allocate(Cycle now) {
   collect(now);
   if (pool_.empty()) return -1;
-  const unsigned p = pool_.back();
-  pool_.pop_back();
+  const unsigned p = pool_.front(); // the longest free: released registers join at the back
+  pool_.pop_front();
   refs_[p] = 1;
   ++allocations_;
   if (++live_ > peak_) peak_ = live_;

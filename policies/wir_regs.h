@@ -3,6 +3,9 @@
 // buffer, and the per-warp rename tables. Plain C++: the WIR units drive it, tests drive it
 // with hand-made sequences.
 //
+// The free pool is a queue (Sec. VII-E: "modeled as a queue using a 1r1w table"): a register
+// comes back at its tail and is handed out again after every register freed before it.
+//
 // A register is allocated with one reference (its first holder's); every table that names it
 // holds one more. At zero it is released, `release_latency` cycles later (the pipelined
 // reference-count system: off the critical path, Sec. V-E), into the free pool.
@@ -55,7 +58,7 @@ public:
 private:
   void collect(Cycle now);
   std::vector<uint32_t> refs_;
-  std::vector<unsigned> pool_; // free registers
+  std::deque<unsigned> pool_; // free registers, in release order (a FIFO queue)
   struct Pending {
     Cycle at;
     unsigned reg;

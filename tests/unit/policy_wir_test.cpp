@@ -29,6 +29,21 @@ TEST(PolicyWir, PoolAllocatesUntilEmptyAndReleasesAfterTheCountLatency) {
   EXPECT_EQ(r.peak_live(), 3u);
 }
 
+// Sec. VII-E: the allocator is a queue. A register just released waits behind the registers
+// freed before it (a stack would hand it out again at once).
+TEST(PolicyWir, PoolIsAQueue) {
+  PhysRegs r(4, 0);
+  EXPECT_EQ(r.allocate(0), 0);
+  EXPECT_EQ(r.allocate(0), 1);
+  r.unref(0, 1); // back at the tail, behind 2 and 3
+  EXPECT_EQ(r.allocate(1), 2);
+  r.unref(1, 1);
+  EXPECT_EQ(r.allocate(1), 3);
+  EXPECT_EQ(r.allocate(1), 0); // released first, handed out first
+  EXPECT_EQ(r.allocate(1), 1);
+  EXPECT_EQ(r.allocate(1), -1);
+}
+
 TEST(PolicyWir, ReferenceCountsNeverGoNegative) {
   PhysRegs r(2, 0);
   const int p = r.allocate(0);
