@@ -44,6 +44,24 @@ TEST(PolicyWir, PoolIsAQueue) {
   EXPECT_EQ(r.allocate(1), -1);
 }
 
+// Bank-aware allocation: one queue per bank (register p in bank p mod 4 here); a register of
+// the bank asked for, else of the next bank that has one.
+TEST(PolicyWir, PoolTakesTheBankAskedFor) {
+  PhysRegs r(8, 0, 4);
+  EXPECT_EQ(r.allocate(0, 2), 2);
+  EXPECT_EQ(r.allocate(0, 2), 6);
+  EXPECT_EQ(r.allocate(0, 2), 3); // bank 2 is empty: bank 3
+  EXPECT_EQ(r.allocate(0, 6), 7); // 6 mod 4 = 2, empty: bank 3
+  EXPECT_EQ(r.allocate(0, 3), 0); // bank 3 empty: wraps to 0
+  EXPECT_EQ(r.free(0), 3u);
+  r.unref(6, 0);
+  EXPECT_EQ(r.allocate(0, 2), 6); // back in its bank's queue
+  EXPECT_EQ(r.allocate(0, 1), 1);
+  EXPECT_EQ(r.allocate(0, 1), 5);
+  EXPECT_EQ(r.allocate(0, 1), 4);
+  EXPECT_EQ(r.allocate(0, 1), -1);
+}
+
 TEST(PolicyWir, ReferenceCountsNeverGoNegative) {
   PhysRegs r(2, 0);
   const int p = r.allocate(0);
