@@ -274,23 +274,3 @@ TEST(Wir, DummyMovsReadTheOldRegisterInTheBanks) {
   EXPECT_GE(x.stat("writeback", "dedicated_writes"), movs);
   EXPECT_EQ(x.stat("arbiter", "verify_reads_granted"), x.stat("writeback", "verify_reads") + movs);
 }
-
-// Bank-aware allocation (docs/wir.md, row 14): a new register comes from the bank the baseline's
-// mapping gives its logical register. With nothing shared or reused (no VSB, reuse off), the
-// sources of an instruction then sit in the baseline's banks and conflict about as often as
-// there; one queue of any bank scatters them (histogram: 1.7x the read-read conflicts).
-TEST(Wir, BankAwareAllocationKeepsTheBaselinesBanks) {
-  const std::vector<std::string> alone = {"allocator.reuse=false", "allocator.vsb_entries=0",
-                                          "allocator.front_stages=1", "allocator.stages=1"};
-  std::vector<std::string> one_queue = alone;
-  one_queue.push_back("allocator.bank_aware=false");
-  const WirRun base = run("wir", "histogram");
-  const WirRun aware = run("wir-rlpv", "histogram", alone);
-  const WirRun any = run("wir-rlpv", "histogram", one_queue);
-  ASSERT_TRUE(base.r.ok && aware.r.ok && any.r.ok) << aware.r.error << any.r.error;
-  const uint64_t b = base.element("arbiter", "conflicts", "read_read");
-  const uint64_t a = aware.element("arbiter", "conflicts", "read_read");
-  const uint64_t o = any.element("arbiter", "conflicts", "read_read");
-  EXPECT_LT(a * 10, b * 11) << "bank-aware: within 10% of the baseline's conflicts";
-  EXPECT_GT(o, a * 3 / 2) << "one queue scatters the sources over the banks";
-}
