@@ -5,26 +5,34 @@
 
 namespace gpurf {
 
-PhysRegs::PhysRegs(unsigned count, unsigned release_latency)
-    : refs_(count, 0), latency_(release_latency) {
-  // Lowest first: pop_back takes register 0 first.
-  for (unsigned p = count; p-- > 0;) pool_.push_back(p);
+PhysRegs::PhysRegs(unsigned count, unsigned release_latency, unsigned banks)
+    : refs_(count, 0), pools_(std::max(1u, banks)), latency_(release_latency) {
+  // Queues (Sec. VII-E: "the register allocator is modeled as a queue"), lowest first.
+  for (unsigned p = 0; p < count; ++p) pools_[p % pools_.size()].push_back(p);
+  free_ = count;
 }
 
 void PhysRegs::collect(Cycle now) {
   while (!releasing_.empty() && releasing_.front().at <= now) {
-    pool_.push_back(releasing_.front().reg);
+    const unsigned p = releasing_.front().reg;
+    pools_[p % pools_.size()].push_back(p);
+    ++free_;
     releasing_.pop_front();
     --live_;
     ++releases_;
   }
 }
 
-int PhysRegs::allocate(Cycle now) {
+int PhysRegs::allocate(Cycle now, unsigned bank) {
   collect(now);
-  if (pool_.empty()) return -1;
-  const unsigned p = pool_.back();
-  pool_.pop_back();
+  if (!free_) return -1;
+  // The bank asked for, else the next bank with a free register.
+  const size_t n = pools_.size();
+  size_t b = bank % n;
+  while (pools_[b].empty()) b = (b + 1) % n;
+  const unsigned p = pools_[b].front(); // the longest free: released registers join at the back
+  pools_[b].pop_front();
+  --free_;
   refs_[p] = 1;
   ++allocations_;
   if (++live_ > peak_) peak_ = live_;
@@ -32,7 +40,9 @@ int PhysRegs::allocate(Cycle now) {
 }
 
 void PhysRegs::reserve(unsigned p) {
-  pool_.erase(std::find(pool_.begin(), pool_.end(), p));
+  std::deque<unsigned>& q = pools_[p % pools_.size()];
+  q.erase(std::find(q.begin(), q.end(), p));
+  --free_;
   refs_.at(p) = 1;
 }
 
@@ -54,7 +64,7 @@ void PhysRegs::unref(unsigned p, Cycle now) {
 
 unsigned PhysRegs::free(Cycle now) {
   collect(now);
-  return unsigned(pool_.size());
+  return free_;
 }
 
 void RenameTables::map(unsigned warp, unsigned reg, unsigned phys, uint64_t version, bool pin,

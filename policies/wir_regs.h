@@ -3,6 +3,12 @@
 // buffer, and the per-warp rename tables. Plain C++: the WIR units drive it, tests drive it
 // with hand-made sequences.
 //
+// The free pool is a queue (Sec. VII-E: "modeled as a queue using a 1r1w table"): a register
+// comes back at its tail and is handed out again after every register freed before it. With
+// `banks` > 1 it is one queue per register-file bank (register p lives in bank p mod banks),
+// so that a new register can be taken from the bank asked for (the paper is silent on where a
+// new register lives: docs/wir.md, "Bank-aware allocation").
+//
 // A register is allocated with one reference (its first holder's); every table that names it
 // holds one more. At zero it is released, `release_latency` cycles later (the pipelined
 // reference-count system: off the critical path, Sec. V-E), into the free pool.
@@ -32,9 +38,10 @@ struct RegisterAccounting : std::logic_error {
 
 class PhysRegs {
 public:
-  PhysRegs(unsigned count, unsigned release_latency);
-  // A free register with one reference, or -1 if the pool is empty at `now`.
-  int allocate(Cycle now);
+  PhysRegs(unsigned count, unsigned release_latency, unsigned banks = 1);
+  // A free register with one reference, or -1 if the pool is empty at `now`: the longest free
+  // of bank `bank` (mod banks), else of the next bank that has one.
+  int allocate(Cycle now, unsigned bank = 0);
   // Takes register p out of the pool for good (one reference, not counted as live).
   void reserve(unsigned p);
   void ref(unsigned p);
@@ -55,7 +62,8 @@ public:
 private:
   void collect(Cycle now);
   std::vector<uint32_t> refs_;
-  std::vector<unsigned> pool_; // free registers
+  std::vector<std::deque<unsigned>> pools_; // per bank: free registers in release order (FIFO)
+  unsigned free_ = 0;                       // free registers in all queues
   struct Pending {
     Cycle at;
     unsigned reg;

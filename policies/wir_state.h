@@ -34,6 +34,7 @@ struct WirOptions {
   bool capped = false;        // capped-register policy (Sec. V-E)
   unsigned stages = 4;        // cycles the WIR stages add (rename 1 + reuse 1 + allocation)
   unsigned front_stages = 2;  // of which before the collectors (rename, reuse)
+  unsigned banks = 1;         // free-pool queues: one per bank (bank-aware allocation) or one
 };
 
 // The reuse-buffer tag of a renamed instruction: its static key and the physical registers of
@@ -163,7 +164,7 @@ struct WirEvents {
 class WirState {
 public:
   WirState(const WirOptions& o, const std::string& stats_prefix)
-      : options(o), events(stats_prefix), regs(o.phys_regs + 1, o.release_latency),
+      : options(o), events(stats_prefix), regs(o.phys_regs + 1, o.release_latency, o.banks),
         rename(o.warps, o.regs), vsb(o.vsb_entries), reuse(o.reuse_entries),
         version(o.phys_regs + 1, 0), landed(o.phys_regs + 1, true) {
     // The zero register (SASS's RZ), in the banks' extra row beyond the pool: what a logical

@@ -29,6 +29,39 @@ TEST(PolicyWir, PoolAllocatesUntilEmptyAndReleasesAfterTheCountLatency) {
   EXPECT_EQ(r.peak_live(), 3u);
 }
 
+// Sec. VII-E: the allocator is a queue. A register just released waits behind the registers
+// freed before it (a stack would hand it out again at once).
+TEST(PolicyWir, PoolIsAQueue) {
+  PhysRegs r(4, 0);
+  EXPECT_EQ(r.allocate(0), 0);
+  EXPECT_EQ(r.allocate(0), 1);
+  r.unref(0, 1); // back at the tail, behind 2 and 3
+  EXPECT_EQ(r.allocate(1), 2);
+  r.unref(1, 1);
+  EXPECT_EQ(r.allocate(1), 3);
+  EXPECT_EQ(r.allocate(1), 0); // released first, handed out first
+  EXPECT_EQ(r.allocate(1), 1);
+  EXPECT_EQ(r.allocate(1), -1);
+}
+
+// Bank-aware allocation: one queue per bank (register p in bank p mod 4 here); a register of
+// the bank asked for, else of the next bank that has one.
+TEST(PolicyWir, PoolTakesTheBankAskedFor) {
+  PhysRegs r(8, 0, 4);
+  EXPECT_EQ(r.allocate(0, 2), 2);
+  EXPECT_EQ(r.allocate(0, 2), 6);
+  EXPECT_EQ(r.allocate(0, 2), 3); // bank 2 is empty: bank 3
+  EXPECT_EQ(r.allocate(0, 6), 7); // 6 mod 4 = 2, empty: bank 3
+  EXPECT_EQ(r.allocate(0, 3), 0); // bank 3 empty: wraps to 0
+  EXPECT_EQ(r.free(0), 3u);
+  r.unref(6, 0);
+  EXPECT_EQ(r.allocate(0, 2), 6); // back in its bank's queue
+  EXPECT_EQ(r.allocate(0, 1), 1);
+  EXPECT_EQ(r.allocate(0, 1), 5);
+  EXPECT_EQ(r.allocate(0, 1), 4);
+  EXPECT_EQ(r.allocate(0, 1), -1);
+}
+
 TEST(PolicyWir, ReferenceCountsNeverGoNegative) {
   PhysRegs r(2, 0);
   const int p = r.allocate(0);

@@ -128,6 +128,12 @@ public:
     o.verify = p.get_bool("verify", true,
                           "verify-read every VSB hit (false: trust the signature; a fault "
                           "injection: false matches then rename to wrong values)");
+    o.banks = p.get_bool("bank_aware", true,
+                         "a new physical register comes from the bank the baseline's register "
+                         "mapping gives its logical register (one free queue per bank; false: "
+                         "one queue, any bank; the paper is silent: docs/wir.md)")
+                  ? s.banks
+                  : 1;
     o.stages = stages_;
     o.front_stages = front_;
     if (stages_ < front_)

@@ -152,8 +152,8 @@ protected:
       const RenameTables::Entry& cur = s.rename.at(lw, inst.info->dst_reg[k]);
       int p = cur.pin ? cur.phys : -1;
       if (p >= 0) {
-        s.regs.ref(unsigned(p));          // the in-flight reference
-      } else if ((p = allocate()) >= 0) { // the dummy MOV: the inactive lanes first
+        s.regs.ref(unsigned(p));                            // the in-flight reference
+      } else if ((p = allocate(home_bank(inst, k))) >= 0) { // the dummy MOV: inactive lanes first
         ++movs_;
         ++dedicated_;
         inst.dst[k].phys = p;
@@ -196,7 +196,7 @@ protected:
           }
           ++false_;
           s.regs.unref(unsigned(c), now());
-          const int p = allocate();
+          const int p = allocate(home_bank(inst, k));
           if (p < 0) {
             s.regs.ref(unsigned(c)); // retried next cycle from the start
             --false_;
@@ -223,7 +223,7 @@ protected:
     WirState& s = *state_;
     const bool record = !s.low_register;
     if (!record && s.vsb.evict(s.vsb.index(h), s.regs, now())) s.vsb_evicted_at = now();
-    int p = allocate();
+    int p = allocate(home_bank(*t.inst, t.operand));
     if (p < 0 && (p = in_place(*t.inst, t.operand)) < 0) return WriteAction::Wait;
     ++vsb_misses_;
     if (record) {
@@ -349,9 +349,16 @@ private:
     }
   }
 
-  // A free register (with one reference, the in-flight one); none: a low-register-mode
-  // eviction this cycle, and -1.
-  int allocate() {
+  // The bank the baseline's register mapping gives destination k of inst: where a new register
+  // for it is taken from (bank-aware allocation; with one free queue the bank is ignored).
+  unsigned home_bank(const WarpInst& inst, unsigned k) const {
+    const SmShape& sh = *ctx_.shape;
+    return sh.mapping->map(sh.local_warp(inst.warp), inst.info->dst_reg[k]).bank;
+  }
+
+  // A free register of `bank` if it has one, else of another bank (with one reference, the
+  // in-flight one); none: a low-register-mode eviction this cycle, and -1.
+  int allocate(unsigned bank) {
     WirState& s = *state_;
     // Capped: the tables hold no more registers than the logical registers of the active warps;
     // results on their way to retirement come on top (a new value
@@ -359,7 +366,7 @@ private:
     s.regs.free(now()); // releases due by now back in the pool (and out of live)
     const bool cap = s.options.capped && s.regs.live() - std::min(s.regs.live(), inflight_) >=
                                              s.options.regs * std::max(1u, s.active_warps);
-    const int p = cap ? -1 : s.regs.allocate(now());
+    const int p = cap ? -1 : s.regs.allocate(now(), bank);
     s.low_register = p < 0;
     if (p >= 0) return p;
     if (low_at_ != now()) { // once per cycle (a table whose lookup missed evicted already)
@@ -424,7 +431,7 @@ private:
     for (size_t i = 0; i < unverified_.size();) {
       auto [inst, k] = unverified_[i];
       WirState& s = *state_;
-      const int p = allocate();
+      const int p = allocate(home_bank(*inst, k));
       if (p < 0) {
         ++i;
         wake(now + 1);
