@@ -55,6 +55,9 @@ PROGRAMS+=(dynamic_parallelism)
 # CUDA Graphs: stream capture, explicit graphs (a diamond, host, child graph nodes), executable
 # graph updates, the errors of bad handles, a cycle and captures.
 PROGRAMS+=(graphs)
+# An application: particles in a box, three kernels a step in a host loop (device functions,
+# templates, a switch over math functions, local arrays, double atomics and shuffles).
+PROGRAMS+=(particles)
 # cuda::barrier (sm_80's mbarrier) with memcpy_async and warps spinning in try_wait while late
 # ones arrive.
 PROGRAMS+=(block_barrier)
