@@ -326,9 +326,20 @@ void Sm::build_units(Plan& plan) {
       if (plan.rf) c.rfc = IRfc::Registry::create(plan.rf->impl, *plan.rf->p, context("rfc", s, 0));
       c.arbiter = IArbiter::Registry::create(ar.impl, *ar.p, context("arbiter", s, 0));
       c.crossbar = ICrossbar::Registry::create(xb.impl, *xb.p, context("crossbar", s, 0));
-      for (auto& col : c.collectors)
-        col->set_read_latency(c.banks[0]->latency() + c.crossbar->latency() +
-                              c.crossbar->decompression().latency);
+      const ICrossbar::Decompression dec = c.crossbar->decompression();
+      for (auto& cu : c.collectors) {
+        cu->set_read_latency(c.banks[0]->latency() + c.crossbar->latency() +
+                             (dec.at_dispatch ? 0 : dec.latency));
+        // W-C's stage between the collector and the pipe: the collector asks it at dispatch.
+        ICrossbar* x = c.crossbar.get();
+        if (dec.at_dispatch && !cu->set_dispatch_stage([x](unsigned n, Cycle now, bool book) {
+              return x->dispatch_stage(n, now, book);
+            }))
+          xb.p->fail("stage_at", "dispatch: the decompression stage between the collector and "
+                                 "the pipe needs a collector that dispatches through it, and " +
+                                     col.p->said("impl", col.impl) +
+                                     " does not; use stage_at: crossbar");
+      }
       shape_.forward_stages = c.collectors[0]->read_stages();
       c.writeback = IWriteback::Registry::create(wb.impl, *wb.p, context("writeback", s, 0));
       c.lsu = ILsu::Registry::create(ls.impl, *ls.p, context("lsu", s, 0));
@@ -724,6 +735,7 @@ TimingSpec Sm::timing_spec() const {
   t.xbar_latency = c.crossbar->latency();
   t.decompress_latency = c.crossbar->decompression().latency;
   t.decompressors = c.crossbar->decompression().units;
+  t.decompress_at_dispatch = c.crossbar->decompression().at_dispatch;
   t.compress_latency = c.writeback->write_stage();
   t.wake_latency = c.banks[0]->wake_latency();
   t.bank_rows = unsigned(c.row_tags->entries() / shape_.banks);

@@ -3,6 +3,8 @@
 // functional values and dispatches the instruction to the execution unit.
 #pragma once
 
+#include <functional>
+
 #include "gpurf/modules/common/reg_form.h"
 #include "gpurf/modules/common/txn.h"
 #include "gpurf/modules/common/unit.h"
@@ -48,6 +50,12 @@ public:
   // decompression stage), told by the builder once the read path is built: a read stage that
   // dispatches at a fixed cycle (fixed_window) ends its window that much after its last read.
   virtual void set_read_latency(unsigned /*cycles*/) {}
+  // A decompression stage between the collector and the pipe (W-C, ICrossbar::dispatch_stage):
+  // given `compressed` operands leaving at `now`, the cycle the pipe gets the instruction
+  // (booked if the last argument is true). A collector that supports it keeps `stage` and
+  // returns true.
+  using DispatchStage = std::function<Cycle(unsigned compressed, Cycle now, bool book)>;
+  virtual bool set_dispatch_stage(DispatchStage /*stage*/) { return false; }
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
 

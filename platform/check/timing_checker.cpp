@@ -364,9 +364,12 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = rd.from == Store::Bank;
   // W-C: only a compressed operand (fewer slices than the bank has) is decompressed.
+  // At dispatch: the operand reaches the collector compressed, the stage is dispatch's.
   const bool compressed = bank && spec_.decompressors && popcount32(mask) < spec_.slices;
+  const bool stage_here = compressed && !spec_.decompress_at_dispatch;
+  s.compressed += compressed && !stage_here;
   const Cycle read_done = rd.at + (bank ? spec_.bank_latency + spec_.xbar_latency +
-                                              (compressed ? spec_.decompress_latency : 0) + rd.wake
+                                              (stage_here ? spec_.decompress_latency : 0) + rd.wake
                                    : rd.from == Store::Ccu ? spec_.ccu_hit_latency
                                                            : spec_.rfc_hit_latency);
   if (bank && !ccu_.empty()) { // a caching collector keeps what its bank reads bring
@@ -377,7 +380,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   }
   const Cycle want = fwd ? std::max(read_done, rd.forward_at) : read_done;
   // A compressed operand may wait for a decompressor; at most `decompressors` per cycle.
-  if (compressed && !fwd && at >= want) {
+  if (stage_here && !fwd && at >= want) {
     const Cycle slot = at - spec_.decompress_latency;
     auto& u = decompress_use_[i.subcore];
     while (!u.empty() && u.begin()->first + 64 < slot) u.erase(u.begin());
@@ -426,7 +429,7 @@ void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
   }
 }
 
-void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
+void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cycle t) {
   Inst& s = state(i, "dispatch", t);
   const Where unit{"exec", i.subcore, -1, pipe_name(pipe)};
   if (s.arrivals != s.sources || t < s.last_arrival)
@@ -455,6 +458,33 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned, Cycle t) {
   const TimingSpec::Pipe& p = spec_.pipes[unsigned(pipe)];
   s.latency = pipe != Pipe::MEM && c.latency ? c.latency : p.latency;
   const unsigned ii = pipe != Pipe::MEM && c.ii ? c.ii : p.ii;
+  // W-C's stage between the collector and the pipe: the pipe says how much later than its
+  // latency the result comes; only an instruction with compressed operands may add to it.
+  // They pass the stage together, ceil(n / decompressors) consecutive cycles from dispatch
+  // or later, the last ending decompress_latency before its operands enter the pipe.
+  const unsigned stage = latency - s.latency;
+  if (latency < s.latency || (stage && !s.compressed))
+    fail("latency", unit, t, &i,
+         "dispatched with result latency " + std::to_string(latency) + ", the configuration says " +
+             std::to_string(s.latency) + (s.compressed ? " plus the decompression stage" : ""));
+  if (s.compressed) {
+    const unsigned n = s.compressed, u = spec_.decompressors, groups = (n + u - 1) / u;
+    if (stage < groups - 1 + spec_.decompress_latency)
+      fail("latency", unit, t, &i,
+           "its " + std::to_string(n) + " compressed operands passed the decompression stage in " +
+               std::to_string(stage) + " cycles; decompress_latency and " + std::to_string(u) +
+               " decompressors need " + std::to_string(groups - 1 + spec_.decompress_latency));
+    auto& use = decompress_use_[i.subcore];
+    const Cycle first = t + stage - spec_.decompress_latency - (groups - 1);
+    while (!use.empty() && use.begin()->first + 64 < first) use.erase(use.begin());
+    for (unsigned g = 0; g < groups; ++g)
+      if ((use[first + g] += g + 1 < groups ? u : n - (groups - 1) * u) > u)
+        fail("ports", unit, t, &i,
+             "more than " + std::to_string(u) +
+                 " compressed operands through the decompressors in cycle " +
+                 std::to_string(first + g));
+    s.latency = latency;
+  }
   // `count` units, each reserved for the ii of the instruction it took: a free one must exist.
   auto& busy = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
   busy.erase(std::remove_if(busy.begin(), busy.end(), [t](Cycle until) { return until <= t; }),

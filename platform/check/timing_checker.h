@@ -10,7 +10,9 @@
 //              allocations <= write ports
 //   latency    operand arrival = read grant + bank latency + crossbar latency (RFC hit:
 //              + hit latency); result ready = dispatch + the latency of the instruction's
-//              class (else of its pipe); a read is granted
+//              class (else of its pipe); W-C: a compressed operand + decompress_latency
+//              (<= decompressors per cycle), or with the stage at dispatch the pipe no
+//              earlier than that after the last arrival; a read is granted
 //              no earlier than the cycle after the collector was allocated (+ RFC tag check)
 //   dispatch   every source arrived, no earlier than the last arrival; into the pipe its
 //              class runs on; per pipe: never more than `count` units reserved, each
@@ -67,6 +69,10 @@ struct TimingSpec {
   // operand (fewer slices than the bank has) with `decompressors` units per sub-core, one
   // such register each per cycle; a compression stage of `compress_latency` before every write.
   unsigned decompress_latency = 0, decompressors = 0, compress_latency = 0;
+  // The stage between the collector and the pipe instead: an instruction's compressed operands
+  // pass it together (ceil(n / decompressors) consecutive cycles) and it enters the pipe
+  // `decompress_latency` after the last, no earlier than its last arrival.
+  bool decompress_at_dispatch = false;
   // Warped-Compression bank power gating: a slice (16 B bank) with no valid entry is gated;
   // an access to it waits `wake_latency` cycles (0: no gating). bank_rows: storage rows.
   unsigned wake_latency = 0, bank_rows = 0;
@@ -167,6 +173,7 @@ private:
     Cycle issue = 0, alloc = kNever, dispatch = kNever, ready = kNever, last_arrival = 0;
     unsigned latency = 0; // the result latency its class and pipe promise
     uint8_t sources = 0, reads = 0, arrivals = 0, writes = 0;
+    uint8_t compressed = 0; // W-C: compressed operands arrived (for a stage at dispatch)
     Pipe pipe = Pipe::SP;
     uint64_t async_group = 0; // cp.async: the commits its warp had issued before it
     std::array<Read, InstInfo::kMaxSrc> read;

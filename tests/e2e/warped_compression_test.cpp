@@ -45,11 +45,13 @@ TEST(WarpedCompression, StoredFormTakesOnlyItsSlices) {
   EXPECT_EQ(s.stat("sm.sub0.compressor", "compressions"), writes);
 }
 
-TEST(WarpedCompression, BothStagesLieOnTheDependence) {
-  // One warp: each add waits for its producer's write, which comes compress_latency after the
-  // result, and reads it through the decompression stage before it can dispatch.
+// One warp: each add waits for its producer's write, which comes compress_latency after the
+// result, and its compressed operand passes the decompression stage before it executes: with
+// the stage between the crossbar and the collector, before its dispatch; with the stage
+// between the collector and the pipe (wc.yaml), after it.
+void both_stages_on_the_dependence(const std::string& stage_at) {
   const unsigned n = 16;
-  test::Sim s(wc(), chain(n), 1);
+  test::Sim s(wc(), chain(n), 1, {"crossbar.stage_at=" + stage_at});
   ASSERT_TRUE(s.r.ok) << s.r.error;
   const uint64_t c = s.param("writeback.compress_latency"),
                  d = s.param("crossbar.decompress_latency"), bank = s.param("bank.latency");
@@ -61,33 +63,60 @@ TEST(WarpedCompression, BothStagesLieOnTheDependence) {
     EXPECT_GE(prev.retire, prev.complete + c) << "pc " << pc;
     EXPECT_GE(i.issue, prev.retire) << "pc " << pc;
     // allocation, the read request a cycle later, the bank, then the decompression stage
-    EXPECT_GE(i.dispatch, i.issue + 1 + bank + d) << "pc " << pc;
+    EXPECT_GE(i.complete, i.issue + 1 + bank + d + 1) << "pc " << pc;
+    if (stage_at == "crossbar") EXPECT_GE(i.dispatch, i.issue + 1 + bank + d) << "pc " << pc;
+    if (stage_at == "dispatch") EXPECT_GE(i.complete, i.dispatch + d + 1) << "pc " << pc;
   }
+}
+TEST(WarpedCompression, BothStagesLieOnTheDependence) { both_stages_on_the_dependence("dispatch"); }
+TEST(WarpedCompression, BothStagesLieOnTheDependenceStageAtCrossbar) {
+  both_stages_on_the_dependence("crossbar");
 }
 
 // Sec. 5: only "the compressed chunks are sent to the decompressor unit"; an uncompressed
-// operand (all 8 banks read) reaches its collector without the decompression stage.
-TEST(WarpedCompression, UncompressedOperandsSkipTheDecompressionStage) {
+// operand (all 8 banks read) skips the decompression stage. With the stage between the
+// collector and the pipe (wc.yaml) the collector is not held through it: a compressed
+// operand's instruction dispatches as soon as an uncompressed one's and its result comes
+// decompress_latency later; with the stage before the collector, its dispatch does.
+namespace {
+void uncompressed_skip(const std::string& stage_at) {
   // r0 = lane id + 100 (<4,1>), then 20 doublings r0 = r0 + r0: the deltas lane x 2^k fit
   // <4,1> or <4,2> up to k = 10 and no choice from k = 11 on: pc k reads the value of
   // pc k - 1, so pc 1-11 read compressed operands and pc 12-20 uncompressed ones.
   const unsigned n = 20, first_unc = 11;
   std::vector<ScriptOp> p{op(ScriptOp::Mov, {0}, {}, 100)};
   for (unsigned k = 0; k < n; ++k) p.push_back(op(ScriptOp::Add, {0}, {0, 0}, 0));
-  test::Sim s(wc(), p, 1);
+  test::Sim s(wc(), p, 1, {"crossbar.stage_at=" + stage_at});
   ASSERT_TRUE(s.r.ok) << s.r.error;
   ASSERT_EQ(s.stat("sm.sub0.writeback", "stored_forms", 3), n + 1 - first_unc);
   const uint64_t d = s.param("crossbar.decompress_latency");
   ASSERT_GT(d, 0u);
   // Issue to dispatch: collector allocation, read request, bank (+ decompression); the
   // fewest cycles of each kind (wake-ups of gated slices only add).
+  // Dispatch to result: the pipe (+ decompression).
   Cycle compressed = ~Cycle(0), uncompressed = ~Cycle(0);
+  Cycle compressed_exec = ~Cycle(0), uncompressed_exec = ~Cycle(0);
   for (unsigned pc = 1; pc <= n; ++pc) {
     const auto& i = s.at(0, pc);
     Cycle& m = pc <= first_unc ? compressed : uncompressed;
     m = std::min(m, i.dispatch - i.issue);
+    Cycle& e = pc <= first_unc ? compressed_exec : uncompressed_exec;
+    e = std::min(e, i.complete - i.dispatch);
   }
-  EXPECT_EQ(uncompressed + d, compressed);
+  if (stage_at == "crossbar") {
+    EXPECT_EQ(uncompressed + d, compressed);
+    EXPECT_EQ(uncompressed_exec, compressed_exec);
+  } else {
+    EXPECT_EQ(uncompressed, compressed);
+    EXPECT_EQ(uncompressed_exec + d, compressed_exec);
+  }
+}
+} // namespace
+TEST(WarpedCompression, UncompressedOperandsSkipTheDecompressionStage) {
+  uncompressed_skip("dispatch");
+}
+TEST(WarpedCompression, UncompressedOperandsSkipTheDecompressionStageAtCrossbar) {
+  uncompressed_skip("crossbar");
 }
 
 TEST(WarpedCompression, GatedSlicesWakeOnTheirFirstWrite) {
@@ -164,4 +193,13 @@ TEST(WarpedCompression, RangeIndicatorsResetWithChoice41) {
 }
 TEST(WarpedCompression, RangeIndicatorsResetWithChoice42) {
   run_dp1d_two_launches("wc-42.yaml", {});
+}
+
+// A 0-cycle stage at dispatch still takes a decompressor per compressed operand: with one unit
+// and 8 warps' chains dispatching together, operands wait for it (the checker holds the count).
+TEST(WarpedCompression, ZeroCycleDecompressionStillTakesTheUnits) {
+  test::Sim s(wc(), chain(8), 8, {"crossbar.decompress_latency=0", "crossbar.decompressors=1"});
+  ASSERT_TRUE(s.r.ok) << s.r.error;
+  EXPECT_EQ(s.stat("sm.sub0.decompressor", "decompressions"), 8u * 9u);
+  EXPECT_GT(s.stat("sm.sub0.crossbar", "decompressor_wait_cycles"), 0u);
 }

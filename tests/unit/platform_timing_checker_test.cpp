@@ -219,6 +219,59 @@ TEST(TimingChecker, DispatchBeforeTheLastOperandArrives) {
   EXPECT_NE(v.find("(dispatch)"), std::string::npos) << v;
 }
 
+// W-C's decompression stage between the collector and the pipe: a compressed operand (fewer
+// slices than the bank has) arrives without the stage; its instruction's result comes the
+// stage later than the pipe's latency, at most `decompressors` operands pass per cycle, and an
+// instruction without compressed operands has no stage.
+TEST(TimingChecker, DecompressionStageAtDispatch) {
+  TimingSpec sp = spec();
+  sp.pipes[unsigned(Pipe::SP)] = {2, 4, 1};
+  sp.decompressors = 1;
+  sp.decompress_latency = 2;
+  sp.decompress_at_dispatch = true;
+  sp.issue_width = 3;
+  // Instruction `o` (collector = its warp) reads r`src` from bank `bank` at 1, in `mask`'s slices: in at 4.
+  auto collect = [](TimingChecker& c, Op& o, unsigned bank, unsigned mask) {
+    c.allocated(o.inst, o.inst.warp, 0);
+    c.issue(o.inst, 0);
+    c.read({&o.inst, o.info.src_reg[0], Store::Bank, int(bank), 0, mask, 0}, 1);
+    c.arrived(o.inst, o.info.src_reg[0], o.inst.warp, Store::Bank, mask, 4);
+  };
+  {
+    TimingChecker c(sp);
+    Op a(1, {1}, {2}), b(2, {3}, {4}, {}, {}, 1), u(3, {5}, {6}, {}, {}, 2);
+    collect(c, a, 0, 0x1);
+    collect(c, b, 1, 0x1);
+    collect(c, u, 2, kAll);
+    c.dispatch(a.inst, Pipe::SP, 4 + 2, 4); // the decompressor's slot: cycle 4
+    // b's operand cannot take the one decompressor in cycle 4 too
+    EXPECT_NE(violation([&] { c.dispatch(b.inst, Pipe::SP, 4 + 2, 4); }).find("(ports)"),
+              std::string::npos);
+    // an uncompressed operand has no stage
+    EXPECT_NE(violation([&] { c.dispatch(u.inst, Pipe::SP, 4 + 2, 5); }).find("(latency)"),
+              std::string::npos);
+    c.complete(a.inst, 10);
+  }
+  {
+    TimingChecker c(sp);
+    Op a(1, {1}, {2}), b(2, {3}, {4}, {}, {}, 1);
+    collect(c, a, 0, 0x1);
+    collect(c, b, 1, 0x1);
+    c.dispatch(a.inst, Pipe::SP, 4 + 2, 4);
+    c.dispatch(b.inst, Pipe::SP, 4 + 3, 4); // waits a cycle for the decompressor
+    // the result comes the stage after the pipe's latency, not before
+    EXPECT_NE(violation([&] { c.complete(a.inst, 8); }).find("(latency)"), std::string::npos);
+  }
+  {
+    TimingChecker c(sp);
+    Op a(1, {1}, {2});
+    collect(c, a, 0, 0x1);
+    // a compressed operand's instruction skipping the stage
+    EXPECT_NE(violation([&] { c.dispatch(a.inst, Pipe::SP, 4, 4); }).find("(latency)"),
+              std::string::npos);
+  }
+}
+
 TEST(TimingChecker, InitiationIntervalAndResultLatency) {
   TimingChecker c(spec());
   Op a(1, {1}, {}, {}, {}, 0), b(2, {2}, {}, {}, {}, 1);

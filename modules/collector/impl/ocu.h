@@ -89,13 +89,20 @@ public:
       if (ctx_.probe) ctx_.probe->operands_read(*inst_, now);
       operands_read_sent_ = true;
     }
+    // W-C's decompression stage at dispatch: the pipe takes the instruction now (the collector
+    // is free) and gets its operands when its compressed ones are through the stage.
+    unsigned compressed = 0;
+    for (const Operand& o : ops_) compressed += o.compressed;
+    const Cycle at = compressed && stage_ ? stage_(compressed, now, false) : now;
     pkt_.prepare(Txn::Kind::Dispatch);
     pkt_.txn.inst = inst_;
+    pkt_.delay = clock_->time(at - now);
     to_exec->b_transport(pkt_.gp, pkt_.delay);
     if (pkt_.txn.busy) {
       ++dispatch_stall_;
       return wake(now + 1);
     }
+    if (compressed && stage_) stage_(compressed, now, true); // a 0-cycle stage takes units too
     inst_->dispatch_cycle = now;
     latency_.sample(now - allocated_);
     ++dispatched_;
@@ -103,6 +110,11 @@ public:
     inst_ = nullptr;
     pkt_.prepare(Txn::Kind::Release);
     to_alloc->b_transport(pkt_.gp, pkt_.delay);
+  }
+
+  bool set_dispatch_stage(DispatchStage stage) override {
+    stage_ = std::move(stage);
+    return true;
   }
 
   void dump_state(std::ostream& os) const override {
@@ -121,7 +133,7 @@ protected:
     for (unsigned k = 0; k < info.n_src; ++k) {
       bool dup = false;
       for (auto& o : ops_) dup |= o.reg == info.src_reg[k];
-      if (!dup) ops_.push_back({info.src_reg[k], kNever, {}, 0});
+      if (!dup) ops_.push_back({info.src_reg[k], kNever, {}, 0, false});
     }
     sent_ = arrived_ = 0;
     to_read_ = unsigned(ops_.size());
@@ -146,13 +158,17 @@ protected:
     uint16_t reg;
     Cycle at; // arrival cycle
     LaneValues value;
-    uint64_t version = 0; // tag the storage delivered with the value
+    uint64_t version = 0;    // tag the storage delivered with the value
+    bool compressed = false; // read compressed from the banks (W-C's stage at dispatch)
   };
 
   // Bookkeeping of an operand that entered the collector: arrival cycle, version tag.
   void arrive(Operand& o, const Txn& t, const sc_core::sc_time& d) {
     o.at = now() + clock_->cycles(d);
     o.version = t.version;
+    // Read in fewer slices than a bank has: BDI-compressed (W-C), for a stage at dispatch.
+    o.compressed =
+        t.from == Store::Bank && unsigned(__builtin_popcount(t.slice_mask)) < ctx_.shape->slices;
     if (ctx_.probe) ctx_.probe->arrived(*t.inst, t.reg, ctx_.index, t.from, t.slice_mask, o.at);
     ++arrived_;
     wake(o.at);
@@ -217,6 +233,7 @@ protected:
   }
 
   const unsigned slots_;
+  DispatchStage stage_; // W-C's decompression stage at dispatch (empty: none)
   WarpInst* inst_ = nullptr;
   Cycle earliest_ = 0;  // dispatch no earlier (fixed-stage register read)
   Cycle allocated_ = 0; // inst_ took the collector

@@ -81,7 +81,10 @@ protected:
     if (pipe == Pipe::MEM) return to_lsu->b_transport(gp, d);
     const unsigned i = static_cast<unsigned>(pipe);
     const Timing k = timing_of(info.op_class, pipe);
+    // A delay: the operands reach the pipe's stages that much later (W-C's decompression stage
+    // between the collector and the pipe), so the result does too; the unit is taken now.
     const Cycle now = this->now();
+    const unsigned stage = unsigned(clock_->cycles(d));
     for (Cycle& f : kinds_[i].free_at)
       if (f <= now) {
         pkt_.prepare(Txn::Kind::ResultSlot); // a full writeback holds the instruction back
@@ -93,10 +96,10 @@ protected:
         ++(*dispatched_)[i];
         ++(*by_class_)[static_cast<unsigned>(info.op_class)];
         if (affine_ && one_lane(*t.inst)) ++(*affine_n_)[i];
-        if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, k.latency, now);
+        if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, stage + k.latency, now);
         pkt_.prepare(Txn::Kind::Complete);
         pkt_.txn.inst = t.inst;
-        pkt_.delay = clock_->time(k.latency);
+        pkt_.delay = clock_->time(stage + k.latency);
         to_wb->b_transport(pkt_.gp, pkt_.delay);
         sc_assert(!pkt_.txn.busy);
         return;

@@ -199,7 +199,9 @@ protected:
     Txn& t = txn_of(gp);
     if (t.kind != Txn::Kind::Dispatch || !t.inst || !t.inst->info)
       SC_REPORT_ERROR(name(), "expects Dispatch transfers carrying an instruction");
-    const Cycle at = now() + clock_->cycles(d);
+    // A delay: W-C's decompression stage between the collector and the LSU; the address
+    // operands reach its pipeline that much after it took the instruction.
+    const Cycle at = now(), stage = clock_->cycles(d);
     if (queue_.size() >= depth_ || (accepted_ && at < last_accept_ + ii_)) {
       t.busy = true;
       ++dispatch_stalls_;
@@ -215,7 +217,7 @@ protected:
     e.reset();
     e.inst = &inst;
     e.dispatched = at;
-    e.start = at + latency_;
+    e.start = at + stage + latency_;
     e.space = inst.info->space;
     e.cmd = inst.info->mem == MemKind::Store ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND;
     ++instructions_[std::min<unsigned>(static_cast<unsigned>(e.space), 5)];
@@ -224,7 +226,7 @@ protected:
       e.degree = conflict_degree(inst);
       conflict_cycles_ += e.degree - 1;
     }
-    if (ctx_.probe) ctx_.probe->dispatch(inst, Pipe::MEM, latency_, at);
+    if (ctx_.probe) ctx_.probe->dispatch(inst, Pipe::MEM, unsigned(stage) + latency_, at);
     queue_.splice(queue_.end(), free_, free_.begin());
     if (queue_.size() == 1) wake(queue_.front().start);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
