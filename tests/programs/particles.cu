@@ -91,19 +91,23 @@ __global__ void forces(const Particle* __restrict__ p, Force* out, int n, float 
   if (i < n) out[i] = acc;
 }
 
+// One particle's step (the kernel's and the host reference's).
+__host__ __device__ void advance(Particle& q, const Force& f, float dt, float box, int ncell) {
+  q.vel.x += f.f.x * dt;
+  q.vel.y += f.f.y * dt;
+  q.vel.z += f.f.z * dt;
+  q.pos.x = fmodf(q.pos.x + q.vel.x * dt + box, box);
+  q.pos.y = fmodf(q.pos.y + q.vel.y * dt + box, box);
+  q.pos.z = fmodf(q.pos.z + q.vel.z * dt + box, box);
+  const int cx = int(q.pos.x / box * ncell), cy = int(q.pos.y / box * ncell);
+  q.cell = (cx < ncell ? cx : ncell - 1) + (cy < ncell ? cy : ncell - 1) * ncell;
+}
+
 __global__ void integrate(Particle* p, const Force* f, int n, float dt, float box, int ncell) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   Particle q = p[i];
-  q.vel.x += f[i].f.x * dt;
-  q.vel.y += f[i].f.y * dt;
-  q.vel.z += f[i].f.z * dt;
-  q.pos.x = fmodf(q.pos.x + q.vel.x * dt + box, box);
-  q.pos.y = fmodf(q.pos.y + q.vel.y * dt + box, box);
-  q.pos.z = fmodf(q.pos.z + q.vel.z * dt + box, box);
-  int cx = min(int(q.pos.x / box * ncell), ncell - 1),
-      cy = min(int(q.pos.y / box * ncell), ncell - 1);
-  q.cell = cx + cy * ncell;
+  advance(q, f[i], dt, box, ncell);
   p[i] = q;
 }
 
@@ -156,18 +160,7 @@ static void host_step(std::vector<Particle>& p, std::vector<Force>& f, float cut
     }
     f[i] = acc;
   }
-  for (int i = 0; i < n; ++i) {
-    Particle& q = p[i];
-    q.vel.x += f[i].f.x * dt;
-    q.vel.y += f[i].f.y * dt;
-    q.vel.z += f[i].f.z * dt;
-    q.pos.x = fmodf(q.pos.x + q.vel.x * dt + box, box);
-    q.pos.y = fmodf(q.pos.y + q.vel.y * dt + box, box);
-    q.pos.z = fmodf(q.pos.z + q.vel.z * dt + box, box);
-    int cx = std::min(int(q.pos.x / box * ncell), ncell - 1),
-        cy = std::min(int(q.pos.y / box * ncell), ncell - 1);
-    q.cell = cx + cy * ncell;
-  }
+  for (int i = 0; i < n; ++i) advance(p[i], f[i], dt, box, ncell);
 }
 
 int main() {
