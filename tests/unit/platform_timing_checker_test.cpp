@@ -230,7 +230,8 @@ TEST(TimingChecker, DecompressionStageAtDispatch) {
   sp.decompress_latency = 2;
   sp.decompress_at_dispatch = true;
   sp.issue_width = 3;
-  // Instruction `o` (collector = its warp) reads r`src` from bank `bank` at 1, in `mask`'s slices: in at 4.
+  // Instruction `o` (collector = its warp) reads r`src` from bank `bank` at 1, in `mask`'s slices:
+  // in at 4.
   auto collect = [](TimingChecker& c, Op& o, unsigned bank, unsigned mask) {
     c.allocated(o.inst, o.inst.warp, 0);
     c.issue(o.inst, 0);

@@ -92,8 +92,9 @@ public:
     // W-C's decompression stage at dispatch: the pipe takes the instruction now (the collector
     // is free) and gets its operands when its compressed ones are through the stage.
     unsigned compressed = 0;
-    for (const Operand& o : ops_) compressed += o.compressed;
-    const Cycle at = compressed && stage_ ? stage_(compressed, now, false) : now;
+    if (stage_)
+      for (const Operand& o : ops_) compressed += o.compressed;
+    const Cycle at = compressed ? stage_(compressed, now, false) : now;
     pkt_.prepare(Txn::Kind::Dispatch);
     pkt_.txn.inst = inst_;
     pkt_.delay = clock_->time(at - now);
@@ -102,7 +103,7 @@ public:
       ++dispatch_stall_;
       return wake(now + 1);
     }
-    if (compressed && stage_) stage_(compressed, now, true); // a 0-cycle stage takes units too
+    if (compressed) stage_(compressed, now, true); // a 0-cycle stage takes units too
     inst_->dispatch_cycle = now;
     latency_.sample(now - allocated_);
     ++dispatched_;
