@@ -20,7 +20,7 @@ using namespace gpurf;
 namespace {
 
 std::string repo_root() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+  return GPURF_SOURCE_DIR;
 }
 
 // Sum of a scalar statistic over every group that has it.

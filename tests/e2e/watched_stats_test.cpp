@@ -25,7 +25,7 @@ using namespace gpurf;
 namespace {
 
 std::string repo_root() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+  return GPURF_SOURCE_DIR;
 }
 
 // A formula (IPC, hit rates, ...) is computed from other statistics: no counter of its own.

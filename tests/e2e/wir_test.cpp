@@ -19,7 +19,7 @@ using namespace gpurf;
 namespace {
 
 std::string root() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path().string();
+  return GPURF_SOURCE_DIR;
 }
 
 struct WirRun {

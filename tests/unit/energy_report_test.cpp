@@ -171,7 +171,7 @@ std::string with(const std::string& key, const std::string& line) {
   return t;
 }
 
-std::string source_dir() { return fs::path(__FILE__).parent_path().parent_path().parent_path(); }
+std::string source_dir() { return GPURF_SOURCE_DIR; }
 
 } // namespace
 
@@ -413,7 +413,7 @@ namespace {
 // A stats.json that gpurf wrote (descriptions and host times removed): tests/unit/energy_data;
 // the counts of an earlier gpurf, with the energy roles and "_unit" this one declares.
 Json recorded(const std::string& name) {
-  std::ifstream f(fs::path(__FILE__).parent_path() / "energy_data" / name);
+  std::ifstream f(fs::path(GPURF_SOURCE_DIR) / "tests/unit/energy_data" / name);
   EXPECT_TRUE(f) << name;
   return Json::parse(f);
 }

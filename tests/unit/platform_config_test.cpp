@@ -16,7 +16,7 @@ using namespace gpurf;
 namespace {
 
 std::string data(const std::string& f) {
-  return (std::filesystem::path(__FILE__).parent_path() / "platform_data" / f).string();
+  return (std::filesystem::path(GPURF_SOURCE_DIR) / "tests/unit/platform_data" / f).string();
 }
 
 std::string error_of(const std::function<void()>& fn) {
