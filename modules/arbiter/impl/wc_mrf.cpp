@@ -92,9 +92,7 @@ protected:
       ++read_forms_[unsigned(c)];
     }
     if (t.kind != Txn::Kind::Write) return WriteFirstArbiter::on_request(id, gp, d);
-    if (t.bank >= banks_.size())
-      throw std::runtime_error(std::string(name()) + ": write for bank " + std::to_string(t.bank) +
-                               " of " + std::to_string(banks_.size()));
+    if (t.bank >= banks_.size()) bad_bank("write", t.bank);
     // A value a divergent instruction produced (its result, or an RFC write-back, which carries
     // the producer's masks) or a dummy MOV stays uncompressed and skips the compressors.
     const bool whole = !(t.inst->divergent() || t.inst->injected);

@@ -151,9 +151,7 @@ protected:
   void on_request(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     Txn& t = txn_of(gp);
     queues_.resize(banks_.size());
-    if (t.bank >= banks_.size())
-      throw std::runtime_error(std::string(name()) + ": request for bank " +
-                               std::to_string(t.bank) + " of " + std::to_string(banks_.size()));
+    if (t.bank >= banks_.size()) bad_bank("request", t.bank);
     auto& q = queues_[t.bank];
     if (t.kind == Txn::Kind::Read) read_depth_.sample(q.reads.size() + q.writes.size());
     (t.kind == Txn::Kind::Write ? q.writes : q.reads).push_back(Req::of(t));
@@ -286,9 +284,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     to_bank[b]->b_transport(gp_, d);
-    if (gp_.is_response_error())
-      throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
-                               gp_.get_response_string() + " at row " + std::to_string(t.row));
+    if (gp_.is_response_error()) bad_access(b, t.row);
     if (verify) { // WIR: compared in the register file (Fig. 7); busy: a mismatch (no data: a
       txn_.kind = Txn::Kind::VerifyDone; // dummy MOV's copy, nothing to compare)
       txn_.busy = t.data && std::memcmp(data_.data(), t.data, kRegBytes) != 0;
@@ -300,6 +296,17 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
       txn_.kind = Txn::Kind::WriteDone;
       to_wb->b_transport(gp_, d);
     }
+  }
+
+  // A refused request or access (rare): out of line, so that the paths of every request and
+  // grant carry no string building in their frames.
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_bank(const char* what, unsigned b) const {
+    throw std::runtime_error(std::string(name()) + ": " + what + " for bank " + std::to_string(b) +
+                             " of " + std::to_string(banks_.size()));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_access(unsigned b, unsigned row) const {
+    throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
+                             gp_.get_response_string() + " at row " + std::to_string(row));
   }
 
   // The bank took write `t` (its 128 B at `data`), before the writeback hears of it.
