@@ -166,15 +166,19 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     WarpInst* inst;
     unsigned char* data;
     uint64_t version;
-    uint32_t warp, row;
-    uint16_t reg, bank, collector;
+    // From warp to operand in the Txn's order and offsets from warp on (copied in blocks).
+    uint32_t warp;
+    uint16_t reg, bank;
+    uint32_t row;
+    uint8_t slice_mask;
+    uint16_t collector;
+    uint8_t operand;
     Txn::Kind kind;
-    uint8_t slice_mask, operand;
-    Store from;
     bool busy;
+    Store from;
     static Req of(const Txn& t) {
-      return {t.inst,      t.data, t.version,    t.warp,    t.row,  t.reg, t.bank,
-              t.collector, t.kind, t.slice_mask, t.operand, t.from, t.busy};
+      return {t.inst,       t.data,      t.version, t.warp, t.reg,  t.bank, t.row,
+              t.slice_mask, t.collector, t.operand, t.kind, t.busy, t.from};
     }
     void to(Txn& x) const {
       x.kind = kind;
