@@ -86,20 +86,20 @@ private:
   // Why a primary found no partner, from the farthest from pairing to the closest.
   enum Unpaired { kFullWidth, kAlone, kTooWide, kSameParity, kKindOff, kCollectorBusy, kUnpaired };
 
-  cmrc::Request req(unsigned b, const Txn& t) const {
+  cmrc::Request req(unsigned b, const Req& t) const {
     return {t.kind == Txn::Kind::Write, t.inst, b, t.slice_mask, t.collector};
   }
 
   // A read may enter its collector: its slices are free at the collector's write ports, and
   // if another bank already delivers there this cycle, kind 5 is enabled.
-  bool collector_takes(unsigned b, const Txn& t) const {
+  bool collector_takes(unsigned b, const Req& t) const {
     const unsigned used = oc_slices_[t.collector];
     if (!used) return true;
     return !(used & t.slice_mask) &&
            (oc_bank_[t.collector] == b || kinds_.has(cmrc::Kind::ReadReadDiffBank));
   }
 
-  void grant(unsigned b, const Txn& t) {
+  void grant(unsigned b, const Req& t) {
     if (t.kind == Txn::Kind::Write) {
       access(b, t, tlm::TLM_WRITE_COMMAND);
       ++writes_;
@@ -135,7 +135,7 @@ private:
       conflicts_[kCollectorPort] += q.reads.size();
       return false;
     }
-    const Txn primary = (*pl)[pi];
+    const Req primary = (*pl)[pi];
     const cmrc::Request pr = req(b, primary);
     // Partner: the next `window` candidates after the primary, in the same order.
     TxnQueue* xl = nullptr;
@@ -152,7 +152,7 @@ private:
         }
         if (!after) continue; // candidates before the primary were not eligible
         ++looked;
-        const Txn& t = (*l)[i];
+        const Req& t = (*l)[i];
         const cmrc::Request tr = req(b, t);
         unsigned miss;
         if (pr.slices & tr.slices) // narrow even + odd rows never overlap (Fig. 4)
@@ -174,7 +174,7 @@ private:
     if (!xl && window_) ++unpaired_[why];
     grant(b, primary);
     if (xl) {
-      const Txn partner = (*xl)[xi];
+      const Req partner = (*xl)[xi];
       cmrc::Kind k;
       cmrc::classify(pr, req(b, partner), k);
       ++coalesced_[unsigned(k)];
@@ -188,7 +188,7 @@ private:
     if (reads) { // a collector refuses only after a read was granted to it this cycle
       uint64_t refused = 0;
       if (!touched_.empty())
-        for (const Txn& t : q.reads) refused += !collector_takes(b, t);
+        for (const Req& t : q.reads) refused += !collector_takes(b, t);
       conflicts_[kCollectorPort] += refused;
       conflicts_[wrote ? kReadWrite : kReadRead] += q.reads.size() - refused;
     }
@@ -197,8 +197,8 @@ private:
 
   // Limit study: every queued request in one cycle, each its own access.
   void serve_all(unsigned b, Queue& q) {
-    for (const Txn& t : q.writes) access(b, t, tlm::TLM_WRITE_COMMAND);
-    for (const Txn& t : q.reads) {
+    for (const Req& t : q.writes) access(b, t, tlm::TLM_WRITE_COMMAND);
+    for (const Req& t : q.reads) {
       access(b, t, tlm::TLM_READ_COMMAND);
       ++(t.kind == Txn::Kind::VerifyRead ? verify_reads_ : reads_);
     }

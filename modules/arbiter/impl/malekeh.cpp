@@ -29,7 +29,7 @@ public:
   bool feeds_collector_caches() const override { return true; }
 
 protected:
-  void written(const Txn& t, const unsigned char* data) override {
+  void written(const Req& t, const unsigned char* data) override {
     if (!board_ || !t.inst) return;
     const bool near = t.operand < t.inst->n_dst && t.inst->dst[t.operand].reuse_near;
     board_->holders(ctx_.subcore, t.warp, [&](unsigned c) {

@@ -92,9 +92,7 @@ protected:
       ++read_forms_[unsigned(c)];
     }
     if (t.kind != Txn::Kind::Write) return WriteFirstArbiter::on_request(id, gp, d);
-    if (t.bank >= banks_.size())
-      throw std::runtime_error(std::string(name()) + ": write for bank " + std::to_string(t.bank) +
-                               " of " + std::to_string(banks_.size()));
+    if (t.bank >= banks_.size()) bad_bank("write", t.bank);
     // A value a divergent instruction produced (its result, or an RFC write-back, which carries
     // the producer's masks) or a dummy MOV stays uncompressed and skips the compressors.
     const bool whole = !(t.inst->divergent() || t.inst->injected);
@@ -114,14 +112,15 @@ protected:
     t.slice_mask = uint8_t((1u << bdi::slices(c)) - 1);
     tags_->set(t.bank, t.row, wc_tag(c));
     ++stored_[unsigned(c)];
-    stage_.push_back({ready + latency_, t}); // nondecreasing: writes leave in arrival order
+    stage_.push_back(
+        {ready + latency_, Req::of(t)}); // nondecreasing: writes leave in arrival order
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(stage_.back().ready);
   }
 
   // The bank took the write: its buffer is free again, and the acknowledgement carries no
   // data pointer (the writeback recycles the buffers it filled itself).
-  void written(const Txn& t, const unsigned char*) override {
+  void written(const Req& t, const unsigned char*) override {
     free_.push_back(t.data);
     txn_.data = nullptr;
   }
@@ -136,7 +135,7 @@ private:
 
   struct Staged {
     Cycle ready;
-    Txn txn;
+    Req txn;
   };
   RowTags* tags_;
   UnitPool compressors_;

@@ -86,12 +86,12 @@ public:
       SliceLevels reads;
       serve(
           q.writes,
-          [&](const Txn& t) {
+          [&](const Req& t) {
             const unsigned m = t.slice_mask;
             if (m & write_busy) return kWriteWrite;
             return kKinds;
           },
-          [&](const Txn& t) {
+          [&](const Req& t) {
             const unsigned m = t.slice_mask;
             write_busy |= m;
             written |= m;
@@ -101,13 +101,13 @@ public:
           });
       serve(
           q.reads,
-          [&](const Txn& t) {
+          [&](const Req& t) {
             const unsigned m = t.slice_mask;
             if (m & read_busy) return (!split && (m & written)) ? kReadWrite : kReadRead;
             if (used_ports_[t.collector] >= collector_ports_) return kCollectorPort;
             return kKinds;
           },
-          [&](const Txn& t) {
+          [&](const Req& t) {
             read_busy |= reads.add(t.slice_mask & 0xff, ports); // the slices of its 8 counted
             ++used_ports_[t.collector];
             touched_.push_back(t.collector);
@@ -151,20 +151,55 @@ protected:
   void on_request(int, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     Txn& t = txn_of(gp);
     queues_.resize(banks_.size());
-    if (t.bank >= banks_.size())
-      throw std::runtime_error(std::string(name()) + ": request for bank " +
-                               std::to_string(t.bank) + " of " + std::to_string(banks_.size()));
+    if (t.bank >= banks_.size()) bad_bank("request", t.bank);
     auto& q = queues_[t.bank];
     if (t.kind == Txn::Kind::Read) read_depth_.sample(q.reads.size() + q.writes.size());
-    (t.kind == Txn::Kind::Write ? q.writes : q.reads).push_back(t);
+    (t.kind == Txn::Kind::Write ? q.writes : q.reads).push_back(Req::of(t));
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     wake(now());
   }
 
 protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and access()
+  // A queued request: every field of its Txn, without the extension's vtable and padding
+  // (48 bytes, not 72); the payload's Txn is filled from it at the grant.
+  struct Req {
+    WarpInst* inst;
+    unsigned char* data;
+    uint64_t version;
+    // From warp to operand in the Txn's order and offsets from warp on (copied in blocks).
+    uint32_t warp;
+    uint16_t reg, bank;
+    uint32_t row;
+    uint8_t slice_mask;
+    uint16_t collector;
+    uint8_t operand;
+    Txn::Kind kind;
+    bool busy;
+    Store from;
+    static Req of(const Txn& t) {
+      return {t.inst,       t.data,      t.version, t.warp, t.reg,  t.bank, t.row,
+              t.slice_mask, t.collector, t.operand, t.kind, t.busy, t.from};
+    }
+    void to(Txn& x) const {
+      x.kind = kind;
+      x.busy = busy;
+      x.inst = inst;
+      x.warp = warp;
+      x.reg = reg;
+      x.bank = bank;
+      x.row = row;
+      x.slice_mask = slice_mask;
+      x.collector = collector;
+      x.operand = operand;
+      x.version = version;
+      x.from = from;
+      x.data = data;
+    }
+  };
+  static_assert(sizeof(Req) <= 48);
   // A bank's queue of one kind, oldest first. A vector: granted requests leave from anywhere,
   // and one compaction per cycle is cheaper than a deque's erase per grant.
-  using TxnQueue = std::vector<Txn>;
+  using TxnQueue = std::vector<Req>;
 
   // Offers q's requests in order: why_blocked(t) names what blocks t (kKinds: nothing; it must
   // not change anything), grant(t) grants it. Granted requests leave q, the others keep their order
@@ -179,11 +214,11 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     for (; i < q.size(); ++i) {
       const Conflict why = why_blocked(q[i]);
       if (why == kKinds) {
-        const Txn t = std::move(q[i]);
+        const Req t = q[i];
         grant(t);
         continue;
       }
-      if (keep != i) q[keep] = std::move(q[i]);
+      if (keep != i) q[keep] = q[i];
       ++keep;
       if (search_window_ && ++blocked >= search_window_) {
         conflicts_[why] += q.size() - i;
@@ -193,7 +228,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
       ++conflicts_[why];
     }
     if (keep == i) return; // nothing granted: q is as it was
-    for (; i < q.size(); ++i) q[keep++] = std::move(q[i]);
+    for (; i < q.size(); ++i) q[keep++] = q[i];
     q.erase(q.begin() + long(keep), q.end());
   }
 
@@ -218,7 +253,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
 
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
-  void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
+  void access(unsigned b, const Req& t, tlm::tlm_command cmd) {
     const bool verify = t.kind == Txn::Kind::VerifyRead;
     if (ctx_.probe) { // before the access: a read arrives, a write may retire its instruction
       const RegAccess a{t.inst, t.reg, Store::Bank, int(b), t.row, t.slice_mask, t.version};
@@ -243,7 +278,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
         for (unsigned i = 0; i < kRegBytes; ++i)
           be_[i] = (be_mask_ >> (i / slice_bytes)) & 1 ? TLM_BYTE_ENABLED : TLM_BYTE_DISABLED;
     }
-    txn_.copy_from(t);
+    t.to(txn_);
     gp_.set_command(cmd);
     gp_.set_address(uint64_t(t.row) * kRegBytes);
     gp_.set_data_ptr(cmd != tlm::TLM_WRITE_COMMAND ? data_.data()
@@ -253,9 +288,7 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     gp_.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     to_bank[b]->b_transport(gp_, d);
-    if (gp_.is_response_error())
-      throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
-                               gp_.get_response_string() + " at row " + std::to_string(t.row));
+    if (gp_.is_response_error()) bad_access(b, t.row);
     if (verify) { // WIR: compared in the register file (Fig. 7); busy: a mismatch (no data: a
       txn_.kind = Txn::Kind::VerifyDone; // dummy MOV's copy, nothing to compare)
       txn_.busy = t.data && std::memcmp(data_.data(), t.data, kRegBytes) != 0;
@@ -269,8 +302,19 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     }
   }
 
+  // A refused request or access (rare): out of line, so that the paths of every request and
+  // grant carry no string building in their frames.
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_bank(const char* what, unsigned b) const {
+    throw std::runtime_error(std::string(name()) + ": " + what + " for bank " + std::to_string(b) +
+                             " of " + std::to_string(banks_.size()));
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void bad_access(unsigned b, unsigned row) const {
+    throw std::runtime_error(std::string(name()) + ": bank " + std::to_string(b) + ": " +
+                             gp_.get_response_string() + " at row " + std::to_string(row));
+  }
+
   // The bank took write `t` (its 128 B at `data`), before the writeback hears of it.
-  virtual void written(const Txn& t, const unsigned char* data) {}
+  virtual void written(const Req& t, const unsigned char* data) {}
 
   const unsigned collector_ports_;
   const unsigned search_window_; // 0: the whole queue; 1: the head only
