@@ -218,10 +218,29 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
 
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
+  // A request carrying its 64-bit operand's high half (Txn::hi) accesses that half's row in
+  // the same port cycle, as a companion: counted as a granted request, not as a port cycle.
   void access(unsigned b, const Txn& t, tlm::tlm_command cmd) {
+    access_row(b, t, cmd);
+    if (!t.hi.on) return;
+    Txn h = t;
+    h.hi.on = false;
+    h.companion = true;
+    h.reg = t.hi.reg;
+    h.bank = t.hi.bank;
+    h.row = t.hi.row;
+    h.slice_mask = t.hi.slice_mask;
+    h.data = t.hi.data;
+    h.operand = uint8_t(t.operand + 1);
+    access_row(h.bank, h, cmd);
+    ++(cmd == tlm::TLM_WRITE_COMMAND ? writes_ : reads_);
+  }
+
+  void access_row(unsigned b, const Txn& t, tlm::tlm_command cmd) {
     const bool verify = t.kind == Txn::Kind::VerifyRead;
     if (ctx_.probe) { // before the access: a read arrives, a write may retire its instruction
-      const RegAccess a{t.inst, t.reg, Store::Bank, int(b), t.row, t.slice_mask, t.version};
+      const RegAccess a{t.inst, t.reg,        Store::Bank, int(b),
+                        t.row,  t.slice_mask, t.version,   t.companion};
       if (verify)
         ctx_.probe->verify_read(a, now());
       else if (cmd == tlm::TLM_READ_COMMAND)

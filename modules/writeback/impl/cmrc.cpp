@@ -45,6 +45,16 @@ protected:
   WriteAction prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
     uint8_t w = warp_sign_ ? cmrc::width_mask_warp_sign(v) : cmrc::width_mask(v);
+    // frontend.reg64: one_operand: a 64-bit value is one operand, stored at the width of the
+    // whole value (docs/cmrc.md, "64-bit registers as one operand"): narrow only when its
+    // high half is the sign extension of its low half in every lane; else full width.
+    const InstInfo& info = *t.inst->info;
+    const bool hi = info.dst_is_hi(t.operand);
+    if (!hi && t.operand + 1u < t.inst->n_dst && info.dst_is_hi(t.operand + 1u)) {
+      const LaneValues& h = t.inst->dst[t.operand + 1u].value;
+      for (unsigned l = 0; l < kWarpSize && w != 7; ++l)
+        if (h[l] != uint32_t(int32_t(v[l]) >> 31)) w = 7;
+    }
     if (t.inst->divergent() && w != 7) {
       // The inactive lanes' values fit the stored width (the invariant of every write), so
       // `w` (all lanes) fits it exactly when the active lanes' results do.
@@ -57,7 +67,7 @@ protected:
       }
     }
     masks_->set(t.bank, t.row, w & 7u);
-    ++width_writes_[cmrc::width_bytes(w) - 1];
+    if (!hi) ++width_writes_[cmrc::width_bytes(w) - 1]; // a 64-bit operand counts once
     const bool odd = t.row & 1;
     unsigned char* buf = write_buffer();
     cmrc::pack(v, odd, buf);
