@@ -23,7 +23,7 @@ def stats(name):
     s = json.load(open(d + "/stats.json"))
     def total(unit, stat):
         return sum(g[stat]["value"] for k, g in s.items()
-                   if k.endswith("." + unit) and isinstance(g, dict) and stat in g)
+                   if k.split(".")[-1].rstrip("0123456789") == unit and stat in g)
     return total
 two, one, cmrc = stats("two"), stats("one"), stats("cmrc")
 # The same registers are read and written, in fewer port cycles.
@@ -40,8 +40,11 @@ PY
 
 expect_exit 2 "frontend.reg64" "'one'" "two_registers" "one_operand" \
   -- run --workload daxpy_dot -p frontend.reg64=one
-expect_exit 2 "frontend.reg64" "one_operand needs units" "valid here: two_registers" \
-  -- run --platform "$SRC/configs/turing-subcore.yaml" --workload daxpy_dot \
+expect_exit 2 "command line" "frontend.reg64" "one_operand needs units" "writeback 'warped_compression'" \
+  "valid here: two_registers" -- run --platform "$SRC/configs/wc.yaml" --workload daxpy_dot \
   -p frontend.reg64=one_operand
+printf 'include: %s\nfrontend:\n  reg64: one_operand\n' "$SRC/configs/malekeh.yaml" >"$TMP/ccu.yaml"
+expect_exit 2 "$TMP/ccu.yaml:3" "frontend.reg64" "collector 'ccu'" "valid here: two_registers" \
+  -- run --platform "$TMP/ccu.yaml" --workload daxpy_dot
 
 finish
