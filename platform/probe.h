@@ -19,6 +19,9 @@ struct RegAccess {
   unsigned row = 0;
   unsigned slice_mask = 0;
   uint64_t version = 0; // writes: sequence number of the instruction that produced the value
+  // The high half of a 64-bit operand, accessed with its low half (frontend.reg64:
+  // one_operand): the low half's port cycle, no port of its own.
+  bool companion = false;
 };
 
 class Observer {

@@ -61,6 +61,17 @@ struct Txn : tlm::tlm_extension<Txn> {
   // Write data (128 B, the bank's byte layout); null: the destination's lane values as they
   // are (inst->dst[operand].value). Set by writebacks that store a packed format (CMRC).
   unsigned char* data = nullptr;
+  // frontend.reg64: one_operand. A request that carries the high half of its 64-bit operand
+  // (operand + 1): the arbiter accesses that half's row in the same port cycle (`hi`), and
+  // the half's own access is a `companion`: no port, no collector write of its own.
+  struct Hi {
+    bool on = false;
+    uint16_t reg = 0, bank = 0;
+    uint32_t row = 0;
+    uint8_t slice_mask = 0;
+    unsigned char* data = nullptr; // write data in the bank's layout (null: lane values)
+  } hi;
+  bool companion = false;
 
   tlm::tlm_extension_base* clone() const override { return new Txn(*this); }
   void copy_from(const tlm::tlm_extension_base& e) override { *this = static_cast<const Txn&>(e); }
@@ -79,6 +90,8 @@ struct Packet {
     txn.kind = k;
     txn.busy = false;
     txn.data = nullptr;
+    txn.hi.on = false;
+    txn.companion = false;
     txn.from = Store::Bank;
     txn.version = 0; // writes must stamp it (the checker refuses a write without one)
     gp.set_command(cmd);

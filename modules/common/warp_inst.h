@@ -117,6 +117,12 @@ struct InstInfo {
   std::array<bool, kMaxSrc> src_last_read{};
   std::array<bool, kMaxSrc> src_reuse_near{};
   std::array<bool, kMaxDst> dst_reuse_near{}; // Malekeh: the result is read again soon
+  // frontend.reg64: one_operand (GPGPU-Sim's PTX mode): bit k set = source / destination k
+  // is the high half of the 64-bit PTX register whose low half is operand k - 1; the pair is
+  // one register-file operand (one bank access, one collector write; docs/cmrc.md).
+  uint16_t src_hi = 0, dst_hi = 0;
+  bool src_is_hi(unsigned k) const { return src_hi >> k & 1; }
+  bool dst_is_hi(unsigned k) const { return dst_hi >> k & 1; }
   // Predicate registers read (guard, selp/addc inputs) and written (setp, carry-out), in the
   // separate predicate file; scoreboarded like data registers (index regs_per_thread + p).
   static constexpr unsigned kMaxPred = 4;

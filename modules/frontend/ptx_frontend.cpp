@@ -75,7 +75,8 @@ std::string FrontendOptions::describe() const {
          " data_base=" + std::to_string(data_base) + " window_base=" + std::to_string(window_base) +
          " memory_check=" + (memory_check ? "true" : "false") +
          (control_bits ? " control_bits=true fixed_latency=" + std::to_string(fixed_latency) : "") +
-         (hmma_k != 8 ? " hmma=m16n8k" + std::to_string(hmma_k) : "");
+         (hmma_k != 8 ? " hmma=m16n8k" + std::to_string(hmma_k) : "") +
+         (reg64_one_operand ? " reg64=one_operand" : "");
 }
 
 FrontendOptions frontend_options(Params& top) {
@@ -158,6 +159,31 @@ FrontendOptions frontend_options(Params& top) {
                               "ptxas_like: banks whose same-bank sources the allocator avoids "
                               "(bank = register % alloc_banks; sm_75 ptxas: 2)",
                               1, 32);
+  o.reg64_one_operand =
+      fe.get_choice("reg64", "two_registers",
+                    "a 64-bit PTX register (%rd, %fd): two_registers (two 32-bit registers, an "
+                    "access each) or one_operand (GPGPU-Sim's PTX mode: one register-file "
+                    "operand, one bank access and one collector write for both halves; "
+                    "docs/cmrc.md)",
+                    {"two_registers", "one_operand"}) == "one_operand";
+  // The units that carry a high half with its low half: the baseline's and CMRC's.
+  if (o.reg64_one_operand && top.node()) {
+    const ConfigNode& n = *top.node();
+    auto impl = [&](const char* slot, const char* def) {
+      const ConfigNode* s = n.find(slot);
+      const ConfigNode* i = s ? s->find("impl") : nullptr;
+      return i ? i->scalar : std::string(def);
+    };
+    const std::string col = impl("collector", "ocu"), arb = impl("arbiter", "write_first"),
+                      wb = impl("writeback", "priority");
+    if ((col != "ocu" && col != "cmrc") || (arb != "write_first" && arb != "coalescing") ||
+        (wb != "priority" && wb != "cmrc") || n.find("rfc"))
+      fe.fail("reg64", "one_operand needs units that carry a 64-bit operand's high half with its "
+                       "low half: collector ocu or cmrc, arbiter write_first or coalescing, "
+                       "writeback priority or cmrc, no rfc; this platform has collector '" +
+                           col + "', arbiter '" + arb + "', writeback '" + wb + "'" +
+                           (n.find("rfc") ? ", an rfc" : "") + " (valid here: two_registers)");
+  }
   return o;
 }
 
@@ -317,6 +343,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
         const bool last = fp.liveness.last_read(i, v) && may_die(v);
         for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h) {
           const unsigned k = info.n_src++;
+          if (h && options_.reg64_one_operand) info.src_hi |= uint16_t(1u << k);
           info.src_reg[k] = uint16_t(fp.arch(v, h));
           info.src_last_read[k] = last;
           map.src_vreg[k] = uint16_t(v);
@@ -328,6 +355,7 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
         if (f.regs[v].is_pred) continue;
         for (unsigned h = 0; h < compiler::reg_width(f.regs[v]); ++h) {
           const unsigned k = info.n_dst++;
+          if (h && options_.reg64_one_operand) info.dst_hi |= uint16_t(1u << k);
           info.dst_dead[k] = fp.rfc.dead[i][di] && may_die(v);
           info.dst_unread_before_suspend[k] = fp.rfc.unread_before_suspend[i][di];
           info.dst_evict_first[k] = fp.rfc.evict_first[i][di];

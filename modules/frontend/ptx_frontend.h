@@ -108,6 +108,10 @@ struct FrontendOptions {
   // The k of one tensor-pipe instruction (compiler/tensor_split.h): 8, Turing's HMMA.1688;
   // 16, Ampere's HMMA.16816.
   unsigned hmma_k = 8;
+  // frontend.reg64: a 64-bit PTX register is two 32-bit registers with an access each
+  // (two_registers) or, as GPGPU-Sim's PTX mode counts it, one register-file operand: one
+  // bank access and one collector write carry both halves (one_operand; InstInfo::src_hi).
+  bool reg64_one_operand = false;
   bool operator==(const FrontendOptions& o) const {
     return regalloc == o.regalloc && schedule == o.schedule &&
            constant_operands == o.constant_operands && alloc_banks == o.alloc_banks &&
@@ -115,7 +119,8 @@ struct FrontendOptions {
            reuse_oracle == o.reuse_oracle && progress_bound == o.progress_bound &&
            data_base == o.data_base && window_base == o.window_base &&
            memory_check == o.memory_check && control_bits == o.control_bits &&
-           fixed_latency == o.fixed_latency && hmma_k == o.hmma_k;
+           fixed_latency == o.fixed_latency && hmma_k == o.hmma_k &&
+           reg64_one_operand == o.reg64_one_operand;
   }
   std::string describe() const; // "regalloc=ptxas_like schedule=list constants=operands ..."
 };

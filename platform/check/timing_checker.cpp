@@ -24,7 +24,7 @@ unsigned distinct_sources(const InstInfo& info) {
 } // namespace
 
 EventCounts& EventCounts::operator+=(const EventCounts& o) {
-  static_assert(sizeof(EventCounts) == (27 + kNumPipes + kMemSpaces) * sizeof(uint64_t),
+  static_assert(sizeof(EventCounts) == (29 + kNumPipes + kMemSpaces) * sizeof(uint64_t),
                 "add the new count here");
   for (auto [a, b] : {std::pair{&issued, o.issued},
                       {&dispatched, o.dispatched},
@@ -34,6 +34,8 @@ EventCounts& EventCounts::operator+=(const EventCounts& o) {
                       {&bank_slice_reads, o.bank_slice_reads},
                       {&bank_slice_writes, o.bank_slice_writes},
                       {&bank_port_cycles, o.bank_port_cycles},
+                      {&companion_reads, o.companion_reads},
+                      {&companion_writes, o.companion_writes},
                       {&rfc_reads, o.rfc_reads},
                       {&rfc_writes, o.rfc_writes},
                       {&forwarded, o.forwarded},
@@ -328,7 +330,8 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
          "r" + std::to_string(a.reg) + " read from the " + store_name(a.store) +
              " before it held the value of its producer #" + std::to_string(want) +
              (spec_.forward_stages ? ", with no result to forward" : ""));
-  s.read[s.reads] = {uint16_t(a.reg), a.store, stale, t, fwd, bank ? gate(a, t, false) : 0};
+  s.read[s.reads] = {uint16_t(a.reg), a.store, stale, t, fwd, bank ? gate(a, t, false) : 0,
+                     a.companion};
   ++s.reads;
   if (bank) {
     ++counts_.bank_reads;
@@ -397,7 +400,8 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   s.last_arrival = std::max(s.last_arrival, at);
   ++counts_.arrivals;
   counts_.forwarded += fwd;
-  if (!bank || !spec_.collector_ports) return;
+  // A 64-bit operand's high half enters with its low half's write (frontend.reg64).
+  if (!bank || !spec_.collector_ports || rd.companion) return;
   // The arbiter grants one read per collector port and cycle: the port is taken the cycle the
   // bank's data would cross at the fixed latencies (a wake-up or a decompressor wait delays
   // the operand, not the grant), even when a forwarded result replaces it later.
@@ -630,6 +634,17 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
 // `bank_read_ports` read ports once each); port cycles counted (a shared port: one per cycle
 // with any access; split ports: one for the write port, one per read port used).
 void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit, Cycle t) {
+  // A 64-bit operand's high half (frontend.reg64: one_operand) takes its low half's port
+  // cycle: it must come right after that access, in the same cycle.
+  if (a.companion) {
+    if (last_access_.first != a.inst->seq || last_access_.second != t)
+      fail("ports", unit, t, a.inst,
+           "r" + std::to_string(a.reg) +
+               " accessed as a 64-bit operand's high half without its low half in this cycle");
+    ++(write ? counts_.companion_writes : counts_.companion_reads);
+    return;
+  }
+  last_access_ = {a.inst->seq, t};
   if (!spec_.collector_ports) { // limit study: every access its own port cycle, no limits
     ++counts_.bank_port_cycles;
     return;

@@ -114,6 +114,8 @@ struct EventCounts {
   uint64_t issued = 0, dispatched = 0, retired = 0;
   uint64_t bank_reads = 0, bank_writes = 0, bank_slice_reads = 0, bank_slice_writes = 0;
   uint64_t bank_port_cycles = 0; // physical accesses: port cycles used
+  // 64-bit operands' high halves read / written in their low half's access (frontend.reg64)
+  uint64_t companion_reads = 0, companion_writes = 0;
   uint64_t rfc_reads = 0, rfc_writes = 0;
   uint64_t forwarded = 0; // reads replaced by a forwarded result
   uint64_t arrivals = 0;
@@ -164,6 +166,7 @@ private:
     Cycle at;         // granted
     Cycle forward_at; // kNever: the read value stands
     Cycle wake;       // cycles the read waited for a gated slice
+    bool companion;   // a 64-bit operand's high half, read with its low half
   };
   struct Inst {
     // Not zeroed: only read[0, reads) is ever looked at, each entry written by its read (an
@@ -330,6 +333,7 @@ private:
     unsigned reg = 0;
     Cycle at = kNever;
   } last_bank_write_;
+  std::pair<uint64_t, Cycle> last_access_{0, kNever}; // the last bank access: instruction, cycle
   void ccu_write(const RegAccess& a, Cycle t);
 
   std::vector<Count> issue_use_; // sub-core * schedulers + scheduler

@@ -410,3 +410,40 @@ TEST(UnitArbiter, UnpairedCollectorBusy) {
   EXPECT_EQ(unpaired(b, kAlone), 1u); // bank 0's read
   EXPECT_EQ(stat(*b.arb, "bank_accesses"), 2u);
 }
+
+// frontend.reg64: one_operand: a request carrying its 64-bit operand's high half (Txn::hi)
+// accesses both rows in one port cycle: the high half's row in its own bank, as a companion
+// (operand + 1), counted as a granted request but not as an access; the collector's port is
+// taken once. A second request of the low half's bank still waits for the next cycle.
+TEST(UnitArbiter, HighHalfRidesItsLowHalfsAccess) {
+  Bench b({{1, false}, {1, false}});
+  auto pair_read = [&](unsigned row, unsigned collector) {
+    Packet p;
+    p.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
+    p.txn.inst = &b.inst;
+    p.txn.bank = 0;
+    p.txn.row = row;
+    p.txn.collector = collector;
+    p.txn.slice_mask = 0x1;
+    p.txn.operand = 2;
+    p.txn.hi = {true, 9, 1, row + 64, 0x1, nullptr};
+    b.collectors.sock->b_transport(p.gp, p.delay);
+  };
+  pair_read(4, 0);
+  b.read(0, 6, 1);
+  b.tick(0);
+  ASSERT_EQ(b.banks[0]->seen.size(), 1u);
+  ASSERT_EQ(b.banks[1]->seen.size(), 1u);
+  const auto& hi = b.banks[1]->seen[0];
+  EXPECT_EQ(hi.addr, 68u * kRegBytes);
+  EXPECT_TRUE(hi.txn.companion);
+  EXPECT_EQ(hi.txn.operand, 3u);
+  EXPECT_EQ(hi.txn.reg, 9u);
+  EXPECT_EQ(hi.at, 0u);
+  EXPECT_FALSE(b.banks[0]->seen[0].txn.companion);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 1u);
+  EXPECT_EQ(stat(*b.arb, "reads_granted"), 2u);
+  EXPECT_EQ(b.conflicts(kReadRead), 1u); // the other read of bank 0
+  b.tick(1);
+  EXPECT_EQ(stat(*b.arb, "bank_accesses"), 2u);
+}

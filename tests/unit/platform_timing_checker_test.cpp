@@ -569,3 +569,36 @@ TEST(TimingChecker, AWaitCoversOnlyTheOlderGroups) {
   t = run(c, wait1, t); // group 0 complete, group 1 (the newest) may be pending
   EXPECT_NE(violation([&] { run(c, wait_all, t); }).find("group 1"), std::string::npos);
 }
+
+// frontend.reg64: one_operand: a 64-bit operand's high half is a companion of its low half's
+// access: right after it, in the same cycle, it takes no port (overlapping slices, another
+// bank's port, the collector's write port) and counts no port cycle; a companion in another
+// cycle breaks the ports rule.
+TEST(TimingChecker, HighHalfRidesItsLowHalfsPortCycle) {
+  TimingChecker c(spec());
+  Op a(1, {4}, {1, 2});
+  a.info.src_hi = 1u << 1;
+  c.allocated(a.inst, 0, 0);
+  c.issue(a.inst, 0);
+  c.read({&a.inst, 1, Store::Bank, 0, 0, kAll, 0}, 1);
+  EXPECT_EQ(violation([&] {
+              c.read({&a.inst, 2, Store::Bank, 1, 0, kAll, 0, true}, 1);
+              c.arrived(a.inst, 1, 0, Store::Bank, kAll, 4);
+              c.arrived(a.inst, 2, 0, Store::Bank, kAll, 4);
+            }),
+            "");
+  EXPECT_EQ(c.counts().bank_port_cycles, 1u);
+  EXPECT_EQ(c.counts().companion_reads, 1u);
+  EXPECT_EQ(c.counts().bank_reads, 2u);
+
+  TimingChecker d(spec());
+  Op b(1, {4}, {1, 2});
+  d.allocated(b.inst, 0, 0);
+  d.issue(b.inst, 0);
+  d.read({&b.inst, 1, Store::Bank, 0, 0, kAll, 0}, 1);
+  const std::string v = violation([&] {
+    d.read({&b.inst, 2, Store::Bank, 1, 0, kAll, 0, true}, 2);
+  });
+  EXPECT_NE(v.find("(ports)"), std::string::npos) << v;
+  EXPECT_NE(v.find("without its low half"), std::string::npos) << v;
+}

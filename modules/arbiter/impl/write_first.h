@@ -160,8 +160,8 @@ protected:
   }
 
 protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and access()
-  // A queued request: every field of its Txn, without the extension's vtable and padding
-  // (48 bytes, not 72); the payload's Txn is filled from it at the grant.
+  // A queued request: every field of its Txn, without the extension's vtable and padding;
+  // the payload's Txn is filled from it at the grant.
   struct Req {
     WarpInst* inst;
     unsigned char* data;
@@ -176,9 +176,11 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     Txn::Kind kind;
     bool busy;
     Store from;
+    bool companion;
+    Txn::Hi hi; // frontend.reg64: one_operand (off elsewhere)
     static Req of(const Txn& t) {
-      return {t.inst,       t.data,      t.version, t.warp, t.reg,  t.bank, t.row,
-              t.slice_mask, t.collector, t.operand, t.kind, t.busy, t.from};
+      return {t.inst,       t.data,      t.version, t.warp, t.reg,  t.bank,      t.row,
+              t.slice_mask, t.collector, t.operand, t.kind, t.busy, t.from, t.companion, t.hi};
     }
     void to(Txn& x) const {
       x.kind = kind;
@@ -194,9 +196,11 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
       x.version = version;
       x.from = from;
       x.data = data;
+      x.companion = companion;
+      x.hi = hi;
     }
   };
-  static_assert(sizeof(Req) <= 48);
+  static_assert(sizeof(Req) <= 72);
   // A bank's queue of one kind, oldest first. A vector: granted requests leave from anywhere,
   // and one compaction per cycle is cheaper than a deque's erase per grant.
   using TxnQueue = std::vector<Req>;
@@ -253,10 +257,29 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
 
   // One bank access: address row * 128, the slice mask as byte enables. Reads travel on from
   // the bank through the crossbar to the collector; writes are acknowledged to writeback.
+  // A request carrying its 64-bit operand's high half (Txn::hi) accesses that half's row in
+  // the same port cycle, as a companion: counted as a granted request, not as a port cycle.
   void access(unsigned b, const Req& t, tlm::tlm_command cmd) {
+    access_row(b, t, cmd);
+    if (!t.hi.on) return;
+    Req h = t;
+    h.hi.on = false;
+    h.companion = true;
+    h.reg = t.hi.reg;
+    h.bank = t.hi.bank;
+    h.row = t.hi.row;
+    h.slice_mask = t.hi.slice_mask;
+    h.data = t.hi.data;
+    h.operand = uint8_t(t.operand + 1);
+    access_row(h.bank, h, cmd);
+    ++(cmd == tlm::TLM_WRITE_COMMAND ? writes_ : reads_);
+  }
+
+  void access_row(unsigned b, const Req& t, tlm::tlm_command cmd) {
     const bool verify = t.kind == Txn::Kind::VerifyRead;
     if (ctx_.probe) { // before the access: a read arrives, a write may retire its instruction
-      const RegAccess a{t.inst, t.reg, Store::Bank, int(b), t.row, t.slice_mask, t.version};
+      const RegAccess a{t.inst, t.reg,        Store::Bank, int(b),
+                        t.row,  t.slice_mask, t.version,   t.companion};
       if (verify)
         ctx_.probe->verify_read(a, now());
       else if (cmd == tlm::TLM_READ_COMMAND)

@@ -36,7 +36,7 @@ public:
 protected:
   unsigned read_mask(const BankLoc& loc, unsigned) const override {
     const uint8_t w = masks_->get(loc.bank, loc.row);
-    ++width_reads_[cmrc::width_bytes(w) - 1];
+    if (!hi_query_) ++width_reads_[cmrc::width_bytes(w) - 1]; // a 64-bit operand counts once
     return cmrc::slice_mask(w, loc.row & 1);
   }
 
@@ -45,7 +45,9 @@ protected:
     Operand& o = ops_[t.operand];
     o.value = cmrc::unpack(gp.get_data_ptr(), t.slice_mask, t.row & 1);
     arrive(o, t, d);
-    if (o.at != last_write_) {
+    if (t.companion) // a 64-bit operand's high half: its low half's write (no slice of its own)
+      ++hi_halves_;
+    else if (o.at != last_write_) {
       ++writes_;
       last_write_ = o.at;
     } else

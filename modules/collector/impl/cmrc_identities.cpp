@@ -6,8 +6,10 @@
 namespace gpurf {
 
 GPURF_IDENTITIES(cmrc_collector, identities::impl("collector", "cmrc")) {
+  // A 64-bit operand (frontend.reg64: one_operand) has one width: its high half none.
   c.equal("CMRC: operands read by stored width = operands requested",
-          {{"collector.width_reads", c.sum("collector", "width_reads")},
+          {{"collector.width_reads + reg64_high_halves",
+            c.sum("collector", "width_reads") + c.sum("collector", "reg64_high_halves")},
            {"collector.reads_requested", c.sum("collector", "reads_requested")}});
   if (c.has("arbiter", "coalescing"))
     c.equal("CMRC: reads of one instruction coalesced = operands entering with another",

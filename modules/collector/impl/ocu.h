@@ -60,6 +60,12 @@ public:
                            energy::no_event("requests; the reads are priced by bank slice_reads"))),
         writes_(stats().scalar("oc_writes", "operand writes into the collector from the crossbar",
                                "writes", energy::priced("collector_write_pj_per_operand"))),
+        hi_halves_(stats().scalar(
+            "reg64_high_halves",
+            "high halves of 64-bit operands that entered with their low half's write "
+            "(frontend.reg64: one_operand)",
+            "registers",
+            energy::no_event("a 64-bit operand is one collector write: its low half's"))),
         dispatched_(stats().scalar(
             "dispatched", "instructions dispatched", "instructions",
             energy::scope("dispatching a collected instruction to its pipe (operand collection)"))),
@@ -134,9 +140,14 @@ protected:
     for (unsigned k = 0; k < info.n_src; ++k) {
       bool dup = false;
       for (auto& o : ops_) dup |= o.reg == info.src_reg[k];
-      if (!dup) ops_.push_back({info.src_reg[k], kNever, {}, 0, false});
+      // The high half of a 64-bit operand (frontend.reg64: one_operand) travels with its low
+      // half, which was pushed just before it (a repeated pair is skipped whole).
+      if (dup) continue;
+      Operand op{info.src_reg[k], kNever, {}, 0, false};
+      op.hi = info.src_is_hi(k) && !ops_.empty() && ops_.back().reg == info.src_reg[k - 1];
+      ops_.push_back(op);
     }
-    sent_ = arrived_ = 0;
+    sent_ = arrived_ = hi_sent_ = hi_arrived_ = 0;
     to_read_ = unsigned(ops_.size());
     operands_read_sent_ = false;
     allocated_ = now();
@@ -150,7 +161,7 @@ protected:
     Operand& o = ops_[t.operand];
     std::memcpy(o.value.data(), gp.get_data_ptr(), kRegBytes);
     arrive(o, t, d);
-    ++writes_;
+    ++(t.companion ? hi_halves_ : writes_);
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
@@ -161,6 +172,7 @@ protected:
     LaneValues value;
     uint64_t version = 0;    // tag the storage delivered with the value
     bool compressed = false; // read compressed from the banks (W-C's stage at dispatch)
+    bool hi = false;         // the high half of the operand before it (one request, one slot)
   };
 
   // Bookkeeping of an operand that entered the collector: arrival cycle, version tag.
@@ -172,18 +184,35 @@ protected:
         t.from == Store::Bank && unsigned(__builtin_popcount(t.slice_mask)) < ctx_.shape->slices;
     if (ctx_.probe) ctx_.probe->arrived(*t.inst, t.reg, ctx_.index, t.from, t.slice_mask, o.at);
     ++arrived_;
+    hi_arrived_ += t.companion;
     wake(o.at);
   }
 
   virtual void request(Cycle now) {
     const SmShape& s = *ctx_.shape;
-    // In flight: sent and not arrived (the operands past to_read_ arrive without a read).
+    // In flight: sent and not arrived (the operands past to_read_ arrive without a read); a
+    // 64-bit operand's two halves take one slot.
     const unsigned unread = unsigned(ops_.size()) - to_read_;
-    while (sent_ < to_read_ && sent_ + unread < arrived_ + slots_) {
+    while (sent_ < to_read_ && sent_ - hi_sent_ + unread < arrived_ - hi_arrived_ + slots_) {
       const int phys = phys_of(ops_[sent_].reg);
       const BankLoc loc = phys >= 0 ? BankLoc{unsigned(phys) % s.banks, unsigned(phys) / s.banks}
                                     : s.mapping->map(s.local_warp(inst_->warp), ops_[sent_].reg);
       pkt_.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
+      const bool pair = sent_ + 1 < to_read_ && ops_[sent_ + 1].hi;
+      if (pair) {
+        const unsigned hr = ops_[sent_ + 1].reg;
+        const int hp = phys_of(hr);
+        const BankLoc hl = hp >= 0 ? BankLoc{unsigned(hp) % s.banks, unsigned(hp) / s.banks}
+                                   : s.mapping->map(s.local_warp(inst_->warp), hr);
+        Txn::Hi& h = pkt_.txn.hi;
+        h.on = true;
+        h.reg = uint16_t(hr);
+        h.bank = uint16_t(hl.bank);
+        h.row = hl.row;
+        hi_query_ = true;
+        h.slice_mask = uint8_t(read_mask(hl, hr));
+        hi_query_ = false;
+      }
       Txn& t = pkt_.txn;
       t.inst = inst_;
       t.warp = inst_->warp;
@@ -197,6 +226,10 @@ protected:
       to_arb->b_transport(pkt_.gp, pkt_.delay);
       ++sent_;
       ++reads_;
+      if (pair) { // registers requested: both halves
+        ++sent_, ++hi_sent_;
+        ++reads_;
+      }
     }
     (void)now;
   }
@@ -240,11 +273,14 @@ protected:
   Cycle allocated_ = 0; // inst_ took the collector
   std::vector<Operand> ops_;
   unsigned sent_ = 0, arrived_ = 0;
+  unsigned hi_sent_ = 0, hi_arrived_ = 0; // of sent_ and arrived_: 64-bit operands' high halves
+  bool hi_query_ = false;                 // read_mask() is asked for a 64-bit operand's high half
   unsigned to_read_ = 0; // ops_[0, to_read_) are read from the banks (a CCU: its misses)
   bool operands_read_sent_ = false;
   Packet pkt_;
   uint64_t& reads_;
   uint64_t& writes_;
+  uint64_t& hi_halves_;
   uint64_t& dispatched_;
   uint64_t& dispatch_stall_;
   uint64_t& checked_;

@@ -22,11 +22,11 @@ protected:
     if (t.collector >= used_.size()) used_.resize(t.collector + 1, {kNever, 0});
     auto& u = used_[t.collector];
     if (u.first != now()) u = {now(), 0};
-    if (u.second & mask)
+    if (u.second & mask && !t.companion) // a 64-bit operand's high half rides its low half
       throw std::runtime_error(std::string(name()) + ": two transfers on one 32 B port of " +
                                "collector " + std::to_string(t.collector) + " in cycle " +
                                std::to_string(now()));
-    u.second |= mask;
+    if (!t.companion) u.second |= mask;
     for (unsigned s = 0; s < slices && s < 8; ++s) per_slice_[s] += mask >> s & 1;
     FullCrossbar::on_data(id, gp, d);
   }

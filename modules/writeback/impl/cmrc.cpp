@@ -25,6 +25,13 @@ public:
                                 "(the literal warp-wide OR / NAND reductions: lanes of mixed "
                                 "signs keep all 4 bytes); an experiment, docs/cmrc.md",
                                 {"per_lane", "warp_sign"}) == "warp_sign"),
+        low_half_(p.get_choice("reg64_width", "whole_value",
+                               "frontend.reg64: one_operand: the width of a 64-bit operand: "
+                               "whole_value (narrow only when its high half is its low half's "
+                               "sign extension) or low_half (its low half's width, the high half "
+                               "ignored: the most pairing any reading allows; an experiment, "
+                               "docs/cmrc.md)",
+                               {"whole_value", "low_half"}) == "low_half"),
         width_writes_(stats().vector(
             "width_writes", 4, "registers written, by stored width", "registers",
             {"1B", "2B", "3B", "4B"},
@@ -45,6 +52,16 @@ protected:
   WriteAction prepare_write(Txn& t) override {
     const LaneValues& v = t.inst->dst[t.operand].value;
     uint8_t w = warp_sign_ ? cmrc::width_mask_warp_sign(v) : cmrc::width_mask(v);
+    // frontend.reg64: one_operand: a 64-bit value is one operand, stored at the width of the
+    // whole value (docs/cmrc.md, "64-bit registers as one operand"): narrow only when its
+    // high half is the sign extension of its low half in every lane; else full width.
+    const InstInfo& info = *t.inst->info;
+    const bool hi = info.dst_is_hi(t.operand);
+    if (!hi && !low_half_ && t.operand + 1u < t.inst->n_dst && info.dst_is_hi(t.operand + 1u)) {
+      const LaneValues& h = t.inst->dst[t.operand + 1u].value;
+      for (unsigned l = 0; l < kWarpSize && w != 7; ++l)
+        if (h[l] != uint32_t(int32_t(v[l]) >> 31)) w = 7;
+    }
     if (t.inst->divergent() && w != 7) {
       // The inactive lanes' values fit the stored width (the invariant of every write), so
       // `w` (all lanes) fits it exactly when the active lanes' results do.
@@ -57,7 +74,7 @@ protected:
       }
     }
     masks_->set(t.bank, t.row, w & 7u);
-    ++width_writes_[cmrc::width_bytes(w) - 1];
+    if (!hi) ++width_writes_[cmrc::width_bytes(w) - 1]; // a 64-bit operand counts once
     const bool odd = t.row & 1;
     unsigned char* buf = write_buffer();
     cmrc::pack(v, odd, buf);
@@ -69,6 +86,7 @@ protected:
 private:
   RowTags* masks_; // the mask buffer: width mask per bank row
   const bool warp_sign_;
+  const bool low_half_; // a 64-bit operand's width: its low half's (reg64_width: low_half)
   Stat& width_writes_;
   uint64_t& divergent_;
 };

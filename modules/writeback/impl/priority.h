@@ -31,6 +31,11 @@ public:
             energy::scope(
                 "writeback of a result: scoreboard release and writeback arbitration (the bank "
                 "write is priced by slice_writes; result wires to the banks not modelled)"))),
+        hi_halves_(stats().scalar(
+            "reg64_high_halves",
+            "high halves of 64-bit results written with their low half, in its request "
+            "(frontend.reg64: one_operand; counted in register_writes too)",
+            "registers", energy::no_event("part of register_writes"))),
         port_stall_(stats().scalar("port_stall_cycles",
                                    "cycles a ready result waited for a write port", "cycles",
                                    energy::no_event("stalls"), check::unwatched("stalls"))),
@@ -90,12 +95,29 @@ public:
             ordered = true;
             break;
           }
-          Txn& t = write_request(inst, inst->wb_sent);
+          // A 64-bit destination under frontend.reg64: one_operand is one write: its high
+          // half rides the low half's request (Txn::hi), one port for both.
+          const unsigned k = inst->wb_sent;
+          Txn::Hi hi;
+          if (k + 1 < inst->n_dst && inst->info->dst_is_hi(k + 1)) {
+            Txn& h = write_request(inst, k + 1);
+            if (prepare_write(h) != WriteAction::Send)
+              throw std::logic_error(std::string(name()) + ": a 64-bit result's high half "
+                                                           "must be written with its low half");
+            hi = {true, h.reg, h.bank, h.row, h.slice_mask, h.data};
+          }
+          Txn& t = write_request(inst, k);
           const WriteAction a = prepare_write(t);
           if (a == WriteAction::Wait) break; // retried next cycle
           ++inst->wb_sent;
           if (a == WriteAction::Skip) continue;
           ++inst->wb_pending;
+          if (hi.on) {
+            t.hi = hi;
+            ++inst->wb_sent, ++inst->wb_pending;
+            writes_ += t.kind == Txn::Kind::Write;
+            ++hi_halves_;
+          }
           to_arb->b_transport(pkt_.gp, pkt_.delay);
           --ports;
           writes_ += t.kind == Txn::Kind::Write;
@@ -332,6 +354,7 @@ protected:
   Packet pkt_;
   uint64_t& retired_;
   uint64_t& writes_;
+  uint64_t& hi_halves_;
   uint64_t& port_stall_;
   uint64_t& order_stall_;
 };
