@@ -27,7 +27,7 @@ struct Option {
 constexpr int kOptions = 4;
 __constant__ Option c_options[kOptions];
 
-constexpr int kThreads = 128, kBlocks = 8, kN = kThreads * kBlocks;
+constexpr int kThreads = 128, kBlocks = 4, kN = kThreads * kBlocks;
 constexpr int kPaths = 2, kSteps = 12, kRaw = 12;
 
 __global__ void init_xorwow(curandState* states, unsigned long long seed) {
