@@ -67,12 +67,21 @@ PROGRAMS+=(particles)
 # cuda::barrier (sm_80's mbarrier) with memcpy_async and warps spinning in try_wait while late
 # ones arrive.
 PROGRAMS+=(block_barrier)
+# Applications of the usual shape, each checked against its own host reference: CUDA's math
+# library and intrinsics (rounding modes, 64-bit integer division, SIMD bytes, printf of many
+# types; also as a debug build), cooperative groups below the grid (tile reductions and scans,
+# coalesced and labeled groups, memcpy_async; a radix sort), Monte-Carlo pricing with cuRAND's
+# device API (XORWOW's skip tables, Philox, MRG32k3a), a preconditioned conjugate-gradient
+# solver (368 launches, two streams; PTX for two architectures).
+PROGRAMS+=(math_mix math_mix_debug tile_groups option_pricing conjugate_gradient)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate
-  [recursion_debug]=recursion)
+  [recursion_debug]=recursion [math_mix_debug]=math_mix)
 declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
   [atomics]="-gencode arch=compute_90,code=compute_90"
   [block_barrier]="-gencode arch=compute_80,code=compute_80"
-  [recursion_debug]=-G [dynamic_parallelism]=-rdc=true)
+  [recursion_debug]=-G [dynamic_parallelism]=-rdc=true [math_mix_debug]=-G
+  [tile_groups]="-gencode arch=compute_80,code=compute_80"
+  [conjugate_gradient]="-gencode arch=compute_86,code=compute_86")
 # Libraries, after the sources.
 declare -A LINK_FLAGS=([dynamic_parallelism]=-lcudadevrt [driver_api]="-lcuda -lnvrtc")
 # A program of several translation units (each its own module without -rdc=true): the others.
@@ -213,6 +222,12 @@ for plat in "${PLATFORMS[@]}"; do
         sum_at=$(grep -n '"kernel":"_Z3sumPKiiPi"' "$out/launches.jsonl" | cut -d: -f1)
         [ -n "$last_produce" ] && [ -n "$sum_at" ] && [ "$sum_at" -gt "$last_produce" ] ||
           fail "$what: the tail launch (record $sum_at) did not run after the children (last $last_produce)"
+      fi
+      if [ "$p" = math_mix ] || [ "$p" = math_mix_debug ]; then
+        # printf of many types and formats: the kernel's line as the host's printf formats it.
+        dev=$(sed -n 's/^dev: //p' "$out.stdout")
+        [ -n "$dev" ] && [ "$dev" = "$(sed -n 's/^host: //p' "$out.stdout")" ] ||
+          fail "$what: the device's printf line differs from the host's: $(grep '^dev:\|^host:' "$out.stdout")"
       fi
       if [ "$p" = textures ]; then
         # What gpurf refuses says so, naming the call and what is supported.

@@ -107,8 +107,8 @@ TEST(PtxParser, ParsesAllTestData) {
 }
 
 TEST(PtxParser, ErrorsNameFileAndLine) {
-  EXPECT_EQ(parse_error(kernel("vabsdiff4.u32.u32.u32.add %r1, %r2, %r3, %r4;")),
-            "t.ptx:10: unsupported PTX instruction 'vabsdiff4.u32.u32.u32.add'");
+  EXPECT_EQ(parse_error(kernel("vshl.u32.u32.u32.clamp.add %r1, %r2, %r3, %r4;")),
+            "t.ptx:10: unsupported PTX instruction 'vshl.u32.u32.u32.clamp.add'");
   EXPECT_EQ(parse_error(kernel("  mov.u32 %r1, 1;\n  frobnicate %r1;")),
             "t.ptx:11: unsupported PTX instruction 'frobnicate'");
   std::string e = parse_error(kernel("mov.u32 %r1, 1\nadd.s32 %r2, %r1, 1;"));
@@ -203,6 +203,39 @@ TEST(PtxParser, DirectivesCommentsAndScopes) {
   const Function* ext = m.find_function("ext");
   ASSERT_NE(ext, nullptr);
   EXPECT_FALSE(ext->has_body);
+}
+
+// CUDA's half-precision math (hexp, hsin, ... in cuda_fp16.hpp) is inline asm whose blocks
+// write a directive and its type without a space: `.reg.b32` is `.reg .b32`.
+TEST(PtxParser, DirectivesWrittenWithoutSpaces) {
+  std::string text =
+      std::string(kHeader) +
+      ".visible .entry k(.param .u64 k_p0)\n"
+      "{\n"
+      "  .reg .b16 %rs<3>;\n"
+      "  {.reg.b32         f, C;\n"
+      "   .reg.b16         h,r;\n"
+      "   mov.b16 h, %rs1;\n"
+      "   cvt.f32.f16 f, h;\n"
+      "   mov.b32 C, 0x3fb8aa3bU;\n"
+      "   mul.f32 f, f, C;\n"
+      "   cvt.rn.f16.f32 r, f;\n"
+      "  {.reg.b16 spc, p;\n   mov.b16 spc, 0X1F79U;\n   set.eq.f16.f16 p, h, spc;\n  }\n"
+      "  {.reg.b16 spc, p;\n   mov.b16 spc, 0X25CFU;\n   set.eq.f16.f16 p, h, spc;\n  }\n"
+      "   mov.b16 %rs2, r;\n"
+      "  }\n"
+      "  ret;\n"
+      "}\n";
+  Module m = parse_ptx(text, "h.ptx");
+  const Function* k = m.find_function("k");
+  ASSERT_NE(k, nullptr);
+  ASSERT_EQ(k->instrs.size(), 11u);
+  EXPECT_EQ(k->instrs[1].dst[0].reg, k->instrs[4].src[0].reg); // f
+  EXPECT_EQ(k->instrs[3].src[1].reg, k->instrs[2].dst[0].reg); // C
+  EXPECT_EQ(k->regs[k->instrs[2].dst[0].reg].width_bits, 32u);
+  EXPECT_EQ(k->regs[k->instrs[0].dst[0].reg].width_bits, 16u); // h
+  // the two inner blocks' `spc` are distinct registers
+  EXPECT_NE(k->instrs[5].dst[0].reg, k->instrs[7].dst[0].reg);
 }
 
 TEST(PtxIr, ReadsWritesAndTraits) {

@@ -1,9 +1,14 @@
 // redux.sync, dp4a, dp2a, prmt (every mode), fns, bfind, brev, activemask, elect.sync and
-// cp.async on nvcc's own output (tests/unit/ptx_data/ptx_warp_ops.cu), each lane against a
-// reference written here from the PTX ISA's text (the pseudocode and tables of each
-// instruction's page), independent of the engine's code; and the parser's refusals.
+// cp.async on nvcc's own output; the SIMD video instructions (vadd2 ... vmax4), tanh.approx
+// and the reserved shared memory registers on hand-written PTX
+// (tests/unit/ptx_data/ptx_warp_ops.cu), each lane against a reference written here from the PTX
+// ISA's text (the pseudocode and tables of each instruction's page), independent of the engine's
+// code; and the parser's refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <random>
 
 #include "gpurf/modules/frontend/ptx/parser.h"
@@ -293,6 +298,173 @@ std::string refusal(const std::string& body) {
 }
 } // namespace
 
+namespace {
+// vop2 / vop4 with the default selectors (element i of a with element i of b) and mask, from
+// the ISA's pseudocode: extract and extend by type, operate, .sat clamps to dtype's element
+// range, .add sums the elements into c, else d holds each element's low bits.
+uint32_t ref_video(const std::string& op, unsigned n, uint32_t a, uint32_t b, uint32_t c, bool as,
+                   bool bs, bool ds, bool sat, bool add) {
+  const unsigned w = 32 / n;
+  auto elem = [&](uint32_t x, unsigned i, bool s) {
+    const uint32_t e = (x >> (w * i)) & ((1u << w) - 1);
+    return s && (e >> (w - 1)) ? int64_t(e) - (int64_t(1) << w) : int64_t(e);
+  };
+  uint32_t d = add ? c : 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const int64_t x = elem(a, i, as), y = elem(b, i, bs);
+    int64_t t = op == "vadd"       ? x + y
+                : op == "vsub"     ? x - y
+                : op == "vavrg"    ? (x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1)
+                : op == "vabsdiff" ? (x > y ? x - y : y - x)
+                : op == "vmin"     ? std::min(x, y)
+                                   : std::max(x, y);
+    if (sat) {
+      const int64_t lo = ds ? -(int64_t(1) << (w - 1)) : 0;
+      const int64_t hi = ds ? (int64_t(1) << (w - 1)) - 1 : (int64_t(1) << w) - 1;
+      t = std::clamp(t, lo, hi);
+    }
+    if (add)
+      d += uint32_t(t);
+    else
+      d |= (uint32_t(t) & ((1u << w) - 1)) << (w * i);
+  }
+  return d;
+}
+} // namespace
+
+// Every operation, width and signedness, with and without .sat and .add, lane by lane.
+TEST(PtxWarpOps, SimdVideoInstructions) {
+  struct Form {
+    std::string op;
+    unsigned n;
+    bool ds, as, bs, sat, add;
+  };
+  std::vector<Form> forms;
+  for (std::string op : {"vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax"})
+    for (unsigned n : {2u, 4u})
+      for (int k = 0; k < 5; ++k) // u32 / s32 / mixed, plain, .sat, .add
+        forms.push_back(
+            {op, n, k == 1 || k == 3, k == 1 || k == 4, k >= 3, k == 2 || k == 3, k == 4});
+  std::string body;
+  for (size_t f = 0; f < forms.size(); ++f) {
+    const Form& x = forms[f];
+    auto ty = [](bool s) { return std::string(s ? ".s32" : ".u32"); };
+    body += x.op + std::to_string(x.n) + ty(x.ds) + ty(x.as) + ty(x.bs) + (x.sat ? ".sat" : "") +
+            (x.add ? ".add" : "") + " %r5, %r2, %r3, %r4;\nst.global.u32 [%rd4+" +
+            std::to_string(4 * f) + "], %r5;\n";
+  }
+  const std::string text = ".version 8.0\n.target sm_75\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 pa, .param .u64 po)\n{\n"
+                           ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                           "ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [po];\n"
+                           "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 12;\n"
+                           "add.s64 %rd3, %rd1, %rd3;\nld.global.u32 %r2, [%rd3];\n"
+                           "ld.global.u32 %r3, [%rd3+4];\nld.global.u32 %r4, [%rd3+8];\n"
+                           "mul.wide.u32 %rd4, %r1, " +
+                           std::to_string(4 * forms.size()) + ";\nadd.s64 %rd4, %rd2, %rd4;\n" +
+                           body + "ret;\n}\n";
+  const Module m = parse_ptx(text, "video.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const unsigned lanes = 64;
+  auto in = random_words(lanes * 3, 21);
+  in[0] = 0x80ff7f00u, in[1] = 0x7f0180ffu, in[2] = 0xffffffffu; // extremes
+  in[3] = 0xffffffffu, in[4] = 0x00000000u, in[5] = 0x80000000u;
+  Launch L(m, "k", {1, 1, 1}, {lanes, 1, 1});
+  const uint64_t A = L.buf(in), O = L.zeros(lanes * forms.size() * 4);
+  L.arg(A).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, lanes * forms.size());
+  for (unsigned l = 0; l < lanes; ++l)
+    for (size_t f = 0; f < forms.size(); ++f) {
+      const Form& x = forms[f];
+      EXPECT_EQ(out[l * forms.size() + f], ref_video(x.op, x.n, in[3 * l], in[3 * l + 1],
+                                                     in[3 * l + 2], x.as, x.bs, x.ds, x.sat, x.add))
+          << "lane " << l << ": " << x.op << x.n << " ds " << x.ds << " as " << x.as << " bs "
+          << x.bs << " sat " << x.sat << " add " << x.add;
+    }
+  // worked by hand: bytes |0x10-0x20| + |0xff-0x01| + |0x00-0x80| + |0x7f-0x7f| + 5 = 16+254+128+5
+  EXPECT_EQ(ref_video("vabsdiff", 4, 0x7f00ff10u, 0x7f800120u, 5, false, false, false, false, true),
+            403u);
+}
+
+// tanh.approx.f32: tanh within the ISA's 2^-10.987 relative error, subnormals kept; the
+// reserved shared memory registers: a region of its own after the CTA's shared variables.
+TEST(PtxWarpOps, TanhApproxAndReservedSharedMemory) {
+  const std::string text =
+      ".version 8.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry k(.param .u64 pa, .param .u64 po)\n{\n"
+      ".reg .b32 %r<12>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<8>;\n.shared .align 4 .b8 s[40];\n"
+      "ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [po];\n"
+      "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\n"
+      "ld.global.f32 %f1, [%rd4];\ntanh.approx.f32 %f2, %f1;\n"
+      "mul.wide.u32 %rd5, %r1, 32;\nadd.s64 %rd5, %rd2, %rd5;\nst.global.f32 [%rd5], %f2;\n"
+      "mov.u32 %r2, %reserved_smem_offset_begin;\nmov.u32 %r3, %reserved_smem_offset_end;\n"
+      "mov.u32 %r4, %reserved_smem_offset_cap;\nmov.u32 %r5, %reserved_smem_offset_0;\n"
+      "mov.u32 %r6, %reserved_smem_offset_1;\nmov.u32 %r7, %total_smem_size;\n"
+      "st.shared.u32 [%r6], %r1;\nbar.sync 0;\nld.shared.u32 %r8, [%r6];\n"
+      "st.global.u32 [%rd5+4], %r2;\nst.global.u32 [%rd5+8], %r3;\n"
+      "st.global.u32 [%rd5+12], %r4;\nst.global.u32 [%rd5+16], %r5;\n"
+      "st.global.u32 [%rd5+20], %r6;\nst.global.u32 [%rd5+24], %r7;\n"
+      "st.global.u32 [%rd5+28], %r8;\nret;\n}\n";
+  const Module m = parse_ptx(text, "tanh.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  std::vector<float> x = {0.0f, 0.5f, -1.25f, 3.0f, -20.0f, 1e-40f, -1e-3f, 0.9f};
+  Launch L(m, "k", {1, 1, 1}, {8, 1, 1});
+  const uint64_t A = L.buf(x), O = L.zeros(8 * 32);
+  L.arg(A).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, 8 * 8);
+  for (unsigned l = 0; l < 8; ++l) {
+    float got;
+    std::memcpy(&got, &out[l * 8], 4);
+    const double want = std::tanh(double(x[l]));
+    EXPECT_LE(std::fabs(got - want), std::ldexp(std::fabs(want), -11)) << x[l];
+    // the region after the 40 bytes of .shared (aligned to 16): [48, 48 + 1024)
+    EXPECT_EQ(out[l * 8 + 1], 48u);
+    EXPECT_EQ(out[l * 8 + 2], 48u + 1024u);
+    EXPECT_EQ(out[l * 8 + 3], 1024u);
+    EXPECT_EQ(out[l * 8 + 4], 48u);
+    EXPECT_EQ(out[l * 8 + 5], 48u + 512u);
+    EXPECT_EQ(out[l * 8 + 6], 48u + 1024u); // the CTA's shared memory includes it
+    EXPECT_LT(out[l * 8 + 7], 8u);          // a thread's store there, read back
+  }
+  EXPECT_GT(std::fabs(float(std::tanh(1e-40))), 0.0f);
+  float sub;
+  std::memcpy(&sub, &out[5 * 8], 4);
+  EXPECT_EQ(sub, 1e-40f); // a subnormal stays
+}
+
+// isspacep (CUDA's __isShared, __isGlobal, __isLocal, __isConstant): generic addresses of
+// each space, and a global buffer, against each space.
+TEST(PtxWarpOps, IsspacepNamesTheWindowOfAGenericAddress) {
+  const std::string text =
+      ".version 8.0\n.target sm_75\n.address_size 64\n.const .align 4 .b8 c[16];\n"
+      ".visible .entry k(.param .u64 pg, .param .u64 po)\n{\n"
+      ".reg .b32 %r<8>;\n.reg .b64 %rd<12>;\n.reg .pred %p<4>;\n"
+      ".shared .align 4 .b8 s[16];\n.local .align 4 .b8 l[16];\n"
+      "ld.param.u64 %rd1, [pg];\nld.param.u64 %rd2, [po];\ncvta.to.global.u64 %rd9, %rd2;\n"
+      "mov.u64 %rd3, s;\ncvta.shared.u64 %rd3, %rd3;\nmov.u64 %rd4, l;\n"
+      "cvta.local.u64 %rd4, %rd4;\nmov.u64 %rd5, c;\ncvta.const.u64 %rd5, %rd5;\n"
+      "mov.u32 %r1, %tid.x;\nsetp.eq.u32 %p1, %r1, 1;\nselp.b64 %rd6, %rd3, %rd1, %p1;\n"
+      "setp.eq.u32 %p1, %r1, 2;\nselp.b64 %rd6, %rd4, %rd6, %p1;\n"
+      "setp.eq.u32 %p1, %r1, 3;\nselp.b64 %rd6, %rd5, %rd6, %p1;\n"
+      "isspacep.global %p1, %rd6;\nselp.u32 %r2, 1, 0, %p1;\n"
+      "isspacep.shared %p1, %rd6;\nselp.u32 %r3, 2, 0, %p1;\n"
+      "isspacep.local %p1, %rd6;\nselp.u32 %r4, 4, 0, %p1;\n"
+      "isspacep.const %p1, %rd6;\nselp.u32 %r5, 8, 0, %p1;\n"
+      "add.u32 %r2, %r2, %r3;\nadd.u32 %r2, %r2, %r4;\nadd.u32 %r2, %r2, %r5;\n"
+      "mul.wide.u32 %rd7, %r1, 4;\nadd.s64 %rd8, %rd9, %rd7;\nst.global.u32 [%rd8], %r2;\n"
+      "ret;\n}\n";
+  const Module m = parse_ptx(text, "isspacep.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  Launch L(m, "k", {1, 1, 1}, {4, 1, 1});
+  const uint64_t G = L.zeros(64), O = L.zeros(16);
+  L.arg(G).arg(O);
+  L.run();
+  // lane 0: a global buffer; 1: shared; 2: local; 3: a .const variable
+  EXPECT_EQ(L.get<uint32_t>(O, 4), std::vector<uint32_t>({1, 2, 4, 8}));
+}
+
 TEST(PtxWarpOps, UnsupportedFormsAreRefusedNamingWhatIs) {
   EXPECT_NE(refusal("redux.sync.min.f32 %r1, %r2, -1;").find("redux.sync .add/.min/.max"),
             std::string::npos);
@@ -305,4 +477,10 @@ TEST(PtxWarpOps, UnsupportedFormsAreRefusedNamingWhatIs) {
   EXPECT_NE(refusal("cp.async.bulk.shared.global [%r1], [%rd1], 8;").find("wait_all are"),
             std::string::npos);
   EXPECT_EQ(refusal("cp.async.ca.shared.global [%r1], [%rd1], 4, %p1;\ncp.async.wait_all;"), "");
+  EXPECT_NE(refusal("vadd4.u32.u32.u32.sat.add %r1, %r2, %r3, %r0;").find("vop2/vop4"),
+            std::string::npos);
+  EXPECT_NE(refusal("vmin2.u16.u32.u32 %r1, %r2, %r3, %r0;").find(".u32 or .s32"),
+            std::string::npos);
+  EXPECT_NE(refusal("tanh.approx.f16 %r1, %r2;").find("tanh.approx.f32 is"), std::string::npos);
+  EXPECT_NE(refusal("isspacep %p1, %rd1;").find("isspacep.global, .shared"), std::string::npos);
 }

@@ -236,13 +236,22 @@ std::vector<CtrlBits> control_bits(const std::vector<CtrlInst>& code, const Ctrl
     if (now == was) break;
     was = std::move(now);
   }
+  // The transfer is not monotone (a larger state waits for more counters and so clears
+  // more), so the round-robin passes can cycle for ever (nvcc -G's math library on
+  // ampere-modern-wc: a 35-block function never settled). After `kPasses` passes without a
+  // fixed point each block's state only grows (the old one merged into the new): a finite
+  // lattice, so it ends, with guards that cover every state the cycle went through (waits
+  // that are safe, if more than needed). Code that settles within kPasses is unchanged.
+  const size_t kPasses = 64 + nb;
   for (bool grew = true; grew;) { // end_wait only grows: at most 6 bits per block
     for (auto& s : outs) s = SbState{};
-    for (bool changed = true; changed;) {
+    size_t passes = 0;
+    for (bool changed = true; changed; ++passes) {
       changed = false;
       for (size_t b = 0; b < nb; ++b) {
         SbState s = entry(b);
         transfer(b, s, nullptr);
+        if (passes >= kPasses) s.merge(outs[b]);
         if (!(s == outs[b])) {
           outs[b] = std::move(s);
           changed = true;

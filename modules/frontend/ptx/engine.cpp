@@ -420,10 +420,25 @@ struct Kernel::Impl {
     for (auto& pr : extern_local_shared) fns[pr.first].local_off[pr.second] = dyn_base;
     k.static_shared_ = dyn_base;
     k.shared_size_ = dyn_base + cfg.dyn_shared_bytes;
+    if (reads_reserved_shared(fn_used)) {
+      k.reserved_shared_ = (k.shared_size_ + 15) / 16 * 16;
+      k.shared_size_ = k.reserved_shared_ + kReservedSharedBytes;
+    }
     k.data_size_ = data;
     if (cfg.data_limit && data > cfg.data_limit)
       throw RuntimeError("module data segment needs " + std::to_string(data) + " bytes, only " +
                          std::to_string(cfg.data_limit) + " available");
+  }
+
+  // Whether a function the kernel runs reads one of the %reserved_smem_offset_* registers.
+  bool reads_reserved_shared(const std::vector<bool>& fn_used) const {
+    for (size_t fi = 0; fi < mod.functions.size(); ++fi) {
+      if (!fn_used[fi]) continue;
+      for (const Instr& in : mod.functions[fi].instrs)
+        for (const Operand& o : in.src)
+          if (o.kind == Operand::Kind::Special && o.sreg >= SReg::ReservedSmemBegin) return true;
+    }
+    return false;
   }
 
   uint64_t generic_of_var(size_t i) const {
@@ -651,6 +666,14 @@ struct Kernel::Impl {
       return k.shared_size_;
     case SReg::Envreg:
       return k.cfg_.envreg[o.comp % 32];
+    case SReg::ReservedSmemBegin:
+      return k.reserved_shared_;
+    case SReg::ReservedSmemEnd:
+      return k.reserved_shared_ + kReservedSharedBytes;
+    case SReg::ReservedSmemCap:
+      return kReservedSharedBytes;
+    case SReg::ReservedSmemOffset:
+      return k.reserved_shared_ + o.comp * kReservedSharedBytes / 2;
     }
     return 0;
   }
@@ -2262,6 +2285,17 @@ void Kernel::Impl::exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32
       wr(w, fr, in.dst[0], l, warp_ops::fns(u32(0, l), u32(1, l), int32_t(u32(2, l))), Type::B32);
     });
     return;
+  case Op::Vsimd: {
+    const bool as = type_is_signed(in.type2), bs = type_is_signed(in.type3),
+               ds = type_is_signed(in.type);
+    lanes([&](unsigned l) {
+      wr(w, fr, in.dst[0], l,
+         warp_ops::video(in.video, in.vec, u32(0, l), u32(1, l), u32(2, l), as, bs, ds, in.sat,
+                         in.video_add),
+         Type::U32);
+    });
+    return;
+  }
   case Op::Redux: {
     // Every lane reduces over the executing lanes of its membermask (a lane outside it is
     // undefined in the ISA; it gets the reduction over its mask's executing lanes).
@@ -2515,6 +2549,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Dp2a:
   case Op::Fns:
   case Op::Elect:
+  case Op::Vsimd:
     exec_warp_op(w, fr, in, exec);
     return;
   case Op::Trap: // aborts the kernel (CUDA: cudaErrorLaunchFailure)
@@ -2928,13 +2963,14 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Ex2:
   case Op::Lg2:
   case Op::Sin:
-  case Op::Cos: {
+  case Op::Cos:
+  case Op::Tanh: {
     const bool approx = in.rnd == Round::Approx;
     RoundScope rs(approx ? Round::RN : in.rnd);
     lanes([&](unsigned l) {
       if (f32) {
         float a = A32(0, l);
-        if (approx) a = ftz(a); // approximate SFU ops flush subnormal inputs
+        if (approx && in.op != Op::Tanh) a = ftz(a); // approximate SFU ops flush subnormals
         float r;
         switch (in.op) {
         case Op::Rcp:
@@ -2955,11 +2991,14 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         case Op::Sin:
           r = float(std::sin(double(a)));
           break;
+        case Op::Tanh: // the ISA's tanh.approx.f32 keeps subnormal results
+          r = float(std::tanh(double(a)));
+          break;
         default:
           r = float(std::cos(double(a)));
           break;
         }
-        dst(l, res32(r, fz || approx, false));
+        dst(l, res32(r, (fz || approx) && in.op != Op::Tanh, false));
       } else {
         double a = A64(0, l);
         if (fz) { // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64
@@ -3028,6 +3067,26 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       default:
         break;
       }
+      wr(w, fr, in.dst[0], l, r, Type::Pred);
+    });
+    return;
+  // isspacep: the generic windows (engine.h); const space is identity-mapped onto global, so
+  // .const is an address inside a module .const variable and .global any other address.
+  case Op::Isspacep:
+    lanes([&](unsigned l) {
+      const uint64_t a = srcT(0, l, Type::U64);
+      auto in_window = [&](uint64_t base) { return a >= base && a < base + kWindowSize; };
+      bool in_const = false;
+      for (size_t i = 0; i < mod.vars.size() && !in_const; ++i)
+        in_const = mod.vars[i].space == Space::Const && a >= var_addr[i] &&
+                   a < var_addr[i] + mod.vars[i].size;
+      const bool shared = in_window(kSharedWindow), local = in_window(kLocalWindow),
+                 param = in_window(kParamWindow);
+      const bool r = in.space == Space::Shared  ? shared
+                     : in.space == Space::Local ? local
+                     : in.space == Space::Param ? param
+                     : in.space == Space::Const ? in_const
+                                                : !shared && !local && !param && !in_const;
       wr(w, fr, in.dst[0], l, r, Type::Pred);
     });
     return;

@@ -98,6 +98,10 @@ struct RuntimeError : std::runtime_error {
 // A CTA's shared memory (static, the .shared variables, + dynamic) beyond what the engine
 // holds.
 constexpr uint64_t kMaxSharedBytes = 1ull << 30;
+// The reserved shared memory of a CTA whose kernel reads %reserved_smem_offset_* (sm_80+
+// reserves 1 KB per CTA, cudaDevAttrReservedSharedMemoryPerBlock): after the dynamic area,
+// _0 at its start and _1 half way (cooperative groups' multi-warp scratch needs 288 bytes).
+constexpr unsigned kReservedSharedBytes = 1024;
 struct SharedMemoryError : RuntimeError {
   SharedMemoryError(uint64_t static_bytes, uint64_t dynamic_bytes);
   uint64_t static_bytes, dynamic_bytes;
@@ -273,6 +277,7 @@ private:
   GlobalMemory& mem_;
   uint64_t data_size_ = 0;
   unsigned shared_size_ = 0, static_shared_ = 0;
+  unsigned reserved_shared_ = 0; // where the reserved region starts (kReservedSharedBytes)
   unsigned warps_per_cta_ = 0;
   uint64_t executed_ = 0;
   std::unique_ptr<Impl> impl_;

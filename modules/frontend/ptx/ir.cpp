@@ -84,7 +84,7 @@ const char* op_name(Op op) {
       "shfl",     "vote", "activemask", "match", "nanosleep", "copysign",  "testp",  "lop3",
       "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix", "redux",  "dp4a",
       "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp",        "tex",    "tld4",
-      "suld",     "sust", "bmsk",       "wmma",  "set"};
+      "suld",     "sust", "bmsk",       "wmma",  "set",       "tanh",      "vsimd",  "isspacep"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";
@@ -260,6 +260,7 @@ OpTraits op_traits(const Instr& in) {
   case Op::Lg2:
   case Op::Sin:
   case Op::Cos:
+  case Op::Tanh:
     c = OpClass::Transcendental;
     break;
   case Op::Popc:
@@ -280,11 +281,15 @@ OpTraits op_traits(const Instr& in) {
   case Op::Shf:
   case Op::Bmsk:
   case Op::Sad:
+  case Op::Vsimd: // Turing's VABSDIFF4: an integer ALU instruction
     c = OpClass::IntLogic;
     break;
   case Op::Setp:
   case Op::Testp:
     c = f64 ? OpClass::DpAdd : OpClass::Compare;
+    break;
+  case Op::Isspacep: // an address-range comparison
+    c = OpClass::Compare;
     break;
   case Op::Set: // compares its source type (type2)
     c = in.type2 == Type::F64 ? OpClass::DpAdd : OpClass::Compare;

@@ -158,6 +158,8 @@ enum class PrmtMode : uint8_t { Default, F4E, B4E, RC8, ECL, ECR, RC16 };
 enum class BarMode : uint8_t { None, Sync, Arrive, Red, Warp };
 enum class TestpMode : uint8_t { None, Finite, Infinite, Number, NotANumber, Normal, Subnormal };
 enum class MatchMode : uint8_t { None, Any, All };
+// The SIMD video instructions' operation (vadd2 ... vmax4: Instr::vec holds 2 or 4 elements).
+enum class VideoOp : uint8_t { None, Add, Sub, Avrg, Absdiff, Min, Max };
 
 enum class Op : uint16_t {
   // integer / bit
@@ -259,7 +261,10 @@ enum class Op : uint16_t {
   // wmma (mma.h; which one: tensor.wmma): load dst={Vector} src={Addr[, stride]}; store
   // src={Addr, Vector[, stride]}; mma dst={Vector d} src={Vector a, Vector b, Vector c}
   Wmma,
-  Set, // set.CmpOp[.BoolOp].dtype.stype d, a, b[, c]: the comparison as a value of dtype
+  Set,      // set.CmpOp[.BoolOp].dtype.stype d, a, b[, c]: the comparison as a value of dtype
+  Tanh,     // tanh.approx.f32 (what tanhf compiles to with -use_fast_math, and __tanhf)
+  Vsimd,    // vadd2/4, vsub, vavrg, vabsdiff, vmin, vmax (warp_ops.h): d, a, b, c; which in `video`
+  Isspacep, // isspacep.space p, a: whether generic address a is in `space`'s window
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
@@ -294,6 +299,12 @@ enum class SReg : uint8_t {
   DynamicSmemSize,
   TotalSmemSize,
   Envreg, // %envreg<32>, the driver's values (component = the register's number)
+  // %reserved_smem_offset_{begin,end,cap,0,1} (sm_80+): the CTA's reserved shared memory,
+  // which cooperative groups' multi-warp tiles use (Offset: component 0 or 1 for _0 / _1)
+  ReservedSmemBegin,
+  ReservedSmemEnd,
+  ReservedSmemCap,
+  ReservedSmemOffset,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -413,15 +424,18 @@ struct Instr {
   BarMode bar = BarMode::None;
   TestpMode testp = TestpMode::None;
   MatchMode match = MatchMode::None;
-  bool shiftamt = false;  // bfind.shiftamt
-  bool shf_right = false; // shf.r (false: shf.l)
-  bool shf_clamp = false; // shf.clamp (false: .wrap)
-  TensorSpec tensor;      // mma/ldmatrix/movmatrix/wmma: shape, types, layouts (mma.h)
-  uint8_t tex_dims = 0;   // tex/tld4/suld/sust: .1d/.2d/.3d
-  uint8_t tex_comp = 0;   // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
-  int guard = -1;         // guard predicate vreg, -1: none
-  bool guard_neg = false; // @!%p
-  int callee = -1;        // call: index into Module::functions (-1: indirect)
+  VideoOp video = VideoOp::None; // vadd2 ... vmax4: the operation; type = dtype, type2 = atype
+  Type type3 = Type::None;       // vadd2 ... vmax4: btype
+  bool video_add = false;        // vop2/vop4 .add: the secondary accumulate (else the merge)
+  bool shiftamt = false;         // bfind.shiftamt
+  bool shf_right = false;        // shf.r (false: shf.l)
+  bool shf_clamp = false;        // shf.clamp (false: .wrap)
+  TensorSpec tensor;             // mma/ldmatrix/movmatrix/wmma: shape, types, layouts (mma.h)
+  uint8_t tex_dims = 0;          // tex/tld4/suld/sust: .1d/.2d/.3d
+  uint8_t tex_comp = 0;          // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
+  int guard = -1;                // guard predicate vreg, -1: none
+  bool guard_neg = false;        // @!%p
+  int callee = -1;               // call: index into Module::functions (-1: indirect)
   // An indirect call (`call %rd, (args), prototype`): src[0] is the register holding the
   // function's address; the functions it can reach are every function whose address the module
   // takes with the prototype's parameter and return counts (the call graph the allocator stacks).

@@ -69,9 +69,12 @@ std::vector<Tok> lex(const std::string& t, const std::string& file) {
       tok.k = TK::String;
       tok.s = s;
     } else if (ident_start(c)) {
+      // A directive ends at the next dot: `.reg.b32` (inline asm in CUDA's headers writes
+      // directives and their types without a space) is `.reg` then `.b32`.
+      const bool directive = c == '.';
       size_t b = i++;
       while (i < n) {
-        if (ident_char(t[i])) {
+        if (ident_char(t[i]) && !(directive && t[i] == '.')) {
           ++i;
         } else if (t[i] == ':' && i + 1 < n && t[i + 1] == ':') {
           i += 2;

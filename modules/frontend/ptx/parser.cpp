@@ -900,11 +900,27 @@ struct Parser {
         {"suld", Op::Suld},
         {"sust", Op::Sust},
         {"bmsk", Op::Bmsk},
+        {"tanh", Op::Tanh},
+        {"isspacep", Op::Isspacep},
     };
     auto it = tab.find(b);
     if (it == tab.end()) return false;
     op = it->second;
     bar = BarMode::None;
+    return true;
+  }
+
+  // vop2 / vop4 (SIMD video instructions: CUDA's __vsadu4, __vabsdiffu4, __vabsdiffu2 ...).
+  static bool video_from_name(const std::string& b, Instr& in) {
+    static const std::unordered_map<std::string, VideoOp> tab = {
+        {"vadd", VideoOp::Add},         {"vsub", VideoOp::Sub}, {"vavrg", VideoOp::Avrg},
+        {"vabsdiff", VideoOp::Absdiff}, {"vmin", VideoOp::Min}, {"vmax", VideoOp::Max}};
+    if (b.size() < 2 || (b.back() != '2' && b.back() != '4')) return false;
+    auto it = tab.find(b.substr(0, b.size() - 1));
+    if (it == tab.end()) return false;
+    in.op = Op::Vsimd;
+    in.video = it->second;
+    in.vec = unsigned(b.back() - '0');
     return true;
   }
 
@@ -928,6 +944,8 @@ struct Parser {
         in.type = t;
       } else if (in.type2 == Type::None) {
         in.type2 = t;
+      } else if (in.op == Op::Vsimd && in.type3 == Type::None) {
+        in.type3 = t;
       } else {
         fail(line, "too many types in '" + in.text + "'");
       }
@@ -998,7 +1016,7 @@ struct Parser {
         {"generic", Space::Generic}};
     if (auto it = sp.find(m); it != sp.end()) {
       if (op == Op::Ld || op == Op::Ldu || op == Op::St || op == Op::Atom || op == Op::Red ||
-          op == Op::Cvta || op == Op::Prefetch || op == Op::CpAsync) {
+          op == Op::Cvta || op == Op::Prefetch || op == Op::CpAsync || op == Op::Isspacep) {
         in.space = it->second;
         return;
       }
@@ -1179,6 +1197,12 @@ struct Parser {
     case Op::Elect:
       if (m == "sync") return;
       break;
+    case Op::Vsimd:
+      if (m == "add") {
+        in.video_add = true;
+        return;
+      }
+      break;
     case Op::Dp2a:
       if (m == "lo" || m == "hi") {
         in.mul = m == "lo" ? MulMode::Lo : MulMode::Hi;
@@ -1290,13 +1314,19 @@ struct Parser {
         {"%lanemask_ge", {SReg::LanemaskGe, false}},
         {"%lanemask_gt", {SReg::LanemaskGt, false}},
         {"%dynamic_smem_size", {SReg::DynamicSmemSize, false}},
-        {"%total_smem_size", {SReg::TotalSmemSize, false}}};
+        {"%total_smem_size", {SReg::TotalSmemSize, false}},
+        {"%reserved_smem_offset_begin", {SReg::ReservedSmemBegin, false}},
+        {"%reserved_smem_offset_end", {SReg::ReservedSmemEnd, false}},
+        {"%reserved_smem_offset_cap", {SReg::ReservedSmemCap, false}},
+        {"%reserved_smem_offset_0", {SReg::ReservedSmemOffset, false}}};
     return tab;
   }
 
   // The PTX name of special register operand `o` ("%tid.y"), for messages.
   static std::string sreg_text(const Operand& o) {
     if (o.sreg == SReg::Envreg) return "%envreg" + std::to_string(o.comp);
+    if (o.sreg == SReg::ReservedSmemOffset)
+      return "%reserved_smem_offset_" + std::to_string(o.comp);
     for (const auto& [name, e] : sreg_table())
       if (e.first == o.sreg) return e.second ? name + "." + "xyz"[o.comp % 3] : name;
     return "a special register";
@@ -1326,6 +1356,12 @@ struct Parser {
       o.kind = Operand::Kind::Special;
       o.sreg = SReg::Envreg;
       o.comp = uint8_t(std::stoi(base.substr(7)));
+      return true;
+    }
+    if (n == "%reserved_smem_offset_1") {
+      o.kind = Operand::Kind::Special;
+      o.sreg = SReg::ReservedSmemOffset;
+      o.comp = 1;
       return true;
     }
     const auto& tab = sreg_table();
@@ -1728,6 +1764,8 @@ struct Parser {
       for (size_t i = first_mod; i < parts.size(); ++i)
         if (parts[i] == "noComplete" || parts[i] == "expect_tx")
           fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+    } else if (video_from_name(parts[0], in)) {
+      // vadd2 ... vmax4: the operation and the element count from the name
     } else if (!op_from_name(parts[0], in.op, bm)) {
       fail(line, "unsupported PTX instruction '" + in.text + "'");
     }
@@ -1748,6 +1786,9 @@ struct Parser {
       in.space = Space::Generic;
     if (in.op == Op::Cvta && in.space == Space::None)
       fail(line, "cvta needs a state space in '" + in.text + "'");
+    if (in.op == Op::Isspacep && (in.space == Space::None || in.space == Space::Generic))
+      fail(line, "unsupported form '" + in.text +
+                     "' (isspacep.global, .shared, .local, .param and .const are)");
     if (in.op == Op::Call) {
       parse_call(in, line);
       finish_instr(std::move(in), fidx, line);
@@ -1869,6 +1910,7 @@ struct Parser {
     case Op::Dp4a:
     case Op::Dp2a:
     case Op::Fns:
+    case Op::Vsimd:
       lo = hi = 3;
       break;
     case Op::Redux:
@@ -1915,10 +1957,12 @@ struct Parser {
     case Op::Lg2:
     case Op::Sin:
     case Op::Cos:
+    case Op::Tanh:
     case Op::Mov:
     case Op::Cvt:
     case Op::Cvta:
     case Op::Testp:
+    case Op::Isspacep:
     case Op::Ld:
     case Op::Ldu:
     case Op::Prefetch:
@@ -2023,6 +2067,7 @@ struct Parser {
     case Op::CpAsync:
     case Op::CpAsyncCommit:
     case Op::CpAsyncWait:
+    case Op::Isspacep: // isspacep.space p, a: no type (a is an address register)
       if (in.op == Op::Cvta && in.type == Type::None) fail(line, "cvta needs a type");
       break;
     default:
@@ -2061,6 +2106,8 @@ struct Parser {
         need_pred(in.src[2], "the predicate operand c");
     }
     if (in.op == Op::Selp && in.src.size() > 2) need_pred(in.src[2], "the selector c");
+    if (in.op == Op::Isspacep)
+      for (const Operand& d : in.dst) need_pred(d, "the destination");
     if (in.op == Op::Set && in.bop != BoolOp::None && in.src.size() > 2)
       need_pred(in.src[2], "the predicate operand c");
   }
@@ -2169,6 +2216,18 @@ struct Parser {
       break;
     case Op::Fns:
       if (in.type != Type::B32) fail(line, "'" + in.text + "': fns is fns.b32");
+      break;
+    case Op::Vsimd:
+      if (!is_int32(in.type) || !is_int32(in.type2) || !is_int32(in.type3) || in.ftz ||
+          in.rnd != Round::None || (in.sat && in.video_add))
+        fail(line, "'" + in.text +
+                       "': vop2/vop4.dtype.atype.btype{.sat|.add} with types .u32 or .s32 "
+                       "(vop = vadd, vsub, vavrg, vabsdiff, vmin, vmax)");
+      break;
+    case Op::Tanh:
+      if (in.rnd != Round::Approx || in.type != Type::F32 || in.ftz)
+        fail(line, "unsupported form '" + in.text +
+                       "' (tanh.approx.f32 is; the .f16, .f16x2, .bf16 and .bf16x2 forms are not)");
       break;
     case Op::CpAsync: {
       const Operand& n = in.src[2];

@@ -1,5 +1,6 @@
-// Integer dot products, find-nth-set and the warp reduction's combine step, as the PTX ISA
-// defines them (dp4a, dp2a, fns, redux.sync: docs/ptx.md). Plain functions the engine calls
+// Integer dot products, find-nth-set, the warp reduction's combine step and the SIMD video
+// instructions, as the PTX ISA defines them (dp4a, dp2a, fns, redux.sync, vop2/vop4:
+// docs/ptx.md). Plain functions the engine calls
 // per lane; tests/unit/ptx_warp_ops_test.cpp holds them to references written from the ISA.
 #pragma once
 
@@ -65,6 +66,51 @@ inline uint32_t redux_combine(AtomOp op, bool is_signed, uint32_t x, uint32_t y)
   default: // Xor
     return x ^ y;
   }
+}
+
+// vop2 / vop4.dtype.atype.btype{.sat|.add} d, a, b, c with the default selectors and mask
+// (nvcc's only form): element i of a with element i of b, `n` elements of 32/n bits each,
+// extended by atype/btype; vavrg rounds a sum >= 0 up ((s + 1) >> 1) and a negative one
+// down (s >> 1), as the ISA writes it; .sat clamps to
+// dtype's element range; .add: d = c + the elements' sum (modulo 2^32), else d holds the
+// elements' low bits (the merge with c keeps none of c under the full mask).
+inline uint32_t video(VideoOp op, unsigned n, uint32_t a, uint32_t b, uint32_t c, bool a_signed,
+                      bool b_signed, bool d_signed, bool sat, bool add) {
+  const unsigned w = 32 / n;
+  const int64_t lo = d_signed ? -(int64_t(1) << (w - 1)) : 0;
+  const int64_t hi = d_signed ? (int64_t(1) << (w - 1)) - 1 : (int64_t(1) << w) - 1;
+  uint32_t d = add ? c : 0;
+  for (unsigned i = 0; i < n; ++i) {
+    const int64_t x = w == 8 ? byte_of(a, i, a_signed) : half_of(a, i, a_signed);
+    const int64_t y = w == 8 ? byte_of(b, i, b_signed) : half_of(b, i, b_signed);
+    int64_t t = 0;
+    switch (op) {
+    case VideoOp::Add:
+      t = x + y;
+      break;
+    case VideoOp::Sub:
+      t = x - y;
+      break;
+    case VideoOp::Avrg:
+      t = x + y >= 0 ? (x + y + 1) >> 1 : (x + y) >> 1;
+      break;
+    case VideoOp::Absdiff:
+      t = x > y ? x - y : y - x;
+      break;
+    case VideoOp::Min:
+      t = x < y ? x : y;
+      break;
+    default: // Max
+      t = x > y ? x : y;
+      break;
+    }
+    if (sat) t = t < lo ? lo : t > hi ? hi : t;
+    if (add)
+      d += uint32_t(t);
+    else
+      d |= (uint32_t(t) & ((w == 8 ? 0xffu : 0xffffu))) << (w * i);
+  }
+  return d;
 }
 
 } // namespace gpurf::ptx::warp_ops
