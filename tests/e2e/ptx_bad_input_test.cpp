@@ -20,7 +20,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string repo_root() {
-  return fs::path(__FILE__).parent_path().parent_path().parent_path().string();
+  return GPURF_SOURCE_DIR;
 }
 
 // A launch directory with a copy of the reduce kernel's PTX.
