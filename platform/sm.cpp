@@ -628,28 +628,44 @@ void Sm::attach_observers(const std::vector<Observer*>& observers) {
 // (ptxas's): the warps that fit are those of ptxas's count, and the banks get storage for the
 // registers the instructions name.
 void Sm::kernel_limits(unsigned occ_data, unsigned hw_data) {
+  limits_ = register_limits(kernel_regs_, data_regs_, *mapping_, occ_data, hw_data);
+}
+
+SmLimits Sm::register_limits(unsigned kernel_regs, unsigned data_regs, const RegMapping& mapping,
+                             unsigned occ_data, unsigned hw_data) const {
   const unsigned rows = subcores_[0].banks[0]->rows(), sub = shape_.subcores;
   auto create = [&](unsigned regs) {
     return RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
   };
+  SmLimits l = limits_;
   std::unique_ptr<RegMapping> occ_map;
-  limits_.hardware_regs_per_thread = limits_.hardware_register_warps = 0;
-  if (occ_data && occ_data != data_regs_) {
-    limits_.regs_per_thread = occ_data + (kernel_regs_ - data_regs_);
-    occ_map = create(limits_.regs_per_thread);
+  l.hardware_regs_per_thread = l.hardware_register_warps = 0;
+  if (occ_data && occ_data != data_regs) {
+    l.regs_per_thread = occ_data + (kernel_regs - data_regs);
+    occ_map = create(l.regs_per_thread);
   } else {
-    limits_.regs_per_thread = kernel_regs_;
+    l.regs_per_thread = kernel_regs;
   }
   auto fit_warps = [&](const RegMapping& m) {
     unsigned fit = 0;
     while (fit < 4096 && m.rows_needed(fit + 1) <= rows) ++fit;
     return fit * sub;
   };
-  limits_.register_warps = fit_warps(occ_map ? *occ_map : *mapping_);
-  if (hw_data && !occ_data && hw_data < data_regs_) {
-    limits_.hardware_regs_per_thread = hw_data + (kernel_regs_ - data_regs_);
-    limits_.hardware_register_warps = fit_warps(*create(limits_.hardware_regs_per_thread));
+  l.register_warps = fit_warps(occ_map ? *occ_map : mapping);
+  if (hw_data && !occ_data && hw_data < data_regs) {
+    l.hardware_regs_per_thread = hw_data + (kernel_regs - data_regs);
+    l.hardware_register_warps = fit_warps(*create(l.hardware_regs_per_thread));
   }
+  return l;
+}
+
+SmLimits Sm::limits_for(unsigned data_regs, unsigned preds, unsigned occ_data,
+                        unsigned hw_data) const {
+  data_regs = std::max(1u, data_regs);
+  const unsigned regs = data_regs + (preds_in_banks_ ? preds : 0);
+  const auto mapping =
+      RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
+  return register_limits(regs, data_regs, *mapping, occ_data, hw_data);
 }
 
 void Sm::set_kernel_registers(unsigned data_regs) {
