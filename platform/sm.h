@@ -258,6 +258,9 @@ private:
   TimeSeries* series_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
+  // Cycles since last_progress_ the SM slept through, every unit waiting for a later cycle (a
+  // memory response due then): the watchdog counts the others.
+  Cycle slept_ = 0;
   bool finished_ = false, stopped_ = false, held_ = false;
   sc_core::sc_event done_{"done"};
   std::string error_;
