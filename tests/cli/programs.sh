@@ -67,9 +67,14 @@ PROGRAMS+=(particles)
 # cuda::barrier (sm_80's mbarrier) with memcpy_async and warps spinning in try_wait while late
 # ones arrive.
 PROGRAMS+=(block_barrier)
+# SHA-256 and bit-manipulation intrinsics (funnel shifts, prmt, brev, clz, popc, dp4a, 64-bit
+# multiply-high, division by variables), optimised and as a debug build; zero-copy mapped and
+# registered host memory, pinned async and 2D copies, launches sized by the occupancy API and
+# the device's limits; a thousand tiny launches then 120,000 one-warp CTAs.
+PROGRAMS+=(hash_bits hash_bits_debug host_memory many_launches)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate
-  [recursion_debug]=recursion)
-declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
+  [recursion_debug]=recursion [hash_bits_debug]=hash_bits)
+declare -A NVCC_FLAGS=([function_pointers_debug]=-G [hash_bits_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
   [atomics]="-gencode arch=compute_90,code=compute_90"
   [block_barrier]="-gencode arch=compute_80,code=compute_80"
   [recursion_debug]=-G [dynamic_parallelism]=-rdc=true)

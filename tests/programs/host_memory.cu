@@ -118,6 +118,27 @@ int main(int argc, char** argv) {
   CHECK(cudaDeviceSynchronize());
   for (int i = 1; i < n; ++i) zc_bad += out[i] != in[i] * c[(i - 1) & 63] + 1;
   if (zc_bad) std::printf("mapped memory second pass: %d wrong\n", zc_bad), bad += zc_bad;
+  // A copy and a memset through the registered range's device address reach the program's
+  // memory; registering it twice, or unregistering what is not registered, are errors;
+  // memory CUDA does not know is unregistered.
+  const int seven[2] = {7, 7};
+  CHECK(cudaMemcpy(din + 10, seven, sizeof seven, cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(din + 12, 0, sizeof(int)));
+  if (in[10] != 7 || in[11] != 7 || in[12] != 0)
+    std::printf("copy through the registered device pointer: %d %d %d\n", in[10], in[11], in[12]),
+        ++bad;
+  const cudaError_t twice = cudaHostRegister(in + 4, 64, cudaHostRegisterDefault);
+  const cudaError_t never = cudaHostUnregister(c);
+  cudaGetLastError(); // (the two errors are the last error too, as on CUDA)
+  CHECK(cudaPointerGetAttributes(&attr, c));
+  if (twice != cudaErrorHostMemoryAlreadyRegistered || never != cudaErrorHostMemoryNotRegistered ||
+      attr.type != cudaMemoryTypeUnregistered)
+    std::printf("register twice: %s, unregister unknown: %s, stack memory type %d\n",
+                cudaGetErrorName(twice), cudaGetErrorName(never), int(attr.type)),
+        ++bad;
+  CHECK(cudaPointerGetAttributes(&attr, in + 3));
+  if (attr.type != cudaMemoryTypeHost || attr.devicePointer != din + 3)
+    std::printf("attributes of registered memory: type %d\n", int(attr.type)), ++bad;
 
   // Sizing from the occupancy API: a partial sum per block, then pinned asynchronous copies.
   int min_grid = 0, block = 0;
