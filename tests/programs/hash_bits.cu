@@ -7,6 +7,7 @@
 // remainder by divisors read from memory (negative, 1, -1, powers of two, INT_MIN / -1 aside).
 #include "check.h"
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
 
@@ -231,22 +232,27 @@ static void mix_host(const uint64_t* in, uint64_t* o, int i, int n) {
   o[23] = uint32_t(int32_t(xl) == INT32_MIN ? xl : uint32_t(-int32_t(xl))) | 0;
 }
 
-int main() {
+int main(int argc, char** argv) {
   int bad = 0;
-  // SHA-256: 1,024 messages of 0 to 300 bytes (1 to 6 blocks; warps diverge on the count).
-  const int n = 1024, stride = 6 * 64;
+  // SHA-256: argument 1 (default 1,024) messages of 0 to 300 bytes (1 to 6 blocks; warps
+  // diverge on the count).
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1024, stride = 6 * 64;
+  if (n < 1) {
+    std::printf("usage: hash_bits [messages] (positive)\n");
+    return 2;
+  }
   uint8_t* msgs = new uint8_t[size_t(n) * stride];
-  int nblocks[n];
+  int* nblocks = new int[n];
   for (int i = 0; i < n; ++i)
     nblocks[i] = pad_message(msgs + size_t(i) * stride, i, (i * 37) % 301);
   uint8_t* dmsgs;
   int* dnb;
   uint32_t* ddig;
   CHECK(cudaMalloc(&dmsgs, size_t(n) * stride));
-  CHECK(cudaMalloc(&dnb, sizeof nblocks));
+  CHECK(cudaMalloc(&dnb, n * sizeof(int)));
   CHECK(cudaMalloc(&ddig, n * 8 * sizeof(uint32_t)));
   CHECK(cudaMemcpy(dmsgs, msgs, size_t(n) * stride, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dnb, nblocks, sizeof nblocks, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dnb, nblocks, n * sizeof(int), cudaMemcpyHostToDevice));
   sha256<<<(n + 127) / 128, 128>>>(dmsgs, dnb, stride, ddig, n);
   CHECK(cudaGetLastError());
   uint32_t* dig = new uint32_t[n * 8];
