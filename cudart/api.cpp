@@ -58,6 +58,10 @@ const ErrorName kErrors[] = {
      "too many resources requested for launch"},
     {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
     {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
+    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+     "part or all of the requested memory range is already mapped"},
+    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+     "pointer does not correspond to a registered memory region"},
     {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
     {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
@@ -122,19 +126,10 @@ cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* h
 int resident_ctas(const KernelRec& k, int block, size_t shared) {
   gpurf::Gpu& g = rt().gpu();
   gpurf::PtxFrontend* f = g.kernel(k.id);
-  const gpurf::SmShape& s = g.sm(0).shape();
-  gpurf::SmLimits l = g.sm(0).limits();
-  // The registers occupancy counts, as the SM does (Sm::kernel_limits): the allocator's, or
-  // ptxas's where the platform's mode names more (GPGPU-Sim's PTX mode), one row per warp
-  // register in the banks.
-  unsigned regs = std::max(1u, f->regs_per_thread());
-  if (f->occupancy_registers())
-    regs = f->occupancy_registers();
-  else if (f->hardware_registers() && f->hardware_registers() < regs)
-    regs = f->hardware_registers();
-  l.register_warps = unsigned(uint64_t(s.subcores) * s.banks * s.bank_rows / regs);
-  l.hardware_register_warps = 0;
-  l.regs_per_thread = regs;
+  // The registers occupancy counts, as the SM sets them at the kernel's launch (the
+  // allocator's count through the platform's register mapping, or ptxas's).
+  const gpurf::SmLimits l = g.sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
+                                               f->occupancy_registers(), f->hardware_registers());
   try {
     // A CTA's shared memory as a launch counts it: the kernel's .shared variables (placed by
     // the engine, as at a launch) and the dynamic bytes.
@@ -420,7 +415,13 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   std::memset(a, 0, sizeof *a);
   gpurf::PtxFrontend* f = rt().gpu().kernel(k->id);
   a->numRegs = int(f->regs_per_thread());
-  a->maxThreadsPerBlock = 1024;
+  // The largest block a launch of this kernel can have (CUDA's: the device's limit, less
+  // where the kernel's registers do not fit that many warps).
+  const gpurf::SmLimits l =
+      rt().gpu().sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
+                                  f->occupancy_registers(), f->hardware_registers());
+  const unsigned reg_warps = std::max(l.register_warps, l.hardware_register_warps);
+  a->maxThreadsPerBlock = int(std::min({1024u, l.warps * 32, reg_warps * 32}));
   a->ptxVersion = a->binaryVersion = 75;
   a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
   a->localSizeBytes = 0;
@@ -474,14 +475,76 @@ cudaError_t cudaMallocHost(void** p, size_t bytes) {
   GPURF_CAPTURE_FORBIDS("cudaMallocHost", false);
   return ret(rt().malloc(p, bytes, AllocKind::Host));
 }
-cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned) {
+cudaError_t cudaHostAlloc(void** p, size_t bytes, unsigned flags) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaHostAlloc", false);
-  return ret(rt().malloc(p, bytes, AllocKind::Host));
+  if (cudaError_t e = rt().malloc(p, bytes, AllocKind::Host)) return ret(e);
+  const_cast<Allocation*>(rt().allocation_of(reinterpret_cast<uint64_t>(*p)))->flags = flags;
+  return cudaSuccess;
 }
-cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned) {
+// Host allocations are at their device addresses (one address space); a registered range's
+// device address is its window mirror; other host memory the device cannot reach.
+cudaError_t cudaHostGetDevicePointer(void** dev, void* host, unsigned flags) {
   GPURF_LOCKED;
-  *dev = host; // one address space
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (!dev || !host || flags) return ret(cudaErrorInvalidValue);
+  const uint64_t a = rt().device_view(host);
+  if (!a) return ret(cudaErrorInvalidValue);
+  *dev = reinterpret_cast<void*>(a);
+  return cudaSuccess;
+}
+cudaError_t cudaHostGetFlags(unsigned* flags, void* host) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  const uint64_t a = rt().device_view(host);
+  const Allocation* al = a ? rt().allocation_of(a) : nullptr;
+  if (!flags || !al || al->kind == AllocKind::Managed) return ret(cudaErrorInvalidValue);
+  *flags = al->flags;
+  return cudaSuccess;
+}
+cudaError_t cudaHostRegister(void* p, size_t bytes, unsigned flags) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaHostRegister", false);
+  return ret(rt().host_register(p, bytes, flags));
+}
+cudaError_t cudaHostUnregister(void* p) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaHostUnregister", false);
+  return ret(rt().host_unregister(p));
+}
+// CUDA 13's cudaPointerAttributes (driver_types.h): memory CUDA does not know is
+// cudaMemoryTypeUnregistered, not an error.
+struct PointerAttributes {
+  int type; // cudaMemoryType: 0 unregistered, 1 host, 2 device, 3 managed
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+cudaError_t cudaPointerGetAttributes(PointerAttributes* attr, const void* p) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (!attr) return ret(cudaErrorInvalidValue);
+  *attr = PointerAttributes{};
+  const uint64_t a = reinterpret_cast<uint64_t>(p);
+  uint64_t base = 0;
+  if (const Allocation* al = rt().allocation_of(a, &base)) {
+    attr->type = al->kind == AllocKind::Device ? 2 : al->kind == AllocKind::Managed ? 3 : 1;
+    attr->devicePointer = const_cast<void*>(p);
+    if (al->kind == AllocKind::Registered)
+      attr->hostPointer = static_cast<char*>(al->host) + (a - base);
+    else if (al->kind != AllocKind::Device)
+      attr->hostPointer = const_cast<void*>(p);
+  } else if (const uint64_t d = rt().device_view(p)) { // inside a registered range
+    attr->type = 1;
+    attr->devicePointer = reinterpret_cast<void*>(d);
+    attr->hostPointer = const_cast<void*>(p);
+  } else if (p && rt().device_range(a, 1)) { // the modules' variables
+    attr->type = 2;
+    attr->devicePointer = const_cast<void*>(p);
+  } else {
+    attr->device = -2; // CUDA's cudaInvalidDeviceId for unregistered memory
+  }
   return cudaSuccess;
 }
 cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height) {
@@ -594,6 +657,34 @@ cudaError_t cudaMemset(void* p, int v, size_t n) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMemset", true);
   return ret(rt().memset(p, v, n));
+}
+// Row by row: `width` bytes of each of `height` rows `pitch` apart.
+static cudaError_t memset2d(void* p, size_t pitch, int v, size_t width, size_t height) {
+  if (height > 1 && pitch < width) return cudaErrorInvalidValue;
+  for (size_t y = 0; y < height; ++y)
+    if (cudaError_t e = rt().memset(static_cast<char*>(p) + y * pitch, v, width)) return e;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2D(void* p, size_t pitch, int v, size_t width, size_t height) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemset2D", true);
+  return ret(memset2d(p, pitch, v, width, height));
+}
+cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int v, size_t width, size_t height,
+                              cudaStream_t s) {
+  GPURF_LOCKED;
+  cudaError_t e = cudaSuccess;
+  if (captured(s, "cudaMemset2DAsync", e, [&](Node& x) -> cudaError_t {
+        x.type = kNodeMemset;
+        const cudaMemsetParams m{p, pitch, unsigned(v & 0xff), 1, width, height};
+        return set_memset(x, "cudaMemset2DAsync", &m);
+      }))
+    return ret(e);
+  return ret(memset2d(p, pitch, v, width, height));
+}
+cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t width, size_t height,
+                                   cudaStream_t s) {
+  return cudaMemset2DAsync(p, pitch, v, width, height, s);
 }
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
   GPURF_LOCKED;

@@ -133,6 +133,9 @@ struct HostSide : sc_core::sc_module {
 
 // The CUDA error of a launch refused with `error` (not sticky).
 cudaError_t refusal_error(const std::string& error) {
+  // Registers a block of that size cannot have: CUDA's "too many resources requested".
+  if (error.find("the register banks (bank.count x bank.entries) hold") != std::string::npos)
+    return cudaErrorLaunchOutOfResources;
   return error.find("cooperative launch of") != std::string::npos
              ? cudaErrorCooperativeLaunchTooLarge
              : cudaErrorInvalidConfiguration;
@@ -629,7 +632,7 @@ cudaError_t Runtime::malloc(void** p, uint64_t bytes, AllocKind kind, const char
                              : kind == AllocKind::Managed ? "cudaMallocManaged"
                                                           : "cudaMallocHost") +
                      " allocation of " + std::to_string(bytes) + " bytes");
-    if (kind != AllocKind::Device) {
+    if (kind != AllocKind::Device && kind != AllocKind::Registered) {
       void* h = reinterpret_cast<void*>(at);
       ::mprotect(h, size, PROT_READ | PROT_WRITE);
       std::memset(h, 0, size);
@@ -647,7 +650,8 @@ cudaError_t Runtime::free(void* p, bool host) {
   if (it == live_.end() || (host != (it->second.kind == AllocKind::Host)))
     return host ? cudaErrorInvalidHostPointer : cudaErrorInvalidDevicePointer;
   uint64_t base = it->first, size = it->second.bytes;
-  if (it->second.kind != AllocKind::Device) ::mprotect(p, size, PROT_NONE);
+  if (it->second.kind != AllocKind::Device && it->second.kind != AllocKind::Registered)
+    ::mprotect(p, size, PROT_NONE);
   live_.erase(it);
   checked_.free(base);
   // Merge with the neighbouring gaps.
@@ -667,6 +671,66 @@ cudaError_t Runtime::free(void* p, bool host) {
   }
   gaps_[base] = size;
   return cudaSuccess;
+}
+
+const Allocation* Runtime::allocation_of(uint64_t a, uint64_t* base) const {
+  auto it = live_.upper_bound(a);
+  if (it == live_.begin()) return nullptr;
+  --it;
+  if (a >= it->first + it->second.bytes) return nullptr;
+  if (base) *base = it->first;
+  return &it->second;
+}
+
+void* Runtime::host_view(uint64_t a) const {
+  uint64_t base = 0;
+  const Allocation* al = allocation_of(a, &base);
+  if (al && al->kind == AllocKind::Registered) return static_cast<char*>(al->host) + (a - base);
+  return reinterpret_cast<void*>(a);
+}
+
+uint64_t Runtime::device_view(const void* p) const {
+  const uint64_t a = reinterpret_cast<uint64_t>(p);
+  if (const Allocation* al = allocation_of(a)) return al->kind == AllocKind::Device ? 0 : a;
+  for (const auto& [base, al] : live_)
+    if (al.kind == AllocKind::Registered && p >= al.host &&
+        p < static_cast<const char*>(al.host) + al.bytes)
+      return base + (static_cast<const char*>(p) - static_cast<const char*>(al.host));
+  return 0;
+}
+
+// The range gets a window allocation of its size (page-rounded, as other host memory) that
+// to_device/to_host keep equal to the program's memory around every launch; copies through
+// its window address read and write the program's memory (host_view).
+cudaError_t Runtime::host_register(void* p, uint64_t bytes, unsigned flags) {
+  if (cudaError_t e = status()) return e;
+  if (!p || !bytes) return cudaErrorInvalidValue;
+  const char* lo = static_cast<const char*>(p);
+  for (const auto& [base, al] : live_) {
+    if (al.kind != AllocKind::Registered) continue;
+    const char* h = static_cast<const char*>(al.host);
+    if (lo < h + al.bytes && h < lo + bytes) return cudaErrorHostMemoryAlreadyRegistered;
+  }
+  if (device_view(p)) return cudaErrorHostMemoryAlreadyRegistered; // cudaMallocHost memory
+  void* at = nullptr;
+  if (cudaError_t e = malloc(&at, bytes, AllocKind::Registered, "cudaHostRegister")) return e;
+  Allocation& al = live_.at(reinterpret_cast<uint64_t>(at));
+  al.bytes = bytes; // the program's range, not the page-rounded size
+  al.host = p;
+  al.flags = flags;
+  return cudaSuccess;
+}
+
+cudaError_t Runtime::host_unregister(void* p) {
+  if (cudaError_t e = status()) return e;
+  for (auto& [base, al] : live_)
+    if (al.kind == AllocKind::Registered && al.host == p) {
+      const uint64_t pages = (al.bytes + kPage - 1) / kPage * kPage;
+      al.bytes = pages; // free() returns the whole window range
+      al.kind = AllocKind::Host;
+      return free(reinterpret_cast<void*>(base), true);
+    }
+  return cudaErrorHostMemoryNotRegistered;
 }
 
 bool Runtime::device_range(uint64_t a, uint64_t bytes) const {
@@ -716,6 +780,7 @@ cudaError_t Runtime::memcpy(void* dst, const void* src, uint64_t bytes, int kind
     return cudaErrorInvalidValue;
   const bool dd = device_range(d, bytes), sd = device_range(s, bytes);
   IFunctionalMemory& m = gpu().functional_memory();
+  dst = host_view(d), src = host_view(s); // a registered range's window address: its memory
   if (!dd && !sd) {
     std::memmove(dst, src, bytes);
   } else if (dd && !sd) {
@@ -735,7 +800,7 @@ cudaError_t Runtime::memset(void* dst, int value, uint64_t bytes) {
   const uint64_t d = reinterpret_cast<uint64_t>(dst);
   if (bytes && stray(d, bytes, "cudaMemset")) return cudaErrorInvalidValue;
   if (!device_range(d, bytes)) {
-    std::memset(dst, value, bytes);
+    std::memset(host_view(d), value, bytes);
     return cudaSuccess;
   }
   std::vector<unsigned char> tmp(std::min<uint64_t>(bytes, uint64_t(1) << 24),
@@ -754,7 +819,8 @@ const VarRec* Runtime::var(const void* host_var) const {
 void Runtime::to_device() {
   for (auto& [a, al] : live_)
     if (al.kind != AllocKind::Device)
-      device_io(gpu().functional_memory(), a, reinterpret_cast<void*>(a), al.bytes, true);
+      device_io(gpu().functional_memory(), a, al.host ? al.host : reinterpret_cast<void*>(a),
+                al.bytes, true);
   for (auto& [h, v] : vars_)
     if (v.managed && v.address)
       device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,
@@ -764,7 +830,8 @@ void Runtime::to_device() {
 void Runtime::to_host() {
   for (auto& [a, al] : live_)
     if (al.kind != AllocKind::Device)
-      device_io(gpu().functional_memory(), a, reinterpret_cast<void*>(a), al.bytes, false);
+      device_io(gpu().functional_memory(), a, al.host ? al.host : reinterpret_cast<void*>(a),
+                al.bytes, false);
   for (auto& [h, v] : vars_)
     if (v.managed && v.address)
       device_io(gpu().functional_memory(), v.address, reinterpret_cast<void*>(v.address), v.bytes,

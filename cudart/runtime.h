@@ -66,10 +66,14 @@ struct VarRec {
   uint64_t address = 0;              // in device memory, once the modules are loaded
 };
 
-enum class AllocKind { Device, Managed, Host };
+// Registered: cudaHostRegister's window range mirroring `host` (the program's own memory),
+// copied to the device before each launch and back after it, as Host and Managed allocations.
+enum class AllocKind { Device, Managed, Host, Registered };
 struct Allocation {
   uint64_t bytes = 0;
   AllocKind kind = AllocKind::Device;
+  void* host = nullptr; // Registered: the program's memory, `bytes` long
+  unsigned flags = 0;   // cudaHostAlloc's / cudaHostRegister's flags (cudaHostGetFlags)
 };
 
 struct Event {
@@ -118,6 +122,16 @@ public:
   // Copies between host and device memory (either may be managed); `kind` as CUDA's.
   cudaError_t memcpy(void* dst, const void* src, uint64_t bytes, int kind);
   cudaError_t memset(void* dst, int value, uint64_t bytes);
+  // cudaHostRegister: a window range for [p, p + bytes), its address in `*dev`.
+  cudaError_t host_register(void* p, uint64_t bytes, unsigned flags);
+  cudaError_t host_unregister(void* p);
+  // The live allocation holding `a` (its base in `*base`), or null.
+  const Allocation* allocation_of(uint64_t a, uint64_t* base = nullptr) const;
+  // Where the host reads window address `a`: inside a registered range, the program's memory.
+  void* host_view(uint64_t a) const;
+  // The window address of host pointer `p`: itself, or inside a registered range its mirror;
+  // 0: neither (not memory the device can reach).
+  uint64_t device_view(const void* p) const;
   bool device_range(uint64_t a, uint64_t bytes) const; // device memory (not host-visible)
   // Inside one live allocation of any kind, or the modules' variables.
   bool allocated(uint64_t a, uint64_t bytes) const;

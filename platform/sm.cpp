@@ -628,28 +628,44 @@ void Sm::attach_observers(const std::vector<Observer*>& observers) {
 // (ptxas's): the warps that fit are those of ptxas's count, and the banks get storage for the
 // registers the instructions name.
 void Sm::kernel_limits(unsigned occ_data, unsigned hw_data) {
+  limits_ = register_limits(kernel_regs_, data_regs_, *mapping_, occ_data, hw_data);
+}
+
+SmLimits Sm::register_limits(unsigned kernel_regs, unsigned data_regs, const RegMapping& mapping,
+                             unsigned occ_data, unsigned hw_data) const {
   const unsigned rows = subcores_[0].banks[0]->rows(), sub = shape_.subcores;
   auto create = [&](unsigned regs) {
     return RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
   };
+  SmLimits l = limits_;
   std::unique_ptr<RegMapping> occ_map;
-  limits_.hardware_regs_per_thread = limits_.hardware_register_warps = 0;
-  if (occ_data && occ_data != data_regs_) {
-    limits_.regs_per_thread = occ_data + (kernel_regs_ - data_regs_);
-    occ_map = create(limits_.regs_per_thread);
+  l.hardware_regs_per_thread = l.hardware_register_warps = 0;
+  if (occ_data && occ_data != data_regs) {
+    l.regs_per_thread = occ_data + (kernel_regs - data_regs);
+    occ_map = create(l.regs_per_thread);
   } else {
-    limits_.regs_per_thread = kernel_regs_;
+    l.regs_per_thread = kernel_regs;
   }
   auto fit_warps = [&](const RegMapping& m) {
     unsigned fit = 0;
     while (fit < 4096 && m.rows_needed(fit + 1) <= rows) ++fit;
     return fit * sub;
   };
-  limits_.register_warps = fit_warps(occ_map ? *occ_map : *mapping_);
-  if (hw_data && !occ_data && hw_data < data_regs_) {
-    limits_.hardware_regs_per_thread = hw_data + (kernel_regs_ - data_regs_);
-    limits_.hardware_register_warps = fit_warps(*create(limits_.hardware_regs_per_thread));
+  l.register_warps = fit_warps(occ_map ? *occ_map : mapping);
+  if (hw_data && !occ_data && hw_data < data_regs) {
+    l.hardware_regs_per_thread = hw_data + (kernel_regs - data_regs);
+    l.hardware_register_warps = fit_warps(*create(l.hardware_regs_per_thread));
   }
+  return l;
+}
+
+SmLimits Sm::limits_for(unsigned data_regs, unsigned preds, unsigned occ_data,
+                        unsigned hw_data) const {
+  data_regs = std::max(1u, data_regs);
+  const unsigned regs = data_regs + (preds_in_banks_ ? preds : 0);
+  const auto mapping =
+      RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
+  return register_limits(regs, data_regs, *mapping, occ_data, hw_data);
 }
 
 void Sm::set_kernel_registers(unsigned data_regs) {
@@ -856,6 +872,7 @@ void Sm::execute(unsigned warp, WarpInst& out) {
 
 void Sm::retire(const WarpInst& inst) {
   last_progress_ = clock_.now;
+  slept_ = 0;
   if (inst.injected) return void(++*movs_retired_);
   ++retired_;
   if (draining_) return; // the failed kernel's CTAs are freed all at once when drained
@@ -950,6 +967,7 @@ void Sm::restart() {
   clock_.now = std::max(clock_.now, clock_.cycles(sc_core::sc_time_stamp()));
   cycles_ = clock_.now;
   last_progress_ = clock_.now;
+  slept_ = 0;
   for (Unit* u : order_) // a tick due while the SM idled (the schedulers' first) is due now
     if (u->next_tick() < clock_.now) {
       u->clear_tick();
@@ -970,7 +988,7 @@ Cycle Sm::advance() {
     // progress, so no unit further on is due earlier than that).
     Cycle next = kNever;
     const Cycle at = clock_.now;
-    const bool exact = at < last_progress_ || at - last_progress_ > watchdog_;
+    const bool exact = at < last_progress_ || at - last_progress_ - slept_ > watchdog_;
     for (Unit* u : order_) {
       const Cycle t = u->next_tick();
       if (t < next) {
@@ -985,13 +1003,18 @@ Cycle Sm::advance() {
       watchdog_report();
       return stop("deadlock: every unit is idle but the kernel has not finished"), 0;
     }
-    if (next - last_progress_ > watchdog_) {
+    // Cycles in which a unit was due and nothing retired: a unit waking at a later cycle it
+    // set (a memory response behind a long queue: 280,000 cycles after a debug build's local
+    // stores on ampere-modern) is progress to come, not a hang.
+    const Cycle since = std::min(next, at) - last_progress_;
+    if (since > slept_ && since - slept_ > watchdog_) {
       watchdog_report();
       return stop("watchdog: no instruction retired for " + std::to_string(watchdog_) +
-                  " cycles (cycle " + std::to_string(last_progress_ + watchdog_) + ")"),
+                  " cycles (cycle " + std::to_string(last_progress_ + slept_ + watchdog_) + ")"),
              0;
     }
     if (next > clock_.now) {
+      slept_ += next - clock_.now;
       if (vcd_) vcd_->sample(); // an idle cycle: per-cycle counts back to 0
       // Hand control back to SystemC until the next busy cycle.
       const Cycle wait = next - clock_.now;

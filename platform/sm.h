@@ -69,6 +69,11 @@ public:
   IFunctionalMemory& functional_memory();
   // The resources the kernel's CTAs share (warps, registers, CTA slots, shared memory).
   const SmLimits& limits() const { return limits_; }
+  // The limits a kernel of `data_regs` registers and `preds` predicates per thread (occupancy
+  // and ptxas counts as the frontend's) would get at its launch, the current kernel's kept:
+  // for the runtime's occupancy queries.
+  SmLimits limits_for(unsigned data_regs, unsigned preds, unsigned occ_data,
+                      unsigned hw_data) const;
   // Records the kernel's occupancy in the statistics (sm.resident_warps, resident_ctas,
   // cta_limit: the CTAs each resource allows).
   void set_occupancy(const Occupancy& o);
@@ -196,6 +201,10 @@ private:
   void attach_observers(const std::vector<Observer*>& observers);
   // Sets limits_ from the kernel's counts (data_regs_, mapping_; occupancy and ptxas counts).
   void kernel_limits(unsigned occ_data, unsigned hw_data);
+  // The limits of a kernel of `kernel_regs` registers per thread (`data_regs` of them data)
+  // placed by `mapping`.
+  SmLimits register_limits(unsigned kernel_regs, unsigned data_regs, const RegMapping& mapping,
+                           unsigned occ_data, unsigned hw_data) const;
   void watchdog_report();
   UnitContext context(const std::string& name, unsigned subcore, unsigned index);
   // sm.predicates: banks: `info` with its predicates as data registers regs + p.
@@ -249,6 +258,9 @@ private:
   TimeSeries* series_ = nullptr;
   SmLimits limits_;
   Cycle watchdog_ = 0, max_cycles_ = 0, last_progress_ = 0;
+  // Cycles since last_progress_ the SM slept through, every unit waiting for a later cycle (a
+  // memory response due then): the watchdog counts the others.
+  Cycle slept_ = 0;
   bool finished_ = false, stopped_ = false, held_ = false;
   sc_core::sc_event done_{"done"};
   std::string error_;

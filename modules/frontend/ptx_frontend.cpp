@@ -842,9 +842,11 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
     threads *= h.block[d];
     ctas *= h.grid[d];
   }
-  if (threads > 1024 || ctas > (1u << 31) - 1)
-    throw WorkloadError("host launch: " + std::to_string(threads) + " threads per CTA (at most " +
-                        "1024) or " + std::to_string(ctas) + " CTAs (at most 2^31 - 1)");
+  if (threads > 1024)
+    throw WorkloadError("host launch: " + std::to_string(threads) +
+                        " threads per CTA (at most 1024)");
+  if (ctas > (1u << 31) - 1)
+    throw WorkloadError("host launch: " + std::to_string(ctas) + " CTAs (at most 2^31 - 1)");
   launch_.grid = h.grid;
   launch_.block = h.block;
   launch_.shared_bytes = h.shared_bytes;
@@ -1103,14 +1105,18 @@ std::string PtxFrontend::shared_memory_error(uint64_t static_bytes, uint64_t lim
                                              const std::string& what) const {
   const uint64_t dyn = launch_.shared_bytes;
   const std::string where = current_ && launch_.application ? current_->where : launch_.file;
+  // A program's launch (the runtime's): its dynamic bytes are <<<>>>'s third argument, not a
+  // launch file's key.
+  const bool host = launch_.shared_bytes_where == "host launch";
   std::ostringstream m;
   m << (launch_.shared_bytes_where.empty() ? where : launch_.shared_bytes_where) << ": kernel '"
     << launch_.kernel << "': a CTA needs " << static_bytes + dyn << " bytes of shared memory ("
     << static_bytes << " static, the kernel's .shared variables in " << launch_.module->filename
-    << ", + " << dyn << " dynamic, `shared_bytes`";
+    << ", + " << dyn << " dynamic, " << (host ? "the launch's" : "`shared_bytes`");
   m << "); " << what << " is " << limit << " bytes";
   if (static_bytes < limit)
-    m << ": give shared_bytes at most " << limit - static_bytes;
+    m << (host ? ": the launch may ask for at most " : ": give shared_bytes at most ")
+      << limit - static_bytes << (host ? " dynamic bytes" : "");
   else
     m << ": the static part alone does not fit";
   if (what.find("sm.shared_bytes") != std::string::npos) m << ", or raise sm.shared_bytes";

@@ -74,9 +74,18 @@ PROGRAMS+=(block_barrier)
 # device API (XORWOW's skip tables, Philox, MRG32k3a), a preconditioned conjugate-gradient
 # solver (368 launches, two streams; PTX for two architectures).
 PROGRAMS+=(math_mix math_mix_debug tile_groups option_pricing conjugate_gradient)
+# SHA-256 and bit-manipulation intrinsics (funnel shifts, prmt, brev, clz, popc, dp4a, 64-bit
+# multiply-high, division by variables), optimised and as a debug build; zero-copy mapped and
+# registered host memory, pinned async and 2D copies, launches sized by the occupancy API and
+# the device's limits; a thousand tiny launches then 120,000 one-warp CTAs.
+PROGRAMS+=(hash_bits hash_bits_debug host_memory many_launches)
+# Command-line arguments: many_launches' own default (1,000 launches, 120,000 CTAs) takes
+# 10-60 s a platform on this machine, hash_bits_debug's (1,024 messages) 10-50 s; here 300
+# launches and 24,000 CTAs, and 256 messages.
+declare -A ARGS_OF=([many_launches]="300 20000" [hash_bits_debug]=256)
 declare -A SOURCE_OF=([function_pointers_debug]=function_pointers [separate_debug]=separate
-  [recursion_debug]=recursion [math_mix_debug]=math_mix)
-declare -A NVCC_FLAGS=([function_pointers_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
+  [recursion_debug]=recursion [math_mix_debug]=math_mix [hash_bits_debug]=hash_bits)
+declare -A NVCC_FLAGS=([function_pointers_debug]=-G [hash_bits_debug]=-G [separate]=-rdc=true [separate_debug]="-rdc=true -G"
   [atomics]="-gencode arch=compute_90,code=compute_90"
   [block_barrier]="-gencode arch=compute_80,code=compute_80"
   [recursion_debug]=-G [dynamic_parallelism]=-rdc=true [math_mix_debug]=-G
@@ -146,7 +155,7 @@ for plat in "${PLATFORMS[@]}"; do
     if [ -z "${GPURF_PROGRAMS:-}" ] && ! runs_all "$name" &&
       { [[ "$LIBRARY_PROGRAMS" == *" $p "* ]] || [ $(((i + j) % 3)) -ne 0 ]; }; then continue; fi
     out=$TMP/$plat-$p
-    "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" >"$out.stdout" 2>"$out.stderr"
+    "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" ${ARGS_OF[$p]:-} >"$out.stdout" 2>"$out.stderr"
     rc=$?
     what="$p on $plat"
     # CUB's radix sort for sm_75 needs 33,856 B of static shared memory: a platform with 32 KB
