@@ -335,7 +335,7 @@ expect_exit 2 "one_bad_kernel_tf32.yaml:4" "kernel 'to_tf32' cannot be loaded" \
   "one_bad_kernel.ptx:23: unsupported modifier '.rna' in 'cvt.rna.tf32.f32'" "(entries: scale)" \
   -- run --workload "$SRC/tests/cli/data/one_bad_kernel_tf32.yaml"
 expect_exit 2 "kernel 'uses_dot4' cannot be loaded" "one_bad_kernel.ptx:37: calls 'dot4'" \
-  "one_bad_kernel.ptx:13: unsupported PTX instruction 'vabsdiff4.u32.u32.u32.add'" \
+  "one_bad_kernel.ptx:13: unsupported PTX instruction 'alloca.u64'" \
   -- run --workload "$SRC/tests/cli/data/one_bad_kernel_dot4.yaml"
 
 # --max-cycles N is sm.max_cycles (checked as the parameter); -jN is -j N.

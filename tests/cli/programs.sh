@@ -335,9 +335,16 @@ runs_all "$(basename "${PLATFORMS[0]}" .yaml)" || finish
 # its launch records (simulated times and counters only) are identical too: every program
 # that ends its launches normally (threads aside: its two host threads' launches interleave as
 # the host schedules them).
+# Each platform reruns a third of them in rotation (the k-th when (k + j) % 3 == 0; every one
+# where GPURF_PROGRAMS_EVERYWHERE is set), so that each is rerun on a few platforms.
 plat=${PLATFORMS[0]}
+j=0
+while [ $j -lt ${#CONFIG_NAMES[@]} ] && [ "${CONFIG_NAMES[$j]}" != "$(basename "$plat" .yaml)" ]; do j=$((j + 1)); done
+k=0
 for p in vector_add gaussian symbols printf streams device managed bfs stencil_reduce histogram \
   scan_scatter grid_sync cross_module; do
+  k=$((k + 1))
+  [ -n "${GPURF_PROGRAMS_EVERYWHERE:-}" ] || [ $(((k + j) % 3)) -eq 0 ] || [ $p = gaussian ] || continue
   "$GPURF" exec --quiet --platform "$plat" --out "$TMP/again-$p" -- "$BIN/$p" >/dev/null 2>&1
   python3 - "$TMP/$plat-$p/stats.json" "$TMP/again-$p/stats.json" <<'PY' || fail "$p on $plat: statistics differ between two runs"
 import json, sys

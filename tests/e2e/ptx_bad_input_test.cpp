@@ -19,9 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string repo_root() {
-  return GPURF_SOURCE_DIR;
-}
+std::string repo_root() { return GPURF_SOURCE_DIR; }
 
 // A launch directory with a copy of the reduce kernel's PTX.
 struct Dir {

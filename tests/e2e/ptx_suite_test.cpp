@@ -19,9 +19,7 @@ using namespace gpurf;
 
 namespace {
 
-std::string repo_root() {
-  return GPURF_SOURCE_DIR;
-}
+std::string repo_root() { return GPURF_SOURCE_DIR; }
 
 // Sum of a scalar statistic over every group that has it.
 uint64_t stat_total(const nlohmann::ordered_json& stats, const std::string& name) {

@@ -24,9 +24,7 @@ using namespace gpurf;
 
 namespace {
 
-std::string repo_root() {
-  return GPURF_SOURCE_DIR;
-}
+std::string repo_root() { return GPURF_SOURCE_DIR; }
 
 // A formula (IPC, hit rates, ...) is computed from other statistics: no counter of its own.
 bool is_formula(const nlohmann::ordered_json& st) {

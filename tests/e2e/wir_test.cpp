@@ -18,9 +18,7 @@ using namespace gpurf;
 
 namespace {
 
-std::string root() {
-  return GPURF_SOURCE_DIR;
-}
+std::string root() { return GPURF_SOURCE_DIR; }
 
 struct WirRun {
   RunResult r;

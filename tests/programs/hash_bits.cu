@@ -136,6 +136,28 @@ static int h_dp2a(int a, int b, int c, bool hi) {
 
 constexpr int kOut = 24; // results per element of the mix kernel
 
+// Division and remainder by values from memory, signed and unsigned, 32- and 64-bit: o[16] to
+// o[22], the same source on the device and as the host's reference.
+__host__ __device__ static void divisions(uint64_t x, uint64_t y, uint64_t* o) {
+  const uint32_t xl = uint32_t(x), xh = uint32_t(x >> 32), yl = uint32_t(y), yh = uint32_t(y >> 32);
+  int32_t sd = int32_t(yl >> (yh & 31));
+  if (sd == 0 || sd == -1) sd = -7; // (INT_MIN / -1 overflows)
+  uint32_t ud = yh >> (xl & 31);
+  if (ud == 0) ud = 3;
+  int64_t sd64 = int64_t(y) >> (xl & 63);
+  if (sd64 == 0 || sd64 == -1) sd64 = 1000000007;
+  uint64_t ud64 = y >> (xh & 63);
+  if (ud64 == 0) ud64 = 1;
+  o[16] = uint32_t(int32_t(xl) / sd) | uint64_t(uint32_t(int32_t(xl) % sd)) << 32;
+  o[17] = (xh / ud) | uint64_t(xh % ud) << 32;
+  o[18] = uint64_t(int64_t(x) / sd64);
+  o[19] = uint64_t(int64_t(x) % sd64);
+  o[20] = x / ud64;
+  o[21] = x % ud64;
+  const int p = 2 << (xl & 15); // a power of two known only at run time
+  o[22] = uint32_t(int32_t(xh) / p) | uint64_t(uint32_t(int32_t(xh) % -p)) << 32;
+}
+
 __global__ void mix(const uint64_t* in, uint64_t* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -161,23 +183,7 @@ __global__ void mix(const uint64_t* in, uint64_t* out, int n) {
           uint64_t(uint32_t(__dp2a_hi(int(xh), int(yh), int(xl)))) << 32;
   o[14] = __sad(int(xl), int(yl), xh) | uint64_t(__usad(xh, yh, yl & 0xffff)) << 32;
   o[15] = uint32_t(__rhadd(int(xl), int(yl))) | uint64_t(__uhadd(xh, yh)) << 32;
-  // Division and remainder by values from memory, signed and unsigned, 32- and 64-bit.
-  int32_t sd = int32_t(yl >> (yh & 31));
-  if (sd == 0 || sd == -1) sd = -7; // (INT_MIN / -1 overflows)
-  uint32_t ud = yh >> (xl & 31);
-  if (ud == 0) ud = 3;
-  int64_t sd64 = int64_t(y) >> (xl & 63);
-  if (sd64 == 0 || sd64 == -1) sd64 = 1000000007;
-  uint64_t ud64 = y >> (xh & 63);
-  if (ud64 == 0) ud64 = 1;
-  o[16] = uint32_t(int32_t(xl) / sd) | uint64_t(uint32_t(int32_t(xl) % sd)) << 32;
-  o[17] = (xh / ud) | uint64_t(xh % ud) << 32;
-  o[18] = uint64_t(int64_t(x) / sd64);
-  o[19] = uint64_t(int64_t(x) % sd64);
-  o[20] = x / ud64;
-  o[21] = x % ud64;
-  const int p = 2 << (xl & 15); // a power of two known only at run time
-  o[22] = uint32_t(int32_t(xh) / p) | uint64_t(uint32_t(int32_t(xh) % -p)) << 32;
+  divisions(x, y, o);
   o[23] = uint32_t(int32_t(xl) / -1) | uint64_t(uint32_t(int32_t(yl) % 1)) << 32;
 }
 
@@ -213,22 +219,7 @@ static void mix_host(const uint64_t* in, uint64_t* o, int i, int n) {
           uint64_t(uint32_t((xh > yh ? xh - yh : yh - xh) + (yl & 0xffff))) << 32;
   o[15] = uint32_t(int32_t((int64_t(int32_t(xl)) + int32_t(yl) + 1) >> 1)) |
           uint64_t(uint32_t((uint64_t(xh) + yh) >> 1)) << 32;
-  int32_t sd = int32_t(yl >> (yh & 31));
-  if (sd == 0 || sd == -1) sd = -7; // (INT_MIN / -1 overflows)
-  uint32_t ud = yh >> (xl & 31);
-  if (ud == 0) ud = 3;
-  int64_t sd64 = int64_t(y) >> (xl & 63);
-  if (sd64 == 0 || sd64 == -1) sd64 = 1000000007;
-  uint64_t ud64 = y >> (xh & 63);
-  if (ud64 == 0) ud64 = 1;
-  o[16] = uint32_t(int32_t(xl) / sd) | uint64_t(uint32_t(int32_t(xl) % sd)) << 32;
-  o[17] = (xh / ud) | uint64_t(xh % ud) << 32;
-  o[18] = uint64_t(int64_t(x) / sd64);
-  o[19] = uint64_t(int64_t(x) % sd64);
-  o[20] = x / ud64;
-  o[21] = x % ud64;
-  const int p = 2 << (xl & 15);
-  o[22] = uint32_t(int32_t(xh) / p) | uint64_t(uint32_t(int32_t(xh) % -p)) << 32;
+  divisions(x, y, o);
   o[23] = uint32_t(int32_t(xl) == INT32_MIN ? xl : uint32_t(-int32_t(xl))) | 0;
 }
 

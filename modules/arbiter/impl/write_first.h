@@ -179,8 +179,8 @@ protected: // variants (arbiter/impl/coalescing.cpp) reuse the queues, stats and
     bool companion;
     Txn::Hi hi; // frontend.reg64: one_operand (off elsewhere)
     static Req of(const Txn& t) {
-      return {t.inst,       t.data,      t.version, t.warp, t.reg,  t.bank,      t.row,
-              t.slice_mask, t.collector, t.operand, t.kind, t.busy, t.from, t.companion, t.hi};
+      return {t.inst,      t.data,    t.version, t.warp, t.reg,  t.bank,      t.row, t.slice_mask,
+              t.collector, t.operand, t.kind,    t.busy, t.from, t.companion, t.hi};
     }
     void to(Txn& x) const {
       x.kind = kind;

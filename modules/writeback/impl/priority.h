@@ -115,7 +115,7 @@ public:
           if (hi.on) {
             t.hi = hi;
             ++inst->wb_sent, ++inst->wb_pending;
-            writes_ += t.kind == Txn::Kind::Write;
+            if (t.kind == Txn::Kind::Write) ++writes_; // the high half's
             ++hi_halves_;
           }
           to_arb->b_transport(pkt_.gp, pkt_.delay);
