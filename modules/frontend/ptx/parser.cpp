@@ -1317,8 +1317,7 @@ struct Parser {
         {"%total_smem_size", {SReg::TotalSmemSize, false}},
         {"%reserved_smem_offset_begin", {SReg::ReservedSmemBegin, false}},
         {"%reserved_smem_offset_end", {SReg::ReservedSmemEnd, false}},
-        {"%reserved_smem_offset_cap", {SReg::ReservedSmemCap, false}},
-        {"%reserved_smem_offset_0", {SReg::ReservedSmemOffset, false}}};
+        {"%reserved_smem_offset_cap", {SReg::ReservedSmemCap, false}}};
     return tab;
   }
 
@@ -1358,10 +1357,11 @@ struct Parser {
       o.comp = uint8_t(std::stoi(base.substr(7)));
       return true;
     }
-    if (n == "%reserved_smem_offset_1") {
+    // %reserved_smem_offset_0 and _1: offsets into the CTA's reserved shared memory.
+    if (n == "%reserved_smem_offset_0" || n == "%reserved_smem_offset_1") {
       o.kind = Operand::Kind::Special;
       o.sreg = SReg::ReservedSmemOffset;
-      o.comp = 1;
+      o.comp = uint8_t(n.back() - '0');
       return true;
     }
     const auto& tab = sreg_table();
