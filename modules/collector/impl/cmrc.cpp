@@ -34,9 +34,9 @@ public:
   }
 
 protected:
-  unsigned read_mask(const BankLoc& loc, unsigned) const override {
+  unsigned read_mask(const BankLoc& loc, bool high_half) const override {
     const uint8_t w = masks_->get(loc.bank, loc.row);
-    if (!hi_query_) ++width_reads_[cmrc::width_bytes(w) - 1]; // a 64-bit operand counts once
+    if (!high_half) ++width_reads_[cmrc::width_bytes(w) - 1]; // a 64-bit operand counts once
     return cmrc::slice_mask(w, loc.row & 1);
   }
 

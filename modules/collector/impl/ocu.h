@@ -189,29 +189,22 @@ protected:
   }
 
   virtual void request(Cycle now) {
-    const SmShape& s = *ctx_.shape;
     // In flight: sent and not arrived (the operands past to_read_ arrive without a read); a
     // 64-bit operand's two halves take one slot.
     const unsigned unread = unsigned(ops_.size()) - to_read_;
     while (sent_ < to_read_ && sent_ - hi_sent_ + unread < arrived_ - hi_arrived_ + slots_) {
-      const int phys = phys_of(ops_[sent_].reg);
-      const BankLoc loc = phys >= 0 ? BankLoc{unsigned(phys) % s.banks, unsigned(phys) / s.banks}
-                                    : s.mapping->map(s.local_warp(inst_->warp), ops_[sent_].reg);
+      const BankLoc loc = loc_of(ops_[sent_].reg);
       pkt_.prepare(Txn::Kind::Read, tlm::TLM_READ_COMMAND);
       const bool pair = sent_ + 1 < to_read_ && ops_[sent_ + 1].hi;
       if (pair) {
         const unsigned hr = ops_[sent_ + 1].reg;
-        const int hp = phys_of(hr);
-        const BankLoc hl = hp >= 0 ? BankLoc{unsigned(hp) % s.banks, unsigned(hp) / s.banks}
-                                   : s.mapping->map(s.local_warp(inst_->warp), hr);
+        const BankLoc hl = loc_of(hr);
         Txn::Hi& h = pkt_.txn.hi;
         h.on = true;
         h.reg = uint16_t(hr);
         h.bank = uint16_t(hl.bank);
         h.row = hl.row;
-        hi_query_ = true;
-        h.slice_mask = uint8_t(read_mask(hl, hr));
-        hi_query_ = false;
+        h.slice_mask = uint8_t(read_mask(hl, true));
       }
       Txn& t = pkt_.txn;
       t.inst = inst_;
@@ -219,7 +212,7 @@ protected:
       t.reg = ops_[sent_].reg;
       t.bank = loc.bank;
       t.row = loc.row;
-      t.slice_mask = read_mask(loc, t.reg);
+      t.slice_mask = read_mask(loc, false);
       t.collector = ctx_.index;
       t.operand = sent_;
       requesting(sent_);
@@ -245,8 +238,18 @@ protected:
   // `inst` left for its pipe; the collector is free again (a CCU unlocks its sources).
   virtual void dispatched(const WarpInst&) {}
 
-  // Slices a read of register `reg` at `loc` touches: all of them in the baseline.
-  virtual unsigned read_mask(const BankLoc& loc, unsigned reg) const {
+  // Where register `reg` of the collected instruction lives: its renamed physical register,
+  // else the platform's mapping.
+  BankLoc loc_of(unsigned reg) const {
+    const SmShape& s = *ctx_.shape;
+    const int phys = phys_of(reg);
+    return phys >= 0 ? BankLoc{unsigned(phys) % s.banks, unsigned(phys) / s.banks}
+                     : s.mapping->map(s.local_warp(inst_->warp), reg);
+  }
+
+  // Slices a read at `loc` touches (`high_half`: a 64-bit operand's, read with its low half):
+  // all of them in the baseline.
+  virtual unsigned read_mask(const BankLoc& loc, bool high_half) const {
     return (1u << ctx_.shape->slices) - 1;
   }
 
@@ -274,7 +277,6 @@ protected:
   std::vector<Operand> ops_;
   unsigned sent_ = 0, arrived_ = 0;
   unsigned hi_sent_ = 0, hi_arrived_ = 0; // of sent_ and arrived_: 64-bit operands' high halves
-  bool hi_query_ = false;                 // read_mask() is asked for a 64-bit operand's high half
   unsigned to_read_ = 0; // ops_[0, to_read_) are read from the banks (a CCU: its misses)
   bool operands_read_sent_ = false;
   Packet pkt_;
