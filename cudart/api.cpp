@@ -512,20 +512,12 @@ cudaError_t cudaHostUnregister(void* p) {
   GPURF_CAPTURE_FORBIDS("cudaHostUnregister", false);
   return ret(rt().host_unregister(p));
 }
-// CUDA 13's cudaPointerAttributes (driver_types.h): memory CUDA does not know is
-// cudaMemoryTypeUnregistered, not an error.
-struct PointerAttributes {
-  int type; // cudaMemoryType: 0 unregistered, 1 host, 2 device, 3 managed
-  int device;
-  void* devicePointer;
-  void* hostPointer;
-  long reserved[8];
-};
-cudaError_t cudaPointerGetAttributes(PointerAttributes* attr, const void* p) {
+// Memory CUDA does not know is cudaMemoryTypeUnregistered, not an error.
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const void* p) {
   GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
   if (!attr) return ret(cudaErrorInvalidValue);
-  *attr = PointerAttributes{};
+  *attr = cudaPointerAttributes{};
   const uint64_t a = reinterpret_cast<uint64_t>(p);
   uint64_t base = 0;
   if (const Allocation* al = rt().allocation_of(a, &base)) {

@@ -259,6 +259,15 @@ struct cudaKernelNodeParams {
   void** kernelParams;
   void** extra;
 };
+// cudaPointerGetAttributes' answer; type is a cudaMemoryType: 0 unregistered, 1 host, 2 device,
+// 3 managed.
+struct cudaPointerAttributes {
+  int type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
 struct cudaMemsetParams {
   void* dst;
   size_t pitch;

@@ -10,8 +10,12 @@ namespace g = gpurf::cudart;
 #define SAME(T, f) static_assert(offsetof(T, f) == offsetof(g::T, f), #T "::" #f);
 static_assert(sizeof(cudaDeviceProp) == sizeof(g::cudaDeviceProp), "cudaDeviceProp");
 static_assert(sizeof(cudaFuncAttributes) == sizeof(g::cudaFuncAttributes), "cudaFuncAttributes");
+static_assert(sizeof(cudaPointerAttributes) == sizeof(g::cudaPointerAttributes),
+              "cudaPointerAttributes");
 static_assert(sizeof(dim3) == sizeof(g::dim3), "dim3");
 SAME(cudaDeviceProp, totalGlobalMem)
+SAME(cudaPointerAttributes, devicePointer)
+SAME(cudaPointerAttributes, hostPointer)
 SAME(cudaDeviceProp, sharedMemPerBlock)
 SAME(cudaDeviceProp, warpSize)
 SAME(cudaDeviceProp, maxThreadsPerBlock)
