@@ -449,6 +449,7 @@ void Runtime::build() {
   SimOptions so;
   so.hosted = true;
   sim_ = std::make_unique<Simulation>(*platform_, *frontend_, frontend_->regs_per_thread(), so);
+  gpu().run_ahead(true); // each launch's sc_start runs until no event is left
   static HostSide* host =
       new HostSide("cudart_host", gpu().host()); // lives as long as the simulation
   (void)host;

@@ -434,7 +434,7 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
       if (++stopped_ < sms_.size()) return;
       cycles_ = cycles();
       retired_ = retired();
-      done_->notify(sc_core::SC_ZERO_TIME);
+      done_->notify(stopped.ahead());
       if (pause_ && at_) sc_core::sc_pause();
     });
   }
@@ -565,6 +565,10 @@ tlm::tlm_initiator_socket<>& Gpu::memory_port() {
 }
 
 IFunctionalMemory& Gpu::functional_memory() { return *early_; }
+
+void Gpu::run_ahead(bool on) {
+  for (auto& sm : sms_) sm->run_ahead(on);
+}
 
 HostInterface& Gpu::host() {
   if (!host_) throw ConfigError("gpu.hosted is false: the GPU has no host interface");

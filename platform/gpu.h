@@ -97,6 +97,9 @@ public:
   // starts the next launch itself (Simulation::run); a virtual platform's sc_start is left
   // alone.
   void pause_at_launch_end(bool on) { pause_ = on; }
+  // Every SM runs ahead of SystemC's time while nothing else is due (Sm::run_ahead): for a
+  // caller whose sc_start runs until no event is left.
+  void run_ahead(bool on);
 
   // gpu.hosted: true: the SMs idle until a host launches a kernel through host() (a TLM
   // target socket of registers and an interrupt, platform/host_interface.h); kernels run one

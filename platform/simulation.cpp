@@ -163,6 +163,7 @@ Sm& Simulation::sm() { return gpu_->sm(0); }
 RunResult Simulation::run() {
   RunResult r;
   gpu_->pause_at_launch_end(true);
+  gpu_->run_ahead(true);
   gpu_->start();
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t cpu0 = std::clock(); // process CPU time: speed per CPU-second (scripts/bench)

@@ -934,7 +934,18 @@ void Sm::step() {
     if (c != clock_.now) clock_.now = cycles_ = c;
     if (clock_.time(clock_.now) > t) return next_trigger(clock_.time(clock_.now) - t);
   }
-  const Cycle wait = advance();
+  Cycle wait = advance();
+  // Run ahead: the next cycle is busy and nothing else is due up to it (no other SM, host or
+  // memory event), so SystemC would only call step() again then. Not with an AT memory,
+  // whose answers are SystemC events.
+  if (run_ahead_ && !memory_event_) {
+    while (wait == 1 && sc_core::sc_time_to_pending_activity() > clock_.time(ahead_ + 1)) {
+      ++ahead_;
+      wait = advance();
+    }
+    wait += wait ? ahead_ : 0;
+    ahead_ = 0;
+  }
   if (!wait) return;
   if (wait == kNever) return next_trigger(*memory_event_); // only the memory's answer is due
   if (memory_event_)
@@ -1070,7 +1081,7 @@ void Sm::stop(const std::string& error) {
     c.crossbar->finish();
   }
   stopped_ = true;
-  done_.notify(sc_core::SC_ZERO_TIME);
+  done_.notify(ahead()); // at the SM's cycle (SC_ZERO_TIME unless it runs ahead)
   if (on_stop_) on_stop_(*this);
 }
 

@@ -124,6 +124,13 @@ public:
     memory_event_ = &answered;
     memory_busy_ = std::move(busy);
   }
+  // Run ahead of SystemC's time while nothing else in the simulation is due before the SM's
+  // next cycle (step() would only be called again then): for a caller whose sc_start runs
+  // until no event is left (Simulation::run, libgpurf-cudart). Off: the SM steps with
+  // SystemC's time, for a virtual platform that may stop sc_start at any time.
+  void run_ahead(bool on) { run_ahead_ = on; }
+  // How far the SM's clock is ahead of SystemC's time (run_ahead): its events are due then.
+  sc_core::sc_time ahead() const { return clock_.time(ahead_); }
   // Units outside the SM that its watchdog report shows (the shared L2).
   void report_also(Unit* u) { shared_units_.push_back(u); }
   Cycle cycles() const { return clock_.now; }
@@ -227,6 +234,8 @@ private:
   std::function<void(Sm&)> on_stop_;
   std::function<void(Sm&, const std::string&)> on_fail_;
   const sc_core::sc_event* memory_event_ = nullptr;
+  bool run_ahead_ = false;
+  Cycle ahead_ = 0;     // cycles the SM ticked ahead of SystemC's time in this step()
   Cycle untouched_ = 0; // the first cycle not ticked yet (an early wake goes back no further)
   sc_core::sc_time deferred_at_ = sc_core::sc_max_time(); // AT: the time step() last waited a delta
   std::function<bool()> memory_busy_;

@@ -51,3 +51,80 @@ TEST(Embed, TheSmNeverStopsTheSimulation) {
   EXPECT_LT(other.sm_done_at, sc_core::sc_time(200, sc_core::SC_US));
   EXPECT_TRUE(sim.sm().stopped());
 }
+
+namespace {
+
+// The latest cycle the SM issued an instruction in.
+struct LastIssue : Observer {
+  Cycle last = 0;
+  void issue(const WarpInst&, Cycle at) override { last = at; }
+};
+
+// A process due every `every` ns that notes the most cycles the SM had issued in beyond
+// SystemC's time when it ran (Simulation::run lets the SM run ahead while nothing else is due).
+struct Sampler : sc_core::sc_module {
+  SC_HAS_PROCESS(Sampler);
+  Sm* sm = nullptr;
+  const LastIssue* issued = nullptr;
+  unsigned every, samples = 0;
+  int64_t most_ahead = -1000000;
+  Sampler(sc_core::sc_module_name nm, unsigned ns) : sc_module(nm), every(ns) { SC_THREAD(run); }
+  void run() {
+    while (!sm->stopped()) {
+      wait(every, sc_core::SC_NS);
+      const int64_t at = int64_t(sm->clock().cycles(sc_core::sc_time_stamp()));
+      most_ahead = std::max(most_ahead, int64_t(issued->last) - at);
+      ++samples;
+    }
+  }
+};
+
+// Notes SystemC's time when the SM says it is done.
+struct DoneWatch : sc_core::sc_module {
+  SC_HAS_PROCESS(DoneWatch);
+  const sc_core::sc_event* sm_done = nullptr;
+  sc_core::sc_time at = sc_core::SC_ZERO_TIME;
+  explicit DoneWatch(sc_core::sc_module_name nm) : sc_module(nm) { SC_THREAD(watch); }
+  void watch() {
+    wait(*sm_done);
+    at = sc_core::sc_time_stamp();
+  }
+};
+
+} // namespace
+
+// Another process sees the SM at its own time: the SM runs ahead of SystemC only up to the
+// next event of the simulation (at most the cycle it is about to tick).
+TEST(Embed, TheSmRunsAheadOnlyWhileNothingElseIsDue) {
+  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/sgemm.yaml");
+  PtxFrontend fe(spec, frontend_options(*cfg));
+  LastIssue issued;
+  SimOptions opt;
+  opt.observers = {&issued};
+  Simulation sim(*cfg, fe, fe.regs_per_thread(), opt);
+  Sampler s("sampler", 13);
+  s.sm = &sim.sm();
+  s.issued = &issued;
+  const RunResult r = sim.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(fe.verify_outputs(), "");
+  ASSERT_GT(s.samples, 100u);
+  EXPECT_LE(s.most_ahead, 0) << "the SM issued in a cycle after another process's event";
+  EXPECT_EQ(s.most_ahead, 0); // it issued in the cycle of some event (not vacuous)
+}
+
+// The SM's end is notified at the cycle it stopped in, also when it ran ahead up to it.
+TEST(Embed, TheEndIsNotifiedAtTheSmsCycle) {
+  ConfigPtr cfg = load_config(GPURF_SOURCE_DIR "/configs/fermi.yaml");
+  const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/sgemm.yaml");
+  PtxFrontend fe(spec, frontend_options(*cfg));
+  Simulation sim(*cfg, fe, fe.regs_per_thread());
+  DoneWatch w("watch");
+  w.sm_done = &sim.sm().done_event();
+  const RunResult r = sim.run();
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(fe.verify_outputs(), "");
+  EXPECT_GT(sim.sm().cycles(), 1000u);
+  EXPECT_EQ(w.at, sim.sm().clock().time(sim.sm().cycles()));
+}
