@@ -390,18 +390,21 @@ void Runtime::build() {
   // space sized for any kernel (255 registers and predicates per thread; the platform may say
   // otherwise). A host-only translation unit registers a module without .entry: not loaded.
   Module* idle = nullptr;
+  auto add_idle = [&](const char* name) {
+    auto m = std::make_unique<Module>();
+    m->name = name;
+    m->ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
+             ".visible .entry __gpurf_idle()\n{\n  ret;\n}\n";
+    idle = m.get();
+    modules_.push_back(std::move(m));
+    usable.push_back(idle);
+  };
   if (driver_api) {
     usable.erase(
         std::remove_if(usable.begin(), usable.end(),
                        [](const Module* m) { return m->ptx.find(".entry") == m->ptx.npos; }),
         usable.end());
-    auto m = std::make_unique<Module>();
-    m->name = "gpurf's module for the driver API";
-    m->ptx = ".version 7.0\n.target sm_75\n.address_size 64\n"
-             ".visible .entry __gpurf_driver_api_idle()\n{\n  ret;\n}\n";
-    idle = m.get();
-    modules_.push_back(std::move(m));
-    usable.push_back(idle);
+    add_idle("gpurf's module for the driver API");
   }
   if (usable.empty())
     throw std::runtime_error(std::string("the program registered no PTX: ") + kEmbedPtx);
@@ -436,6 +439,18 @@ void Runtime::build() {
       std::swap(usable[0], usable[i]);
       break;
     }
+  }
+  if (!frontend_ && !idle && !usable.empty()) {
+    // No kernel of the program can run here: the GPU is built around the idle kernel, so
+    // that the program's other calls work and the launch of a refused kernel fails saying
+    // why (as CUDA fails a kernel without an image for the device), not every call.
+    std::fprintf(stderr, "gpurf: warning: %s: no kernel can be loaded: %s\n",
+                 usable.back()->name.c_str(), why.c_str());
+    add_idle("gpurf's module for a program whose kernels are all refused");
+    spec = module_spec(*idle, tmp);
+    spec.kernel = spec.name = "__gpurf_idle";
+    frontend_ = std::make_unique<PtxFrontend>(spec, fo);
+    std::swap(usable[0], usable.back());
   }
   if (!frontend_)
     throw std::runtime_error(usable.back()->name + ": no kernel can be loaded: " + why);

@@ -22,8 +22,9 @@ PROGRAMS=(vector_add gaussian symbols printf assert streams device managed out_o
 # Cooperative grid sync; two modules, one reading the other's __device__ array through a
 # pointer; two host threads.
 PROGRAMS+=(grid_sync cross_module threads)
-# A module whose only kernel gpurf refuses (a cubemap texture fetch) beside one it runs.
-PROGRAMS+=(refused_module)
+# A module whose only kernel gpurf refuses (a cubemap texture fetch) beside one it runs; a
+# program whose every kernel is refused (its memory calls still work).
+PROGRAMS+=(refused_module all_refused)
 # Texture and surface objects and CUDA arrays made through the runtime API, every sample
 # checked against the Programming Guide's formulas; the calls' argument errors.
 PROGRAMS+=(textures)
@@ -167,6 +168,13 @@ for plat in "${PLATFORMS[@]}"; do
     fi
     [ "$rc" -eq 0 ] || fail "$what exited $rc: $(tail -c 600 "$out.stderr")"
     grep -qx PASS "$out.stdout" || fail "$what did not print PASS: $(tail -c 400 "$out.stdout")"
+    if [ "$p" = all_refused ]; then
+      # No launch ran: the GPU was built around gpurf's idle kernel, the refused one says why.
+      grep -q "warning: .*no kernel can be loaded: kernel '_Z14sample_cubemapyPfi' cannot be loaded" "$out.stderr" &&
+        grep -q "launch of '_Z14sample_cubemapyPfi': refused: kernel '_Z14sample_cubemapyPfi' cannot be loaded (.*:[0-9]*: unsupported modifier '.cube'" "$out.stderr" ||
+        fail "$what: the refusal does not say why: $(tail -c 600 "$out.stderr")"
+      continue
+    fi
     [ -s "$out/launches.jsonl" ] || { fail "$what wrote no launches.jsonl"; continue; }
     for f in stats.json result.json provenance.json platform.yaml; do
       [ -s "$out/$f" ] || fail "$what wrote no $f"
