@@ -98,8 +98,10 @@ declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=ref
   [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)
 # tile_groups as a debug build: its memcpy_async stencil gets 70 registers from gpurf's
 # allocator where ptxas gives 56 (backing rows beyond the banks on WIR and Affine) while the
-# module's largest kernel needs none.
+# module's largest kernel needs none. 300 elements: the debug build's radix sort of 4,000 takes
+# 2-3 minutes a platform.
 PROGRAMS+=(tile_groups_debug)
+ARGS_OF+=([tile_groups_debug]=300)
 SOURCE_OF+=([tile_groups_debug]=tile_groups)
 NVCC_FLAGS+=([tile_groups_debug]="-gencode arch=compute_80,code=compute_80 -G")
 for p in "${PROGRAMS[@]}"; do
