@@ -6,8 +6,8 @@
 // quotient, and x = y / |y| (4 launches an iteration, 20 iterations); the first product also by
 // a thread per row over the ELL arrays (coalesced, padding ended by a column of -1), compared on
 // the device. Integer-valued matrix and start vector; the host reference sums in the device's
-// order (the warp trees; nvcc contracts a * b + c into an fma, so does the host): the eigenvalue
-// estimates bit for bit, the final vector to 1e-6. Arguments: rows, iterations.
+// order (the warp trees; products added with fmaf on both sides, as nvcc would contract them): the
+// eigenvalue estimates bit for bit, the final vector to 1e-6. Arguments: rows, iterations.
 #include "check.h"
 
 #include <cmath>
@@ -25,7 +25,8 @@ __global__ void spmv_csr_warp(const int* __restrict__ row_ptr, const int* __rest
   const int lane = threadIdx.x % kWarp;
   if (warp >= rows) return; // whole warps leave together
   float sum = 0.0f;
-  for (int k = row_ptr[warp] + lane; k < row_ptr[warp + 1]; k += kWarp) sum += val[k] * x[col[k]];
+  for (int k = row_ptr[warp] + lane; k < row_ptr[warp + 1]; k += kWarp)
+    sum = fmaf(val[k], x[col[k]], sum);
   for (int off = kWarp / 2; off > 0; off /= 2) sum += __shfl_down_sync(0xffffffffu, sum, off);
   if (lane == 0) y[warp] = sum;
 }
@@ -52,7 +53,7 @@ __global__ void sum_squares(const float* __restrict__ y, float* __restrict__ par
   __shared__ float s[kNormBlock];
   float acc = 0.0f;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    acc += y[i] * y[i];
+    acc = fmaf(y[i], y[i], acc);
   s[threadIdx.x] = acc;
   __syncthreads();
   for (int half = blockDim.x / 2; half > 0; half /= 2) {
@@ -68,7 +69,7 @@ __global__ void finish_norm(const float* __restrict__ partial, int parts,
                             float* norm, float* lambda, int iter) {
   float s = 0.0f, d = 0.0f;
   for (int i = threadIdx.x; i < parts; i += kWarp) s += partial[i];
-  for (int i = threadIdx.x; i < n; i += kWarp) d += x[i] * y[i];
+  for (int i = threadIdx.x; i < n; i += kWarp) d = fmaf(x[i], y[i], d);
   for (int off = 1; off < kWarp; off *= 2) {
     s += __shfl_xor_sync(0xffffffffu, s, off);
     d += __shfl_xor_sync(0xffffffffu, d, off);
