@@ -410,11 +410,17 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
   if (n > 1 && !observers.empty())
     g.fail("sm_count", "an instruction trace (--trace) or a user observer follows one SM; " +
                            std::to_string(n) + " SMs given: run it with gpu.sm_count: 1");
+  Sm::Mode mode{lt, hosted, predicates, {}};
+  for (const Module& m : modules_)
+    for (const PtxFrontend* k : m.kernels)
+      if (k)
+        mode.kernels.push_back({k->regs_per_thread(), k->preds_per_thread(),
+                                k->occupancy_registers(), k->hardware_registers()});
   for (unsigned s = 0; s < n; ++s) {
     views_.push_back(std::make_unique<SmView>(frontend_));
     const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);
-    sms_.push_back(std::make_unique<Sm>(name.c_str(), top, *views_.back(), capacity, observers,
-                                        Sm::Mode{lt, hosted, predicates}));
+    sms_.push_back(
+        std::make_unique<Sm>(name.c_str(), top, *views_.back(), capacity, observers, mode));
     Sm& sm = *sms_.back();
     roots_.push_back(sm.basename());
     sm.share_clock(&clock_);

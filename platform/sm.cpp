@@ -285,8 +285,19 @@ void Sm::build_units(Plan& plan) {
   plan.hw_data = frontend_.hardware_registers();
   const bool backing =
       (plan.occ_data && plan.occ_data != data_regs_) || (plan.hw_data && plan.hw_data < data_regs_);
-  const unsigned store_rows = plan.store_rows =
-      backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
+  unsigned store_rows = backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
+  // A later kernel of the GPU's modules whose allocator count exceeds ptxas's gets its
+  // backing rows too: the storage is allocated once, here (a hosted GPU's first kernel may
+  // need none while another needs more rows than the banks have).
+  for (const Mode::Kernel& k : mode_.kernels) {
+    const unsigned data = std::max(1u, k.data);
+    if (data > data_regs_ || !((k.occ && k.occ != data) || (k.hw && k.hw < data))) continue;
+    const unsigned regs = data + (preds_in_banks_ ? k.preds : 0);
+    store_rows = std::max(store_rows,
+                          RegMapping::Registry::create(plan.mp.impl, *plan.mp.p, shape_.banks, regs)
+                              ->rows_needed(shape_.warps / sub));
+  }
+  plan.store_rows = store_rows;
   const Slot &sch = plan.sch, &al = plan.al, &col = plan.col, &ar = plan.ar, &bk = plan.bk,
              &xb = plan.xb, &ex = plan.ex, &wb = plan.wb, &ls = plan.ls;
   subcores_.resize(sub);
@@ -688,9 +699,13 @@ void Sm::set_kernel_registers(unsigned data_regs) {
   if (need + 1 > shape_.storage_rows)
     throw WorkloadError("the kernel's " + std::to_string(data_regs) +
                         " registers per thread need " + std::to_string(need) +
-                        " rows of register storage per bank; " + name() + " has " +
-                        std::to_string(shape_.storage_rows - 1) +
-                        " (a GPU built for a kernel with as many registers has them)");
+                        " rows of register storage per bank (the allocator's count above " +
+                        (hw_data && hw_data < data_regs ? "ptxas's " + std::to_string(hw_data)
+                                                        : "the occupancy count") +
+                        ": backing rows beyond bank.entries for every warp slot); " + name() +
+                        " has " + std::to_string(shape_.storage_rows - 1) +
+                        ", sized when the GPU was built for the kernels of the modules it had "
+                        "then (a module loaded later cannot add any)");
   data_regs_ = data_regs;
   kernel_regs_ = regs;
   mapping_ = std::move(mapping);

@@ -55,6 +55,13 @@ public:
     // Predicate registers per thread the SM holds at least (hosted: the most any kernel it may
     // run uses; the front-end's count when larger).
     unsigned predicates = 0;
+    // The other kernels the SM may run that are known when it is built (hosted: the GPU's
+    // module; an application: every module): the storage beyond bank.entries is sized for
+    // the one that needs the most (Sm::set_kernel_registers).
+    struct Kernel {
+      unsigned data = 0, preds = 0, occ = 0, hw = 0; // as IFrontend counts them
+    };
+    std::vector<Kernel> kernels;
   };
   Sm(sc_core::sc_module_name nm, Params& params, IFrontend& frontend, unsigned regs_per_thread,
      const std::vector<Observer*>& observers, Mode mode);

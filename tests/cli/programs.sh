@@ -97,6 +97,27 @@ declare -A LINK_FLAGS=([dynamic_parallelism]=-lcudadevrt [driver_api]="-lcuda -l
 # A program of several translation units (each its own module without -rdc=true): the others.
 declare -A MORE_SOURCES=([cross_module]=cross_module_lib.cu [refused_module]=refused_module_lib.cu
   [separate]=separate_lib.cu [separate_debug]=separate_lib.cu)
+# tile_groups as a debug build: its memcpy_async stencil gets 70 registers from gpurf's
+# allocator where ptxas gives 56 (backing rows beyond the banks on WIR and Affine) while the
+# module's largest kernel needs none. 300 elements: the debug build's radix sort of 4,000 takes
+# 2-3 minutes a platform.
+PROGRAMS+=(tile_groups_debug)
+ARGS_OF+=([tile_groups_debug]=300)
+SOURCE_OF+=([tile_groups_debug]=tile_groups)
+NVCC_FLAGS+=([tile_groups_debug]="-gencode arch=compute_80,code=compute_80 -G")
+# Kernels of the usual shapes gpurf had not seen: a power iteration over CSR (a warp per row,
+# __shfl_down_sync) and ELL; warp intrinsics with partial masks and widths below 32; n-body with
+# float4 tiles built with --use_fast_math; wmma GEMMs beside a plain kernel; packed half and
+# bfloat16 arithmetic and half2 shuffles; templates over extended lambdas, __noinline__ calls
+# and many live values, with PTX for three architectures and as a debug build.
+PROGRAMS+=(spmv_power warp_votes nbody_fast wmma_gemm half_math lambdas_regs lambdas_regs_debug)
+SOURCE_OF+=([lambdas_regs_debug]=lambdas_regs)
+ARGS_OF+=([lambdas_regs_debug]=512) # 1,024 threads: 10-14 s a platform on the WIR designs
+NVCC_FLAGS+=([warp_votes]="-gencode arch=compute_80,code=compute_80" [nbody_fast]=--use_fast_math
+  [wmma_gemm]="-gencode arch=compute_90,code=compute_90"
+  [half_math]="-gencode arch=compute_80,code=compute_80"
+  [lambdas_regs]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda"
+  [lambdas_regs_debug]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda -G")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace cg = cooperative_groups;
@@ -274,9 +275,11 @@ static uint32_t next_u32() {
   return rng;
 }
 
-int main() {
+int main(int argc, char** argv) {
   int bad = 0;
-  const int n = 4000; // not a multiple of the block: the last block's tail is idle
+  // Elements (argument 1, default 4,000): not a multiple of the block, the last block's tail is
+  // idle.
+  const int n = argc > 1 ? std::atoi(argv[1]) : 4000;
   const int grid = (n + kBlock - 1) / kBlock;
   const int padded = grid * kBlock;
   std::vector<float> f(n);

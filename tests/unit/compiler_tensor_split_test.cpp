@@ -136,6 +136,28 @@ TEST(CompilerTensorSplit, WmmaM16n16k16IsTwoPiecesOnAnM16n8k16Pipe) {
   EXPECT_EQ(f.labels.at("DONE"), unsigned(store - f.instrs.data()));
 }
 
+// A module whose first kernel has a wmma.mma and whose second has none (a conversion kernel
+// beside a tensor-core GEMM): the second keeps its instructions. Before, they were moved into
+// the split function's buffer and dropped, the engine ran moved-from instructions and crashed.
+TEST(CompilerTensorSplit, AFunctionWithoutTensorInstructionsKeepsItsInstructions) {
+  std::string text = kernel(kWmmaF32, 8, 8, 8, 8);
+  text += ".visible .entry plain(.param .u64 p)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+          "ld.param.u64 %rd1, [p];\nmov.u32 %r1, %tid.x;\nst.global.u32 [%rd1], %r1;\n"
+          "ret;\n}\n";
+  const Module m = parse_ptx(text, "w.ptx");
+  const Module s = compiler::split_tensor(m, {16});
+  ASSERT_EQ(s.functions.size(), 2u);
+  const Function &before = m.functions[1], &after = s.functions[1];
+  ASSERT_EQ(after.name, "plain");
+  ASSERT_EQ(after.instrs.size(), before.instrs.size());
+  for (size_t i = 0; i < before.instrs.size(); ++i) {
+    EXPECT_EQ(after.instrs[i].text, before.instrs[i].text) << i;
+    EXPECT_EQ(after.instrs[i].src.size(), before.instrs[i].src.size()) << i;
+    EXPECT_EQ(after.instrs[i].dst.size(), before.instrs[i].dst.size()) << i;
+  }
+  EXPECT_EQ(s.functions[0].instrs.size(), m.functions[0].instrs.size() + 1); // still split
+}
+
 // On an m16n8k8 pipe each m16n8k16 piece is two m16n8k8 over the k halves, the second reading
 // the first's D as its C; an mma.sync m16n8k16 too. The results equal the whole instruction's.
 TEST(CompilerTensorSplit, KHalvesOnAnM16n8k8PipeGiveTheSameResults) {

@@ -158,6 +158,18 @@ TEST(PtxParser, ABodyItCannotReadRefusesOnlyThatFunctionAndItsCallers) {
   EXPECT_THROW(parse_ptx(text + ".bogus 3;\n", "t.ptx"), ParseError);
 }
 
+// WARP_SZ, PTX's predefined warp size, is an immediate 32 (cuda_fp16.hpp's __shfl_*_sync of
+// __half2 compute their clamp operand from it). Before: "undeclared identifier 'WARP_SZ'".
+TEST(PtxParser, WarpSizeIsAnImmediate) {
+  const Module m =
+      parse_ptx(kernel("{mov.u32 %r1, WARP_SZ;\n}\nshl.b32 %r2, %r1, 8;\nret;"), "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const Instr& mov = m.functions[0].instrs[0];
+  ASSERT_EQ(mov.src.size(), 1u);
+  EXPECT_EQ(mov.src[0].kind, Operand::Kind::Imm);
+  EXPECT_EQ(mov.src[0].imm, 32u);
+}
+
 TEST(PtxParser, DirectivesCommentsAndScopes) {
   std::string text =
       std::string(kHeader) +

@@ -124,7 +124,8 @@ ptx::Module split_tensor(const ptx::Module& m, const TensorIssue& t) {
         for (Instr& x : p) code.push_back(std::move(x));
     }
     at[f.instrs.size()] = unsigned(code.size());
-    if (code.size() == f.instrs.size()) continue;
+    // Every instruction was moved into `code`, split or not: a function without tensor
+    // instructions gets them back too (its labels stay where they were).
     for (Instr& in : code) {
       for (Operand& o : in.src) move_labels(o, at);
       for (Operand& o : in.dst) move_labels(o, at);

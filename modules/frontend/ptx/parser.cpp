@@ -1498,6 +1498,13 @@ struct Parser {
         o.name = n;
         return o;
       }
+      if (n == "WARP_SZ" && mod.var_index(n) < 0 && lookup_local(n) < 0) {
+        // PTX's predefined constant, the warp size (CUDA's half-precision shuffles read it).
+        o.kind = Operand::Kind::Imm;
+        o.imm = 32;
+        o.imm_kind = Operand::ImmKind::Int;
+        return o;
+      }
       o = parse_symbol_operand(n, line);
       if (is_punct("+")) {
         ++p;

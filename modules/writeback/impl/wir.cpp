@@ -309,12 +309,18 @@ private:
   // The SM ran its last CTA of the launch (nothing is in flight): a reuse-buffer entry belongs
   // to the launch that recorded it. Its key may hold kernel parameters by name (constant
   // operands) and its loads read memory the launch's stores changed; the next launch has new
-  // parameters and follows a grid-wide barrier. Every sub-core's buffer is emptied.
+  // parameters and follows a grid-wide barrier. Every sub-core's buffer is emptied. The
+  // launch's warps have all ended, so their rename mappings go too: a slot's are otherwise
+  // released when the slot's next warp starts, and a next kernel that uses fewer slots (fewer
+  // warps fit its registers) would run with the slots it leaves idle holding the last
+  // kernel's physical registers; its own then did not fit the pool and every result waited in
+  // low-register mode for a register nothing could free (the watchdog).
   void launch_ended() {
     for (unsigned k = 0; k < ctx_.wir->subcores(); ++k)
       if (WirState* s = ctx_.wir->at(k)) {
         launch_drops_ += s->reuse.clear(s->regs, now());
         s->misses.clear();
+        for (unsigned w = 0; w < s->options.warps; ++w) s->rename.clear(w, s->regs, now());
       }
   }
 
