@@ -1905,13 +1905,38 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       out.space = common;
       return;
     }
+    // A kernel parameter named by its symbol (ld.param at a kernel's start, once per warp):
+    // every lane has the same address, and mem_access reads the same bytes of the launch's
+    // parameters for each (no lane-dependent check or state), so the lanes after the first
+    // take the first one's access. An address past the parameters is a per-lane frame: each
+    // lane reads its own.
+    const bool same_param = in.space == Space::Param && !ao.has_base_reg && w.frames.size() == 1;
+    bool have_param = false;
+    uint8_t pbuf[32];
+    uint64_t pa = 0, praddr = 0;
+    Space prsp = Space::None;
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!((exec >> l) & 1)) continue;
-      uint64_t a = eff_addr(w, fr, ao, l, in.space);
+      uint64_t a;
       uint8_t buf[32] = {0};
       Space rsp;
       uint64_t raddr;
-      mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len);
+      if (have_param) {
+        a = pa;
+        std::memcpy(buf, pbuf, len);
+        rsp = prsp;
+        raddr = praddr;
+      } else {
+        a = eff_addr(w, fr, ao, l, in.space);
+        mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len);
+        if (same_param && rsp == Space::Param && raddr < k.params_.size()) {
+          have_param = true;
+          pa = a;
+          std::memcpy(pbuf, buf, len);
+          prsp = rsp;
+          praddr = raddr;
+        }
+      }
       note(l, rsp, raddr);
       if (rsp == Space::Generic) out.addr[l] = a;
       for (unsigned e = 0; e < n; ++e) {
@@ -2507,7 +2532,13 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     else
       wr(w, fr, in.dst[0], l, v, t);
   };
+  // Every lane active (most instructions): the same lanes in the same order without a test
+  // per lane, a loop the compiler can vectorise.
   auto lanes = [&](auto&& fn) {
+    if (exec == ~0u) {
+      for (unsigned l = 0; l < kWarpLanes; ++l) fn(l);
+      return;
+    }
     for (unsigned l = 0; l < kWarpLanes; ++l)
       if ((exec >> l) & 1) fn(l);
   };
