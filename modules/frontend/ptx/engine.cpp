@@ -2690,7 +2690,13 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       }
       if (in.mul == MulMode::Wide && in.op == Op::Mul && B <= 32) {
         const uint64_t m2 = bitmask(2 * B) & dmask;
-        if (S)
+        if (S && B == 32) // mul.wide.s32 (index arithmetic): sext of 32 bits is a cast
+          lanes([&](unsigned l) {
+            drow[l] =
+                uint64_t(int64_t(int32_t(uint32_t(ra[l]))) * int64_t(int32_t(uint32_t(rb[l])))) &
+                m2;
+          });
+        else if (S)
           lanes([&](unsigned l) {
             drow[l] = uint64_t(sext(ra[l] & M, B) * sext(rb[l] & M, B)) & m2;
           });
@@ -3251,6 +3257,12 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     return;
   // ------------------------------------------------------------------ moves / conversions
   case Op::Mov:
+    if (rows) { // a register or literal into a register: the row, masked as dst() masks it
+      const uint64_t* ra = srow[0];
+      const uint64_t m = (t == Type::Pred ? 1 : ~0ull) & dmask;
+      lanes([&](unsigned l) { drow[l] = ra[l] & m; });
+      return;
+    }
     lanes([&](unsigned l) {
       const Operand& d = in.dst[0];
       const Operand& s = in.src[0];
