@@ -1835,22 +1835,45 @@ bool Kernel::Impl::global_span(WarpState& w, Frame& fr, const Instr& in, uint32_
       return false;
     }
     const Operand& d = in.dst[0];
-    for (unsigned l = 0; l < kWarpLanes; ++l) {
-      if (!((exec >> l) & 1)) continue;
-      for (unsigned e = 0; e < n; ++e) {
-        uint64_t v = load_elem(buf + (a[l] - lo) + e * esz, esz);
-        if (is_signed) v = uint64_t(sext(v, esz * 8));
-        const Operand& dst = n == 1 ? d : d.elems[e];
-        if (dst.kind == Operand::Kind::Reg)
-          wr_reg(fr, dst.reg, l, v);
-        else if (dst.kind != Operand::Kind::Sink)
-          fail(w, int(l), "load destination is not a register");
+    if (n == 1 && d.kind == Operand::Kind::Reg && (esz == 4 || esz == 8)) {
+      // A scalar load of 32 or 64 bits (most of them): the row and its mask looked up once,
+      // the element size a constant, a full warp's lanes without a test.
+      uint64_t* drow = &fr.regs[size_t(d.reg) * kWarpLanes];
+      const uint64_t vm = value_mask(fr.f->regs[d.reg]);
+      auto load = [&](auto size) {
+        constexpr unsigned e = decltype(size)::value;
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+          if (exec != ~0u && !((exec >> l) & 1)) continue;
+          uint64_t v = load_elem(buf + (a[l] - lo), e);
+          if (is_signed) v = uint64_t(sext(v, e * 8));
+          drow[l] = v & vm;
+        }
+      };
+      if (esz == 4)
+        load(std::integral_constant<unsigned, 4>{});
+      else
+        load(std::integral_constant<unsigned, 8>{});
+    } else {
+      for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned e = 0; e < n; ++e) {
+          uint64_t v = load_elem(buf + (a[l] - lo) + e * esz, esz);
+          if (is_signed) v = uint64_t(sext(v, esz * 8));
+          const Operand& dst = n == 1 ? d : d.elems[e];
+          if (dst.kind == Operand::Kind::Reg)
+            wr_reg(fr, dst.reg, l, v);
+          else if (dst.kind != Operand::Kind::Sink)
+            fail(w, int(l), "load destination is not a register");
+        }
       }
     }
   }
   const Space rsp = sp == Space::Const ? Space::Const : Space::Global;
-  for (unsigned l = 0; l < kWarpLanes; ++l)
-    if ((exec >> l) & 1) out.addr[l] = a[l];
+  if (exec == ~0u)
+    std::copy(a, a + kWarpLanes, out.addr.begin());
+  else
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if ((exec >> l) & 1) out.addr[l] = a[l];
   out.space = rsp;
   return true;
 }
@@ -1885,24 +1908,41 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       // A scalar shared-memory load (the most frequent load of tiled kernels): the lanes read
       // the CTA's shared bytes directly; a lane that is misaligned or out of bounds goes
       // through mem_access, which reports it as the general loop below would.
+      // The element size a constant of the loop, and a full warp's lanes without a test.
       const std::vector<uint8_t>& shared = ctas[w.cta]->shared;
       uint64_t* drow = &fr.regs[size_t(d.reg) * kWarpLanes];
       const uint64_t vm = value_mask(fr.f->regs[d.reg]);
-      for (unsigned l = 0; l < kWarpLanes; ++l) {
-        if (!((exec >> l) & 1)) continue;
-        const uint64_t a = eff_addr(w, fr, ao, l, in.space);
-        if ((esz > 1 && a % esz) || a + esz > shared.size() || a + esz < a) {
-          uint8_t buf[8];
-          Space rsp;
-          uint64_t raddr;
-          mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len); // fails
+      auto load = [&](auto size) {
+        constexpr unsigned e = decltype(size)::value;
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+          if (exec != ~0u && !((exec >> l) & 1)) continue;
+          const uint64_t a = eff_addr(w, fr, ao, l, in.space);
+          if ((e > 1 && a % e) || a + e > shared.size() || a + e < a) {
+            uint8_t buf[8];
+            Space rsp;
+            uint64_t raddr;
+            mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len); // fails
+          }
+          out.addr[l] = a; // note(): every lane's space is Shared
+          uint64_t v = load_elem(shared.data() + a, e);
+          if (is_signed) v = uint64_t(sext(v, e * 8));
+          drow[l] = v & vm;
         }
-        note(l, Space::Shared, a);
-        uint64_t v = load_elem(shared.data() + a, esz);
-        if (is_signed) v = uint64_t(sext(v, esz * 8));
-        drow[l] = v & vm;
+      };
+      switch (esz) {
+      case 1:
+        load(std::integral_constant<unsigned, 1>{});
+        break;
+      case 2:
+        load(std::integral_constant<unsigned, 2>{});
+        break;
+      case 4:
+        load(std::integral_constant<unsigned, 4>{});
+        break;
+      default:
+        load(std::integral_constant<unsigned, 8>{});
       }
-      out.space = common;
+      out.space = exec ? Space::Shared : common;
       return;
     }
     // A kernel parameter named by its symbol (ld.param at a kernel's start, once per warp):
@@ -1960,21 +2000,39 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       // shared load above: the lanes write the CTA's shared bytes directly, in lane order; a
       // misaligned or out-of-bounds lane goes through mem_access, which reports it.
       std::vector<uint8_t>& shared = ctas[w.cta]->shared;
-      for (unsigned l = 0; l < kWarpLanes; ++l) {
-        if (!((exec >> l) & 1)) continue;
-        const uint64_t a = eff_addr(w, fr, ao, l, in.space);
-        const uint64_t v = rd(w, fr, s, l, t);
-        if ((esz > 1 && a % esz) || a + esz > shared.size() || a + esz < a) {
-          uint8_t buf[8] = {0};
-          store_elem(buf, v, esz);
-          Space rsp;
-          uint64_t raddr;
-          mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len); // fails
+      uint8_t* const bytes = shared.data(); // the byte stores could alias the vector's fields
+      const uint64_t nbytes = shared.size();
+      auto store = [&](auto size) { // as the load above
+        constexpr unsigned e = decltype(size)::value;
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+          if (exec != ~0u && !((exec >> l) & 1)) continue;
+          const uint64_t a = eff_addr(w, fr, ao, l, in.space);
+          const uint64_t v = rd(w, fr, s, l, t);
+          if ((e > 1 && a % e) || a + e > nbytes || a + e < a) {
+            uint8_t buf[8] = {0};
+            store_elem(buf, v, e);
+            Space rsp;
+            uint64_t raddr;
+            mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len); // fails
+          }
+          out.addr[l] = a; // note(): every lane's space is Shared
+          store_elem(bytes + a, v, e);
         }
-        note(l, Space::Shared, a);
-        store_elem(shared.data() + a, v, esz);
+      };
+      switch (esz) {
+      case 1:
+        store(std::integral_constant<unsigned, 1>{});
+        break;
+      case 2:
+        store(std::integral_constant<unsigned, 2>{});
+        break;
+      case 4:
+        store(std::integral_constant<unsigned, 4>{});
+        break;
+      default:
+        store(std::integral_constant<unsigned, 8>{});
       }
-      out.space = common;
+      out.space = exec ? Space::Shared : common;
       return;
     }
     for (unsigned l = 0; l < kWarpLanes; ++l) {
@@ -2489,6 +2547,13 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
       }
     } else if (o.kind == Operand::Kind::Imm) {
       std::fill_n(r.own[i], kWarpLanes, rd(w, fr, o, 0, t));
+      r.src[i] = r.own[i];
+    } else if (o.kind == Operand::Kind::Special &&
+               (o.sreg == SReg::Tid || o.sreg == SReg::Ntid || o.sreg == SReg::Ctaid ||
+                o.sreg == SReg::Nctaid || o.sreg == SReg::Laneid)) {
+      // A thread's or CTA's index or size (what rd() returns for it; no clock, which may
+      // change between reads): a row, computed for every lane.
+      for (unsigned l = 0; l < kWarpLanes; ++l) r.own[i][l] = special(w, l, o);
       r.src[i] = r.own[i];
     }
   }
