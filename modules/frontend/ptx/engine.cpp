@@ -2667,6 +2667,18 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     const bool cin = in.op == Op::Addc || in.op == Op::Subc;
     if (f32) {
       RoundScope rs(in.rnd);
+      if (rows && !fz && !in.sat && !cin && !in.cc) { // a plain f32 sum on rows (no flush)
+        const uint64_t *ra = srow[0], *rb = srow[1];
+        if (sub)
+          lanes([&](unsigned l) {
+            drow[l] = res32(as_f32(ra[l]) - as_f32(rb[l]), false, false) & dmask;
+          });
+        else
+          lanes([&](unsigned l) {
+            drow[l] = res32(as_f32(ra[l]) + as_f32(rb[l]), false, false) & dmask;
+          });
+        return;
+      }
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         dst(l, res32(sub ? a - b : a + b, fz, in.sat));
@@ -2721,6 +2733,19 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     const bool mad = in.op != Op::Mul;
     if (f32) {
       RoundScope rs(in.rnd);
+      if (rows && !fz && !in.sat) { // f32 products and fused multiply-adds on rows (no flush)
+        const uint64_t *ra = srow[0], *rb = srow[1], *rc = mad ? srow[2] : nullptr;
+        if (mad)
+          lanes([&](unsigned l) {
+            drow[l] =
+                res32(std::fma(as_f32(ra[l]), as_f32(rb[l]), as_f32(rc[l])), false, false) & dmask;
+          });
+        else
+          lanes([&](unsigned l) {
+            drow[l] = res32(as_f32(ra[l]) * as_f32(rb[l]), false, false) & dmask;
+          });
+        return;
+      }
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         float r = mad ? std::fma(a, b, A32(2, l)) : a * b;
@@ -2896,6 +2921,15 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Min:
   case Op::Max: {
     const bool mn = in.op == Op::Min;
+    if (rows && !f32 && !f64 && S && B == 32) { // min/max.s32 on rows: sext of 32 bits a cast
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      lanes([&](unsigned l) {
+        const uint64_t a = ra[l] & M, b = rb[l] & M;
+        const bool lt = int32_t(uint32_t(a)) < int32_t(uint32_t(b));
+        drow[l] = (mn ? (lt ? a : b) : (lt ? b : a)) & dmask;
+      });
+      return;
+    }
     lanes([&](unsigned l) {
       if (f32 || f64) {
         double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
@@ -3202,7 +3236,12 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         lanes([&](unsigned l) { drow[l] = uint64_t(cmp(ra[l] & M, rb[l] & M)) & dmask; });
       };
       auto sgn = [&](auto&& cmp) {
-        each([&](uint64_t a, uint64_t b) { return cmp(sext(a, B), sext(b, B)); });
+        if (B == 32) // the operands are masked to 32 bits: their sign extension is a cast
+          each([&](uint64_t a, uint64_t b) {
+            return cmp(int64_t(int32_t(uint32_t(a))), int64_t(int32_t(uint32_t(b))));
+          });
+        else
+          each([&](uint64_t a, uint64_t b) { return cmp(sext(a, B), sext(b, B)); });
       };
       switch (in.cmp) {
       case CmpOp::EQ:
