@@ -214,6 +214,7 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   .reg .pred %p<4>;
   .reg .b32 %r<30>;
   .reg .b64 %rd<12>;
+  .reg .f32 %f<10>;
   ld.param.u64 %rd1, [out];
   ld.param.u32 %r1, [base];
   ld.param.u64 %rd10, [in];
@@ -237,7 +238,18 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   mov.pred %p2, %p1;
   selp.u32 %r12, 1, 0, %p2;
   mov.u32 %r13, %laneid;
-  mul.wide.u32 %rd4, %r5, 48;
+  min.s32 %r22, %r6, %r20;
+  max.s32 %r23, %r6, 3;
+  setp.gt.s32 %p3, %r6, -2;
+  selp.u32 %r24, 1, 0, %p3;
+  cvt.rn.f32.s32 %f1, %r6;
+  add.f32 %f2, %f1, 0f3F000000;
+  mul.f32 %f3, %f2, %f2;
+  fma.rn.f32 %f4, %f3, %f1, %f2;
+  sub.f32 %f5, %f4, %f1;
+  sub.f32 %f7, %f1, %f1;
+  mul.f32 %f6, %f7, 0f7F800000;
+  mul.wide.u32 %rd4, %r5, 80;
   add.s64 %rd5, %rd1, %rd4;
   mul.wide.u32 %rd6, %r5, 8;
   add.s64 %rd7, %rd10, %rd6;
@@ -247,6 +259,9 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   st.global.v4.u32 [%rd5+16], {%r13, %r4, %r14, %r21};
   st.global.u64 [%rd5+32], %rd3;
   st.global.u64 [%rd5+40], %rd8;
+  st.global.v4.u32 [%rd5+48], {%r22, %r23, %r24, %r12};
+  st.global.v4.f32 [%rd5+64], {%f2, %f3, %f4, %f5};
+  st.global.f32 [%rd5+60], %f6;
   ret;
 }
 )";
@@ -257,17 +272,17 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   for (size_t i = 0; i < in.size(); ++i) in[i] = 0x8000000100000000ull * (i + 1) + 3 * i;
   auto run = [&](Dim3 block) {
     Launch L(m, "k", {1, 1, 1}, block);
-    const uint64_t o = L.zeros(64 * 48);
+    const uint64_t o = L.zeros(64 * 80);
     L.arg(L.buf(in)).arg(o).arg(base);
     L.run();
-    return L.get<uint32_t>(o, 64 * 12);
+    return L.get<uint32_t>(o, 64 * 20);
   };
   for (const Dim3 block : {Dim3(8, 4, 1), Dim3(31, 1, 1), Dim3(16, 4, 1)}) {
     const auto out = run(block);
     for (uint32_t t = 0; t < block.x * block.y; ++t) {
       SCOPED_TRACE("block " + std::to_string(block.x) + "x" + std::to_string(block.y) +
                    ", thread " + std::to_string(t));
-      const uint32_t* o = &out[t * 12];
+      const uint32_t* o = &out[t * 20];
       const int32_t d = int32_t(t) - int32_t(base);
       const uint64_t prod = uint64_t(int64_t(d) * -7);
       const uint64_t sh = (prod & ~0xffull) | uint8_t(d);
@@ -281,6 +296,15 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
       EXPECT_EQ(o[7], uint32_t(sh >> 32));
       EXPECT_EQ(uint64_t(o[8]) | uint64_t(o[9]) << 32, sh);
       EXPECT_EQ(uint64_t(o[10]) | uint64_t(o[11]) << 32, in[t]);
+      EXPECT_EQ(int32_t(o[12]), std::min(d, -7));
+      EXPECT_EQ(int32_t(o[13]), std::max(d, 3));
+      EXPECT_EQ(o[14], d > -2 ? 1u : 0u);
+      EXPECT_EQ(o[15], 0x7fffffffu); // 0 * inf: the canonical NaN
+      const float f1 = float(d), f2 = f1 + 0.5f, f3 = f2 * f2, f4 = std::fma(f3, f1, f2);
+      EXPECT_EQ(o[16], fbits(f2));
+      EXPECT_EQ(o[17], fbits(f3));
+      EXPECT_EQ(o[18], fbits(f4));
+      EXPECT_EQ(o[19], fbits(f4 - f1));
     }
   }
 }
