@@ -3077,6 +3077,14 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     return;
   case Op::Shl:
   case Op::Shr:
+    if (rows && in.op == Op::Shl && !type_is_float(t)) { // srcT(1, l, U32) is the row's value
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      lanes([&](unsigned l) {
+        const uint64_t a = ra[l] & M, sh = rb[l] & 0xffffffffu;
+        drow[l] = ((sh >= B ? 0 : (a << sh)) & M) & dmask;
+      });
+      return;
+    }
     lanes([&](unsigned l) {
       uint64_t a = src(0, l) & M;
       uint64_t sh = srcT(1, l, Type::U32) & 0xffffffffu;
