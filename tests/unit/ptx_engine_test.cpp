@@ -249,7 +249,9 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   sub.f32 %f5, %f4, %f1;
   sub.f32 %f7, %f1, %f1;
   mul.f32 %f6, %f7, 0f7F800000;
-  mul.wide.u32 %rd4, %r5, 80;
+  shl.b32 %r25, %r6, 3;
+  shl.b32 %r26, %r6, %r5;
+  mul.wide.u32 %rd4, %r5, 96;
   add.s64 %rd5, %rd1, %rd4;
   mul.wide.u32 %rd6, %r5, 8;
   add.s64 %rd7, %rd10, %rd6;
@@ -262,6 +264,7 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   st.global.v4.u32 [%rd5+48], {%r22, %r23, %r24, %r12};
   st.global.v4.f32 [%rd5+64], {%f2, %f3, %f4, %f5};
   st.global.f32 [%rd5+60], %f6;
+  st.global.v2.u32 [%rd5+80], {%r25, %r26};
   ret;
 }
 )";
@@ -272,17 +275,17 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
   for (size_t i = 0; i < in.size(); ++i) in[i] = 0x8000000100000000ull * (i + 1) + 3 * i;
   auto run = [&](Dim3 block) {
     Launch L(m, "k", {1, 1, 1}, block);
-    const uint64_t o = L.zeros(64 * 80);
+    const uint64_t o = L.zeros(64 * 96);
     L.arg(L.buf(in)).arg(o).arg(base);
     L.run();
-    return L.get<uint32_t>(o, 64 * 20);
+    return L.get<uint32_t>(o, 64 * 24);
   };
   for (const Dim3 block : {Dim3(8, 4, 1), Dim3(31, 1, 1), Dim3(16, 4, 1)}) {
     const auto out = run(block);
     for (uint32_t t = 0; t < block.x * block.y; ++t) {
       SCOPED_TRACE("block " + std::to_string(block.x) + "x" + std::to_string(block.y) +
                    ", thread " + std::to_string(t));
-      const uint32_t* o = &out[t * 20];
+      const uint32_t* o = &out[t * 24];
       const int32_t d = int32_t(t) - int32_t(base);
       const uint64_t prod = uint64_t(int64_t(d) * -7);
       const uint64_t sh = (prod & ~0xffull) | uint8_t(d);
@@ -305,6 +308,8 @@ TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
       EXPECT_EQ(o[17], fbits(f3));
       EXPECT_EQ(o[18], fbits(f4));
       EXPECT_EQ(o[19], fbits(f4 - f1));
+      EXPECT_EQ(o[20], uint32_t(d) << 3);
+      EXPECT_EQ(o[21], t >= 32 ? 0u : uint32_t(d) << t); // a shift by 32 or more: 0
     }
   }
 }
