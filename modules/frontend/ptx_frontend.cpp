@@ -1174,22 +1174,28 @@ void PtxFrontend::launch_into(unsigned k) {
 const InstInfo* PtxFrontend::peek(unsigned warp) {
   if (warp >= warps_.size() || warps_[warp].cta_slot < 0) return nullptr;
   WarpSlot& ws = warps_[warp];
-  if (ws.next) return ws.next;
-  const unsigned ew = ws.engine_warp;
-  for (;;) {
-    const ptx::Peek p = kernel_->peek(ew);
-    if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
-    if (ws.b2r >= 0) return ws.next = &info_[unsigned(ws.b2r)]; // the barrier released
-    if (const InstInfo* s = next_spill(ws, p)) return ws.next = s;
-    const unsigned pc = pc_of(p);
-    if (!hidden_[pc]) {
-      if (p.instr->op == ptx::Op::CpAsyncWait && !copies_landed(ws, *p.instr)) return nullptr;
-      return ws.next = &info_[pc];
+  if (ws.next) return ws.next; // most calls: the scheduler asks again
+  // The engine is asked out of line, so that the answer above needs no frame for it.
+  return [ this, &ws ]() __attribute__((noinline))->const InstInfo* {
+    const unsigned ew = ws.engine_warp;
+    for (;;) {
+      const ptx::Peek p = kernel_->peek(ew);
+      if (p.state != ptx::Peek::State::Ready || !p.instr) return nullptr;
+      if (ws.b2r >= 0) return ws.next = &info_[unsigned(ws.b2r)]; // the barrier released
+      const unsigned pc = pc_of(p);
+      // next_spill() answers only for a warp in a spill sequence or at a call site with saves
+      if (!ws.spills.empty() || (pc < spill_of_.size() && spill_of_[pc].words))
+        if (const InstInfo* s = next_spill(ws, p)) return ws.next = s;
+      if (!hidden_[pc]) {
+        if (p.instr->op == ptx::Op::CpAsyncWait && !copies_landed(ws, *p.instr)) return nullptr;
+        return ws.next = &info_[pc];
+      }
+      // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
+      step_engine(ew);
+      ++hidden_steps_;
     }
-    // A constant-operand definition: the value lives in the encoding; run it, issue nothing.
-    step_engine(ew);
-    ++hidden_steps_;
   }
+  ();
 }
 
 void PtxFrontend::step_engine(unsigned engine_warp) {
@@ -1362,19 +1368,31 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   const uint32_t exists = thread_mask(w);
   // 32 lanes of a 64-bit engine row, one half, into an operand's 32-bit lanes (lanes without
   // a thread read 0). A plain loop: it vectorises.
+  // The low half (most operands) without a shift: the loop packs the rows' low words.
   auto convert = [&](const uint64_t* row, unsigned half, LaneValues& dst) {
-    const unsigned shift = 32 * half;
-    for (unsigned l = 0; l < kWarpSize; ++l) dst[l] = uint32_t(row[l] >> shift);
+    if (half == 0)
+      for (unsigned l = 0; l < kWarpSize; ++l) dst[l] = uint32_t(row[l]);
+    else
+      for (unsigned l = 0; l < kWarpSize; ++l) dst[l] = uint32_t(row[l] >> 32);
     if (exists != ~0u)
       for (unsigned l = 0; l < kWarpSize; ++l)
         if (!(exists >> l & 1)) dst[l] = 0;
   };
   // The engine's rows are read in place (no copy of the step record): the sources before the
   // instruction runs, the destinations after (the same call frame: an instruction that
-  // writes registers neither calls nor returns).
+  // writes registers neither calls nor returns). A source's lanes are compared with the
+  // register's shadow as they are converted (the step changes neither); check_source runs
+  // after the step, in operand order as before, where they differ.
   const uint64_t* rows = kernel_->rows(w.engine_warp);
-  for (unsigned k = 0; k < info->n_src; ++k)
-    convert(rows + size_t(map.src_vreg[k]) * kWarpSize, map.src_half[k], out.src[k].value);
+  uint32_t differs[InstInfo::kMaxSrc];
+  for (unsigned k = 0; k < info->n_src; ++k) {
+    LaneValues& v = out.src[k].value;
+    convert(rows + size_t(map.src_vreg[k]) * kWarpSize, map.src_half[k], v);
+    const LaneValues& sh = w.shadow[info->src_reg[k]];
+    uint32_t d = 0;
+    for (unsigned l = 0; l < kWarpSize; ++l) d |= v[l] ^ sh[l];
+    differs[k] = d;
+  }
   for (unsigned k = 0; k < info->n_psrc; ++k)
     convert(rows + size_t(map.psrc_vreg[k]) * kWarpSize, 0, out.psrc_value[k]);
   step_engine(w.engine_warp);
@@ -1422,7 +1440,7 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
                   << " where no instruction of its CTA wrote it: an undefined value in PTX, "
                      "read as 0 (as GPGPU-Sim does); later such reads are counted, not shown\n";
     }
-    check_source(warp, *r.func, *r.instr, k, map.src_vreg[k], o);
+    if (differs[k]) check_source(warp, *r.func, *r.instr, k, map.src_vreg[k], o);
     ++checked_;
   }
   if (info->consumes_long_latency) // the function's plan looked up only where it is read
@@ -1441,11 +1459,12 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
       w.writer[o.reg] = int32_t(info->pc);
       continue; // not `written`: a read before the callee writes it is still undefined
     }
-    if (listed(*r.write_vregs, map.dst_vreg[k]))
+    if (listed(*r.write_vregs, map.dst_vreg[k])) {
       convert(rows + size_t(map.dst_vreg[k]) * kWarpSize, map.dst_half[k], o.value);
-    else // bar/ret-like instructions report no writes: the register keeps its contents.
+      w.shadow[o.reg] = o.value;
+    } else { // bar/ret-like instructions report no writes: the register keeps its contents.
       o.value = w.shadow[o.reg];
-    w.shadow[o.reg] = o.value;
+    }
     w.writer[o.reg] = int32_t(info->pc);
     w.written[o.reg] |= r.exec_mask;
   }
@@ -1467,8 +1486,15 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   if (r.is_mem) {
     out.access_bytes = uint8_t(std::min(255u, r.access_bytes));
     const ptx::Space sp = r.space;
-    if (sp == ptx::Space::Global || sp == ptx::Space::Const) // map_address keeps these
-      for (unsigned l = 0; l < kWarpSize; ++l) out.addr[l] = (r.exec_mask >> l & 1) ? r.addr[l] : 0;
+    // map_address keeps these (a shared or parameter access of its own space too)
+    if (sp == ptx::Space::Global || sp == ptx::Space::Const ||
+        (sp == ptx::Space::Shared && info->space == MemSpace::Shared) ||
+        (sp == ptx::Space::Param && info->space == MemSpace::Param))
+      if (r.exec_mask == ~0u) // every lane active: the engine's addresses as they are
+        std::copy(r.addr.begin(), r.addr.end(), out.addr.begin());
+      else
+        for (unsigned l = 0; l < kWarpSize; ++l)
+          out.addr[l] = (r.exec_mask >> l & 1) ? r.addr[l] : 0;
     else
       for (unsigned l = 0; l < kWarpSize; ++l)
         out.addr[l] =

@@ -200,6 +200,120 @@ TEST(PtxEngine, RowShortcutsMatchTheGeneralCode) {
   }
 }
 
+// Every lane of a warp active takes loops without a per-lane test (exec_rows' lanes, scalar
+// shared loads and stores, a span's loads, the addresses), a kernel parameter is read once per
+// warp, and thread indices and `mov`s are rows: a full warp must compute what 31 threads (each
+// lane tested) and the per-thread arithmetic below compute, in a 2-D block (tid.y, ntid.x).
+TEST(PtxEngine, FullWarpShortcutsMatchThePerLaneCode) {
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out, .param .u32 base)
+{
+  .shared .align 8 .b8 sh[1024];
+  .reg .pred %p<4>;
+  .reg .b32 %r<30>;
+  .reg .b64 %rd<12>;
+  .reg .f32 %f<10>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [base];
+  ld.param.u64 %rd10, [in];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %tid.y;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  sub.s32 %r6, %r5, %r1;
+  mov.u32 %r20, -7;
+  mul.wide.s32 %rd2, %r6, %r20;
+  mov.u32 %r7, sh;
+  shl.b32 %r8, %r5, 3;
+  add.u32 %r9, %r7, %r8;
+  st.shared.u64 [%r9], %rd2;
+  st.shared.u8 [%r9], %r6;
+  ld.shared.s8 %r10, [%r9];
+  ld.shared.s16 %r11, [%r9];
+  ld.shared.u64 %rd3, [%r9];
+  ld.shared.u32 %r21, [%r9+4];
+  setp.lt.s32 %p1, %r6, 0;
+  mov.pred %p2, %p1;
+  selp.u32 %r12, 1, 0, %p2;
+  mov.u32 %r13, %laneid;
+  min.s32 %r22, %r6, %r20;
+  max.s32 %r23, %r6, 3;
+  setp.gt.s32 %p3, %r6, -2;
+  selp.u32 %r24, 1, 0, %p3;
+  cvt.rn.f32.s32 %f1, %r6;
+  add.f32 %f2, %f1, 0f3F000000;
+  mul.f32 %f3, %f2, %f2;
+  fma.rn.f32 %f4, %f3, %f1, %f2;
+  sub.f32 %f5, %f4, %f1;
+  sub.f32 %f7, %f1, %f1;
+  mul.f32 %f6, %f7, 0f7F800000;
+  shl.b32 %r25, %r6, 3;
+  shl.b32 %r26, %r6, %r5;
+  mul.wide.u32 %rd4, %r5, 96;
+  add.s64 %rd5, %rd1, %rd4;
+  mul.wide.u32 %rd6, %r5, 8;
+  add.s64 %rd7, %rd10, %rd6;
+  ld.global.u64 %rd8, [%rd7];
+  ld.global.s32 %r14, [%rd7+4];
+  st.global.v4.u32 [%rd5], {%r5, %r10, %r11, %r12};
+  st.global.v4.u32 [%rd5+16], {%r13, %r4, %r14, %r21};
+  st.global.u64 [%rd5+32], %rd3;
+  st.global.u64 [%rd5+40], %rd8;
+  st.global.v4.u32 [%rd5+48], {%r22, %r23, %r24, %r12};
+  st.global.v4.f32 [%rd5+64], {%f2, %f3, %f4, %f5};
+  st.global.f32 [%rd5+60], %f6;
+  st.global.v2.u32 [%rd5+80], {%r25, %r26};
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const uint32_t base = 20;
+  std::vector<uint64_t> in(64);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = 0x8000000100000000ull * (i + 1) + 3 * i;
+  auto run = [&](Dim3 block) {
+    Launch L(m, "k", {1, 1, 1}, block);
+    const uint64_t o = L.zeros(64 * 96);
+    L.arg(L.buf(in)).arg(o).arg(base);
+    L.run();
+    return L.get<uint32_t>(o, 64 * 24);
+  };
+  for (const Dim3 block : {Dim3(8, 4, 1), Dim3(31, 1, 1), Dim3(16, 4, 1)}) {
+    const auto out = run(block);
+    for (uint32_t t = 0; t < block.x * block.y; ++t) {
+      SCOPED_TRACE("block " + std::to_string(block.x) + "x" + std::to_string(block.y) +
+                   ", thread " + std::to_string(t));
+      const uint32_t* o = &out[t * 24];
+      const int32_t d = int32_t(t) - int32_t(base);
+      const uint64_t prod = uint64_t(int64_t(d) * -7);
+      const uint64_t sh = (prod & ~0xffull) | uint8_t(d);
+      EXPECT_EQ(o[0], t);
+      EXPECT_EQ(o[1], uint32_t(int32_t(int8_t(uint8_t(d)))));
+      EXPECT_EQ(o[2], uint32_t(int32_t(int16_t(uint16_t(sh)))));
+      EXPECT_EQ(o[3], d < 0 ? 1u : 0u);
+      EXPECT_EQ(o[4], t % 32);
+      EXPECT_EQ(o[5], block.x);
+      EXPECT_EQ(o[6], uint32_t(in[t] >> 32));
+      EXPECT_EQ(o[7], uint32_t(sh >> 32));
+      EXPECT_EQ(uint64_t(o[8]) | uint64_t(o[9]) << 32, sh);
+      EXPECT_EQ(uint64_t(o[10]) | uint64_t(o[11]) << 32, in[t]);
+      EXPECT_EQ(int32_t(o[12]), std::min(d, -7));
+      EXPECT_EQ(int32_t(o[13]), std::max(d, 3));
+      EXPECT_EQ(o[14], d > -2 ? 1u : 0u);
+      EXPECT_EQ(o[15], 0x7fffffffu); // 0 * inf: the canonical NaN
+      const float f1 = float(d), f2 = f1 + 0.5f, f3 = f2 * f2, f4 = std::fma(f3, f1, f2);
+      EXPECT_EQ(o[16], fbits(f2));
+      EXPECT_EQ(o[17], fbits(f3));
+      EXPECT_EQ(o[18], fbits(f4));
+      EXPECT_EQ(o[19], fbits(f4 - f1));
+      EXPECT_EQ(o[20], uint32_t(d) << 3);
+      EXPECT_EQ(o[21], t >= 32 ? 0u : uint32_t(d) << t); // a shift by 32 or more: 0
+    }
+  }
+}
+
 // A warp's global load or store whose lanes lie in one span goes to the memory in one access
 // (Kernel::Impl::global_span); it must leave what the lane-by-lane loop leaves: consecutive,
 // strided, broadcast and generic loads, narrow signed elements, vector stores, and the stores

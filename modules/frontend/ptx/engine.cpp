@@ -1835,22 +1835,45 @@ bool Kernel::Impl::global_span(WarpState& w, Frame& fr, const Instr& in, uint32_
       return false;
     }
     const Operand& d = in.dst[0];
-    for (unsigned l = 0; l < kWarpLanes; ++l) {
-      if (!((exec >> l) & 1)) continue;
-      for (unsigned e = 0; e < n; ++e) {
-        uint64_t v = load_elem(buf + (a[l] - lo) + e * esz, esz);
-        if (is_signed) v = uint64_t(sext(v, esz * 8));
-        const Operand& dst = n == 1 ? d : d.elems[e];
-        if (dst.kind == Operand::Kind::Reg)
-          wr_reg(fr, dst.reg, l, v);
-        else if (dst.kind != Operand::Kind::Sink)
-          fail(w, int(l), "load destination is not a register");
+    if (n == 1 && d.kind == Operand::Kind::Reg && (esz == 4 || esz == 8)) {
+      // A scalar load of 32 or 64 bits (most of them): the row and its mask looked up once,
+      // the element size a constant, a full warp's lanes without a test.
+      uint64_t* drow = &fr.regs[size_t(d.reg) * kWarpLanes];
+      const uint64_t vm = value_mask(fr.f->regs[d.reg]);
+      auto load = [&](auto size) {
+        constexpr unsigned e = decltype(size)::value;
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+          if (exec != ~0u && !((exec >> l) & 1)) continue;
+          uint64_t v = load_elem(buf + (a[l] - lo), e);
+          if (is_signed) v = uint64_t(sext(v, e * 8));
+          drow[l] = v & vm;
+        }
+      };
+      if (esz == 4)
+        load(std::integral_constant<unsigned, 4>{});
+      else
+        load(std::integral_constant<unsigned, 8>{});
+    } else {
+      for (unsigned l = 0; l < kWarpLanes; ++l) {
+        if (!((exec >> l) & 1)) continue;
+        for (unsigned e = 0; e < n; ++e) {
+          uint64_t v = load_elem(buf + (a[l] - lo) + e * esz, esz);
+          if (is_signed) v = uint64_t(sext(v, esz * 8));
+          const Operand& dst = n == 1 ? d : d.elems[e];
+          if (dst.kind == Operand::Kind::Reg)
+            wr_reg(fr, dst.reg, l, v);
+          else if (dst.kind != Operand::Kind::Sink)
+            fail(w, int(l), "load destination is not a register");
+        }
       }
     }
   }
   const Space rsp = sp == Space::Const ? Space::Const : Space::Global;
-  for (unsigned l = 0; l < kWarpLanes; ++l)
-    if ((exec >> l) & 1) out.addr[l] = a[l];
+  if (exec == ~0u)
+    std::copy(a, a + kWarpLanes, out.addr.begin());
+  else
+    for (unsigned l = 0; l < kWarpLanes; ++l)
+      if ((exec >> l) & 1) out.addr[l] = a[l];
   out.space = rsp;
   return true;
 }
@@ -1885,33 +1908,75 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       // A scalar shared-memory load (the most frequent load of tiled kernels): the lanes read
       // the CTA's shared bytes directly; a lane that is misaligned or out of bounds goes
       // through mem_access, which reports it as the general loop below would.
+      // The element size a constant of the loop, and a full warp's lanes without a test.
       const std::vector<uint8_t>& shared = ctas[w.cta]->shared;
       uint64_t* drow = &fr.regs[size_t(d.reg) * kWarpLanes];
       const uint64_t vm = value_mask(fr.f->regs[d.reg]);
-      for (unsigned l = 0; l < kWarpLanes; ++l) {
-        if (!((exec >> l) & 1)) continue;
-        const uint64_t a = eff_addr(w, fr, ao, l, in.space);
-        if ((esz > 1 && a % esz) || a + esz > shared.size() || a + esz < a) {
-          uint8_t buf[8];
-          Space rsp;
-          uint64_t raddr;
-          mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len); // fails
+      auto load = [&](auto size) {
+        constexpr unsigned e = decltype(size)::value;
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+          if (exec != ~0u && !((exec >> l) & 1)) continue;
+          const uint64_t a = eff_addr(w, fr, ao, l, in.space);
+          if ((e > 1 && a % e) || a + e > shared.size() || a + e < a) {
+            uint8_t buf[8];
+            Space rsp;
+            uint64_t raddr;
+            mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len); // fails
+          }
+          out.addr[l] = a; // note(): every lane's space is Shared
+          uint64_t v = load_elem(shared.data() + a, e);
+          if (is_signed) v = uint64_t(sext(v, e * 8));
+          drow[l] = v & vm;
         }
-        note(l, Space::Shared, a);
-        uint64_t v = load_elem(shared.data() + a, esz);
-        if (is_signed) v = uint64_t(sext(v, esz * 8));
-        drow[l] = v & vm;
+      };
+      switch (esz) {
+      case 1:
+        load(std::integral_constant<unsigned, 1>{});
+        break;
+      case 2:
+        load(std::integral_constant<unsigned, 2>{});
+        break;
+      case 4:
+        load(std::integral_constant<unsigned, 4>{});
+        break;
+      default:
+        load(std::integral_constant<unsigned, 8>{});
       }
-      out.space = common;
+      out.space = exec ? Space::Shared : common;
       return;
     }
+    // A kernel parameter named by its symbol (ld.param at a kernel's start, once per warp):
+    // every lane has the same address, and mem_access reads the same bytes of the launch's
+    // parameters for each (no lane-dependent check or state), so the lanes after the first
+    // take the first one's access. An address past the parameters is a per-lane frame: each
+    // lane reads its own.
+    const bool same_param = in.space == Space::Param && !ao.has_base_reg && w.frames.size() == 1;
+    bool have_param = false;
+    uint8_t pbuf[32];
+    uint64_t pa = 0, praddr = 0;
+    Space prsp = Space::None;
     for (unsigned l = 0; l < kWarpLanes; ++l) {
       if (!((exec >> l) & 1)) continue;
-      uint64_t a = eff_addr(w, fr, ao, l, in.space);
+      uint64_t a;
       uint8_t buf[32] = {0};
       Space rsp;
       uint64_t raddr;
-      mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len);
+      if (have_param) {
+        a = pa;
+        std::memcpy(buf, pbuf, len);
+        rsp = prsp;
+        raddr = praddr;
+      } else {
+        a = eff_addr(w, fr, ao, l, in.space);
+        mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len);
+        if (same_param && rsp == Space::Param && raddr < k.params_.size()) {
+          have_param = true;
+          pa = a;
+          std::memcpy(pbuf, buf, len);
+          prsp = rsp;
+          praddr = raddr;
+        }
+      }
       note(l, rsp, raddr);
       if (rsp == Space::Generic) out.addr[l] = a;
       for (unsigned e = 0; e < n; ++e) {
@@ -1935,21 +2000,39 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       // shared load above: the lanes write the CTA's shared bytes directly, in lane order; a
       // misaligned or out-of-bounds lane goes through mem_access, which reports it.
       std::vector<uint8_t>& shared = ctas[w.cta]->shared;
-      for (unsigned l = 0; l < kWarpLanes; ++l) {
-        if (!((exec >> l) & 1)) continue;
-        const uint64_t a = eff_addr(w, fr, ao, l, in.space);
-        const uint64_t v = rd(w, fr, s, l, t);
-        if ((esz > 1 && a % esz) || a + esz > shared.size() || a + esz < a) {
-          uint8_t buf[8] = {0};
-          store_elem(buf, v, esz);
-          Space rsp;
-          uint64_t raddr;
-          mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len); // fails
+      uint8_t* const bytes = shared.data(); // the byte stores could alias the vector's fields
+      const uint64_t nbytes = shared.size();
+      auto store = [&](auto size) { // as the load above
+        constexpr unsigned e = decltype(size)::value;
+        for (unsigned l = 0; l < kWarpLanes; ++l) {
+          if (exec != ~0u && !((exec >> l) & 1)) continue;
+          const uint64_t a = eff_addr(w, fr, ao, l, in.space);
+          const uint64_t v = rd(w, fr, s, l, t);
+          if ((e > 1 && a % e) || a + e > nbytes || a + e < a) {
+            uint8_t buf[8] = {0};
+            store_elem(buf, v, e);
+            Space rsp;
+            uint64_t raddr;
+            mem_access(w, fr, l, in.space, a, buf, len, true, rsp, raddr, len); // fails
+          }
+          out.addr[l] = a; // note(): every lane's space is Shared
+          store_elem(bytes + a, v, e);
         }
-        note(l, Space::Shared, a);
-        store_elem(shared.data() + a, v, esz);
+      };
+      switch (esz) {
+      case 1:
+        store(std::integral_constant<unsigned, 1>{});
+        break;
+      case 2:
+        store(std::integral_constant<unsigned, 2>{});
+        break;
+      case 4:
+        store(std::integral_constant<unsigned, 4>{});
+        break;
+      default:
+        store(std::integral_constant<unsigned, 8>{});
       }
-      out.space = common;
+      out.space = exec ? Space::Shared : common;
       return;
     }
     for (unsigned l = 0; l < kWarpLanes; ++l) {
@@ -2465,6 +2548,13 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
     } else if (o.kind == Operand::Kind::Imm) {
       std::fill_n(r.own[i], kWarpLanes, rd(w, fr, o, 0, t));
       r.src[i] = r.own[i];
+    } else if (o.kind == Operand::Kind::Special &&
+               (o.sreg == SReg::Tid || o.sreg == SReg::Ntid || o.sreg == SReg::Ctaid ||
+                o.sreg == SReg::Nctaid || o.sreg == SReg::Laneid)) {
+      // A thread's or CTA's index or size (what rd() returns for it; no clock, which may
+      // change between reads): a row, computed for every lane.
+      for (unsigned l = 0; l < kWarpLanes; ++l) r.own[i][l] = special(w, l, o);
+      r.src[i] = r.own[i];
     }
   }
   // A register destination's row and width mask, looked up once rather than per lane.
@@ -2507,7 +2597,13 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     else
       wr(w, fr, in.dst[0], l, v, t);
   };
+  // Every lane active (most instructions): the same lanes in the same order without a test
+  // per lane, a loop the compiler can vectorise.
   auto lanes = [&](auto&& fn) {
+    if (exec == ~0u) {
+      for (unsigned l = 0; l < kWarpLanes; ++l) fn(l);
+      return;
+    }
     for (unsigned l = 0; l < kWarpLanes; ++l)
       if ((exec >> l) & 1) fn(l);
   };
@@ -2571,6 +2667,18 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     const bool cin = in.op == Op::Addc || in.op == Op::Subc;
     if (f32) {
       RoundScope rs(in.rnd);
+      if (rows && !fz && !in.sat && !cin && !in.cc) { // a plain f32 sum on rows (no flush)
+        const uint64_t *ra = srow[0], *rb = srow[1];
+        if (sub)
+          lanes([&](unsigned l) {
+            drow[l] = res32(as_f32(ra[l]) - as_f32(rb[l]), false, false) & dmask;
+          });
+        else
+          lanes([&](unsigned l) {
+            drow[l] = res32(as_f32(ra[l]) + as_f32(rb[l]), false, false) & dmask;
+          });
+        return;
+      }
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         dst(l, res32(sub ? a - b : a + b, fz, in.sat));
@@ -2625,6 +2733,19 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     const bool mad = in.op != Op::Mul;
     if (f32) {
       RoundScope rs(in.rnd);
+      if (rows && !fz && !in.sat) { // f32 products and fused multiply-adds on rows (no flush)
+        const uint64_t *ra = srow[0], *rb = srow[1], *rc = mad ? srow[2] : nullptr;
+        if (mad)
+          lanes([&](unsigned l) {
+            drow[l] =
+                res32(std::fma(as_f32(ra[l]), as_f32(rb[l]), as_f32(rc[l])), false, false) & dmask;
+          });
+        else
+          lanes([&](unsigned l) {
+            drow[l] = res32(as_f32(ra[l]) * as_f32(rb[l]), false, false) & dmask;
+          });
+        return;
+      }
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         float r = mad ? std::fma(a, b, A32(2, l)) : a * b;
@@ -2659,7 +2780,13 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       }
       if (in.mul == MulMode::Wide && in.op == Op::Mul && B <= 32) {
         const uint64_t m2 = bitmask(2 * B) & dmask;
-        if (S)
+        if (S && B == 32) // mul.wide.s32 (index arithmetic): sext of 32 bits is a cast
+          lanes([&](unsigned l) {
+            drow[l] =
+                uint64_t(int64_t(int32_t(uint32_t(ra[l]))) * int64_t(int32_t(uint32_t(rb[l])))) &
+                m2;
+          });
+        else if (S)
           lanes([&](unsigned l) {
             drow[l] = uint64_t(sext(ra[l] & M, B) * sext(rb[l] & M, B)) & m2;
           });
@@ -2794,6 +2921,15 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Min:
   case Op::Max: {
     const bool mn = in.op == Op::Min;
+    if (rows && !f32 && !f64 && S && B == 32) { // min/max.s32 on rows: sext of 32 bits a cast
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      lanes([&](unsigned l) {
+        const uint64_t a = ra[l] & M, b = rb[l] & M;
+        const bool lt = int32_t(uint32_t(a)) < int32_t(uint32_t(b));
+        drow[l] = (mn ? (lt ? a : b) : (lt ? b : a)) & dmask;
+      });
+      return;
+    }
     lanes([&](unsigned l) {
       if (f32 || f64) {
         double a = f32 ? double(A32(0, l)) : A64(0, l), b = f32 ? double(A32(1, l)) : A64(1, l);
@@ -2941,6 +3077,14 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     return;
   case Op::Shl:
   case Op::Shr:
+    if (rows && in.op == Op::Shl && !type_is_float(t)) { // srcT(1, l, U32) is the row's value
+      const uint64_t *ra = srow[0], *rb = srow[1];
+      lanes([&](unsigned l) {
+        const uint64_t a = ra[l] & M, sh = rb[l] & 0xffffffffu;
+        drow[l] = ((sh >= B ? 0 : (a << sh)) & M) & dmask;
+      });
+      return;
+    }
     lanes([&](unsigned l) {
       uint64_t a = src(0, l) & M;
       uint64_t sh = srcT(1, l, Type::U32) & 0xffffffffu;
@@ -3100,7 +3244,12 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         lanes([&](unsigned l) { drow[l] = uint64_t(cmp(ra[l] & M, rb[l] & M)) & dmask; });
       };
       auto sgn = [&](auto&& cmp) {
-        each([&](uint64_t a, uint64_t b) { return cmp(sext(a, B), sext(b, B)); });
+        if (B == 32) // the operands are masked to 32 bits: their sign extension is a cast
+          each([&](uint64_t a, uint64_t b) {
+            return cmp(int64_t(int32_t(uint32_t(a))), int64_t(int32_t(uint32_t(b))));
+          });
+        else
+          each([&](uint64_t a, uint64_t b) { return cmp(sext(a, B), sext(b, B)); });
       };
       switch (in.cmp) {
       case CmpOp::EQ:
@@ -3220,6 +3369,12 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     return;
   // ------------------------------------------------------------------ moves / conversions
   case Op::Mov:
+    if (rows) { // a register or literal into a register: the row, masked as dst() masks it
+      const uint64_t* ra = srow[0];
+      const uint64_t m = (t == Type::Pred ? 1 : ~0ull) & dmask;
+      lanes([&](unsigned l) { drow[l] = ra[l] & m; });
+      return;
+    }
     lanes([&](unsigned l) {
       const Operand& d = in.dst[0];
       const Operand& s = in.src[0];
