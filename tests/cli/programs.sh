@@ -30,18 +30,30 @@ PROGRAMS+=(refused_module all_refused)
 PROGRAMS+=(textures)
 # Thrust and CUB (scans, radix sorts, selections, a histogram, a segmented reduction): 26
 # launches from one 50,000-line module of library templates, as ordinary programs use them.
-# Compiling its 40 kernels costs 3-11 CPU-s a platform: it runs on FULL_PLATFORMS only (below).
 PROGRAMS+=(thrust_cub)
-LIBRARY_PROGRAMS=" thrust_cub "
 # Every program runs on the baselines and one platform of each design (FULL_PLATFORMS); each
 # other platform runs a third of the programs in rotation (program i on the j-th platform of
-# configs/ when (i + j) % 3 == 0; libraries never), so every platform runs programs and every
-# program runs on a third of the others, in a default test run that fits CI's time.
+# configs/ when (i + j) % 3 == 0), so every platform runs programs and every program runs on a
+# third of the others, in a default test run that fits CI's time. The programs that take 3-12
+# CPU-s a platform (thrust_cub compiles 40 kernels; long debug builds; hundreds of launches)
+# run on the FULL_PLATFORMS in that rotation only, and on no other.
 # GPURF_PROGRAMS_EVERYWHERE=1 runs every program on every platform named (ctest -L coverage:
 # programs.everywhere), GPURF_PROGRAMS="a b" the programs named on every platform named.
 FULL_PLATFORMS=" $(grep -v '^#' "$SRC/configs/baselines.txt" | tr '\n' ' ') cmrc-wid wc gebhart-rfc-twolevel malekeh wir-rlpvc ampere-modern "
 mapfile -t CONFIG_NAMES < <(ls "$SRC"/configs/*.yaml | sed 's|.*/||; s|\.yaml$||' | sort)
 runs_all() { [ -n "${GPURF_PROGRAMS_EVERYWHERE:-}" ] || [[ "$FULL_PLATFORMS" == *" $1 "* ]]; }
+HEAVY_PROGRAMS=" thrust_cub tile_groups_debug option_pricing dynamic_parallelism "
+# Whether the default run (no GPURF_PROGRAMS) leaves program $1 (index $2) off platform $3
+# (index $4 in configs/).
+skipped() {
+  [ -z "${GPURF_PROGRAMS:-}" ] && [ -z "${GPURF_PROGRAMS_EVERYWHERE:-}" ] || return 1
+  local rotated=$((($2 + $4) % 3 == 0))
+  if [[ "$HEAVY_PROGRAMS" == *" $1 "* ]]; then
+    ! { runs_all "$3" && [ $rotated = 1 ]; }
+  else
+    ! { runs_all "$3" || [ $rotated = 1 ]; }
+  fi
+}
 # Indirect calls: a table of __device__ function pointers and virtual functions, built
 # optimised and as a debug build (nvcc -G: every value through the stack).
 PROGRAMS+=(function_pointers function_pointers_debug)
@@ -174,8 +186,7 @@ for plat in "${PLATFORMS[@]}"; do
   for i in "${!PROGRAMS[@]}"; do
     p=${PROGRAMS[$i]}
     [ -z "${GPURF_PROGRAMS:-}" ] || [[ " $GPURF_PROGRAMS " == *" $p "* ]] || continue
-    if [ -z "${GPURF_PROGRAMS:-}" ] && ! runs_all "$name" &&
-      { [[ "$LIBRARY_PROGRAMS" == *" $p "* ]] || [ $(((i + j) % 3)) -ne 0 ]; }; then continue; fi
+    skipped "$p" "$i" "$name" "$j" && continue
     out=$TMP/$plat-$p
     "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" ${ARGS_OF[$p]:-} >"$out.stdout" 2>"$out.stderr"
     rc=$?
