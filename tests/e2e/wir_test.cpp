@@ -272,3 +272,31 @@ TEST(Wir, DummyMovsReadTheOldRegisterInTheBanks) {
   EXPECT_GE(x.stat("writeback", "dedicated_writes"), movs);
   EXPECT_EQ(x.stat("arbiter", "verify_reads_granted"), x.stat("writeback", "verify_reads") + movs);
 }
+
+// A launch that uses fewer warp slots than the one before (tests/e2e/data/wir_stale_slots.*):
+// 42 warps of `spread` (24 registers) finish and leave their mappings in their slots; 16
+// warps of `dense` (62 registers) then fill the pool with their own, with the pool at the
+// banks' 1,024 rows (a cudart program's pool when its first kernel needs no backing rows).
+// Each launch fits alone. Before, the results of dense's first writes (no register to
+// overwrite in place) waited for good once the VSB and the reuse buffer were empty: the
+// finished warps' mappings were dropped only by the next warp of their slot (watchdog on
+// every WIR design; a real program's second launch on wir-novsb). Now a launch's end releases
+// every slot's mappings (a kernel's registers die with it).
+class WirStaleSlots : public testing::TestWithParam<std::string> {};
+
+TEST_P(WirStaleSlots, FinishedWarpsMappingsDoNotStarveTheNextLaunch) {
+  const WirRun x =
+      run(GetParam(), "tests/e2e/data/wir_stale_slots.yaml", {"allocator.phys_regs=1024"});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_EQ(x.r.launches, 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Designs, WirStaleSlots,
+                         testing::Values("wir-r", "wir-rl", "wir-rlp", "wir-rlpv", "wir-rlpvc",
+                                         "wir-novsb", "wir-rpv", "affine-rlpv"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
