@@ -205,6 +205,21 @@ struct RoundScope {
   }
 };
 
+// Calls f(std::integral_constant<unsigned, N>{}) for an element of 1, 2, 4 or 8 bytes, so that
+// a lane loop compiles with its element size a constant.
+template <class F> void with_elem_size(unsigned bytes, F&& f) {
+  switch (bytes) {
+  case 1:
+    return f(std::integral_constant<unsigned, 1>{});
+  case 2:
+    return f(std::integral_constant<unsigned, 2>{});
+  case 4:
+    return f(std::integral_constant<unsigned, 4>{});
+  default:
+    return f(std::integral_constant<unsigned, 8>{});
+  }
+}
+
 } // namespace
 
 // =============================================================================================
@@ -1929,19 +1944,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
           drow[l] = v & vm;
         }
       };
-      switch (esz) {
-      case 1:
-        load(std::integral_constant<unsigned, 1>{});
-        break;
-      case 2:
-        load(std::integral_constant<unsigned, 2>{});
-        break;
-      case 4:
-        load(std::integral_constant<unsigned, 4>{});
-        break;
-      default:
-        load(std::integral_constant<unsigned, 8>{});
-      }
+      with_elem_size(esz, load);
       out.space = exec ? Space::Shared : common;
       return;
     }
@@ -2019,19 +2022,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
           store_elem(bytes + a, v, e);
         }
       };
-      switch (esz) {
-      case 1:
-        store(std::integral_constant<unsigned, 1>{});
-        break;
-      case 2:
-        store(std::integral_constant<unsigned, 2>{});
-        break;
-      case 4:
-        store(std::integral_constant<unsigned, 4>{});
-        break;
-      default:
-        store(std::integral_constant<unsigned, 8>{});
-      }
+      with_elem_size(esz, store);
       out.space = exec ? Space::Shared : common;
       return;
     }
