@@ -139,6 +139,11 @@ inline uint64_t load_elem(const uint8_t* p, unsigned esz) {
     return v;
   }
 }
+// A loaded element as its register holds it: sign-extended for a signed load.
+inline uint64_t load_value(const uint8_t* p, unsigned esz, bool is_signed) {
+  const uint64_t v = load_elem(p, esz);
+  return is_signed ? uint64_t(sext(v, esz * 8)) : v;
+}
 inline void store_elem(uint8_t* p, uint64_t v, unsigned esz) {
   switch (esz) {
   case 1:
@@ -1859,9 +1864,7 @@ bool Kernel::Impl::global_span(WarpState& w, Frame& fr, const Instr& in, uint32_
         constexpr unsigned e = decltype(size)::value;
         for (unsigned l = 0; l < kWarpLanes; ++l) {
           if (exec != ~0u && !((exec >> l) & 1)) continue;
-          uint64_t v = load_elem(buf + (a[l] - lo), e);
-          if (is_signed) v = uint64_t(sext(v, e * 8));
-          drow[l] = v & vm;
+          drow[l] = load_value(buf + (a[l] - lo), e, is_signed) & vm;
         }
       };
       if (esz == 4)
@@ -1872,8 +1875,7 @@ bool Kernel::Impl::global_span(WarpState& w, Frame& fr, const Instr& in, uint32_
       for (unsigned l = 0; l < kWarpLanes; ++l) {
         if (!((exec >> l) & 1)) continue;
         for (unsigned e = 0; e < n; ++e) {
-          uint64_t v = load_elem(buf + (a[l] - lo) + e * esz, esz);
-          if (is_signed) v = uint64_t(sext(v, esz * 8));
+          const uint64_t v = load_value(buf + (a[l] - lo) + e * esz, esz, is_signed);
           const Operand& dst = n == 1 ? d : d.elems[e];
           if (dst.kind == Operand::Kind::Reg)
             wr_reg(fr, dst.reg, l, v);
@@ -1939,9 +1941,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
             mem_access(w, fr, l, in.space, a, buf, len, false, rsp, raddr, len); // fails
           }
           out.addr[l] = a; // note(): every lane's space is Shared
-          uint64_t v = load_elem(shared.data() + a, e);
-          if (is_signed) v = uint64_t(sext(v, e * 8));
-          drow[l] = v & vm;
+          drow[l] = load_value(shared.data() + a, e, is_signed) & vm;
         }
       };
       with_elem_size(esz, load);
@@ -1983,8 +1983,7 @@ void Kernel::Impl::exec_mem(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       note(l, rsp, raddr);
       if (rsp == Space::Generic) out.addr[l] = a;
       for (unsigned e = 0; e < n; ++e) {
-        uint64_t v = load_elem(buf + e * esz, esz);
-        if (is_signed) v = uint64_t(sext(v, esz * 8));
+        const uint64_t v = load_value(buf + e * esz, esz, is_signed);
         const Operand& dst = n == 1 ? d : d.elems[e];
         if (n > 1 && d.kind != Operand::Kind::Vector)
           fail(w, int(l), "vector load needs a vector destination");
