@@ -79,18 +79,6 @@ struct Sampler : sc_core::sc_module {
   }
 };
 
-// Notes SystemC's time when the SM says it is done.
-struct DoneWatch : sc_core::sc_module {
-  SC_HAS_PROCESS(DoneWatch);
-  const sc_core::sc_event* sm_done = nullptr;
-  sc_core::sc_time at = sc_core::SC_ZERO_TIME;
-  explicit DoneWatch(sc_core::sc_module_name nm) : sc_module(nm) { SC_THREAD(watch); }
-  void watch() {
-    wait(*sm_done);
-    at = sc_core::sc_time_stamp();
-  }
-};
-
 } // namespace
 
 // Another process sees the SM at its own time: the SM runs ahead of SystemC only up to the
@@ -120,11 +108,11 @@ TEST(Embed, TheEndIsNotifiedAtTheSmsCycle) {
   const LaunchSpec spec = load_launch(GPURF_SOURCE_DIR "/workloads/sgemm.yaml");
   PtxFrontend fe(spec, frontend_options(*cfg));
   Simulation sim(*cfg, fe, fe.regs_per_thread());
-  DoneWatch w("watch");
+  OtherIp w("watch", 0); // no steps of its own: it only notes the SM's end
   w.sm_done = &sim.sm().done_event();
   const RunResult r = sim.run();
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(fe.verify_outputs(), "");
   EXPECT_GT(sim.sm().cycles(), 1000u);
-  EXPECT_EQ(w.at, sim.sm().clock().time(sim.sm().cycles()));
+  EXPECT_EQ(w.sm_done_at, sim.sm().clock().time(sim.sm().cycles()));
 }
