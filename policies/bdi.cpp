@@ -17,6 +17,22 @@ void store_le(uint8_t* p, uint64_t v, unsigned n) {
   for (unsigned i = 0; i < n; ++i) p[i] = uint8_t(v >> (8 * i));
 }
 
+// The hardware's encodings have a 4-byte base: a chunk is a lane, and the codec runs on the 32
+// lanes as they are (loops that vectorise) instead of byte by byte.
+// Whether every lane's delta to lane 0, wrapping at 32 bits, is the sign extension of its low
+// `d` bytes.
+bool lanes_fit(const uint32_t lanes[kWarpSize], unsigned d) {
+  const uint32_t base = lanes[0];
+  uint32_t bad = 0;
+  if (d == 0)
+    for (unsigned k = 1; k < kWarpSize; ++k) bad |= lanes[k] ^ base;
+  else if (d < 4) {
+    const uint32_t bias = 1u << (8 * d - 1), limit = 1u << (8 * d);
+    for (unsigned k = 1; k < kWarpSize; ++k) bad |= uint32_t(lanes[k] - base + bias) >= limit;
+  }
+  return bad == 0;
+}
+
 uint64_t low_mask(unsigned bytes) {
   return bytes >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * bytes)) - 1;
 }
@@ -47,6 +63,11 @@ unsigned banks_needed(Encoding e) { return (compressed_bytes(e) + kBankBytes - 1
 
 bool fits(const uint8_t reg[kRegBytes], Encoding e) {
   check(e);
+  if (e.base == 4) {
+    uint32_t lanes[kWarpSize];
+    to_lanes(reg, lanes);
+    return lanes_fit(lanes, e.delta);
+  }
   const unsigned b = e.base;
   const uint64_t mask = low_mask(b);
   const uint64_t base = load_le(reg, b);
@@ -84,31 +105,34 @@ Choice choose(const uint32_t lanes[kWarpSize], unsigned allowed) {
   if (allowed & ~kAllChoices)
     throw std::invalid_argument("bdi: choice mask " + std::to_string(allowed) +
                                 " has bits above <4,2>");
-  uint8_t reg[kRegBytes];
-  to_bytes(lanes, reg);
   // Choices 0..2 need strictly more banks as the delta grows, so the first fitting allowed
   // one is the fewest-banks one (and the smaller delta on a tie).
   for (uint8_t i = 0; i < 3; ++i) {
     const Choice c = Choice(i);
-    if (allowed & (1u << i) && fits(reg, encoding(c))) return c;
+    if (allowed & (1u << i) && lanes_fit(lanes, encoding(c).delta)) return c;
   }
   return Choice::Uncompressed;
 }
 
 unsigned compress(const uint32_t lanes[kWarpSize], Choice c, uint8_t out[kRegBytes]) {
   const Encoding e = encoding(c);
-  uint8_t reg[kRegBytes];
-  to_bytes(lanes, reg);
   if (c == Choice::Uncompressed) {
-    std::memcpy(out, reg, kRegBytes);
+    to_bytes(lanes, out);
     return kRegBytes;
   }
-  if (!fits(reg, e))
+  if (!lanes_fit(lanes, e.delta))
     throw std::invalid_argument("bdi: register does not fit " + name(c) + "; use choose()");
   std::memset(out, 0, kRegBytes);
   store_le(out, lanes[0], 4);
-  for (unsigned k = 1; k < kWarpSize; ++k)
-    store_le(out + 4 + (k - 1) * e.delta, uint32_t(lanes[k] - lanes[0]), e.delta);
+  uint8_t* p = out + 4;
+  if (e.delta == 1)
+    for (unsigned k = 1; k < kWarpSize; ++k) p[k - 1] = uint8_t(lanes[k] - lanes[0]);
+  else if (e.delta == 2)
+    for (unsigned k = 1; k < kWarpSize; ++k) {
+      const uint32_t d = lanes[k] - lanes[0];
+      p[2 * k - 2] = uint8_t(d);
+      p[2 * k - 1] = uint8_t(d >> 8);
+    }
   return compressed_bytes(e);
 }
 
@@ -119,11 +143,15 @@ void decompress(const uint8_t in[kRegBytes], Choice c, uint32_t lanes[kWarpSize]
     return;
   }
   const uint32_t base = uint32_t(load_le(in, 4));
+  const uint8_t* p = in + 4;
   lanes[0] = base;
-  for (unsigned k = 1; k < kWarpSize; ++k) {
-    const uint64_t d = load_le(in + 4 + (k - 1) * e.delta, e.delta);
-    lanes[k] = base + uint32_t(sign_extend(d, e.delta, 4));
-  }
+  if (e.delta == 0)
+    for (unsigned k = 1; k < kWarpSize; ++k) lanes[k] = base;
+  else if (e.delta == 1)
+    for (unsigned k = 1; k < kWarpSize; ++k) lanes[k] = base + uint32_t(int32_t(int8_t(p[k - 1])));
+  else
+    for (unsigned k = 1; k < kWarpSize; ++k)
+      lanes[k] = base + uint32_t(int32_t(int16_t(uint16_t(p[2 * k - 2] | p[2 * k - 1] << 8))));
 }
 
 std::optional<Encoding> best(const uint8_t reg[kRegBytes], const std::vector<Encoding>& set) {
@@ -154,12 +182,19 @@ std::string name(Choice c) {
   return c == Choice::Uncompressed ? "uncompressed" : name(encoding(c));
 }
 
+// Little-endian bytes: a copy on a little-endian host.
 void to_bytes(const uint32_t lanes[kWarpSize], uint8_t reg[kRegBytes]) {
-  for (unsigned l = 0; l < kWarpSize; ++l) store_le(reg + 4 * l, lanes[l], 4);
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    std::memcpy(reg, lanes, kRegBytes);
+  else
+    for (unsigned l = 0; l < kWarpSize; ++l) store_le(reg + 4 * l, lanes[l], 4);
 }
 
 void to_lanes(const uint8_t reg[kRegBytes], uint32_t lanes[kWarpSize]) {
-  for (unsigned l = 0; l < kWarpSize; ++l) lanes[l] = uint32_t(load_le(reg + 4 * l, 4));
+  if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    std::memcpy(lanes, reg, kRegBytes);
+  else
+    for (unsigned l = 0; l < kWarpSize; ++l) lanes[l] = uint32_t(load_le(reg + 4 * l, 4));
 }
 
 } // namespace gpurf::bdi

@@ -76,7 +76,7 @@ TimingChecker::TimingChecker(const TimingSpec& s)
     counts_.gating = 1;
     gating_.resize(size_t(sub) * s.banks);
     for (Gating& g : gating_) {
-      g.valid.assign(size_t(s.bank_rows) * s.slices, false);
+      g.valid.assign(s.bank_rows, 0);
       g.count.assign(s.slices, 0);
       g.awake_at.assign(s.slices, 0);
     }
@@ -251,34 +251,31 @@ void TimingChecker::allocated(const WarpInst& i, unsigned collector, Cycle t) {
 Cycle TimingChecker::gate_slices(const RegAccess& a, Cycle t, bool write) {
   Gating& g = gating_[size_t(a.inst->subcore) * spec_.banks + unsigned(a.bank)];
   Cycle ready = t;
-  for (unsigned s = 0; s < spec_.slices; ++s) {
-    if (!(a.slice_mask >> s & 1)) continue;
+  const unsigned mask = a.slice_mask & slice_bits_;
+  for (unsigned m = mask; m; m &= m - 1) {
+    const unsigned s = unsigned(__builtin_ctz(m));
     if (!g.count[s] && g.awake_at[s] <= t) {
       g.awake_at[s] = t + spec_.wake_latency;
       ++counts_.wakeups;
     }
     ready = std::max(ready, g.awake_at[s]);
   }
-  if (write)
-    for (unsigned s = 0; s < spec_.slices; ++s) {
-      const size_t k = size_t(a.row) * spec_.slices + s;
-      const bool use = a.slice_mask >> s & 1;
-      if (k >= g.valid.size() || use == g.valid[k]) continue;
-      g.valid[k] = use;
-      g.count[s] += use ? 1 : -1;
+  if (write && a.row < g.valid.size()) {
+    for (unsigned m = g.valid[a.row] ^ mask; m; m &= m - 1) {
+      const unsigned s = unsigned(__builtin_ctz(m));
+      g.count[s] += mask >> s & 1 ? 1 : -1;
     }
+    g.valid[a.row] = mask;
+  }
   return ready - t;
 }
 
 void TimingChecker::released(unsigned subcore, unsigned bank, unsigned row, Cycle) {
   if (!spec_.wake_latency) return;
   Gating& g = gating_[size_t(subcore) * spec_.banks + bank];
-  for (unsigned s = 0; s < spec_.slices; ++s) {
-    const size_t k = size_t(row) * spec_.slices + s;
-    if (k >= g.valid.size() || !g.valid[k]) continue;
-    g.valid[k] = false;
-    --g.count[s];
-  }
+  if (row >= g.valid.size()) return;
+  for (unsigned m = g.valid[row]; m; m &= m - 1) --g.count[unsigned(__builtin_ctz(m))];
+  g.valid[row] = 0;
 }
 
 void TimingChecker::read(const RegAccess& a, Cycle t) {

@@ -279,7 +279,7 @@ private:
   // Power gating, modelled here from the bank accesses alone: per sub-core and bank, valid
   // bits per row and slice, valid entries and wake-up end per slice.
   struct Gating {
-    std::vector<bool> valid;
+    std::vector<uint32_t> valid; // per row: its valid slices
     std::vector<unsigned> count;
     std::vector<Cycle> awake_at;
   };

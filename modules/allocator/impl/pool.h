@@ -46,6 +46,13 @@ protected:
   bool eligible(unsigned i, unsigned pipe_bit) const {
     return !busy_[i] && (collector_pipes_[i] & pipe_bit);
   }
+  // The eligible collectors as a mask, bit i for collector i (pools of at most 64 collectors).
+  static constexpr unsigned kMaskable = 64;
+  uint64_t eligible_mask(unsigned pipe_bit) const {
+    uint64_t m = 0;
+    for (unsigned b = pipe_bit; b; b &= b - 1) m |= pipe_masks_[unsigned(__builtin_ctz(b))];
+    return m & free_mask_;
+  }
   // The collector to allocate to `inst` (eligible), or -1 if none is.
   virtual int choose(const WarpInst& inst, unsigned pipe_bit) = 0;
 
@@ -56,7 +63,7 @@ protected:
   // Binds the instruction of `gp` (an Issue) to a collector chosen by choose(); false if none.
   bool bind(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     Txn& t = txn_of(gp);
-    if (busy_.size() != collector_pipes_.size()) busy_.resize(collector_pipes_.size(), false);
+    if (busy_.size() != collector_pipes_.size()) grow();
     const int i = choose(*t.inst, pipe_bit(*t.inst));
     if (i < 0) {
       ++full_;
@@ -64,6 +71,7 @@ protected:
     }
     settle(now());
     busy_[unsigned(i)] = true;
+    free_mask_ &= ~bit(unsigned(i));
     ++in_use_;
     ++allocations_;
     if (ctx_.probe) ctx_.probe->allocated(*t.inst, unsigned(i), now());
@@ -74,6 +82,7 @@ protected:
   void on_release(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     settle(now());
     busy_[unsigned(id)] = false;
+    free_mask_ |= bit(unsigned(id));
     --in_use_;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     ctx_.wake_issue();
@@ -86,7 +95,21 @@ protected:
   }
 
 private:
+  static uint64_t bit(unsigned i) { return i < kMaskable ? uint64_t(1) << i : 0; }
+  // The collectors were added (elaboration): the masks of eligible_mask() built for them.
+  void grow() {
+    busy_.resize(collector_pipes_.size(), false);
+    free_mask_ = 0;
+    pipe_masks_.assign(32, 0);
+    for (unsigned i = 0; i < busy_.size(); ++i) {
+      if (!busy_[i]) free_mask_ |= bit(i);
+      for (unsigned p = 0; p < 32; ++p)
+        if (collector_pipes_[i] >> p & 1) pipe_masks_[p] |= bit(i);
+    }
+  }
   std::vector<bool> busy_;
+  uint64_t free_mask_ = 0;           // bit i: collector i is free
+  std::vector<uint64_t> pipe_masks_; // per pipe: the collectors serving it
   unsigned in_use_ = 0;
   Cycle since_ = 0; // occupancy is integrated up to here (whenever it changes: no per-cycle work)
   uint64_t& allocations_;

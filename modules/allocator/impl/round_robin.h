@@ -14,6 +14,12 @@ public:
 protected:
   int choose(const WarpInst&, unsigned pipe_bit) override {
     const unsigned n = collectors();
+    if (n <= kMaskable) { // the first eligible after last_, wrapping: a scan of the mask
+      const uint64_t m = eligible_mask(pipe_bit);
+      if (!m) return -1;
+      const uint64_t after = last_ + 1 < 64 ? m & (~uint64_t(0) << (last_ + 1)) : 0;
+      return int(last_ = unsigned(__builtin_ctzll(after ? after : m)));
+    }
     for (unsigned k = 0; k < n; ++k) {
       const unsigned i = (last_ + 1 + k) % n;
       if (eligible(i, pipe_bit)) return int(last_ = i);

@@ -22,22 +22,25 @@ public:
                                               "models wake-ups, not gated slice-cycles"))),
         wakeups_(stats().scalar("wakeups", "slices woken up by an access", "wakeups",
                                 energy::no_event("W-C: the paper prices no wake-up energy"))),
-        valid_(size_t(entries_) * slices_, false), count_(slices_, 0), gated_since_(slices_, 0),
-        awake_at_(slices_, 0) {}
+        valid_(entries_, 0), count_(slices_, 0), gated_since_(slices_, 0), awake_at_(slices_, 0),
+        empty_((1u << slices_) - 1) {}
 
   unsigned wake_latency() const override { return wake_; }
   void reserve_rows(unsigned rows) override {
     SlicedBank::reserve_rows(rows);
-    if (size_t(rows) * slices_ > valid_.size()) valid_.resize(size_t(rows) * slices_, false);
+    if (rows > valid_.size()) valid_.resize(rows, 0);
   }
 
   void release_row(unsigned row) override {
-    for (unsigned s = 0; s < slices_; ++s) {
-      const size_t k = size_t(row) * slices_ + s;
-      if (k >= valid_.size() || !valid_[k]) continue;
-      valid_[k] = false;
-      if (--count_[s] == 0) gated_since_[s] = std::max(now(), awake_at_[s]);
+    if (row >= valid_.size()) return;
+    for (unsigned m = valid_[row]; m; m &= m - 1) {
+      const unsigned s = unsigned(__builtin_ctz(m));
+      if (--count_[s] == 0) {
+        empty_ |= 1u << s;
+        gated_since_[s] = std::max(now(), awake_at_[s]);
+      }
     }
+    valid_[row] = 0;
   }
 
   void finish() override {
@@ -46,29 +49,38 @@ public:
 
 protected:
   unsigned on_slices(unsigned row, unsigned mask, bool read) override {
-    Cycle ready = now();
-    for (unsigned s = 0; s < slices_; ++s) {
-      if (!(mask >> s & 1)) continue;
+    // Slices as bit masks (at most 8): only the accessed, changed and empty ones are visited.
+    const Cycle t = now();
+    Cycle ready = t;
+    for (unsigned m = mask; m; m &= m - 1) {
+      const unsigned s = unsigned(__builtin_ctz(m));
       if (gated(s)) { // wake it
         settle(s);
-        awake_at_[s] = now() + wake_;
+        awake_at_[s] = t + wake_;
         ++wakeups_;
       }
       ready = std::max(ready, awake_at_[s]);
     }
-    if (!read)
-      for (unsigned s = 0; s < slices_; ++s) {
-        const size_t k = size_t(row) * slices_ + s;
+    if (!read) {
+      if (row >= valid_.size()) valid_.resize(size_t(row) + 1, 0);
+      for (unsigned m = (valid_[row] ^ mask); m; m &= m - 1) {
+        const unsigned s = unsigned(__builtin_ctz(m));
         const bool use = mask >> s & 1;
-        if (use == valid_[k]) continue;
-        valid_[k] = use;
         count_[s] += use ? 1 : -1;
+        if (use)
+          empty_ &= ~(1u << s);
+        else if (!count_[s])
+          empty_ |= 1u << s;
       }
+      valid_[row] = uint8_t(mask);
+    }
     // A slice left without a valid entry gates again once awake.
-    for (unsigned s = 0; s < slices_; ++s)
-      if (!count_[s] && gated_since_[s] < std::max(now(), awake_at_[s]) && !gated(s))
-        gated_since_[s] = std::max(now(), awake_at_[s]);
-    return unsigned(ready - now());
+    for (unsigned m = empty_; m; m &= m - 1) {
+      const unsigned s = unsigned(__builtin_ctz(m));
+      if (gated_since_[s] < std::max(t, awake_at_[s]) && !gated(s))
+        gated_since_[s] = std::max(t, awake_at_[s]);
+    }
+    return unsigned(ready - t);
   }
 
 private:
@@ -83,8 +95,9 @@ private:
   const unsigned wake_;
   Stat& gated_;
   uint64_t& wakeups_;
-  std::vector<bool> valid_;        // per row and slice
+  std::vector<uint8_t> valid_;     // per row: its valid slices
   std::vector<unsigned> count_;    // per slice: valid entries
+  unsigned empty_;                 // the slices with no valid entry (count_ 0)
   std::vector<Cycle> gated_since_; // per slice with no valid entry: when it gated
   std::vector<Cycle> awake_at_;    // per slice: when its last wake-up ends
 };

@@ -87,10 +87,20 @@ protected:
     } else {
       for (unsigned s = 0; s < slices_; ++s) {
         const unsigned o = s * sb;
-        if (bytes_enabled(be + o, sb)) {
+        // A slice (16 B or more: whole words) enabled, disabled, or mixed, word by word.
+        uint64_t all = ~uint64_t(0), any = 0;
+        for (unsigned i = o; i < o + sb; i += 8) {
+          uint64_t w;
+          std::memcpy(&w, be + i, 8);
+          all &= w;
+          any |= w;
+        }
+        static_assert(TLM_BYTE_ENABLED == 0xff && TLM_BYTE_DISABLED == 0);
+        if (all == ~uint64_t(0)) {
           std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
           continue;
         }
+        if (!any) continue;
         for (unsigned i = o; i < o + sb; ++i)
           if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
       }
