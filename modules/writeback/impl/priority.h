@@ -210,8 +210,7 @@ protected:
     // Fixed-stage read with forwarding: a dependent issued `stages` cycles before the
     // result is ready dispatches when it is (collector/impl/fixed_stage.cpp).
     if (const unsigned n = ctx_.shape->forward_stages; n && inst->n_dst) {
-      if (in_flight_.size() <= inst->warp) in_flight_.resize(inst->warp + 1);
-      in_flight_[inst->warp].push_back(inst);
+      for (unsigned k = 0; k < inst->n_dst; ++k) writers(inst->warp, k, inst).push_back({inst, k});
       const Cycle at = ready > now() + n ? ready - n : now();
       if (at == now()) return release_value(inst);
       value_ready_.push_back({at, inst});
@@ -294,14 +293,14 @@ protected:
   const WarpInst* writer_in_flight(unsigned warp, unsigned reg, uint64_t before,
                                    unsigned* slot = nullptr) const {
     const WarpInst* found = nullptr;
-    if (warp >= in_flight_.size()) return nullptr;
-    for (const WarpInst* i : in_flight_[warp])
-      if (i->seq < before && (!found || i->seq > found->seq))
-        for (unsigned k = 0; k < i->n_dst; ++k)
-          if (i->info->dst_reg[k] == reg) {
-            found = i;
-            if (slot) *slot = k;
-          }
+    const size_t at = size_t(warp) * ctx_.shape->regs_per_thread + reg;
+    if (at >= writers_.size()) return nullptr;
+    for (const Writer& w : writers_[at]) // an instruction writing reg twice: its last slot
+      if (w.inst->seq < before &&
+          (!found || w.inst->seq > found->seq || (w.inst == found && slot && w.slot > *slot))) {
+        found = w.inst;
+        if (slot) *slot = w.slot;
+      }
     return found;
   }
 
@@ -316,8 +315,12 @@ protected:
   virtual void retire(WarpInst* inst) {
     --held_;
     if (ctx_.shape->forward_stages && inst->n_dst) {
-      auto& mine = in_flight_[inst->warp];
-      mine.erase(std::find(mine.begin(), mine.end(), inst));
+      for (unsigned k = 0; k < inst->n_dst; ++k) {
+        auto& mine = writers(inst->warp, k, inst);
+        mine.erase(std::remove_if(mine.begin(), mine.end(),
+                                  [inst](const Writer& w) { return w.inst == inst; }),
+                   mine.end());
+      }
     }
     inst->retire_cycle = now();
     if (ctx_.probe) ctx_.probe->retire(*inst, now());
@@ -346,8 +349,18 @@ protected:
   // Per pipe: the earliest ready cycle of its waiting results (kNever: none; lower when not
   // known), so that a tick skips the queues with nothing ready.
   Cycle earliest_[kNumPipes];
-  // Forwarding: completed, not retired, per warp (a lookup scans only its warp's results).
-  std::vector<std::vector<WarpInst*>> in_flight_;
+  // Forwarding: the completed, not retired results, per warp and register (a lookup scans only
+  // the results of its register), each with its destination slot.
+  struct Writer {
+    const WarpInst* inst;
+    unsigned slot;
+  };
+  std::vector<std::vector<Writer>> writers_; // [warp * regs_per_thread + register]
+  std::vector<Writer>& writers(unsigned warp, unsigned k, const WarpInst* inst) {
+    const size_t at = size_t(warp) * ctx_.shape->regs_per_thread + inst->info->dst_reg[k];
+    if (at >= writers_.size()) writers_.resize(at + 1);
+    return writers_[at];
+  }
   std::vector<Waiting> value_ready_;                       // forwarding: ValueReady due at `ready`
   std::deque<std::array<unsigned char, kRegBytes>> store_; // write_buffer(): stable addresses
   std::vector<unsigned char*> free_;
