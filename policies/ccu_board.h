@@ -58,6 +58,12 @@ public:
       if (v[c].warp == int(warp) && live(v[c])) return int(c);
     return -1;
   }
+  // Calls f(warp) for every CCU of the sub-core whose table holds a live warp's registers.
+  template <class F> void live_tables(unsigned subcore, F&& f) const {
+    if (subcore >= sub_.size()) return;
+    for (const Ccu& c : sub_[subcore])
+      if (live(c)) f(unsigned(c.warp));
+  }
   // Calls f(collector) for every CCU of the sub-core holding registers of `warp`.
   template <class F> void holders(unsigned subcore, unsigned warp, F&& f) const {
     if (subcore >= sub_.size()) return;

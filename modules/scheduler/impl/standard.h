@@ -64,9 +64,11 @@ public:
   void tick(Cycle now) override {
     account_sleep(now);
     if (std::vector<uint8_t>* held = policy_->ccu_state()) {
-      held->resize(warps_.size());
-      for (unsigned i = 0; i < warps_.size(); ++i)
-        (*held)[i] = ctx_.ccus && ctx_.ccus->holder(ctx_.subcore, warps_[i]) >= 0;
+      held->assign(warps_.size(), 0); // a warp slot is held if a live CCU table is its
+      if (ctx_.ccus)
+        ctx_.ccus->live_tables(ctx_.subcore, [&](unsigned w) {
+          if (w < slot_of_.size() && slot_of_[w] != ~0u) (*held)[slot_of_[w]] = 1;
+        });
     }
     policy_->set_age_stamp(launches_ + 1); // launches_ counts every change of an age
     const std::vector<unsigned>& order = policy_->prioritize(age_);
