@@ -20,7 +20,13 @@ struct Hash64 {
   }
   void add(const std::string& s) { add(std::hash<std::string>()(s)); }
   // The lanes of `mask` of per-lane values (register values, addresses).
+  // All 32 lanes of 32-bit values: two lanes per step (half the chain).
   template <class Lanes> void add_lanes(const Lanes& v, uint32_t mask = ~0u) {
+    if (sizeof(v[0]) == 4 && mask == ~0u) {
+      for (unsigned l = 0; l < kWarpSize; l += 2)
+        add(uint64_t(uint32_t(v[l])) | uint64_t(uint32_t(v[l + 1])) << 32);
+      return;
+    }
     for (unsigned l = 0; l < kWarpSize; ++l)
       if (mask >> l & 1) add(uint64_t(v[l]));
   }
