@@ -17,11 +17,15 @@ unsigned lane_width(uint32_t v) {
 uint8_t width_mask(const LaneValues& v) {
   // Hardware: per byte position, a reduction over all lanes (Sec. IV-B5); the sign check
   // against the next lower byte's top bit makes the mask contiguous.
-  unsigned n = 1;
+  // lane_width over the lanes as three OR reductions (a loop that vectorises): a lane fits
+  // n bytes when x + 2^(8n-1) wraps below 2^(8n).
+  uint32_t over1 = 0, over2 = 0, over3 = 0;
   for (uint32_t x : v) {
-    n = std::max(n, lane_width(x));
-    if (n == 4) break;
+    over1 |= (x + 0x80u) >> 8;
+    over2 |= (x + 0x8000u) >> 16;
+    over3 |= (x + 0x800000u) >> 24;
   }
+  const unsigned n = over3 ? 4 : over2 ? 3 : over1 ? 2 : 1;
   return uint8_t((1u << (n - 1)) - 1);
 }
 

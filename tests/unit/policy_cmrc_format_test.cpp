@@ -117,6 +117,23 @@ TEST(CmrcFormat, RoundTripThroughTheStoredSlicesOnly) {
       }
 }
 
+// The mask is the widest lane's width (lane_width), for lanes at every width boundary.
+TEST(CmrcFormat, WidthMaskIsTheWidestLane) {
+  std::mt19937 rng(7);
+  const uint32_t edges[] = {0,        0x7f,       0x80,       0xffffff80, 0xffffff7f,
+                            0x7fff,   0x8000,     0xffff8000, 0xffff7fff, 0x7fffff,
+                            0x800000, 0xff800000, 0xff7fffff, 0x7fffffff, 0x80000000};
+  for (int rep = 0; rep < 2000; ++rep) {
+    LaneValues v;
+    unsigned widest = 1;
+    for (auto& x : v) {
+      x = rng() % 3 ? edges[rng() % std::size(edges)] : uint32_t(rng());
+      widest = std::max(widest, lane_width(x));
+    }
+    EXPECT_EQ(width_mask(v), (1u << (widest - 1)) - 1) << "rep " << rep;
+  }
+}
+
 TEST(RowTags, OneTagPerBankRowZeroUntilSet) {
   RowTags mb(4, 256); // CMRC Table II: 1024 warp registers (x 3 bits = 384 B of mask buffer)
   EXPECT_EQ(mb.entries(), 1024u);
