@@ -2704,10 +2704,16 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
             w.carry = (w.carry & ~(1u << l)) | (uint32_t(co) << l);
           }
         } else {
-          r = a - b - c;
+          // a + ~b + 1 (subc: + CF), as the hardware subtracts: CF is the carry out, 1 when
+          // nothing was borrowed. A sub chain reads the same either way; an addc after a sub.cc
+          // (nvcc's 128-bit division tests a remainder's sign so) or a subc after an add.cc
+          // needs the hardware's flag, not a borrow (PTX's "a - (b + CC.CF)" reads CF as one).
+          const uint64_t ci = cin ? c : 1;
+          unsigned __int128 x = (unsigned __int128)a + (~b & M) + ci;
+          r = uint64_t(x);
           if (in.cc) {
-            bool bo = (unsigned __int128)a < (unsigned __int128)b + c;
-            w.carry = (w.carry & ~(1u << l)) | (uint32_t(bo) << l);
+            bool co = ((x >> B) & 1) != 0;
+            w.carry = (w.carry & ~(1u << l)) | (uint32_t(co) << l);
           }
         }
         dst(l, r & M);
