@@ -546,6 +546,18 @@ cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height
   *pitch = (width + 255) / 256 * 256;
   return ret(rt().malloc(p, *pitch * height, AllocKind::Device));
 }
+// Rows of extent.width bytes at a pitch of it rounded up to 256 (cudaMallocPitch's), height
+// rows a slice, depth slices.
+cudaError_t cudaMalloc3D(cudaPitchedPtr* p, cudaExtent e) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMalloc3D", false);
+  if (!p) return ret(cudaErrorInvalidValue);
+  const size_t pitch = (e.width + 255) / 256 * 256;
+  void* d = nullptr;
+  if (cudaError_t r = rt().malloc(&d, pitch * e.height * e.depth, AllocKind::Device)) return ret(r);
+  *p = {d, pitch, e.width, e.height};
+  return cudaSuccess;
+}
 cudaError_t cudaFree(void* p) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaFree", false);
@@ -677,6 +689,41 @@ cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int v, size_t width, size_t
 cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t width, size_t height,
                                    cudaStream_t s) {
   return cudaMemset2DAsync(p, pitch, v, width, height, s);
+}
+// 3D: `depth` slices of `height` rows, a slice p.pitch * p.ysize bytes (cudaMalloc3D's).
+static cudaError_t memset3d(cudaPitchedPtr p, int v, cudaExtent e) {
+  if (e.depth > 1 && p.ysize < e.height) return cudaErrorInvalidValue;
+  for (size_t z = 0; z < e.depth; ++z)
+    if (cudaError_t r = memset2d(static_cast<char*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, v,
+                                 e.width, e.height))
+      return r;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemset3D", true);
+  return ret(memset3d(p, v, e));
+}
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  GPURF_LOCKED;
+  cudaError_t err = cudaSuccess;
+  if (captured(s, "cudaMemset3DAsync", err, [&](Node& x) -> cudaError_t {
+        // A memset node is 2D: slices that follow each other (rows of a slice = its rows) are
+        // one box of height * depth rows; others would need a node per slice.
+        if (e.depth > 1 && p.ysize != e.height)
+          return said("cudaMemset3DAsync", cudaErrorStreamCaptureUnsupported,
+                      "slices with rows between them cannot be captured by gpurf (one memset "
+                      "node a slice): the capture is invalidated");
+        x.type = kNodeMemset;
+        const cudaMemsetParams m{p.ptr, p.pitch, unsigned(v & 0xff),
+                                 1,     e.width, e.height * e.depth};
+        return set_memset(x, "cudaMemset3DAsync", &m);
+      }))
+    return ret(err);
+  return ret(memset3d(p, v, e));
+}
+cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  return cudaMemset3DAsync(p, v, e, s);
 }
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
   GPURF_LOCKED;
@@ -1247,9 +1294,11 @@ cudaError_t cudaEventCreate(cudaEvent_t* e) {
   rt().events[*e] = Event{};
   return cudaSuccess;
 }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) {
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
   GPURF_LOCKED;
-  return cudaEventCreate(e);
+  if (cudaError_t r = cudaEventCreate(e)) return r;
+  rt().events[*e].timing = !(flags & 0x02); // cudaEventDisableTiming
+  return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
   GPURF_LOCKED;
@@ -1264,7 +1313,8 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   cudaError_t ce = cudaSuccess;
   if (capture_event_record(e, s, ce)) return ret(ce); // the capture's position, for a fork/join
   if (cudaError_t err = rt().ensure()) return ret(err);
-  it->second = Event{rt().now_ns(), true};
+  it->second.time_ns = rt().now_ns();
+  it->second.recorded = true;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) {
@@ -1287,6 +1337,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   auto ia = rt().events.find(a), ib = rt().events.find(b);
   if (!ms || ia == rt().events.end() || ib == rt().events.end())
     return ret(cudaErrorInvalidResourceHandle);
+  if (!ia->second.timing || !ib->second.timing) return ret(cudaErrorInvalidResourceHandle);
   if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorNotReady);
   *ms = float((ib->second.time_ns - ia->second.time_ns) * 1e-6);
   return cudaSuccess;
