@@ -1343,6 +1343,39 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   return cudaSuccess;
 }
 
+// What `nvcc --default-stream per-thread` (CUDA_API_PER_THREAD_DEFAULT_STREAM) calls: the
+// per-thread default stream is the one in-order queue too, so each is its plain form (the
+// stream 0 the _ptsz forms take included).
+#define GPURF_PER_THREAD(name, base) decltype(base) name __attribute__((alias(#base)));
+GPURF_PER_THREAD(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
+GPURF_PER_THREAD(cudaEventRecord_ptsz, cudaEventRecord)
+GPURF_PER_THREAD(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync)
+GPURF_PER_THREAD(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync)
+GPURF_PER_THREAD(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray)
+GPURF_PER_THREAD(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync)
+GPURF_PER_THREAD(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray)
+GPURF_PER_THREAD(cudaMemcpy2D_ptds, cudaMemcpy2D)
+GPURF_PER_THREAD(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync)
+GPURF_PER_THREAD(cudaMemcpy3D_ptds, cudaMemcpy3D)
+GPURF_PER_THREAD(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
+GPURF_PER_THREAD(cudaMemcpyFromArrayAsync_ptsz, cudaMemcpyFromArrayAsync)
+GPURF_PER_THREAD(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray)
+GPURF_PER_THREAD(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
+GPURF_PER_THREAD(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
+GPURF_PER_THREAD(cudaMemcpyToArrayAsync_ptsz, cudaMemcpyToArrayAsync)
+GPURF_PER_THREAD(cudaMemcpyToArray_ptds, cudaMemcpyToArray)
+GPURF_PER_THREAD(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
+GPURF_PER_THREAD(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
+GPURF_PER_THREAD(cudaMemcpy_ptds, cudaMemcpy)
+GPURF_PER_THREAD(cudaMemset2D_ptds, cudaMemset2D)
+GPURF_PER_THREAD(cudaMemset3D_ptds, cudaMemset3D)
+GPURF_PER_THREAD(cudaMemsetAsync_ptsz, cudaMemsetAsync)
+GPURF_PER_THREAD(cudaMemset_ptds, cudaMemset)
+GPURF_PER_THREAD(cudaStreamQuery_ptsz, cudaStreamQuery)
+GPURF_PER_THREAD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+GPURF_PER_THREAD(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
+#undef GPURF_PER_THREAD
+
 // libsystemc.so refers to sc_main (its own main calls it); the program has its own main, so
 // this is never called.
 int sc_main(int, char**) { return 0; }
