@@ -690,6 +690,18 @@ cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t width, s
                                    cudaStream_t s) {
   return cudaMemset2DAsync(p, pitch, v, width, height, s);
 }
+// Between devices: there is one, so a copy from device 0 to device 0.
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t n) {
+  GPURF_LOCKED;
+  if (dst_device != 0 || src_device != 0) return ret(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, n, 3); // cudaMemcpyDeviceToDevice
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                size_t n, cudaStream_t s) {
+  GPURF_LOCKED;
+  if (dst_device != 0 || src_device != 0) return ret(cudaErrorInvalidDevice);
+  return cudaMemcpyAsync(dst, src, n, 3, s);
+}
 // 3D: `depth` slices of `height` rows, a slice p.pitch * p.ysize bytes (cudaMalloc3D's).
 static cudaError_t memset3d(cudaPitchedPtr p, int v, cudaExtent e) {
   if (e.depth > 1 && p.ysize < e.height) return cudaErrorInvalidValue;
@@ -1116,6 +1128,9 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 106:
     *v = p.maxBlocksPerMultiProcessor;
     break;
+  case 115: // cudaDevAttrMemoryPoolsSupported: cudaMallocAsync and the default pool work
+    *v = 1;
+    break;
   default:
     std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
     *v = 0;
@@ -1153,8 +1168,41 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   rt().limits[size_t(limit)] = value;
   return cudaSuccess;
 }
-cudaError_t cudaSetDeviceFlags(unsigned) {
+static unsigned device_flags = 0; // what cudaSetDeviceFlags set (no effect on the model)
+cudaError_t cudaSetDeviceFlags(unsigned flags) {
   GPURF_LOCKED;
+  device_flags = flags;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  GPURF_LOCKED;
+  if (!flags) return ret(cudaErrorInvalidValue);
+  *flags = device_flags;
+  return cudaSuccess;
+}
+// One device: the one to choose, and no peer (a device is not its own peer, as on CUDA).
+cudaError_t cudaChooseDevice(int* device, const void* prop) {
+  GPURF_LOCKED;
+  if (!device || !prop) return ret(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  GPURF_LOCKED;
+  if (!can) return ret(cudaErrorInvalidValue);
+  if (device != 0 || peer != 0) return ret(cudaErrorInvalidDevice);
+  *can = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) {
+  GPURF_LOCKED;
+  return ret(cudaErrorInvalidDevice); // the only device is the current one
+}
+cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
+  GPURF_LOCKED;
+  if (!id || len <= 0) return ret(cudaErrorInvalidValue);
+  if (device != 0) return ret(cudaErrorInvalidDevice);
+  std::snprintf(id, size_t(len), "%s", "0000:00:00.0");
   return cudaSuccess;
 }
 cudaError_t cudaDriverGetVersion(int* v) {
@@ -1209,9 +1257,34 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
   rt().streams[*s] = int(flags); // cudaStreamNonBlocking: not ordered after the legacy stream
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) {
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned flags, int) {
   GPURF_LOCKED;
-  return cudaStreamCreate(s);
+  return cudaStreamCreateWithFlags(s, flags);
+}
+// The flags the stream was made with; the default streams (0, cudaStreamLegacy,
+// cudaStreamPerThread) have none.
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
+  GPURF_LOCKED;
+  if (!flags) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) <= 2) {
+    *flags = 0;
+    return cudaSuccess;
+  }
+  auto it = rt().streams.find(s);
+  if (it == rt().streams.end()) return ret(cudaErrorInvalidResourceHandle);
+  *flags = unsigned(it->second);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned* flags) {
+  return cudaStreamGetFlags(s, flags);
+}
+// Managed memory is copied whole around every launch: attaching it to a stream changes nothing.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* p, size_t, unsigned) {
+  GPURF_LOCKED;
+  return p ? cudaSuccess : ret(cudaErrorInvalidValue);
+}
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t s, void* p, size_t n, unsigned f) {
+  return cudaStreamAttachMemAsync(s, p, n, f);
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   GPURF_LOCKED;
