@@ -521,9 +521,14 @@ void PtxFrontend::set_control_bits() {
         homes.push_back(pc);
       };
       // A recursive call's saves go before it, its restores after it (the code ptxas emits).
+      // An indirect call issues again once its first target's lanes return (the engine
+      // serialises a warp's targets): its first instruction (first save, or the call) may
+      // follow the callee's return and its restores, as the instruction after a call does.
       const SpillSite& sp = spill_of_[pc];
-      for (unsigned k = 0; k < sp.words; ++k) add(sp.first + k, leader && k == 0, follows_call);
-      add(pc, leader && !sp.words, follows_call && !sp.words);
+      const bool again = in.op == ptx::Op::Call && in.indirect;
+      for (unsigned k = 0; k < sp.words; ++k)
+        add(sp.first + k, leader && k == 0, follows_call || (again && k == 0));
+      add(pc, leader && !sp.words, (follows_call || again) && !sp.words);
       for (unsigned k = 0; k < sp.words; ++k) add(sp.first + sp.words + k, k == 0, k == 0);
       if (sp.words) after_call = leader_pending = false; // the restores start the next block
     }

@@ -136,6 +136,54 @@ static int check_map(const char* name, const int* d_in, int* d_out, const int* h
   delete[] h;
   return bad;
 }
+// Expression trees evaluated through virtual calls that recurse (a node's eval calls its
+// children's): the lanes of a warp hold different node types at each level, so each recursive
+// call site is serialised over its targets and its caller's live registers are saved and
+// restored around every one of them.
+struct Expr {
+  __device__ virtual long long eval(int x) const = 0;
+};
+struct Leaf : Expr {
+  int c;
+  __device__ explicit Leaf(int c) : c(c) {}
+  __device__ long long eval(int x) const override { return c + (x & 7); }
+};
+struct Sum : Expr {
+  const Expr *l, *r;
+  __device__ Sum(const Expr* l, const Expr* r) : l(l), r(r) {}
+  __device__ long long eval(int x) const override { return l->eval(x + 1) + r->eval(x * 3); }
+};
+struct Prod : Expr {
+  const Expr *l, *r;
+  __device__ Prod(const Expr* l, const Expr* r) : l(l), r(r) {}
+  __device__ long long eval(int x) const override { return l->eval(x ^ 5) * (r->eval(x) | 1); }
+};
+struct alignas(16) ExprSlot {
+  unsigned char bytes[32];
+};
+constexpr int kTreeNodes = 15; // a full binary tree of depth 3
+// Node k's children are 2k+1 and 2k+2; inner node types and leaf constants from the seed.
+__host__ __device__ inline int node_kind(int seed, int k) { return k >= 7 ? 2 : (seed >> k) & 1; }
+__device__ const Expr* build_tree(ExprSlot* mem, int seed, int k) {
+  if (node_kind(seed, k) == 2) return new (&mem[k]) Leaf(seed % 11 + k);
+  const Expr* l = build_tree(mem, seed, 2 * k + 1);
+  const Expr* r = build_tree(mem, seed, 2 * k + 2);
+  if (node_kind(seed, k)) return new (&mem[k]) Prod(l, r);
+  return new (&mem[k]) Sum(l, r);
+}
+__global__ void eval_trees(ExprSlot* mem, const int* seeds, long long* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Expr* root = build_tree(mem + size_t(i) * kTreeNodes, seeds[i], 0);
+  out[i] = root->eval(i);
+}
+static long long host_eval(int seed, int k, int x) {
+  const int kind = node_kind(seed, k);
+  if (kind == 2) return seed % 11 + k + (x & 7);
+  if (kind == 1) return host_eval(seed, 2 * k + 1, x ^ 5) * (host_eval(seed, 2 * k + 2, x) | 1);
+  return host_eval(seed, 2 * k + 1, x + 1) + host_eval(seed, 2 * k + 2, x * 3);
+}
+
 template <int N> static int check_pow(const int* d_in, long long* d_out, const int* h_in, int n) {
   powk<N><<<(n + 127) / 128, 128>>>(d_in, d_out, n);
   long long* h = new long long[n];
@@ -194,5 +242,18 @@ int main() {
   bad += check_pow<4>(d_in, d_out64, in, n);
   bad += check_pow<9>(d_in, d_out64, in, n);
   bad += check_pow<15>(d_in, d_out64, in, n);
+  // Trees: lanes of a warp get different seeds, so different node types at each level.
+  ExprSlot* d_tree;
+  CHECK(cudaMalloc(&d_tree, size_t(n) * kTreeNodes * sizeof(ExprSlot)));
+  int* seeds = new int[n];
+  for (int i = 0; i < n; ++i) seeds[i] = int((unsigned(i) * 2654435761u) >> 12);
+  CHECK(cudaMemcpy(d_in, seeds, n * sizeof(int), cudaMemcpyHostToDevice));
+  eval_trees<<<n / 64, 64>>>(d_tree, d_in, d_out64, n);
+  long long* trees = new long long[n];
+  CHECK(cudaMemcpy(trees, d_out64, n * sizeof(long long), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i)
+    if (trees[i] != host_eval(seeds[i], 0, i) && bad++ < 8)
+      printf("tree[%d] = %lld, want %lld\n", i, trees[i], host_eval(seeds[i], 0, i));
+  CHECK(cudaFree(d_tree));
   return finish(bad);
 }
