@@ -909,6 +909,52 @@ cudaError_t cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t w_off, s
   GPURF_LOCKED;
   return array_copy("cudaMemcpyFromArrayAsync", src, w_off, h_off, dst, count, kind, false);
 }
+// Between two 1D/2D arrays: the source rectangle (or `count` bytes from the offset on, row after
+// row) as device memory of the array's row pitch, copied into the destination's.
+static cudaError_t array_source(const char* call, const void* src, size_t w_off, size_t h_off,
+                                size_t width, size_t height, int kind, void*& at,
+                                size_t& row_bytes) {
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return said(call, cudaErrorInvalidMemcpyDirection,
+                "kind " + std::to_string(kind) + " between arrays");
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = copy_array(call, src, kind, false, a)) return e;
+  if (a->depth > 1) return said(call, cudaErrorInvalidValue, "a 3D array (cudaMemcpy3D)");
+  if (w_off + width > a->row_bytes() || h_off + height > a->height)
+    return said(call, cudaErrorInvalidValue,
+                "the source rectangle at (" + std::to_string(w_off) + " bytes, row " +
+                    std::to_string(h_off) + ") of " + std::to_string(width) + " bytes x " +
+                    std::to_string(height) + " rows is outside the array's " +
+                    std::to_string(a->row_bytes()) + " bytes x " + std::to_string(a->height) +
+                    " rows");
+  at = reinterpret_cast<void*>(a->base + h_off * a->row_bytes() + w_off);
+  row_bytes = a->row_bytes();
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wd, size_t hd, const void* src,
+                                     size_t ws, size_t hs, size_t width, size_t height, int kind) {
+  GPURF_LOCKED;
+  const char* call = "cudaMemcpy2DArrayToArray";
+  void* at = nullptr;
+  size_t row = 0;
+  if (cudaError_t e = array_source(call, src, ws, hs, width, height, kind, at, row)) return e;
+  return array_copy2d(call, dst, wd, hd, at, row, width, height, cudaMemcpyDeviceToDevice, true);
+}
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wd, size_t hd, const void* src,
+                                   size_t ws, size_t hs, size_t count, int kind) {
+  GPURF_LOCKED;
+  const char* call = "cudaMemcpyArrayToArray";
+  void* at = nullptr;
+  size_t row = 0;
+  if (cudaError_t e = array_source(call, src, ws, hs, 0, 0, kind, at, row)) return e;
+  ArrayRec* s = rt().textures.find_array(src);
+  if (hs * row + ws + count > s->bytes())
+    return said(call, cudaErrorInvalidValue,
+                std::to_string(count) + " bytes from (" + std::to_string(ws) + " bytes, row " +
+                    std::to_string(hs) + ") run past the source array's " +
+                    std::to_string(s->bytes()) + " bytes");
+  return array_copy(call, dst, wd, hd, at, count, cudaMemcpyDeviceToDevice, true);
+}
 // Between arrays (positions and extent in texels) and pitched memory (in bytes when no array
 // takes part), slice by slice, row by row.
 } // extern "C"
@@ -1428,6 +1474,8 @@ GPURF_PER_THREAD(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray)
 GPURF_PER_THREAD(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync)
 GPURF_PER_THREAD(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray)
 GPURF_PER_THREAD(cudaMemcpy2D_ptds, cudaMemcpy2D)
+GPURF_PER_THREAD(cudaMemcpy2DArrayToArray_ptds, cudaMemcpy2DArrayToArray)
+GPURF_PER_THREAD(cudaMemcpyArrayToArray_ptds, cudaMemcpyArrayToArray)
 GPURF_PER_THREAD(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync)
 GPURF_PER_THREAD(cudaMemcpy3D_ptds, cudaMemcpy3D)
 GPURF_PER_THREAD(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)

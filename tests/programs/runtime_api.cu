@@ -1,7 +1,7 @@
 // The runtime API's memory and stream calls beyond the plain ones: symbol copies with offsets,
 // cudaMallocPitch with cudaMemset2D and cudaMemcpy2D of a sub-rectangle, cudaMalloc3D with
-// cudaMemset3D and cudaMemcpy3D of a sub-box, mapped pinned memory (cudaHostAllocMapped),
-// events across two streams (cudaStreamWaitEvent, elapsed time; none for a
+// cudaMemset3D and cudaMemcpy3D of a sub-box, array-to-array copies, mapped pinned memory
+// (cudaHostAllocMapped), events across two streams (cudaStreamWaitEvent, elapsed time; none for a
 // cudaEventDisableTiming event), a stream capture replayed as a graph 12 times, a peer copy
 // and peer access on the one device, streams' flags. Also built with --default-stream
 // per-thread (the _ptds/_ptsz forms of the calls).
@@ -137,6 +137,31 @@ int main() {
         int want = (in ? h3[i] : 0x01010101) + x + 100 * y + 10000 * zz;
         if (r3[i] != want && bad++ < 5) printf("3d %d,%d,%d: %d want %d\n", x, y, zz, r3[i], want);
       }
+
+  // CUDA arrays: a sub-rectangle of one copied into another (cudaMemcpy2DArrayToArray), then
+  // two whole rows (the deprecated cudaMemcpyArrayToArray), read back.
+  const int AW = 48, AH = 20;
+  const cudaChannelFormatDesc cd = cudaCreateChannelDesc<int>();
+  cudaArray_t a1, a2;
+  CHECK(cudaMallocArray(&a1, &cd, AW, AH));
+  CHECK(cudaMallocArray(&a2, &cd, AW, AH));
+  std::vector<int> hx(AW * AH), hz(AW * AH, -1), hr(AW * AH);
+  for (int i = 0; i < AW * AH; ++i) hx[i] = i * 3 + 1;
+  CHECK(cudaMemcpy2DToArray(a1, 0, 0, hx.data(), AW * 4, AW * 4, AH, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy2DToArray(a2, 0, 0, hz.data(), AW * 4, AW * 4, AH, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy2DArrayToArray(a2, 4 * 4, 2, a1, 10 * 4, 5, 20 * 4, 12));
+  CHECK(cudaMemcpyArrayToArray(a2, 0, 17, a1, 0, 1, 2 * AW * 4, cudaMemcpyDeviceToDevice));
+  CHECK(cudaMemcpy2DFromArray(hr.data(), AW * 4, a2, 0, 0, AW * 4, AH, cudaMemcpyDeviceToHost));
+  for (int y = 0; y < AH; ++y)
+    for (int x = 0; x < AW; ++x) {
+      int want = -1;
+      if (x >= 4 && x < 24 && y >= 2 && y < 14) want = hx[(y - 2 + 5) * AW + x - 4 + 10];
+      if (y >= 17 && y < 19) want = hx[(y - 16) * AW + x];
+      if (hr[y * AW + x] != want && bad++ < 5)
+        printf("array %d,%d: %d want %d\n", x, y, hr[y * AW + x], want);
+    }
+  CHECK(cudaFreeArray(a1));
+  CHECK(cudaFreeArray(a2));
 
   // Mapped pinned memory: the kernel reads and writes host memory through device pointers.
   const int N = 64 * 40;
