@@ -874,6 +874,7 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsig
   FastForward r;
   MemAdaptor adaptor(mem);
   std::unique_ptr<ptx::Kernel> k;
+  unsigned resident = 1; // CTAs the device holds at once
   // What start_hosted() and launch() check before the first CTA: the same refusals.
   try {
     host_shape(mem, h);
@@ -894,34 +895,34 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsig
     const Occupancy occ =
         occupancy(limits, launch_.kernel, k->warps_per_cta(), k->shared_bytes(), k->num_ctas());
     if (launch_.cooperative) start_cooperative(k->num_ctas(), occ.ctas, std::max(1u, sms), adaptor);
+    resident = std::max(1u, occ.ctas * std::max(1u, sms));
   } catch (const std::exception& e) {
     r.refused = e.what();
     return r;
   }
-  // CTAs one after another; a CTA's warps each run until they wait at a barrier, end, or have
-  // run a slice (warps that wait for each other through memory go on). The progress bound
-  // stops a kernel that cannot end, as the timed run's does.
+  // As many CTAs at once as the device holds (a cooperative grid: all of them), the next
+  // starting when one ends, in grid order, as the device dispatches them; each warp runs in
+  // turn until it waits at a barrier, ends, or has run a slice, so CTAs that wait for each
+  // other through memory go on as on the device. The progress bound stops a kernel that cannot
+  // end, as the timed run's does.
   constexpr unsigned kSlice = 256;
   LoopWatch watch(options_.progress_bound);
   ptx::StepResult s;
   s.values = false;
   const unsigned ctas = k->num_ctas();
-  // A cooperative grid's CTAs all at once (a CTA at grid.sync() waits for every other).
-  const unsigned group = launch_.cooperative ? ctas : 1;
+  if (launch_.cooperative) resident = ctas;
   try {
-    for (unsigned c = 0; c < ctas; c += group) {
-      std::vector<unsigned> handles, ws;
-      for (unsigned i = c; i < c + group && i < ctas; ++i) {
-        handles.push_back(k->launch_cta(i));
-        for (unsigned w : k->cta_warps(handles.back())) ws.push_back(w);
+    std::vector<std::pair<unsigned, unsigned>> live; // (handle, CTA index)
+    std::vector<unsigned> ws;
+    unsigned next = 0;
+    while (next < ctas || !live.empty()) {
+      while (live.size() < resident && next < ctas) {
+        live.emplace_back(k->launch_cta(next), next);
+        ++next;
       }
-      auto done = [&] {
-        for (unsigned h : handles)
-          if (!k->cta_done(h)) return false;
-        return true;
-      };
-      while (!done()) {
-        bool stepped = false;
+      bool stepped = false;
+      for (const auto& [h, c] : live) {
+        ws = k->cta_warps(h);
         for (unsigned w : ws)
           for (unsigned n = 0; n < kSlice; ++n) {
             const ptx::Peek p = k->peek(w);
@@ -932,18 +933,29 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsig
             watch.executed(LoopWatch::progress_of(info));
             if (watch.over_bound()) {
               std::map<unsigned, unsigned> at;
-              for (unsigned v : ws)
-                if (const ptx::Peek q = k->peek(v); q.state == ptx::Peek::State::Ready)
-                  ++at[info_[pc_of(q)].ptx_line];
-              throw WorkloadError(
-                  runaway_message(at, watch.since_global(), "CTA " + std::to_string(c) + ": "));
+              for (const auto& l : live)
+                for (unsigned v : k->cta_warps(l.first))
+                  if (const ptx::Peek q = k->peek(v); q.state == ptx::Peek::State::Ready)
+                    ++at[info_[pc_of(q)].ptx_line];
+              throw WorkloadError(runaway_message(
+                  at, watch.since_global(),
+                  live.size() == 1 ? "CTA " + std::to_string(c) + ": "
+                                   : "CTAs " + std::to_string(live.front().second) + "-" +
+                                         std::to_string(live.back().second) + ": "));
             }
           }
-        if (interrupt_requested()) throw WorkloadError("interrupted");
-        if (!stepped) // the engine releases barriers: no warp ready is a deadlock it names
-          throw WorkloadError("CTA " + std::to_string(c) + ": no warp can go on");
       }
-      for (unsigned h : handles) k->release_cta(h);
+      if (interrupt_requested()) throw WorkloadError("interrupted");
+      const size_t before = live.size();
+      live.erase(std::remove_if(live.begin(), live.end(),
+                                [&](const std::pair<unsigned, unsigned>& l) {
+                                  if (!k->cta_done(l.first)) return false;
+                                  k->release_cta(l.first);
+                                  return true;
+                                }),
+                 live.end());
+      if (!stepped && live.size() == before) // no warp ready: a deadlock the engine names
+        throw WorkloadError("CTA " + std::to_string(live.front().second) + ": no warp can go on");
     }
   } catch (const ptx::RuntimeError& e) {
     r.error = e.what();

@@ -139,6 +139,9 @@ PROGRAMS+=(virtual_calls virtual_calls_debug bignum runtime_api runtime_api_ptds
 # A program without a kernel (a device query, a bandwidth test; a second translation unit with
 # a __constant__ table and no kernel either).
 PROGRAMS+=(no_kernels)
+# CTAs that wait for each other through memory: spin and ticket locks, a handoff whose consumer
+# comes first in grid order, a work queue (also fast-forwarded, below).
+PROGRAMS+=(spin_locks)
 MORE_SOURCES+=([no_kernels]=no_kernels_lib.cu)
 SOURCE_OF+=([virtual_calls_debug]=virtual_calls [runtime_api_ptds]=runtime_api)
 NVCC_FLAGS+=([virtual_calls_debug]=-G [runtime_api_ptds]="--default-stream per-thread")
@@ -438,6 +441,12 @@ grep -qx PASS "$TMP/coop-ff.out" || fail "grid_sync fast-forwarded: no PASS: $(t
 [ "$(grep -c 'fast-forwarded, [0-9]* warp instructions$' "$TMP/coop-ff.err")" -eq 2 ] &&
   grep -q "fast-forwarded, .*FAILED: .*trap: the kernel aborted" "$TMP/coop-ff.err" ||
   fail "grid_sync fast-forwarded: not 2 launches then the trap: $(grep '^gpurf: launch' "$TMP/coop-ff.err" | cut -c1-200)"
+# Fast-forwarded, the CTAs the device holds run together, as when timed: spin_locks' consumer
+# CTA, which waits for the CTA after it, ends (run one after another, it spun until the
+# progress bound).
+GPURF_TIMED=none "$GPURF" exec --platform "$plat" -- "$BIN/spin_locks" >"$TMP/spin-ff.out" 2>"$TMP/spin-ff.err" ||
+  fail "spin_locks fast-forwarded: exit $?: $(tail -c 400 "$TMP/spin-ff.err")"
+grep -qx PASS "$TMP/spin-ff.out" || fail "spin_locks fast-forwarded: no PASS: $(tail -c 400 "$TMP/spin-ff.out")"
 # gpurf compare reads a program's results (summary.json: a row per kernel).
 "$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again-gaussian" --stats cycles >"$TMP/compare.out" 2>&1 ||
   fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"
