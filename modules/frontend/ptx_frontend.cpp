@@ -1068,7 +1068,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   sms = std::max(1u, sms);
   if (launch_.cooperative) start_cooperative(total_ctas_, occ.ctas, sms, *adaptor_);
 
-  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
+  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg, occ.ctas * sms);
 
   max_ctas_ = occ.ctas;
   sm_warps_ = limits.warp_slots();
@@ -1266,7 +1266,27 @@ struct OverlayMemory : ptx::GlobalMemory {
 
 } // namespace
 
-void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
+// CTAs one at a time (a cooperative grid's all at once: a CTA at grid.sync() waits for every
+// other). A CTA that waits for a later one through memory cannot end alone: when one CTA runs
+// an eighth of the progress bound without progress, the run starts again with the CTAs the
+// device holds together (more warps profiled, as the timed run would see them end).
+void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg, unsigned resident) {
+  std::string runaway;
+  if (launch_.cooperative) {
+    if (!profile_run(cfg, total_ctas_, options_.progress_bound, runaway))
+      throw WorkloadError(runaway);
+    return;
+  }
+  const uint64_t quick =
+      options_.progress_bound ? std::max<uint64_t>(options_.progress_bound / 8, 1) : 0;
+  if (profile_run(cfg, 1, quick, runaway)) return;
+  const unsigned group = std::min(std::max(resident, 1u), total_ctas_);
+  if (group <= 1 || !profile_run(cfg, group, options_.progress_bound, runaway))
+    throw WorkloadError(runaway);
+}
+
+bool PtxFrontend::profile_run(const ptx::LaunchConfig& cfg, unsigned group, uint64_t bound,
+                              std::string& runaway) {
   OverlayMemory mem(*mem_);
   ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
   ptx::DeviceHeap heap;      // in-kernel malloc on a copy, as the stores go to the overlay
@@ -1281,10 +1301,7 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
     if (all) oracle_.assign(size_t(total_ctas_) * warps_per_cta_, {});
     // The timed run's stops apply here too: a kernel that cannot end is named, not profiled
     // for ever, and an interrupt leaves at once (the run stops at its first cycle).
-    LoopWatch watch(options_.progress_bound);
-    // CTAs one at a time; a cooperative grid's all at once (a CTA at grid.sync() waits for
-    // every other).
-    const unsigned group = launch_.cooperative ? total_ctas_ : 1;
+    LoopWatch watch(bound);
     for (unsigned first = 0;
          first < total_ctas_ && (all || profiled < options_.reuse_profile_warps); first += group) {
       std::vector<unsigned> ctas, ws; // engine handles; the warps in CTA order
@@ -1323,13 +1340,14 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
             for (unsigned w : ws)
               if (const ptx::Peek q = k.peek(w); q.state != ptx::Peek::State::Finished)
                 ++at[info_[pc_of(q)].ptx_line];
-            throw WorkloadError(runaway_message(
+            runaway = runaway_message(
                 at, watch.since_global(),
                 "frontend.reuse_profile_warps: the profile run of CTA " + std::to_string(first) +
                     (ctas.size() > 1 ? " to " + std::to_string(first + ctas.size() - 1) : "") +
-                    ": "));
+                    ": ");
+            return false;
           }
-          if (interrupt_requested()) return;
+          if (interrupt_requested()) return true;
           if (!hidden_[pc]) streams[i].push_back(pc);
           if (b2r_of_[pc] >= 0) streams[i].push_back(uint32_t(b2r_of_[pc])); // see execute()
           for (const unsigned depth = k.call_depth(ws[i]);
@@ -1359,6 +1377,7 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   // The majority bits of the profiled warps (all of them for the oracle, whose per-instance
   // bits replace these wherever the stream matches).
   prof.apply(info_);
+  return true;
 }
 
 unsigned PtxFrontend::pc_of(const ptx::Peek& p) const {
