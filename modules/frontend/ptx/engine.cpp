@@ -1637,15 +1637,15 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
       callee_idx = int(i);
     }
     const Function& callee = mod.functions[size_t(callee_idx)];
-    if (!callee.has_body) {
+    if (!callee.has_body) { // a builtin (serialised: the other lanes' entry stays at the call)
       if (callee.name == "__assertfail") assert_fail(w, *fr, fi, in, exec);
       if (callee.name == "malloc" || callee.name == "free") {
         device_heap_call(w, *fr, fi, in, exec, callee.name == "malloc");
-        top->pc = pc + 1;
+        if (!serialised) top->pc = pc + 1; // (serialised: done above)
         return;
       }
       if (device_runtime_call(w, *fr, fi, in, exec, callee.name)) {
-        top->pc = pc + 1;
+        if (!serialised) top->pc = pc + 1; // (serialised: done above)
         return;
       }
       if (callee.name == "vprintf") { // printf: formatted for the sink (device_output.h)
@@ -1658,7 +1658,7 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
               std::memset(fr->param.data() + size_t(l) * fi.pframe + off, 0,
                           std::min<uint64_t>(4, fi.pframe - off));
         }
-        top->pc = pc + 1;
+        if (!serialised) top->pc = pc + 1; // (serialised: done above)
         return;
       }
       fail(w, -1, "call to external function '" + callee.name + "' (no body) is not supported");
