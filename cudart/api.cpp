@@ -546,6 +546,18 @@ cudaError_t cudaMallocPitch(void** p, size_t* pitch, size_t width, size_t height
   *pitch = (width + 255) / 256 * 256;
   return ret(rt().malloc(p, *pitch * height, AllocKind::Device));
 }
+// Rows of extent.width bytes at a pitch of it rounded up to 256 (cudaMallocPitch's), height
+// rows a slice, depth slices.
+cudaError_t cudaMalloc3D(cudaPitchedPtr* p, cudaExtent e) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMalloc3D", false);
+  if (!p) return ret(cudaErrorInvalidValue);
+  const size_t pitch = (e.width + 255) / 256 * 256;
+  void* d = nullptr;
+  if (cudaError_t r = rt().malloc(&d, pitch * e.height * e.depth, AllocKind::Device)) return ret(r);
+  *p = {d, pitch, e.width, e.height};
+  return cudaSuccess;
+}
 cudaError_t cudaFree(void* p) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaFree", false);
@@ -677,6 +689,53 @@ cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int v, size_t width, size_t
 cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t width, size_t height,
                                    cudaStream_t s) {
   return cudaMemset2DAsync(p, pitch, v, width, height, s);
+}
+// Between devices: there is one, so a copy from device 0 to device 0.
+cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t n) {
+  GPURF_LOCKED;
+  if (dst_device != 0 || src_device != 0) return ret(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, n, 3); // cudaMemcpyDeviceToDevice
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                size_t n, cudaStream_t s) {
+  GPURF_LOCKED;
+  if (dst_device != 0 || src_device != 0) return ret(cudaErrorInvalidDevice);
+  return cudaMemcpyAsync(dst, src, n, 3, s);
+}
+// 3D: `depth` slices of `height` rows, a slice p.pitch * p.ysize bytes (cudaMalloc3D's).
+static cudaError_t memset3d(cudaPitchedPtr p, int v, cudaExtent e) {
+  if (e.depth > 1 && p.ysize < e.height) return cudaErrorInvalidValue;
+  for (size_t z = 0; z < e.depth; ++z)
+    if (cudaError_t r = memset2d(static_cast<char*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, v,
+                                 e.width, e.height))
+      return r;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemset3D", true);
+  return ret(memset3d(p, v, e));
+}
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  GPURF_LOCKED;
+  cudaError_t err = cudaSuccess;
+  if (captured(s, "cudaMemset3DAsync", err, [&](Node& x) -> cudaError_t {
+        // A memset node is 2D: slices that follow each other (rows of a slice = its rows) are
+        // one box of height * depth rows; others would need a node per slice.
+        if (e.depth > 1 && p.ysize != e.height)
+          return said("cudaMemset3DAsync", cudaErrorStreamCaptureUnsupported,
+                      "slices with rows between them cannot be captured by gpurf (one memset "
+                      "node a slice): the capture is invalidated");
+        x.type = kNodeMemset;
+        const cudaMemsetParams m{p.ptr, p.pitch, unsigned(v & 0xff),
+                                 1,     e.width, e.height * e.depth};
+        return set_memset(x, "cudaMemset3DAsync", &m);
+      }))
+    return ret(err);
+  return ret(memset3d(p, v, e));
+}
+cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  return cudaMemset3DAsync(p, v, e, s);
 }
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
   GPURF_LOCKED;
@@ -849,6 +908,52 @@ cudaError_t cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t w_off, s
                                      size_t count, int kind, cudaStream_t) {
   GPURF_LOCKED;
   return array_copy("cudaMemcpyFromArrayAsync", src, w_off, h_off, dst, count, kind, false);
+}
+// Between two 1D/2D arrays: the source rectangle (or `count` bytes from the offset on, row after
+// row) as device memory of the array's row pitch, copied into the destination's.
+static cudaError_t array_source(const char* call, const void* src, size_t w_off, size_t h_off,
+                                size_t width, size_t height, int kind, void*& at,
+                                size_t& row_bytes) {
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return said(call, cudaErrorInvalidMemcpyDirection,
+                "kind " + std::to_string(kind) + " between arrays");
+  ArrayRec* a = nullptr;
+  if (cudaError_t e = copy_array(call, src, kind, false, a)) return e;
+  if (a->depth > 1) return said(call, cudaErrorInvalidValue, "a 3D array (cudaMemcpy3D)");
+  if (w_off + width > a->row_bytes() || h_off + height > a->height)
+    return said(call, cudaErrorInvalidValue,
+                "the source rectangle at (" + std::to_string(w_off) + " bytes, row " +
+                    std::to_string(h_off) + ") of " + std::to_string(width) + " bytes x " +
+                    std::to_string(height) + " rows is outside the array's " +
+                    std::to_string(a->row_bytes()) + " bytes x " + std::to_string(a->height) +
+                    " rows");
+  at = reinterpret_cast<void*>(a->base + h_off * a->row_bytes() + w_off);
+  row_bytes = a->row_bytes();
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wd, size_t hd, const void* src,
+                                     size_t ws, size_t hs, size_t width, size_t height, int kind) {
+  GPURF_LOCKED;
+  const char* call = "cudaMemcpy2DArrayToArray";
+  void* at = nullptr;
+  size_t row = 0;
+  if (cudaError_t e = array_source(call, src, ws, hs, width, height, kind, at, row)) return e;
+  return array_copy2d(call, dst, wd, hd, at, row, width, height, cudaMemcpyDeviceToDevice, true);
+}
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wd, size_t hd, const void* src,
+                                   size_t ws, size_t hs, size_t count, int kind) {
+  GPURF_LOCKED;
+  const char* call = "cudaMemcpyArrayToArray";
+  void* at = nullptr;
+  size_t row = 0;
+  if (cudaError_t e = array_source(call, src, ws, hs, 0, 0, kind, at, row)) return e;
+  ArrayRec* s = rt().textures.find_array(src);
+  if (hs * row + ws + count > s->bytes())
+    return said(call, cudaErrorInvalidValue,
+                std::to_string(count) + " bytes from (" + std::to_string(ws) + " bytes, row " +
+                    std::to_string(hs) + ") run past the source array's " +
+                    std::to_string(s->bytes()) + " bytes");
+  return array_copy(call, dst, wd, hd, at, count, cudaMemcpyDeviceToDevice, true);
 }
 // Between arrays (positions and extent in texels) and pitched memory (in bytes when no array
 // takes part), slice by slice, row by row.
@@ -1069,6 +1174,9 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 106:
     *v = p.maxBlocksPerMultiProcessor;
     break;
+  case 115: // cudaDevAttrMemoryPoolsSupported: cudaMallocAsync and the default pool work
+    *v = 1;
+    break;
   default:
     std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
     *v = 0;
@@ -1106,8 +1214,41 @@ cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
   rt().limits[size_t(limit)] = value;
   return cudaSuccess;
 }
-cudaError_t cudaSetDeviceFlags(unsigned) {
+static unsigned device_flags = 0; // what cudaSetDeviceFlags set (no effect on the model)
+cudaError_t cudaSetDeviceFlags(unsigned flags) {
   GPURF_LOCKED;
+  device_flags = flags;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned* flags) {
+  GPURF_LOCKED;
+  if (!flags) return ret(cudaErrorInvalidValue);
+  *flags = device_flags;
+  return cudaSuccess;
+}
+// One device: the one to choose, and no peer (a device is not its own peer, as on CUDA).
+cudaError_t cudaChooseDevice(int* device, const void* prop) {
+  GPURF_LOCKED;
+  if (!device || !prop) return ret(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  GPURF_LOCKED;
+  if (!can) return ret(cudaErrorInvalidValue);
+  if (device != 0 || peer != 0) return ret(cudaErrorInvalidDevice);
+  *can = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) {
+  GPURF_LOCKED;
+  return ret(cudaErrorInvalidDevice); // the only device is the current one
+}
+cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
+  GPURF_LOCKED;
+  if (!id || len <= 0) return ret(cudaErrorInvalidValue);
+  if (device != 0) return ret(cudaErrorInvalidDevice);
+  std::snprintf(id, size_t(len), "%s", "0000:00:00.0");
   return cudaSuccess;
 }
 cudaError_t cudaDriverGetVersion(int* v) {
@@ -1162,9 +1303,34 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned flags) {
   rt().streams[*s] = int(flags); // cudaStreamNonBlocking: not ordered after the legacy stream
   return cudaSuccess;
 }
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned, int) {
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* s, unsigned flags, int) {
   GPURF_LOCKED;
-  return cudaStreamCreate(s);
+  return cudaStreamCreateWithFlags(s, flags);
+}
+// The flags the stream was made with; the default streams (0, cudaStreamLegacy,
+// cudaStreamPerThread) have none.
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
+  GPURF_LOCKED;
+  if (!flags) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) <= 2) {
+    *flags = 0;
+    return cudaSuccess;
+  }
+  auto it = rt().streams.find(s);
+  if (it == rt().streams.end()) return ret(cudaErrorInvalidResourceHandle);
+  *flags = unsigned(it->second);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned* flags) {
+  return cudaStreamGetFlags(s, flags);
+}
+// Managed memory is copied whole around every launch: attaching it to a stream changes nothing.
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* p, size_t, unsigned) {
+  GPURF_LOCKED;
+  return p ? cudaSuccess : ret(cudaErrorInvalidValue);
+}
+cudaError_t cudaStreamAttachMemAsync_ptsz(cudaStream_t s, void* p, size_t n, unsigned f) {
+  return cudaStreamAttachMemAsync(s, p, n, f);
 }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   GPURF_LOCKED;
@@ -1247,9 +1413,11 @@ cudaError_t cudaEventCreate(cudaEvent_t* e) {
   rt().events[*e] = Event{};
   return cudaSuccess;
 }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) {
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags) {
   GPURF_LOCKED;
-  return cudaEventCreate(e);
+  if (cudaError_t r = cudaEventCreate(e)) return r;
+  rt().events[*e].timing = !(flags & 0x02); // cudaEventDisableTiming
+  return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t e) {
   GPURF_LOCKED;
@@ -1264,7 +1432,8 @@ cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   cudaError_t ce = cudaSuccess;
   if (capture_event_record(e, s, ce)) return ret(ce); // the capture's position, for a fork/join
   if (cudaError_t err = rt().ensure()) return ret(err);
-  it->second = Event{rt().now_ns(), true};
+  it->second.time_ns = rt().now_ns();
+  it->second.recorded = true;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned) {
@@ -1287,10 +1456,46 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   auto ia = rt().events.find(a), ib = rt().events.find(b);
   if (!ms || ia == rt().events.end() || ib == rt().events.end())
     return ret(cudaErrorInvalidResourceHandle);
+  if (!ia->second.timing || !ib->second.timing) return ret(cudaErrorInvalidResourceHandle);
   if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorNotReady);
   *ms = float((ib->second.time_ns - ia->second.time_ns) * 1e-6);
   return cudaSuccess;
 }
+
+// What `nvcc --default-stream per-thread` (CUDA_API_PER_THREAD_DEFAULT_STREAM) calls: the
+// per-thread default stream is the one in-order queue too, so each is its plain form (the
+// stream 0 the _ptsz forms take included).
+#define GPURF_PER_THREAD(name, base) decltype(base) name __attribute__((alias(#base)));
+GPURF_PER_THREAD(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
+GPURF_PER_THREAD(cudaEventRecord_ptsz, cudaEventRecord)
+GPURF_PER_THREAD(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync)
+GPURF_PER_THREAD(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync)
+GPURF_PER_THREAD(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray)
+GPURF_PER_THREAD(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync)
+GPURF_PER_THREAD(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray)
+GPURF_PER_THREAD(cudaMemcpy2D_ptds, cudaMemcpy2D)
+GPURF_PER_THREAD(cudaMemcpy2DArrayToArray_ptds, cudaMemcpy2DArrayToArray)
+GPURF_PER_THREAD(cudaMemcpyArrayToArray_ptds, cudaMemcpyArrayToArray)
+GPURF_PER_THREAD(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync)
+GPURF_PER_THREAD(cudaMemcpy3D_ptds, cudaMemcpy3D)
+GPURF_PER_THREAD(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
+GPURF_PER_THREAD(cudaMemcpyFromArrayAsync_ptsz, cudaMemcpyFromArrayAsync)
+GPURF_PER_THREAD(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray)
+GPURF_PER_THREAD(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
+GPURF_PER_THREAD(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
+GPURF_PER_THREAD(cudaMemcpyToArrayAsync_ptsz, cudaMemcpyToArrayAsync)
+GPURF_PER_THREAD(cudaMemcpyToArray_ptds, cudaMemcpyToArray)
+GPURF_PER_THREAD(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
+GPURF_PER_THREAD(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
+GPURF_PER_THREAD(cudaMemcpy_ptds, cudaMemcpy)
+GPURF_PER_THREAD(cudaMemset2D_ptds, cudaMemset2D)
+GPURF_PER_THREAD(cudaMemset3D_ptds, cudaMemset3D)
+GPURF_PER_THREAD(cudaMemsetAsync_ptsz, cudaMemsetAsync)
+GPURF_PER_THREAD(cudaMemset_ptds, cudaMemset)
+GPURF_PER_THREAD(cudaStreamQuery_ptsz, cudaStreamQuery)
+GPURF_PER_THREAD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
+GPURF_PER_THREAD(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
+#undef GPURF_PER_THREAD
 
 // libsystemc.so refers to sc_main (its own main calls it); the program has its own main, so
 // this is never called.

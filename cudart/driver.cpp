@@ -29,6 +29,7 @@ cudaError_t cudaStreamCreate(cudaStream_t* s);
 cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamSynchronize(cudaStream_t s);
 cudaError_t cudaEventCreate(cudaEvent_t* e);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned flags);
 cudaError_t cudaEventDestroy(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
@@ -403,9 +404,9 @@ CUresult cuStreamSynchronize(void* s) {
   GPURF_LOCKED;
   return cu(cudaStreamSynchronize(static_cast<cudaStream_t>(s)));
 }
-CUresult cuEventCreate(void** e, unsigned) {
+CUresult cuEventCreate(void** e, unsigned flags) { // CU_EVENT_DISABLE_TIMING is cudart's 0x02
   GPURF_LOCKED;
-  return cu(cudaEventCreate(reinterpret_cast<cudaEvent_t*>(e)));
+  return cu(cudaEventCreateWithFlags(reinterpret_cast<cudaEvent_t*>(e), flags));
 }
 CUresult cuEventDestroy_v2(void* e) {
   GPURF_LOCKED;

@@ -303,7 +303,10 @@ cudaError_t run_node(Exec& x, Node& n, cudaStream_t s, const std::string& path) 
   case kNodeGraph:
     return run(x, *n.child, s, path + ".");
   case kNodeEventRecord:
-    if (rt().events.count(n.event)) rt().events[n.event] = Event{rt().now_ns(), true};
+    if (auto it = rt().events.find(n.event); it != rt().events.end()) {
+      it->second.time_ns = rt().now_ns();
+      it->second.recorded = true;
+    }
     return cudaSuccess;
   default: // empty, event wait: the queue is in order
     return cudaSuccess;

@@ -389,6 +389,7 @@ void Runtime::build() {
   // load_module). The GPU is then built around gpurf's module of one empty kernel, its register
   // space sized for any kernel (255 registers and predicates per thread; the platform may say
   // otherwise). A host-only translation unit registers a module without .entry: not loaded.
+  // (Without the driver API such a module loads with an empty kernel: below.)
   Module* idle = nullptr;
   auto add_idle = [&](const char* name) {
     auto m = std::make_unique<Module>();
@@ -408,6 +409,15 @@ void Runtime::build() {
   }
   if (usable.empty())
     throw std::runtime_error(std::string("the program registered no PTX: ") + kEmbedPtx);
+  // A translation unit without kernels (host code only, or __device__ variables alone; a
+  // program with no kernel at all, as a device query or a bandwidth test) registers a module
+  // without .entry: it loads with an empty kernel of its own, so that its variables exist, and
+  // comes after the modules with kernels, whose first runnable one is the GPU's own.
+  std::stable_partition(usable.begin(), usable.end(),
+                        [](const Module* m) { return m->ptx.find(".entry") != m->ptx.npos; });
+  for (Module* m : usable)
+    if (m->ptx.find(".entry") == m->ptx.npos)
+      m->ptx += "\n.visible .entry __gpurf_idle()\n{\n  ret;\n}\n";
   // The GPU's own kernel: the first .entry the model can run (a module whose every kernel is
   // refused, or an entry it cannot run, still loads later, so that launching one says why).
   // ptxas (when found) reads a file: the text goes to a temporary one while the module's

@@ -79,6 +79,7 @@ struct Allocation {
 struct Event {
   double time_ns = 0;
   bool recorded = false;
+  bool timing = true; // false: made with cudaEventDisableTiming (no elapsed time)
 };
 
 // Every entry point of the API (api.cpp) holds this lock while it runs: calls from several host

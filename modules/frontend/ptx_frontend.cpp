@@ -521,9 +521,14 @@ void PtxFrontend::set_control_bits() {
         homes.push_back(pc);
       };
       // A recursive call's saves go before it, its restores after it (the code ptxas emits).
+      // An indirect call issues again once its first target's lanes return (the engine
+      // serialises a warp's targets): its first instruction (first save, or the call) may
+      // follow the callee's return and its restores, as the instruction after a call does.
       const SpillSite& sp = spill_of_[pc];
-      for (unsigned k = 0; k < sp.words; ++k) add(sp.first + k, leader && k == 0, follows_call);
-      add(pc, leader && !sp.words, follows_call && !sp.words);
+      const bool again = in.op == ptx::Op::Call && in.indirect;
+      for (unsigned k = 0; k < sp.words; ++k)
+        add(sp.first + k, leader && k == 0, follows_call || (again && k == 0));
+      add(pc, leader && !sp.words, (follows_call || again) && !sp.words);
       for (unsigned k = 0; k < sp.words; ++k) add(sp.first + sp.words + k, k == 0, k == 0);
       if (sp.words) after_call = leader_pending = false; // the restores start the next block
     }
@@ -869,6 +874,7 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsig
   FastForward r;
   MemAdaptor adaptor(mem);
   std::unique_ptr<ptx::Kernel> k;
+  unsigned resident = 1; // CTAs the device holds at once
   // What start_hosted() and launch() check before the first CTA: the same refusals.
   try {
     host_shape(mem, h);
@@ -889,34 +895,34 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsig
     const Occupancy occ =
         occupancy(limits, launch_.kernel, k->warps_per_cta(), k->shared_bytes(), k->num_ctas());
     if (launch_.cooperative) start_cooperative(k->num_ctas(), occ.ctas, std::max(1u, sms), adaptor);
+    resident = std::max(1u, occ.ctas * std::max(1u, sms));
   } catch (const std::exception& e) {
     r.refused = e.what();
     return r;
   }
-  // CTAs one after another; a CTA's warps each run until they wait at a barrier, end, or have
-  // run a slice (warps that wait for each other through memory go on). The progress bound
-  // stops a kernel that cannot end, as the timed run's does.
+  // As many CTAs at once as the device holds (a cooperative grid: all of them), the next
+  // starting when one ends, in grid order, as the device dispatches them; each warp runs in
+  // turn until it waits at a barrier, ends, or has run a slice, so CTAs that wait for each
+  // other through memory go on as on the device. The progress bound stops a kernel that cannot
+  // end, as the timed run's does.
   constexpr unsigned kSlice = 256;
   LoopWatch watch(options_.progress_bound);
   ptx::StepResult s;
   s.values = false;
   const unsigned ctas = k->num_ctas();
-  // A cooperative grid's CTAs all at once (a CTA at grid.sync() waits for every other).
-  const unsigned group = launch_.cooperative ? ctas : 1;
+  if (launch_.cooperative) resident = ctas;
   try {
-    for (unsigned c = 0; c < ctas; c += group) {
-      std::vector<unsigned> handles, ws;
-      for (unsigned i = c; i < c + group && i < ctas; ++i) {
-        handles.push_back(k->launch_cta(i));
-        for (unsigned w : k->cta_warps(handles.back())) ws.push_back(w);
+    std::vector<std::pair<unsigned, unsigned>> live; // (handle, CTA index)
+    std::vector<unsigned> ws;
+    unsigned next = 0;
+    while (next < ctas || !live.empty()) {
+      while (live.size() < resident && next < ctas) {
+        live.emplace_back(k->launch_cta(next), next);
+        ++next;
       }
-      auto done = [&] {
-        for (unsigned h : handles)
-          if (!k->cta_done(h)) return false;
-        return true;
-      };
-      while (!done()) {
-        bool stepped = false;
+      bool stepped = false;
+      for (const auto& [h, c] : live) {
+        ws = k->cta_warps(h);
         for (unsigned w : ws)
           for (unsigned n = 0; n < kSlice; ++n) {
             const ptx::Peek p = k->peek(w);
@@ -927,18 +933,29 @@ PtxFrontend::FastForward PtxFrontend::fast_forward(const SmLimits& limits, unsig
             watch.executed(LoopWatch::progress_of(info));
             if (watch.over_bound()) {
               std::map<unsigned, unsigned> at;
-              for (unsigned v : ws)
-                if (const ptx::Peek q = k->peek(v); q.state == ptx::Peek::State::Ready)
-                  ++at[info_[pc_of(q)].ptx_line];
-              throw WorkloadError(
-                  runaway_message(at, watch.since_global(), "CTA " + std::to_string(c) + ": "));
+              for (const auto& l : live)
+                for (unsigned v : k->cta_warps(l.first))
+                  if (const ptx::Peek q = k->peek(v); q.state == ptx::Peek::State::Ready)
+                    ++at[info_[pc_of(q)].ptx_line];
+              throw WorkloadError(runaway_message(
+                  at, watch.since_global(),
+                  live.size() == 1 ? "CTA " + std::to_string(c) + ": "
+                                   : "CTAs " + std::to_string(live.front().second) + "-" +
+                                         std::to_string(live.back().second) + ": "));
             }
           }
-        if (interrupt_requested()) throw WorkloadError("interrupted");
-        if (!stepped) // the engine releases barriers: no warp ready is a deadlock it names
-          throw WorkloadError("CTA " + std::to_string(c) + ": no warp can go on");
       }
-      for (unsigned h : handles) k->release_cta(h);
+      if (interrupt_requested()) throw WorkloadError("interrupted");
+      const size_t before = live.size();
+      live.erase(std::remove_if(live.begin(), live.end(),
+                                [&](const std::pair<unsigned, unsigned>& l) {
+                                  if (!k->cta_done(l.first)) return false;
+                                  k->release_cta(l.first);
+                                  return true;
+                                }),
+                 live.end());
+      if (!stepped && live.size() == before) // no warp ready: a deadlock the engine names
+        throw WorkloadError("CTA " + std::to_string(live.front().second) + ": no warp can go on");
     }
   } catch (const ptx::RuntimeError& e) {
     r.error = e.what();
@@ -1051,7 +1068,7 @@ Occupancy PtxFrontend::launch(const SmLimits& limits, unsigned sms) {
   sms = std::max(1u, sms);
   if (launch_.cooperative) start_cooperative(total_ctas_, occ.ctas, sms, *adaptor_);
 
-  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg);
+  if (options_.reuse_profile_warps || options_.reuse_oracle) profile_reuse(cfg, occ.ctas * sms);
 
   max_ctas_ = occ.ctas;
   sm_warps_ = limits.warp_slots();
@@ -1249,7 +1266,27 @@ struct OverlayMemory : ptx::GlobalMemory {
 
 } // namespace
 
-void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
+// CTAs one at a time (a cooperative grid's all at once: a CTA at grid.sync() waits for every
+// other). A CTA that waits for a later one through memory cannot end alone: when one CTA runs
+// an eighth of the progress bound without progress, the run starts again with the CTAs the
+// device holds together (more warps profiled, as the timed run would see them end).
+void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg, unsigned resident) {
+  std::string runaway;
+  if (launch_.cooperative) {
+    if (!profile_run(cfg, total_ctas_, options_.progress_bound, runaway))
+      throw WorkloadError(runaway);
+    return;
+  }
+  const uint64_t quick =
+      options_.progress_bound ? std::max<uint64_t>(options_.progress_bound / 8, 1) : 0;
+  if (profile_run(cfg, 1, quick, runaway)) return;
+  const unsigned group = std::min(std::max(resident, 1u), total_ctas_);
+  if (group <= 1 || !profile_run(cfg, group, options_.progress_bound, runaway))
+    throw WorkloadError(runaway);
+}
+
+bool PtxFrontend::profile_run(const ptx::LaunchConfig& cfg, unsigned group, uint64_t bound,
+                              std::string& runaway) {
   OverlayMemory mem(*mem_);
   ptx::LaunchConfig c = cfg; // the module's variables are in memory already (load_module)
   ptx::DeviceHeap heap;      // in-kernel malloc on a copy, as the stores go to the overlay
@@ -1264,10 +1301,7 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
     if (all) oracle_.assign(size_t(total_ctas_) * warps_per_cta_, {});
     // The timed run's stops apply here too: a kernel that cannot end is named, not profiled
     // for ever, and an interrupt leaves at once (the run stops at its first cycle).
-    LoopWatch watch(options_.progress_bound);
-    // CTAs one at a time; a cooperative grid's all at once (a CTA at grid.sync() waits for
-    // every other).
-    const unsigned group = launch_.cooperative ? total_ctas_ : 1;
+    LoopWatch watch(bound);
     for (unsigned first = 0;
          first < total_ctas_ && (all || profiled < options_.reuse_profile_warps); first += group) {
       std::vector<unsigned> ctas, ws; // engine handles; the warps in CTA order
@@ -1306,13 +1340,14 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
             for (unsigned w : ws)
               if (const ptx::Peek q = k.peek(w); q.state != ptx::Peek::State::Finished)
                 ++at[info_[pc_of(q)].ptx_line];
-            throw WorkloadError(runaway_message(
+            runaway = runaway_message(
                 at, watch.since_global(),
                 "frontend.reuse_profile_warps: the profile run of CTA " + std::to_string(first) +
                     (ctas.size() > 1 ? " to " + std::to_string(first + ctas.size() - 1) : "") +
-                    ": "));
+                    ": ");
+            return false;
           }
-          if (interrupt_requested()) return;
+          if (interrupt_requested()) return true;
           if (!hidden_[pc]) streams[i].push_back(pc);
           if (b2r_of_[pc] >= 0) streams[i].push_back(uint32_t(b2r_of_[pc])); // see execute()
           for (const unsigned depth = k.call_depth(ws[i]);
@@ -1342,6 +1377,7 @@ void PtxFrontend::profile_reuse(const ptx::LaunchConfig& cfg) {
   // The majority bits of the profiled warps (all of them for the oracle, whose per-instance
   // bits replace these wherever the stream matches).
   prof.apply(info_);
+  return true;
 }
 
 unsigned PtxFrontend::pc_of(const ptx::Peek& p) const {

@@ -466,7 +466,12 @@ private:
   unsigned pc_of(const ptx::Peek& p) const;
   // Malekeh's reuse hints: runs the first CTAs functionally on a private overlay of the
   // memory and sets src_reuse_near / dst_reuse_near in the records.
-  void profile_reuse(const ptx::LaunchConfig& cfg);
+  // `resident`: the CTAs the device holds at once (a retry runs them together).
+  void profile_reuse(const ptx::LaunchConfig& cfg, unsigned resident);
+  // One profile run, `group` CTAs at once under `bound`; false: over the bound (`runaway`:
+  // the message).
+  bool profile_run(const ptx::LaunchConfig& cfg, unsigned group, uint64_t bound,
+                   std::string& runaway);
   // Lanes of the slot's warp that hold a thread.
   static uint32_t thread_mask(const WarpSlot& w) {
     return w.lanes >= 32 ? 0xffffffffu : ((1u << w.lanes) - 1);

@@ -130,6 +130,21 @@ NVCC_FLAGS+=([warp_votes]="-gencode arch=compute_80,code=compute_80" [nbody_fast
   [half_math]="-gencode arch=compute_80,code=compute_80"
   [lambdas_regs]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda"
   [lambdas_regs_debug]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda -G")
+# Virtual calls whose lanes in a warp hold different types (serialised as hardware does; also
+# as a debug build); __int128 division and carry chains in inline PTX (the carry flag after a
+# subtraction, never reused by WIR); pitched/3D allocations, memsets and copies, mapped memory,
+# events and a captured graph (also built with --default-stream per-thread: the _ptds and _ptsz
+# calls); floating-point corners bit for bit.
+PROGRAMS+=(virtual_calls virtual_calls_debug bignum runtime_api runtime_api_ptds fp_corners)
+# A program without a kernel (a device query, a bandwidth test; a second translation unit with
+# a __constant__ table and no kernel either).
+PROGRAMS+=(no_kernels)
+# CTAs that wait for each other through memory: spin and ticket locks, a handoff whose consumer
+# comes first in grid order, a work queue (also fast-forwarded, below).
+PROGRAMS+=(spin_locks)
+MORE_SOURCES+=([no_kernels]=no_kernels_lib.cu)
+SOURCE_OF+=([virtual_calls_debug]=virtual_calls [runtime_api_ptds]=runtime_api)
+NVCC_FLAGS+=([virtual_calls_debug]=-G [runtime_api_ptds]="--default-stream per-thread")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
@@ -200,6 +215,13 @@ for plat in "${PLATFORMS[@]}"; do
     fi
     [ "$rc" -eq 0 ] || fail "$what exited $rc: $(tail -c 600 "$out.stderr")"
     grep -qx PASS "$out.stdout" || fail "$what did not print PASS: $(tail -c 400 "$out.stdout")"
+    if [ "$p" = no_kernels ]; then
+      # No kernel, no launch: the modules without .entry load (no warning), the results written.
+      grep -q "^gpurf: .*\.entry\|no kernel can be loaded" "$out.stderr" &&
+        fail "$what: a module without kernels was refused: $(tail -c 600 "$out.stderr")"
+      [ -s "$out/result.json" ] || fail "$what wrote no result.json"
+      continue
+    fi
     if [ "$p" = all_refused ]; then
       # No launch ran: the GPU was built around gpurf's idle kernel, the refused one says why.
       grep -q "warning: .*no kernel can be loaded: kernel '_Z14sample_cubemapyPfi' cannot be loaded" "$out.stderr" &&
@@ -419,6 +441,12 @@ grep -qx PASS "$TMP/coop-ff.out" || fail "grid_sync fast-forwarded: no PASS: $(t
 [ "$(grep -c 'fast-forwarded, [0-9]* warp instructions$' "$TMP/coop-ff.err")" -eq 2 ] &&
   grep -q "fast-forwarded, .*FAILED: .*trap: the kernel aborted" "$TMP/coop-ff.err" ||
   fail "grid_sync fast-forwarded: not 2 launches then the trap: $(grep '^gpurf: launch' "$TMP/coop-ff.err" | cut -c1-200)"
+# Fast-forwarded, the CTAs the device holds run together, as when timed: spin_locks' consumer
+# CTA, which waits for the CTA after it, ends (run one after another, it spun until the
+# progress bound).
+GPURF_TIMED=none "$GPURF" exec --platform "$plat" -- "$BIN/spin_locks" >"$TMP/spin-ff.out" 2>"$TMP/spin-ff.err" ||
+  fail "spin_locks fast-forwarded: exit $?: $(tail -c 400 "$TMP/spin-ff.err")"
+grep -qx PASS "$TMP/spin-ff.out" || fail "spin_locks fast-forwarded: no PASS: $(tail -c 400 "$TMP/spin-ff.out")"
 # gpurf compare reads a program's results (summary.json: a row per kernel).
 "$GPURF" compare "$TMP/$plat-gaussian" "$TMP/again-gaussian" --stats cycles >"$TMP/compare.out" 2>&1 ||
   fail "gpurf compare of two gaussian results: $(head -c 300 "$TMP/compare.out")"

@@ -1,6 +1,6 @@
 // Indirect calls as programs write them: a __device__ table of function pointers indexed per
 // warp, and virtual functions of objects built on the device (vtables in global memory). Each
-// warp's lanes call one function (gpurf refuses a warp whose lanes call different ones).
+// warp's lanes call one function here (virtual_calls.cu: lanes of a warp calling different ones).
 #include <cuda_runtime.h>
 
 #include "check.h"

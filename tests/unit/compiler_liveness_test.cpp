@@ -131,6 +131,48 @@ TEST(CompilerLiveness, DiamondLiveSetsAndLastReads) {
   EXPECT_EQ(lv.cfg.blocks[edges[0].second].begin, 5u);
 }
 
+// An indirect call runs again for the lanes of each other target once the first target's
+// lanes return (the engine serialises a warp's targets): its address is still read after it,
+// so it is no last read there (a register-file cache that drops dead values kept it).
+TEST(CompilerLiveness, IndirectCallAddressLivesAcrossTheCall) {
+  const char* text = R"(
+.func (.param .b32 r) twice(.param .b32 x)
+{
+  .reg .b32 %r<3>;
+  ld.param.u32 %r1, [x];
+  shl.b32 %r2, %r1, 1;
+  st.param.b32 [r], %r2;
+  ret;
+}
+.visible .entry icall(.param .u64 p0)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [p0];
+  mov.u32 %r1, %tid.x;
+  mov.u64 %rd2, twice;
+  {
+  .param .b32 p;
+  st.param.b32 [p], %r1;
+  .param .b32 r;
+  proto : .callprototype (.param .b32 _) _ (.param .b32 _);
+  call (r), %rd2, (p), proto;
+  ld.param.b32 %r2, [r];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+)";
+  Fixture x(text, "icall");
+  const Liveness lv = compute_liveness(*x.f);
+  const unsigned rd2 = x.reg("%rd2");
+  unsigned call = 0;
+  while (x.f->instrs[call].op != ptx::Op::Call) ++call;
+  EXPECT_TRUE(lv.live_after(call, rd2));
+  EXPECT_FALSE(lv.last_read(call, rd2));
+  EXPECT_FALSE(lv.live_after(call + 1, rd2)); // dead once the call is done
+}
+
 TEST(CompilerLiveness, LoopCarriedValues) {
   Fixture x(kLoop, "loop");
   const Liveness lv = compute_liveness(*x.f);

@@ -45,3 +45,15 @@ TEST(CompilerReuseKey, ModifiersThatChangeTheResultChangeTheTag) {
   for (size_t i = 2; i < t.size(); ++i)
     for (size_t j = i + 1; j < t.size(); ++j) EXPECT_NE(t[i], t[j]) << i << " and " << j;
 }
+
+// The carry flag is an operand the tag does not hold: an instruction that writes it or reads
+// it (addc.u32 d, 0, 0 is the carry alone) is never reused.
+TEST(CompilerReuseKey, CarryReadersAndWritersAreNotReused) {
+  const auto t = tags("add.cc.u32 %r3, %r1, %r2;\naddc.u32 %r4, %r0, %r0;\n"
+                      "sub.cc.u32 %r5, %r1, %r2;\nsubc.u32 %r6, %r1, %r2;\n"
+                      "mad.lo.cc.u32 %r7, %r1, %r2, %r3;\nmadc.hi.u32 %r8, %r1, %r2, %r3;\n"
+                      "add.u32 %r9, %r1, %r2;\n");
+  ASSERT_EQ(t.size(), 7u);
+  for (size_t i = 0; i < 6; ++i) EXPECT_EQ(t[i], 0u) << i;
+  EXPECT_NE(t[6], 0u);
+}

@@ -337,6 +337,68 @@ TEST(PtxMath, CarryChains) {
   }
 }
 
+// The carry flag after a subtraction is the carry of a + ~b + 1 (1: no borrow), as the hardware
+// sets it, and subc computes a + ~b + CF: a sub.cc chain read by addc (nvcc's 128-bit division
+// tests its remainder's sign so) gives 1 when nothing was borrowed, a subc after add.cc
+// subtracts one less when the add carried. A sub chain read by subc is a - b - borrow either way.
+TEST(PtxMath, CarryFlagOfSubtractionIsNotBorrow) {
+  const std::string text = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];
+  sub.cc.u32 %r6, %r2, %r4;
+  subc.cc.u32 %r6, %r3, %r5;
+  addc.u32 %r7, 0, 0;
+  add.cc.u32 %r6, %r2, %r4;
+  subc.u32 %r8, %r3, %r5;
+  sub.cc.u32 %r6, %r2, %r4;
+  subc.cc.u32 %r6, %r3, %r5;
+  subc.u32 %r9, 0, 0;
+  cvt.u64.u32 %rd5, %r2;
+  cvt.u64.u32 %rd6, %r4;
+  sub.cc.u64 %rd7, %rd5, %rd6;
+  addc.u64 %rd8, 0, 0;
+  mul.wide.u32 %rd9, %r1, 24;
+  add.s64 %rd10, %rd2, %rd9;
+  st.global.v2.u32 [%rd10], {%r7, %r8};
+  st.global.u32 [%rd10+8], %r9;
+  st.global.u64 [%rd10+16], %rd8;
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  // (lo, hi) of two 64-bit values x = (a0, a1), y = (b0, b1): equal, x > y, x < y, and words
+  // that carry or borrow alone.
+  const std::vector<uint32_t> in = {5,           7, 5, 7,           9, 7,           5, 7, 5, 7, 9,
+                                    7,           0, 1, 1,           0, 0xffffffffu, 3, 1, 3, 2, 0,
+                                    0xffffffffu, 0, 1, 0xffffffffu, 0, 0xffffffffu, 0, 0, 1, 0};
+  const unsigned n = unsigned(in.size() / 4);
+  Launch L(m, "k", {1, 1, 1}, {n, 1, 1});
+  const uint64_t di = L.buf(in), d_o = L.zeros(n * 24);
+  L.arg(di).arg(d_o);
+  L.run();
+  const auto o = L.get<uint32_t>(d_o, n * 6);
+  for (unsigned t = 0; t < n; ++t) {
+    const uint32_t a0 = in[4 * t], a1 = in[4 * t + 1], b0 = in[4 * t + 2], b1 = in[4 * t + 3];
+    const uint64_t x = uint64_t(a1) << 32 | a0, y = uint64_t(b1) << 32 | b0;
+    const uint32_t add_carry = (uint64_t(a0) + b0) >> 32;
+    EXPECT_EQ(o[6 * t], x >= y ? 1u : 0u) << t << ": addc after a sub.cc chain";
+    EXPECT_EQ(o[6 * t + 1], a1 - b1 - 1 + add_carry) << t << ": subc after add.cc";
+    EXPECT_EQ(o[6 * t + 2], x < y ? 0xffffffffu : 0u) << t << ": subc after a sub.cc chain";
+    EXPECT_EQ(o[6 * t + 4], a0 >= b0 ? 1u : 0u) << t << ": addc.u64 after sub.cc.u64";
+  }
+}
+
 TEST(PtxMath, BitFieldOps) {
   const int n = 32;
   std::vector<unsigned> a(n), b(n);

@@ -158,8 +158,13 @@ Liveness compute_liveness(const ptx::Function& f, const LivenessOptions& opt) {
     const ptx::BasicBlock& bb = lv.cfg.blocks[b];
     RegSet cur = lv.block_out[b];
     for (unsigned i = bb.end; i-- > bb.begin;) {
-      lv.live_out[i] = cur;
       const UseDef& u = lv.ud[i];
+      // An indirect call runs again for the lanes of each other target once the first
+      // target's lanes return (the engine serialises a warp's distinct targets): what it
+      // reads stays live across it.
+      if (f.instrs[i].op == ptx::Op::Call && f.instrs[i].indirect)
+        for (unsigned s : u.uses) cur.set(s);
+      lv.live_out[i] = cur;
       if (!u.partial)
         for (unsigned d : u.defs) cur.reset(d);
       for (unsigned s : u.uses) cur.set(s);

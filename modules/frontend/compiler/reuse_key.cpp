@@ -108,7 +108,10 @@ ReuseKey reuse_key(const ptx::Function& f, const ptx::Instr& in, const ConstantO
   if (t.branch || t.call || t.ret || t.barrier || t.exit || oc == OpClass::Control)
     return no(ReuseKey::Control);
   if (in.guard >= 0) return no(ReuseKey::Guarded);
-  if (in.cc) return no(ReuseKey::Carry);
+  // Writes the carry (add.cc), or reads it: addc, subc and madc add it, an operand the tag
+  // does not hold (addc.u32 d, 0, 0 reads the carry alone).
+  if (in.cc || in.op == ptx::Op::Addc || in.op == ptx::Op::Subc || in.op == ptx::Op::Madc)
+    return no(ReuseKey::Carry);
   if (oc == OpClass::Shfl || oc == OpClass::Vote || oc == OpClass::Tensor)
     return no(ReuseKey::ShuffleVote);
   if (in.dst.size() != 1 || !in.dst[0].is_reg() || f.regs[in.dst[0].reg].is_pred)

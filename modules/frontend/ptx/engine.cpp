@@ -1608,14 +1608,27 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     }
     int callee_idx = in.callee;
     const unsigned args0 = in.indirect ? 1 : 0; // src[0]: the indirect call's address
-    if (in.indirect) {                          // every active lane must call the same function
+    bool serialised = false;
+    if (in.indirect) {
+      // The lanes of the first active lane's target call now; lanes with other targets call
+      // at this pc once these return (the hardware's loop over a warp's distinct targets), from
+      // an entry of their own that reconverges with the others after the call.
       const unsigned l0 = unsigned(__builtin_ctz(exec));
       const uint64_t a = rd(w, *fr, in.src[0], l0, Type::U64);
-      for (unsigned l = l0 + 1; l < kWarpLanes; ++l)
-        if (((exec >> l) & 1) && rd(w, *fr, in.src[0], l, Type::U64) != a)
-          fail(w, int(l),
-               "indirect call: lanes of one warp call different functions (not supported: "
-               "each warp's active lanes must call the same one)");
+      uint32_t same = 0;
+      for (unsigned l = l0; l < kWarpLanes; ++l)
+        if (((exec >> l) & 1) && rd(w, *fr, in.src[0], l, Type::U64) == a) same |= 1u << l;
+      if (same != exec) {
+        top->pc = pc + 1;
+        SimtEntry rest;
+        rest.pc = pc;
+        rest.mask = exec & ~same;
+        rest.rpc = pc + 1;
+        w.stack.push_back(rest);
+        exec = same;
+        out.exec_mask = exec;
+        serialised = true;
+      }
       const uint64_t i = (a - kFunctionWindow) / 16;
       if (a < kFunctionWindow || (a - kFunctionWindow) % 16 || i >= mod.functions.size() ||
           std::find(in.targets.begin(), in.targets.end(), int(i)) == in.targets.end())
@@ -1624,15 +1637,15 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
       callee_idx = int(i);
     }
     const Function& callee = mod.functions[size_t(callee_idx)];
-    if (!callee.has_body) {
+    if (!callee.has_body) { // a builtin (serialised: the other lanes' entry stays at the call)
       if (callee.name == "__assertfail") assert_fail(w, *fr, fi, in, exec);
       if (callee.name == "malloc" || callee.name == "free") {
         device_heap_call(w, *fr, fi, in, exec, callee.name == "malloc");
-        top->pc = pc + 1;
+        if (!serialised) top->pc = pc + 1; // (serialised: done above)
         return;
       }
       if (device_runtime_call(w, *fr, fi, in, exec, callee.name)) {
-        top->pc = pc + 1;
+        if (!serialised) top->pc = pc + 1; // (serialised: done above)
         return;
       }
       if (callee.name == "vprintf") { // printf: formatted for the sink (device_output.h)
@@ -1645,7 +1658,7 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
               std::memset(fr->param.data() + size_t(l) * fi.pframe + off, 0,
                           std::min<uint64_t>(4, fi.pframe - off));
         }
-        top->pc = pc + 1;
+        if (!serialised) top->pc = pc + 1; // (serialised: done above)
         return;
       }
       fail(w, -1, "call to external function '" + callee.name + "' (no body) is not supported");
@@ -1666,7 +1679,8 @@ void Kernel::Impl::step(unsigned wid, StepResult& out) {
     }
     unsigned caller_idx = unsigned(w.frames.size() - 1);
     push_frame(w, unsigned(callee_idx), exec, &in); // errors report the call's pc
-    w.stack[w.stack.size() - 2].pc = pc + 1;        // the caller resumes after the call
+    // The caller resumes after the call (serialised: the other lanes' entry stays at it).
+    if (!serialised) w.stack[w.stack.size() - 2].pc = pc + 1;
     Frame& caller = w.frames[caller_idx];
     Frame& cf = w.frames.back();
     for (size_t i = args0; i < in.src.size(); ++i) {
@@ -2704,10 +2718,16 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
             w.carry = (w.carry & ~(1u << l)) | (uint32_t(co) << l);
           }
         } else {
-          r = a - b - c;
+          // a + ~b + 1 (subc: + CF), as the hardware subtracts: CF is the carry out, 1 when
+          // nothing was borrowed. A sub chain reads the same either way; an addc after a sub.cc
+          // (nvcc's 128-bit division tests a remainder's sign so) or a subc after an add.cc
+          // needs the hardware's flag, not a borrow (PTX's "a - (b + CC.CF)" reads CF as one).
+          const uint64_t ci = cin ? c : 1;
+          unsigned __int128 x = (unsigned __int128)a + (~b & M) + ci;
+          r = uint64_t(x);
           if (in.cc) {
-            bool bo = (unsigned __int128)a < (unsigned __int128)b + c;
-            w.carry = (w.carry & ~(1u << l)) | (uint32_t(bo) << l);
+            bool co = ((x >> B) & 1) != 0;
+            w.carry = (w.carry & ~(1u << l)) | (uint32_t(co) << l);
           }
         }
         dst(l, r & M);
