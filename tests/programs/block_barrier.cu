@@ -23,6 +23,7 @@ __global__ void reverse_tiles(const float* in, float* out) {
   cuda::memcpy_async(block, tile, in + base, sizeof(float) * kTile, bar);
   bar.arrive_and_wait();
   for (int i = threadIdx.x; i < kTile; i += blockDim.x) out[base + i] = tile[kTile - 1 - i] * 2.0f;
+  block.sync(); // every reversed read done before the late phase writes the tile
   // One thread of every other warp works 200 steps before arriving: the rest spin meanwhile.
   if (threadIdx.x % 64 == 0)
     for (int k = 0; k < 200; ++k) tile[threadIdx.x] += 1.0f;
