@@ -349,7 +349,7 @@ cudaError_t cudaLaunchKernel(const void* fun, dim3 grid, dim3 block, void** args
 cudaError_t cudaLaunchKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
                                   size_t shared, cudaStream_t stream) {
   GPURF_LOCKED;
-  return cudaLaunchKernel(fun, grid, block, args, shared, stream);
+  return cudaLaunchKernel(fun, grid, block, args, shared, per_thread(stream));
 }
 cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                cudaStream_t stream) {
@@ -359,7 +359,7 @@ cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args,
 cudaError_t __cudaLaunchKernel_ptsz(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                     cudaStream_t stream) {
   GPURF_LOCKED;
-  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+  return cudaLaunchKernel(kernel, grid, block, args, shared, per_thread(stream));
 }
 cudaError_t cudaLaunchCooperativeKernel(const void* fun, dim3 grid, dim3 block, void** args,
                                         size_t shared, cudaStream_t stream) {
@@ -373,7 +373,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void* fun, dim3 grid, dim3 block, 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
                                              size_t shared, cudaStream_t stream) {
   GPURF_LOCKED;
-  return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, stream);
+  return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, per_thread(stream));
 }
 // cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured, the
 // others (priorities, access policies, ...) do not change what a launch computes here.
@@ -403,7 +403,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, vo
 }
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
-  return cudaLaunchKernelExC(c, fun, args);
+  if (!c) return cudaLaunchKernelExC(c, fun, args);
+  cudaLaunchConfig_t own = *c;
+  own.stream = per_thread(c->stream);
+  return cudaLaunchKernelExC(&own, fun, args);
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
@@ -561,13 +564,13 @@ cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t s) {
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocAsync_ptsz(void** p, size_t bytes, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, s);
+  return cudaMallocAsync(p, bytes, per_thread(s));
 }
 cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void*, cudaStream_t s) {
   return cudaMallocAsync(p, bytes, s);
 }
 cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void*, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, s);
+  return cudaMallocAsync(p, bytes, per_thread(s));
 }
 cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
   GPURF_LOCKED;
@@ -576,7 +579,7 @@ cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
     return ret(e);
   return ret(rt().free(p, false));
 }
-cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, s); }
+cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, per_thread(s)); }
 cudaError_t cudaDeviceGetDefaultMemPool(void** pool, int device) {
   GPURF_LOCKED;
   static char default_pool;
@@ -676,7 +679,7 @@ cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int v, size_t width, size_t
 }
 cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t width, size_t height,
                                    cudaStream_t s) {
-  return cudaMemset2DAsync(p, pitch, v, width, height, s);
+  return cudaMemset2DAsync(p, pitch, v, width, height, per_thread(s));
 }
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
   GPURF_LOCKED;
@@ -1199,7 +1202,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void*), void* data) {
   return cudaSuccess;
 }
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, void (*fn)(void*), void* data) {
-  return cudaLaunchHostFunc(s, fn, data);
+  return cudaLaunchHostFunc(per_thread(s), fn, data);
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void*),
                                   void* data, unsigned flags) {
@@ -1213,7 +1216,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaE
 }
 cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void*),
                                        void* data, unsigned flags) {
-  return cudaStreamAddCallback(s, cb, data, flags);
+  return cudaStreamAddCallback(per_thread(s), cb, data, flags);
 }
 // One in-order queue: no priorities (the range is [0, 0]). Capture: graphs.cpp.
 cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
@@ -1223,7 +1226,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int* priority) {
-  return cudaStreamGetPriority(s, priority);
+  return cudaStreamGetPriority(per_thread(s), priority);
 }
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   GPURF_LOCKED;
@@ -1290,6 +1293,149 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorNotReady);
   *ms = float((ib->second.time_ns - ia->second.time_ns) * 1e-6);
   return cudaSuccess;
+}
+
+// Pitched 3D memory: rows padded as cudaMallocPitch's, `height` rows a slice.
+cudaError_t cudaMalloc3D(cudaPitchedPtr* p, cudaExtent e) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMalloc3D", false);
+  if (!p) return ret(cudaErrorInvalidValue);
+  const size_t pitch = (e.width + 255) / 256 * 256;
+  void* ptr = nullptr;
+  if (cudaError_t err = rt().malloc(&ptr, pitch * e.height * e.depth, AllocKind::Device))
+    return ret(err);
+  *p = {ptr, pitch, e.width, e.height};
+  return cudaSuccess;
+}
+static cudaError_t memset3d(cudaPitchedPtr p, int v, cudaExtent e) {
+  for (size_t z = 0; z < e.depth; ++z)
+    if (cudaError_t err = memset2d(static_cast<char*>(p.ptr) + z * p.pitch * p.ysize, p.pitch, v,
+                                   e.width, e.height))
+      return err;
+  return cudaSuccess;
+}
+cudaError_t cudaMemset3D(cudaPitchedPtr p, int v, cudaExtent e) {
+  GPURF_LOCKED;
+  GPURF_CAPTURE_FORBIDS("cudaMemset3D", true);
+  return ret(memset3d(p, v, e));
+}
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  GPURF_LOCKED;
+  cudaError_t err = cudaSuccess;
+  if (not_captured("cudaMemset3DAsync", s, "a 3D memset", err)) return ret(err);
+  return ret(memset3d(p, v, e));
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
+  GPURF_LOCKED;
+  if (!flags) return ret(cudaErrorInvalidValue);
+  const auto it = rt().streams.find(s);
+  if (it == rt().streams.end() && s && s != cudaStream_t(1) && s != cudaStream_t(2))
+    return ret(cudaErrorInvalidResourceHandle);
+  *flags = it == rt().streams.end() ? 0 : unsigned(it->second);
+  return cudaSuccess;
+}
+
+// Programs built with `nvcc --default-stream per-thread` call these forms: `_ptds` the
+// synchronous calls (on the calling thread's default stream, which the one in-order queue
+// serves as any other), `_ptsz` the calls taking a stream, where 0 names that stream.
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t n, int kind) {
+  return cudaMemcpy(dst, src, n, kind);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t n, int kind, cudaStream_t s) {
+  return cudaMemcpyAsync(dst, src, n, kind, per_thread(s));
+}
+cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, int kind) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                   size_t width, size_t height, int kind, cudaStream_t s) {
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, per_thread(s));
+}
+cudaError_t cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) { return cudaMemcpy3D(p); }
+cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t s) {
+  return cudaMemcpy3DAsync(p, per_thread(s));
+}
+cudaError_t cudaMemset_ptds(void* p, int v, size_t n) { return cudaMemset(p, v, n); }
+cudaError_t cudaMemsetAsync_ptsz(void* p, int v, size_t n, cudaStream_t s) {
+  return cudaMemsetAsync(p, v, n, per_thread(s));
+}
+cudaError_t cudaMemset2D_ptds(void* p, size_t pitch, int v, size_t width, size_t height) {
+  return cudaMemset2D(p, pitch, v, width, height);
+}
+cudaError_t cudaMemset3D_ptds(cudaPitchedPtr p, int v, cudaExtent e) {
+  return cudaMemset3D(p, v, e);
+}
+cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  return cudaMemset3DAsync(p, v, e, per_thread(s));
+}
+cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t n, size_t offset,
+                                    int kind) {
+  return cudaMemcpyToSymbol(symbol, src, n, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t n, size_t offset,
+                                      int kind) {
+  return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+}
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t n,
+                                         size_t offset, int kind, cudaStream_t s) {
+  return cudaMemcpyToSymbolAsync(symbol, src, n, offset, kind, per_thread(s));
+}
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t n, size_t offset,
+                                           int kind, cudaStream_t s) {
+  return cudaMemcpyFromSymbolAsync(dst, symbol, n, offset, kind, per_thread(s));
+}
+cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                     size_t spitch, size_t width, size_t height, int kind) {
+  return cudaMemcpy2DToArray(dst, w_off, h_off, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t w_off, size_t h_off,
+                                          const void* src, size_t spitch, size_t width,
+                                          size_t height, int kind, cudaStream_t s) {
+  return cudaMemcpy2DToArrayAsync(dst, w_off, h_off, src, spitch, width, height, kind,
+                                  per_thread(s));
+}
+cudaError_t cudaMemcpy2DFromArray_ptds(void* dst, size_t dpitch, const void* src, size_t w_off,
+                                       size_t h_off, size_t width, size_t height, int kind) {
+  return cudaMemcpy2DFromArray(dst, dpitch, src, w_off, h_off, width, height, kind);
+}
+cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t w_off,
+                                            size_t h_off, size_t width, size_t height, int kind,
+                                            cudaStream_t s) {
+  return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, w_off, h_off, width, height, kind,
+                                    per_thread(s));
+}
+cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                   size_t count, int kind) {
+  return cudaMemcpyToArray(dst, w_off, h_off, src, count, kind);
+}
+cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t w_off, size_t h_off,
+                                        const void* src, size_t count, int kind, cudaStream_t s) {
+  return cudaMemcpyToArrayAsync(dst, w_off, h_off, src, count, kind, per_thread(s));
+}
+cudaError_t cudaMemcpyFromArray_ptds(void* dst, const void* src, size_t w_off, size_t h_off,
+                                     size_t count, int kind) {
+  return cudaMemcpyFromArray(dst, src, w_off, h_off, count, kind);
+}
+cudaError_t cudaMemcpyFromArrayAsync_ptsz(void* dst, const void* src, size_t w_off, size_t h_off,
+                                          size_t count, int kind, cudaStream_t s) {
+  return cudaMemcpyFromArrayAsync(dst, src, w_off, h_off, count, kind, per_thread(s));
+}
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) {
+  return cudaStreamSynchronize(per_thread(s));
+}
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(per_thread(s)); }
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t ev, unsigned flags) {
+  return cudaStreamWaitEvent(per_thread(s), ev, flags);
+}
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned* flags) {
+  return cudaStreamGetFlags(per_thread(s), flags);
+}
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) {
+  return cudaEventRecord(e, per_thread(s));
+}
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned flags) {
+  return cudaEventRecordWithFlags(e, per_thread(s), flags);
 }
 
 // libsystemc.so refers to sc_main (its own main calls it); the program has its own main, so

@@ -130,6 +130,10 @@ NVCC_FLAGS+=([warp_votes]="-gencode arch=compute_80,code=compute_80" [nbody_fast
   [half_math]="-gencode arch=compute_80,code=compute_80"
   [lambdas_regs]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda"
   [lambdas_regs_debug]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda -G")
+# Built with `nvcc --default-stream per-thread`: every call its _ptds/_ptsz form, stream 0 the
+# thread's default stream (copies, memsets, symbols, pitched 3D memory, events, a capture of it).
+PROGRAMS+=(per_thread_stream)
+NVCC_FLAGS+=([per_thread_stream]="--default-stream per-thread")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
