@@ -216,6 +216,18 @@ TEST(Wir, SharedLoadsReuseOnlyTheirOwnBlock) {
   EXPECT_GE(x.stat("writeback", "reuse_block_drops"), 299u);
 }
 
+// CTA 0 polls a flag that CTA 1 (on another SM, or later in the same one) sets, through L2
+// (tests/e2e/data/wir_poll.cu: __ldcg, ld.global.cg; mode 1 __ldcv, ld.global.cv), with no
+// store or barrier between the polls. Such a load exists to see other SMs' stores: never
+// reused. Before, a poll reused the first poll's 0 and the golden check stopped the run.
+void polls_are_never_reused(const std::string& mode) {
+  const WirRun x = run("wir-rl", "tests/e2e/data/wir_poll.yaml", {}, {mode});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.element("allocator", "reuse_skipped", "memory"), 0u);
+}
+TEST(Wir, L2PollsAreNeverReused) { polls_are_never_reused("mode=0"); }
+TEST(Wir, FetchAgainPollsAreNeverReused) { polls_are_never_reused("mode=1"); }
+
 // A register written twice under partial guards (tests/e2e/data/wir_pinned.ptx): the first
 // divergent write pins a dedicated register, the second writes it in place. The convergent add
 // after each write has the same opcode and source register, but the register's value changed:
