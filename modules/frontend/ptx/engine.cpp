@@ -2689,7 +2689,11 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     } else {
       lanes([&](unsigned l) {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
-        uint64_t c = cin ? ((w.carry >> l) & 1) : 0;
+        // CC.CF is the carry of a + ~b + 1 after a subtraction (1: no borrow), as the hardware
+        // keeps it: subc borrows its complement, and an addc after a sub.cc reads 1 when the
+        // difference did not borrow (nvcc's 128-bit division tests its remainder so).
+        const uint64_t cf = (w.carry >> l) & 1;
+        uint64_t c = cin ? (sub ? 1 - cf : cf) : 0;
         uint64_t r;
         if (in.sat && S) {
           __int128 x = __int128(sext(a, B)) + (sub ? -__int128(sext(b, B)) : __int128(sext(b, B)));
@@ -2707,7 +2711,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
           r = a - b - c;
           if (in.cc) {
             bool bo = (unsigned __int128)a < (unsigned __int128)b + c;
-            w.carry = (w.carry & ~(1u << l)) | (uint32_t(bo) << l);
+            w.carry = (w.carry & ~(1u << l)) | (uint32_t(!bo) << l);
           }
         }
         dst(l, r & M);
