@@ -259,6 +259,13 @@ private:
       m.stored_global |= info.space == MemSpace::Global;
       m.stored_param |= info.space == MemSpace::Param; // a call's arguments or return value
     }
+    // cp.async reads global memory (mem Load) and writes the warp's shared memory.
+    if (info.async == InstInfo::Async::Copy) m.stored_shared = true;
+    // A fence or an acquire makes other threads' stores visible to the warp's later loads (a
+    // flag polled, then the data it guards reloaded): as after a store of its own, its loads
+    // reuse nothing until its next barrier (a count of its own would match another block
+    // phase's entries).
+    if (info.acquire) m.stored_shared = m.stored_global = true;
     if (info.barrier) {
       m.stored_shared = m.stored_global = false;
       if (m.barriers < 32) ++m.barriers;
