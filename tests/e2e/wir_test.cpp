@@ -243,6 +243,17 @@ TEST(Wir, AnAcquireLoadEndsLoadReuse) { reloads_see_new_values("mode=0"); }
 TEST(Wir, AFenceEndsLoadReuse) { reloads_see_new_values("mode=1"); }
 TEST(Wir, AnAsyncCopyIsASharedStore) { reloads_see_new_values("mode=2"); }
 
+// Float maxima by an atomicCAS loop whose first read is a plain load (tests/e2e/data/
+// wir_cas_max.cu): warps 37 apart load the same addresses, which other warps' CAS changed in
+// between; no store flag of the loading warp stops the reuse. A hit whose recorded values are
+// not what the load reads now is dropped (reuse_stale_loads) and the load executes. Before,
+// the load reused the old maxima and the golden check stopped the run (sync_mix on wir-rlpvc).
+TEST(Wir, AStaleLoadEntryIsNotReused) {
+  const WirRun x = run("wir-rl", "tests/e2e/data/wir_cas_max.yaml");
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("allocator", "reuse_stale_loads"), 0u);
+}
+
 // A register written twice under partial guards (tests/e2e/data/wir_pinned.ptx): the first
 // divergent write pins a dedicated register, the second writes it in place. The convergent add
 // after each write has the same opcode and source register, but the register's value changed:
