@@ -130,6 +130,16 @@ NVCC_FLAGS+=([warp_votes]="-gencode arch=compute_80,code=compute_80" [nbody_fast
   [half_math]="-gencode arch=compute_80,code=compute_80"
   [lambdas_regs]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda"
   [lambdas_regs_debug]="-gencode arch=compute_80,code=compute_80 -gencode arch=compute_90,code=compute_90 --extended-lambda -G")
+# Scientific applications of the usual multi-kernel shape, each against its host reference:
+# global alignment over anti-diagonals of tiles (growing then shrinking launches) whose scoring
+# and __constant__ table live in another unit (-rdc=true); anisotropic diffusion (a reduction
+# with float atomics, exp/log/division, three kernels an iteration); blocked LU (three kernels
+# a step, 34 launches); synchronisation patterns (the last CTA's sum after __threadfence, a CAS
+# loop, spin locks between lanes of a warp, __syncthreads_or/count, a 6 KB argument, streams
+# ordered by an event, a host function).
+PROGRAMS+=(alignment diffusion block_lu sync_mix)
+NVCC_FLAGS+=([alignment]=-rdc=true)
+MORE_SOURCES+=([alignment]=alignment_lib.cu)
 # Built with `nvcc --default-stream per-thread`: every call its _ptds/_ptsz form, stream 0 the
 # thread's default stream (copies, memsets, symbols, pitched 3D memory, events, a capture of it).
 PROGRAMS+=(per_thread_stream)
