@@ -349,7 +349,7 @@ cudaError_t cudaLaunchKernel(const void* fun, dim3 grid, dim3 block, void** args
 cudaError_t cudaLaunchKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
                                   size_t shared, cudaStream_t stream) {
   GPURF_LOCKED;
-  return cudaLaunchKernel(fun, grid, block, args, shared, stream);
+  return cudaLaunchKernel(fun, grid, block, args, shared, per_thread(stream));
 }
 cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                cudaStream_t stream) {
@@ -359,7 +359,7 @@ cudaError_t __cudaLaunchKernel(void* kernel, dim3 grid, dim3 block, void** args,
 cudaError_t __cudaLaunchKernel_ptsz(void* kernel, dim3 grid, dim3 block, void** args, size_t shared,
                                     cudaStream_t stream) {
   GPURF_LOCKED;
-  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+  return cudaLaunchKernel(kernel, grid, block, args, shared, per_thread(stream));
 }
 cudaError_t cudaLaunchCooperativeKernel(const void* fun, dim3 grid, dim3 block, void** args,
                                         size_t shared, cudaStream_t stream) {
@@ -373,7 +373,7 @@ cudaError_t cudaLaunchCooperativeKernel(const void* fun, dim3 grid, dim3 block, 
 cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 block, void** args,
                                              size_t shared, cudaStream_t stream) {
   GPURF_LOCKED;
-  return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, stream);
+  return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, per_thread(stream));
 }
 // cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured, the
 // others (priorities, access policies, ...) do not change what a launch computes here.
@@ -403,7 +403,10 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, vo
 }
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
-  return cudaLaunchKernelExC(c, fun, args);
+  if (!c) return cudaLaunchKernelExC(c, fun, args);
+  cudaLaunchConfig_t own = *c;
+  own.stream = per_thread(c->stream);
+  return cudaLaunchKernelExC(&own, fun, args);
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
@@ -573,13 +576,13 @@ cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t s) {
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocAsync_ptsz(void** p, size_t bytes, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, s);
+  return cudaMallocAsync(p, bytes, per_thread(s));
 }
 cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void*, cudaStream_t s) {
   return cudaMallocAsync(p, bytes, s);
 }
 cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void*, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, s);
+  return cudaMallocAsync(p, bytes, per_thread(s));
 }
 cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
   GPURF_LOCKED;
@@ -588,7 +591,7 @@ cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
     return ret(e);
   return ret(rt().free(p, false));
 }
-cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, s); }
+cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, per_thread(s)); }
 cudaError_t cudaDeviceGetDefaultMemPool(void** pool, int device) {
   GPURF_LOCKED;
   static char default_pool;
@@ -688,7 +691,7 @@ cudaError_t cudaMemset2DAsync(void* p, size_t pitch, int v, size_t width, size_t
 }
 cudaError_t cudaMemset2DAsync_ptsz(void* p, size_t pitch, int v, size_t width, size_t height,
                                    cudaStream_t s) {
-  return cudaMemset2DAsync(p, pitch, v, width, height, s);
+  return cudaMemset2DAsync(p, pitch, v, width, height, per_thread(s));
 }
 // Between devices: there is one, so a copy from device 0 to device 0.
 cudaError_t cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t n) {
@@ -733,9 +736,6 @@ cudaError_t cudaMemset3DAsync(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_
       }))
     return ret(err);
   return ret(memset3d(p, v, e));
-}
-cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
-  return cudaMemset3DAsync(p, v, e, s);
 }
 cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
   GPURF_LOCKED;
@@ -1321,9 +1321,6 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
   *flags = unsigned(it->second);
   return cudaSuccess;
 }
-cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned* flags) {
-  return cudaStreamGetFlags(s, flags);
-}
 // Managed memory is copied whole around every launch: attaching it to a stream changes nothing.
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* p, size_t, unsigned) {
   GPURF_LOCKED;
@@ -1365,7 +1362,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void*), void* data) {
   return cudaSuccess;
 }
 cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t s, void (*fn)(void*), void* data) {
-  return cudaLaunchHostFunc(s, fn, data);
+  return cudaLaunchHostFunc(per_thread(s), fn, data);
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void*),
                                   void* data, unsigned flags) {
@@ -1379,7 +1376,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, void (*cb)(cudaStream_t, cudaE
 }
 cudaError_t cudaStreamAddCallback_ptsz(cudaStream_t s, void (*cb)(cudaStream_t, cudaError_t, void*),
                                        void* data, unsigned flags) {
-  return cudaStreamAddCallback(s, cb, data, flags);
+  return cudaStreamAddCallback(per_thread(s), cb, data, flags);
 }
 // One in-order queue: no priorities (the range is [0, 0]). Capture: graphs.cpp.
 cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
@@ -1389,7 +1386,7 @@ cudaError_t cudaStreamGetPriority(cudaStream_t, int* priority) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamGetPriority_ptsz(cudaStream_t s, int* priority) {
-  return cudaStreamGetPriority(s, priority);
+  return cudaStreamGetPriority(per_thread(s), priority);
 }
 cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
   GPURF_LOCKED;
@@ -1462,40 +1459,108 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   return cudaSuccess;
 }
 
-// What `nvcc --default-stream per-thread` (CUDA_API_PER_THREAD_DEFAULT_STREAM) calls: the
-// per-thread default stream is the one in-order queue too, so each is its plain form (the
-// stream 0 the _ptsz forms take included).
-#define GPURF_PER_THREAD(name, base) decltype(base) name __attribute__((alias(#base)));
-GPURF_PER_THREAD(cudaEventRecordWithFlags_ptsz, cudaEventRecordWithFlags)
-GPURF_PER_THREAD(cudaEventRecord_ptsz, cudaEventRecord)
-GPURF_PER_THREAD(cudaMemcpy2DAsync_ptsz, cudaMemcpy2DAsync)
-GPURF_PER_THREAD(cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArrayAsync)
-GPURF_PER_THREAD(cudaMemcpy2DFromArray_ptds, cudaMemcpy2DFromArray)
-GPURF_PER_THREAD(cudaMemcpy2DToArrayAsync_ptsz, cudaMemcpy2DToArrayAsync)
-GPURF_PER_THREAD(cudaMemcpy2DToArray_ptds, cudaMemcpy2DToArray)
-GPURF_PER_THREAD(cudaMemcpy2D_ptds, cudaMemcpy2D)
-GPURF_PER_THREAD(cudaMemcpy2DArrayToArray_ptds, cudaMemcpy2DArrayToArray)
-GPURF_PER_THREAD(cudaMemcpyArrayToArray_ptds, cudaMemcpyArrayToArray)
-GPURF_PER_THREAD(cudaMemcpy3DAsync_ptsz, cudaMemcpy3DAsync)
-GPURF_PER_THREAD(cudaMemcpy3D_ptds, cudaMemcpy3D)
-GPURF_PER_THREAD(cudaMemcpyAsync_ptsz, cudaMemcpyAsync)
-GPURF_PER_THREAD(cudaMemcpyFromArrayAsync_ptsz, cudaMemcpyFromArrayAsync)
-GPURF_PER_THREAD(cudaMemcpyFromArray_ptds, cudaMemcpyFromArray)
-GPURF_PER_THREAD(cudaMemcpyFromSymbolAsync_ptsz, cudaMemcpyFromSymbolAsync)
-GPURF_PER_THREAD(cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol)
-GPURF_PER_THREAD(cudaMemcpyToArrayAsync_ptsz, cudaMemcpyToArrayAsync)
-GPURF_PER_THREAD(cudaMemcpyToArray_ptds, cudaMemcpyToArray)
-GPURF_PER_THREAD(cudaMemcpyToSymbolAsync_ptsz, cudaMemcpyToSymbolAsync)
-GPURF_PER_THREAD(cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol)
-GPURF_PER_THREAD(cudaMemcpy_ptds, cudaMemcpy)
-GPURF_PER_THREAD(cudaMemset2D_ptds, cudaMemset2D)
-GPURF_PER_THREAD(cudaMemset3D_ptds, cudaMemset3D)
-GPURF_PER_THREAD(cudaMemsetAsync_ptsz, cudaMemsetAsync)
-GPURF_PER_THREAD(cudaMemset_ptds, cudaMemset)
-GPURF_PER_THREAD(cudaStreamQuery_ptsz, cudaStreamQuery)
-GPURF_PER_THREAD(cudaStreamSynchronize_ptsz, cudaStreamSynchronize)
-GPURF_PER_THREAD(cudaStreamWaitEvent_ptsz, cudaStreamWaitEvent)
-#undef GPURF_PER_THREAD
+// Programs built with `nvcc --default-stream per-thread` call these forms: `_ptds` the
+// synchronous calls (on the calling thread's default stream, which the one in-order queue
+// serves as any other), `_ptsz` the calls taking a stream, where 0 names that stream.
+cudaError_t cudaMemcpy_ptds(void* dst, const void* src, size_t n, int kind) {
+  return cudaMemcpy(dst, src, n, kind);
+}
+cudaError_t cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t n, int kind, cudaStream_t s) {
+  return cudaMemcpyAsync(dst, src, n, kind, per_thread(s));
+}
+cudaError_t cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, int kind) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                   size_t width, size_t height, int kind, cudaStream_t s) {
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, per_thread(s));
+}
+cudaError_t cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) { return cudaMemcpy3D(p); }
+cudaError_t cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t s) {
+  return cudaMemcpy3DAsync(p, per_thread(s));
+}
+cudaError_t cudaMemset_ptds(void* p, int v, size_t n) { return cudaMemset(p, v, n); }
+cudaError_t cudaMemsetAsync_ptsz(void* p, int v, size_t n, cudaStream_t s) {
+  return cudaMemsetAsync(p, v, n, per_thread(s));
+}
+cudaError_t cudaMemset2D_ptds(void* p, size_t pitch, int v, size_t width, size_t height) {
+  return cudaMemset2D(p, pitch, v, width, height);
+}
+cudaError_t cudaMemset3D_ptds(cudaPitchedPtr p, int v, cudaExtent e) {
+  return cudaMemset3D(p, v, e);
+}
+cudaError_t cudaMemset3DAsync_ptsz(cudaPitchedPtr p, int v, cudaExtent e, cudaStream_t s) {
+  return cudaMemset3DAsync(p, v, e, per_thread(s));
+}
+cudaError_t cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t n, size_t offset,
+                                    int kind) {
+  return cudaMemcpyToSymbol(symbol, src, n, offset, kind);
+}
+cudaError_t cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t n, size_t offset,
+                                      int kind) {
+  return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
+}
+cudaError_t cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t n,
+                                         size_t offset, int kind, cudaStream_t s) {
+  return cudaMemcpyToSymbolAsync(symbol, src, n, offset, kind, per_thread(s));
+}
+cudaError_t cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t n, size_t offset,
+                                           int kind, cudaStream_t s) {
+  return cudaMemcpyFromSymbolAsync(dst, symbol, n, offset, kind, per_thread(s));
+}
+cudaError_t cudaMemcpy2DToArray_ptds(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                     size_t spitch, size_t width, size_t height, int kind) {
+  return cudaMemcpy2DToArray(dst, w_off, h_off, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DToArrayAsync_ptsz(cudaArray_t dst, size_t w_off, size_t h_off,
+                                          const void* src, size_t spitch, size_t width,
+                                          size_t height, int kind, cudaStream_t s) {
+  return cudaMemcpy2DToArrayAsync(dst, w_off, h_off, src, spitch, width, height, kind,
+                                  per_thread(s));
+}
+cudaError_t cudaMemcpy2DFromArray_ptds(void* dst, size_t dpitch, const void* src, size_t w_off,
+                                       size_t h_off, size_t width, size_t height, int kind) {
+  return cudaMemcpy2DFromArray(dst, dpitch, src, w_off, h_off, width, height, kind);
+}
+cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t w_off,
+                                            size_t h_off, size_t width, size_t height, int kind,
+                                            cudaStream_t s) {
+  return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, w_off, h_off, width, height, kind,
+                                    per_thread(s));
+}
+cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
+                                   size_t count, int kind) {
+  return cudaMemcpyToArray(dst, w_off, h_off, src, count, kind);
+}
+cudaError_t cudaMemcpyToArrayAsync_ptsz(cudaArray_t dst, size_t w_off, size_t h_off,
+                                        const void* src, size_t count, int kind, cudaStream_t s) {
+  return cudaMemcpyToArrayAsync(dst, w_off, h_off, src, count, kind, per_thread(s));
+}
+cudaError_t cudaMemcpyFromArray_ptds(void* dst, const void* src, size_t w_off, size_t h_off,
+                                     size_t count, int kind) {
+  return cudaMemcpyFromArray(dst, src, w_off, h_off, count, kind);
+}
+cudaError_t cudaMemcpyFromArrayAsync_ptsz(void* dst, const void* src, size_t w_off, size_t h_off,
+                                          size_t count, int kind, cudaStream_t s) {
+  return cudaMemcpyFromArrayAsync(dst, src, w_off, h_off, count, kind, per_thread(s));
+}
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s) {
+  return cudaStreamSynchronize(per_thread(s));
+}
+cudaError_t cudaStreamQuery_ptsz(cudaStream_t s) { return cudaStreamQuery(per_thread(s)); }
+cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t s, cudaEvent_t ev, unsigned flags) {
+  return cudaStreamWaitEvent(per_thread(s), ev, flags);
+}
+cudaError_t cudaStreamGetFlags_ptsz(cudaStream_t s, unsigned* flags) {
+  return cudaStreamGetFlags(per_thread(s), flags);
+}
+cudaError_t cudaEventRecord_ptsz(cudaEvent_t e, cudaStream_t s) {
+  return cudaEventRecord(e, per_thread(s));
+}
+cudaError_t cudaEventRecordWithFlags_ptsz(cudaEvent_t e, cudaStream_t s, unsigned flags) {
+  return cudaEventRecordWithFlags(e, per_thread(s), flags);
+}
 
 // libsystemc.so refers to sc_main (its own main calls it); the program has its own main, so
 // this is never called.

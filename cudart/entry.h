@@ -7,6 +7,9 @@ namespace gpurf::cudart {
 
 inline Runtime& rt() { return Runtime::get(); }
 inline cudaError_t ret(cudaError_t e) { return rt().record(e); }
+// A `_ptsz` form's stream (nvcc --default-stream per-thread): 0 names the calling thread's
+// default stream, cudaStreamPerThread (2), not the legacy stream.
+inline cudaStream_t per_thread(cudaStream_t s) { return s ? s : cudaStream_t(2); }
 
 } // namespace gpurf::cudart
 

@@ -1101,11 +1101,15 @@ cudaError_t cudaGraphExecDestroy(void* exec) {
 cudaError_t cudaGraphLaunch(void* exec, cudaStream_t s) {
   return launch("cudaGraphLaunch", exec, s, false);
 }
-cudaError_t cudaGraphLaunch_ptsz(void* exec, cudaStream_t s) { return cudaGraphLaunch(exec, s); }
+cudaError_t cudaGraphLaunch_ptsz(void* exec, cudaStream_t s) {
+  return cudaGraphLaunch(exec, per_thread(s));
+}
 cudaError_t cudaGraphUpload(void* exec, cudaStream_t s) {
   return launch("cudaGraphUpload", exec, s, true);
 }
-cudaError_t cudaGraphUpload_ptsz(void* exec, cudaStream_t s) { return cudaGraphUpload(exec, s); }
+cudaError_t cudaGraphUpload_ptsz(void* exec, cudaStream_t s) {
+  return cudaGraphUpload(exec, per_thread(s));
+}
 
 cudaError_t cudaGraphExecKernelNodeSetParams(void* exec, void* node,
                                              const cudaKernelNodeParams* p) {
@@ -1178,7 +1182,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode) {
   return ret(begin_capture("cudaStreamBeginCapture", s, nullptr, {}, mode));
 }
 cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t s, int mode) {
-  return cudaStreamBeginCapture(s, mode);
+  return cudaStreamBeginCapture(per_thread(s), mode);
 }
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, void* graph, void* const* deps,
                                           const cudaGraphEdgeData*, size_t n, int mode) {
@@ -1192,7 +1196,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t s, void* graph, void* con
 }
 cudaError_t cudaStreamBeginCaptureToGraph_ptsz(cudaStream_t s, void* graph, void* const* deps,
                                                const cudaGraphEdgeData* edges, size_t n, int mode) {
-  return cudaStreamBeginCaptureToGraph(s, graph, deps, edges, n, mode);
+  return cudaStreamBeginCaptureToGraph(per_thread(s), graph, deps, edges, n, mode);
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t s, void** graph) {
   GPURF_LOCKED;
@@ -1242,7 +1246,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t s, void** graph) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t s, void** graph) {
-  return cudaStreamEndCapture(s, graph);
+  return cudaStreamEndCapture(per_thread(s), graph);
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, int* status) {
   GPURF_LOCKED;
@@ -1258,7 +1262,7 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t s, int* status) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t s, int* status) {
-  return cudaStreamIsCapturing(s, status);
+  return cudaStreamIsCapturing(per_thread(s), status);
 }
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int* status, unsigned long long* id,
                                      void** graph, const void* const** deps,
@@ -1282,7 +1286,7 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int* status, unsigned long 
 cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t s, int* status, unsigned long long* id,
                                           void** graph, const void* const** deps,
                                           const cudaGraphEdgeData** edges, size_t* ndeps) {
-  return cudaStreamGetCaptureInfo(s, status, id, graph, deps, edges, ndeps);
+  return cudaStreamGetCaptureInfo(per_thread(s), status, id, graph, deps, edges, ndeps);
 }
 cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, void** deps,
                                                 const cudaGraphEdgeData*, size_t n,
@@ -1305,7 +1309,7 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t s, void** deps,
 cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t s, void** deps,
                                                      const cudaGraphEdgeData* edges, size_t n,
                                                      unsigned flags) {
-  return cudaStreamUpdateCaptureDependencies(s, deps, edges, n, flags);
+  return cudaStreamUpdateCaptureDependencies(per_thread(s), deps, edges, n, flags);
 }
 cudaError_t cudaThreadExchangeStreamCaptureMode(int* mode) {
   GPURF_LOCKED;

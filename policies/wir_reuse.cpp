@@ -28,6 +28,7 @@ ReuseBuffer::Lookup ReuseBuffer::lookup(const ReuseTag& tag) const {
   l.pending = e.pending;
   l.result = e.pending ? -1 : e.result;
   l.result_hi = e.pending ? -1 : e.result_hi;
+  l.values = e.values;
   return l;
 }
 
@@ -49,13 +50,15 @@ void ReuseBuffer::reserve(const ReuseTag& tag, PhysRegs& regs, Cycle now) {
   e.tag = tag;
 }
 
-void ReuseBuffer::fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle, int result_hi) {
+void ReuseBuffer::fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle, int result_hi,
+                       uint64_t values) {
   Entry& e = e_[index(tag)];
   if (!e.valid || !e.pending || !(e.tag == tag)) return; // replaced meanwhile
   regs.ref(result);
   e.result = int(result);
   if (result_hi >= 0) regs.ref(unsigned(result_hi));
   e.result_hi = result_hi;
+  e.values = values;
   e.pending = false;
 }
 

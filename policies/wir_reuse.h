@@ -36,6 +36,7 @@ public:
     bool pending = false; // hit on a reserved entry whose result is not back yet
     int result = -1;      // the result register of a ready hit
     int result_hi = -1;   // and the high half's of a 64-bit result (-1: a 32-bit result)
+    uint64_t values = 0;  // the recorded result's values (a key of them, as fill took it)
     unsigned index = 0;   // the entry the tag maps to
   };
   // `entries` a power of two.
@@ -44,8 +45,9 @@ public:
   // A missing instruction reserves its entry (pending), replacing what was there.
   void reserve(const ReuseTag& tag, PhysRegs& regs, Cycle now);
   // The reserving instruction's result is in `result` (its high half in `result_hi` for a
-  // 64-bit result, else -1): the entry (if still its own) is ready.
-  void fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle now, int result_hi = -1);
+  // 64-bit result, else -1), its values keyed `values`: the entry (if still its own) is ready.
+  void fill(const ReuseTag& tag, unsigned result, PhysRegs& regs, Cycle now, int result_hi = -1,
+            uint64_t values = 0);
   // Drops the entry `tag` maps to if it holds `tag` (a reserving instruction that will not
   // fill it, e.g. one that turned divergent).
   void cancel(const ReuseTag& tag, PhysRegs& regs, Cycle now);
@@ -71,6 +73,7 @@ private:
     bool valid = false, pending = false;
     ReuseTag tag;
     int result = -1, result_hi = -1;
+    uint64_t values = 0;
   };
   unsigned index(const ReuseTag& tag) const;
   void drop(Entry& e, PhysRegs& regs, Cycle now);

@@ -51,6 +51,13 @@ inline ReuseTag reuse_tag(const WarpInst& inst) {
   return t;
 }
 
+// A key of an instruction's result values (its functional per-lane results).
+inline uint64_t result_values(const WarpInst& inst) {
+  Hash64 h;
+  for (unsigned k = 0; k < inst.n_dst; ++k) h.add_lanes(inst.dst[k].value);
+  return h.h;
+}
+
 // Why reuse-buffer lookups miss (statistics only; no hardware keeps this): an earlier
 // instance of the tag still executing (pending), the tag recorded earlier in the launch but
 // replaced since (evicted), the same computation on the same values seen earlier in the launch

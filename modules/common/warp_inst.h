@@ -160,7 +160,10 @@ struct InstInfo {
   bool generic = false;
   MemKind mem = MemKind::None;
   bool barrier = false; // bar.sync / bar.red: the warp waits for its CTA
-  bool exit = false;    // the warp (or its active threads) finish
+  // A fence (membar, fence) or an acquire load or atomic: other threads' stores it
+  // synchronises with are visible to the warp's later loads (WIR: a new load-reuse phase).
+  bool acquire = false;
+  bool exit = false; // the warp (or its active threads) finish
   // cp.async (docs/ptx.md "Asynchronous copies"): a copy (a global read, mem = Load), a
   // commit_group, a wait_group for all but the async_n newest committed groups, a wait_all.
   enum class Async : uint8_t { None, Copy, Commit, Wait, WaitAll };

@@ -298,6 +298,10 @@ PtxFrontend::PtxFrontend(const LaunchSpec& launch, const FrontendOptions& option
       if (info.mem == MemKind::None) info.space = MemSpace::None;
       info.generic = info.space == MemSpace::Global && in.space != ptx::Space::Global;
       info.barrier = t.barrier;
+      info.acquire =
+          in.op == ptx::Op::Membar || in.op == ptx::Op::Fence ||
+          ((t.is_load || t.is_atomic) && (in.text.find(".acquire") != std::string::npos ||
+                                          in.text.find(".acq_rel") != std::string::npos));
       if (in.op == ptx::Op::CpAsync) info.async = InstInfo::Async::Copy;
       if (in.op == ptx::Op::CpAsyncCommit) info.async = InstInfo::Async::Commit;
       if (in.op == ptx::Op::CpAsyncWait) {

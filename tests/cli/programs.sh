@@ -145,6 +145,20 @@ PROGRAMS+=(spin_locks)
 MORE_SOURCES+=([no_kernels]=no_kernels_lib.cu)
 SOURCE_OF+=([virtual_calls_debug]=virtual_calls [runtime_api_ptds]=runtime_api)
 NVCC_FLAGS+=([virtual_calls_debug]=-G [runtime_api_ptds]="--default-stream per-thread")
+# Scientific applications of the usual multi-kernel shape, each against its host reference:
+# global alignment over anti-diagonals of tiles (growing then shrinking launches) whose scoring
+# and __constant__ table live in another unit (-rdc=true); anisotropic diffusion (a reduction
+# with float atomics, exp/log/division, three kernels an iteration); blocked LU (three kernels
+# a step, 34 launches); synchronisation patterns (the last CTA's sum after __threadfence, a CAS
+# loop, spin locks between lanes of a warp, __syncthreads_or/count, a 6 KB argument, streams
+# ordered by an event, a host function).
+PROGRAMS+=(alignment diffusion block_lu sync_mix)
+NVCC_FLAGS+=([alignment]=-rdc=true)
+MORE_SOURCES+=([alignment]=alignment_lib.cu)
+# Built with `nvcc --default-stream per-thread`: every call its _ptds/_ptsz form, stream 0 the
+# thread's default stream (copies, memsets, symbols, pitched 3D memory, events, a capture of it).
+PROGRAMS+=(per_thread_stream)
+NVCC_FLAGS+=([per_thread_stream]="--default-stream per-thread")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

@@ -216,6 +216,44 @@ TEST(Wir, SharedLoadsReuseOnlyTheirOwnBlock) {
   EXPECT_GE(x.stat("writeback", "reuse_block_drops"), 299u);
 }
 
+// CTA 0 polls a flag that CTA 1 (on another SM, or later in the same one) sets, through L2
+// (tests/e2e/data/wir_poll.cu: __ldcg, ld.global.cg; mode 1 __ldcv, ld.global.cv), with no
+// store or barrier between the polls. Such a load exists to see other SMs' stores: never
+// reused. Before, a poll reused the first poll's 0 and the golden check stopped the run.
+void polls_are_never_reused(const std::string& mode) {
+  const WirRun x = run("wir-rl", "tests/e2e/data/wir_poll.yaml", {}, {mode});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.element("allocator", "reuse_skipped", "memory"), 0u);
+}
+TEST(Wir, L2PollsAreNeverReused) { polls_are_never_reused("mode=0"); }
+TEST(Wir, FetchAgainPollsAreNeverReused) { polls_are_never_reused("mode=1"); }
+
+// A load after an acquire load (mode 0) or after a volatile poll and __threadfence (mode 1)
+// must see the store the flag guards, and a shared load after each cp.async into its word
+// (mode 2, no barrier between) the copy: tests/e2e/data/wir_acquire.cu. A fence or an acquire
+// stops the warp's load reuse until its next barrier, as its own store does; cp.async is a
+// shared store of the warp. Before, each reload reused the first load and the golden check
+// stopped the run.
+void reloads_see_new_values(const std::string& mode) {
+  const WirRun x = run("wir-rl", "tests/e2e/data/wir_acquire.yaml", {}, {mode});
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.element("allocator", "reuse_skipped", "load_after_store"), 0u);
+}
+TEST(Wir, AnAcquireLoadEndsLoadReuse) { reloads_see_new_values("mode=0"); }
+TEST(Wir, AFenceEndsLoadReuse) { reloads_see_new_values("mode=1"); }
+TEST(Wir, AnAsyncCopyIsASharedStore) { reloads_see_new_values("mode=2"); }
+
+// Float maxima by an atomicCAS loop whose first read is a plain load (tests/e2e/data/
+// wir_cas_max.cu): warps 37 apart load the same addresses, which other warps' CAS changed in
+// between; no store flag of the loading warp stops the reuse. A hit whose recorded values are
+// not what the load reads now is dropped (reuse_stale_loads) and the load executes. Before,
+// the load reused the old maxima and the golden check stopped the run (sync_mix on wir-rlpvc).
+TEST(Wir, AStaleLoadEntryIsNotReused) {
+  const WirRun x = run("wir-rl", "tests/e2e/data/wir_cas_max.yaml");
+  ASSERT_TRUE(x.r.ok) << x.r.error;
+  EXPECT_GT(x.stat("allocator", "reuse_stale_loads"), 0u);
+}
+
 // A register written twice under partial guards (tests/e2e/data/wir_pinned.ptx): the first
 // divergent write pins a dedicated register, the second writes it in place. The convergent add
 // after each write has the same opcode and source register, but the register's value changed:

@@ -399,6 +399,37 @@ TEST(PtxMath, CarryFlagOfSubtractionIsNotBorrow) {
   }
 }
 
+// The carry flag read by the other kind of instruction (ptx_math.cu carry_mixed): after a
+// subtraction it is the carry of a + ~b + 1, 1 when nothing was borrowed (an addc reads it so
+// and a subc borrows its complement), as nvcc's 128-bit division relies on. Before, it held the
+// borrow: the addc read the opposite and every 128-bit quotient by a constant was wrong.
+TEST(PtxMath, CarryBetweenAdditionAndSubtraction) {
+  const int n = 8;
+  const std::vector<unsigned> a = {5, 3, 0, 0xffffffffu, 7, 0x80000000u, 1, 123456789u};
+  const std::vector<unsigned> b = {3, 5, 0, 1, 7, 0x80000001u, 0xffffffffu, 987654321u};
+  Launch L(math(), "carry_mixed", Dim3(1), Dim3(n));
+  uint64_t da = L.buf(a), dbb = L.buf(b), d_o = L.zeros(n * 20), dq = L.zeros(n * 16);
+  L.arg(da).arg(dbb).arg(d_o).arg(dq);
+  L.run();
+  auto o = L.get<unsigned>(d_o, n * 5);
+  auto q = L.get<unsigned long long>(dq, n * 2);
+  for (int t = 0; t < n; ++t) {
+    const unsigned x = a[t], y = b[t];
+    const unsigned long long wide =
+        ((unsigned long long)x << 32 | x) - ((unsigned long long)y << 32 | y);
+    EXPECT_EQ(o[t * 5 + 0], unsigned(wide)) << t;
+    EXPECT_EQ(o[t * 5 + 1], unsigned(wide >> 32)) << t;
+    EXPECT_EQ(o[t * 5 + 2], x >= y ? 1u : 0u) << t << ": addc after the subtractions";
+    const bool carry = (unsigned long long)x + y > 0xffffffffu;
+    EXPECT_EQ(o[t * 5 + 3], x + y) << t;
+    EXPECT_EQ(o[t * 5 + 4], x - y - (carry ? 0u : 1u)) << t << ": subc after an add";
+    unsigned __int128 v = ((unsigned __int128)x << 96) | ((unsigned __int128)y << 40) | (x ^ y);
+    v /= 1000003u;
+    EXPECT_EQ(q[t * 2], (unsigned long long)v) << t << ": 128-bit quotient";
+    EXPECT_EQ(q[t * 2 + 1], (unsigned long long)(v >> 64)) << t;
+  }
+}
+
 TEST(PtxMath, BitFieldOps) {
   const int n = 32;
   std::vector<unsigned> a(n), b(n);

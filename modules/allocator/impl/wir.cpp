@@ -54,6 +54,11 @@ public:
                                      "instructions",
                                      energy::no_event("WIR: outcomes of pending retries"),
                                      check::unwatched("WIR: outcomes of pending retries"))),
+        stale_(stats().scalar("reuse_stale_loads",
+                              "load hits whose recorded values memory no longer holds (another "
+                              "warp's or SM's store since): dropped, the load executes (a miss)",
+                              "instructions", energy::no_event("WIR: stale load entries"),
+                              check::unwatched("WIR: stale load entries"))),
         skipped_(stats().vector(
             "reuse_skipped", kSkipKinds,
             "instructions that did not look the reuse buffer up, by the first reason",
@@ -259,6 +264,13 @@ private:
       m.stored_global |= info.space == MemSpace::Global;
       m.stored_param |= info.space == MemSpace::Param; // a call's arguments or return value
     }
+    // cp.async reads global memory (mem Load) and writes the warp's shared memory.
+    if (info.async == InstInfo::Async::Copy) m.stored_shared = true;
+    // A fence or an acquire makes other threads' stores visible to the warp's later loads (a
+    // flag polled, then the data it guards reloaded): as after a store of its own, its loads
+    // reuse nothing until its next barrier (a count of its own would match another block
+    // phase's entries).
+    if (info.acquire) m.stored_shared = m.stored_global = true;
     if (info.barrier) {
       m.stored_shared = m.stored_global = false;
       if (m.barriers < 32) ++m.barriers;
@@ -327,7 +339,8 @@ private:
     ++lookups_;
     ++state_->events.reuse_lookups;
     looked_up_ = true;
-    const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
+    ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
+    if (stale(inst, l)) l = ReuseBuffer::Lookup{false, false, -1, -1, 0, l.index};
     if (l.hit && !l.pending) {
       state_->misses.hit(inst);
       bypass(inst, l);
@@ -352,6 +365,20 @@ private:
       if (tag.regs >> j & 1) state_->regs.ref(tag.operand[j]);
     if (state_->options.pending_retry) state_->reuse.reserve(tag, state_->regs, now());
     return false;
+  }
+
+  // A ready hit of a load whose recorded values are not what the load reads now: memory
+  // changed under the entry through a store the paper's flags do not see (another warp's or
+  // SM's store or atomic: the first read of a CAS loop, `old = *p`, racing with the others'
+  // CAS). Hardware would return the old values; gpurf's program sees the memory's, so the
+  // entry is dropped and the load executes (a miss).
+  bool stale(const WarpInst& inst, const ReuseBuffer::Lookup& l) {
+    if (!l.hit || l.pending || inst.info->reuse_load == MemSpace::None ||
+        l.values == result_values(inst))
+      return false;
+    ++stale_;
+    state_->reuse.evict(l.index, state_->regs, now());
+    return true;
   }
 
   // `inst` takes the result registers of hit `l` and goes to the writeback without executing.
@@ -379,8 +406,9 @@ private:
     WarpInst* inst = pending_.front();
     pending_.pop_front();
     const ReuseTag tag = reuse_tag(*inst);
-    const ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
+    ReuseBuffer::Lookup l = state_->reuse.lookup(tag);
     ++state_->events.reuse_lookups;
+    if (stale(*inst, l)) l = ReuseBuffer::Lookup{};
     if (l.hit && !l.pending) {
       ++pending_hits_;
       state_->misses.hit(*inst);
@@ -419,7 +447,7 @@ private:
   std::vector<bool> started_;            // per local warp slot: a warp has renamed there
   Packet pkt_;
   uint64_t issued_ = 0;
-  uint64_t &lookups_, &hits_, &misses_, &pending_waits_, &pending_hits_;
+  uint64_t &lookups_, &hits_, &misses_, &pending_waits_, &pending_hits_, &stale_;
   Stat &skipped_, &miss_kinds_;
   uint64_t &reused_sources_, &latch_full_, &waits_;
 };

@@ -993,15 +993,17 @@ struct Parser {
     }
     // A strong load (.volatile, .relaxed or .acquire: the PTX memory model; .volatile is
     // .relaxed.sys) must see other threads' stores, as a spin on a flag does: never reused.
-    if (m == "volatile" || m == "relaxed" || m == "acquire") {
+    // So must a load that bypasses L1 to see other SMs' stores: .cv (fetch again) and .cg
+    // (L2 only: a poll through __ldcg).
+    if (m == "volatile" || m == "relaxed" || m == "acquire" || m == "cv" || m == "cg") {
       in.is_volatile = true;
       return;
     }
     if (m == "aligned" || m == "release" || m == "acq_rel" || m == "sc" || m == "weak" ||
         m == "cta" || m == "gpu" || m == "sys" || m == "cluster" || m == "gl" || m == "ca" ||
-        m == "cg" || m == "cs" || m == "lu" || m == "cv" || m == "wb" || m == "wt" || m == "mmio" ||
-        m == "sync_restrict" || m.rfind("L1::", 0) == 0 ||
-        (m.rfind("L2::", 0) == 0 && m != "L2::cache_hint") || m.rfind("level::", 0) == 0) {
+        m == "cs" || m == "lu" || m == "wb" || m == "wt" || m == "mmio" || m == "sync_restrict" ||
+        m.rfind("L1::", 0) == 0 || (m.rfind("L2::", 0) == 0 && m != "L2::cache_hint") ||
+        m.rfind("level::", 0) == 0) {
       if (m == "sync_restrict") bad();
       return;
     }

@@ -274,7 +274,7 @@ protected:
       const ReuseTag tag = reuse_tag(*inst);
       if (!s.options.pending_retry) s.reuse.reserve(tag, s.regs, now()); // else at the miss
       s.reuse.fill(tag, unsigned(inst->dst[0].phys), s.regs, now(),
-                   inst->n_dst > 1 ? inst->dst[1].phys : -1);
+                   inst->n_dst > 1 ? inst->dst[1].phys : -1, result_values(*inst));
       ++s.events.reuse_inserts;
       s.misses.retired(tag, true);
       for (unsigned j = 0; j < ReuseTag::kOperands; ++j) // the lookup's references

@@ -143,6 +143,30 @@ extern "C" __global__ void carry(const unsigned* a, const unsigned* b, unsigned*
   o[8] = m0; o[9] = m1;
 }
 
+// The carry flag read across kinds, as nvcc's own 128-bit division reads it: an addc after a
+// subtraction chain (1: no borrow) and a subc after an addition (it borrows the complement of
+// the carry); and a 128-bit quotient by a constant, which nvcc expands into such chains.
+extern "C" __global__ void carry_mixed(const unsigned* a, const unsigned* b, unsigned* out,
+                                       unsigned long long* quot) {
+  int t = threadIdx.x;
+  unsigned x = a[t], y = b[t], d0, d1, no_borrow, s0, s1;
+  asm("sub.cc.u32 %0, %3, %4;\n\t"
+      "subc.cc.u32 %1, %3, %4;\n\t"
+      "addc.u32 %2, 0, 0;"
+      : "=r"(d0), "=r"(d1), "=r"(no_borrow)
+      : "r"(x), "r"(y));
+  asm("add.cc.u32 %0, %2, %3;\n\t"
+      "subc.u32 %1, %2, %3;"
+      : "=r"(s0), "=r"(s1)
+      : "r"(x), "r"(y));
+  unsigned* o = out + t * 5;
+  o[0] = d0; o[1] = d1; o[2] = no_borrow; o[3] = s0; o[4] = s1;
+  unsigned __int128 v = ((unsigned __int128)x << 96) | ((unsigned __int128)y << 40) | (x ^ y);
+  v /= 1000003u;
+  quot[2 * t] = (unsigned long long)v;
+  quot[2 * t + 1] = (unsigned long long)(v >> 64);
+}
+
 extern "C" __global__ void bitfield(const unsigned* a, const unsigned* b, unsigned* out) {
   int t = threadIdx.x;
   unsigned x = a[t], y = b[t], r0, r1, r2, r3;
