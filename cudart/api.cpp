@@ -122,6 +122,20 @@ cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* h
             : rt().memcpy(host, dev, count, cudaMemcpyDeviceToHost);
 }
 
+// A CTA's shared memory as a launch of `block` threads and `dynamic` bytes counts it: the
+// kernel's .shared variables (placed by the engine, as at a launch) and the dynamic bytes.
+unsigned cta_shared(const KernelRec& k, unsigned block, size_t dynamic) {
+  gpurf::PtxFrontend* f = rt().gpu().kernel(k.id);
+  gpurf::ptx::SparseMemory scratch;
+  gpurf::ptx::LaunchConfig c;
+  c.init_data = false;
+  c.data_base = f->options().data_base;
+  c.block = gpurf::ptx::Dim3(block);
+  c.dyn_shared_bytes = unsigned(dynamic);
+  const std::vector<uint8_t> params(f->launch().entry().param_bytes, 0);
+  return gpurf::ptx::Kernel(f->module(), f->kernel_name(), c, params, scratch).shared_bytes();
+}
+
 // Resident CTAs of `block` threads and `shared` dynamic bytes per SM for kernel `k`.
 int resident_ctas(const KernelRec& k, int block, size_t shared) {
   gpurf::Gpu& g = rt().gpu();
@@ -131,19 +145,9 @@ int resident_ctas(const KernelRec& k, int block, size_t shared) {
   const gpurf::SmLimits l = g.sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
                                                f->occupancy_registers(), f->hardware_registers());
   try {
-    // A CTA's shared memory as a launch counts it: the kernel's .shared variables (placed by
-    // the engine, as at a launch) and the dynamic bytes.
-    gpurf::ptx::SparseMemory scratch;
-    gpurf::ptx::LaunchConfig c;
-    c.init_data = false;
-    c.data_base = f->options().data_base;
-    c.block = gpurf::ptx::Dim3(unsigned(block));
-    c.dyn_shared_bytes = unsigned(shared);
-    const std::vector<uint8_t> params(f->launch().entry().param_bytes, 0);
-    const gpurf::ptx::Kernel kernel(f->module(), f->kernel_name(), c, params, scratch);
-    return int(
-        gpurf::occupancy(l, k.name, unsigned((block + 31) / 32), kernel.shared_bytes(), 1u << 30)
-            .ctas);
+    return int(gpurf::occupancy(l, k.name, unsigned((block + 31) / 32),
+                                cta_shared(k, unsigned(block), shared), 1u << 30)
+                   .ctas);
   } catch (const std::exception&) {
     return 0;
   }
@@ -435,7 +439,18 @@ cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
   if (cudaError_t e = rt().status()) return ret(e);
   KernelRec* k = rt().kernel(fun);
   if (!k) return ret(cudaErrorInvalidDeviceFunction);
-  if (attr == 8) k->max_dynamic_shared = value; // cudaFuncAttributeMaxDynamicSharedMemorySize
+  if (attr == 8) { // cudaFuncAttributeMaxDynamicSharedMemorySize: what the opt-in limit leaves
+    cudaDeviceProp p;
+    if (cudaError_t e = rt().properties(p)) return ret(e);
+    size_t fixed = 0; // the kernel's own .shared bytes
+    try {
+      if (k->found) fixed = cta_shared(*k, 1, 0);
+    } catch (const std::exception&) { // refused at its launch, as without the attribute
+    }
+    if (value < 0 || fixed + size_t(value) > p.sharedMemPerBlockOptin)
+      return ret(cudaErrorInvalidValue);
+    k->max_dynamic_shared = value;
+  }
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
@@ -1528,6 +1543,15 @@ cudaError_t cudaMemcpy2DFromArrayAsync_ptsz(void* dst, size_t dpitch, const void
                                             cudaStream_t s) {
   return cudaMemcpy2DFromArrayAsync(dst, dpitch, src, w_off, h_off, width, height, kind,
                                     per_thread(s));
+}
+cudaError_t cudaMemcpy2DArrayToArray_ptds(cudaArray_t dst, size_t wd, size_t hd, const void* src,
+                                          size_t ws, size_t hs, size_t width, size_t height,
+                                          int kind) {
+  return cudaMemcpy2DArrayToArray(dst, wd, hd, src, ws, hs, width, height, kind);
+}
+cudaError_t cudaMemcpyArrayToArray_ptds(cudaArray_t dst, size_t wd, size_t hd, const void* src,
+                                        size_t ws, size_t hs, size_t count, int kind) {
+  return cudaMemcpyArrayToArray(dst, wd, hd, src, ws, hs, count, kind);
 }
 cudaError_t cudaMemcpyToArray_ptds(cudaArray_t dst, size_t w_off, size_t h_off, const void* src,
                                    size_t count, int kind) {

@@ -3,7 +3,8 @@
 // cudaMemset3D and cudaMemcpy3D of a sub-box, array-to-array copies, mapped pinned memory
 // (cudaHostAllocMapped), events across two streams (cudaStreamWaitEvent, elapsed time; none for a
 // cudaEventDisableTiming event), a stream capture replayed as a graph 12 times, a peer copy
-// and peer access on the one device, streams' flags. Also built with --default-stream
+// and peer access on the one device, streams' flags, the dynamic shared memory a kernel may
+// opt into. Also built with --default-stream
 // per-thread (the _ptds/_ptsz forms of the calls).
 #include <cstdio>
 #include <cstring>
@@ -44,6 +45,17 @@ __global__ void zero_copy(const int* in, int* out, int n) {
 __global__ void step(float* a, const float* b, int n, float k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) a[i] = a[i] * 0.5f + b[i] * k;
+}
+
+// 1 KB of its own .shared and the dynamic bytes it opted into (cudaFuncSetAttribute).
+__global__ void shared_k(float* out) {
+  __shared__ float own[256];
+  extern __shared__ float dyn[];
+  own[threadIdx.x] = float(threadIdx.x);
+  __syncthreads();
+  dyn[threadIdx.x] = 2.0f * own[255 - threadIdx.x];
+  __syncthreads();
+  out[threadIdx.x] = dyn[threadIdx.x];
 }
 
 int main() {
@@ -277,6 +289,28 @@ int main() {
     bad++;
     printf("stream flags %u %u\n", f1, f2);
   }
+  // The dynamic shared memory a kernel may opt into: the device's opt-in limit less its own
+  // .shared bytes; one byte more is cudaErrorInvalidValue. A launch then gets all of it.
+  int optin = 0;
+  CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  const int room = optin - int(256 * sizeof(float));
+  CHECK(cudaFuncSetAttribute(shared_k, cudaFuncAttributeMaxDynamicSharedMemorySize, room));
+  const cudaError_t over =
+      cudaFuncSetAttribute(shared_k, cudaFuncAttributeMaxDynamicSharedMemorySize, room + 1);
+  if (over != cudaErrorInvalidValue) {
+    bad++;
+    printf("opting into %d dynamic bytes of %d: %s\n", room + 1, optin, cudaGetErrorName(over));
+  }
+  (void)cudaGetLastError();
+  float* ds = nullptr;
+  CHECK(cudaMalloc(&ds, 256 * sizeof(float)));
+  shared_k<<<1, 256, room>>>(ds);
+  CHECK(cudaGetLastError());
+  std::vector<float> hs(256);
+  CHECK(cudaMemcpy(hs.data(), ds, 256 * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 256; ++i)
+    if (hs[i] != 2.0f * float(255 - i) && bad++ < 5) printf("shared_k[%d] = %g\n", i, hs[i]);
+  CHECK(cudaFree(ds));
   CHECK(cudaGraphExecDestroy(ge));
   CHECK(cudaGraphDestroy(g));
   CHECK(cudaStreamDestroy(s1));
