@@ -34,7 +34,7 @@ PROGRAMS+=(thrust_cub)
 # Every program runs on the baselines and one platform of each design (FULL_PLATFORMS); each
 # other platform runs a third of the programs in rotation (program i on the j-th platform of
 # configs/ when (i + j) % 3 == 0), so every platform runs programs and every program runs on a
-# third of the others, in a default test run that fits CI's time. The programs that take 3-12
+# third of the others, in a default test run that fits CI's time. The programs that take 2.5-12
 # CPU-s a platform (thrust_cub compiles 40 kernels; long debug builds; hundreds of launches)
 # run on the FULL_PLATFORMS in that rotation only, and on no other.
 # GPURF_PROGRAMS_EVERYWHERE=1 runs every program on every platform named (ctest -L coverage:
@@ -42,7 +42,7 @@ PROGRAMS+=(thrust_cub)
 FULL_PLATFORMS=" $(grep -v '^#' "$SRC/configs/baselines.txt" | tr '\n' ' ') cmrc-wid wc gebhart-rfc-twolevel malekeh wir-rlpvc ampere-modern "
 mapfile -t CONFIG_NAMES < <(ls "$SRC"/configs/*.yaml | sed 's|.*/||; s|\.yaml$||' | sort)
 runs_all() { [ -n "${GPURF_PROGRAMS_EVERYWHERE:-}" ] || [[ "$FULL_PLATFORMS" == *" $1 "* ]]; }
-HEAVY_PROGRAMS=" thrust_cub tile_groups_debug option_pricing dynamic_parallelism "
+HEAVY_PROGRAMS=" thrust_cub tile_groups_debug option_pricing dynamic_parallelism alignment sync_mix virtual_calls_debug "
 # Whether the default run (no GPURF_PROGRAMS) leaves program $1 (index $2) off platform $3
 # (index $4 in configs/).
 skipped() {
