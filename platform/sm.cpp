@@ -744,6 +744,10 @@ UnitContext Sm::context(const std::string& name, unsigned subcore, unsigned inde
     for (SubCore& s : subcores_)
       for (auto& k : s.schedulers) k->issue_event();
   };
+  c.wake_dispatch = [this, subcore] {
+    if (subcore < subcores_.size())
+      for (auto& k : subcores_[subcore].collectors) k->dispatch_event();
+  };
   return c;
 }
 

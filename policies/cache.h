@@ -113,9 +113,11 @@ public:
     }
   }
 
+  // The cycle the first entry frees (kPending: each waits for an answer, or there is none).
+  uint64_t earliest() const;
+
 private:
   void release(uint64_t t);
-  uint64_t earliest() const;
   unsigned count_;
   std::vector<Entry> entries_;
 };

@@ -58,6 +58,9 @@ public:
   virtual bool set_dispatch_stage(DispatchStage /*stage*/) { return false; }
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
+  // The sub-core's wire UnitContext::wake_dispatch: a pipe that refused a dispatch until it
+  // says so may take one now. A collector asleep on such a refusal retries.
+  virtual void dispatch_event() {}
 
 protected:
   virtual void on_issue(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) = 0;

@@ -34,6 +34,8 @@ struct Txn : tlm::tlm_extension<Txn> {
     ValueReady,   // writeback -> scheduler: data results forwardable to a dependent issued now
     Forward,      // collector -> writeback: is the producer of (warp, reg) still in flight?
     Release,      // collector -> allocator: the collector is free again
+    Refused,      // scheduler -> allocator: `skipped` more issues of this cycle that an
+                  // earlier answer with refuses_pipe refused, counted as if each was sent
     RfcFlush,     // scheduler -> RFC: warp `warp` leaves the active set (flush its entries)
     RfcActivate,  // scheduler -> RFC: warp `warp` enters the active set
     VerifyRead,   // writeback -> arbiter -> bank: WIR's verify-read of physical register `row`
@@ -44,6 +46,17 @@ struct Txn : tlm::tlm_extension<Txn> {
   };
   Kind kind = Kind::Issue;
   bool busy = false; // set by a target that cannot take the transfer this cycle; retry
+  // With busy: the earliest cycle a retry can succeed, if the target knows it (its unit frees
+  // then), or kNever: not before the target fires its wire (UnitContext::wake_dispatch); 0:
+  // unknown, retry next cycle. An initiator that sleeps until then instead of retrying every
+  // cycle tells the target, at its next attempt, how many it skipped (each would have been
+  // refused), so the refusals both count are those of a retry every cycle.
+  Cycle retry_at = 0;
+  uint32_t skipped = 0;
+  // With busy, from a collector allocator: every Issue of an instruction of this one's pipe is
+  // refused until a collector is released (whichever warp it is), and a refusal changes
+  // nothing but the count of refusals: the scheduler asks no more this cycle (Kind::Refused).
+  bool refuses_pipe = false;
   WarpInst* inst = nullptr;
   // Register access
   uint32_t warp = 0;
@@ -89,6 +102,9 @@ struct Packet {
   void prepare(Txn::Kind k, tlm::tlm_command cmd = tlm::TLM_IGNORE_COMMAND) {
     txn.kind = k;
     txn.busy = false;
+    txn.retry_at = 0;
+    txn.skipped = 0;
+    txn.refuses_pipe = false;
     txn.data = nullptr;
     txn.hi.on = false;
     txn.companion = false;

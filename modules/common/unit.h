@@ -101,6 +101,9 @@ struct UnitContext {
   // SM-wide wire: something that may unblock issue happened (CTA launched, barrier
   // released, collector freed); wakes every scheduler for the next cycle.
   std::function<void()> wake_issue = [] {};
+  // Sub-core wire: a pipe may take a dispatch it refused with Txn::retry_at = kNever (the
+  // LSU's queue has room again); wakes the sub-core's collectors that wait for one.
+  std::function<void()> wake_dispatch = [] {};
 };
 
 // A context for building a unit outside an SM (for --describe and module tests).

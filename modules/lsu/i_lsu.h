@@ -12,7 +12,7 @@ namespace gpurf {
 class ILsu : public Unit {
 public:
   using Registry = gpurf::Registry<ILsu, const UnitContext&>;
-  TargetSocket<ILsu> in;  // Dispatch (Txn inst) from the exec unit; busy: retry next cycle
+  TargetSocket<ILsu> in;  // Dispatch (Txn inst) from the exec unit; busy: retry (Txn::retry_at)
   InitSocket<ILsu> to_l1; // READ/WRITE accesses (Txn inst rides along) to the L1
   InitSocket<ILsu> to_wb; // Complete (Txn inst), delay = cycles until the result is ready
   ILsu(const sc_core::sc_module_name& nm, const UnitContext& c)

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -24,6 +25,8 @@ struct StubL1 : sc_core::sc_module {
   SimClock* clock = nullptr;
   unsigned latency = 20;
   unsigned busy_times = 0; // refuse this many accesses first
+  Cycle retry_at = 0;      // told with each refusal (Txn::retry_at)
+  uint64_t skipped = 0;    // the LSU's skipped attempts told (Txn::skipped), summed
   std::vector<unsigned char> bytes = std::vector<unsigned char>(1 << 16, 0);
   struct Seen {
     Cycle at;
@@ -40,9 +43,11 @@ struct StubL1 : sc_core::sc_module {
   }
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     Txn& t = txn_of(gp);
+    skipped += t.skipped;
     if (busy_times) {
       --busy_times;
       t.busy = true;
+      t.retry_at = retry_at;
       return;
     }
     const unsigned n = gp.get_data_length();
@@ -95,9 +100,13 @@ struct Bench {
   StubWb wb{"wb"};
   std::vector<std::unique_ptr<InstInfo>> infos;
   std::vector<std::unique_ptr<WarpInst>> insts;
+  unsigned wires = 0;   // calls of the sub-core's wire wake_dispatch
+  Cycle retry_at = 0;   // what the last refused dispatch was told
+  uint32_t skipped = 0; // told with the next dispatch
 
   explicit Bench(const std::string& yaml) {
-    lsu = make_unit<ILsu>(conf, yaml, "lsu.yaml", "lsu", "coalescing", "lsu", clock);
+    lsu = make_unit<ILsu>(conf, yaml, "lsu.yaml", "lsu", "coalescing", "lsu", clock, nullptr,
+                          [&](UnitContext& c) { c.wake_dispatch = [&] { ++wires; }; });
     l1.clock = wb.clock = &clock;
     exec.sock.bind(lsu->in);
     lsu->to_l1.bind(l1.sock);
@@ -129,7 +138,9 @@ struct Bench {
     Packet p;
     p.prepare(Txn::Kind::Dispatch);
     p.txn.inst = w;
+    p.txn.skipped = std::exchange(skipped, 0);
     exec.sock->b_transport(p.gp, p.delay);
+    retry_at = p.txn.retry_at;
     return !p.txn.busy;
   }
 
@@ -328,4 +339,48 @@ TEST(MemLsu, BusyL1AndWritebackAreRetried) {
   EXPECT_EQ(b.wb.done[0].delay, 19u); // still ready at 3 + 20
   EXPECT_EQ(stat(*b.lsu, "l1_busy_cycles"), 2u);
   EXPECT_EQ(stat(*b.lsu, "wb_busy_cycles"), 1u);
+}
+
+// A refused dispatch is told when to try again: the end of the initiation interval, or, with
+// the queue full, never before the wire (wake_dispatch) that the head's leaving fires; the
+// attempts a collector skipped asleep count as refused.
+TEST(MemLsu, RefusalsNameTheirRetry) {
+  Bench b("initiation_interval: 3\nqueue_depth: 1\n");
+  auto one = [&] {
+    return b.inst(MemSpace::Global, MemKind::Load, 4, [](unsigned i) { return 4 * i; });
+  };
+  ASSERT_TRUE(b.dispatch(one()));
+  EXPECT_FALSE(b.dispatch(one()));
+  EXPECT_EQ(b.retry_at, kNever); // the queue is full
+  EXPECT_EQ(b.wires, 0u);
+  b.run_to(1); // the head sends its segment and completes at cycle 1
+  EXPECT_EQ(b.wires, 1u);
+  EXPECT_FALSE(b.dispatch(one())); // room, but the interval ends at cycle 3
+  EXPECT_EQ(b.retry_at, 3u);
+  b.run_to(3);
+  b.skipped = 1;
+  EXPECT_TRUE(b.dispatch(one()));
+  EXPECT_EQ(stat(*b.lsu, "stall_cycles"), 3u); // 2 refused + 1 skipped
+  b.run_to(10);
+  EXPECT_EQ(b.wires, 1u); // no refusal on a full queue since
+}
+
+// An L1 that names the cycle an MSHR frees: the head sleeps until then, and the cycles it
+// slept count as port cycles and refused accesses, here and (told) at the L1.
+TEST(MemLsu, BusyL1WithARetryCycleIsSleptOn) {
+  Bench b("");
+  b.l1.busy_times = 1;
+  b.l1.retry_at = 9;
+  WarpInst* w = b.inst(MemSpace::Global, MemKind::Load, 4, [](unsigned i) { return 4 * i; });
+  ASSERT_TRUE(b.dispatch(w));
+  b.run_to(1);
+  EXPECT_EQ(b.lsu->next_tick(), 9u);
+  b.lsu->settle(4); // a time series mid-sleep: cycles 2 and 3
+  EXPECT_EQ(stat(*b.lsu, "l1_busy_cycles"), 3u);
+  b.run_to(100);
+  ASSERT_EQ(b.l1.seen.size(), 1u);
+  EXPECT_EQ(b.l1.seen[0].at, 9u);
+  EXPECT_EQ(b.l1.skipped, 7u); // cycles 2-8
+  EXPECT_EQ(stat(*b.lsu, "l1_busy_cycles"), 8u);
+  EXPECT_EQ(stat(*b.lsu, "busy_cycles"), 9u); // cycles 1-9
 }

@@ -44,6 +44,7 @@ struct Bench {
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     sfu.pipe = Pipe::SFU;
   }
+  bool refuses_pipe = false; // what the last refusal said (Txn::refuses_pipe)
   // The collector `info` was bound to, or -1 when the allocator answered busy.
   int issue(const InstInfo& info) {
     inst.info = &info;
@@ -51,6 +52,7 @@ struct Bench {
     p.prepare(Txn::Kind::Issue);
     p.txn.inst = &inst;
     sched.sock->b_transport(p.gp, p.delay);
+    refuses_pipe = p.txn.refuses_pipe;
     if (p.txn.busy) return -1;
     for (unsigned i = 0; i < 4; ++i)
       if (!col[i]->seen.empty() && col[i]->seen.back().txn.inst == &inst) {
@@ -81,6 +83,22 @@ TEST(UnitAllocator, RoundRobinFromTheNextCollector) {
   EXPECT_EQ(stat(*b.al, "full"), 1u);
   EXPECT_EQ(b.issue(b.sfu), 3);
   EXPECT_EQ(stat(*b.al, "allocations"), 5u);
+}
+
+// A refusal with no free collector for the pipe holds for every instruction of it until a
+// release (Txn::refuses_pipe); the issues a scheduler then did not send are counted as refused.
+TEST(UnitAllocator, ARefusalHoldsForThePipeAndUnsentOnesCount) {
+  Bench b;
+  for (int i = 0; i < 3; ++i) EXPECT_GE(b.issue(b.sp), 0);
+  EXPECT_EQ(b.issue(b.sp), -1);
+  EXPECT_TRUE(b.refuses_pipe);
+  EXPECT_EQ(b.issue(b.sfu), 3);
+  Packet p;
+  p.prepare(Txn::Kind::Refused);
+  p.txn.skipped = 4;
+  b.sched.sock->b_transport(p.gp, p.delay);
+  EXPECT_EQ(stat(*b.al, "full"), 5u);
+  EXPECT_EQ(stat(*b.al, "allocations"), 4u);
 }
 
 TEST(UnitAllocator, FirstFreeTakesTheLowestFreeIndex) {

@@ -253,6 +253,56 @@ TEST(UnitCollector, BusyExecIsRetriedAndCounted) {
   EXPECT_EQ(b.arb.seen.size(), 2u);
 }
 
+// A pipe that names the cycle it frees (Txn::retry_at): the collector sleeps until then, and
+// counts the cycles it slept as the refused retries they replace, here and at the pipe.
+TEST(UnitCollector, RefusedDispatchSleepsUntilThePipesCycle) {
+  Bench b("{}", {1, 2});
+  b.exec.full = true;
+  b.exec.retry_at = 9;
+  b.issue(0);
+  b.tick(1);
+  b.deliver_right(1, 0);
+  b.deliver_right(1, 1);
+  EXPECT_TRUE(b.tick(2)); // refused
+  EXPECT_EQ(b.col->next_tick(), 9u);
+  for (Cycle c = 3; c < 9; ++c) EXPECT_FALSE(b.tick(c));
+  EXPECT_EQ(b.exec.refused, 1u);
+  b.exec.full = false;
+  EXPECT_TRUE(b.tick(9));
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(b.exec.seen[0].at, 9u);
+  EXPECT_EQ(b.exec.skipped, 6u); // cycles 3-8
+  EXPECT_EQ(stat(*b.col, "dispatch_stall_cycles"), 7u);
+  EXPECT_EQ(b.release.seen.size(), 1u);
+}
+
+// A pipe refusing until its wire (retry_at kNever, the LSU's full queue): asleep until
+// dispatch_event(); a time series settling it mid-sleep counts the cycles slept so far.
+TEST(UnitCollector, RefusedDispatchSleepsUntilTheWire) {
+  Bench b("{}", {1});
+  b.exec.full = true;
+  b.exec.retry_at = kNever;
+  b.issue(0);
+  b.tick(1);
+  b.deliver_right(1, 0);
+  EXPECT_TRUE(b.tick(2)); // refused
+  EXPECT_EQ(b.col->next_tick(), kNever);
+  b.col->settle(5); // cycles 3 and 4
+  EXPECT_EQ(stat(*b.col, "dispatch_stall_cycles"), 3u);
+  b.clock.now = 7;
+  b.col->dispatch_event();
+  EXPECT_EQ(b.col->next_tick(), 7u);
+  b.exec.full = false;
+  EXPECT_TRUE(b.tick(7));
+  ASSERT_EQ(b.exec.seen.size(), 1u);
+  EXPECT_EQ(b.exec.skipped, 4u); // cycles 3-6
+  EXPECT_EQ(stat(*b.col, "dispatch_stall_cycles"), 5u);
+  // No refusal outstanding: the wire wakes nothing.
+  b.col->clear_tick();
+  b.col->dispatch_event();
+  EXPECT_EQ(b.col->next_tick(), kNever);
+}
+
 TEST(UnitCollector, InstructionWithoutSourcesDispatchesNextCycle) {
   Bench b("{}", {});
   b.issue(3);

@@ -220,6 +220,27 @@ TEST(UnitScheduler, AFullAllocatorIsBlamedBeforeAHazard) {
   EXPECT_EQ(stall(*b.sch, kScoreboard), 0u);
 }
 
+// An allocator refusal that holds for the pipe (Txn::refuses_pipe): the other ready warps of
+// that pipe are not sent this cycle, and the allocator is told how many it would have refused.
+TEST(UnitScheduler, APipeWideRefusalIsNotAskedAgainInTheCycle) {
+  InstInfo sfu = inst({9}, {10});
+  sfu.pipe = Pipe::SFU;
+  Bench b({{inst({1}, {2})}, {inst({3}, {4})}, {sfu}, {inst({5}, {6})}});
+  b.alloc.full = true;
+  b.alloc.refuses_pipe = true;
+  b.tick(0);
+  EXPECT_EQ(b.alloc.refused, 2u);      // the first SP warp and the SFU warp
+  EXPECT_EQ(b.alloc.told_refused, 2u); // the two other SP warps, in one transfer
+  EXPECT_EQ(stall(*b.sch, kCollectorFull), 1u);
+  EXPECT_EQ(b.pool.in_flight(), 0u);
+  // Without the hint every ready warp is asked.
+  b.alloc.refuses_pipe = false;
+  b.sch->issue_event();
+  b.tick(1);
+  EXPECT_EQ(b.alloc.refused, 6u);
+  EXPECT_EQ(b.alloc.told_refused, 2u);
+}
+
 TEST(UnitScheduler, AHazardInOneWarpDoesNotBlockAnother) {
   Bench b({{inst({1}, {2}), inst({4}, {1})}, {inst({1}, {2})}});
   b.tick(0); // lrr starts after warp 0: warp 1

@@ -42,6 +42,10 @@ struct StubTarget : sc_core::sc_module {
   unsigned busy_for = 0;
   bool full = false;
   unsigned refused = 0;
+  Cycle retry_at = 0;        // told with each refusal (Txn::retry_at)
+  bool refuses_pipe = false; // told with each refusal (Txn::refuses_pipe)
+  uint64_t skipped = 0;      // the initiators' skipped attempts told (Txn::skipped), summed
+  uint64_t told_refused = 0; // issues a scheduler said were refused unsent (Kind::Refused)
   bool keep_data = false;
 
   StubTarget(sc_core::sc_module_name nm, SimClock* c) : sc_module(nm), sock("sock"), clock(c) {
@@ -50,10 +54,14 @@ struct StubTarget : sc_core::sc_module {
   void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     Txn& t = txn_of(gp);
+    if (t.kind == Txn::Kind::Refused) return void(told_refused += t.skipped);
+    skipped += t.skipped;
     if (full || busy_for) {
       if (!full) --busy_for;
       ++refused;
       t.busy = true;
+      t.retry_at = retry_at;
+      t.refuses_pipe = refuses_pipe;
       return;
     }
     Seen s{t,

@@ -66,6 +66,7 @@ public:
   }
 
 protected:
+  bool plain_refusals() const override { return false; } // counted by reason; STHLD waits
   int choose(const WarpInst& inst, unsigned pipe_bit) override {
     const int c = decide(inst, pipe_bit);
     if (c >= 0 && sthld_) sthld_->issued();

@@ -56,17 +56,28 @@ protected:
   // The collector to allocate to `inst` (eligible), or -1 if none is.
   virtual int choose(const WarpInst& inst, unsigned pipe_bit) = 0;
 
+  // Whether choose() refuses only when no collector is eligible, and a refusal changes nothing
+  // but `full` (no random draw, no statistic of its own): then a refusal holds for every
+  // instruction of the pipe until a release (Txn::refuses_pipe).
+  virtual bool plain_refusals() const { return true; }
+
   void on_issue(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
-    if (!bind(gp, d)) txn_of(gp).busy = true;
+    Txn& t = txn_of(gp);
+    if (t.kind == Txn::Kind::Refused) return void(full_ += t.skipped);
+    if (bind(gp, t, d)) return;
+    t.busy = true;
+    t.refuses_pipe = pipe_wide_refusal_;
   }
 
   // Binds the instruction of `gp` (an Issue) to a collector chosen by choose(); false if none.
-  bool bind(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) {
-    Txn& t = txn_of(gp);
+  bool bind(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { return bind(gp, txn_of(gp), d); }
+  bool bind(tlm::tlm_generic_payload& gp, Txn& t, sc_core::sc_time& d) {
     if (busy_.size() != collector_pipes_.size()) grow();
-    const int i = choose(*t.inst, pipe_bit(*t.inst));
+    const unsigned pb = pipe_bit(*t.inst);
+    const int i = choose(*t.inst, pb);
     if (i < 0) {
       ++full_;
+      pipe_wide_refusal_ = plain_ && collectors() <= kMaskable && !eligible_mask(pb);
       return false;
     }
     settle(now());
@@ -98,6 +109,7 @@ private:
   static uint64_t bit(unsigned i) { return i < kMaskable ? uint64_t(1) << i : 0; }
   // The collectors were added (elaboration): the masks of eligible_mask() built for them.
   void grow() {
+    plain_ = plain_refusals();
     busy_.resize(collector_pipes_.size(), false);
     free_mask_ = 0;
     pipe_masks_.assign(32, 0);
@@ -108,6 +120,8 @@ private:
     }
   }
   std::vector<bool> busy_;
+  bool plain_ = false;               // plain_refusals(), read once the collectors are known
+  bool pipe_wide_refusal_ = false;   // the last refusal holds for its pipe (Txn::refuses_pipe)
   uint64_t free_mask_ = 0;           // bit i: collector i is free
   std::vector<uint64_t> pipe_masks_; // per pipe: the collectors serving it
   unsigned in_use_ = 0;

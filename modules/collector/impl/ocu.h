@@ -103,11 +103,16 @@ public:
     const Cycle at = compressed ? stage_(compressed, now, false) : now;
     pkt_.prepare(Txn::Kind::Dispatch);
     pkt_.txn.inst = inst_;
+    pkt_.txn.skipped = skipped_dispatches(now);
     pkt_.delay = clock_->time(at - now);
     to_exec->b_transport(pkt_.gp, pkt_.delay);
     if (pkt_.txn.busy) {
       ++dispatch_stall_;
-      return wake(now + 1);
+      // Asleep until the pipe can take it (the cycle it names, or its wire), not retrying
+      // every cycle: a memory-bound kernel's collectors wait on the LSU most cycles.
+      refused_at_ = now;
+      const Cycle retry = pkt_.txn.retry_at;
+      return wake(retry == 0 || retry <= now ? now + 1 : retry);
     }
     if (compressed) stage_(compressed, now, true); // a 0-cycle stage takes units too
     inst_->dispatch_cycle = now;
@@ -118,6 +123,20 @@ public:
     pkt_.prepare(Txn::Kind::Release);
     to_alloc->b_transport(pkt_.gp, pkt_.delay);
   }
+
+  void dispatch_event() override {
+    if (refused_at_ != kNever) wake(now());
+  }
+
+  // The refused dispatches it skipped asleep before `at`, counted (each was a stall cycle).
+  void settle(Cycle at) override {
+    if (refused_at_ == kNever || at <= refused_at_ + 1) return;
+    const Cycle n = at - refused_at_ - 1;
+    dispatch_stall_ += n;
+    unsent_skips_ += n;
+    refused_at_ = at - 1;
+  }
+  void finish() override { settle(now()); }
 
   bool set_dispatch_stage(DispatchStage stage) override {
     stage_ = std::move(stage);
@@ -285,6 +304,20 @@ protected:
   uint64_t& hi_halves_;
   uint64_t& dispatched_;
   uint64_t& dispatch_stall_;
+  // The last refused dispatch (kNever: none since the last accepted one), and skipped
+  // attempts settled here but not yet told to the pipe (Txn::skipped).
+  Cycle refused_at_ = kNever;
+  uint64_t unsent_skips_ = 0;
+  // The attempts skipped asleep since the last refusal, counted now; returns them with those
+  // settled before, for the pipe. No refusal outstanding: 0.
+  uint32_t skipped_dispatches(Cycle now) {
+    if (refused_at_ == kNever) return 0;
+    settle(now);
+    const uint64_t n = unsent_skips_;
+    unsent_skips_ = 0;
+    refused_at_ = kNever;
+    return uint32_t(n);
+  }
   uint64_t& checked_;
   Distribution& latency_;
 };

@@ -6,6 +6,7 @@
 // delay. MEM instructions go to the LSU. `affine_lanes` (WIR's Affine GPU, Sec. VII-A): an
 // integer mov, add, sub, mul or mad whose register sources and result are all affine runs on
 // one lane (counted in affine_instructions; the energy prices it as one lane, not 32).
+#include <algorithm>
 #include <array>
 
 #include "gpurf/modules/common/affine.h"
@@ -85,26 +86,33 @@ protected:
     // between the collector and the pipe), so the result does too; the unit is taken now.
     const Cycle now = this->now();
     const unsigned stage = unsigned(clock_->cycles(d));
-    for (Cycle& f : kinds_[i].free_at)
-      if (f <= now) {
-        pkt_.prepare(Txn::Kind::ResultSlot); // a full writeback holds the instruction back
-        pkt_.txn.inst = t.inst;
-        to_wb->b_transport(pkt_.gp, pkt_.delay);
-        if (pkt_.txn.busy) break;
-        f = now + k.ii;
-        (*busy_)[i] += k.ii;
-        ++(*dispatched_)[i];
-        ++(*by_class_)[static_cast<unsigned>(info.op_class)];
-        if (affine_ && one_lane(*t.inst)) ++(*affine_n_)[i];
-        if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, stage + k.latency, now);
-        pkt_.prepare(Txn::Kind::Complete);
-        pkt_.txn.inst = t.inst;
-        pkt_.delay = clock_->time(stage + k.latency);
-        to_wb->b_transport(pkt_.gp, pkt_.delay);
-        sc_assert(!pkt_.txn.busy);
-        return;
+    Cycle first_free = kNever;
+    for (Cycle& f : kinds_[i].free_at) {
+      if (f > now) {
+        first_free = std::min(first_free, f);
+        continue;
       }
+      pkt_.prepare(Txn::Kind::ResultSlot); // a full writeback holds the instruction back
+      pkt_.txn.inst = t.inst;
+      to_wb->b_transport(pkt_.gp, pkt_.delay);
+      if (pkt_.txn.busy) return void(t.busy = true); // lifted by an event: retry next cycle
+      f = now + k.ii;
+      (*busy_)[i] += k.ii;
+      ++(*dispatched_)[i];
+      ++(*by_class_)[static_cast<unsigned>(info.op_class)];
+      if (affine_ && one_lane(*t.inst)) ++(*affine_n_)[i];
+      if (ctx_.probe) ctx_.probe->dispatch(*t.inst, pipe, stage + k.latency, now);
+      pkt_.prepare(Txn::Kind::Complete);
+      pkt_.txn.inst = t.inst;
+      pkt_.delay = clock_->time(stage + k.latency);
+      to_wb->b_transport(pkt_.gp, pkt_.delay);
+      sc_assert(!pkt_.txn.busy);
+      return;
+    }
+    // Every unit reserved: none frees before the first reservation ends (a dispatch only
+    // reserves units later).
     t.busy = true;
+    if (first_free != kNever) t.retry_at = first_free;
   }
 
 private:

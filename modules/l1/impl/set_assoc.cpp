@@ -10,7 +10,8 @@
 //                                 t + hit_latency + memory delay (latency + serialisation
 //                                 + queueing). The miss holds an MSHR until then.
 //   READ to a line being missed   merges with the MSHR: ready = max(its fill, t + hit)
-//   no free MSHR                  Txn initiators get `busy` (the LSU retries next cycle);
+//   no free MSHR                  Txn initiators get `busy` and the cycle the earliest
+//                                 MSHR frees (retry_at; the LSU sleeps until then);
 //                                 initiators without a Txn are serialised behind the
 //                                 earliest MSHR to free.
 //   WRITE (write-through,         forwarded to `mem` as is (data, byte enables) at
@@ -100,6 +101,7 @@ protected:
   void b_transport(int, tlm::tlm_generic_payload& gp, sc_core::sc_time& delay) override {
     Txn* t = nullptr;
     gp.get_extension(t);
+    if (t) mshr_full_ += t->skipped; // refused while the LSU slept on Txn::retry_at
     const tlm::tlm_command cmd = gp.get_command();
     const unsigned len = gp.get_data_length();
     if (answered_trivially(gp)) return;
@@ -145,6 +147,9 @@ private:
         throw WorkloadError(std::string(name()) + ": every MSHR waits on the memory's answer");
       t->busy = true;
       ++mshr_full_;
+      // No MSHR frees before the earliest fill arrives (only the LSUs send reads, each
+      // refused alike while they are full); a fill the memory answers later: retry.
+      if (mshrs_.earliest() != Mshrs::kPending) t->retry_at = mshrs_.earliest();
       return;
     }
     const Cycle t0 = room.start;

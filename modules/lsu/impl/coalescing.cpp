@@ -138,9 +138,13 @@ public:
       case MemSpace::Global:
       case MemSpace::Local:
         if (e.next < e.segs.size()) {
-          if (!send_segment(e, now)) {
+          if (!send_segment(e, now, skipped_l1(now))) {
             ++l1_retries_;
-            wake(now + 1);
+            // Asleep until an MSHR frees (the L1 names the cycle) rather than retrying every
+            // cycle; the cycles skipped are counted at the next attempt (skipped_l1).
+            l1_refused_at_ = now;
+            const Cycle retry = l1_.txn.retry_at;
+            wake(retry > now + 1 ? retry : now + 1);
             return;
           }
           if (e.next < e.segs.size()) {
@@ -189,10 +193,25 @@ public:
     } else {
       free_.splice(free_.begin(), queue_, queue_.begin());
     }
+    if (refused_) { // the collectors asleep on a full queue try again
+      refused_ = false;
+      ctx_.wake_dispatch();
+    }
     if (!queue_.empty()) wake(std::max(now + 1, queue_.front().start));
   }
 
   Timing timing() const override { return {latency_, ii_}; }
+
+  // The port cycles and L1 refusals the head skipped asleep before `at`, counted.
+  void settle(Cycle at) override {
+    if (l1_refused_at_ == kNever || at <= l1_refused_at_ + 1) return;
+    const Cycle n = at - l1_refused_at_ - 1;
+    port_busy_ += n;
+    l1_retries_ += n;
+    l1_unsent_ += n;
+    l1_refused_at_ = at - 1;
+  }
+  void finish() override { settle(now()); }
 
 protected:
   void on_dispatch(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
@@ -202,9 +221,14 @@ protected:
     // A delay: W-C's decompression stage between the collector and the LSU; the address
     // operands reach its pipeline that much after it took the instruction.
     const Cycle at = now(), stage = clock_->cycles(d);
+    dispatch_stalls_ += t.skipped; // refused while the collector slept (Txn::retry_at)
     if (queue_.size() >= depth_ || (accepted_ && at < last_accept_ + ii_)) {
       t.busy = true;
       ++dispatch_stalls_;
+      // A full queue has room after a tick moves its head on (the wire then); else the
+      // initiation interval ends.
+      refused_ |= queue_.size() >= depth_;
+      t.retry_at = queue_.size() >= depth_ ? kNever : last_accept_ + ii_;
       return;
     }
     accepted_ = true;
@@ -331,8 +355,20 @@ private:
     return true;
   }
 
-  // Sends the next segment of `e` to the L1; false if the L1 was busy.
-  bool send_segment(Entry& e, Cycle now) {
+  // The attempts the head skipped asleep on a refusing L1 (each a port cycle and a refusal),
+  // counted now, for the L1 to count too (Txn::skipped); 0 if it did not sleep.
+  uint32_t skipped_l1(Cycle now) {
+    if (l1_refused_at_ == kNever) return 0;
+    settle(now);
+    const uint64_t n = l1_unsent_;
+    l1_unsent_ = 0;
+    l1_refused_at_ = kNever;
+    return uint32_t(n);
+  }
+
+  // Sends the next segment of `e` to the L1 (`skipped` earlier attempts refused unsent); false
+  // if the L1 was busy.
+  bool send_segment(Entry& e, Cycle now, uint32_t skipped) {
     const uint64_t addr = e.segs[e.next];
     unsigned char* be = e.be.data() + e.next * segment_bytes_;
     if (e.cmd == tlm::TLM_WRITE_COMMAND) {
@@ -349,6 +385,7 @@ private:
     }
     l1_.prepare(Txn::Kind::Dispatch, e.cmd);
     l1_.txn.inst = e.inst;
+    l1_.txn.skipped = skipped;
     tlm::tlm_generic_payload& gp = l1_.gp;
     gp.set_address(addr);
     gp.set_data_ptr(data_.data());
@@ -392,6 +429,11 @@ private:
   // Lists: an entry keeps its address when it moves to waiting_ (the memory's answer finds it).
   std::list<Entry> queue_, waiting_, free_;
   bool accepted_ = false;
+  bool refused_ = false; // a dispatch refused on a full queue since the head last moved on
+  // The head's last refused L1 access (kNever: none outstanding), and refusals settled here
+  // but not yet told to the L1.
+  Cycle l1_refused_at_ = kNever;
+  uint64_t l1_unsent_ = 0;
   Cycle last_accept_ = 0;
   Packet l1_, wb_;
   std::vector<unsigned char> data_;

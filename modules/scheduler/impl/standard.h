@@ -101,6 +101,9 @@ public:
       }
       open_ = all_ & ~held;
     }
+    // Pipes whose issues the allocator refuses this cycle (Txn::refuses_pipe), and the issues
+    // refused so without a transfer each (told at the end in one).
+    uint32_t refused_pipes = 0, unsent = 0;
     for (unsigned i : order) {
       if (skip_held) {
         if (!open_) break;
@@ -147,6 +150,13 @@ public:
         held_[hazard] |= bit(i);
         continue;
       }
+      if (refused_pipes &&
+          refused_pipes >> static_cast<unsigned>(ctx_.shape->pipe_for(*info)) & 1) {
+        ++unsent;
+        saw |= 1u << kCollectorFull;
+        if (stall_on_refusal_) break;
+        continue;
+      }
       WarpInst* inst = ctx_.pool->get();
       inst->info = info;
       inst->warp = w;
@@ -159,6 +169,8 @@ public:
       if (pkt_.txn.busy) {
         ctx_.pool->put(inst);
         saw |= 1u << kCollectorFull;
+        if (pkt_.txn.refuses_pipe)
+          refused_pipes |= 1u << static_cast<unsigned>(ctx_.shape->pipe_for(*info));
         if (stall_on_refusal_) break;
         continue;
       }
@@ -177,6 +189,12 @@ public:
       on_issued(i, *inst);
       ++issued_;
       if (++n == issue_width_) break;
+    }
+    if (unsent) {
+      pkt_.prepare(Txn::Kind::Refused);
+      pkt_.txn.inst = nullptr;
+      pkt_.txn.skipped = unsent;
+      to_alloc->b_transport(pkt_.gp, pkt_.delay);
     }
     last_tick_ = now;
     if (n) {
