@@ -379,31 +379,55 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 bl
   GPURF_LOCKED;
   return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, per_thread(stream));
 }
-// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured, the
-// others (priorities, access policies, ...) do not change what a launch computes here.
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured; the
+// programmatic and launch-completion events are recorded after the launch (the kernel has
+// ended by then, which both promise at the latest); the others (priorities, access policies,
+// cluster shapes, ...) do not change what a launch computes here.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
   if (!c || (c->numAttrs && !c->attrs)) return ret(cudaErrorInvalidValue);
+  static const char* const names[] = {"Ignore",
+                                      "AccessPolicyWindow",
+                                      "Cooperative",
+                                      "SynchronizationPolicy",
+                                      "ClusterDimension",
+                                      "ClusterSchedulingPolicyPreference",
+                                      "ProgrammaticStreamSerialization",
+                                      "ProgrammaticEvent",
+                                      "Priority",
+                                      "MemSyncDomainMap",
+                                      "MemSyncDomain",
+                                      "PreferredClusterDimension",
+                                      "LaunchCompletionEvent",
+                                      "DeviceUpdatableKernelNode",
+                                      "PreferredSharedMemoryCarveout"};
   bool cooperative = false;
+  std::vector<cudaEvent_t> events;
   for (unsigned i = 0; i < c->numAttrs; ++i) {
     const cudaLaunchAttribute& a = c->attrs[i];
     if (a.id == cudaLaunchAttributeCooperative)
       cooperative = a.val.cooperative != 0;
+    else if (a.id == cudaLaunchAttributeProgrammaticEvent ||
+             a.id == cudaLaunchAttributeLaunchCompletionEvent)
+      events.push_back(a.val.event);
     else if (a.id != cudaLaunchAttributeIgnore) {
       static std::set<unsigned> said;
       if (said.insert(a.id).second)
         std::fprintf(stderr,
-                     "gpurf: cudaLaunchKernelExC: launch attribute %u is not modelled "
-                     "(ignored)\n",
-                     a.id);
+                     "gpurf: cudaLaunchKernelExC: launch attribute %u (cudaLaunchAttribute%s) "
+                     "does not change what a launch computes here (ignored)\n",
+                     a.id, a.id < std::size(names) ? names[a.id] : "?");
     }
   }
   cudaError_t e = cudaSuccess;
-  if (captured_launch("cudaLaunchKernelExC", fun, c->gridDim, c->blockDim, args,
-                      c->dynamicSmemBytes, c->stream, cooperative, e))
-    return ret(e);
-  return ret(
-      rt().launch(fun, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, cooperative));
+  if (!captured_launch("cudaLaunchKernelExC", fun, c->gridDim, c->blockDim, args,
+                       c->dynamicSmemBytes, c->stream, cooperative, e))
+    e = rt().launch(fun, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream,
+                    cooperative);
+  for (cudaEvent_t ev : events)
+    if (e == cudaSuccess) e = cudaEventRecord(ev, c->stream);
+  return ret(e);
 }
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
@@ -421,17 +445,36 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   if (!k || !k->found) return ret(rt().not_runnable(fun, "cudaFuncGetAttributes"));
   std::memset(a, 0, sizeof *a);
   gpurf::PtxFrontend* f = rt().gpu().kernel(k->id);
-  a->numRegs = int(f->regs_per_thread());
+  // ptxas's count, as CUDA reports it, where known (under ptx_virtual the allocator's count is
+  // the PTX's virtual registers, thousands); else the count occupancy uses.
+  unsigned regs = f->hardware_registers();
+  if (!regs) regs = f->occupancy_registers();
+  a->numRegs = int(regs ? regs : f->regs_per_thread());
   // The largest block a launch of this kernel can have (CUDA's: the device's limit, less
   // where the kernel's registers do not fit that many warps).
   const gpurf::SmLimits l =
       rt().gpu().sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
                                   f->occupancy_registers(), f->hardware_registers());
   const unsigned reg_warps = std::max(l.register_warps, l.hardware_register_warps);
-  a->maxThreadsPerBlock = int(std::min({1024u, l.warps * 32, reg_warps * 32}));
-  a->ptxVersion = a->binaryVersion = 75;
+  unsigned most = std::min({1024u, l.warps * 32, reg_warps * 32});
+  // __launch_bounds__ (.maxntid) and .reqntid bound it too, as ptxas records them.
+  const gpurf::ptx::Function& entry = f->launch().entry();
+  for (const unsigned* d : {entry.maxntid, entry.reqntid})
+    if (d[0]) most = std::min(most, d[0] * std::max(d[1], 1u) * std::max(d[2], 1u));
+  a->maxThreadsPerBlock = int(most);
+  // The PTX target (sm_80: 80) and the device's compute capability.
+  const std::string& target = f->module().target;
+  a->ptxVersion = target.size() > 3 ? std::atoi(target.c_str() + 3) : 0;
+  cudaDeviceProp p;
+  if (rt().properties(p) == cudaSuccess) a->binaryVersion = p.major * 10 + p.minor;
   a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
-  a->localSizeBytes = 0;
+  try { // the kernel's own .shared bytes (static), as a launch places them
+    a->sharedSizeBytes = cta_shared(*k, 1, 0);
+  } catch (const std::exception&) { // refused at its launch
+  }
+  // The entry's .local frame (its local arrays and spill depot).
+  for (const gpurf::ptx::VarDecl& v : entry.locals)
+    if (v.space == gpurf::ptx::Space::Local) a->localSizeBytes += v.size;
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {

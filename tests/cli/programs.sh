@@ -159,6 +159,11 @@ MORE_SOURCES+=([alignment]=alignment_lib.cu)
 # thread's default stream (copies, memsets, symbols, pitched 3D memory, events, a capture of it).
 PROGRAMS+=(per_thread_stream)
 NVCC_FLAGS+=([per_thread_stream]="--default-stream per-thread")
+# cudaFuncGetAttributes of __launch_bounds__, shared, .local and register-heavy kernels (ptxas's
+# count under every allocator), a launch beyond the bounds, cudaLaunchKernelEx's events,
+# stream-ordered allocation and other runtime queries.
+PROGRAMS+=(launch_config)
+NVCC_FLAGS+=([launch_config]="-gencode arch=compute_80,code=compute_80")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
