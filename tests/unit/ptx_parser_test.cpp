@@ -170,6 +170,36 @@ TEST(PtxParser, WarpSizeIsAnImmediate) {
   EXPECT_EQ(mov.src[0].imm, 32u);
 }
 
+// createpolicy and .L2::cache_hint (cuda::annotated_ptr, CUTLASS) and griddepcontrol
+// (cudaGridDependencySynchronize): the policy a mov of 0, the hint's operand dropped, the grid
+// dependency a fence. Before: each refused its kernel.
+TEST(PtxParser, CachePoliciesAndGridDependencies) {
+  const Module m = parse_ptx(
+      kernel("griddepcontrol.wait;\n"
+             "createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd1, 0f3F800000;\n"
+             "ld.global.L2::cache_hint.f32 %f1, [%rd2], %rd1;\n"
+             "st.global.L2::cache_hint.f32 [%rd2+4], %f1, %rd1;\n"
+             "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd2], 16, %rd1;\n"
+             "griddepcontrol.launch_dependents;\nret;"),
+      "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const std::vector<Instr>& in = m.functions[0].instrs;
+  EXPECT_EQ(in[0].op, Op::Fence);
+  EXPECT_EQ(in[1].op, Op::Mov);
+  ASSERT_EQ(in[1].src.size(), 1u);
+  EXPECT_EQ(in[1].src[0].kind, Operand::Kind::Imm);
+  EXPECT_EQ(in[2].op, Op::Ld);
+  EXPECT_EQ(in[2].src.size(), 1u); // the address; the policy dropped
+  EXPECT_EQ(in[3].op, Op::St);
+  EXPECT_EQ(in[3].src.size(), 2u);
+  EXPECT_EQ(in[4].op, Op::CpAsync);
+  EXPECT_EQ(in[4].src.size(), 3u);
+  EXPECT_EQ(in[5].op, Op::Fence);
+  EXPECT_NE(parse_error(kernel("ld.global.L2::cache_hint.f32 %f1, [%rd2];\nret;"))
+                .find("needs a cache-policy operand last"),
+            std::string::npos);
+}
+
 TEST(PtxParser, DirectivesCommentsAndScopes) {
   std::string text =
       std::string(kHeader) +

@@ -1719,7 +1719,35 @@ struct Parser {
     }
     BarMode bm;
     size_t first_mod = 1;
-    if (parts[0] == "cp" && parts.size() > 2 && parts[1] == "async") {
+    // .L2::cache_hint (ld, st, atom, red, cp.async, prefetch): a last operand, the 64-bit cache
+    // policy createpolicy made; a hint for L2's eviction that changes no value: dropped.
+    bool cache_hint = false;
+    for (size_t i = 1; i < parts.size(); ++i)
+      if (parts[i] == "L2::cache_hint") {
+        cache_hint = true;
+        parts.erase(parts.begin() + long(i));
+        break;
+      }
+    // createpolicy (sm_80: cuda::access_property, cuda::annotated_ptr): an opaque 64-bit policy
+    // that only .L2::cache_hint operands read; a mov of 0, its operands (fraction, range) read
+    // for their registers but not kept.
+    const bool createpolicy = parts[0] == "createpolicy";
+    // griddepcontrol.wait / .launch_dependents (sm_90: cudaGridDependencySynchronize and
+    // cudaTriggerProgrammaticLaunchCompletion): the grid a launch depends on has ended before it
+    // starts here (one in-order queue), so both are an ordering point: a fence.
+    if (parts[0] == "griddepcontrol" && parts.size() == 2 &&
+        (parts[1] == "wait" || parts[1] == "launch_dependents")) {
+      in.op = Op::Fence;
+      first_mod = parts.size();
+    } else if (createpolicy) {
+      in.op = Op::Mov;
+      in.type = Type::B64;
+      first_mod = parts.size();
+      for (size_t i = 1; i < parts.size(); ++i)
+        if (parts[i] != "fractional" && parts[i] != "range" && parts[i] != "global" &&
+            parts[i] != "b64" && parts[i].rfind("L2::", 0) != 0)
+          fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+    } else if (parts[0] == "cp" && parts.size() > 2 && parts[1] == "async") {
       // cp.async.{ca,cg}, .commit_group, .wait_group, .wait_all (async_copy.h); the bulk and
       // mbarrier forms (sm_90) are not supported.
       first_mod = 3;
@@ -1831,6 +1859,20 @@ struct Parser {
       fail(line,
            "expected ';' or ',' after the operands of '" + in.text + "', found " + describe(cur()));
     ++p;
+    if (cache_hint) {
+      if (groups.size() < 2 || groups.back().size() != 1 ||
+          (groups.back()[0].kind != Operand::Kind::Reg &&
+           groups.back()[0].kind != Operand::Kind::Imm))
+        fail(line, "'" + in.text + "' needs a cache-policy operand last");
+      groups.pop_back();
+    }
+    if (createpolicy) {
+      if (groups.size() < 2 || groups[0].size() != 1 || groups[0][0].kind != Operand::Kind::Reg)
+        fail(line, "'" + in.text + "' expects a destination register and its policy operands");
+      groups.resize(2);
+      groups[1] = {Operand{}};
+      groups[1][0].kind = Operand::Kind::Imm;
+    }
     classify_operands(in, groups, line);
     finish_instr(std::move(in), fidx, line);
   }
