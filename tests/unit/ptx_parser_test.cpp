@@ -170,9 +170,10 @@ TEST(PtxParser, WarpSizeIsAnImmediate) {
   EXPECT_EQ(mov.src[0].imm, 32u);
 }
 
-// createpolicy and .L2::cache_hint (cuda::annotated_ptr, CUTLASS) and griddepcontrol
-// (cudaGridDependencySynchronize): the policy a mov of 0, the hint's operand dropped, the grid
-// dependency a fence. Before: each refused its kernel.
+// createpolicy and .L2::cache_hint (cuda::annotated_ptr, CUTLASS), griddepcontrol
+// (cudaGridDependencySynchronize), discard and applypriority: the policy a mov of 0, the hint's
+// operand dropped, the grid dependency a fence, the line hints prefetches. Before: each refused
+// its kernel.
 TEST(PtxParser, CachePoliciesAndGridDependencies) {
   const Module m = parse_ptx(
       kernel("griddepcontrol.wait;\n"
@@ -180,7 +181,9 @@ TEST(PtxParser, CachePoliciesAndGridDependencies) {
              "ld.global.L2::cache_hint.f32 %f1, [%rd2], %rd1;\n"
              "st.global.L2::cache_hint.f32 [%rd2+4], %f1, %rd1;\n"
              "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd2], 16, %rd1;\n"
-             "griddepcontrol.launch_dependents;\nret;"),
+             "griddepcontrol.launch_dependents;\n"
+             "discard.global.L2 [%rd2], 128;\n"
+             "applypriority.global.L2::evict_normal [%rd2], 128;\nret;"),
       "t.ptx");
   ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
   const std::vector<Instr>& in = m.functions[0].instrs;
@@ -195,6 +198,10 @@ TEST(PtxParser, CachePoliciesAndGridDependencies) {
   EXPECT_EQ(in[4].op, Op::CpAsync);
   EXPECT_EQ(in[4].src.size(), 3u);
   EXPECT_EQ(in[5].op, Op::Fence);
+  for (size_t i : {6, 7}) { // L2 line hints: a prefetch of the address
+    EXPECT_EQ(in[i].op, Op::Prefetch);
+    EXPECT_EQ(in[i].src.size(), 1u);
+  }
   EXPECT_NE(parse_error(kernel("ld.global.L2::cache_hint.f32 %f1, [%rd2];\nret;"))
                 .find("needs a cache-policy operand last"),
             std::string::npos);

@@ -1735,8 +1735,20 @@ struct Parser {
     // griddepcontrol.wait / .launch_dependents (sm_90: cudaGridDependencySynchronize and
     // cudaTriggerProgrammaticLaunchCompletion): the grid a launch depends on has ended before it
     // starts here (one in-order queue), so both are an ordering point: a fence.
-    if (parts[0] == "griddepcontrol" && parts.size() == 2 &&
-        (parts[1] == "wait" || parts[1] == "launch_dependents")) {
+    // discard.global.L2 [a], 128 and applypriority.global.L2::evict_normal [a], 128 (sm_80):
+    // L2 line hints. discard leaves the line's bytes undefined; gpurf keeps them (one of the
+    // values the ISA allows). A prefetch of the address, its size operand dropped.
+    const bool line_hint = parts[0] == "discard" || parts[0] == "applypriority";
+    if (line_hint) {
+      in.op = Op::Prefetch;
+      first_mod = parts.size();
+      for (size_t i = 1; i < parts.size(); ++i)
+        if (parts[i] == "global")
+          in.space = Space::Global;
+        else if (parts[i] != "L2" && parts[i].rfind("L2::", 0) != 0)
+          fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+    } else if (parts[0] == "griddepcontrol" && parts.size() == 2 &&
+               (parts[1] == "wait" || parts[1] == "launch_dependents")) {
       in.op = Op::Fence;
       first_mod = parts.size();
     } else if (createpolicy) {
@@ -1864,6 +1876,12 @@ struct Parser {
           (groups.back()[0].kind != Operand::Kind::Reg &&
            groups.back()[0].kind != Operand::Kind::Imm))
         fail(line, "'" + in.text + "' needs a cache-policy operand last");
+      groups.pop_back();
+    }
+    if (line_hint) {
+      if (groups.size() != 2 || groups[1].size() != 1 || groups[1][0].kind != Operand::Kind::Imm ||
+          groups[1][0].imm != 128)
+        fail(line, "'" + in.text + "' expects an address and the size 128");
       groups.pop_back();
     }
     if (createpolicy) {
