@@ -4,7 +4,8 @@
 // source size below the copy (zero fill), red.global.add.f32, lop3, prmt; createpolicy and
 // ld.global.L2::cache_hint, cuda::annotated_ptr (st/ld .L2::cache_hint); a producer and a
 // consumer launched with programmatic stream serialisation (griddepcontrol.launch_dependents /
-// .wait, cudaGridDependencySynchronize). Each against the host: products exactly.
+// .wait, cudaGridDependencySynchronize); cvt.rna/.rz.tf32.f32 and mma.sync m16n8k8 .tf32. Each
+// against the host: products exactly (tf32's to 1e-5).
 #include "check.h"
 
 #include <cmath>
@@ -127,6 +128,32 @@ __global__ void consumer(const float* x, float* y, int n) {
   cudaGridDependencySynchronize();
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i] + 1.0f;
+}
+
+// TF32: cvt.rna.tf32.f32 (wmma::__float_to_tf32) and cvt.rz, then mma.sync m16n8k8 .tf32 on the
+// rounded values (A 16x8 row, B 8x8 col).
+__global__ void tf32_mma(const float* a, const float* b, float* c, unsigned* bits) {
+  int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+  auto rna = [](float f) {
+    unsigned r;
+    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(f));
+    return r;
+  };
+  unsigned a0 = rna(a[g * 8 + t]), a1 = rna(a[(g + 8) * 8 + t]), a2 = rna(a[g * 8 + t + 4]),
+           a3 = rna(a[(g + 8) * 8 + t + 4]), b0 = rna(b[g * 8 + t]), b1 = rna(b[g * 8 + t + 4]);
+  float d[4] = {0, 0, 0, 0};
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
+               "{%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+  c[g * 8 + t * 2] = d[0];
+  c[g * 8 + t * 2 + 1] = d[1];
+  c[(g + 8) * 8 + t * 2] = d[2];
+  c[(g + 8) * 8 + t * 2 + 1] = d[3];
+  unsigned z;
+  asm("cvt.rz.tf32.f32 %0, %1;" : "=r"(z) : "f"(a[lane]));
+  bits[lane * 2] = rna(a[lane]);
+  bits[lane * 2 + 1] = z;
 }
 
 // Persisting and streaming accesses through cuda::annotated_ptr: .L2::cache_hint loads and stores.
@@ -261,6 +288,61 @@ int main() {
   CHECK(cudaMemcpy(y.data(), dy, 4000, cudaMemcpyDeviceToHost));
   for (int i = 0; i < 1000; ++i)
     if (y[i] != i * 2.0f + 1 && bad++ < 5) printf("pdl %d %g\n", i, y[i]);
+  { // tf32: values with bits below tf32's mantissa, ties (1 + 2^-11) among them
+    std::vector<float> ta(128), tb(64), tc(128);
+    std::vector<unsigned> tbits(64);
+    for (int i = 0; i < 128; ++i) ta[i] = (i % 13 - 6) * 0.37f + (i == 5 ? 0.f : 1e-4f * i);
+    ta[0] = 1.0f + 0x1p-11f; // a tie: away from zero
+    ta[1] = -(1.0f + 0x1p-11f);
+    ta[2] = 1.0f + 0x1p-12f;                             // below half: down
+    const unsigned nans[2] = {0x7fffffffu, 0xffffffffu}; // CUDA's NaN and its negation: kept
+    memcpy(&ta[3], &nans[0], 4);
+    memcpy(&ta[4], &nans[1], 4);
+    const unsigned flt_max = 0x7f7fffffu; // rounds up past the largest float: infinity
+    memcpy(&ta[6], &flt_max, 4);
+    for (int i = 0; i < 64; ++i) tb[i] = (i % 5) * 0.61f - 1.1f;
+    float *dta, *dtb, *dtc;
+    unsigned* dbits;
+    CHECK(cudaMalloc(&dta, 512));
+    CHECK(cudaMalloc(&dtb, 256));
+    CHECK(cudaMalloc(&dtc, 512));
+    CHECK(cudaMalloc(&dbits, 256));
+    CHECK(cudaMemcpy(dta, ta.data(), 512, cudaMemcpyHostToDevice));
+    CHECK(cudaMemcpy(dtb, tb.data(), 256, cudaMemcpyHostToDevice));
+    tf32_mma<<<1, 32>>>(dta, dtb, dtc, dbits);
+    CHECK(cudaGetLastError());
+    CHECK(cudaMemcpy(tc.data(), dtc, 512, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(tbits.data(), dbits, 256, cudaMemcpyDeviceToHost));
+    auto bits_of = [](float f) {
+      unsigned u;
+      memcpy(&u, &f, 4);
+      return u;
+    };
+    auto rna = [&](float f) {
+      unsigned u = bits_of(f);
+      return f != f ? u : (u + 0x1000u) & 0xffffe000u;
+    };
+    auto val = [](unsigned u) {
+      float f;
+      memcpy(&f, &u, 4);
+      return f;
+    };
+    auto rz = [&](float f) { return f != f ? bits_of(f) : bits_of(f) & 0xffffe000u; };
+    for (int l = 0; l < 32; ++l)
+      if ((tbits[l * 2] != rna(ta[l]) || tbits[l * 2 + 1] != rz(ta[l])) && bad++ < 5)
+        printf("tf32 cvt %d %08x %08x (want %08x %08x)\n", l, tbits[l * 2], tbits[l * 2 + 1],
+               rna(ta[l]), rz(ta[l]));
+    if (rna(ta[0]) != 0x3f802000u || rna(ta[1]) != 0xbf802000u || rna(ta[2]) != 0x3f800000u ||
+        rna(ta[6]) != 0x7f800000u)
+      bad++, printf("tf32 reference\n");
+    for (int m = 0; m < 16; ++m)
+      for (int n = 0; n < 8; ++n) {
+        double e = 0;
+        for (int k = 0; k < 8; ++k) e += (double)val(rna(ta[m * 8 + k])) * val(rna(tb[n * 8 + k]));
+        if (fabs(tc[m * 8 + n] - e) > 1e-5 * (1 + fabs(e)) && bad++ < 5)
+          printf("tf32 mma %d %d %g %g\n", m, n, tc[m * 8 + n], e);
+      }
+  }
   annotated<<<4, 256>>>(dx, 1000);
   CHECK(cudaMemcpy(y.data(), dx, 4000, cudaMemcpyDeviceToHost));
   for (int i = 0; i < 1000; ++i)

@@ -207,6 +207,25 @@ TEST(PtxParser, CachePoliciesAndGridDependencies) {
             std::string::npos);
 }
 
+// cvt.rna.tf32.f32 (wmma::__float_to_tf32): setp.nan, add, and, selp on two temporaries of the
+// function's own (tensor_asm checks the values); the sm_90 forms refused by name. Before: the
+// kernel was refused ("unsupported modifier '.rna'").
+TEST(PtxParser, Tf32ConversionIsIntegerRounding) {
+  const Module m =
+      parse_ptx(kernel("cvt.rna.tf32.f32 %r1, %f1;\ncvt.rz.tf32.f32 %r2, %f1;\nret;"), "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const std::vector<Instr>& in = m.functions[0].instrs;
+  ASSERT_EQ(in.size(), 8u); // 4 + 3 + ret
+  EXPECT_EQ(in[0].op, Op::Setp);
+  EXPECT_EQ(in[1].op, Op::Add);
+  EXPECT_EQ(in[2].op, Op::And);
+  EXPECT_EQ(in[3].op, Op::Selp);
+  EXPECT_EQ(in[3].dst[0].reg, unsigned(m.functions[0].find_reg("%r1")));
+  EXPECT_EQ(in[5].op, Op::And);
+  EXPECT_NE(parse_error(kernel("cvt.rn.tf32.f32 %r1, %f1;\nret;")).find("cvt.rna.tf32.f32 and"),
+            std::string::npos);
+}
+
 TEST(PtxParser, DirectivesCommentsAndScopes) {
   std::string text =
       std::string(kHeader) +
