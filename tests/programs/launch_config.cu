@@ -222,7 +222,7 @@ int main() {
     CHECK(cudaEventSynchronize(prog));
     float ems = -1;
     cudaError_t ee = cudaEventElapsedTime(&ems, start, done);
-    if (ee != cudaSuccess || !(ems > 0)) {
+    if (ee != cudaSuccess || !(ems >= 0)) { // 0 when fast-forwarded (no simulated time)
       bad++;
       printf("completion event: %s %g\n", cudaGetErrorName(ee), ems);
     }
