@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <iterator>
 #include <set>
 
@@ -495,6 +496,64 @@ cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
     k->max_dynamic_shared = value;
   }
   return cudaSuccess;
+}
+// A kernel's handle for the driver API (cuLaunchKernel, cuFuncGetAttribute): here a CUfunction
+// is the kernel's host symbol, as cuModuleGetFunction gives it.
+cudaError_t cudaGetFuncBySymbol(void** f, const void* fun) {
+  GPURF_LOCKED;
+  if (!f) return ret(cudaErrorInvalidValue);
+  if (!rt().kernel(fun)) return ret(cudaErrorInvalidDeviceFunction);
+  *f = const_cast<void*>(fun);
+  return cudaSuccess;
+}
+// The .entry's (mangled) name, as CUDA gives it.
+cudaError_t cudaFuncGetName(const char** name, const void* fun) {
+  GPURF_LOCKED;
+  if (!name) return ret(cudaErrorInvalidValue);
+  KernelRec* k = rt().kernel(fun);
+  if (!k) return ret(cudaErrorInvalidDeviceFunction);
+  *name = k->name.c_str();
+  return cudaSuccess;
+}
+// Parameter `i`'s offset and size in the .entry's parameter buffer.
+cudaError_t cudaFuncGetParamInfo(const void* fun, size_t i, size_t* offset, size_t* size) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!k) return ret(cudaErrorInvalidDeviceFunction);
+  if (!k->found) return ret(rt().not_runnable(fun, "cudaFuncGetParamInfo"));
+  const auto& params = rt().gpu().kernel(k->id)->launch().entry().params;
+  if (i >= params.size()) return ret(cudaErrorInvalidValue);
+  if (offset) *offset = params[i].offset;
+  if (size) *size = params[i].size;
+  return cudaSuccess;
+}
+// cudaGetDriverEntryPoint(+ByVersion) and cuGetProcAddress: the driver function of that name
+// this library exports (it is libcuda.so.1 too), its _v2 form first (what CUDA 12 and 13
+// resolve cuMemAlloc, cuMemcpyHtoD, cuCtxCreate, ... to); status 0 found, 1 not found.
+void* gpurf_driver_entry(const char* symbol, int* status) {
+  void* fn = nullptr;
+  Dl_info self{};
+  if (symbol && dladdr(reinterpret_cast<void*>(&gpurf_driver_entry), &self) && self.dli_fname)
+    if (void* h = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+      fn = dlsym(h, (std::string(symbol) + "_v2").c_str());
+      if (!fn) fn = dlsym(h, symbol);
+      dlclose(h);
+    }
+  if (status) *status = fn ? 0 : 1; // cudaDriverEntryPointSuccess / SymbolNotFound
+  return fn;
+}
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned,
+                                             unsigned long long, int* status) {
+  GPURF_LOCKED;
+  if (!symbol || !fn) return ret(cudaErrorInvalidValue);
+  *fn = gpurf_driver_entry(symbol, status);
+  // With a status to read, a missing symbol is no error (CUDA's contract).
+  return *fn || status ? cudaSuccess : ret(cudaErrorSymbolNotFound);
+}
+cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long flags,
+                                    int* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, fn, 13000, flags, status);
 }
 cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
   GPURF_LOCKED;

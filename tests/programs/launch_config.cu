@@ -4,8 +4,10 @@
 // occupancy API proposes for a __launch_bounds__ kernel and a block beyond the bounds
 // (cudaErrorLaunchOutOfResources, not sticky), cudaLaunchKernelEx's launch-completion and
 // programmatic events, stream-ordered allocation (cudaMallocAsync, memory pools), stream
-// priorities and callbacks, event and stream queries, 2D async copies and memsets, pointer
-// attributes, managed memory prefetch and advice, a same-device peer copy.
+// priorities and callbacks, event and stream queries, the driver API through
+// cudaGetDriverEntryPoint and cudaGetFuncBySymbol, cudaFuncGetName and cudaFuncGetParamInfo,
+// 2D async copies and memsets, pointer attributes, managed memory prefetch and advice, a
+// same-device peer copy.
 #include "check.h"
 
 #include <cstdio>
@@ -235,6 +237,46 @@ int main() {
         break;
       }
     CHECK(cudaFree(z));
+  }
+  { // the driver API through cudaGetDriverEntryPoint (no -lcuda): cuMemAlloc and cuLaunchKernel of
+    // the handle cudaGetFuncBySymbol gives; a kernel's name and parameter layout
+    typedef int (*MemAlloc)(unsigned long long*, size_t);
+    typedef int (*Launch)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                          unsigned, cudaStream_t, void**, void**);
+    void *alloc_fn = nullptr, *launch_fn = nullptr, *none = &bad;
+    cudaDriverEntryPointQueryResult qa, ql, qn;
+    CHECK(cudaGetDriverEntryPointByVersion("cuMemAlloc", &alloc_fn, 13000, cudaEnableDefault, &qa));
+    CHECK(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &launch_fn, 12000, cudaEnableDefault,
+                                           &ql));
+    CHECK(cudaGetDriverEntryPointByVersion("cuNoSuchCall", &none, 13000, cudaEnableDefault, &qn));
+    if (!alloc_fn || !launch_fn || qa != cudaDriverEntryPointSuccess ||
+        ql != cudaDriverEntryPointSuccess || none || qn != cudaDriverEntryPointSymbolNotFound) {
+      bad++;
+      printf("entry points %p %p %p %d %d %d\n", alloc_fn, launch_fn, none, (int)qa, (int)ql,
+             (int)qn);
+    } else {
+      unsigned long long dp = 0;
+      int r = ((MemAlloc)alloc_fn)(&dp, 128 * 4);
+      int* z = reinterpret_cast<int*>(dp);
+      CHECK(cudaMemset(z, 0, 128 * 4));
+      cudaFunction_t f;
+      CHECK(cudaGetFuncBySymbol(&f, (const void*)fill));
+      int count = 128, add = 9;
+      void* args[] = {&z, &count, &add};
+      int lr = ((Launch)launch_fn)((void*)f, 1, 1, 1, 128, 1, 1, 0, 0, args, nullptr);
+      int hz[128];
+      CHECK(cudaMemcpy(hz, z, sizeof hz, cudaMemcpyDeviceToHost));
+      if (r || lr || hz[100] != 109)
+        bad++, printf("driver entry points %d %d %d\n", r, lr, hz[100]);
+    }
+    const char* name = nullptr;
+    size_t off = 0, size = 0;
+    CHECK(cudaFuncGetName(&name, (const void*)fill));
+    CHECK(cudaFuncGetParamInfo((const void*)fill, 2, &off, &size));
+    if (!name || strcmp(name, "_Z4fillPiii") || off != 12 || size != 4)
+      bad++, printf("name %s param %zu %zu\n", name ? name : "-", off, size);
+    if (cudaFuncGetParamInfo((const void*)fill, 3, &off, &size) != cudaErrorInvalidValue)
+      bad++, printf("param 3\n");
   }
   // 2D async + pointer attributes
   int W = 13, H = 7;
