@@ -720,6 +720,26 @@ cudaError_t cudaMemPoolSetAttribute(void* pool, int, void*) {
   GPURF_LOCKED;
   return pool ? cudaSuccess : ret(cudaErrorInvalidValue); // no release threshold to keep
 }
+// Pools a program creates: each its own handle, allocating from the one device heap as the
+// default pool does (cudaMallocFromPoolAsync ignores the pool); trimming releases nothing.
+cudaError_t cudaMemPoolCreate(void** pool, const void* props) {
+  GPURF_LOCKED;
+  if (!pool || !props) return ret(cudaErrorInvalidValue);
+  *pool = new char;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolDestroy(void* pool) {
+  GPURF_LOCKED;
+  if (!pool) return ret(cudaErrorInvalidValue);
+  void* def = nullptr;
+  cudaDeviceGetDefaultMemPool(&def, 0);
+  if (pool != def) delete static_cast<char*>(pool);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolTrimTo(void* pool, size_t) {
+  GPURF_LOCKED;
+  return pool ? cudaSuccess : ret(cudaErrorInvalidValue);
+}
 // Unified-memory hints (CUDA 13: pointer, bytes, cudaMemLocation, ...; the rest unread): gpurf
 // copies managed memory whole around every launch, so a prefetch or an advice changes nothing.
 cudaError_t cudaMemPrefetchAsync(const void* p, size_t bytes) {
@@ -1436,6 +1456,71 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
   auto it = rt().streams.find(s);
   if (it == rt().streams.end()) return ret(cudaErrorInvalidResourceHandle);
   *flags = unsigned(it->second);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int* priority);
+// A stream's id (unique while the program runs: its handle; the legacy and per-thread default
+// streams 0 and 2) and its device.
+cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long* id) {
+  GPURF_LOCKED;
+  if (!id) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  *id = reinterpret_cast<uintptr_t>(s) == 1 ? 0 : reinterpret_cast<uintptr_t>(s);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetDevice(cudaStream_t s, int* device) {
+  GPURF_LOCKED;
+  if (!device) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  *device = 0;
+  return cudaSuccess;
+}
+// Stream attributes (cudaStreamAttributeAccessPolicyWindow: L2 persistence; synchronisation
+// policy; priority): hints that change no value here. Set is accepted; Get gives zeros (no
+// window), except the priority the stream was created with.
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, int, const void* value) {
+  GPURF_LOCKED;
+  if (!value) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, int attr, void* value) {
+  GPURF_LOCKED;
+  if (!value) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  std::memset(value, 0, 64); // a cudaLaunchAttributeValue
+  if (attr == 8) {           // cudaLaunchAttributePriority
+    int pr = 0;
+    cudaStreamGetPriority(s, &pr);
+    std::memcpy(value, &pr, sizeof pr);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t s, unsigned long long* id) {
+  return cudaStreamGetId(per_thread(s), id);
+}
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t s, int* device) {
+  return cudaStreamGetDevice(per_thread(s), device);
+}
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t s, int attr, const void* value) {
+  return cudaStreamSetAttribute(per_thread(s), attr, value);
+}
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t s, int attr, void* value) {
+  return cudaStreamGetAttribute(per_thread(s), attr, value);
+}
+// Persisting L2 lines are a hint gpurf does not keep: there are none to reset.
+cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+// cudaGetKernel: a kernel's context-independent handle; here the host symbol, which
+// cudaLaunchKernel, cudaFuncGetAttributes and cudaGetFuncBySymbol take.
+cudaError_t cudaGetKernel(void** kernel, const void* fun) {
+  GPURF_LOCKED;
+  if (!kernel) return ret(cudaErrorInvalidValue);
+  if (!rt().kernel(fun)) return ret(cudaErrorInvalidDeviceFunction);
+  *kernel = const_cast<void*>(fun);
   return cudaSuccess;
 }
 // Managed memory is copied whole around every launch: attaching it to a stream changes nothing.

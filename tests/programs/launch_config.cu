@@ -6,6 +6,7 @@
 // programmatic events, stream-ordered allocation (cudaMallocAsync, memory pools), stream
 // priorities and callbacks, event and stream queries, the driver API through
 // cudaGetDriverEntryPoint and cudaGetFuncBySymbol, cudaFuncGetName and cudaFuncGetParamInfo,
+// cudaGetKernel, stream ids, devices and attributes, a pool of the program's own,
 // 2D async copies and memsets, pointer attributes, managed memory prefetch and advice, a
 // same-device peer copy.
 #include "check.h"
@@ -277,6 +278,53 @@ int main() {
       bad++, printf("name %s param %zu %zu\n", name ? name : "-", off, size);
     if (cudaFuncGetParamInfo((const void*)fill, 3, &off, &size) != cudaErrorInvalidValue)
       bad++, printf("param 3\n");
+  }
+  { // CUDA 12's handles and stream queries: cudaGetKernel launched, stream ids and devices, an L2
+    // access-policy window (a hint), a pool of the program's own
+    cudaKernel_t kk;
+    CHECK(cudaGetKernel(&kk, fill));
+    int* z;
+    CHECK(cudaMalloc(&z, 4 * 64));
+    CHECK(cudaMemset(z, 0, 4 * 64));
+    int count = 64, add = 2;
+    void* args[] = {&z, &count, &add};
+    CHECK(cudaLaunchKernel((const void*)kk, dim3(1), dim3(64), args, 0, s2));
+    unsigned long long id1 = 0, id2 = 0;
+    int dev = -1;
+    CHECK(cudaStreamGetId(s1, &id1));
+    CHECK(cudaStreamGetId(s2, &id2));
+    CHECK(cudaStreamGetDevice(s2, &dev));
+    if (id1 == id2 || dev != 0) bad++, printf("stream ids %llu %llu device %d\n", id1, id2, dev);
+    cudaStreamAttrValue w = {};
+    w.accessPolicyWindow.base_ptr = z;
+    w.accessPolicyWindow.num_bytes = 4 * 64;
+    w.accessPolicyWindow.hitRatio = 0.6f;
+    w.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    w.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    CHECK(cudaStreamSetAttribute(s2, cudaStreamAttributeAccessPolicyWindow, &w));
+    CHECK(cudaStreamGetAttribute(s2, cudaStreamAttributeAccessPolicyWindow, &w));
+    CHECK(cudaCtxResetPersistingL2Cache());
+    cudaMemPool_t own;
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    CHECK(cudaMemPoolCreate(&own, &props));
+    int* q;
+    CHECK(cudaMallocFromPoolAsync(&q, 4 * 64, own, s2));
+    CHECK(cudaMemcpyAsync(q, z, 4 * 64, cudaMemcpyDeviceToDevice, s2));
+    int hq[64];
+    CHECK(cudaMemcpyAsync(hq, q, sizeof hq, cudaMemcpyDeviceToHost, s2));
+    CHECK(cudaFreeAsync(q, s2));
+    CHECK(cudaStreamSynchronize(s2));
+    CHECK(cudaMemPoolTrimTo(own, 0));
+    CHECK(cudaMemPoolDestroy(own));
+    for (int i = 0; i < 64; ++i)
+      if (hq[i] != 2 + i) {
+        bad++, printf("cudaGetKernel launch %d %d\n", i, hq[i]);
+        break;
+      }
+    CHECK(cudaFree(z));
   }
   // 2D async + pointer attributes
   int W = 13, H = 7;
