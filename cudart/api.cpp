@@ -1314,6 +1314,10 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 115: // cudaDevAttrMemoryPoolsSupported: cudaMallocAsync and the default pool work
     *v = 1;
     break;
+  case 108: // cudaDevAttrMaxPersistingL2CacheSize: no persisting lines (a hint gpurf ignores)
+  case 120: // cudaDevAttrClusterLaunch: thread-block clusters are not modelled
+    *v = 0;
+    break;
   default:
     std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
     *v = 0;
