@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <iterator>
 #include <set>
 
@@ -379,31 +380,55 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 bl
   GPURF_LOCKED;
   return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, per_thread(stream));
 }
-// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured, the
-// others (priorities, access policies, ...) do not change what a launch computes here.
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
+// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured; the
+// programmatic and launch-completion events are recorded after the launch (the kernel has
+// ended by then, which both promise at the latest); the others (priorities, access policies,
+// cluster shapes, ...) do not change what a launch computes here.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
   if (!c || (c->numAttrs && !c->attrs)) return ret(cudaErrorInvalidValue);
+  static const char* const names[] = {"Ignore",
+                                      "AccessPolicyWindow",
+                                      "Cooperative",
+                                      "SynchronizationPolicy",
+                                      "ClusterDimension",
+                                      "ClusterSchedulingPolicyPreference",
+                                      "ProgrammaticStreamSerialization",
+                                      "ProgrammaticEvent",
+                                      "Priority",
+                                      "MemSyncDomainMap",
+                                      "MemSyncDomain",
+                                      "PreferredClusterDimension",
+                                      "LaunchCompletionEvent",
+                                      "DeviceUpdatableKernelNode",
+                                      "PreferredSharedMemoryCarveout"};
   bool cooperative = false;
+  std::vector<cudaEvent_t> events;
   for (unsigned i = 0; i < c->numAttrs; ++i) {
     const cudaLaunchAttribute& a = c->attrs[i];
     if (a.id == cudaLaunchAttributeCooperative)
       cooperative = a.val.cooperative != 0;
+    else if (a.id == cudaLaunchAttributeProgrammaticEvent ||
+             a.id == cudaLaunchAttributeLaunchCompletionEvent)
+      events.push_back(a.val.event);
     else if (a.id != cudaLaunchAttributeIgnore) {
       static std::set<unsigned> said;
       if (said.insert(a.id).second)
         std::fprintf(stderr,
-                     "gpurf: cudaLaunchKernelExC: launch attribute %u is not modelled "
-                     "(ignored)\n",
-                     a.id);
+                     "gpurf: cudaLaunchKernelExC: launch attribute %u (cudaLaunchAttribute%s) "
+                     "does not change what a launch computes here (ignored)\n",
+                     a.id, a.id < std::size(names) ? names[a.id] : "?");
     }
   }
   cudaError_t e = cudaSuccess;
-  if (captured_launch("cudaLaunchKernelExC", fun, c->gridDim, c->blockDim, args,
-                      c->dynamicSmemBytes, c->stream, cooperative, e))
-    return ret(e);
-  return ret(
-      rt().launch(fun, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream, cooperative));
+  if (!captured_launch("cudaLaunchKernelExC", fun, c->gridDim, c->blockDim, args,
+                       c->dynamicSmemBytes, c->stream, cooperative, e))
+    e = rt().launch(fun, c->gridDim, c->blockDim, args, c->dynamicSmemBytes, c->stream,
+                    cooperative);
+  for (cudaEvent_t ev : events)
+    if (e == cudaSuccess) e = cudaEventRecord(ev, c->stream);
+  return ret(e);
 }
 cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
@@ -421,17 +446,36 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   if (!k || !k->found) return ret(rt().not_runnable(fun, "cudaFuncGetAttributes"));
   std::memset(a, 0, sizeof *a);
   gpurf::PtxFrontend* f = rt().gpu().kernel(k->id);
-  a->numRegs = int(f->regs_per_thread());
+  // ptxas's count, as CUDA reports it, where known (under ptx_virtual the allocator's count is
+  // the PTX's virtual registers, thousands); else the count occupancy uses.
+  unsigned regs = f->hardware_registers();
+  if (!regs) regs = f->occupancy_registers();
+  a->numRegs = int(regs ? regs : f->regs_per_thread());
   // The largest block a launch of this kernel can have (CUDA's: the device's limit, less
   // where the kernel's registers do not fit that many warps).
   const gpurf::SmLimits l =
       rt().gpu().sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
                                   f->occupancy_registers(), f->hardware_registers());
   const unsigned reg_warps = std::max(l.register_warps, l.hardware_register_warps);
-  a->maxThreadsPerBlock = int(std::min({1024u, l.warps * 32, reg_warps * 32}));
-  a->ptxVersion = a->binaryVersion = 75;
+  unsigned most = std::min({1024u, l.warps * 32, reg_warps * 32});
+  // __launch_bounds__ (.maxntid) and .reqntid bound it too, as ptxas records them.
+  const gpurf::ptx::Function& entry = f->launch().entry();
+  for (const unsigned* d : {entry.maxntid, entry.reqntid})
+    if (d[0]) most = std::min(most, d[0] * std::max(d[1], 1u) * std::max(d[2], 1u));
+  a->maxThreadsPerBlock = int(most);
+  // The PTX target (sm_80: 80) and the device's compute capability.
+  const std::string& target = f->module().target;
+  a->ptxVersion = target.size() > 3 ? std::atoi(target.c_str() + 3) : 0;
+  cudaDeviceProp p;
+  if (rt().properties(p) == cudaSuccess) a->binaryVersion = p.major * 10 + p.minor;
   a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
-  a->localSizeBytes = 0;
+  try { // the kernel's own .shared bytes (static), as a launch places them
+    a->sharedSizeBytes = cta_shared(*k, 1, 0);
+  } catch (const std::exception&) { // refused at its launch
+  }
+  // The entry's .local frame (its local arrays and spill depot).
+  for (const gpurf::ptx::VarDecl& v : entry.locals)
+    if (v.space == gpurf::ptx::Space::Local) a->localSizeBytes += v.size;
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
@@ -452,6 +496,64 @@ cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {
     k->max_dynamic_shared = value;
   }
   return cudaSuccess;
+}
+// A kernel's handle for the driver API (cuLaunchKernel, cuFuncGetAttribute): here a CUfunction
+// is the kernel's host symbol, as cuModuleGetFunction gives it.
+cudaError_t cudaGetFuncBySymbol(void** f, const void* fun) {
+  GPURF_LOCKED;
+  if (!f) return ret(cudaErrorInvalidValue);
+  if (!rt().kernel(fun)) return ret(cudaErrorInvalidDeviceFunction);
+  *f = const_cast<void*>(fun);
+  return cudaSuccess;
+}
+// The .entry's (mangled) name, as CUDA gives it.
+cudaError_t cudaFuncGetName(const char** name, const void* fun) {
+  GPURF_LOCKED;
+  if (!name) return ret(cudaErrorInvalidValue);
+  KernelRec* k = rt().kernel(fun);
+  if (!k) return ret(cudaErrorInvalidDeviceFunction);
+  *name = k->name.c_str();
+  return cudaSuccess;
+}
+// Parameter `i`'s offset and size in the .entry's parameter buffer.
+cudaError_t cudaFuncGetParamInfo(const void* fun, size_t i, size_t* offset, size_t* size) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!k) return ret(cudaErrorInvalidDeviceFunction);
+  if (!k->found) return ret(rt().not_runnable(fun, "cudaFuncGetParamInfo"));
+  const auto& params = rt().gpu().kernel(k->id)->launch().entry().params;
+  if (i >= params.size()) return ret(cudaErrorInvalidValue);
+  if (offset) *offset = params[i].offset;
+  if (size) *size = params[i].size;
+  return cudaSuccess;
+}
+// cudaGetDriverEntryPoint(+ByVersion) and cuGetProcAddress: the driver function of that name
+// this library exports (it is libcuda.so.1 too), its _v2 form first (what CUDA 12 and 13
+// resolve cuMemAlloc, cuMemcpyHtoD, cuCtxCreate, ... to); status 0 found, 1 not found.
+void* gpurf_driver_entry(const char* symbol, int* status) {
+  void* fn = nullptr;
+  Dl_info self{};
+  if (symbol && dladdr(reinterpret_cast<void*>(&gpurf_driver_entry), &self) && self.dli_fname)
+    if (void* h = dlopen(self.dli_fname, RTLD_LAZY | RTLD_NOLOAD)) {
+      fn = dlsym(h, (std::string(symbol) + "_v2").c_str());
+      if (!fn) fn = dlsym(h, symbol);
+      dlclose(h);
+    }
+  if (status) *status = fn ? 0 : 1; // cudaDriverEntryPointSuccess / SymbolNotFound
+  return fn;
+}
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned,
+                                             unsigned long long, int* status) {
+  GPURF_LOCKED;
+  if (!symbol || !fn) return ret(cudaErrorInvalidValue);
+  *fn = gpurf_driver_entry(symbol, status);
+  // With a status to read, a missing symbol is no error (CUDA's contract).
+  return *fn || status ? cudaSuccess : ret(cudaErrorSymbolNotFound);
+}
+cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long flags,
+                                    int* status) {
+  return cudaGetDriverEntryPointByVersion(symbol, fn, 13000, flags, status);
 }
 cudaError_t cudaFuncSetCacheConfig(const void* fun, int) {
   GPURF_LOCKED;
@@ -617,6 +719,26 @@ cudaError_t cudaDeviceGetDefaultMemPool(void** pool, int device) {
 cudaError_t cudaMemPoolSetAttribute(void* pool, int, void*) {
   GPURF_LOCKED;
   return pool ? cudaSuccess : ret(cudaErrorInvalidValue); // no release threshold to keep
+}
+// Pools a program creates: each its own handle, allocating from the one device heap as the
+// default pool does (cudaMallocFromPoolAsync ignores the pool); trimming releases nothing.
+cudaError_t cudaMemPoolCreate(void** pool, const void* props) {
+  GPURF_LOCKED;
+  if (!pool || !props) return ret(cudaErrorInvalidValue);
+  *pool = new char;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolDestroy(void* pool) {
+  GPURF_LOCKED;
+  if (!pool) return ret(cudaErrorInvalidValue);
+  void* def = nullptr;
+  cudaDeviceGetDefaultMemPool(&def, 0);
+  if (pool != def) delete static_cast<char*>(pool);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolTrimTo(void* pool, size_t) {
+  GPURF_LOCKED;
+  return pool ? cudaSuccess : ret(cudaErrorInvalidValue);
 }
 // Unified-memory hints (CUDA 13: pointer, bytes, cudaMemLocation, ...; the rest unread): gpurf
 // copies managed memory whole around every launch, so a prefetch or an advice changes nothing.
@@ -1192,6 +1314,10 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 115: // cudaDevAttrMemoryPoolsSupported: cudaMallocAsync and the default pool work
     *v = 1;
     break;
+  case 108: // cudaDevAttrMaxPersistingL2CacheSize: no persisting lines (a hint gpurf ignores)
+  case 120: // cudaDevAttrClusterLaunch: thread-block clusters are not modelled
+    *v = 0;
+    break;
   default:
     std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
     *v = 0;
@@ -1334,6 +1460,71 @@ cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned* flags) {
   auto it = rt().streams.find(s);
   if (it == rt().streams.end()) return ret(cudaErrorInvalidResourceHandle);
   *flags = unsigned(it->second);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int* priority);
+// A stream's id (unique while the program runs: its handle; the legacy and per-thread default
+// streams 0 and 2) and its device.
+cudaError_t cudaStreamGetId(cudaStream_t s, unsigned long long* id) {
+  GPURF_LOCKED;
+  if (!id) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  *id = reinterpret_cast<uintptr_t>(s) == 1 ? 0 : reinterpret_cast<uintptr_t>(s);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetDevice(cudaStream_t s, int* device) {
+  GPURF_LOCKED;
+  if (!device) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  *device = 0;
+  return cudaSuccess;
+}
+// Stream attributes (cudaStreamAttributeAccessPolicyWindow: L2 persistence; synchronisation
+// policy; priority): hints that change no value here. Set is accepted; Get gives zeros (no
+// window), except the priority the stream was created with.
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, int, const void* value) {
+  GPURF_LOCKED;
+  if (!value) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, int attr, void* value) {
+  GPURF_LOCKED;
+  if (!value) return ret(cudaErrorInvalidValue);
+  if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+    return ret(cudaErrorInvalidResourceHandle);
+  std::memset(value, 0, 64); // a cudaLaunchAttributeValue
+  if (attr == 8) {           // cudaLaunchAttributePriority
+    int pr = 0;
+    cudaStreamGetPriority(s, &pr);
+    std::memcpy(value, &pr, sizeof pr);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetId_ptsz(cudaStream_t s, unsigned long long* id) {
+  return cudaStreamGetId(per_thread(s), id);
+}
+cudaError_t cudaStreamGetDevice_ptsz(cudaStream_t s, int* device) {
+  return cudaStreamGetDevice(per_thread(s), device);
+}
+cudaError_t cudaStreamSetAttribute_ptsz(cudaStream_t s, int attr, const void* value) {
+  return cudaStreamSetAttribute(per_thread(s), attr, value);
+}
+cudaError_t cudaStreamGetAttribute_ptsz(cudaStream_t s, int attr, void* value) {
+  return cudaStreamGetAttribute(per_thread(s), attr, value);
+}
+// Persisting L2 lines are a hint gpurf does not keep: there are none to reset.
+cudaError_t cudaCtxResetPersistingL2Cache() { return cudaSuccess; }
+// cudaGetKernel: a kernel's context-independent handle; here the host symbol, which
+// cudaLaunchKernel, cudaFuncGetAttributes and cudaGetFuncBySymbol take.
+cudaError_t cudaGetKernel(void** kernel, const void* fun) {
+  GPURF_LOCKED;
+  if (!kernel) return ret(cudaErrorInvalidValue);
+  if (!rt().kernel(fun)) return ret(cudaErrorInvalidDeviceFunction);
+  *kernel = const_cast<void*>(fun);
   return cudaSuccess;
 }
 // Managed memory is copied whole around every launch: attaching it to a stream changes nothing.

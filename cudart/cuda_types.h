@@ -74,13 +74,19 @@ using cudaEvent_t = void*;
 
 // cudaLaunchKernelExC's configuration (CUDA 13): a cudaLaunchAttribute is its id, padding to 8
 // bytes and a 64-byte value union.
-enum : unsigned { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2 };
+enum : unsigned {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributeLaunchCompletionEvent = 12,
+};
 struct cudaLaunchAttribute {
   unsigned id;
   char pad[4];
   union {
     char pad[64];
     int cooperative;
+    cudaEvent_t event; // programmaticEvent and launchCompletionEvent: the event first
   } val;
 };
 struct cudaLaunchConfig_t {

@@ -307,6 +307,16 @@ CUresult cuFuncGetAttribute(int* v, int attr, void* f) {
   }
   return CUDA_SUCCESS;
 }
+void* gpurf_driver_entry(const char* symbol, int* status); // api.cpp
+// cuGetProcAddress (CUDA 11) and _v2 (12+, a status): this library's function of that name.
+CUresult cuGetProcAddress_v2(const char* symbol, void** fn, int, unsigned long long, int* status) {
+  if (!symbol || !fn) return CUDA_ERROR_INVALID_VALUE;
+  *fn = gpurf_driver_entry(symbol, status);
+  return *fn || status ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+CUresult cuGetProcAddress(const char* symbol, void** fn, int version, unsigned long long flags) {
+  return cuGetProcAddress_v2(symbol, fn, version, flags, nullptr);
+}
 CUresult cuFuncSetAttribute(void* f, int attr, int value) {
   GPURF_LOCKED;
   return cu(cudaFuncSetAttribute(f, attr, value));

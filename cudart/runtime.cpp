@@ -136,6 +136,8 @@ cudaError_t refusal_error(const std::string& error) {
   // Registers a block of that size cannot have: CUDA's "too many resources requested".
   if (error.find("the register banks (bank.count x bank.entries) hold") != std::string::npos)
     return cudaErrorLaunchOutOfResources;
+  // A block beyond the kernel's __launch_bounds__ (.maxntid) or unlike its .reqntid: the same.
+  if (error.find("host launch: block ") != std::string::npos) return cudaErrorLaunchOutOfResources;
   return error.find("cooperative launch of") != std::string::npos
              ? cudaErrorCooperativeLaunchTooLarge
              : cudaErrorInvalidConfiguration;

@@ -856,6 +856,10 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
                         " threads per CTA (at most 1024)");
   if (ctas > (1u << 31) - 1)
     throw WorkloadError("host launch: " + std::to_string(ctas) + " CTAs (at most 2^31 - 1)");
+  // __launch_bounds__ (.maxntid) and __block_size__ (.reqntid): ptxas sized the kernel's
+  // registers for them, and CUDA refuses a larger block.
+  if (const std::string why = block_error(launch_.entry(), h.block); !why.empty())
+    throw WorkloadError("host launch: block " + why);
   launch_.grid = h.grid;
   launch_.block = h.block;
   launch_.shared_bytes = h.shared_bytes;

@@ -159,6 +159,15 @@ MORE_SOURCES+=([alignment]=alignment_lib.cu)
 # thread's default stream (copies, memsets, symbols, pitched 3D memory, events, a capture of it).
 PROGRAMS+=(per_thread_stream)
 NVCC_FLAGS+=([per_thread_stream]="--default-stream per-thread")
+# cudaFuncGetAttributes of __launch_bounds__, shared, .local and register-heavy kernels (ptxas's
+# count under every allocator), a launch beyond the bounds, cudaLaunchKernelEx's events,
+# stream-ordered allocation and other runtime queries.
+PROGRAMS+=(launch_config)
+NVCC_FLAGS+=([launch_config]="-gencode arch=compute_80,code=compute_80")
+# Tensor-core and cache-hint inline PTX (ldmatrix, mma.sync, createpolicy and .L2::cache_hint,
+# cuda::annotated_ptr) and a programmatic dependent launch (griddepcontrol), sm_90 PTX.
+PROGRAMS+=(tensor_asm)
+NVCC_FLAGS+=([tensor_asm]="-gencode arch=compute_90,code=compute_90")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

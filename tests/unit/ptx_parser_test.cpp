@@ -170,6 +170,62 @@ TEST(PtxParser, WarpSizeIsAnImmediate) {
   EXPECT_EQ(mov.src[0].imm, 32u);
 }
 
+// createpolicy and .L2::cache_hint (cuda::annotated_ptr, CUTLASS), griddepcontrol
+// (cudaGridDependencySynchronize), discard and applypriority: the policy a mov of 0, the hint's
+// operand dropped, the grid dependency a fence, the line hints prefetches. Before: each refused
+// its kernel.
+TEST(PtxParser, CachePoliciesAndGridDependencies) {
+  const Module m = parse_ptx(
+      kernel("griddepcontrol.wait;\n"
+             "createpolicy.fractional.L2::evict_last.L2::evict_unchanged.b64 %rd1, 0f3F800000;\n"
+             "ld.global.L2::cache_hint.f32 %f1, [%rd2], %rd1;\n"
+             "st.global.L2::cache_hint.f32 [%rd2+4], %f1, %rd1;\n"
+             "cp.async.cg.shared.global.L2::cache_hint [%r1], [%rd2], 16, %rd1;\n"
+             "griddepcontrol.launch_dependents;\n"
+             "discard.global.L2 [%rd2], 128;\n"
+             "applypriority.global.L2::evict_normal [%rd2], 128;\nret;"),
+      "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const std::vector<Instr>& in = m.functions[0].instrs;
+  EXPECT_EQ(in[0].op, Op::Fence);
+  EXPECT_EQ(in[1].op, Op::Mov);
+  ASSERT_EQ(in[1].src.size(), 1u);
+  EXPECT_EQ(in[1].src[0].kind, Operand::Kind::Imm);
+  EXPECT_EQ(in[2].op, Op::Ld);
+  EXPECT_EQ(in[2].src.size(), 1u); // the address; the policy dropped
+  EXPECT_EQ(in[3].op, Op::St);
+  EXPECT_EQ(in[3].src.size(), 2u);
+  EXPECT_EQ(in[4].op, Op::CpAsync);
+  EXPECT_EQ(in[4].src.size(), 3u);
+  EXPECT_EQ(in[5].op, Op::Fence);
+  for (size_t i : {6, 7}) { // L2 line hints: a prefetch of the address
+    EXPECT_EQ(in[i].op, Op::Prefetch);
+    EXPECT_EQ(in[i].src.size(), 1u);
+  }
+  EXPECT_NE(parse_error(kernel("ld.global.L2::cache_hint.f32 %f1, [%rd2];\nret;"))
+                .find("needs a cache-policy operand last"),
+            std::string::npos);
+}
+
+// cvt.rna.tf32.f32 (wmma::__float_to_tf32): setp.nan, add, and, selp on two temporaries of the
+// function's own (tensor_asm checks the values); the sm_90 forms refused by name. Before: the
+// kernel was refused ("unsupported modifier '.rna'").
+TEST(PtxParser, Tf32ConversionIsIntegerRounding) {
+  const Module m =
+      parse_ptx(kernel("cvt.rna.tf32.f32 %r1, %f1;\ncvt.rz.tf32.f32 %r2, %f1;\nret;"), "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const std::vector<Instr>& in = m.functions[0].instrs;
+  ASSERT_EQ(in.size(), 8u); // 4 + 3 + ret
+  EXPECT_EQ(in[0].op, Op::Setp);
+  EXPECT_EQ(in[1].op, Op::Add);
+  EXPECT_EQ(in[2].op, Op::And);
+  EXPECT_EQ(in[3].op, Op::Selp);
+  EXPECT_EQ(in[3].dst[0].reg, unsigned(m.functions[0].find_reg("%r1")));
+  EXPECT_EQ(in[5].op, Op::And);
+  EXPECT_NE(parse_error(kernel("cvt.rn.tf32.f32 %r1, %f1;\nret;")).find("cvt.rna.tf32.f32 and"),
+            std::string::npos);
+}
+
 TEST(PtxParser, DirectivesCommentsAndScopes) {
   std::string text =
       std::string(kHeader) +

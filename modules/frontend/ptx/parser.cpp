@@ -2,6 +2,7 @@
 
 #include "gpurf/modules/frontend/ptx/lexer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -1719,7 +1720,67 @@ struct Parser {
     }
     BarMode bm;
     size_t first_mod = 1;
-    if (parts[0] == "cp" && parts.size() > 2 && parts[1] == "async") {
+    // .L2::cache_hint (ld, st, atom, red, cp.async, prefetch): a last operand, the 64-bit cache
+    // policy createpolicy made; a hint for L2's eviction that changes no value: dropped.
+    bool cache_hint = false;
+    for (size_t i = 1; i < parts.size(); ++i)
+      if (parts[i] == "L2::cache_hint") {
+        cache_hint = true;
+        parts.erase(parts.begin() + long(i));
+        break;
+      }
+    // createpolicy (sm_80: cuda::access_property, cuda::annotated_ptr): an opaque 64-bit policy
+    // that only .L2::cache_hint operands read; a mov of 0, its operands (fraction, range) read
+    // for their registers but not kept.
+    const bool createpolicy = parts[0] == "createpolicy";
+    // griddepcontrol.wait / .launch_dependents (sm_90: cudaGridDependencySynchronize and
+    // cudaTriggerProgrammaticLaunchCompletion): the grid a launch depends on has ended before it
+    // starts here (one in-order queue), so both are an ordering point: a fence.
+    // discard.global.L2 [a], 128 and applypriority.global.L2::evict_normal [a], 128 (sm_80):
+    // L2 line hints. discard leaves the line's bytes undefined; gpurf keeps them (one of the
+    // values the ISA allows). A prefetch of the address, its size operand dropped.
+    const bool line_hint = parts[0] == "discard" || parts[0] == "applypriority";
+    // cvt.rna.tf32.f32 / cvt.rz.tf32.f32 d, a (__float_to_tf32, wmma's tf32 fragments): d is a's
+    // float rounded to tf32's 10 mantissa bits, the 13 below them zero. rna (nearest, ties away)
+    // adds half of the dropped part's unit to the bits and clears them; rz only clears them
+    // (integer instructions; a carry out of the mantissa rounds up the exponent, as the format
+    // does; a NaN stays as it is). Other tf32 forms (rn, satfinite, relu: sm_90) stay refused by
+    // name.
+    int tf32_round = 0; // 1: rna, 2: rz
+    if (parts[0] == "cvt" && std::find(parts.begin(), parts.end(), "tf32") != parts.end()) {
+      if (parts.size() == 4 && parts[2] == "tf32" && parts[3] == "f32" &&
+          (parts[1] == "rna" || parts[1] == "rz"))
+        tf32_round = parts[1] == "rna" ? 1 : 2;
+      else
+        fail(line, "unsupported PTX instruction '" + in.text +
+                       "' (cvt.rna.tf32.f32 and cvt.rz.tf32.f32 are; the .rn, .satfinite and "
+                       ".relu forms are not)");
+      in.op = Op::Add;
+      in.type = Type::U32;
+      first_mod = parts.size();
+    }
+    if (tf32_round) {
+    } else if (line_hint) {
+      in.op = Op::Prefetch;
+      first_mod = parts.size();
+      for (size_t i = 1; i < parts.size(); ++i)
+        if (parts[i] == "global")
+          in.space = Space::Global;
+        else if (parts[i] != "L2" && parts[i].rfind("L2::", 0) != 0)
+          fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+    } else if (parts[0] == "griddepcontrol" && parts.size() == 2 &&
+               (parts[1] == "wait" || parts[1] == "launch_dependents")) {
+      in.op = Op::Fence;
+      first_mod = parts.size();
+    } else if (createpolicy) {
+      in.op = Op::Mov;
+      in.type = Type::B64;
+      first_mod = parts.size();
+      for (size_t i = 1; i < parts.size(); ++i)
+        if (parts[i] != "fractional" && parts[i] != "range" && parts[i] != "global" &&
+            parts[i] != "b64" && parts[i].rfind("L2::", 0) != 0)
+          fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+    } else if (parts[0] == "cp" && parts.size() > 2 && parts[1] == "async") {
       // cp.async.{ca,cg}, .commit_group, .wait_group, .wait_all (async_copy.h); the bulk and
       // mbarrier forms (sm_90) are not supported.
       first_mod = 3;
@@ -1831,6 +1892,68 @@ struct Parser {
       fail(line,
            "expected ';' or ',' after the operands of '" + in.text + "', found " + describe(cur()));
     ++p;
+    if (cache_hint) {
+      if (groups.size() < 2 || groups.back().size() != 1 ||
+          (groups.back()[0].kind != Operand::Kind::Reg &&
+           groups.back()[0].kind != Operand::Kind::Imm))
+        fail(line, "'" + in.text + "' needs a cache-policy operand last");
+      groups.pop_back();
+    }
+    if (tf32_round) {
+      if (groups.size() != 2 || groups[0].size() != 1 || groups[1].size() != 1 ||
+          groups[0][0].kind != Operand::Kind::Reg || groups[1][0].kind != Operand::Kind::Reg)
+        fail(line, "'" + in.text + "' expects a destination and a source register");
+      // Two temporaries of the function's own: the rounded bits and whether a is a NaN (kept
+      // as it is: adding to a NaN's bits could carry it into the sign or make it infinite).
+      auto temp = [&](Type t) {
+        VReg r;
+        r.name = "%__tf32_" + std::to_string(fn->regs.size());
+        r.type = t;
+        r.is_pred = t == Type::Pred;
+        r.width_bits = r.is_pred ? 1 : 32;
+        Operand o;
+        o.kind = Operand::Kind::Reg;
+        o.reg = unsigned(fn->regs.size());
+        fn->regs.push_back(r);
+        return o;
+      };
+      const Operand t = temp(Type::B32), nan = temp(Type::Pred);
+      auto imm = [](uint64_t v) {
+        Operand o;
+        o.kind = Operand::Kind::Imm;
+        o.imm = v;
+        return o;
+      };
+      const Operand d = groups[0][0], a = groups[1][0];
+      auto emit = [&](Op op, Type type, std::vector<std::vector<Operand>> g, CmpOp cmp) {
+        Instr x = in;
+        x.op = op;
+        x.type = type;
+        x.cmp = cmp;
+        x.dst.clear();
+        x.src.clear();
+        classify_operands(x, g, line);
+        finish_instr(std::move(x), fidx, line);
+      };
+      emit(Op::Setp, Type::F32, {{nan}, {a}, {a}}, CmpOp::NaN);
+      if (tf32_round == 1) emit(Op::Add, Type::U32, {{t}, {a}, {imm(0x1000)}}, CmpOp::None);
+      emit(Op::And, Type::B32, {{t}, {tf32_round == 1 ? t : a}, {imm(0xffffe000u)}}, CmpOp::None);
+      emit(Op::Selp, Type::B32, {{d}, {a}, {t}, {nan}}, CmpOp::None);
+      return;
+    }
+    if (line_hint) {
+      if (groups.size() != 2 || groups[1].size() != 1 || groups[1][0].kind != Operand::Kind::Imm ||
+          groups[1][0].imm != 128)
+        fail(line, "'" + in.text + "' expects an address and the size 128");
+      groups.pop_back();
+    }
+    if (createpolicy) {
+      if (groups.size() < 2 || groups[0].size() != 1 || groups[0][0].kind != Operand::Kind::Reg)
+        fail(line, "'" + in.text + "' expects a destination register and its policy operands");
+      groups.resize(2);
+      groups[1] = {Operand{}};
+      groups[1][0].kind = Operand::Kind::Imm;
+    }
     classify_operands(in, groups, line);
     finish_instr(std::move(in), fidx, line);
   }
