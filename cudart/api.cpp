@@ -379,8 +379,10 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 bl
   GPURF_LOCKED;
   return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, per_thread(stream));
 }
-// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured, the
-// others (priorities, access policies, ...) do not change what a launch computes here.
+// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured;
+// programmatic stream serialization (a dependent grid may start before its primary ends) holds
+// as it is, grids running one after another; the others (priorities, access policies, ...) do
+// not change what a launch computes here.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
   if (!c || (c->numAttrs && !c->attrs)) return ret(cudaErrorInvalidValue);
@@ -389,7 +391,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, vo
     const cudaLaunchAttribute& a = c->attrs[i];
     if (a.id == cudaLaunchAttributeCooperative)
       cooperative = a.val.cooperative != 0;
-    else if (a.id != cudaLaunchAttributeIgnore) {
+    else if (a.id != cudaLaunchAttributeIgnore &&
+             a.id != cudaLaunchAttributeProgrammaticStreamSerialization) {
       static std::set<unsigned> said;
       if (said.insert(a.id).second)
         std::fprintf(stderr,

@@ -74,7 +74,11 @@ using cudaEvent_t = void*;
 
 // cudaLaunchKernelExC's configuration (CUDA 13): a cudaLaunchAttribute is its id, padding to 8
 // bytes and a 64-byte value union.
-enum : unsigned { cudaLaunchAttributeIgnore = 0, cudaLaunchAttributeCooperative = 2 };
+enum : unsigned {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6
+};
 struct cudaLaunchAttribute {
   unsigned id;
   char pad[4];

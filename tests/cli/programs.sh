@@ -159,6 +159,10 @@ MORE_SOURCES+=([alignment]=alignment_lib.cu)
 # thread's default stream (copies, memsets, symbols, pitched 3D memory, events, a capture of it).
 PROGRAMS+=(per_thread_stream)
 NVCC_FLAGS+=([per_thread_stream]="--default-stream per-thread")
+# sm_90 forms of CUDA's headers (compute_90 PTX): programmatic dependent launch, fp8 and tf32
+# conversions, DPX min/max with .relu and on packed halfwords (each refused before).
+PROGRAMS+=(sm90_convert)
+NVCC_FLAGS+=([sm90_convert]="-gencode arch=compute_90,code=compute_90")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

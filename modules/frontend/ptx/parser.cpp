@@ -880,6 +880,7 @@ struct Parser {
         {"activemask", Op::Activemask},
         {"match", Op::Match},
         {"nanosleep", Op::Nanosleep},
+        {"griddepcontrol", Op::Griddepcontrol},
         {"copysign", Op::Copysign},
         {"testp", Op::Testp},
         {"lop3", Op::Lop3},
@@ -911,6 +912,31 @@ struct Parser {
   }
 
   // vop2 / vop4 (SIMD video instructions: CUDA's __vsadu4, __vabsdiffu4, __vabsdiffu2 ...).
+  // min/max.{s16x2,u16x2} made a vmin2/vmax2 (apply_modifier).
+  static bool min_max_16x2(const Instr& in) {
+    return in.op == Op::Vsimd && (in.text.rfind("min.", 0) == 0 || in.text.rfind("max.", 0) == 0);
+  }
+
+  // The conversions to and from tf32 and fp8 pairs gpurf runs (engine.cpp cvt_format).
+  void check_cvt_format(const Instr& in, unsigned line) {
+    const bool fp8 = in.fmt != CvtFormat::Tf32;
+    bool ok;
+    if (!fp8) // cvt.rna.tf32.f32 (sm_80); cvt.{rn,rz}.satfinite.tf32.f32 (sm_90)
+      ok = in.type == Type::B32 && in.type2 == Type::F32 && !in.relu && !in.ftz &&
+           (in.rnd == Round::RNA || ((in.rnd == Round::RN || in.rnd == Round::RZ) && in.satfinite));
+    else if (in.type == Type::B16) // to fp8: cvt.rn.satfinite{.relu}.f8x2.{f32,f16x2}
+      ok = (in.type2 == Type::F32 || in.type2 == Type::F16X2) && in.rnd == Round::RN &&
+           in.satfinite && !in.ftz;
+    else // from fp8: cvt.rn{.relu}.f16x2.f8x2
+      ok = in.type == Type::F16X2 && in.type2 == Type::B16 && in.rnd == Round::RN &&
+           !in.satfinite && !in.ftz;
+    if (!ok)
+      fail(line, "unsupported form '" + in.text +
+                     "' (cvt.rna.tf32.f32, cvt.{rn,rz}.satfinite.tf32.f32, "
+                     "cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and "
+                     "cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} are)");
+  }
+
   static bool video_from_name(const std::string& b, Instr& in) {
     static const std::unordered_map<std::string, VideoOp> tab = {
         {"vadd", VideoOp::Add},         {"vsub", VideoOp::Sub}, {"vavrg", VideoOp::Avrg},
@@ -951,6 +977,25 @@ struct Parser {
       }
       return;
     }
+    if (in.op == Op::Cvt && (m == "tf32" || m == "e4m3x2" || m == "e5m2x2")) {
+      // Formats without a register type of their own: the bits in a .b32 (tf32) or .b16 (two
+      // fp8 values); written first it is the destination's, second the source's.
+      in.fmt = m == "tf32"     ? CvtFormat::Tf32
+               : m == "e4m3x2" ? CvtFormat::E4M3x2
+                               : CvtFormat::E5M2x2;
+      (in.type == Type::None ? in.type : in.type2) = m == "tf32" ? Type::B32 : Type::B16;
+      return;
+    }
+    if ((in.op == Op::Min || in.op == Op::Max) && (m == "s16x2" || m == "u16x2")) {
+      // min/max of packed halfwords (sm_90) are vmin2/vmax2 with the full mask; .relu (signed
+      // only) is the unsigned destination's saturation: vmax2.u32.s32.s32.sat
+      const bool sg = m == "s16x2";
+      in.video = in.op == Op::Min ? VideoOp::Min : VideoOp::Max;
+      in.op = Op::Vsimd;
+      in.vec = 2;
+      in.type = in.type2 = in.type3 = sg ? Type::S32 : Type::U32;
+      return;
+    }
     if (unsupported_type_name(m))
       fail(line, "type '." + m + "' is not supported (fp8/tf32/4-bit types) in '" + in.text + "'");
     const Op op = in.op;
@@ -960,9 +1005,9 @@ struct Parser {
     }
     // rounding / precision
     static const std::unordered_map<std::string, Round> rnd = {
-        {"rn", Round::RN},         {"rz", Round::RZ},    {"rm", Round::RM},   {"rp", Round::RP},
-        {"rni", Round::RNI},       {"rzi", Round::RZI},  {"rmi", Round::RMI}, {"rpi", Round::RPI},
-        {"approx", Round::Approx}, {"full", Round::Full}};
+        {"rn", Round::RN},         {"rz", Round::RZ},     {"rm", Round::RM},   {"rp", Round::RP},
+        {"rni", Round::RNI},       {"rzi", Round::RZI},   {"rmi", Round::RMI}, {"rpi", Round::RPI},
+        {"approx", Round::Approx}, {"full", Round::Full}, {"rna", Round::RNA}};
     if (auto it = rnd.find(m); it != rnd.end()) {
       in.rnd = it->second;
       return;
@@ -1198,6 +1243,9 @@ struct Parser {
     }
     case Op::Elect:
       if (m == "sync") return;
+      break;
+    case Op::Griddepcontrol:
+      if (m == "wait" || m == "launch_dependents") return;
       break;
     case Op::Vsimd:
       if (m == "add") {
@@ -1847,6 +1895,7 @@ struct Parser {
     case Op::Ret:
     case Op::Exit:
     case Op::Nanosleep:
+    case Op::Griddepcontrol:
     case Op::Trap:
     case Op::CpAsync:
     case Op::CpAsyncCommit:
@@ -1921,6 +1970,13 @@ struct Parser {
     case Op::Fns:
     case Op::Vsimd:
       lo = hi = 3;
+      if (min_max_16x2(in)) {
+        if (in.src.size() != 2) fail(line, "'" + in.text + "' takes a destination and two sources");
+        Operand zero;
+        zero.kind = Operand::Kind::Imm;
+        zero.imm = 0;
+        in.src.push_back(zero);
+      }
       break;
     case Op::Redux:
       lo = hi = 2;
@@ -1968,7 +2024,10 @@ struct Parser {
     case Op::Cos:
     case Op::Tanh:
     case Op::Mov:
-    case Op::Cvt:
+    case Op::Cvt: // cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b: two sources
+      lo = hi =
+          in.fmt != CvtFormat::None && in.fmt != CvtFormat::Tf32 && in.type2 == Type::F32 ? 2 : 1;
+      break;
     case Op::Cvta:
     case Op::Testp:
     case Op::Isspacep:
@@ -2010,7 +2069,8 @@ struct Parser {
       lo = hi = 0;
       break;
     }
-    if (in.op == Op::Cvt && (in.type == Type::F16X2 || in.type == Type::BF16X2))
+    if (in.op == Op::Cvt && in.fmt == CvtFormat::None &&
+        (in.type == Type::F16X2 || in.type == Type::BF16X2))
       lo = hi = 2; // cvt.rn.f16x2.f32 d, a, b: a into the high half
     if (in.src.size() < lo || in.src.size() > hi) {
       std::string want =
@@ -2071,6 +2131,7 @@ struct Parser {
     case Op::Fence:
     case Op::Prefetch:
     case Op::Nanosleep:
+    case Op::Griddepcontrol:
     case Op::Cvta:
     case Op::Elect:
     case Op::CpAsync:
@@ -2272,7 +2333,16 @@ struct Parser {
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
                      "atom.add, red.add, "
                      "mov, ld, st and selp)");
-    if ((in.relu || in.satfinite || in.nan) && !half)
+    if (in.op == Op::Vsimd && min_max_16x2(in) && in.relu) {
+      if (!type_is_signed(in.type2)) fail(line, "'" + in.text + "': .relu is for .s16x2 only");
+      in.type = Type::U32; // negative halves saturate to 0
+      in.sat = true;
+      in.relu = false;
+    }
+    if (in.op == Op::Cvt && in.fmt != CvtFormat::None) check_cvt_format(in, line);
+    const bool int_relu = (in.op == Op::Min || in.op == Op::Max) && in.type == Type::S32 &&
+                          !in.satfinite && !in.nan; // min/max.s32.relu (sm_90)
+    if ((in.relu || in.satfinite || in.nan) && !half && !int_relu && in.fmt == CvtFormat::None)
       fail(line, "'" + in.text + "': .relu, .satfinite and .NaN are supported on f16/bf16 only");
     unsigned idx = unsigned(fn->instrs.size());
     for (unsigned i = 0; i < in.src.size(); ++i)
