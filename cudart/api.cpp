@@ -416,6 +416,13 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fu
   return cudaLaunchKernelExC(&own, fun, args);
 }
 
+// A module's PTX architecture: its fat binary entry's, else (loaded at run time) its .target.
+static unsigned module_arch(const Module& m) {
+  if (m.arch) return m.arch;
+  const size_t t = m.ptx.find(".target sm_");
+  return t == std::string::npos ? 75 : unsigned(std::strtoul(m.ptx.c_str() + t + 11, nullptr, 10));
+}
+
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   GPURF_LOCKED;
   if (cudaError_t e = rt().status()) return ret(e);
@@ -432,7 +439,11 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
                                   f->occupancy_registers(), f->hardware_registers());
   const unsigned reg_warps = std::max(l.register_warps, l.hardware_register_warps);
   a->maxThreadsPerBlock = int(std::min({1024u, l.warps * 32, reg_warps * 32}));
-  a->ptxVersion = a->binaryVersion = 75;
+  // The PTX's architecture, as CUDA reports a kernel JIT-compiled from it: CUB and Thrust pick
+  // their tuning policy by it and refuse to launch a kernel compiled for another
+  // (cudaErrorInvalidDeviceFunction; before, 75 for every kernel failed every DeviceTransform
+  // of a program built for sm_80 or later).
+  a->ptxVersion = a->binaryVersion = int(module_arch(*k->module));
   a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
   a->localSizeBytes = 0;
   return cudaSuccess;

@@ -163,6 +163,9 @@ NVCC_FLAGS+=([per_thread_stream]="--default-stream per-thread")
 # conversions, DPX min/max with .relu and on packed halfwords (each refused before).
 PROGRAMS+=(sm90_convert)
 NVCC_FLAGS+=([sm90_convert]="-gencode arch=compute_90,code=compute_90")
+# Thrust built for sm_80 only (CUB's policy follows the PTX version cudaFuncGetAttributes reports).
+PROGRAMS+=(thrust_sm80)
+NVCC_FLAGS+=([thrust_sm80]="-gencode arch=compute_80,code=compute_80")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
