@@ -446,6 +446,10 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   a->ptxVersion = a->binaryVersion = int(module_arch(*k->module));
   a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
   a->localSizeBytes = 0;
+  try { // the kernel's .shared variables (occupancy calculators add them to the dynamic bytes)
+    a->sharedSizeBytes = cta_shared(*k, 1, 0);
+  } catch (const std::exception&) { // refused at its launch
+  }
   return cudaSuccess;
 }
 cudaError_t cudaFuncSetAttribute(const void* fun, int attr, int value) {

@@ -2,7 +2,8 @@
 // tuning policy by the PTX version cudaFuncGetAttributes reports and refuses to launch a kernel
 // compiled for another one. gpurf reported 75 for every kernel, so each DeviceTransform
 // (thrust::transform, a saxpy with a zip of three inputs) of a program built for sm_80 or later
-// failed with cudaErrorInvalidDeviceFunction before any launch. Checked against the host.
+// failed with cudaErrorInvalidDeviceFunction before any launch. Also the kernel's static
+// shared bytes (sharedSizeBytes, 0 before). Checked against the host.
 #include "check.h"
 
 #include <thrust/device_vector.h>
@@ -11,7 +12,12 @@
 #include <thrust/reduce.h>
 #include <thrust/transform.h>
 
-__global__ void probe() {}
+__global__ void probe(float* out) {
+  __shared__ float tile[300];
+  tile[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = tile[299 - threadIdx.x];
+}
 
 struct Fma3 {
   __host__ __device__ float operator()(const thrust::tuple<float, float, float>& t) const {
@@ -23,8 +29,9 @@ int main() {
   int bad = 0;
   cudaFuncAttributes a;
   CHECK(cudaFuncGetAttributes(&a, probe));
-  if (a.ptxVersion != 80) {
-    std::printf("ptxVersion %d, want 80\n", a.ptxVersion);
+  if (a.ptxVersion != 80 || a.sharedSizeBytes != 1200) {
+    std::printf("ptxVersion %d, want 80; sharedSizeBytes %zu, want 1200\n", a.ptxVersion,
+                a.sharedSizeBytes);
     ++bad;
   }
   const int n = 20000;
