@@ -381,10 +381,12 @@ cudaError_t cudaLaunchCooperativeKernel_ptsz(const void* fun, dim3 grid, dim3 bl
   return cudaLaunchCooperativeKernel(fun, grid, block, args, shared, per_thread(stream));
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s);
-// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured; the
-// programmatic and launch-completion events are recorded after the launch (the kernel has
-// ended by then, which both promise at the latest); the others (priorities, access policies,
-// cluster shapes, ...) do not change what a launch computes here.
+// cudaLaunchKernelEx (a C++ template over this): the cooperative attribute is honoured;
+// programmatic stream serialization (a dependent grid may start before its primary ends) holds
+// as it is, grids running one after another; the programmatic and launch-completion events are
+// recorded after the launch (the kernel has ended by then, which both promise at the latest);
+// the others (priorities, access policies, cluster shapes, ...) do not change what a launch
+// computes here.
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, void** args) {
   GPURF_LOCKED;
   if (!c || (c->numAttrs && !c->attrs)) return ret(cudaErrorInvalidValue);
@@ -412,7 +414,8 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t* c, const void* fun, vo
     else if (a.id == cudaLaunchAttributeProgrammaticEvent ||
              a.id == cudaLaunchAttributeLaunchCompletionEvent)
       events.push_back(a.val.event);
-    else if (a.id != cudaLaunchAttributeIgnore) {
+    else if (a.id != cudaLaunchAttributeIgnore &&
+             a.id != cudaLaunchAttributeProgrammaticStreamSerialization) {
       static std::set<unsigned> said;
       if (said.insert(a.id).second)
         std::fprintf(stderr,
@@ -436,6 +439,13 @@ cudaError_t cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* c, const void* fu
   cudaLaunchConfig_t own = *c;
   own.stream = per_thread(c->stream);
   return cudaLaunchKernelExC(&own, fun, args);
+}
+
+// A module's PTX architecture: its fat binary entry's, else (loaded at run time) its .target.
+static unsigned module_arch(const Module& m) {
+  if (m.arch) return m.arch;
+  const size_t t = m.ptx.find(".target sm_");
+  return t == std::string::npos ? 75 : unsigned(std::strtoul(m.ptx.c_str() + t + 11, nullptr, 10));
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
@@ -463,13 +473,15 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   for (const unsigned* d : {entry.maxntid, entry.reqntid})
     if (d[0]) most = std::min(most, d[0] * std::max(d[1], 1u) * std::max(d[2], 1u));
   a->maxThreadsPerBlock = int(most);
-  // The PTX target (sm_80: 80) and the device's compute capability.
-  const std::string& target = f->module().target;
-  a->ptxVersion = target.size() > 3 ? std::atoi(target.c_str() + 3) : 0;
+  // The PTX's architecture, as CUDA reports a kernel JIT-compiled from it (CUB and Thrust pick
+  // their tuning policy by it and refuse to launch a kernel compiled for another: 75 for every
+  // kernel failed every DeviceTransform of a program built for sm_80 or later), and the
+  // device's compute capability.
+  a->ptxVersion = int(module_arch(*k->module));
   cudaDeviceProp p;
   if (rt().properties(p) == cudaSuccess) a->binaryVersion = p.major * 10 + p.minor;
   a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
-  try { // the kernel's own .shared bytes (static), as a launch places them
+  try { // the kernel's .shared variables (occupancy calculators add them to the dynamic bytes)
     a->sharedSizeBytes = cta_shared(*k, 1, 0);
   } catch (const std::exception&) { // refused at its launch
   }

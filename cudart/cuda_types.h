@@ -77,6 +77,7 @@ using cudaEvent_t = void*;
 enum : unsigned {
   cudaLaunchAttributeIgnore = 0,
   cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
   cudaLaunchAttributeProgrammaticEvent = 7,
   cudaLaunchAttributeLaunchCompletionEvent = 12,
 };

@@ -4,6 +4,8 @@
 // them. `gpurf exec` puts libcuda.so.1 (this library) before the system's in the path. Each
 // call does what its runtime API twin does (api.cpp), on the same device: one context, one
 // device, one in-order queue.
+#include <dlfcn.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -437,9 +439,26 @@ CUresult cuEventElapsedTime_v2(float* ms, void* a, void* b) {
 CUresult cuEventElapsedTime(float* ms, void* a, void* b) { return cuEventElapsedTime_v2(ms, a, b); }
 
 // CUDA's private tables (NVRTC asks for them when it finds a libcuda.so.1): none here; NVRTC
-// then compiles as it does on a machine without a driver.
+// then compiles as it does on a machine without a driver. CUDA's precompiled libraries (cuBLAS,
+// cuFFT, cuRAND's host API, ...) link a static runtime of their own that cannot start without
+// them, and then fail with a status of their own and no word why: the first such caller is
+// named (found from the return address; NVRTC stays quiet).
 CUresult cuGetExportTable(const void** table, const void*) {
   if (table) *table = nullptr;
+  Dl_info info{};
+  const char* lib =
+      dladdr(__builtin_return_address(0), &info) && info.dli_fname ? info.dli_fname : "";
+  static bool said = false;
+  if (!std::strstr(lib, "nvrtc") && !said) {
+    said = true;
+    std::fprintf(stderr,
+                 "gpurf: %s asked for CUDA's private driver interface (cuGetExportTable), which "
+                 "gpurf does not have: CUDA's precompiled libraries (cuBLAS, cuFFT, cuRAND's host "
+                 "API, cuSPARSE, ...) carry a runtime of their own and cannot run here, so their "
+                 "calls fail; kernels of the program's own (cuRAND's device API, Thrust, CUB) run "
+                 "(docs/programs.md)\n",
+                 *lib ? lib : "a library");
+  }
   return 801; // CUDA_ERROR_NOT_SUPPORTED
 }
 

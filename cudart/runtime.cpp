@@ -233,12 +233,14 @@ Module* Runtime::add_module(const void* wrapper) {
       m->ptx = ptx::link_ptx(texts);
       m->name = name + " (sm_" + std::to_string(arch) + ", " + std::to_string(units.size()) +
                 " units linked)";
+      m->arch = arch;
     } else {
       const std::vector<FatbinEntry> entries = parse_fatbin_wrapper(wrapper);
       m->ptx = select_ptx(entries, 0, &arch);
       if (m->ptx.empty() && !entries.empty()) // an empty container (a device-link stub) is none
         m->error = "the program carries no PTX (" + archs_of(entries) + "): " + kEmbedPtx;
       m->name = name + " (sm_" + std::to_string(arch) + ")";
+      m->arch = arch;
     }
   } catch (const std::exception& e) {
     if (m->name.empty()) m->name = name;

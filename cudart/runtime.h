@@ -44,7 +44,8 @@ struct Module {
   std::string name;              // "module N (sm_XY PTX)"
   std::string ptx;               // empty: none (error says why)
   std::string error;
-  int id = -1; // the GPU's module id once built
+  unsigned arch = 0; // the PTX's target, sm_XY as XY (0: not known; a run-time module's .target)
+  int id = -1;       // the GPU's module id once built
   // Its .global/.const variables' device addresses and sizes, once loaded (cuModuleGetGlobal).
   std::map<std::string, std::pair<uint64_t, uint64_t>> globals;
 };

@@ -327,13 +327,13 @@ expect_exit 1 "the profile run of CTA 0" -- run --platform malekeh \
   --workload "$SRC/tests/cli/data/runaway_shared.yaml" -p frontend.progress_bound=200000
 expect_exit 2 "frontend.progress_bound" "'-1'" -- run --workload sgemm -p frontend.progress_bound=-1
 
-# A .ptx file with kernels gpurf cannot load (sm_90's tf32 conversion cvt.rn; a call of a function using
-# vabsdiff4) loads its other kernel; each refused one names its line and why when launched.
+# A .ptx file with kernels gpurf cannot load (an fp4 conversion; a call of a function using
+# alloca) loads its other kernel; each refused one names its line and why when launched.
 expect_exit 0 "verified" -- run --workload "$SRC/tests/cli/data/one_bad_kernel.yaml" \
   --out "$TMP/one_bad"
-expect_exit 2 "one_bad_kernel_tf32.yaml:4" "kernel 'to_tf32' cannot be loaded" \
-  "one_bad_kernel.ptx:23: unsupported PTX instruction 'cvt.rn.tf32.f32'" "(entries: scale)" \
-  -- run --workload "$SRC/tests/cli/data/one_bad_kernel_tf32.yaml"
+expect_exit 2 "one_bad_kernel_fp4.yaml:4" "kernel 'to_fp4' cannot be loaded" \
+  "one_bad_kernel.ptx:23: unsupported modifier '.e2m1x2' in 'cvt.rn.satfinite.e2m1x2.f32'" "(entries: scale)" \
+  -- run --workload "$SRC/tests/cli/data/one_bad_kernel_fp4.yaml"
 expect_exit 2 "kernel 'uses_dot4' cannot be loaded" "one_bad_kernel.ptx:37: calls 'dot4'" \
   "one_bad_kernel.ptx:13: unsupported PTX instruction 'alloca.u64'" \
   -- run --workload "$SRC/tests/cli/data/one_bad_kernel_dot4.yaml"

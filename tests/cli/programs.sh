@@ -168,6 +168,13 @@ NVCC_FLAGS+=([launch_config]="-gencode arch=compute_80,code=compute_80")
 # cuda::annotated_ptr) and a programmatic dependent launch (griddepcontrol), sm_90 PTX.
 PROGRAMS+=(tensor_asm)
 NVCC_FLAGS+=([tensor_asm]="-gencode arch=compute_90,code=compute_90")
+# sm_90 forms of CUDA's headers (compute_90 PTX): programmatic dependent launch, fp8 and tf32
+# conversions, DPX min/max with .relu and on packed halfwords (each refused before).
+PROGRAMS+=(sm90_convert)
+NVCC_FLAGS+=([sm90_convert]="-gencode arch=compute_90,code=compute_90")
+# Thrust built for sm_80 only (CUB's policy follows the PTX version cudaFuncGetAttributes reports).
+PROGRAMS+=(thrust_sm80)
+NVCC_FLAGS+=([thrust_sm80]="-gencode arch=compute_80,code=compute_80")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
@@ -408,6 +415,16 @@ rc=$?
 [ ! -s "$TMP/static.out" ] || fail "a program with the static runtime ran: $(head -c 200 "$TMP/static.out")"
 grep -q "vector_add_static carries device code but links CUDA's runtime statically.*nvcc -cudart shared" "$TMP/static.err" ||
   fail "a program with the static runtime: no message: $(head -c 300 "$TMP/static.err")"
+# A program calling cuRAND's host API (a precompiled library with a runtime of its own): gpurf
+# names the library and why its calls fail; the program's own kernel runs.
+if [ ! -x "$BIN/vendor_library" ] || [ "$SRC/tests/programs/vendor_library.cu" -nt "$BIN/vendor_library" ]; then
+  "$NVCC" -cudart shared -gencode arch=compute_75,code=compute_75 -I"$SRC/tests/programs" \
+    -o "$BIN/vendor_library" "$SRC/tests/programs/vendor_library.cu" -lcurand || fail "nvcc vendor_library"
+fi
+"$GPURF" exec --quiet -- "$BIN/vendor_library" >"$TMP/vendor.out" 2>"$TMP/vendor.err" ||
+  fail "vendor_library exited $?: $(tail -c 400 "$TMP/vendor.out")"
+grep -q "libcurand.so.* asked for CUDA's private driver interface (cuGetExportTable), which gpurf does not have: CUDA's precompiled libraries" "$TMP/vendor.err" ||
+  fail "vendor_library: the library's failure is not explained: $(head -c 400 "$TMP/vendor.err")"
 # A program without device code (here the shell) runs, warned that gpurf sees no runtime.
 "$GPURF" exec -- /bin/sh -c 'echo ran' >"$TMP/sh.out" 2>"$TMP/sh.err" || fail "gpurf exec -- /bin/sh exited $?"
 grep -qx ran "$TMP/sh.out" || fail "gpurf exec -- /bin/sh did not run it"

@@ -51,6 +51,8 @@ SAME(cudaLaunchConfig_t, numAttrs)
 static_assert(offsetof(cudaLaunchAttribute, val.cooperative) ==
                   offsetof(g::cudaLaunchAttribute, val.cooperative) &&
               unsigned(cudaLaunchAttributeCooperative) == g::cudaLaunchAttributeCooperative &&
+              unsigned(cudaLaunchAttributeProgrammaticStreamSerialization) ==
+                  g::cudaLaunchAttributeProgrammaticStreamSerialization &&
               g::cudaErrorCooperativeLaunchTooLarge == cudaErrorCooperativeLaunchTooLarge,
               "cooperative launch");
 static_assert(g::cudaErrorAssert == cudaErrorAssert && g::cudaErrorNotSupported == cudaErrorNotSupported &&

@@ -295,7 +295,9 @@ int main() {
     ta[0] = 1.0f + 0x1p-11f; // a tie: away from zero
     ta[1] = -(1.0f + 0x1p-11f);
     ta[2] = 1.0f + 0x1p-12f;                             // below half: down
-    const unsigned nans[2] = {0x7fffffffu, 0xffffffffu}; // CUDA's NaN and its negation: kept
+    // CUDA's NaN and its negation: not rounded, their low 13 bits cleared (sm_86's SASS for
+    // cvt.rna: FSETP.GEU |a|, +INF skips the add; the AND 0xffffe000 applies to all)
+    const unsigned nans[2] = {0x7fffffffu, 0xffffffffu};
     memcpy(&ta[3], &nans[0], 4);
     memcpy(&ta[4], &nans[1], 4);
     const unsigned flt_max = 0x7f7fffffu; // rounds up past the largest float: infinity
@@ -320,14 +322,14 @@ int main() {
     };
     auto rna = [&](float f) {
       unsigned u = bits_of(f);
-      return f != f ? u : (u + 0x1000u) & 0xffffe000u;
+      return (f != f ? u : u + 0x1000u) & 0xffffe000u;
     };
     auto val = [](unsigned u) {
       float f;
       memcpy(&f, &u, 4);
       return f;
     };
-    auto rz = [&](float f) { return f != f ? bits_of(f) : bits_of(f) & 0xffffe000u; };
+    auto rz = [&](float f) { return bits_of(f) & 0xffffe000u; };
     for (int l = 0; l < 32; ++l)
       if ((tbits[l * 2] != rna(ta[l]) || tbits[l * 2 + 1] != rz(ta[l])) && bad++ < 5)
         printf("tf32 cvt %d %08x %08x (want %08x %08x)\n", l, tbits[l * 2], tbits[l * 2 + 1],

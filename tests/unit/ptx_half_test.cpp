@@ -175,3 +175,50 @@ TEST(PtxHalf, MinMaxAndResultModifiers) {
   EXPECT_EQ(flush(0x8001, kF16), 0x8000);
   EXPECT_EQ(flush(0x0400, kF16), 0x0400);
 }
+
+// fp8 from the formats' definitions (OCP 8-bit floating point; PTX cvt .e4m3x2/.e5m2x2).
+TEST(PtxHalf, Fp8RoundsToNearestEvenAndSaturates) {
+  EXPECT_EQ(to_fp8(1.0, kE4M3, false), 0x38); // 2^0: exponent 7
+  EXPECT_EQ(to_fp8(-1.0, kE4M3, false), 0xb8);
+  EXPECT_EQ(to_fp8(448.0, kE4M3, false), 0x7e); // the largest: S.1111.110
+  EXPECT_EQ(to_fp8(464.0, kE4M3, false), 0x7e); // satfinite
+  EXPECT_EQ(to_fp8(INFINITY, kE4M3, false), 0x7e);
+  EXPECT_EQ(to_fp8(-1e6, kE4M3, false), 0xfe);
+  EXPECT_EQ(to_fp8(1.0 + 1.0 / 16, kE4M3, false), 0x38);       // a tie: to the even fraction 0
+  EXPECT_EQ(to_fp8(1.0 + 3.0 / 16, kE4M3, false), 0x3a);       // a tie: to the even fraction 2
+  EXPECT_EQ(to_fp8(std::ldexp(1.0, -9), kE4M3, false), 0x01);  // the smallest subnormal
+  EXPECT_EQ(to_fp8(std::ldexp(1.0, -10), kE4M3, false), 0x00); // half of it: ties to 0
+  EXPECT_EQ(to_fp8(-0.0, kE4M3, false), 0x80);
+  EXPECT_EQ(to_fp8(NAN, kE4M3, false), kFp8NaN);
+  EXPECT_EQ(to_fp8(-2.0, kE4M3, true), 0x00); // .relu
+  EXPECT_EQ(to_fp8(57344.0, kE5M2, false), 0x7b);
+  EXPECT_EQ(to_fp8(INFINITY, kE5M2, false), 0x7b);
+  EXPECT_EQ(to_fp8(-1.5, kE5M2, false), 0xbe);
+  EXPECT_EQ(to_fp8(std::ldexp(1.0, -16), kE5M2, false), 0x01);
+  EXPECT_TRUE(std::isnan(from_fp8(0x7f, kE4M3)));
+  EXPECT_TRUE(std::isnan(from_fp8(0xff, kE4M3)));
+  EXPECT_EQ(from_fp8(0x7e, kE4M3), 448.0);
+  EXPECT_EQ(from_fp8(0x7c, kE5M2), INFINITY);
+  EXPECT_TRUE(std::isnan(from_fp8(0x7d, kE5M2)));
+  // Every code round-trips.
+  for (unsigned c = 0; c < 256; ++c)
+    for (Fp8 f : {kE4M3, kE5M2}) {
+      const double v = from_fp8(uint8_t(c), f);
+      if (std::isnan(v) || std::isinf(v)) continue;
+      EXPECT_EQ(to_fp8(v, f, false), c) << c << " " << f.man;
+    }
+}
+
+TEST(PtxHalf, Tf32Rounding) {
+  EXPECT_EQ(to_tf32(0x3f801000u, true, false, false), 0x3f802000u); // a tie: away from zero
+  EXPECT_EQ(to_tf32(0x3f801000u, false, false, true), 0x3f800000u); // .rn: to even
+  EXPECT_EQ(to_tf32(0x3f803000u, false, false, true), 0x3f804000u);
+  EXPECT_EQ(to_tf32(0xbf801fffu, false, true, true), 0xbf800000u);  // .rz
+  EXPECT_EQ(to_tf32(0x7f7fffffu, true, false, false), 0x7f800000u); // overflows to infinity
+  EXPECT_EQ(to_tf32(0x7f7fffffu, false, false, true), 0x7f7fe000u); // .satfinite
+  EXPECT_EQ(to_tf32(0x7fc00001u, true, false, false), 0x7fc00000u); // NaN: low bits cleared
+  EXPECT_EQ(to_tf32(0xffffffffu, true, false, false), 0xffffe000u);
+  EXPECT_EQ(to_tf32(0x7fc00001u, false, false, true), 0x7fffffffu); // .satfinite
+  EXPECT_EQ(to_tf32(0xff800000u, true, false, false), 0xff800000u);
+  EXPECT_EQ(to_tf32(0x00001000u, true, false, false), 0x00002000u); // subnormal
+}

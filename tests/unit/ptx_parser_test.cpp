@@ -172,8 +172,8 @@ TEST(PtxParser, WarpSizeIsAnImmediate) {
 
 // createpolicy and .L2::cache_hint (cuda::annotated_ptr, CUTLASS), griddepcontrol
 // (cudaGridDependencySynchronize), discard and applypriority: the policy a mov of 0, the hint's
-// operand dropped, the grid dependency a fence, the line hints prefetches. Before: each refused
-// its kernel.
+// operand dropped, the grid dependency its own no-op, the line hints prefetches. Before: each
+// refused its kernel.
 TEST(PtxParser, CachePoliciesAndGridDependencies) {
   const Module m = parse_ptx(
       kernel("griddepcontrol.wait;\n"
@@ -187,7 +187,7 @@ TEST(PtxParser, CachePoliciesAndGridDependencies) {
       "t.ptx");
   ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
   const std::vector<Instr>& in = m.functions[0].instrs;
-  EXPECT_EQ(in[0].op, Op::Fence);
+  EXPECT_EQ(in[0].op, Op::Griddepcontrol);
   EXPECT_EQ(in[1].op, Op::Mov);
   ASSERT_EQ(in[1].src.size(), 1u);
   EXPECT_EQ(in[1].src[0].kind, Operand::Kind::Imm);
@@ -197,7 +197,7 @@ TEST(PtxParser, CachePoliciesAndGridDependencies) {
   EXPECT_EQ(in[3].src.size(), 2u);
   EXPECT_EQ(in[4].op, Op::CpAsync);
   EXPECT_EQ(in[4].src.size(), 3u);
-  EXPECT_EQ(in[5].op, Op::Fence);
+  EXPECT_EQ(in[5].op, Op::Griddepcontrol);
   for (size_t i : {6, 7}) { // L2 line hints: a prefetch of the address
     EXPECT_EQ(in[i].op, Op::Prefetch);
     EXPECT_EQ(in[i].src.size(), 1u);
@@ -207,22 +207,20 @@ TEST(PtxParser, CachePoliciesAndGridDependencies) {
             std::string::npos);
 }
 
-// cvt.rna.tf32.f32 (wmma::__float_to_tf32): setp.nan, add, and, selp on two temporaries of the
-// function's own (tensor_asm checks the values); the sm_90 forms refused by name. Before: the
-// kernel was refused ("unsupported modifier '.rna'").
-TEST(PtxParser, Tf32ConversionIsIntegerRounding) {
+// tf32's conversions are one cvt of format Tf32 (half.h to_tf32), .satfinite optional on the
+// sm_90 roundings; fp4 is refused by name.
+TEST(PtxParser, Tf32ConversionsAreCvtFormats) {
   const Module m =
       parse_ptx(kernel("cvt.rna.tf32.f32 %r1, %f1;\ncvt.rz.tf32.f32 %r2, %f1;\nret;"), "t.ptx");
   ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
   const std::vector<Instr>& in = m.functions[0].instrs;
-  ASSERT_EQ(in.size(), 8u); // 4 + 3 + ret
-  EXPECT_EQ(in[0].op, Op::Setp);
-  EXPECT_EQ(in[1].op, Op::Add);
-  EXPECT_EQ(in[2].op, Op::And);
-  EXPECT_EQ(in[3].op, Op::Selp);
-  EXPECT_EQ(in[3].dst[0].reg, unsigned(m.functions[0].find_reg("%r1")));
-  EXPECT_EQ(in[5].op, Op::And);
-  EXPECT_NE(parse_error(kernel("cvt.rn.tf32.f32 %r1, %f1;\nret;")).find("cvt.rna.tf32.f32 and"),
+  ASSERT_EQ(in.size(), 3u);
+  EXPECT_EQ(in[0].op, Op::Cvt);
+  EXPECT_EQ(in[0].fmt, CvtFormat::Tf32);
+  EXPECT_EQ(in[0].rnd, Round::RNA);
+  EXPECT_EQ(in[1].rnd, Round::RZ);
+  EXPECT_FALSE(in[1].satfinite);
+  EXPECT_NE(parse_error(kernel("cvt.rn.relu.tf32.f32 %r1, %f1;\nret;")).find("tf32"),
             std::string::npos);
 }
 

@@ -41,8 +41,8 @@ bool constant_identity(const ptx::Function& f, unsigned v, const ConstantOperand
 // The opcode with every modifier and type that changes what it computes. (The fields after
 // the first list were missing, which made two different computations one: min.f16 and
 // min.NaN.f16, cvt.rn.f16.f32 and its .relu, vabsdiff4 and vabsdiff4.add on the same registers
-// reused each other's results. They are hashed only where set, so every other instruction
-// keeps its tag.)
+// reused each other's results, as did cvt.rn.f16x2.e4m3x2 and .e5m2x2 of one register. They
+// are hashed only where set, so every other instruction keeps its tag.)
 void add_opcode(Hash& h, const ptx::Instr& in) {
   for (uint64_t x :
        {uint64_t(in.op), uint64_t(in.type), uint64_t(in.type2), uint64_t(in.rnd), uint64_t(in.ftz),
@@ -50,9 +50,9 @@ void add_opcode(Hash& h, const ptx::Instr& in) {
         uint64_t(in.shf_right), uint64_t(in.shf_clamp), uint64_t(in.shiftamt), uint64_t(in.testp),
         uint64_t(in.space), uint64_t(in.cvta_to), uint64_t(in.vec)})
     h.add(x);
-  const uint64_t more[] = {uint64_t(in.relu), uint64_t(in.satfinite), uint64_t(in.nan),
-                           uint64_t(in.atom), uint64_t(in.video),     uint64_t(in.video_add),
-                           uint64_t(in.type3)};
+  const uint64_t more[] = {uint64_t(in.relu),  uint64_t(in.satfinite), uint64_t(in.nan),
+                           uint64_t(in.atom),  uint64_t(in.video),     uint64_t(in.video_add),
+                           uint64_t(in.type3), uint64_t(in.fmt)};
   for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); ++i)
     if (more[i]) h.add(uint64_t(i + 1) << 56 | more[i]);
 }

@@ -21,8 +21,9 @@ bool ordered(const ptx::Instr& in) {
   case ptx::Op::Membar:
   case ptx::Op::Fence:
   case ptx::Op::Nanosleep:
-  case ptx::Op::Trap:    // nothing after it may run before it
-  case ptx::Op::CpAsync: // writes shared memory, in its group's order
+  case ptx::Op::Griddepcontrol: // the dependent grid's loads stay after its wait
+  case ptx::Op::Trap:           // nothing after it may run before it
+  case ptx::Op::CpAsync:        // writes shared memory, in its group's order
   case ptx::Op::CpAsyncCommit:
   case ptx::Op::CpAsyncWait:
   case ptx::Op::Addc:

@@ -1136,6 +1136,7 @@ struct Kernel::Impl {
   void exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out,
                  const OpRows& r);
   void exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
+  void exec_cvt_format(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_set(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
   void exec_async(WarpState& w, Frame& fr, const Instr& in, uint32_t exec, StepResult& out);
   void exec_warp_op(WarpState& w, Frame& fr, const Instr& in, uint32_t exec);
@@ -2534,6 +2535,7 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
                            StepResult& out) {
   const Type t = in.type;
   if (in.op == Op::Set) return exec_set(w, fr, in, exec);
+  if (in.op == Op::Cvt && in.fmt != CvtFormat::None) return exec_cvt_format(w, fr, in, exec);
   if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
     return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
   // Sources resolved once per instruction, not per lane, as rows of 32 lanes of what rd()
@@ -2638,6 +2640,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Membar:
   case Op::Fence:
   case Op::Nanosleep:
+  case Op::Griddepcontrol:
     return;
   case Op::CpAsync:
   case Op::CpAsyncCommit:
@@ -2936,7 +2939,8 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       lanes([&](unsigned l) {
         const uint64_t a = ra[l] & M, b = rb[l] & M;
         const bool lt = int32_t(uint32_t(a)) < int32_t(uint32_t(b));
-        drow[l] = (mn ? (lt ? a : b) : (lt ? b : a)) & dmask;
+        const uint64_t d = mn ? (lt ? a : b) : (lt ? b : a);
+        drow[l] = (in.relu && int32_t(uint32_t(d)) < 0 ? 0 : d) & dmask; // .relu (sm_90)
       });
       return;
     }
@@ -2958,7 +2962,8 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       } else {
         uint64_t a = src(0, l) & M, b = src(1, l) & M;
         bool lt = S ? sext(a, B) < sext(b, B) : a < b;
-        dst(l, mn ? (lt ? a : b) : (lt ? b : a));
+        const uint64_t d = mn ? (lt ? a : b) : (lt ? b : a);
+        dst(l, in.relu && sext(d, B) < 0 ? 0 : d); // .relu: min/max.s32 only (the parser)
       }
     });
     return;
@@ -3715,6 +3720,38 @@ void Kernel::Impl::exec_set(WarpState& w, Frame& fr, const Instr& in, uint32_t e
       d |= one(x) << (16 * k);
     }
     wr(w, fr, in.dst[0], l, d, dt);
+  }
+}
+
+// cvt to tf32, to a pair of fp8 values (from two f32, the first into the high byte, or from
+// an f16x2) and from one to an f16x2 (half.h: to_tf32, to_fp8, from_fp8; the parser admits the
+// forms check_cvt_format names).
+void Kernel::Impl::exec_cvt_format(WarpState& w, Frame& fr, const Instr& in, uint32_t exec) {
+  namespace H = half;
+  const H::Fp8 f8 = in.fmt == CvtFormat::E5M2x2 ? H::kE5M2 : H::kE4M3;
+  for (unsigned l = 0; l < kWarpLanes; ++l) {
+    if (!(exec >> l & 1)) continue;
+    uint64_t r;
+    if (in.fmt == CvtFormat::Tf32) {
+      r = H::to_tf32(uint32_t(rd(w, fr, in.src[0], l, Type::F32)), in.rnd == Round::RNA,
+                     in.rnd == Round::RZ, in.satfinite);
+    } else if (in.type == Type::B16 && in.type2 == Type::F32) {
+      const uint32_t hi = uint32_t(rd(w, fr, in.src[0], l, Type::F32)),
+                     lo = uint32_t(rd(w, fr, in.src[1], l, Type::F32));
+      r = uint64_t(H::to_fp8(as_f32(hi), f8, in.relu)) << 8 | H::to_fp8(as_f32(lo), f8, in.relu);
+    } else if (in.type == Type::B16) { // from f16x2
+      const uint32_t a = uint32_t(rd(w, fr, in.src[0], l, Type::F16X2));
+      r = uint64_t(H::to_fp8(H::to_double(uint16_t(a >> 16), H::kF16), f8, in.relu)) << 8 |
+          H::to_fp8(H::to_double(uint16_t(a), H::kF16), f8, in.relu);
+    } else { // to f16x2, each value exact in f16
+      const uint32_t a = uint32_t(rd(w, fr, in.src[0], l, Type::B16));
+      auto one = [&](uint8_t x) {
+        const uint16_t h = H::round(H::from_fp8(x, f8), H::kF16, H::Mode::RN);
+        return in.relu ? H::relu(h, H::kF16) : h;
+      };
+      r = uint64_t(one(uint8_t(a >> 8))) << 16 | one(uint8_t(a));
+    }
+    wr(w, fr, in.dst[0], l, r, in.type);
   }
 }
 

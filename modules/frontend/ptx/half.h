@@ -152,4 +152,69 @@ inline uint16_t min_max(bool is_max, uint16_t a, uint16_t b, Format f, bool nan_
   return (x < y) != is_max ? a : b;
 }
 
+// fp8 (cvt to and from .e4m3x2 / .e5m2x2, sm_89): E4M3 has bias 7, no infinity, S.1111.111 its
+// only NaN and 448 its largest value; E5M2 is binary16's upper byte (bias 15, infinities).
+struct Fp8 {
+  int man, bias;
+  double max; // largest finite value
+  bool ieee;  // the top exponent holds infinities and NaNs (E5M2), else values and one NaN
+};
+inline constexpr Fp8 kE4M3{3, 7, 448.0, false}, kE5M2{2, 15, 57344.0, true};
+inline constexpr uint8_t kFp8NaN = 0x7f; // both formats
+
+// The ISA's one rounding to fp8: to nearest even with .satfinite (a value beyond the largest
+// finite one, infinity too, is the largest finite one of its sign); NaN -> 0x7f; .relu makes a
+// negative result +0. Exact: v comes from an f32 or f16, and a / q scales by a power of two.
+inline uint8_t to_fp8(double v, Fp8 f, bool relu) {
+  if (std::isnan(v)) return kFp8NaN;
+  if (relu && std::signbit(v)) return 0;
+  const uint8_t sign = std::signbit(v) ? 0x80 : 0;
+  const double a = std::fabs(v);
+  const int emin = 1 - f.bias;
+  int e;
+  std::frexp(a, &e);
+  e = std::max(e - 1, emin);
+  const double q = std::ldexp(1.0, e - f.man), s = std::isinf(a) ? 0 : a / q;
+  double n = std::floor(s);
+  if (s - n > 0.5 || (s - n == 0.5 && std::fmod(n, 2) == 1)) n += 1;
+  const double r = std::isinf(a) ? f.max : std::min(n * q, f.max);
+  if (r < std::ldexp(1.0, emin)) // subnormal or zero
+    return uint8_t(sign | unsigned(std::ldexp(r, f.man - emin)));
+  int re;
+  std::frexp(r, &re);
+  --re;
+  const unsigned frac = unsigned(std::ldexp(r, f.man - re)) - (1u << f.man);
+  return uint8_t(sign | unsigned(re + f.bias) << f.man | frac);
+}
+inline double from_fp8(uint8_t x, Fp8 f) {
+  const int ebits = 7 - f.man;
+  const unsigned e = (x >> f.man) & ((1u << ebits) - 1), m = x & ((1u << f.man) - 1);
+  double v;
+  if (f.ieee && e == (1u << ebits) - 1)
+    v = m ? NAN : INFINITY;
+  else if (!f.ieee && (x & 0x7f) == kFp8NaN)
+    v = NAN;
+  else if (e == 0)
+    v = std::ldexp(double(m), 1 - f.bias - f.man);
+  else
+    v = std::ldexp(double(m | (1u << f.man)), int(e) - f.bias - f.man);
+  return x & 0x80 ? -v : v;
+}
+
+// tf32 (cvt.rna.tf32.f32; .rn/.rz{.satfinite} on sm_90): an f32 with the 13 low fraction bits
+// zero. .rna rounds to nearest with ties away from zero, .rn to even, .rz truncates. A NaN or
+// an infinity has its low bits cleared and nothing added, as sm_86 runs cvt.rna (FSETP.GEU
+// |a|, +INF skips the IADD of 0x1000; the LOP3 AND 0xffffe000 applies to all); .satfinite
+// makes a NaN 0x7fffffff and an infinite result (an infinite input too) the largest finite
+// tf32 of its sign.
+inline uint32_t to_tf32(uint32_t u, bool rna, bool rz, bool satfinite) {
+  const uint32_t mag = u & 0x7fffffffu, sign = u & 0x80000000u;
+  if (mag > 0x7f800000u) return satfinite ? 0x7fffffffu : u & ~0x1fffu;
+  uint32_t r = mag;
+  if (mag < 0x7f800000u && !rz) r = mag + (rna ? 0x1000u : 0xfffu + ((mag >> 13) & 1));
+  r &= ~0x1fffu;
+  if (satfinite && r >= 0x7f800000u) r = 0x7f7fe000u;
+  return sign | r;
+}
+
 } // namespace gpurf::ptx::half

@@ -74,17 +74,19 @@ const char* space_name(Space s) {
 
 const char* op_name(Op op) {
   static const char* const names[] = {
-      "add",      "sub",  "mul",        "mad",   "mul24",     "mad24",     "div",    "rem",
-      "abs",      "neg",  "min",        "max",   "addc",      "subc",      "madc",   "popc",
-      "clz",      "brev", "bfe",        "bfi",   "bfind",     "prmt",      "and",    "or",
-      "xor",      "not",  "cnot",       "shl",   "shr",       "fma",       "rcp",    "sqrt",
-      "rsqrt",    "ex2",  "lg2",        "sin",   "cos",       "setp",      "selp",   "slct",
-      "cvt",      "cvta", "mov",        "ld",    "ldu",       "st",        "atom",   "red",
-      "prefetch", "bra",  "call",       "ret",   "exit",      "bar",       "membar", "fence",
-      "shfl",     "vote", "activemask", "match", "nanosleep", "copysign",  "testp",  "lop3",
-      "shf",      "sad",  "trap",       "mma",   "ldmatrix",  "movmatrix", "redux",  "dp4a",
-      "dp2a",     "fns",  "elect",      "cp",    "cp",        "cp",        "tex",    "tld4",
-      "suld",     "sust", "bmsk",       "wmma",  "set",       "tanh",      "vsimd",  "isspacep"};
+      "add",   "sub",  "mul",        "mad",      "mul24",         "mad24",    "div",
+      "rem",   "abs",  "neg",        "min",      "max",           "addc",     "subc",
+      "madc",  "popc", "clz",        "brev",     "bfe",           "bfi",      "bfind",
+      "prmt",  "and",  "or",         "xor",      "not",           "cnot",     "shl",
+      "shr",   "fma",  "rcp",        "sqrt",     "rsqrt",         "ex2",      "lg2",
+      "sin",   "cos",  "setp",       "selp",     "slct",          "cvt",      "cvta",
+      "mov",   "ld",   "ldu",        "st",       "atom",          "red",      "prefetch",
+      "bra",   "call", "ret",        "exit",     "bar",           "membar",   "fence",
+      "shfl",  "vote", "activemask", "match",    "nanosleep",     "copysign", "testp",
+      "lop3",  "shf",  "sad",        "trap",     "mma",           "ldmatrix", "movmatrix",
+      "redux", "dp4a", "dp2a",       "fns",      "elect",         "cp",       "cp",
+      "cp",    "tex",  "tld4",       "suld",     "sust",          "bmsk",     "wmma",
+      "set",   "tanh", "vsimd",      "isspacep", "griddepcontrol"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Op::Count_), "op_name table");
   unsigned i = unsigned(op);
   return i < unsigned(Op::Count_) ? names[i] : "?";

@@ -106,7 +106,8 @@ const char* space_name(Space s);
 
 // Rounding / precision modifiers. RNI..RPI are the integer-rounding forms of cvt (and
 // cvt.f32.f32 round-to-integral); Approx/Full are the div/rcp/sqrt precision forms.
-enum class Round : uint8_t { None, RN, RZ, RM, RP, RNI, RZI, RMI, RPI, Approx, Full };
+// RNA: to nearest, ties away from zero (cvt.rna.tf32.f32 alone).
+enum class Round : uint8_t { None, RN, RZ, RM, RP, RNI, RZI, RMI, RPI, Approx, Full, RNA };
 
 enum class CmpOp : uint8_t {
   None,
@@ -160,6 +161,7 @@ enum class TestpMode : uint8_t { None, Finite, Infinite, Number, NotANumber, Nor
 enum class MatchMode : uint8_t { None, Any, All };
 // The SIMD video instructions' operation (vadd2 ... vmax4: Instr::vec holds 2 or 4 elements).
 enum class VideoOp : uint8_t { None, Add, Sub, Avrg, Absdiff, Min, Max };
+enum class CvtFormat : uint8_t { None, Tf32, E4M3x2, E5M2x2 };
 
 enum class Op : uint16_t {
   // integer / bit
@@ -265,6 +267,9 @@ enum class Op : uint16_t {
   Tanh,     // tanh.approx.f32 (what tanhf compiles to with -use_fast_math, and __tanhf)
   Vsimd,    // vadd2/4, vsub, vavrg, vabsdiff, vmin, vmax (warp_ops.h): d, a, b, c; which in `video`
   Isspacep, // isspacep.space p, a: whether generic address a is in `space`'s window
+  // griddepcontrol.wait / .launch_dependents (programmatic dependent launch, sm_90): gpurf
+  // runs a stream's grids one after another, so the grids waited for have completed (no-ops)
+  Griddepcontrol,
   Count_
 };
 // The operations the engine computes on f16/bf16 values (half.h); moves, selects, loads and
@@ -447,6 +452,10 @@ struct Instr {
   std::vector<Operand> dst; // written operands (see header comment)
   std::vector<Operand> src; // read operands
   unsigned ptx_line = 0;    // 1-based line of the instruction in the PTX file
+
+  // cvt to or from a format that is not a register type (engine.cpp cvt_format): tf32 in a
+  // .b32, a pair of fp8 values in a .b16 (e4m3x2, e5m2x2; the first source in the high byte)
+  CvtFormat fmt = CvtFormat::None;
 
   // cp.async (async_copy.h)
   bool cp_all = false;        // cp.async.wait_all (every copy, committed or not)

@@ -881,6 +881,7 @@ struct Parser {
         {"activemask", Op::Activemask},
         {"match", Op::Match},
         {"nanosleep", Op::Nanosleep},
+        {"griddepcontrol", Op::Griddepcontrol},
         {"copysign", Op::Copysign},
         {"testp", Op::Testp},
         {"lop3", Op::Lop3},
@@ -912,6 +913,31 @@ struct Parser {
   }
 
   // vop2 / vop4 (SIMD video instructions: CUDA's __vsadu4, __vabsdiffu4, __vabsdiffu2 ...).
+  // min/max.{s16x2,u16x2} made a vmin2/vmax2 (apply_modifier).
+  static bool min_max_16x2(const Instr& in) {
+    return in.op == Op::Vsimd && (in.text.rfind("min.", 0) == 0 || in.text.rfind("max.", 0) == 0);
+  }
+
+  // The conversions to and from tf32 and fp8 pairs gpurf runs (engine.cpp cvt_format).
+  void check_cvt_format(const Instr& in, unsigned line) {
+    const bool fp8 = in.fmt != CvtFormat::Tf32;
+    bool ok;
+    if (!fp8) // cvt.rna{.satfinite}.tf32.f32 (sm_80); cvt.{rn,rz}{.satfinite}.tf32.f32 (sm_90)
+      ok = in.type == Type::B32 && in.type2 == Type::F32 && !in.relu && !in.ftz &&
+           (in.rnd == Round::RNA || in.rnd == Round::RN || in.rnd == Round::RZ);
+    else if (in.type == Type::B16) // to fp8: cvt.rn.satfinite{.relu}.f8x2.{f32,f16x2}
+      ok = (in.type2 == Type::F32 || in.type2 == Type::F16X2) && in.rnd == Round::RN &&
+           in.satfinite && !in.ftz;
+    else // from fp8: cvt.rn{.relu}.f16x2.f8x2
+      ok = in.type == Type::F16X2 && in.type2 == Type::B16 && in.rnd == Round::RN &&
+           !in.satfinite && !in.ftz;
+    if (!ok)
+      fail(line, "unsupported form '" + in.text +
+                     "' (cvt.{rna,rn,rz}{.satfinite}.tf32.f32, "
+                     "cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and "
+                     "cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2} are)");
+  }
+
   static bool video_from_name(const std::string& b, Instr& in) {
     static const std::unordered_map<std::string, VideoOp> tab = {
         {"vadd", VideoOp::Add},         {"vsub", VideoOp::Sub}, {"vavrg", VideoOp::Avrg},
@@ -952,6 +978,25 @@ struct Parser {
       }
       return;
     }
+    if (in.op == Op::Cvt && (m == "tf32" || m == "e4m3x2" || m == "e5m2x2")) {
+      // Formats without a register type of their own: the bits in a .b32 (tf32) or .b16 (two
+      // fp8 values); written first it is the destination's, second the source's.
+      in.fmt = m == "tf32"     ? CvtFormat::Tf32
+               : m == "e4m3x2" ? CvtFormat::E4M3x2
+                               : CvtFormat::E5M2x2;
+      (in.type == Type::None ? in.type : in.type2) = m == "tf32" ? Type::B32 : Type::B16;
+      return;
+    }
+    if ((in.op == Op::Min || in.op == Op::Max) && (m == "s16x2" || m == "u16x2")) {
+      // min/max of packed halfwords (sm_90) are vmin2/vmax2 with the full mask; .relu (signed
+      // only) is the unsigned destination's saturation: vmax2.u32.s32.s32.sat
+      const bool sg = m == "s16x2";
+      in.video = in.op == Op::Min ? VideoOp::Min : VideoOp::Max;
+      in.op = Op::Vsimd;
+      in.vec = 2;
+      in.type = in.type2 = in.type3 = sg ? Type::S32 : Type::U32;
+      return;
+    }
     if (unsupported_type_name(m))
       fail(line, "type '." + m + "' is not supported (fp8/tf32/4-bit types) in '" + in.text + "'");
     const Op op = in.op;
@@ -961,9 +1006,9 @@ struct Parser {
     }
     // rounding / precision
     static const std::unordered_map<std::string, Round> rnd = {
-        {"rn", Round::RN},         {"rz", Round::RZ},    {"rm", Round::RM},   {"rp", Round::RP},
-        {"rni", Round::RNI},       {"rzi", Round::RZI},  {"rmi", Round::RMI}, {"rpi", Round::RPI},
-        {"approx", Round::Approx}, {"full", Round::Full}};
+        {"rn", Round::RN},         {"rz", Round::RZ},     {"rm", Round::RM},   {"rp", Round::RP},
+        {"rni", Round::RNI},       {"rzi", Round::RZI},   {"rmi", Round::RMI}, {"rpi", Round::RPI},
+        {"approx", Round::Approx}, {"full", Round::Full}, {"rna", Round::RNA}};
     if (auto it = rnd.find(m); it != rnd.end()) {
       in.rnd = it->second;
       return;
@@ -1199,6 +1244,9 @@ struct Parser {
     }
     case Op::Elect:
       if (m == "sync") return;
+      break;
+    case Op::Griddepcontrol:
+      if (m == "wait" || m == "launch_dependents") return;
       break;
     case Op::Vsimd:
       if (m == "add") {
@@ -1733,34 +1781,11 @@ struct Parser {
     // that only .L2::cache_hint operands read; a mov of 0, its operands (fraction, range) read
     // for their registers but not kept.
     const bool createpolicy = parts[0] == "createpolicy";
-    // griddepcontrol.wait / .launch_dependents (sm_90: cudaGridDependencySynchronize and
-    // cudaTriggerProgrammaticLaunchCompletion): the grid a launch depends on has ended before it
-    // starts here (one in-order queue), so both are an ordering point: a fence.
     // discard.global.L2 [a], 128 and applypriority.global.L2::evict_normal [a], 128 (sm_80):
     // L2 line hints. discard leaves the line's bytes undefined; gpurf keeps them (one of the
     // values the ISA allows). A prefetch of the address, its size operand dropped.
     const bool line_hint = parts[0] == "discard" || parts[0] == "applypriority";
-    // cvt.rna.tf32.f32 / cvt.rz.tf32.f32 d, a (__float_to_tf32, wmma's tf32 fragments): d is a's
-    // float rounded to tf32's 10 mantissa bits, the 13 below them zero. rna (nearest, ties away)
-    // adds half of the dropped part's unit to the bits and clears them; rz only clears them
-    // (integer instructions; a carry out of the mantissa rounds up the exponent, as the format
-    // does; a NaN stays as it is). Other tf32 forms (rn, satfinite, relu: sm_90) stay refused by
-    // name.
-    int tf32_round = 0; // 1: rna, 2: rz
-    if (parts[0] == "cvt" && std::find(parts.begin(), parts.end(), "tf32") != parts.end()) {
-      if (parts.size() == 4 && parts[2] == "tf32" && parts[3] == "f32" &&
-          (parts[1] == "rna" || parts[1] == "rz"))
-        tf32_round = parts[1] == "rna" ? 1 : 2;
-      else
-        fail(line, "unsupported PTX instruction '" + in.text +
-                       "' (cvt.rna.tf32.f32 and cvt.rz.tf32.f32 are; the .rn, .satfinite and "
-                       ".relu forms are not)");
-      in.op = Op::Add;
-      in.type = Type::U32;
-      first_mod = parts.size();
-    }
-    if (tf32_round) {
-    } else if (line_hint) {
+    if (line_hint) {
       in.op = Op::Prefetch;
       first_mod = parts.size();
       for (size_t i = 1; i < parts.size(); ++i)
@@ -1768,10 +1793,6 @@ struct Parser {
           in.space = Space::Global;
         else if (parts[i] != "L2" && parts[i].rfind("L2::", 0) != 0)
           fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
-    } else if (parts[0] == "griddepcontrol" && parts.size() == 2 &&
-               (parts[1] == "wait" || parts[1] == "launch_dependents")) {
-      in.op = Op::Fence;
-      first_mod = parts.size();
     } else if (createpolicy) {
       in.op = Op::Mov;
       in.type = Type::B64;
@@ -1899,48 +1920,6 @@ struct Parser {
         fail(line, "'" + in.text + "' needs a cache-policy operand last");
       groups.pop_back();
     }
-    if (tf32_round) {
-      if (groups.size() != 2 || groups[0].size() != 1 || groups[1].size() != 1 ||
-          groups[0][0].kind != Operand::Kind::Reg || groups[1][0].kind != Operand::Kind::Reg)
-        fail(line, "'" + in.text + "' expects a destination and a source register");
-      // Two temporaries of the function's own: the rounded bits and whether a is a NaN (kept
-      // as it is: adding to a NaN's bits could carry it into the sign or make it infinite).
-      auto temp = [&](Type t) {
-        VReg r;
-        r.name = "%__tf32_" + std::to_string(fn->regs.size());
-        r.type = t;
-        r.is_pred = t == Type::Pred;
-        r.width_bits = r.is_pred ? 1 : 32;
-        Operand o;
-        o.kind = Operand::Kind::Reg;
-        o.reg = unsigned(fn->regs.size());
-        fn->regs.push_back(r);
-        return o;
-      };
-      const Operand t = temp(Type::B32), nan = temp(Type::Pred);
-      auto imm = [](uint64_t v) {
-        Operand o;
-        o.kind = Operand::Kind::Imm;
-        o.imm = v;
-        return o;
-      };
-      const Operand d = groups[0][0], a = groups[1][0];
-      auto emit = [&](Op op, Type type, std::vector<std::vector<Operand>> g, CmpOp cmp) {
-        Instr x = in;
-        x.op = op;
-        x.type = type;
-        x.cmp = cmp;
-        x.dst.clear();
-        x.src.clear();
-        classify_operands(x, g, line);
-        finish_instr(std::move(x), fidx, line);
-      };
-      emit(Op::Setp, Type::F32, {{nan}, {a}, {a}}, CmpOp::NaN);
-      if (tf32_round == 1) emit(Op::Add, Type::U32, {{t}, {a}, {imm(0x1000)}}, CmpOp::None);
-      emit(Op::And, Type::B32, {{t}, {tf32_round == 1 ? t : a}, {imm(0xffffe000u)}}, CmpOp::None);
-      emit(Op::Selp, Type::B32, {{d}, {a}, {t}, {nan}}, CmpOp::None);
-      return;
-    }
     if (line_hint) {
       if (groups.size() != 2 || groups[1].size() != 1 || groups[1][0].kind != Operand::Kind::Imm ||
           groups[1][0].imm != 128)
@@ -1970,6 +1949,7 @@ struct Parser {
     case Op::Ret:
     case Op::Exit:
     case Op::Nanosleep:
+    case Op::Griddepcontrol:
     case Op::Trap:
     case Op::CpAsync:
     case Op::CpAsyncCommit:
@@ -2044,6 +2024,13 @@ struct Parser {
     case Op::Fns:
     case Op::Vsimd:
       lo = hi = 3;
+      if (min_max_16x2(in)) {
+        if (in.src.size() != 2) fail(line, "'" + in.text + "' takes a destination and two sources");
+        Operand zero;
+        zero.kind = Operand::Kind::Imm;
+        zero.imm = 0;
+        in.src.push_back(zero);
+      }
       break;
     case Op::Redux:
       lo = hi = 2;
@@ -2091,7 +2078,10 @@ struct Parser {
     case Op::Cos:
     case Op::Tanh:
     case Op::Mov:
-    case Op::Cvt:
+    case Op::Cvt: // cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b: two sources
+      lo = hi =
+          in.fmt != CvtFormat::None && in.fmt != CvtFormat::Tf32 && in.type2 == Type::F32 ? 2 : 1;
+      break;
     case Op::Cvta:
     case Op::Testp:
     case Op::Isspacep:
@@ -2133,7 +2123,8 @@ struct Parser {
       lo = hi = 0;
       break;
     }
-    if (in.op == Op::Cvt && (in.type == Type::F16X2 || in.type == Type::BF16X2))
+    if (in.op == Op::Cvt && in.fmt == CvtFormat::None &&
+        (in.type == Type::F16X2 || in.type == Type::BF16X2))
       lo = hi = 2; // cvt.rn.f16x2.f32 d, a, b: a into the high half
     if (in.src.size() < lo || in.src.size() > hi) {
       std::string want =
@@ -2194,6 +2185,7 @@ struct Parser {
     case Op::Fence:
     case Op::Prefetch:
     case Op::Nanosleep:
+    case Op::Griddepcontrol:
     case Op::Cvta:
     case Op::Elect:
     case Op::CpAsync:
@@ -2395,7 +2387,16 @@ struct Parser {
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
                      "atom.add, red.add, "
                      "mov, ld, st and selp)");
-    if ((in.relu || in.satfinite || in.nan) && !half)
+    if (in.op == Op::Vsimd && min_max_16x2(in) && in.relu) {
+      if (!type_is_signed(in.type2)) fail(line, "'" + in.text + "': .relu is for .s16x2 only");
+      in.type = Type::U32; // negative halves saturate to 0
+      in.sat = true;
+      in.relu = false;
+    }
+    if (in.op == Op::Cvt && in.fmt != CvtFormat::None) check_cvt_format(in, line);
+    const bool int_relu = (in.op == Op::Min || in.op == Op::Max) && in.type == Type::S32 &&
+                          !in.satfinite && !in.nan; // min/max.s32.relu (sm_90)
+    if ((in.relu || in.satfinite || in.nan) && !half && !int_relu && in.fmt == CvtFormat::None)
       fail(line, "'" + in.text + "': .relu, .satfinite and .NaN are supported on f16/bf16 only");
     unsigned idx = unsigned(fn->instrs.size());
     for (unsigned i = 0; i < in.src.size(); ++i)
