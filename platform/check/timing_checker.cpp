@@ -7,7 +7,16 @@
 namespace gpurf {
 
 namespace {
-unsigned popcount(unsigned m) { return popcount32(m); }
+// Slices in a slice mask: by table for the usual masks of up to 8 slices (a bank access
+// counts its slices; the word-parallel count costs 12 instructions).
+struct Pop8 {
+  uint8_t n[256];
+  constexpr Pop8() : n() {
+    for (unsigned m = 0; m < 256; ++m) n[m] = uint8_t(popcount32(m));
+  }
+};
+constexpr Pop8 kPop8{};
+unsigned popcount(unsigned m) { return m < 256 ? kPop8.n[m] : popcount32(m); }
 // The lowest set bit of m != 0 (the slice loops visit the set bits in increasing order).
 unsigned ctz32(unsigned m) { return unsigned(__builtin_ctz(m)); }
 
@@ -364,7 +373,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   const bool bank = rd.from == Store::Bank;
   // W-C: only a compressed operand (fewer slices than the bank has) is decompressed.
   // At dispatch: the operand reaches the collector compressed, the stage is dispatch's.
-  const bool compressed = bank && spec_.decompressors && popcount32(mask) < spec_.slices;
+  const bool compressed = bank && spec_.decompressors && popcount(mask) < spec_.slices;
   const bool stage_here = compressed && !spec_.decompress_at_dispatch;
   s.compressed += compressed && !stage_here;
   const Cycle read_done = rd.at + (bank ? spec_.bank_latency + spec_.xbar_latency +
@@ -486,13 +495,18 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cyc
     s.latency = latency;
   }
   // `count` units, each reserved for the ii of the instruction it took: a free one must exist.
+  // The reservations that ended are dropped only when there are `count` of them (fewer
+  // cannot fill the pipe); a pipe without a count keeps none.
+  if (!p.count) return;
   auto& busy = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
-  busy.erase(std::remove_if(busy.begin(), busy.end(), [t](Cycle until) { return until <= t; }),
-             busy.end());
-  if (p.count && busy.size() >= p.count)
-    fail("initiation interval", unit(), t, &i,
-         std::to_string(p.count) + " unit(s) all reserved, the first free at cycle " +
-             std::to_string(*std::min_element(busy.begin(), busy.end())));
+  if (busy.size() >= p.count) {
+    busy.erase(std::remove_if(busy.begin(), busy.end(), [t](Cycle until) { return until <= t; }),
+               busy.end());
+    if (busy.size() >= p.count)
+      fail("initiation interval", unit(), t, &i,
+           std::to_string(p.count) + " unit(s) all reserved, the first free at cycle " +
+               std::to_string(*std::min_element(busy.begin(), busy.end())));
+  }
   busy.push_back(t + ii);
 }
 
