@@ -288,7 +288,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   Inst& s = state(i, "read", t);
   const bool bank = a.store == Store::Bank, ccu = a.store == Store::Ccu;
-  const auto unit = [&] {
+  const auto unit = [&, bank, ccu] {
     return bank  ? Where{"bank", i.subcore, a.bank}
            : ccu ? Where{"collector", i.subcore, a.bank}
                  : Where{"rfc", i.subcore, -1};
@@ -592,7 +592,7 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   }
   const WarpInst& i = *a.inst;
   const bool bank = a.store == Store::Bank;
-  const auto unit = [&] {
+  const auto unit = [&, bank] {
     return bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
   };
   if (!a.version)
