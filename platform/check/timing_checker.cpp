@@ -356,9 +356,8 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
                             unsigned mask, Cycle at) {
   Inst& s = state(i, "arrival", at);
   const auto unit = [&] { return Where{"collector", i.subcore, collector}; };
-  int k = -1;
-  for (unsigned j = 0; j < s.reads; ++j)
-    if (s.read[j].reg == r) k = int(j);
+  int k = int(s.reads) - 1; // its last read (a register is read once: the first found)
+  while (k >= 0 && s.read[unsigned(k)].reg != r) --k;
   const bool fwd = from == Store::Bypass;
   if (k < 0 || (!fwd && s.read[unsigned(k)].from != from))
     fail("latency", unit(), at, &i,
