@@ -27,6 +27,10 @@ public:
   // leaves scratch arrays unset is not zeroed) if it had none.
   T& operator[](uint64_t key) {
     if (T* v = find(key)) return *v;
+    return add(key);
+  }
+  // A new entry for `key`, which has none (not looked up), built as by operator[].
+  T& add(uint64_t key) {
     ++size_;
     Slot& s = slot(key);
     if (s.key != kFree) return overflow_[key];

@@ -175,7 +175,7 @@ void TimingChecker::issue(const WarpInst& i, Cycle t) {
     r.producer = {i.seq, r.producer[0]};
     r.producer_ready = {kNever, r.producer_ready[0]};
   }
-  Inst& s = live_[i.seq]; // new: seq is above every earlier one
+  Inst& s = live_.add(i.seq); // new: seq is above every earlier one
   s.inst = &i;
   s.issue = t;
   s.sources = uint8_t(sources);
@@ -310,9 +310,12 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   readers.erase(it);
   // RAW at the read: the storage must hold the producer's value, unless forwarding replaces
   // it with the producer's result (still in flight: its ready cycle is known).
-  uint64_t want = 0;
-  for (unsigned k = 0; k < i.info->n_src; ++k)
-    if (i.info->src_reg[k] == a.reg) want = i.src[k].version;
+  uint64_t want = 0; // the version its last source naming the register was issued with
+  for (unsigned k = i.info->n_src; k-- > 0;)
+    if (i.info->src_reg[k] == a.reg) {
+      want = i.src[k].version;
+      break;
+    }
   if (ccu) {
     if (ccu_.empty() || a.bank < 0 || unsigned(a.bank) >= spec_.collectors)
       fail("ccu", unit(), t, &i, "a cache-table hit in a collector that caches nothing");
