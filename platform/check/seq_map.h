@@ -18,7 +18,7 @@ public:
 
   T* find(uint64_t key) {
     Slot& s = slot(key);
-    if (s.used && s.key == key) return &s.value;
+    if (s.key == key) return &s.value;
     if (overflow_.empty()) return nullptr;
     auto it = overflow_.find(key);
     return it == overflow_.end() ? nullptr : &it->second;
@@ -27,18 +27,21 @@ public:
   // leaves scratch arrays unset is not zeroed) if it had none.
   T& operator[](uint64_t key) {
     if (T* v = find(key)) return *v;
+    return add(key);
+  }
+  // A new entry for `key`, which has none (not looked up), built as by operator[].
+  T& add(uint64_t key) {
     ++size_;
     Slot& s = slot(key);
-    if (s.used) return overflow_[key];
-    s.used = true;
+    if (s.key != kFree) return overflow_[key];
     s.key = key;
     s.value.~T();
     return *::new (&s.value) T();
   }
   void erase(uint64_t key) {
     Slot& s = slot(key);
-    if (s.used && s.key == key) {
-      s.used = false;
+    if (s.key == key) {
+      s.key = kFree;
       --size_;
     } else {
       size_ -= overflow_.erase(key);
@@ -47,9 +50,11 @@ public:
   size_t size() const { return size_; }
 
 private:
+  // A free slot's key: no key is ever this (sequence numbers count from 1), so a lookup is
+  // one compare.
+  static constexpr uint64_t kFree = ~uint64_t(0);
   struct Slot {
-    bool used = false;
-    uint64_t key = 0;
+    uint64_t key = kFree;
     T value{};
   };
   Slot& slot(uint64_t key) { return slots_[key & mask_]; }

@@ -7,19 +7,24 @@
 namespace gpurf {
 
 namespace {
-unsigned popcount(unsigned m) { return popcount32(m); }
+// Slices in a slice mask: by table for the usual masks of up to 8 slices (a bank access
+// counts its slices; the word-parallel count costs 12 instructions).
+struct Pop8 {
+  uint8_t n[256];
+  constexpr Pop8() : n() {
+    for (unsigned m = 0; m < 256; ++m) n[m] = uint8_t(popcount32(m));
+  }
+};
+constexpr Pop8 kPop8{};
+unsigned popcount(unsigned m) { return m < 256 ? kPop8.n[m] : popcount32(m); }
 // The lowest set bit of m != 0 (the slice loops visit the set bits in increasing order).
 unsigned ctz32(unsigned m) { return unsigned(__builtin_ctz(m)); }
 
-// Distinct source registers of `info` (a collector reads each once).
-unsigned distinct_sources(const InstInfo& info) {
-  unsigned n = 0;
-  for (unsigned k = 0; k < info.n_src; ++k) {
-    bool dup = false;
-    for (unsigned j = 0; j < k; ++j) dup |= info.src_reg[j] == info.src_reg[k];
-    n += !dup;
-  }
-  return n;
+// `seq` in a register's reader list (a few entries: a plain loop beats std::find's unrolling).
+std::vector<uint64_t>::iterator find_reader(std::vector<uint64_t>& r, uint64_t seq) {
+  auto it = r.begin();
+  while (it != r.end() && *it != seq) ++it;
+  return it;
 }
 } // namespace
 
@@ -62,13 +67,14 @@ EventCounts& EventCounts::operator+=(const EventCounts& o) {
 }
 
 TimingChecker::TimingChecker(const TimingSpec& s)
-    : spec_(s), slice_bits_(s.slices >= 32 ? ~0u : (1u << s.slices) - 1) {
+    : spec_(s), slice_bits_(s.slices >= 32 ? ~0u : (1u << s.slices) - 1),
+      reg_stride_(s.regs_per_thread + s.preds_per_thread) {
   const unsigned sub = s.subcores;
   if (s.collector_ports >= SliceCounts::kLevels || s.bank_read_ports >= SliceCounts::kLevels)
     throw std::invalid_argument(
         "timing checker: collector_ports and bank_read_ports must be below " +
         std::to_string(SliceCounts::kLevels));
-  regs_.resize(size_t(s.warps) * (s.regs_per_thread + s.preds_per_thread));
+  regs_.resize(size_t(s.warps) * reg_stride_);
   bank_use_.resize(size_t(sub) * s.banks);
   collector_use_.resize(size_t(sub) * s.collectors);
   decompress_use_.resize(sub);
@@ -113,10 +119,6 @@ void TimingChecker::not_in_flight(const WarpInst& i, const char* rule, Cycle at)
   fail(rule, Where{}, at, &i, "event for an instruction that is not in flight");
 }
 
-TimingChecker::Reg& TimingChecker::reg(unsigned warp, unsigned index) {
-  return regs_[size_t(warp) * (spec_.regs_per_thread + spec_.preds_per_thread) + index];
-}
-
 std::string TimingChecker::reg_name(unsigned index) const {
   return index < spec_.regs_per_thread ? "r" + std::to_string(index)
                                        : "p" + std::to_string(index - spec_.regs_per_thread);
@@ -129,50 +131,54 @@ unsigned TimingChecker::bump(Count& c, Cycle at) {
 
 void TimingChecker::issue(const WarpInst& i, Cycle t) {
   const InstInfo& info = *i.info;
-  const Where unit{"scheduler", i.subcore, i.scheduler};
+  const auto unit = [&] { return Where{"scheduler", i.subcore, i.scheduler}; };
   if (i.seq <= last_seq_)
-    fail("issue", unit, t, &i,
+    fail("issue", unit(), t, &i,
          "sequence number not above the last issued #" + std::to_string(last_seq_));
   last_seq_ = i.seq;
   const size_t k = size_t(i.subcore) * spec_.schedulers + i.scheduler;
   if (bump(issue_use_[k], t) > spec_.issue_width)
-    fail("issue width", unit, t, &i,
+    fail("issue width", unit(), t, &i,
          "more than issue_width = " + std::to_string(spec_.issue_width) + " issues this cycle");
   if (spec_.active_limit && !active_[i.warp])
-    fail("two-level", unit, t, &i, "issued from a warp outside the active set");
+    fail("two-level", unit(), t, &i, "issued from a warp outside the active set");
   const unsigned pbase = spec_.regs_per_thread;
+  Reg* const regs = regs_of(i.warp);
   // RAW: a source whose producer's write is not granted yet (rare: the scheduler holds such a
-  // warp) is checked out of line.
-  if (!spec_.software_dependences) {
-    for (unsigned s = 0; s < info.n_src; ++s)
-      if (const Reg& r = reg(i.warp, info.src_reg[s]); r.unwritten)
-        raw_pending(i, unit, t, info.src_reg[s], r);
-    for (unsigned s = 0; s < info.n_psrc; ++s)
-      if (const Reg& r = reg(i.warp, pbase + info.psrc_reg[s]); r.unwritten)
-        raw_pending(i, unit, t, pbase + info.psrc_reg[s], r);
-  }
+  // warp) is checked out of line. Each distinct source register lists `i` as a reader once:
+  // `i` is the newest instruction, so a register already listing it lists it last.
+  const bool raw = !spec_.software_dependences;
+  unsigned sources = 0; // distinct source registers (a collector reads each once)
   for (unsigned s = 0; s < info.n_src; ++s) {
-    auto& r = reg(i.warp, info.src_reg[s]).readers;
-    if (std::find(r.begin(), r.end(), i.seq) == r.end()) r.push_back(i.seq);
+    Reg& r = regs[info.src_reg[s]];
+    if (raw && r.unwritten) raw_pending(i, unit(), t, info.src_reg[s], r);
+    if (r.readers.empty() || r.readers.back() != i.seq) {
+      r.readers.push_back(i.seq);
+      ++sources;
+    }
+  }
+  for (unsigned s = 0; s < info.n_psrc; ++s) {
+    Reg& r = regs[pbase + info.psrc_reg[s]];
+    if (raw && r.unwritten) raw_pending(i, unit(), t, pbase + info.psrc_reg[s], r);
   }
   for (unsigned s = 0; s < info.n_psrc; ++s)
-    reg(i.warp, pbase + info.psrc_reg[s]).readers.push_back(i.seq);
+    regs[pbase + info.psrc_reg[s]].readers.push_back(i.seq);
   for (unsigned d = 0; d < info.n_dst; ++d) {
-    Reg& r = reg(i.warp, info.dst_reg[d]);
+    Reg& r = regs[info.dst_reg[d]];
     ++r.unwritten;
     r.producer = {i.seq, r.producer[0]};
     r.producer_ready = {kNever, r.producer_ready[0]};
   }
   for (unsigned d = 0; d < info.n_pdst; ++d) {
-    Reg& r = reg(i.warp, pbase + info.pdst_reg[d]);
+    Reg& r = regs[pbase + info.pdst_reg[d]];
     ++r.unwritten;
     r.producer = {i.seq, r.producer[0]};
     r.producer_ready = {kNever, r.producer_ready[0]};
   }
-  Inst& s = live_[i.seq]; // new: seq is above every earlier one
+  Inst& s = live_.add(i.seq); // new: seq is above every earlier one
   s.inst = &i;
   s.issue = t;
-  s.sources = uint8_t(distinct_sources(info));
+  s.sources = uint8_t(sources);
   if (alloc_inst_ == &i) s.alloc = alloc_at_;
   alloc_inst_ = nullptr;
   if (info.async != InstInfo::Async::None) async_issue(i, s, t);
@@ -282,36 +288,41 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
   Inst& s = state(i, "read", t);
   const bool bank = a.store == Store::Bank, ccu = a.store == Store::Ccu;
-  const Where unit = bank  ? Where{"bank", i.subcore, a.bank}
-                     : ccu ? Where{"collector", i.subcore, a.bank}
-                           : Where{"rfc", i.subcore, -1};
+  const auto unit = [&, bank, ccu] {
+    return bank  ? Where{"bank", i.subcore, a.bank}
+           : ccu ? Where{"collector", i.subcore, a.bank}
+                 : Where{"rfc", i.subcore, -1};
+  };
   // The request leaves the collector the cycle after allocation, then the RFC's tag check; a
   // CCU checks its tags at the allocation.
   if (s.alloc == kNever)
-    fail("latency", unit, t, &i, "read granted without a collector allocation");
+    fail("latency", unit(), t, &i, "read granted without a collector allocation");
   const Cycle earliest = ccu ? s.alloc : s.alloc + 1 + (spec_.rfc ? spec_.rfc_tag_latency : 0);
   if (t < earliest)
-    fail("latency", unit, t, &i,
+    fail("latency", unit(), t, &i,
          "read of r" + std::to_string(a.reg) + " granted before cycle " + std::to_string(earliest) +
              " (collector allocated at " + std::to_string(s.alloc) + ")");
-  auto& readers = reg(i.warp, a.reg).readers;
-  auto it = std::find(readers.begin(), readers.end(), i.seq);
+  Reg& rr = reg(i.warp, a.reg);
+  auto& readers = rr.readers;
+  auto it = find_reader(readers, i.seq);
   if (it == readers.end() || s.reads == s.sources)
-    fail("read", unit, t, &i, "r" + std::to_string(a.reg) + " read twice or not a source");
+    fail("read", unit(), t, &i, "r" + std::to_string(a.reg) + " read twice or not a source");
   readers.erase(it);
   // RAW at the read: the storage must hold the producer's value, unless forwarding replaces
   // it with the producer's result (still in flight: its ready cycle is known).
-  uint64_t want = 0;
-  for (unsigned k = 0; k < i.info->n_src; ++k)
-    if (i.info->src_reg[k] == a.reg) want = i.src[k].version;
-  const Reg& rr = reg(i.warp, a.reg);
+  uint64_t want = 0; // the version its last source naming the register was issued with
+  for (unsigned k = i.info->n_src; k-- > 0;)
+    if (i.info->src_reg[k] == a.reg) {
+      want = i.src[k].version;
+      break;
+    }
   if (ccu) {
     if (ccu_.empty() || a.bank < 0 || unsigned(a.bank) >= spec_.collectors)
-      fail("ccu", unit, t, &i, "a cache-table hit in a collector that caches nothing");
+      fail("ccu", unit(), t, &i, "a cache-table hit in a collector that caches nothing");
     const CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + unsigned(a.bank)];
     const uint64_t* h = m.holds.find(a.reg);
     if (m.warp != int(i.warp) || !h || *h != want)
-      fail("ccu", unit, t, &i,
+      fail("ccu", unit(), t, &i,
            "hit on r" + std::to_string(a.reg) + " wanting the value of #" + std::to_string(want) +
                ", but the CCU " +
                (m.warp != int(i.warp) ? std::string("holds another warp's registers")
@@ -323,7 +334,7 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   const bool stale = spec_.renaming && bank ? phys(a) != want
                                             : !ccu && want > (bank ? rr.bank_version : a.version);
   if (stale && fwd == kNever)
-    fail("RAW", unit, t, &i,
+    fail("RAW", unit(), t, &i,
          "r" + std::to_string(a.reg) + " read from the " + store_name(a.store) +
              " before it held the value of its producer #" + std::to_string(want) +
              (spec_.forward_stages ? ", with no result to forward" : ""));
@@ -333,13 +344,13 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
   if (bank) {
     ++counts_.bank_reads;
     counts_.bank_slice_reads += popcount(a.slice_mask);
-    bank_port(a, false, unit, t);
+    bank_port(a, false, t);
   } else if (ccu) {
     ++counts_.ccu_reads;
   } else {
     ++counts_.rfc_reads;
     if (bump(rfc_reads_[i.subcore], t) > spec_.rfc_read_ports)
-      fail("ports", unit, t, &i,
+      fail("ports", unit(), t, &i,
            "more than " + std::to_string(spec_.rfc_read_ports) + " RFC reads this cycle");
   }
 }
@@ -347,25 +358,24 @@ void TimingChecker::read(const RegAccess& a, Cycle t) {
 void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, Store from,
                             unsigned mask, Cycle at) {
   Inst& s = state(i, "arrival", at);
-  const Where unit{"collector", i.subcore, collector};
-  int k = -1;
-  for (unsigned j = 0; j < s.reads; ++j)
-    if (s.read[j].reg == r) k = int(j);
+  const auto unit = [&] { return Where{"collector", i.subcore, collector}; };
+  int k = int(s.reads) - 1; // its last read (a register is read once: the first found)
+  while (k >= 0 && s.read[unsigned(k)].reg != r) --k;
   const bool fwd = from == Store::Bypass;
   if (k < 0 || (!fwd && s.read[unsigned(k)].from != from))
-    fail("latency", unit, at, &i,
+    fail("latency", unit(), at, &i,
          "operand r" + std::to_string(r) + " arrived from the " + store_name(from) +
              " without a read granted there");
   const Read& rd = s.read[unsigned(k)];
   if (fwd ? rd.forward_at == kNever : rd.stale)
-    fail("RAW", unit, at, &i,
+    fail("RAW", unit(), at, &i,
          "operand r" + std::to_string(r) +
              (fwd ? " forwarded, but its producer was not in flight at the read"
                   : " read before its producer's write and not replaced by forwarding"));
   const bool bank = rd.from == Store::Bank;
   // W-C: only a compressed operand (fewer slices than the bank has) is decompressed.
   // At dispatch: the operand reaches the collector compressed, the stage is dispatch's.
-  const bool compressed = bank && spec_.decompressors && popcount32(mask) < spec_.slices;
+  const bool compressed = bank && spec_.decompressors && popcount(mask) < spec_.slices;
   const bool stage_here = compressed && !spec_.decompress_at_dispatch;
   s.compressed += compressed && !stage_here;
   const Cycle read_done = rd.at + (bank ? spec_.bank_latency + spec_.xbar_latency +
@@ -385,11 +395,11 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
     auto& u = decompress_use_[i.subcore];
     while (!u.empty() && u.begin()->first + 64 < slot) u.erase(u.begin());
     if (++u[slot] > spec_.decompressors)
-      fail("ports", unit, at, &i,
+      fail("ports", unit(), at, &i,
            "more than " + std::to_string(spec_.decompressors) +
                " compressed operands through the decompressors in cycle " + std::to_string(slot));
   } else if (at != want)
-    fail("latency", unit, at, &i,
+    fail("latency", unit(), at, &i,
          "operand r" + std::to_string(r) + " read at cycle " + std::to_string(rd.at) +
              " arrived at " + std::to_string(at) + ", the configuration says " +
              std::to_string(want));
@@ -408,7 +418,7 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
   // The lowest slice over the limit: the one a slice-by-slice count in increasing order
   // would stop at.
   if (const uint32_t over = u.r.add(mask & slice_bits_, spec_.collector_ports))
-    fail("ports", unit, at, &i,
+    fail("ports", unit(), at, &i,
          "more than " + std::to_string(spec_.collector_ports) +
              " operands through one collector write port in a cycle (slice " +
              std::to_string(ctz32(over)) + ")");
@@ -416,30 +426,30 @@ void TimingChecker::arrived(const WarpInst& i, unsigned r, unsigned collector, S
 
 void TimingChecker::operands_read(const WarpInst& i, Cycle t) {
   Inst& s = state(i, "operands read", t);
-  const Where unit{"collector", i.subcore, -1};
+  const auto unit = [&] { return Where{"collector", i.subcore, -1}; };
   if (s.arrivals != s.sources || t < s.last_arrival)
-    fail("dispatch", unit, t, &i,
+    fail("dispatch", unit(), t, &i,
          std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
              " operands in (last at cycle " + std::to_string(s.last_arrival) +
              ") when the collector released its sources");
   const InstInfo& info = *i.info;
   for (unsigned k = 0; k < info.n_psrc; ++k) {
     auto& r = reg(i.warp, spec_.regs_per_thread + info.psrc_reg[k]).readers;
-    auto it = std::find(r.begin(), r.end(), i.seq);
+    auto it = find_reader(r, i.seq);
     if (it != r.end()) r.erase(it);
   }
 }
 
 void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cycle t) {
   Inst& s = state(i, "dispatch", t);
-  const Where unit{"exec", i.subcore, -1, pipe_name(pipe)};
+  const auto unit = [&] { return Where{"exec", i.subcore, -1, pipe_name(pipe)}; };
   if (s.arrivals != s.sources || t < s.last_arrival)
-    fail("dispatch", unit, t, &i,
+    fail("dispatch", unit(), t, &i,
          "dispatched with " + std::to_string(s.arrivals) + " of " + std::to_string(s.sources) +
              " operands, the last arriving at cycle " + std::to_string(s.last_arrival));
-  if (s.dispatch != kNever) fail("dispatch", unit, t, &i, "dispatched twice");
+  if (s.dispatch != kNever) fail("dispatch", unit(), t, &i, "dispatched twice");
   if (spec_.forward_stages && t < s.alloc + spec_.forward_stages)
-    fail("latency", unit, t, &i,
+    fail("latency", unit(), t, &i,
          "dispatched before the " + std::to_string(spec_.forward_stages) +
              "-stage register read that began at cycle " + std::to_string(s.alloc) + " ended");
   s.dispatch = t;
@@ -453,7 +463,7 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cyc
   Pipe want = c.pipe < 0 ? info.pipe : static_cast<Pipe>(c.pipe);
   if (want != Pipe::MEM && !spec_.pipes[unsigned(want)].count) want = Pipe::SP;
   if (pipe != want)
-    fail("dispatch", unit, t, &i,
+    fail("dispatch", unit(), t, &i,
          std::string("latency class ") + op_class_name(info.op_class) + " runs on the " +
              pipe_name(want) + " pipe, dispatched into " + pipe_name(pipe));
   const TimingSpec::Pipe& p = spec_.pipes[unsigned(pipe)];
@@ -465,13 +475,13 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cyc
   // or later, the last ending decompress_latency before its operands enter the pipe.
   const unsigned stage = latency - s.latency;
   if (latency < s.latency || (stage && !s.compressed))
-    fail("latency", unit, t, &i,
+    fail("latency", unit(), t, &i,
          "dispatched with result latency " + std::to_string(latency) + ", the configuration says " +
              std::to_string(s.latency) + (s.compressed ? " plus the decompression stage" : ""));
   if (s.compressed) {
     const unsigned n = s.compressed, u = spec_.decompressors, groups = (n + u - 1) / u;
     if (stage < groups - 1 + spec_.decompress_latency)
-      fail("latency", unit, t, &i,
+      fail("latency", unit(), t, &i,
            "its " + std::to_string(n) + " compressed operands passed the decompression stage in " +
                std::to_string(stage) + " cycles; decompress_latency and " + std::to_string(u) +
                " decompressors need " + std::to_string(groups - 1 + spec_.decompress_latency));
@@ -480,32 +490,37 @@ void TimingChecker::dispatch(const WarpInst& i, Pipe pipe, unsigned latency, Cyc
     while (!use.empty() && use.begin()->first + 64 < first) use.erase(use.begin());
     for (unsigned g = 0; g < groups; ++g)
       if ((use[first + g] += g + 1 < groups ? u : n - (groups - 1) * u) > u)
-        fail("ports", unit, t, &i,
+        fail("ports", unit(), t, &i,
              "more than " + std::to_string(u) +
                  " compressed operands through the decompressors in cycle " +
                  std::to_string(first + g));
     s.latency = latency;
   }
   // `count` units, each reserved for the ii of the instruction it took: a free one must exist.
+  // The reservations that ended are dropped only when there are `count` of them (fewer
+  // cannot fill the pipe); a pipe without a count keeps none.
+  if (!p.count) return;
   auto& busy = pipe_use_[size_t(i.subcore) * kNumPipes + unsigned(pipe)];
-  busy.erase(std::remove_if(busy.begin(), busy.end(), [t](Cycle until) { return until <= t; }),
-             busy.end());
-  if (p.count && busy.size() >= p.count)
-    fail("initiation interval", unit, t, &i,
-         std::to_string(p.count) + " unit(s) all reserved, the first free at cycle " +
-             std::to_string(*std::min_element(busy.begin(), busy.end())));
+  if (busy.size() >= p.count) {
+    busy.erase(std::remove_if(busy.begin(), busy.end(), [t](Cycle until) { return until <= t; }),
+               busy.end());
+    if (busy.size() >= p.count)
+      fail("initiation interval", unit(), t, &i,
+           std::to_string(p.count) + " unit(s) all reserved, the first free at cycle " +
+               std::to_string(*std::min_element(busy.begin(), busy.end())));
+  }
   busy.push_back(t + ii);
 }
 
 void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   Inst& s = state(i, "complete", ready);
-  const Where unit{"exec", i.subcore, -1, pipe_name(s.pipe)};
-  if (s.dispatch == kNever) fail("latency", unit, ready, &i, "result ready before dispatch");
+  const auto unit = [&] { return Where{"exec", i.subcore, -1, pipe_name(s.pipe)}; };
+  if (s.dispatch == kNever) fail("latency", unit(), ready, &i, "result ready before dispatch");
   // Fixed-latency pipes deliver exactly the class's (else the pipe's) latency after dispatch;
   // memory no earlier than its pipeline latency to the L1 or shared-memory port.
   const Cycle want = s.dispatch + s.latency;
   if (s.pipe == Pipe::MEM ? ready < want : ready != want)
-    fail("latency", unit, ready, &i,
+    fail("latency", unit(), ready, &i,
          "result ready at cycle " + std::to_string(ready) + " after dispatch at " +
              std::to_string(s.dispatch) + "; the configured latency gives " + std::to_string(want));
   s.ready = ready;
@@ -516,18 +531,19 @@ void TimingChecker::complete(const WarpInst& i, Cycle ready) {
   }
 }
 
-void TimingChecker::arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle t) {
+template <class Unit>
+void TimingChecker::arch_write(const WarpInst& i, unsigned index, const Unit& unit, Cycle t) {
   Reg& r = reg(i.warp, index);
   if (!r.unwritten)
-    fail("WAW", unit, t, &i, reg_name(index) + " written without a pending producer");
+    fail("WAW", unit(), t, &i, reg_name(index) + " written without a pending producer");
   if (i.seq <= r.arch_version)
-    fail("WAW", unit, t, &i,
+    fail("WAW", unit(), t, &i,
          reg_name(index) + " written after the younger #" + std::to_string(r.arch_version));
-  for (uint64_t q : r.readers)
-    if (q < i.seq)
-      fail("WAR", unit, t, &i,
-           reg_name(index) + " written while the older #" + std::to_string(q) +
-               " has not read it yet");
+  // The readers are listed in issue order: the first is the oldest.
+  if (!r.readers.empty() && r.readers.front() < i.seq)
+    fail("WAR", unit(), t, &i,
+         reg_name(index) + " written while the older #" + std::to_string(r.readers.front()) +
+             " has not read it yet");
   --r.unwritten;
   r.arch_version = i.seq;
 }
@@ -535,21 +551,21 @@ void TimingChecker::arch_write(const WarpInst& i, unsigned index, const Where& u
 // A result written into a caching collector's table (port D).
 void TimingChecker::ccu_write(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
-  const Where unit{"collector", i.subcore, a.bank};
+  const auto unit = [&] { return Where{"collector", i.subcore, a.bank}; };
   if (ccu_.empty() || a.bank < 0 || unsigned(a.bank) >= spec_.collectors)
-    fail("ccu", unit, t, &i, "a cache-table write in a collector that caches nothing");
+    fail("ccu", unit(), t, &i, "a cache-table write in a collector that caches nothing");
   CcuModel& m = ccu_[size_t(i.subcore) * spec_.collectors + unsigned(a.bank)];
   const std::string r = "r" + std::to_string(a.reg);
   if (last_bank_write_.at != t || last_bank_write_.version != a.version ||
       last_bank_write_.reg != a.reg)
-    fail("ccu", unit, t, &i, r + " written into the CCU without its bank write in this cycle");
+    fail("ccu", unit(), t, &i, r + " written into the CCU without its bank write in this cycle");
   if (m.warp != int(i.warp))
-    fail("ccu", unit, t, &i, r + " written into a CCU holding another warp's registers");
+    fail("ccu", unit(), t, &i, r + " written into a CCU holding another warp's registers");
   bool near = false;
   for (unsigned k = 0; k < i.info->n_dst; ++k)
     near |= i.info->dst_reg[k] == a.reg && i.dst[k].reuse_near;
-  if (!near) fail("ccu", unit, t, &i, r + ": a far result written into the CCU (write filter)");
-  if (m.write_at == t) fail("ports", unit, t, &i, "two results through one CCU's port D");
+  if (!near) fail("ccu", unit(), t, &i, r + ": a far result written into the CCU (write filter)");
+  if (m.write_at == t) fail("ports", unit(), t, &i, "two results through one CCU's port D");
   m.write_at = t;
   m.holds.set(a.reg, a.version);
   ++counts_.ccu_writes;
@@ -559,14 +575,14 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   if (a.store == Store::Ccu) return ccu_write(a, t);
   if (a.store == Store::Rename) { // WIR: the producer's write is a remap, no storage written
     const WarpInst& i = *a.inst;
-    const Where unit{"writeback", i.subcore, -1};
+    const auto unit = [&] { return Where{"writeback", i.subcore, -1}; };
     Inst& s = state(i, "remap", t);
-    if (!spec_.renaming) fail("write", unit, t, &i, "a remap on a platform that does not rename");
+    if (!spec_.renaming) fail("write", unit(), t, &i, "a remap on a platform that does not rename");
     if (s.ready == kNever || t < s.ready)
-      fail("latency", unit, t, &i,
+      fail("latency", unit(), t, &i,
            "r" + std::to_string(a.reg) + " remapped before the result was ready");
     if (phys(a) != a.version)
-      fail("renaming", unit, t, &i,
+      fail("renaming", unit(), t, &i,
            "r" + std::to_string(a.reg) + " remapped to p" +
                std::to_string(a.row * spec_.banks + unsigned(a.bank)) + " for the value of #" +
                std::to_string(a.version) + ", which holds that of #" + std::to_string(phys(a)));
@@ -578,14 +594,16 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   }
   const WarpInst& i = *a.inst;
   const bool bank = a.store == Store::Bank;
-  const Where unit = bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
+  const auto unit = [&, bank] {
+    return bank ? Where{"bank", i.subcore, a.bank} : Where{"rfc", i.subcore, -1};
+  };
   if (!a.version)
-    fail("write", unit, t, &i, "r" + std::to_string(a.reg) + " written without a version tag");
+    fail("write", unit(), t, &i, "r" + std::to_string(a.reg) + " written without a version tag");
   if (bank) gate(a, t, true);
   if (i.seq == a.version) { // the producer's own write
     Inst& s = state(i, "write", t);
     if (s.ready == kNever || t < s.ready + spec_.compress_latency)
-      fail("latency", unit, t, &i,
+      fail("latency", unit(), t, &i,
            "r" + std::to_string(a.reg) + " written before the result was ready (cycle " +
                (s.ready == kNever ? std::string("unknown") : std::to_string(s.ready)) + ")" +
                (spec_.compress_latency ? " plus the compression stage" : ""));
@@ -594,17 +612,17 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
     ++counts_.arch_writes;
   } else if (bank) {
     if (a.version > reg(i.warp, a.reg).arch_version)
-      fail("WAW", unit, t, &i,
+      fail("WAW", unit(), t, &i,
            "r" + std::to_string(a.reg) + " copy of version #" + std::to_string(a.version) +
                " written before its producer");
     ++counts_.bank_copy_writes;
   } else {
-    fail("write", unit, t, &i, "RFC write of a value not produced by the writing instruction");
+    fail("write", unit(), t, &i, "RFC write of a value not produced by the writing instruction");
   }
   if (!bank) {
     ++counts_.rfc_writes;
     if (bump(rfc_writes_[i.subcore], t) > spec_.rfc_write_ports)
-      fail("ports", unit, t, &i,
+      fail("ports", unit(), t, &i,
            "more than " + std::to_string(spec_.rfc_write_ports) + " RFC writes this cycle");
     return;
   }
@@ -612,7 +630,7 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
   if (spec_.renaming)
     phys(a) = a.version; // each producer writes its own physical register
   else if (a.version <= r.bank_version)
-    fail("WAW", unit, t, &i,
+    fail("WAW", unit(), t, &i,
          "bank write of r" + std::to_string(a.reg) + " version #" + std::to_string(a.version) +
              " after version #" + std::to_string(r.bank_version));
   r.bank_version = a.version;
@@ -624,18 +642,19 @@ void TimingChecker::write(const RegAccess& a, Cycle t) {
     }
   ++counts_.bank_writes;
   counts_.bank_slice_writes += popcount(a.slice_mask);
-  bank_port(a, true, unit, t);
+  bank_port(a, true, t);
 }
 
 // One bank access: each slice's port(s) used at most once per cycle (split ports: its
 // `bank_read_ports` read ports once each); port cycles counted (a shared port: one per cycle
 // with any access; split ports: one for the write port, one per read port used).
-void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit, Cycle t) {
+inline void TimingChecker::bank_port(const RegAccess& a, bool write, Cycle t) {
+  const auto unit = [&] { return Where{"bank", a.inst->subcore, a.bank}; };
   // A 64-bit operand's high half (frontend.reg64: one_operand) takes its low half's port
   // cycle: it must come right after that access, in the same cycle.
   if (a.companion) {
     if (last_access_.first != a.inst->seq || last_access_.second != t)
-      fail("ports", unit, t, a.inst,
+      fail("ports", unit(), t, a.inst,
            "r" + std::to_string(a.reg) +
                " accessed as a 64-bit operand's high half without its low half in this cycle");
     ++(write ? counts_.companion_writes : counts_.companion_reads);
@@ -657,14 +676,14 @@ void TimingChecker::bank_port(const RegAccess& a, bool write, const Where& unit,
   const unsigned limit = split && !write ? spec_.bank_read_ports : 1;
   const unsigned most = mine.depth; // split ports: the most reads of one slice (ports used)
   if (const uint32_t over = mine.add(a.slice_mask & slice_bits_, limit)) // lowest slice first
-    bank_port_fail(a, write, unit, t, ctz32(over), limit);
+    bank_port_fail(a, write, t, ctz32(over), limit);
   if (split && !write) counts_.bank_port_cycles += mine.depth - most;
 }
 
 // Out of line, so that bank_port's own frame stays small.
-void TimingChecker::bank_port_fail(const RegAccess& a, bool write, const Where& unit, Cycle t,
-                                   unsigned slice, unsigned limit) const {
-  fail("ports", unit, t, a.inst,
+void TimingChecker::bank_port_fail(const RegAccess& a, bool write, Cycle t, unsigned slice,
+                                   unsigned limit) const {
+  fail("ports", Where{"bank", a.inst->subcore, a.bank}, t, a.inst,
        "slice " + std::to_string(slice) + (write ? " written" : " read") + " by " +
            std::to_string(limit + 1) + " accesses in one cycle" +
            (spec_.bank_split_ports ? "" : " or read and written (one shared port)"));
@@ -673,11 +692,11 @@ void TimingChecker::bank_port_fail(const RegAccess& a, bool write, const Where& 
 void TimingChecker::retire(const WarpInst& i, Cycle t) {
   Inst& s = state(i, "retire", t);
   const InstInfo& info = *i.info;
-  const Where unit{"writeback", i.subcore, -1};
+  const auto unit = [&] { return Where{"writeback", i.subcore, -1}; };
   if (s.dispatch == kNever || s.ready == kNever || t < s.ready)
-    fail("retire", unit, t, &i, "retired before its result was ready");
+    fail("retire", unit(), t, &i, "retired before its result was ready");
   if (s.writes != info.n_dst)
-    fail("retire", unit, t, &i,
+    fail("retire", unit(), t, &i,
          "retired with " + std::to_string(s.writes) + " of " + std::to_string(info.n_dst) +
              " destinations written");
   // The predicate file is written as the instruction retires.
@@ -693,49 +712,49 @@ void TimingChecker::retire(const WarpInst& i, Cycle t) {
 
 void TimingChecker::active(unsigned subcore, unsigned scheduler, unsigned warp, bool on, Cycle t) {
   const size_t k = size_t(subcore) * spec_.schedulers + scheduler;
-  const Where unit{"scheduler", subcore, scheduler};
+  const auto unit = [&] { return Where{"scheduler", subcore, scheduler}; };
   if (active_[warp] == on)
-    fail("two-level", unit, t, nullptr,
+    fail("two-level", unit(), t, nullptr,
          "warp " + std::to_string(warp) + (on ? " activated twice" : " deactivated twice"));
   active_[warp] = on;
   on ? ++active_count_[k] : --active_count_[k];
   ++(on ? counts_.activations : counts_.deactivations);
   if (spec_.active_limit && active_count_[k] > spec_.active_limit)
-    fail("two-level", unit, t, nullptr,
+    fail("two-level", unit(), t, nullptr,
          std::to_string(active_count_[k]) +
              " active warps, more than active = " + std::to_string(spec_.active_limit));
 }
 
 void TimingChecker::verify_read(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
-  const Where unit{"bank", i.subcore, a.bank};
+  const auto unit = [&] { return Where{"bank", i.subcore, a.bank}; };
   Inst& s = state(i, "verify-read", t);
   if (!spec_.renaming)
-    fail("write", unit, t, &i, "a verify-read on a platform that does not rename");
+    fail("write", unit(), t, &i, "a verify-read on a platform that does not rename");
   if (s.ready == kNever || t < s.ready + spec_.compress_latency)
-    fail("latency", unit, t, &i,
+    fail("latency", unit(), t, &i,
          "verify-read for r" + std::to_string(a.reg) +
              " before the register-allocation stage of its result ended");
   ++counts_.verify_reads;
   counts_.verify_slice_reads += popcount(a.slice_mask);
-  bank_port(a, false, unit, t);
+  bank_port(a, false, t);
 }
 
 void TimingChecker::reused(const WarpInst& i, Cycle t) {
   Inst& s = state(i, "reuse", t);
-  const Where unit{"allocator", i.subcore, -1};
-  if (!spec_.renaming) fail("reuse", unit, t, &i, "a reuse on a platform that does not rename");
+  const auto unit = [&] { return Where{"allocator", i.subcore, -1}; };
+  if (!spec_.renaming) fail("reuse", unit(), t, &i, "a reuse on a platform that does not rename");
   if (s.alloc != kNever || s.reads)
-    fail("reuse", unit, t, &i, "reused after taking a collector or reading a source");
+    fail("reuse", unit(), t, &i, "reused after taking a collector or reading a source");
   if (t < s.issue + spec_.rename_stages)
-    fail("latency", unit, t, &i,
+    fail("latency", unit(), t, &i,
          "reused before the rename and reuse stages (" + std::to_string(spec_.rename_stages) +
              " cycles) ended");
   // It reads nothing: its sources are released; its result is ready now.
   const InstInfo& info = *i.info;
   for (unsigned k = 0; k < info.n_src; ++k) {
     auto& r = reg(i.warp, info.src_reg[k]).readers;
-    auto it = std::find(r.begin(), r.end(), i.seq);
+    auto it = find_reader(r, i.seq);
     if (it != r.end()) r.erase(it);
   }
   s.arrivals = s.sources = 0;
@@ -747,14 +766,14 @@ void TimingChecker::reused(const WarpInst& i, Cycle t) {
 // instruction read from a bank.
 void TimingChecker::filled(const RegAccess& a, Cycle t) {
   const WarpInst& i = *a.inst;
-  const Where unit{"rfc", i.subcore, -1};
-  if (!spec_.rfc) fail("write", unit, t, &i, "an RFC fill on a platform without an RFC");
+  const auto unit = [&] { return Where{"rfc", i.subcore, -1}; };
+  if (!spec_.rfc) fail("write", unit(), t, &i, "an RFC fill on a platform without an RFC");
   const Inst& s = state(i, "fill", t);
   bool from_bank = false;
   for (unsigned k = 0; k < s.reads; ++k)
     from_bank |= s.read[k].reg == a.reg && s.read[k].from == Store::Bank;
   if (!from_bank)
-    fail("write", unit, t, &i,
+    fail("write", unit(), t, &i,
          "r" + std::to_string(a.reg) + " copied into the RFC without a bank read of it");
   ++counts_.rfc_fills;
 }

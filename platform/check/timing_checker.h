@@ -260,16 +260,21 @@ private:
     return *s;
   }
   [[noreturn]] void not_in_flight(const WarpInst& i, const char* rule, Cycle at);
-  Reg& reg(unsigned warp, unsigned index);
-  void arch_write(const WarpInst& i, unsigned index, const Where& unit, Cycle at);
-  void bank_port(const RegAccess& a, bool write, const Where& unit, Cycle at);
-  [[noreturn]] void bank_port_fail(const RegAccess& a, bool write, const Where& unit, Cycle at,
-                                   unsigned slice, unsigned limit) const;
+  // The registers of `warp` (inline: most events ask for one or more).
+  Reg* regs_of(unsigned warp) { return &regs_[size_t(warp) * reg_stride_]; }
+  Reg& reg(unsigned warp, unsigned index) { return regs_of(warp)[index]; }
+  // `unit()` names the unit a broken rule is reported in (built only then).
+  template <class Unit>
+  void arch_write(const WarpInst& i, unsigned index, const Unit& unit, Cycle at);
+  [[gnu::always_inline]] void bank_port(const RegAccess& a, bool write, Cycle at);
+  [[noreturn]] void bank_port_fail(const RegAccess& a, bool write, Cycle at, unsigned slice,
+                                   unsigned limit) const;
   static unsigned bump(Count& c, Cycle at);
   std::string reg_name(unsigned index) const;
 
   TimingSpec spec_;
   unsigned slice_bits_; // the bits of a slice mask that name slices of the bank
+  unsigned reg_stride_; // registers per warp: regs_per_thread + preds_per_thread
   EventCounts counts_;
   SeqMap<Inst> live_;                  // by sequence number
   std::vector<Reg> regs_;              // warp * (regs + preds) + index
