@@ -618,6 +618,8 @@ void Sm::order_ticks() {
   order_.push_back(l1_.get());
   for (SubCore& c : subcores_)
     for (auto& k : c.schedulers) order_.push_back(k.get());
+  due_.assign(order_.size(), kNever); // never resized again: the units point into it
+  for (size_t i = 0; i < order_.size(); ++i) order_[i]->keep_tick_at(&due_[i]);
 }
 
 // The timing checker (sm.checks) and the caller's observers see every instruction.
@@ -1019,13 +1021,11 @@ Cycle Sm::advance() {
     Cycle next = kNever;
     const Cycle at = clock_.now;
     const bool exact = at < last_progress_ || at - last_progress_ - slept_ > watchdog_;
-    for (Unit* u : order_) {
-      const Cycle t = u->next_tick();
+    for (const Cycle t : due_)
       if (t < next) {
         next = t;
         if (t <= at && !exact) break;
       }
-    }
     if (draining_ && pool_.in_flight() == 0) return finish_drain(), 0;
     if (!draining_ && frontend_.done() && pool_.in_flight() == 0) return stop(""), 0;
     if (next == kNever) {
@@ -1056,10 +1056,13 @@ Cycle Sm::advance() {
     const Cycle now = clock_.now;
     if (series_) series_->reach(now);
     if (shared_clock_) shared_clock_->now = now;
-    for (Unit* u : order_)
-      if (u->next_tick() <= now) {
-        u->clear_tick();
-        u->tick(now);
+    // A tick may wake a later unit for `now`; due_ never changes size after elaboration.
+    Cycle* const due = due_.data();
+    Unit* const* const unit = order_.data();
+    for (size_t i = 0, n = due_.size(); i < n; ++i)
+      if (due[i] <= now) {
+        due[i] = kNever;
+        unit[i]->tick(now);
       }
     if (vcd_) vcd_->sample();
     if (now >= max_cycles_)

@@ -236,6 +236,7 @@ private:
   std::vector<SubCore> subcores_;
   std::unique_ptr<IL1> l1_;
   std::vector<Unit*> order_; // tick order: downstream units first
+  std::vector<Cycle> due_;   // order_[i]'s next due cycle (Unit::keep_tick_at)
   std::vector<Unit*> shared_units_;
   SimClock* shared_clock_ = nullptr;
   std::function<void(Sm&)> on_stop_;

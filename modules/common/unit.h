@@ -117,10 +117,16 @@ public:
   virtual void tick(Cycle) {}
   // Ensures the unit is ticked at cycle `at` (called by itself and by socket arrivals).
   void wake(Cycle at) {
-    if (at < next_tick_) next_tick_ = at;
+    if (at < *next_tick_) *next_tick_ = at;
   }
-  Cycle next_tick() const { return next_tick_; }
-  void clear_tick() { next_tick_ = kNever; }
+  Cycle next_tick() const { return *next_tick_; }
+  void clear_tick() { *next_tick_ = kNever; }
+  // The SM keeps the due cycles of the units it ticks side by side (its per-cycle scan reads
+  // one array, not every unit): the unit's due cycle lives at `slot` from now on.
+  void keep_tick_at(Cycle* slot) {
+    *slot = *next_tick_;
+    next_tick_ = slot;
+  }
   // Human-readable state (queues, occupancy) for the watchdog report.
   virtual void dump_state(std::ostream&) const {}
   // End of the run: settle time-integrated statistics.
@@ -177,7 +183,8 @@ protected:
   StatGroup stats_;
 
 private:
-  Cycle next_tick_ = kNever;
+  Cycle own_tick_ = kNever;
+  Cycle* next_tick_ = &own_tick_;
   std::vector<Need> needs_;
 };
 

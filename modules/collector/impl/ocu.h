@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "gpurf/modules/collector/i_collector.h"
+#include "gpurf/modules/common/skipped_retries.h"
 #include "gpurf/modules/frontend/i_frontend.h"
 #include "gpurf/policies/reg_mapping.h"
 
@@ -110,7 +111,7 @@ public:
       ++dispatch_stall_;
       // Asleep until the pipe can take it (the cycle it names, or its wire), not retrying
       // every cycle: a memory-bound kernel's collectors wait on the LSU most cycles.
-      refused_at_ = now;
+      skips_.refused(now);
       const Cycle retry = pkt_.txn.retry_at;
       return wake(retry == 0 || retry <= now ? now + 1 : retry);
     }
@@ -125,17 +126,11 @@ public:
   }
 
   void dispatch_event() override {
-    if (refused_at_ != kNever) wake(now());
+    if (skips_.waiting()) wake(now());
   }
 
   // The refused dispatches it skipped asleep before `at`, counted (each was a stall cycle).
-  void settle(Cycle at) override {
-    if (refused_at_ == kNever || at <= refused_at_ + 1) return;
-    const Cycle n = at - refused_at_ - 1;
-    dispatch_stall_ += n;
-    unsent_skips_ += n;
-    refused_at_ = at - 1;
-  }
+  void settle(Cycle at) override { dispatch_stall_ += skips_.settle(at); }
   void finish() override { settle(now()); }
 
   bool set_dispatch_stage(DispatchStage stage) override {
@@ -304,19 +299,12 @@ protected:
   uint64_t& hi_halves_;
   uint64_t& dispatched_;
   uint64_t& dispatch_stall_;
-  // The last refused dispatch (kNever: none since the last accepted one), and skipped
-  // attempts settled here but not yet told to the pipe (Txn::skipped).
-  Cycle refused_at_ = kNever;
-  uint64_t unsent_skips_ = 0;
-  // The attempts skipped asleep since the last refusal, counted now; returns them with those
-  // settled before, for the pipe. No refusal outstanding: 0.
+  SkippedRetries skips_; // dispatches refused with a retry cycle or wire (Txn::retry_at)
+  // The dispatches skipped asleep, counted now, for the pipe too. None outstanding: 0.
   uint32_t skipped_dispatches(Cycle now) {
-    if (refused_at_ == kNever) return 0;
+    if (!skips_.waiting()) return 0;
     settle(now);
-    const uint64_t n = unsent_skips_;
-    unsent_skips_ = 0;
-    refused_at_ = kNever;
-    return uint32_t(n);
+    return skips_.take();
   }
   uint64_t& checked_;
   Distribution& latency_;

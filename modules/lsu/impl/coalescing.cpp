@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "gpurf/modules/common/pending.h"
+#include "gpurf/modules/common/skipped_retries.h"
 #include "gpurf/modules/frontend/i_frontend.h"
 #include "gpurf/modules/lsu/i_lsu.h"
 
@@ -142,7 +143,7 @@ public:
             ++l1_retries_;
             // Asleep until an MSHR frees (the L1 names the cycle) rather than retrying every
             // cycle; the cycles skipped are counted at the next attempt (skipped_l1).
-            l1_refused_at_ = now;
+            l1_skips_.refused(now);
             const Cycle retry = l1_.txn.retry_at;
             wake(retry > now + 1 ? retry : now + 1);
             return;
@@ -204,12 +205,9 @@ public:
 
   // The port cycles and L1 refusals the head skipped asleep before `at`, counted.
   void settle(Cycle at) override {
-    if (l1_refused_at_ == kNever || at <= l1_refused_at_ + 1) return;
-    const Cycle n = at - l1_refused_at_ - 1;
+    const uint64_t n = l1_skips_.settle(at);
     port_busy_ += n;
     l1_retries_ += n;
-    l1_unsent_ += n;
-    l1_refused_at_ = at - 1;
   }
   void finish() override { settle(now()); }
 
@@ -358,12 +356,9 @@ private:
   // The attempts the head skipped asleep on a refusing L1 (each a port cycle and a refusal),
   // counted now, for the L1 to count too (Txn::skipped); 0 if it did not sleep.
   uint32_t skipped_l1(Cycle now) {
-    if (l1_refused_at_ == kNever) return 0;
+    if (!l1_skips_.waiting()) return 0;
     settle(now);
-    const uint64_t n = l1_unsent_;
-    l1_unsent_ = 0;
-    l1_refused_at_ = kNever;
-    return uint32_t(n);
+    return l1_skips_.take();
   }
 
   // Sends the next segment of `e` to the L1 (`skipped` earlier attempts refused unsent); false
@@ -429,11 +424,8 @@ private:
   // Lists: an entry keeps its address when it moves to waiting_ (the memory's answer finds it).
   std::list<Entry> queue_, waiting_, free_;
   bool accepted_ = false;
-  bool refused_ = false; // a dispatch refused on a full queue since the head last moved on
-  // The head's last refused L1 access (kNever: none outstanding), and refusals settled here
-  // but not yet told to the L1.
-  Cycle l1_refused_at_ = kNever;
-  uint64_t l1_unsent_ = 0;
+  bool refused_ = false;    // a dispatch refused on a full queue since the head last moved on
+  SkippedRetries l1_skips_; // the head's L1 accesses refused with a retry cycle
   Cycle last_accept_ = 0;
   Packet l1_, wb_;
   std::vector<unsigned char> data_;
