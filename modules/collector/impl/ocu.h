@@ -132,6 +132,12 @@ public:
   // The refused dispatches it skipped asleep before `at`, counted (each was a stall cycle).
   void settle(Cycle at) override { dispatch_stall_ += skips_.settle(at); }
   void finish() override { settle(now()); }
+  // The dispatches skipped asleep, counted now, for the pipe too. None outstanding: 0.
+  uint32_t skipped_dispatches(Cycle now) {
+    if (!skips_.waiting()) return 0;
+    settle(now);
+    return skips_.take();
+  }
 
   bool set_dispatch_stage(DispatchStage stage) override {
     stage_ = std::move(stage);
@@ -300,12 +306,6 @@ protected:
   uint64_t& dispatched_;
   uint64_t& dispatch_stall_;
   SkippedRetries skips_; // dispatches refused with a retry cycle or wire (Txn::retry_at)
-  // The dispatches skipped asleep, counted now, for the pipe too. None outstanding: 0.
-  uint32_t skipped_dispatches(Cycle now) {
-    if (!skips_.waiting()) return 0;
-    settle(now);
-    return skips_.take();
-  }
   uint64_t& checked_;
   Distribution& latency_;
 };
