@@ -3,6 +3,7 @@
 // free collectors serving the instruction's pipe, or none (busy: the scheduler counts a
 // collector stall).
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "gpurf/modules/allocator/i_allocator.h"
@@ -33,7 +34,7 @@ public:
 
   void dump_state(std::ostream& os) const override {
     os << "  collectors busy:";
-    for (unsigned i = 0; i < busy_.size(); ++i) os << (busy_[i] ? " 1" : " 0");
+    for (unsigned i = 0; i < grown_; ++i) os << (is_free(i) ? " 0" : " 1");
     os << "\n";
   }
 
@@ -44,14 +45,14 @@ public:
 protected:
   // Collector i may take an instruction of pipe bit `pipe_bit`.
   bool eligible(unsigned i, unsigned pipe_bit) const {
-    return !busy_[i] && (collector_pipes_[i] & pipe_bit);
+    return is_free(i) && (collector_pipes_[i] & pipe_bit);
   }
   // The eligible collectors as a mask, bit i for collector i (pools of at most 64 collectors).
   static constexpr unsigned kMaskable = 64;
   uint64_t eligible_mask(unsigned pipe_bit) const {
     uint64_t m = 0;
     for (unsigned b = pipe_bit; b; b &= b - 1) m |= pipe_masks_[unsigned(__builtin_ctz(b))];
-    return m & free_mask_;
+    return m & free_[0];
   }
   // The collector to allocate to `inst` (eligible), or -1 if none is.
   virtual int choose(const WarpInst& inst, unsigned pipe_bit) = 0;
@@ -72,7 +73,7 @@ protected:
   // Binds the instruction of `gp` (an Issue) to a collector chosen by choose(); false if none.
   bool bind(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) { return bind(gp, txn_of(gp), d); }
   bool bind(tlm::tlm_generic_payload& gp, Txn& t, sc_core::sc_time& d) {
-    if (busy_.size() != collector_pipes_.size()) grow();
+    if (grown_ != collector_pipes_.size()) grow();
     const unsigned pb = pipe_bit(*t.inst);
     const int i = choose(*t.inst, pb);
     if (i < 0) {
@@ -81,8 +82,7 @@ protected:
       return false;
     }
     settle(now());
-    busy_[unsigned(i)] = true;
-    free_mask_ &= ~bit(unsigned(i));
+    set_free(unsigned(i), false);
     ++in_use_;
     ++allocations_;
     if (ctx_.probe) ctx_.probe->allocated(*t.inst, unsigned(i), now());
@@ -92,8 +92,7 @@ protected:
 
   void on_release(int id, tlm::tlm_generic_payload& gp, sc_core::sc_time&) override {
     settle(now());
-    busy_[unsigned(id)] = false;
-    free_mask_ |= bit(unsigned(id));
+    set_free(unsigned(id), true);
     --in_use_;
     gp.set_response_status(tlm::TLM_OK_RESPONSE);
     ctx_.wake_issue();
@@ -106,24 +105,29 @@ protected:
   }
 
 private:
-  static uint64_t bit(unsigned i) { return i < kMaskable ? uint64_t(1) << i : 0; }
-  // The collectors were added (elaboration): the masks of eligible_mask() built for them.
+  bool is_free(unsigned i) const { return free_[i / 64] >> (i % 64) & 1; }
+  void set_free(unsigned i, bool f) {
+    const uint64_t b = uint64_t(1) << (i % 64);
+    free_[i / 64] = f ? free_[i / 64] | b : free_[i / 64] & ~b;
+  }
+  // The collectors were added (elaboration): all free, and the masks of eligible_mask().
   void grow() {
     plain_ = plain_refusals();
-    busy_.resize(collector_pipes_.size(), false);
-    free_mask_ = 0;
+    const size_t n = collector_pipes_.size();
+    free_.assign(std::max<size_t>(1, (n + 63) / 64), 0);
     pipe_masks_.assign(32, 0);
-    for (unsigned i = 0; i < busy_.size(); ++i) {
-      if (!busy_[i]) free_mask_ |= bit(i);
+    for (unsigned i = 0; i < n; ++i) {
+      set_free(i, true);
       for (unsigned p = 0; p < 32; ++p)
-        if (collector_pipes_[i] >> p & 1) pipe_masks_[p] |= bit(i);
+        if (i < kMaskable && collector_pipes_[i] >> p & 1) pipe_masks_[p] |= uint64_t(1) << i;
     }
+    grown_ = n;
   }
-  std::vector<bool> busy_;
+  size_t grown_ = 0;                 // collectors the masks were built for
   bool plain_ = false;               // plain_refusals(), read once the collectors are known
   bool pipe_wide_refusal_ = false;   // the last refusal holds for its pipe (Txn::refuses_pipe)
-  uint64_t free_mask_ = 0;           // bit i: collector i is free
-  std::vector<uint64_t> pipe_masks_; // per pipe: the collectors serving it
+  std::vector<uint64_t> free_;       // bit i % 64 of word i / 64: collector i is free
+  std::vector<uint64_t> pipe_masks_; // per pipe: the collectors 0-63 serving it
   unsigned in_use_ = 0;
   Cycle since_ = 0; // occupancy is integrated up to here (whenever it changes: no per-cycle work)
   uint64_t& allocations_;
