@@ -102,7 +102,7 @@ Stat& StatGroup::vector(const std::string& name, size_t n, const std::string& de
 void StatGroup::formula(const std::string& name, const std::string& desc, const std::string& unit,
                         std::function<double()> f) {
   check_new(*this, name);
-  formulas_.push_back({name, desc, unit, std::move(f)});
+  formulas_.push_back({name, desc, unit, std::move(f), {}, {}});
 }
 
 void StatGroup::ratio(const std::string& name, const std::string& desc, const std::string& unit,

@@ -22,8 +22,8 @@ public:
                                               "models wake-ups, not gated slice-cycles"))),
         wakeups_(stats().scalar("wakeups", "slices woken up by an access", "wakeups",
                                 energy::no_event("W-C: the paper prices no wake-up energy"))),
-        valid_(entries_, 0), count_(slices_, 0), gated_since_(slices_, 0), awake_at_(slices_, 0),
-        empty_((1u << slices_) - 1) {}
+        valid_(entries_, 0), count_(slices_, 0), empty_((1u << slices_) - 1),
+        gated_since_(slices_, 0), awake_at_(slices_, 0) {}
 
   unsigned wake_latency() const override { return wake_; }
   void reserve_rows(unsigned rows) override {

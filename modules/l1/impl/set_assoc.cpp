@@ -43,7 +43,7 @@ namespace {
 class SetAssocL1 final : public IL1 {
 public:
   SetAssocL1(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : IL1(nm, c), geo_(CacheGeometry::read(p, {32, 4, 128, 32, 20})),
+      : IL1(nm, c), geo_(CacheGeometry::read(p, {32, 4, 128, 32, 20, {}, {}})),
         posted_writes_(p.get_bool("posted_writes", true,
                                   "stores complete after hit_latency instead of waiting for "
                                   "the memory's write acknowledgement")),

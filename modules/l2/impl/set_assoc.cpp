@@ -45,7 +45,7 @@ namespace {
 class SetAssocL2 final : public IL2 {
 public:
   SetAssocL2(sc_core::sc_module_name nm, Params& p, const UnitContext& c)
-      : IL2(nm, c), geo_(CacheGeometry::read(p, {64, 8, 128, 32, 100})),
+      : IL2(nm, c), geo_(CacheGeometry::read(p, {64, 8, 128, 32, 100, {}, {}})),
         banks_(p.get_uint("banks", 1,
                           "banks, each taking one lookup per cycle (line n in "
                           "bank n % banks)",
