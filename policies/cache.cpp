@@ -54,22 +54,50 @@ void CacheTags::invalidate(uint64_t line) {
   resident_.erase(line);
 }
 
-const Mshrs::Entry* Mshrs::find(uint64_t line) const {
-  for (const Entry& e : entries_)
-    if (e.line == line) return &e;
-  return nullptr;
+void Mshrs::add(uint64_t line, uint64_t complete) {
+  uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = uint32_t(slots_.size());
+    slots_.emplace_back();
+  }
+  if (!index_.emplace(line, slot).second) {
+    std::ostringstream m;
+    m << "MSHR: line 0x" << std::hex << line << " added while in flight";
+    throw std::logic_error(m.str());
+  }
+  slots_[slot] = {{line, complete}, added_++};
+  if (complete != kPending) due_.push({complete, slot});
+}
+
+void Mshrs::set_complete(uint64_t line, uint64_t complete) {
+  const auto it = index_.find(line);
+  if (it == index_.end()) return;
+  Entry& e = slots_[it->second].entry;
+  if (e.complete != kPending) return;
+  e.complete = complete;
+  due_.push({complete, it->second});
 }
 
 void Mshrs::release(uint64_t t) {
-  entries_.erase(std::remove_if(entries_.begin(), entries_.end(),
-                                [t](const Entry& e) { return e.complete <= t; }),
-                 entries_.end());
+  while (!due_.empty() && due_.top().first <= t) {
+    const uint32_t slot = due_.top().second;
+    due_.pop();
+    index_.erase(slots_[slot].entry.line);
+    free_slots_.push_back(slot);
+  }
 }
 
-uint64_t Mshrs::earliest() const {
-  uint64_t t = UINT64_MAX;
-  for (const Entry& e : entries_) t = std::min(t, e.complete);
-  return t;
+std::vector<Mshrs::Entry> Mshrs::entries() const {
+  std::vector<std::pair<uint64_t, Entry>> live;
+  for (const auto& [line, slot] : index_) live.push_back({slots_[slot].order, slots_[slot].entry});
+  std::sort(live.begin(), live.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Entry> out;
+  for (const auto& l : live) out.push_back(l.second);
+  return out;
 }
 
 } // namespace gpurf

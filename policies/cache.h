@@ -8,7 +8,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <queue>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -73,6 +76,9 @@ private:
   std::unordered_set<uint64_t> resident_; // the shadow
 };
 
+// A cache's miss status holding registers: one entry per line in flight, found by its line
+// (a hash index: a memory-bound kernel keeps hundreds in flight, and every access asks for
+// each of its lines), freed in the order of their fills (a heap of the completion cycles).
 class Mshrs {
 public:
   struct Entry {
@@ -80,16 +86,18 @@ public:
     uint64_t complete; // the fill arrives; the entry is free from this cycle on
   };
   explicit Mshrs(unsigned count) : count_(count) {}
-  const Entry* find(uint64_t line) const;
-  void add(uint64_t line, uint64_t complete) { entries_.push_back({line, complete}); }
+  const Entry* find(uint64_t line) const {
+    const auto it = index_.find(line);
+    return it == index_.end() ? nullptr : &slots_[it->second].entry;
+  }
+  // A line not in flight (find() is null: a second entry for a line is a model error).
+  void add(uint64_t line, uint64_t complete);
   // A fill added as pending (complete = kPending, an AT memory's answer) has arrived.
   static constexpr uint64_t kPending = UINT64_MAX;
-  void set_complete(uint64_t line, uint64_t complete) {
-    for (Entry& e : entries_)
-      if (e.line == line && e.complete == kPending) e.complete = complete;
-  }
+  void set_complete(uint64_t line, uint64_t complete);
   unsigned count() const { return count_; }
-  const std::vector<Entry>& entries() const { return entries_; }
+  unsigned in_use() const { return unsigned(index_.size()); }
+  std::vector<Entry> entries() const; // in the order they were added
 
   // Room for an access arriving at cycle `t`: frees the entries whose fill has arrived, asks
   // `needed()` how many new entries the access takes (lines neither in flight nor cached)
@@ -107,19 +115,31 @@ public:
       release(t);
       const unsigned n = needed();
       if (n > count_) return {Status::Never, t};
-      if (entries_.size() + n <= count_) return {Status::Ok, t};
+      if (in_use() + n <= count_) return {Status::Ok, t};
       if (!wait || earliest() == kPending) return {Status::Busy, t};
       t = earliest();
     }
   }
 
   // The cycle the first entry frees (kPending: each waits for an answer, or there is none).
-  uint64_t earliest() const;
+  uint64_t earliest() const { return due_.empty() ? kPending : due_.top().first; }
 
 private:
   void release(uint64_t t);
+  struct Slot {
+    Entry entry;
+    uint64_t order; // when it was added
+  };
   unsigned count_;
-  std::vector<Entry> entries_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+  std::unordered_map<uint64_t, uint32_t> index_; // line -> its slot
+  // The entries with a known completion, (complete, slot), earliest on top; a pending one
+  // joins at set_complete.
+  std::priority_queue<std::pair<uint64_t, uint32_t>, std::vector<std::pair<uint64_t, uint32_t>>,
+                      std::greater<>>
+      due_;
+  uint64_t added_ = 0;
 };
 
 } // namespace gpurf

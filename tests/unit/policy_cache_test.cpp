@@ -58,6 +58,36 @@ TEST(Mshrs, BusyWaitOrNever) {
   EXPECT_TRUE(m.entries().empty());
 }
 
+// Entries found by their line and freed by their fills' cycles, whatever the order they were
+// added in: a pending fill (AT) holds its entry until its answer; the survivors list in the
+// order they were added, also after a freed slot is taken again; a second entry for a line in
+// flight is a model error.
+TEST(Mshrs, FreedByFillCycleListedInAddOrder) {
+  Mshrs m(4);
+  m.add(7, 300);
+  m.add(8, Mshrs::kPending);
+  m.add(9, 100);
+  EXPECT_EQ(m.earliest(), 100u);
+  EXPECT_EQ(m.room(150, false, [] { return 0u; }).status, Mshrs::Status::Ok); // frees 9
+  EXPECT_EQ(m.find(9), nullptr);
+  ASSERT_NE(m.find(8), nullptr);
+  EXPECT_EQ(m.find(8)->complete, Mshrs::kPending);
+  m.add(10, 250); // takes 9's slot
+  std::vector<uint64_t> lines;
+  for (const Mshrs::Entry& e : m.entries()) lines.push_back(e.line);
+  EXPECT_EQ(lines, (std::vector<uint64_t>{7, 8, 10}));
+  EXPECT_EQ(m.in_use(), 3u);
+  EXPECT_EQ(m.earliest(), 250u);
+  m.set_complete(8, 200); // the memory answered
+  m.set_complete(7, 50);  // not pending: unchanged
+  EXPECT_EQ(m.find(7)->complete, 300u);
+  EXPECT_EQ(m.earliest(), 200u);
+  EXPECT_EQ(m.room(260, false, [] { return 0u; }).status, Mshrs::Status::Ok); // frees 8, 10
+  EXPECT_EQ(m.in_use(), 1u);
+  EXPECT_NE(m.find(7), nullptr);
+  EXPECT_THROW(m.add(7, 400), std::logic_error);
+}
+
 // The shadow of resident lines (issue 38): a lookup answering from a way whose tag is not
 // the line's (here changed behind the shadow's back, as a partial tag compare would find
 // it) throws, and so does a miss on a line the cache holds.

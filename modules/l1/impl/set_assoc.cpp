@@ -90,7 +90,7 @@ public:
   }
 
   void dump_state(std::ostream& os) const override {
-    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << geo_.mshrs;
+    os << "  MSHRs in use: " << mshrs_.in_use() << "/" << geo_.mshrs;
     for (const Mshrs::Entry& m : mshrs_.entries())
       os << " [0x" << std::hex << m.line * geo_.line_bytes << std::dec << " until " << m.complete
          << "]";

@@ -120,7 +120,7 @@ public:
   }
 
   void dump_state(std::ostream& os) const override {
-    os << "  MSHRs in use: " << mshrs_.entries().size() << "/" << geo_.mshrs << "\n";
+    os << "  MSHRs in use: " << mshrs_.in_use() << "/" << geo_.mshrs << "\n";
   }
 
 protected:
