@@ -2536,7 +2536,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const Type t = in.type;
   if (in.op == Op::Set) return exec_set(w, fr, in, exec);
   if (in.op == Op::Cvt && in.fmt != CvtFormat::None) return exec_cvt_format(w, fr, in, exec);
-  if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
+  if ((type_is_half(t) || type_is_half(in.type2)) &&
+      (half_arithmetic(in.op) || in.op == Op::Tanh || in.op == Op::Ex2))
     return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
   // Sources resolved once per instruction, not per lane, as rows of 32 lanes of what rd()
   // returns as `t`: a plain register is its row; a negated predicate and a literal (rd()'s
@@ -2870,6 +2871,10 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         float r = a / b;
+        // div.approx is a * (1/b) with 1/b flushed: 0 for 2^126 < |b| < 2^128, NaN for an
+        // infinite a (the ISA; CUDA's __fdividef documents the same). div.full scales instead.
+        if (in.rnd == Round::Approx && std::fabs(b) > 0x1p126f && std::isfinite(b))
+          r = std::isinf(a) ? NAN : a * 0.0f * (b < 0 ? -1.0f : 1.0f);
         if (approx) r = (fz || in.rnd == Round::Approx) ? ftz(r) : r;
         dst(l, res32(r, fz, in.sat));
       });
@@ -3884,6 +3889,13 @@ void Kernel::Impl::exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         case Op::Abs:
           h = uint16_t(x & ~f.sign_bit());
           break;
+        case Op::Tanh: // tanh.approx / ex2.approx on halves: correctly rounded, as the f32
+        case Op::Ex2:  // forms are (within the ISA's error bounds); subnormals kept unless .ftz
+        {
+          const double v = H::to_double(x, f);
+          h = H::round(in.op == Op::Tanh ? std::tanh(v) : std::exp2(v), f, H::Mode::RN);
+          break;
+        }
         default:
           h = H::min_max(in.op == Op::Max, x, y, f, in.nan);
           break;
