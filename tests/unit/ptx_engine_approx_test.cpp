@@ -77,3 +77,62 @@ TEST(PtxEngineApprox, DivApproxIsZeroForHugeDivisors) {
   EXPECT_EQ(out[5 * 4 + 2], bits(1e30f / 3e38f));
   EXPECT_EQ(out[2 * 4 + 3], bits(-inf));
 }
+
+// The approximate f32 forms keep subnormal inputs and results unless .ftz (the ISA, sm_20+:
+// "By default, subnormal numbers are supported"): __expf of -130, __logf of a subnormal
+// probability, rsqrtf of a subnormal. (They were flushed without .ftz before: lg2 of 2^-140
+// gave -inf, ex2 of -130 gave 0.)
+TEST(PtxEngineApprox, SubnormalsStayWithoutFtz) {
+  const std::string text = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 po)
+{
+  .reg .f32 %f<24>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [po];
+  mov.f32 %f1, 0fC3020000;           // -130
+  ex2.approx.f32 %f2, %f1;           // 2^-130
+  ex2.approx.ftz.f32 %f3, %f1;       // 0
+  mov.f32 %f4, 0f00000200;           // 2^-140
+  lg2.approx.f32 %f5, %f4;           // -140
+  lg2.approx.ftz.f32 %f6, %f4;       // -inf
+  rsqrt.approx.f32 %f7, %f4;         // 2^70
+  sqrt.approx.f32 %f8, %f4;          // 2^-70
+  mov.f32 %f9, 0f7F000000;           // 2^127
+  rcp.approx.f32 %f10, %f9;          // 2^-127
+  rcp.approx.ftz.f32 %f11, %f9;      // 0
+  sin.approx.f32 %f12, %f4;          // 2^-140
+  sin.approx.ftz.f32 %f13, %f4;      // 0
+  mov.f32 %f14, 0f40000000;          // 2
+  div.approx.f32 %f15, %f4, %f14;    // 2^-141
+  div.approx.ftz.f32 %f16, %f4, %f14; // 0
+  div.full.f32 %f17, %f4, %f14;      // 2^-141
+  st.global.v4.f32 [%rd1], {%f2, %f3, %f5, %f6};
+  st.global.v4.f32 [%rd1+16], {%f7, %f8, %f10, %f11};
+  st.global.v4.f32 [%rd1+32], {%f12, %f13, %f15, %f16};
+  st.global.f32 [%rd1+48], %f17;
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "sub.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  Launch L(m, "k", {1, 1, 1}, {1, 1, 1});
+  const uint64_t O = L.zeros(64);
+  L.arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, 13);
+  EXPECT_EQ(out[0], bits(std::ldexp(1.0f, -130)));
+  EXPECT_EQ(out[1], bits(0.0f));
+  EXPECT_EQ(out[2], bits(-140.0f));
+  EXPECT_EQ(out[3], bits(-INFINITY));
+  EXPECT_EQ(out[4], bits(std::ldexp(1.0f, 70)));
+  EXPECT_EQ(out[5], bits(std::ldexp(1.0f, -70)));
+  EXPECT_EQ(out[6], bits(std::ldexp(1.0f, -127)));
+  EXPECT_EQ(out[7], bits(0.0f));
+  EXPECT_EQ(out[8], bits(std::ldexp(1.0f, -140)));
+  EXPECT_EQ(out[9], bits(0.0f));
+  EXPECT_EQ(out[10], bits(std::ldexp(1.0f, -141)));
+  EXPECT_EQ(out[11], bits(0.0f));
+  EXPECT_EQ(out[12], bits(std::ldexp(1.0f, -141)));
+}

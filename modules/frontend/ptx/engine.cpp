@@ -2867,7 +2867,6 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Div: {
     if (f32) {
       RoundScope rs(in.rnd == Round::Approx || in.rnd == Round::Full ? Round::RN : in.rnd);
-      const bool approx = in.rnd == Round::Approx || in.rnd == Round::Full;
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         float r = a / b;
@@ -2875,8 +2874,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         // infinite a (the ISA; CUDA's __fdividef documents the same). div.full scales instead.
         if (in.rnd == Round::Approx && std::fabs(b) > 0x1p126f && std::isfinite(b))
           r = std::isinf(a) ? NAN : a * 0.0f * (b < 0 ? -1.0f : 1.0f);
-        if (approx) r = (fz || in.rnd == Round::Approx) ? ftz(r) : r;
-        dst(l, res32(r, fz, in.sat));
+        dst(l, res32(r, fz, in.sat)); // subnormal results flushed by .ftz only (the ISA)
       });
     } else if (f64) {
       RoundScope rs(in.rnd);
@@ -3133,9 +3131,8 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     RoundScope rs(approx ? Round::RN : in.rnd);
     lanes([&](unsigned l) {
       if (f32) {
-        float a = A32(0, l);
-        if (approx && in.op != Op::Tanh) a = ftz(a); // approximate SFU ops flush subnormals
-        float r;
+        float a = A32(0, l); // .ftz flushes; without it subnormal inputs and results stay,
+        float r;             // the approximate forms' too (the ISA, sm_20+)
         switch (in.op) {
         case Op::Rcp:
           r = 1.0f / a;
@@ -3162,7 +3159,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
           r = float(std::cos(double(a)));
           break;
         }
-        dst(l, res32(r, (fz || approx) && in.op != Op::Tanh, false));
+        dst(l, res32(r, fz, false));
       } else {
         double a = A64(0, l);
         if (fz) { // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64
