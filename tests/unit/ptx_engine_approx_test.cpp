@@ -136,3 +136,53 @@ TEST(PtxEngineApprox, SubnormalsStayWithoutFtz) {
   EXPECT_EQ(out[11], bits(0.0f));
   EXPECT_EQ(out[12], bits(std::ldexp(1.0f, -141)));
 }
+
+// rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64, the seeds of CUDA's double math library: the
+// upper word of a in, the upper word of d out, its lower word zero (the ISA's semantics);
+// subnormals flushed (+Inf), a NaN the canonical 0x7fffffff00000000. rsqrt.approx.f64 (no
+// .ftz) is a full-width approximation.
+TEST(PtxEngineApprox, F64SeedsKeepTheUpperWordOnly) {
+  const std::string text = R"(.version 8.0
+.target sm_75
+.address_size 64
+.visible .entry k(.param .u64 po)
+{
+  .reg .f64 %fd<12>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [po];
+  mov.b64 %fd1, 0x4008000000000001;  // 3 + 1 ulp: its lower word is ignored
+  rcp.approx.ftz.f64 %fd2, %fd1;
+  mov.b64 %fd3, 0x4010000000000000;  // 4
+  rsqrt.approx.ftz.f64 %fd4, %fd3;
+  mov.b64 %fd5, 0x0000000000000001;  // the smallest subnormal: flushed
+  rsqrt.approx.ftz.f64 %fd6, %fd5;
+  mov.b64 %fd7, 0x7ff8000000000123;  // a NaN
+  rcp.approx.ftz.f64 %fd8, %fd7;
+  mov.b64 %fd9, 0x4008000000000000;  // 3
+  rsqrt.approx.f64 %fd10, %fd9;
+  rsqrt.approx.ftz.f64 %fd11, %fd9;
+  st.global.v2.f64 [%rd1], {%fd2, %fd4};
+  st.global.v2.f64 [%rd1+16], {%fd6, %fd8};
+  st.global.v2.f64 [%rd1+32], {%fd10, %fd11};
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "seed.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  Launch L(m, "k", {1, 1, 1}, {1, 1, 1});
+  const uint64_t O = L.zeros(48);
+  L.arg(O);
+  L.run();
+  const auto out = L.get<uint64_t>(O, 6);
+  auto bits64 = [](double d) {
+    uint64_t u;
+    std::memcpy(&u, &d, 8);
+    return u;
+  };
+  EXPECT_EQ(out[0], 0x3fd5555500000000ull); // 1/3 = 0x3fd5555555555555, its upper word
+  EXPECT_EQ(out[1], 0x3fe0000000000000ull); // 0.5
+  EXPECT_EQ(out[2], 0x7ff0000000000000ull); // +Inf
+  EXPECT_EQ(out[3], 0x7fffffff00000000ull);
+  EXPECT_EQ(out[4], bits64(1.0 / std::sqrt(3.0)));
+  EXPECT_EQ(out[5], bits64(1.0 / std::sqrt(3.0)) & 0xffffffff00000000ull);
+}

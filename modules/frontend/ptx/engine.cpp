@@ -3162,7 +3162,11 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         dst(l, res32(r, fz, false));
       } else {
         double a = A64(0, l);
-        if (fz) { // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64
+        // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 (the seeds of CUDA's double math): the
+        // ISA's gross approximation reads a's upper word only and zeroes d's lower word.
+        const uint64_t keep = fz ? 0xffffffff00000000ull : ~0ull;
+        if (fz) {
+          a = as_f64(f64_bits(a) & keep);
           if (std::fpclassify(a) == FP_SUBNORMAL) a = std::copysign(0.0, a);
         }
         double r;
@@ -3189,7 +3193,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
           r = std::cos(a);
           break;
         }
-        dst(l, res64(r, false));
+        dst(l, res64(r, false) & keep);
       }
     });
     return;
