@@ -123,7 +123,7 @@ static void host_fft(std::vector<std::complex<double>>& a, int dir) {
 }
 
 int main() {
-  const int BATCH = 3;
+  const int BATCH = 2;
   int bad = 0;
   // Eight-byte shared-memory banks for the double2 tiles (deprecated; devices with fixed banks
   // accept and ignore it), per device and per kernel; a bad value is refused.
@@ -183,7 +183,7 @@ int main() {
   if (!(err < 1e-10) || !(rt < 1e-13)) bad++;
 
   // LBM: a body force along x drives a periodic flow from rest; 12 steps.
-  const int STEPS = 12, CELLS = LX * LY;
+  const int STEPS = 8, CELLS = LX * LY;
   const double omega = 1.2, gx = 1e-4;
   std::vector<double> f(Q * CELLS), hf, ru(3 * CELLS);
   const int hcx[Q] = {0, 1, 0, -1, 0, 1, -1, -1, 1}, hcy[Q] = {0, 0, 1, 0, -1, 1, 1, -1, -1};
