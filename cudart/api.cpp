@@ -1351,6 +1351,29 @@ cudaError_t cudaDeviceSetCacheConfig(int) {
   GPURF_LOCKED;
   return ret(rt().status());
 }
+// Shared-memory bank width (deprecated, still in CUDA 13; double-precision programs ask for
+// eight-byte banks): the platform's bank width is fixed (the LSU's shared_bank_bytes), so
+// as on CUDA's devices without configurable banks a set does nothing and succeeds, and a get
+// reports four bytes, the device default; a value outside cudaSharedMemConfig is
+// cudaErrorInvalidValue.
+cudaError_t cudaDeviceSetSharedMemConfig(int config) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  return config < 0 || config > 2 ? ret(cudaErrorInvalidValue) : cudaSuccess;
+}
+cudaError_t cudaDeviceGetSharedMemConfig(int* config) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (!config) return ret(cudaErrorInvalidValue);
+  *config = 1; // cudaSharedMemBankSizeFourByte
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetSharedMemConfig(const void* fun, int config) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  if (!rt().kernel(fun)) return ret(cudaErrorInvalidDeviceFunction);
+  return config < 0 || config > 2 ? ret(cudaErrorInvalidValue) : cudaSuccess;
+}
 // The limits a program may set and read back (cudaLimit: stack, printf FIFO, malloc heap, device
 // runtime depth and launches, L2 fetch granularity, persisting L2), with CUDA's defaults. They
 // change nothing gpurf models: local memory follows the kernel's .local stack.

@@ -175,6 +175,13 @@ NVCC_FLAGS+=([sm90_convert]="-gencode arch=compute_90,code=compute_90")
 # Thrust built for sm_80 only (CUB's policy follows the PTX version cudaFuncGetAttributes reports).
 PROGRAMS+=(thrust_sm80)
 NVCC_FLAGS+=([thrust_sm80]="-gencode arch=compute_80,code=compute_80")
+# Floating-point applications: a small CNN's inference in float, __half2 and bf16 with a GELU
+# through h2tanh_approx (tanh.approx on halves, refused before); a 2D FFT, lattice-Boltzmann
+# steps and a DGEMM on double wmma fragments (refused before: nvcc's .rn), asking for
+# eight-byte shared-memory banks (cudaErrorNotSupported before).
+PROGRAMS+=(nn_infer sci_double)
+NVCC_FLAGS+=([nn_infer]="-gencode arch=compute_90,code=compute_90"
+  [sci_double]="-gencode arch=compute_80,code=compute_80")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

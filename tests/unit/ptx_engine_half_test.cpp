@@ -175,13 +175,73 @@ TEST(PtxEngineHalf, HandWrittenForms) {
   EXPECT_EQ(out[5], 0xfc003c00u);
 }
 
+TEST(PtxEngineHalf, TanhAndEx2OnHalves) {
+  // What cuda_fp16.h's htanh_approx/h2tanh_approx (sm_75) and cuda_bf16.h's (sm_90) emit, and
+  // the ISA's ex2.approx.f16{x2} / ex2.approx.ftz.bf16{x2}: the value correctly rounded, f16
+  // subnormals kept, bf16's flushed (.ftz). (Each was refused before: program nn_infer.)
+  const std::string text = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b16 %rs<12>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  mov.b16 %rs1, 0x3c00;            // 1.0
+  tanh.approx.f16 %rs2, %rs1;      // 0.76159 -> 0x3a18
+  mov.b16 %rs3, 0x3f80;            // bf16 1.0
+  tanh.approx.bf16 %rs4, %rs3;     // -> 0x3f43 (0.76171875)
+  mov.b32 %r1, {%rs2, %rs4};
+  mov.b32 %r2, 0x7e000000;         // {lo +0, hi NaN}
+  tanh.approx.f16x2 %r3, %r2;
+  mov.b32 %r4, 0xbc004200;         // {lo 3.0, hi -1.0}
+  ex2.approx.f16x2 %r5, %r4;       // {8.0, 0.5}
+  mov.b16 %rs5, 0xcb80;            // -15.0
+  ex2.approx.f16 %rs6, %rs5;       // 2^-15: an f16 subnormal, kept
+  mov.b16 %rs7, 0x0001;            // a bf16 subnormal: flushed, 2^0
+  ex2.approx.ftz.bf16 %rs8, %rs7;
+  mov.b32 %r6, {%rs6, %rs8};
+  mov.b32 %r7, 0xc0004080;         // bf16 {lo 4.0, hi -2.0}
+  ex2.approx.ftz.bf16x2 %r8, %r7;  // {16.0, 0.25}
+  tanh.approx.bf16x2 %r9, %r7;     // {tanh 4 = 0.99933 -> 1.0, tanh -2 = -0.96403 -> -0.96484375}
+  st.global.v4.u32 [%rd1], {%r1, %r3, %r5, %r6};
+  st.global.v2.u32 [%rd1+16], {%r8, %r9};
+  ret;
+}
+)";
+  const Module m = parse_ptx(text, "t.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  Launch L(m, "k", {1, 1, 1}, {32, 1, 1});
+  const uint64_t O = L.zeros(24);
+  L.arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, 6);
+  EXPECT_EQ(out[0] & 0xffff, b(_Float16(std::tanh(1.0))));
+  EXPECT_EQ(out[0] & 0xffff, 0x3a18u);
+  EXPECT_EQ(out[0] >> 16, 0x3f43u);
+  EXPECT_EQ(out[1], 0x7fff0000u);
+  EXPECT_EQ(out[2], 0x38004800u);
+  EXPECT_EQ(out[3], 0x3f800200u);
+  EXPECT_EQ(out[4], 0x3e804180u);
+  EXPECT_EQ(out[5], 0xbf773f80u);
+}
+
 TEST(PtxEngineHalf, UnsupportedHalfFormsAreRefusedByName) {
+  // No lg2 on halves in the ISA; bf16's ex2 is only the .ftz form.
   const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
                            ".visible .entry k()\n{\n.reg .b16 %rs<3>;\n"
-                           "ex2.approx.f16 %rs1, %rs2;\nret;\n}\n";
+                           "lg2.approx.f16 %rs1, %rs2;\nret;\n}\n"
+                           ".visible .entry j()\n{\n.reg .b16 %rs<3>;\n"
+                           "ex2.approx.bf16 %rs1, %rs2;\nret;\n}\n";
   const Module m = parse_ptx(text, "t.ptx");
   ASSERT_EQ(m.refused.count("k"), 1u);
-  EXPECT_NE(m.refused.at("k").find("t.ptx:7: unsupported PTX instruction 'ex2.approx.f16'"),
+  EXPECT_NE(m.refused.at("k").find("t.ptx:7: unsupported PTX instruction 'lg2.approx.f16'"),
             std::string::npos)
       << m.refused.at("k");
+  ASSERT_EQ(m.refused.count("j"), 1u);
+  EXPECT_NE(
+      m.refused.at("j").find("t.ptx:13: unsupported form 'ex2.approx.bf16' (ex2.approx.f16, "),
+      std::string::npos)
+      << m.refused.at("j");
 }

@@ -370,7 +370,9 @@ TEST(PtxWmma, Int8IntoS32WrapsOrSaturates) {
     }
 }
 
-// m8n8k4 .f64 (sm_80's DMMA): a fused multiply-add chain in k order.
+// m8n8k4 .f64 (sm_80's DMMA): a fused multiply-add chain in k order. The mma as nvcc writes
+// it for nvcuda::wmma's double fragments, its rounding last (.rn: refused before, so every
+// double-precision wmma kernel was; program fft_lbm).
 TEST(PtxWmma, F64M8n8k4) {
   std::vector<uint8_t> a(8 * 4 * 8), b(4 * 8 * 8), cc(64 * 8);
   std::vector<double> A(32), B(32), C(64);
@@ -383,9 +385,11 @@ TEST(PtxWmma, F64M8n8k4) {
       "wmma.load.a.sync.aligned.row.m8n8k4.global.f64 {%x0}, [%rd1];\n"
       "wmma.load.b.sync.aligned.col.m8n8k4.global.f64 {%x1}, [%rd2];\n"
       "wmma.load.c.sync.aligned.row.m8n8k4.global.f64 {%x2, %x3}, [%rd3];\n"
-      "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64 {%x4, %x5}, {%x0}, {%x1}, {%x2, %x3};\n"
+      "wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rn {%x4, %x5}, {%x0}, {%x1}, {%x2, "
+      "%x3};\n"
       "wmma.store.d.sync.aligned.row.m8n8k4.global.f64 [%rd4], {%x4, %x5};\n";
   const Module m = parse_ptx(kernel(body), "wmma_f64.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
   ptxtest::Launch L(m, "k", {1, 1, 1}, {32, 1, 1});
   const uint64_t pa = L.buf(a), pb = L.buf(b), pc = L.buf(cc), pd = L.zeros(64 * 8);
   L.arg(pa).arg(pb).arg(pc).arg(pd);
@@ -420,6 +424,10 @@ TEST(PtxWmma, UnsupportedFormsAndWrongOperandsAreRefusedPerKernel) {
   EXPECT_NE(refusal("wmma.mma.sync.aligned.row.col.m16n16k16.f32.bf16.bf16.f16 {%r0}, {%r1}, "
                     "{%r2}, {%r3};\n")
                 .find("gpurf runs wmma"),
+            std::string::npos);
+  EXPECT_NE(refusal("wmma.mma.sync.aligned.row.col.m8n8k4.f64.f64.f64.f64.rz {%x0, %x1}, "
+                    "{%x2}, {%x3}, {%x4, %x5};\n")
+                .find(".f64.f64.f64.f64[.rn]"),
             std::string::npos);
   EXPECT_EQ(refusal("wmma.load.c.sync.aligned.col.m16n16k16.shared.f32 {%r0, %r1, %r2, %r3, "
                     "%r4, %r5, %r6, %r7}, [%rd1], %r9;\n"),

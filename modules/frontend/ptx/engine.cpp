@@ -2536,7 +2536,8 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const Type t = in.type;
   if (in.op == Op::Set) return exec_set(w, fr, in, exec);
   if (in.op == Op::Cvt && in.fmt != CvtFormat::None) return exec_cvt_format(w, fr, in, exec);
-  if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
+  if ((type_is_half(t) || type_is_half(in.type2)) &&
+      (half_arithmetic(in.op) || in.op == Op::Tanh || in.op == Op::Ex2))
     return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
   // Sources resolved once per instruction, not per lane, as rows of 32 lanes of what rd()
   // returns as `t`: a plain register is its row; a negated predicate and a literal (rd()'s
@@ -2866,12 +2867,14 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
   case Op::Div: {
     if (f32) {
       RoundScope rs(in.rnd == Round::Approx || in.rnd == Round::Full ? Round::RN : in.rnd);
-      const bool approx = in.rnd == Round::Approx || in.rnd == Round::Full;
       lanes([&](unsigned l) {
         float a = A32(0, l), b = A32(1, l);
         float r = a / b;
-        if (approx) r = (fz || in.rnd == Round::Approx) ? ftz(r) : r;
-        dst(l, res32(r, fz, in.sat));
+        // div.approx is a * (1/b) with 1/b flushed: 0 for 2^126 < |b| < 2^128, NaN for an
+        // infinite a (the ISA; CUDA's __fdividef documents the same). div.full scales instead.
+        if (in.rnd == Round::Approx && std::fabs(b) > 0x1p126f && std::isfinite(b))
+          r = std::isinf(a) ? NAN : a * 0.0f * (b < 0 ? -1.0f : 1.0f);
+        dst(l, res32(r, fz, in.sat)); // subnormal results flushed by .ftz only (the ISA)
       });
     } else if (f64) {
       RoundScope rs(in.rnd);
@@ -3128,9 +3131,8 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     RoundScope rs(approx ? Round::RN : in.rnd);
     lanes([&](unsigned l) {
       if (f32) {
-        float a = A32(0, l);
-        if (approx && in.op != Op::Tanh) a = ftz(a); // approximate SFU ops flush subnormals
-        float r;
+        float a = A32(0, l); // .ftz flushes; without it subnormal inputs and results stay,
+        float r;             // the approximate forms' too (the ISA, sm_20+)
         switch (in.op) {
         case Op::Rcp:
           r = 1.0f / a;
@@ -3157,10 +3159,14 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
           r = float(std::cos(double(a)));
           break;
         }
-        dst(l, res32(r, (fz || approx) && in.op != Op::Tanh, false));
+        dst(l, res32(r, fz, false));
       } else {
         double a = A64(0, l);
-        if (fz) { // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64
+        // rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 (the seeds of CUDA's double math): the
+        // ISA's gross approximation reads a's upper word only and zeroes d's lower word.
+        const uint64_t keep = fz ? 0xffffffff00000000ull : ~0ull;
+        if (fz) {
+          a = as_f64(f64_bits(a) & keep);
           if (std::fpclassify(a) == FP_SUBNORMAL) a = std::copysign(0.0, a);
         }
         double r;
@@ -3187,7 +3193,7 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
           r = std::cos(a);
           break;
         }
-        dst(l, res64(r, false));
+        dst(l, res64(r, false) & keep);
       }
     });
     return;
@@ -3884,6 +3890,13 @@ void Kernel::Impl::exec_half(WarpState& w, Frame& fr, const Instr& in, uint32_t 
         case Op::Abs:
           h = uint16_t(x & ~f.sign_bit());
           break;
+        case Op::Tanh: // tanh.approx / ex2.approx on halves: correctly rounded, as the f32
+        case Op::Ex2:  // forms are (within the ISA's error bounds); subnormals kept unless .ftz
+        {
+          const double v = H::to_double(x, f);
+          h = H::round(in.op == Op::Tanh ? std::tanh(v) : std::exp2(v), f, H::Mode::RN);
+          break;
+        }
         default:
           h = H::min_max(in.op == Op::Max, x, y, f, in.nan);
           break;

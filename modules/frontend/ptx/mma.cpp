@@ -167,6 +167,9 @@ bool tensor_modifier(TensorKind kind, TensorSpec& s, const std::string& m) {
       return true;
     }
     if (m == "satfinite" && s.wmma == 'm') return s.satfinite = true;
+    // .f64's rounding (nvcc writes .rn, after the types): the fma chain below rounds to nearest;
+    // .rz/.rm/.rp are refused with the forms gpurf runs.
+    if (m == "rn" && s.wmma == 'm') return true;
   }
   unsigned mm, nn, kk = 0;
   char tail;
@@ -394,7 +397,7 @@ const char* const kWmmaForms =
     "m16n16k16/m32n8k16/m8n32k16 .f16/.bf16/.s8/.u8 (accumulators .f16/.f32/.s32), m16n16k8 "
     ".tf32 (.f32), m8n8k4 .f64, and wmma.mma.sync.aligned.{row,col}.{row,col} of those: "
     ".dtype.ctype (f16 inputs), .f32.bf16.bf16.f32, .f32.tf32.tf32.f32, "
-    ".s32.{s8,u8}.{s8,u8}.s32[.satfinite], .f64.f64.f64.f64";
+    ".s32.{s8,u8}.{s8,u8}.s32[.satfinite], .f64.f64.f64.f64[.rn]";
 
 std::string wmma_check(const TensorSpec& s) {
   const char* const runs = kWmmaForms;

@@ -2349,9 +2349,16 @@ struct Parser {
                        "(vop = vadd, vsub, vavrg, vabsdiff, vmin, vmax)");
       break;
     case Op::Tanh:
-      if (in.rnd != Round::Approx || in.type != Type::F32 || in.ftz)
+      if (in.rnd != Round::Approx || in.ftz || (in.type != Type::F32 && !type_is_half(in.type)))
+        fail(line,
+             "unsupported form '" + in.text + "' (tanh.approx.{f32,f16,f16x2,bf16,bf16x2} are)");
+      break;
+    case Op::Ex2: // the half forms: ex2.approx.{f16,f16x2} and ex2.approx.ftz.{bf16,bf16x2}
+      if (type_is_half(in.type) &&
+          (in.rnd != Round::Approx || in.ftz != (in.type == Type::BF16 || in.type == Type::BF16X2)))
         fail(line, "unsupported form '" + in.text +
-                       "' (tanh.approx.f32 is; the .f16, .f16x2, .bf16 and .bf16x2 forms are not)");
+                       "' (ex2.approx.f16, ex2.approx.f16x2, ex2.approx.ftz.bf16 and "
+                       "ex2.approx.ftz.bf16x2 are)");
       break;
     case Op::CpAsync: {
       const Operand& n = in.src[2];
@@ -2382,10 +2389,11 @@ struct Parser {
     const bool bits = in.op == Op::Mov || in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St ||
                       in.op == Op::Selp;
     const bool atomic_add = (in.op == Op::Atom || in.op == Op::Red) && in.atom == AtomOp::Add;
-    if (half && !half_arithmetic(in.op) && !bits && !atomic_add)
+    if (half && !half_arithmetic(in.op) && in.op != Op::Tanh && in.op != Op::Ex2 && !bits &&
+        !atomic_add)
       fail(line, "unsupported PTX instruction '" + in.text +
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
-                     "atom.add, red.add, "
+                     "tanh.approx, ex2.approx, atom.add, red.add, "
                      "mov, ld, st and selp)");
     if (in.op == Op::Vsimd && min_max_16x2(in) && in.relu) {
       if (!type_is_signed(in.type2)) fail(line, "'" + in.text + "': .relu is for .s16x2 only");
