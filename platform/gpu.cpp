@@ -179,6 +179,7 @@ public:
                             "socket, cannot be read yet; call gpu.start() once the simulation "
                             "runs, e.g. after sc_start(sc_core::SC_ZERO_TIME))");
     }
+    if (pages_.empty()) return; // nothing kept (the memory took every write): no byte loop
     for (unsigned i = 0; i < len; ++i)
       if (const Page* p = page(addr + i); p && p->valid[(addr + i) % kPage])
         static_cast<unsigned char*>(dst)[i] = p->bytes[(addr + i) % kPage];
@@ -192,6 +193,7 @@ public:
     } catch (const WorkloadError&) {
       kept = true;
     }
+    if (!kept && pages_.empty()) return;
     for (unsigned i = 0; i < len; ++i) // the memory holds a byte, or this does: not both
       if (kept) {
         Page& p = pages_[(addr + i) / kPage];
