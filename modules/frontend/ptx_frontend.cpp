@@ -991,6 +991,8 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
     for (size_t i = 0; i < plan_.funcs.size(); ++i) cfg.save_bytes[i] = plan_.funcs[i].save_bytes;
   }
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
+  cfg.clock = cycle_;   // read as the instruction issues (execution-driven)
+  cfg.globaltimer = ns_;
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
   cfg.textures = &textures_;
