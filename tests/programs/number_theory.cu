@@ -245,7 +245,7 @@ static unsigned fns_ref(unsigned mask, unsigned base, int offset) {
 }
 
 int main(int argc, char** argv) {
-  const int segments = argc > 1 ? atoi(argv[1]) : 4;
+  const int segments = argc > 1 ? atoi(argv[1]) : 3;
   int bad = 0;
   // Small odd primes for the constant table.
   std::vector<unsigned> small;
@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
                           1000000007ull, 998244353ull, 1000000007ull * 998244353ull};
   for (u64 s : specials) cand.push_back(s);
   u64 x = 88172645463325252ull;
-  while (cand.size() < 200) {
+  while (cand.size() < 160) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     cand.push_back((x >> 2) | 1);
     cand.push_back((x >> 34) | 1); // small: more primes among them

@@ -218,8 +218,8 @@ static unsigned crc_table(unsigned poly, unsigned i) {
 static unsigned rotl_h(unsigned v, int s) { return (v << s) | (v >> (32 - s)); }
 
 int main(int argc, char** argv) {
-  const int msgs = argc > 1 ? atoi(argv[1]) : 400;
-  const int n = argc > 2 ? atoi(argv[2]) : 6000;
+  const int msgs = argc > 1 ? atoi(argv[1]) : 300;
+  const int n = argc > 2 ? atoi(argv[2]) : 4000;
   int bad = 0;
   unsigned seed = 2463534242u;
   auto rnd = [&] {
