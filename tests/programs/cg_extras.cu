@@ -43,7 +43,8 @@ __global__ void tiles(const unsigned* in, u64* out, u64* sums, unsigned* maxes, 
   auto t8 = cg::tiled_partition<8>(block);
   auto t2 = cg::tiled_partition<2>(t8);
   // 64-bit reductions over the warp.
-  o[0] = cg::reduce(t32, mix(v), cg::bit_xor<u64>()) ^ cg::reduce(t32, mix(v) | 0xff, cg::bit_and<u64>());
+  o[0] = cg::reduce(t32, mix(v), cg::bit_xor<u64>()) ^
+         cg::reduce(t32, mix(v) | 0xff, cg::bit_and<u64>());
   o[1] = cg::reduce(t8, mix(v), cg::greater<u64>());
   // Pairs: meta group rank within the tile of 8, and the partner's value.
   o[2] = (u64)t2.meta_group_rank() << 48 | (u64)t2.meta_group_size() << 40 | t2.shfl_xor(v, 1);
@@ -74,7 +75,8 @@ __global__ void tiles(const unsigned* in, u64* out, u64* sums, unsigned* maxes, 
     auto part = cg::labeled_partition(active, v % 3);
     unsigned x = cg::exclusive_scan(part, v, cg::bit_xor<unsigned>());
     unsigned s = cg::reduce(part, v, cg::plus<unsigned>());
-    o[7] = (u64)x << 32 | (s ^ (part.thread_rank() << 24) ^ (part.num_threads() << 16) ^ active.meta_group_rank());
+    o[7] = (u64)x << 32 |
+           (s ^ (part.thread_rank() << 24) ^ (part.num_threads() << 16) ^ active.meta_group_rank());
   }
 }
 
@@ -119,7 +121,8 @@ int main(int argc, char** argv) {
     unsigned vmax = 0;
     int wrong = 0;
     for (int g = 0; g < n; ++g) {
-      const int w = g / 32 * 32, t8 = g / 8 * 8, lane8 = g % 8, b = g / per_block, t = g % per_block;
+      const int w = g / 32 * 32, t8 = g / 8 * 8, lane8 = g % 8, b = g / per_block,
+                t = g % per_block;
       u64 want[kOut];
       u64 x = 0, a = ~0ull, m = 0;
       for (int k = 0; k < 32; ++k) x ^= mixh(in[w + k]), a &= mixh(in[w + k]) | 0xff;
@@ -130,8 +133,8 @@ int main(int argc, char** argv) {
       unsigned src = t8 + (lane8 + 3) % 8;
       want[3] = (u64)(unsigned)((int)in[src] - 5) ^ ((u64)(in[src] * 3) << 32) ^ mixh(in[src]);
       want[4] = out[(size_t)t8 * kOut + 4]; // same ticket in the tile, checked below
-      want[5] = (u64)(t % 16) | (u64)(t / 16 % 4) << 8 | (u64)(t / 64) << 16 | 16ull << 24 | 4ull << 32 |
-                2ull << 40 | (u64)(b % 5) << 48 | (u64)(b / 5) << 56;
+      want[5] = (u64)(t % 16) | (u64)(t / 16 % 4) << 8 | (u64)(t / 64) << 16 | 16ull << 24 |
+                4ull << 32 | 2ull << 40 | (u64)(b % 5) << 48 | (u64)(b / 5) << 56;
       want[6] = (u64)b << 32 | (u64)blocks << 16 | per_block;
       want[7] = ~0ull;
       if (in[g] & 1) {
@@ -152,8 +155,8 @@ int main(int argc, char** argv) {
       vmax = std::max(vmax, in[g]);
       for (int k = 0; k < kOut; ++k)
         if (out[(size_t)g * kOut + k] != want[k] && wrong++ < 8)
-          std::printf("rep %d thread %d result %d: %016llx, want %016llx\n", rep, g, k, out[(size_t)g * kOut + k],
-                      want[k]);
+          std::printf("rep %d thread %d result %d: %016llx, want %016llx\n", rep, g, k,
+                      out[(size_t)g * kOut + k], want[k]);
     }
     // Tickets: one per tile of 8, all distinct, 0 .. n/8-1.
     std::vector<int> seen(n / 8, 0);
@@ -161,12 +164,16 @@ int main(int argc, char** argv) {
       u64 tk = out[(size_t)t8 * kOut + 4];
       if (tk >= (u64)n / 8 || seen[tk]++) ++wrong;
     }
-    if (mx[1] != (unsigned)n / 8 || leaders != n / 32) std::printf("invoke_one: %u tiles, %d warps\n", mx[1], leaders), ++wrong;
-    if (sums[0] != total || mx[0] != vmax) std::printf("reduce_update_async: %llu/%llu max %u/%u\n", sums[0], total, mx[0], vmax), ++wrong;
+    if (mx[1] != (unsigned)n / 8 || leaders != n / 32)
+      std::printf("invoke_one: %u tiles, %d warps\n", mx[1], leaders), ++wrong;
+    if (sums[0] != total || mx[0] != vmax)
+      std::printf("reduce_update_async: %llu/%llu max %u/%u\n", sums[0], total, mx[0], vmax),
+          ++wrong;
     for (int w = 0; w < n / 32; ++w) {
       u64 sq = 0;
       for (int k = 0; k < 32; ++k) sq += (u64)in[w * 32 + k] * in[w * 32 + k];
-      if (sums[1 + w] != sq && wrong++ < 8) std::printf("reduce_store_async warp %d: %llu, want %llu\n", w, sums[1 + w], sq);
+      if (sums[1 + w] != sq && wrong++ < 8)
+        std::printf("reduce_store_async warp %d: %llu, want %llu\n", w, sums[1 + w], sq);
     }
     bad += wrong;
   }

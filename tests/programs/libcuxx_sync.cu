@@ -10,13 +10,13 @@
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda/barrier>
+#include <cuda/latch>
 #include <cuda/pipeline>
 #include <cuda/semaphore>
 #include <cuda/std/bit>
-#include <cuda/latch>
 
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -31,7 +31,7 @@ struct Stats {
   int min, max;
   unsigned and_all, or_all, xor_all;
   int cas_count; // incremented by a compare_exchange loop
-  unsigned last;  // exchange: any key, checked for membership
+  unsigned last; // exchange: any key, checked for membership
 };
 
 __global__ void key_stats(const int* keys, int n, Stats* s) {
@@ -162,16 +162,16 @@ __global__ void barrier_phases(int* out) {
   }
   tile[threadIdx.x] = threadIdx.x * (blockIdx.x + 1);
   __syncthreads();
-  bar.arrive_and_wait();            // phase 1: tile[0] += 1000
+  bar.arrive_and_wait(); // phase 1: tile[0] += 1000
   int mine = tile[(threadIdx.x + 1) % blockDim.x];
   if (threadIdx.x >= blockDim.x / 2) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = mine;
-    bar.arrive_and_drop();          // gone: the next phases expect half
+    bar.arrive_and_drop(); // gone: the next phases expect half
     return;
   }
-  bar.arrive_and_wait();            // phase 2
+  bar.arrive_and_wait(); // phase 2
   tile[threadIdx.x] = mine * 2;
-  bar.arrive_and_wait();            // phase 3: tile[0] += 1000
+  bar.arrive_and_wait(); // phase 3: tile[0] += 1000
   out[blockIdx.x * blockDim.x + threadIdx.x] = tile[threadIdx.x] + phase;
 }
 
@@ -195,7 +195,8 @@ __global__ void pipeline_sum(const int4* in, int chunks_per_cta, unsigned* out) 
     }
     pipe.consumer_wait();
     const int* v = reinterpret_cast<const int*>(buf[c % kStages]);
-    if (threadIdx.x < kChunk) acc += cuda::std::rotl((unsigned)v[threadIdx.x], c & 31) ^ (unsigned)c;
+    if (threadIdx.x < kChunk)
+      acc += cuda::std::rotl((unsigned)v[threadIdx.x], c & 31) ^ (unsigned)c;
     pipe.consumer_release();
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
@@ -307,7 +308,8 @@ int main(int argc, char** argv) {
   if (got.sum != want.sum || got.min != want.min || got.max != want.max ||
       got.and_all != want.and_all || got.or_all != want.or_all || got.xor_all != want.xor_all ||
       got.cas_count != want.cas_count || !member) {
-    std::printf("key_stats: sum %llu/%llu min %d/%d max %d/%d and %x/%x or %x/%x xor %x/%x cas %d/%d last %u\n",
+    std::printf("key_stats: sum %llu/%llu min %d/%d max %d/%d and %x/%x or %x/%x xor %x/%x cas "
+                "%d/%d last %u\n",
                 got.sum, want.sum, got.min, want.min, got.max, want.max, got.and_all, want.and_all,
                 got.or_all, want.or_all, got.xor_all, want.xor_all, got.cas_count, want.cas_count,
                 got.last);
@@ -348,9 +350,10 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(p.data(), d_p, p.size() * sizeof(int), cudaMemcpyDeviceToHost));
     int r = rounds + rep, want_guarded = pthreads / 32 * r * (r + 1) / 2;
     for (int b = 0; b < pblocks; ++b)
-      if (p[b * 3] != want_guarded || p[b * 3 + 1] < 1 || p[b * 3 + 1] > 3 || p[b * 3 + 2] != b + 1) {
-        std::printf("block_sync_prims %d block %d: guarded %d (want %d), peak %d (1..3), go %d\n", rep, b,
-                    p[b * 3], want_guarded, p[b * 3 + 1], p[b * 3 + 2]);
+      if (p[b * 3] != want_guarded || p[b * 3 + 1] < 1 || p[b * 3 + 1] > 3 ||
+          p[b * 3 + 2] != b + 1) {
+        std::printf("block_sync_prims %d block %d: guarded %d (want %d), peak %d (1..3), go %d\n",
+                    rep, b, p[b * 3], want_guarded, p[b * 3 + 1], p[b * 3 + 2]);
         ++bad;
       }
   }
@@ -372,7 +375,9 @@ int main(int argc, char** argv) {
       else
         want = mine * 2 + (t == 0 ? 1000 : 0) + 3;
       if (bo[b * bthreads + t] != want) {
-        if (bad < 20) std::printf("barrier_phases block %d thread %d: %d, want %d\n", b, t, bo[b * bthreads + t], want);
+        if (bad < 20)
+          std::printf("barrier_phases block %d thread %d: %d, want %d\n", b, t,
+                      bo[b * bthreads + t], want);
         ++bad;
       }
     }
@@ -396,7 +401,8 @@ int main(int argc, char** argv) {
       for (int c = 0; c < chunks; ++c)
         acc += rotl32((unsigned)pin[(b * chunks + c) * kChunk + t], c) ^ (unsigned)c;
       if (pout[b * kChunk + t] != acc) {
-        if (bad < 20) std::printf("pipeline_sum %d.%d: %u, want %u\n", b, t, pout[b * kChunk + t], acc);
+        if (bad < 20)
+          std::printf("pipeline_sum %d.%d: %u, want %u\n", b, t, pout[b * kChunk + t], acc);
         ++bad;
       }
     }
@@ -407,7 +413,10 @@ int main(int argc, char** argv) {
   unsigned long long x = 0x9e3779b97f4a7c15ull;
   for (int i = 0; i < bn; ++i) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    bin[i] = i % 10 == 0 ? (1ull << (i % 64)) : i % 10 == 1 ? ~0ull >> (i % 64) : i % 10 == 2 ? 0 : x;
+    bin[i] = i % 10 == 0   ? (1ull << (i % 64))
+             : i % 10 == 1 ? ~0ull >> (i % 64)
+             : i % 10 == 2 ? 0
+                           : x;
   }
   unsigned long long *d_bin, *d_bout;
   long long* d_t;
@@ -427,7 +436,9 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(t, d_t, sizeof t, cudaMemcpyDeviceToHost));
     for (int i = 0; i < bn; ++i)
       if (bout[i] != bits_ref(bin[i])) {
-        if (bad < 20) std::printf("bits %d (%016llx): %016llx, want %016llx\n", i, bin[i], bout[i], bits_ref(bin[i]));
+        if (bad < 20)
+          std::printf("bits %d (%016llx): %016llx, want %016llx\n", i, bin[i], bout[i],
+                      bits_ref(bin[i]));
         ++bad;
       }
     // Both advanced across the sleep and since the last launch; the timer's nanoseconds are

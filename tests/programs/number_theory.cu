@@ -307,10 +307,24 @@ int main(int argc, char** argv) {
   // 2. Miller-Rabin over 64-bit candidates: products of two primes, primes near 2^62, Carmichael
   // numbers, strong pseudoprimes to base 2, and random odd numbers.
   std::vector<u64> cand;
-  const u64 specials[] = {561, 1105, 1729, 2047, 3215031751ull, 3825123056546413051ull,
-                          341550071728321ull, 4611686018427387847ull,
-                          4611686018427387903ull, 9223372036854775783ull % (1ull << 62), 1, 2, 3, 4, 97,
-                          1000000007ull, 998244353ull, 1000000007ull * 998244353ull};
+  const u64 specials[] = {561,
+                          1105,
+                          1729,
+                          2047,
+                          3215031751ull,
+                          3825123056546413051ull,
+                          341550071728321ull,
+                          4611686018427387847ull,
+                          4611686018427387903ull,
+                          9223372036854775783ull % (1ull << 62),
+                          1,
+                          2,
+                          3,
+                          4,
+                          97,
+                          1000000007ull,
+                          998244353ull,
+                          1000000007ull * 998244353ull};
   for (u64 s : specials) cand.push_back(s);
   u64 x = 88172645463325252ull;
   while (cand.size() < 160) {
@@ -349,7 +363,8 @@ int main(int argc, char** argv) {
       ++bad;
     }
   }
-  if (found != want_found) std::printf("miller_rabin: found %u, want %u\n", found, want_found), ++bad;
+  if (found != want_found)
+    std::printf("miller_rabin: found %u, want %u\n", found, want_found), ++bad;
 
   // 3. Pairs, three launches over shifted inputs.
   const int pn = 600;
@@ -382,7 +397,8 @@ int main(int argc, char** argv) {
       u64 r = 0;
       for (int k = 0; k < 64; ++k) r |= ((xa >> k) & 1) << (63 - k);
       w.brev = r;
-      w.inv = mod_inverse((long long)(xa % 1000003), 1000003) + mod_inverse(-(long long)(yb % 997), 997);
+      w.inv = mod_inverse((long long)(xa % 1000003), 1000003) +
+              mod_inverse(-(long long)(yb % 997), 997);
       w.mul24 = mul24_ref((int)(xa << 4) >> 4, (int)yb);
       w.umul24 = umul24_ref((unsigned)xa, (unsigned)(yb >> 5));
       w.umulhi = (unsigned)(((u64)(unsigned)xa * (unsigned)yb) >> 32);
@@ -399,11 +415,12 @@ int main(int argc, char** argv) {
           g.mul24 != w.mul24 || g.umul24 != w.umul24 || g.umulhi != w.umulhi || g.fns != w.fns ||
           g.s16 != w.s16 || g.u8 != w.u8) {
         if (bad < 20)
-          std::printf("pairs %d.%d (%llx, %llx): gcd %llu/%llu isqrt %llu/%llu brev %llx/%llx inv %lld/%lld "
+          std::printf("pairs %d.%d (%llx, %llx): gcd %llu/%llu isqrt %llu/%llu brev %llx/%llx inv "
+                      "%lld/%lld "
                       "mul24 %d/%d umul24 %u/%u umulhi %u/%u fns %d/%d s16 %d/%d u8 %d/%d\n",
-                      rep, i, xa, yb, g.gcd, w.gcd, g.isqrt, w.isqrt, g.brev, w.brev, g.inv, w.inv, g.mul24,
-                      w.mul24, g.umul24, w.umul24, g.umulhi, w.umulhi, g.fns, w.fns, g.s16, w.s16, g.u8,
-                      w.u8);
+                      rep, i, xa, yb, g.gcd, w.gcd, g.isqrt, w.isqrt, g.brev, w.brev, g.inv, w.inv,
+                      g.mul24, w.mul24, g.umul24, w.umul24, g.umulhi, w.umulhi, g.fns, w.fns, g.s16,
+                      w.s16, g.u8, w.u8);
         ++bad;
       }
     }

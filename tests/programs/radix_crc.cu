@@ -8,9 +8,9 @@
 // across warps by per-warp counts in shared memory); then a bloom filter in 64-bit words
 // (atomicOr on unsigned long long) and 64-bit atomics on shared memory (min, max, and, xor,
 // exch, CAS), atomicInc/atomicDec with wrap-around. Arguments: messages, keys.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <vector>
 
 #include "check.h"
@@ -53,7 +53,8 @@ __global__ void hash_messages(const unsigned char* bytes, const int* offsets, in
   for (; i + 4 <= end; i += 4) {
     uchar4 w = *reinterpret_cast<const uchar4*>(bytes + i);
     byte(w.x), byte(w.y), byte(w.z), byte(w.w);
-    unsigned k = __byte_perm((unsigned)w.x | (unsigned)w.y << 8, (unsigned)w.z | (unsigned)w.w << 8, 0x5410);
+    unsigned k =
+        __byte_perm((unsigned)w.x | (unsigned)w.y << 8, (unsigned)w.z | (unsigned)w.w << 8, 0x5410);
     k *= 0xcc9e2d51u;
     k = rotl32(k, 15);
     k *= 0x1b873593u;
@@ -77,7 +78,8 @@ __device__ __forceinline__ unsigned digit_of(int key, int shift) {
   return (((unsigned)key ^ 0x80000000u) >> shift) & 0xff; // signed order
 }
 
-__global__ void digit_histogram(const int* keys, int n, int shift, unsigned* counts /*[256][ctas]*/) {
+__global__ void digit_histogram(const int* keys, int n, int shift,
+                                unsigned* counts /*[256][ctas]*/) {
   __shared__ unsigned hist[256];
   for (int d = threadIdx.x; d < 256; d += blockDim.x) hist[d] = 0;
   __syncthreads();
@@ -111,12 +113,14 @@ __global__ void scan_counts(unsigned* counts, int total) {
   }
 }
 
-__global__ void scatter(const int* keys_in, const unsigned* vals_in, int* keys_out, unsigned* vals_out, int n,
-                        int shift, const unsigned* offsets /*[256][ctas]*/) {
+__global__ void scatter(const int* keys_in, const unsigned* vals_in, int* keys_out,
+                        unsigned* vals_out, int n, int shift,
+                        const unsigned* offsets /*[256][ctas]*/) {
   __shared__ unsigned warp_counts[kWarps][256];
   __shared__ unsigned base_of[256];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int d = threadIdx.x; d < 256; d += blockDim.x) base_of[d] = offsets[d * gridDim.x + blockIdx.x];
+  for (int d = threadIdx.x; d < 256; d += blockDim.x)
+    base_of[d] = offsets[d * gridDim.x + blockIdx.x];
   unsigned lt;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
   const int base = blockIdx.x * kTile;
@@ -162,7 +166,8 @@ struct Atom64 {
 __global__ void bloom_insert(const int* keys, int n, u64* filter, int words) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  unsigned h1 = (unsigned)keys[i] * 0x9e3779b1u, h2 = rotl32((unsigned)keys[i] ^ 0x5bd1e995u, 17) | 1;
+  unsigned h1 = (unsigned)keys[i] * 0x9e3779b1u,
+           h2 = rotl32((unsigned)keys[i] ^ 0x5bd1e995u, 17) | 1;
   for (int k = 0; k < 3; ++k) {
     unsigned bit = (h1 + k * h2) % (unsigned)(words * 64);
     atomicOr(&filter[bit / 64], 1ull << (bit % 64));
@@ -232,7 +237,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < 256; ++i) t32c[i] = crc_table(0x82f63b78u, i);
   CHECK(cudaMemcpyToSymbol(c_crc32c, t32c.data(), 256 * 4));
   std::vector<int> offsets(msgs + 1, 0);
-  for (int m = 0; m < msgs; ++m) offsets[m + 1] = offsets[m] + (m % 9 == 0 ? m % 4 : 5 + rnd() % 90);
+  for (int m = 0; m < msgs; ++m)
+    offsets[m + 1] = offsets[m] + (m % 9 == 0 ? m % 4 : 5 + rnd() % 90);
   std::vector<unsigned char> bytes(offsets[msgs] + 4);
   for (auto& c : bytes) c = (unsigned char)(rnd() >> 7);
   memcpy(bytes.data(), "123456789", 9); // message 0 is empty (0 % 4), so this spans 1..
@@ -278,11 +284,13 @@ int main(int argc, char** argv) {
     h ^= (unsigned)(end - offsets[m]);
     h ^= h >> 16, h *= 0x85ebca6bu, h ^= h >> 13, h *= 0xc2b2ae35u, h ^= h >> 16;
     const Hashes& g = hs[m];
-    if (g.crc32 != ~crc || g.crc32c != ~crcc || g.adler != ((b << 16) | a) || g.murmur != h || g.fnv != fnv) {
+    if (g.crc32 != ~crc || g.crc32c != ~crcc || g.adler != ((b << 16) | a) || g.murmur != h ||
+        g.fnv != fnv) {
       if (bad < 20)
-        std::printf("hash %d (%d bytes): crc32 %08x/%08x crc32c %08x/%08x adler %08x/%08x murmur %08x/%08x fnv %016llx/%016llx\n",
-                    m, end - offsets[m], g.crc32, ~crc, g.crc32c, ~crcc, g.adler, (b << 16) | a, g.murmur, h,
-                    g.fnv, fnv);
+        std::printf("hash %d (%d bytes): crc32 %08x/%08x crc32c %08x/%08x adler %08x/%08x murmur "
+                    "%08x/%08x fnv %016llx/%016llx\n",
+                    m, end - offsets[m], g.crc32, ~crc, g.crc32c, ~crcc, g.adler, (b << 16) | a,
+                    g.murmur, h, g.fnv, fnv);
       ++bad;
     }
   }
@@ -296,7 +304,7 @@ int main(int argc, char** argv) {
   // 2. Radix sort, twice (random keys, then keys with many duplicates and the extremes).
   const int ctas = (n + kTile - 1) / kTile;
   if (ctas * 256 > 1024 * 64) return finish(1);
-  int *d_k[2];
+  int* d_k[2];
   unsigned *d_v[2], *d_counts;
   for (int j = 0; j < 2; ++j) {
     CHECK(cudaMalloc(&d_k[j], n * 4));
@@ -326,11 +334,14 @@ int main(int argc, char** argv) {
     CHECK(cudaMemcpy(sv.data(), d_v[0], n * 4, cudaMemcpyDeviceToHost));
     std::vector<unsigned> order(n);
     for (int i = 0; i < n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](unsigned x, unsigned y) { return keys[x] < keys[y]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](unsigned x, unsigned y) { return keys[x] < keys[y]; });
     int wrong = 0;
     for (int i = 0; i < n; ++i)
       if (sk[i] != keys[order[i]] || sv[i] != order[i]) {
-        if (wrong++ < 5) std::printf("sort %d: [%d] = (%d, %u), want (%d, %u)\n", rep, i, sk[i], sv[i], keys[order[i]], order[i]);
+        if (wrong++ < 5)
+          std::printf("sort %d: [%d] = (%d, %u), want (%d, %u)\n", rep, i, sk[i], sv[i],
+                      keys[order[i]], order[i]);
       }
     bad += wrong;
   }
@@ -382,10 +393,13 @@ int main(int argc, char** argv) {
     dec = (dec == 0 || dec > wrap) ? wrap : dec - 1;
   }
   if (got.mn != w.mn || got.mx != w.mx || got.and_all != w.and_all || got.xor_all != w.xor_all ||
-      got.cas_sum != w.cas_sum || got.smin != w.smin || got.smax != w.smax || got.inc != inc || got.dec != dec) {
-    std::printf("atomics64: min %llx/%llx max %llx/%llx and %llx/%llx xor %llx/%llx cas %llu/%llu smin %lld/%lld smax %lld/%lld inc %u/%u dec %u/%u\n",
-                got.mn, w.mn, got.mx, w.mx, got.and_all, w.and_all, got.xor_all, w.xor_all, got.cas_sum, w.cas_sum,
-                got.smin, w.smin, got.smax, w.smax, got.inc, inc, got.dec, dec);
+      got.cas_sum != w.cas_sum || got.smin != w.smin || got.smax != w.smax || got.inc != inc ||
+      got.dec != dec) {
+    std::printf("atomics64: min %llx/%llx max %llx/%llx and %llx/%llx xor %llx/%llx cas %llu/%llu "
+                "smin %lld/%lld smax %lld/%lld inc %u/%u dec %u/%u\n",
+                got.mn, w.mn, got.mx, w.mx, got.and_all, w.and_all, got.xor_all, w.xor_all,
+                got.cas_sum, w.cas_sum, got.smin, w.smin, got.smax, w.smax, got.inc, inc, got.dec,
+                dec);
     ++bad;
   }
   CHECK(cudaDeviceSynchronize());
