@@ -447,6 +447,7 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
     });
   }
   clock_.period = sms_[0]->clock().period;
+  if (auto* ptx = dynamic_cast<PtxFrontend*>(&frontend_)) give_clock(*ptx);
   if (quantum) {
     if (!lt) g.fail("quantum_cycles", "a quantum needs memory_port: lt (decoupled SMs)");
     tlm::tlm_global_quantum::instance().set(clock_.time(quantum));
@@ -629,6 +630,11 @@ PtxFrontend::FastForward Gpu::fast_forward(const PtxFrontend::HostLaunch& h, uin
     r.refused = e.what();
   }
   return r;
+}
+
+void Gpu::give_clock(PtxFrontend& k) {
+  k.set_clock([this] { return uint64_t(clock_.now); },
+              [this] { return uint64_t(clock_.time(clock_.now).to_seconds() * 1e9 + 0.5); });
 }
 
 const SmLimits& Gpu::use_kernel(PtxFrontend& k) {

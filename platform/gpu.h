@@ -216,6 +216,7 @@ private:
   // with `start` and records its occupancy: hosted launches and an application's launches.
   Occupancy switch_to(PtxFrontend& k, const std::function<Occupancy(const SmLimits&)>& start);
   const SmLimits& use_kernel(PtxFrontend& k); // the SMs' registers and limits for `k`
+  void give_clock(PtxFrontend& k);            // %clock and %globaltimer read clock_
   // An application of several kernels: its next launch on its kernel's front-end; false when
   // none is left.
   bool app_launch(Occupancy& o);

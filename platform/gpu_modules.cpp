@@ -73,6 +73,7 @@ unsigned Gpu::add_module(LaunchSpec spec, const std::string& name, PtxFrontend* 
     throw WorkloadError(name + ": " + std::to_string(mod.kernels.size()) + " entries");
   for (PtxFrontend* k : mod.kernels) {
     k->share_module(*mod.kernels[0]); // the module's variables: initialised once
+    give_clock(*k);                   // %clock and %globaltimer
     if (!sms_.empty() &&
         (k->regs_per_thread() > hosted_regs_ || k->preds_per_thread() > hosted_preds_))
       throw WorkloadError(name + ": kernel '" + k->kernel_name() + "' needs " +

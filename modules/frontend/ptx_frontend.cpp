@@ -991,6 +991,8 @@ ptx::LaunchConfig PtxFrontend::config(bool init_data) const {
     for (size_t i = 0; i < plan_.funcs.size(); ++i) cfg.save_bytes[i] = plan_.funcs[i].save_bytes;
   }
   cfg.instr_budget = 0; // the timing model's watchdog and max_cycles bound the run
+  cfg.clock = cycle_;   // read as the instruction issues (execution-driven)
+  cfg.globaltimer = ns_;
   cfg.init_data = init_data;
   cfg.allocations = options_.memory_check && !unchecked_ ? &allocations_ : nullptr;
   cfg.textures = &textures_;
@@ -1398,6 +1400,43 @@ bool PtxFrontend::next_divergent(unsigned warp) {
   return kernel_->peek(w.engine_warp).active_mask != thread_mask(w);
 }
 
+namespace {
+
+// The lanes whose value of shfl's source `a` an active lane takes (PTX ISA shfl.sync: lane i
+// gets lane j's `a`, its own where j is out of its segment), b and c per lane. A lane's `a` no lane
+// takes is no undefined value in the result: the warp-aggregated atomic (one lane's atomicAdd, then
+// __shfl_sync from it) leaves it unset.
+uint32_t shfl_taken(const ptx::Instr& in, uint32_t exec, const LaneValues& bv,
+                    const LaneValues& cv) {
+  uint32_t taken = 0;
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(exec >> l & 1)) continue;
+    const uint32_t b = bv[l] & 31, c = cv[l];
+    const uint32_t cval = c & 31, segmask = (c >> 8) & 31;
+    const int lane = int(l), max_lane = int((l & segmask) | (cval & ~segmask));
+    int j = lane;
+    bool in_range;
+    switch (in.shfl) {
+    case ptx::ShflMode::Up:
+      j = lane - int(b), in_range = j >= max_lane;
+      break;
+    case ptx::ShflMode::Down:
+      j = lane + int(b), in_range = j <= max_lane;
+      break;
+    case ptx::ShflMode::Bfly:
+      j = lane ^ int(b), in_range = j <= max_lane;
+      break;
+    default:
+      j = int(l & segmask) | int(b & ~segmask), in_range = j <= max_lane;
+      break;
+    }
+    taken |= 1u << (unsigned(in_range ? j : lane) & 31);
+  }
+  return taken;
+}
+
+} // namespace
+
 void PtxFrontend::execute(unsigned warp, WarpInst& out) {
   const InstInfo* info = peek(warp);
   if (!info)
@@ -1474,7 +1513,25 @@ void PtxFrontend::execute(unsigned warp, WarpInst& out) {
     if (!listed(*r.read_vregs, map.src_vreg[k]))
       throw WorkloadError("internal: engine did not report source vreg " +
                           std::to_string(map.src_vreg[k]) + " of " + where(module(), *r.instr));
-    if (const uint32_t undef = r.exec_mask & exists & ~w.written[o.reg]) {
+    uint32_t undef = r.exec_mask & exists & ~w.written[o.reg];
+    if (undef && r.instr->op == ptx::Op::Shfl && r.instr->src.size() > 2 &&
+        r.instr->src[0].is_reg() && map.src_vreg[k] == r.instr->src[0].reg) {
+      // b and c: immediates, or registers the shuffle did not write (a hidden constant
+      // definition is no issued source: its engine row holds it)
+      const uint64_t* now_rows = kernel_->rows(w.engine_warp);
+      LaneValues bc[2];
+      bool known = true;
+      for (unsigned i = 0; i < 2 && known; ++i) {
+        const ptx::Operand& op = r.instr->src[i + 1];
+        known =
+            op.kind == ptx::Operand::Kind::Imm || (op.is_reg() && !listed(*r.write_vregs, op.reg));
+        for (unsigned l = 0; l < kWarpSize && known; ++l)
+          bc[i][l] =
+              op.is_reg() ? uint32_t(now_rows[size_t(op.reg) * kWarpSize + l]) : uint32_t(op.imm);
+      }
+      if (known) undef &= shfl_taken(*r.instr, r.exec_mask, bc[0], bc[1]);
+    }
+    if (undef) {
       // Legal PTX may read a register no instruction wrote (undefined in PTX): it reads 0, as
       // in GPGPU-Sim, and the CTA's storage holds 0 there too.
       if (!undefined_reads_++)

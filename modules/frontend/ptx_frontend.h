@@ -323,6 +323,13 @@ public:
   // first).
   uint64_t undefined_reads() const { return undefined_reads_; }
   uint64_t predicate_sources() const { return pred_sources_; } // predicate operands read
+  // The SMs' clock as they tick (Gpu::clock()): %clock and %clock64 read `cycle`,
+  // %globaltimer `ns`; without it (the front-end run alone) they read the warp instructions
+  // executed so far. Before start().
+  void set_clock(std::function<uint64_t()> cycle, std::function<uint64_t()> ns) {
+    cycle_ = std::move(cycle);
+    ns_ = std::move(ns);
+  }
 
 private:
   struct OperandMap {
@@ -442,7 +449,8 @@ private:
   unsigned file_shared_ = 0;
   std::string file_shared_where_;
   bool file_cooperative_ = false;
-  bool app_over_ = false; // next_app() found no launch left
+  bool app_over_ = false;                // next_app() found no launch left
+  std::function<uint64_t()> cycle_, ns_; // set_clock()
   // The engine's configuration of the launch in launch_; `init_data`: write the module's
   // variables' initial values.
   ptx::LaunchConfig config(bool init_data) const;

@@ -47,6 +47,18 @@ done
 grep -qF "warning: kernel 'debug_loop': " "$TMP/err" &&
   grep -qF "debug_loop.ptx:74 'mov.u16' reads %rs17 (r" "$TMP/err" ||
   fail "warning text: $(head -c 400 "$TMP/err")"
+# A shuffle reading an undefined register in lanes whose value no lane takes (lane 0's value
+# broadcast: the warp-aggregated pattern) has no undefined value in its result: no warning.
+"$GPURF" run --workload "$D/shfl_broadcast.yaml" --out "$TMP/sb" --dump-outputs "$TMP/sbo" \
+  >"$TMP/out" 2>"$TMP/err" || fail "shfl_broadcast: $(tail -c 400 "$TMP/err")"
+grep -q "where no instruction of its CTA wrote it" "$TMP/err" &&
+  fail "shfl_broadcast: a warning for lanes no lane takes: $(head -c 400 "$TMP/err")"
+python3 - "$TMP/sb/result.json" "$TMP/sbo/out.bin" <<'PY' || fail "shfl_broadcast: outputs"
+import json, struct, sys
+assert json.load(open(sys.argv[1]))["undefined_reads"] == 0
+out = struct.unpack("<64I", open(sys.argv[2], "rb").read())
+assert out == tuple((t & ~31) * 7 + 5 for t in range(64)), out
+PY
 # bar.red is a barrier in the timing model: the k-th B2R (the reduction's write) of every warp
 # of a CTA issues no earlier than the k-th bar.red of each of the CTA's warps (the release is
 # at the last arrival's issue; a scheduler ticking later in that cycle may issue a released

@@ -228,6 +228,49 @@ SPIN:
   for (uint32_t v : L.get<uint32_t>(out, 32)) EXPECT_EQ(v, 4243u); // the data and parity 0 done
 }
 
+// mbarrier.arrive.noComplete (CUDA's barrier::arrive(n > 1) and debug builds of cuda::pipeline):
+// lane 0 arrives for 8 without completing; the warp's 32 arrivals then complete the phase of
+// 40, and only then (without the 8, the phase would still wait). Once refused as unsupported.
+TEST(PtxMbarrier, ANoCompleteArriveCountsItsArrivals) {
+  const Module m = parse_ptx(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 8 .b64 bar;
+  .reg .pred %p<4>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra INITED;
+  mov.u32 %r2, 40;
+  mbarrier.init.shared.b64 [bar], %r2;
+  mov.u32 %r3, 8;
+  mbarrier.arrive.noComplete.shared.b64 %rd2, [bar], %r3;
+  mbarrier.test_wait.shared.b64 %p2, [bar], %rd2;
+  selp.u32 %r4, 1, 0, %p2;
+  st.global.u32 [%rd1+128], %r4;
+INITED:
+  bar.sync 0;
+  mbarrier.arrive.shared.b64 %rd2, [bar];
+  mbarrier.test_wait.shared.b64 %p3, [bar], %rd2;
+  selp.u32 %r5, 1, 0, %p3;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd3, %rd1, %rd3;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+)",
+                             "nocomplete.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  Launch L(m, "k", {1, 1, 1}, {32, 1, 1});
+  const uint64_t out = L.zeros(33 * 4);
+  L.arg(out).run();
+  const std::vector<uint32_t> got = L.get<uint32_t>(out, 33);
+  for (unsigned i = 0; i < 32; ++i) EXPECT_EQ(got[i], 1u) << "lane " << i; // phase complete
+  EXPECT_EQ(got[32], 0u); // after the 8 alone: pending
+}
+
 TEST(PtxAtomic, AVectorAtomicOnScalarsStopsTheKernelSayingWhy) {
   const Module m = parse_ptx(std::string(kHeader) + R"(
 .visible .entry k(.param .u64 acc)

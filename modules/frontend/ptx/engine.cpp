@@ -669,7 +669,7 @@ struct Kernel::Impl {
     case SReg::Clock64:
       return clock();
     case SReg::Globaltimer:
-      return clock();
+      return k.cfg_.globaltimer ? k.cfg_.globaltimer() : clock();
     case SReg::LanemaskEq:
       return 1u << lane;
     case SReg::LanemaskLe:

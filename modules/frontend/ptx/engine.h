@@ -132,8 +132,9 @@ struct LaunchConfig {
   std::vector<uint32_t> save_bytes;
   unsigned max_call_depth = 256;
   unsigned smid = 0, nsmid = 1;
-  // Value of %clock/%clock64/%globaltimer; default: warp instructions executed so far.
-  std::function<uint64_t()> clock;
+  // Value of %clock/%clock64 (the SM's cycle) and of %globaltimer (nanoseconds); default:
+  // warp instructions executed so far (the engine alone has no clock).
+  std::function<uint64_t()> clock, globaltimer;
   // Every lane's global and const access must lie in one of these (null: unchecked).
   const Allocations* allocations = nullptr;
   // %envreg0..31, set by the driver: a cooperative launch's grid workspace (the grid barrier's

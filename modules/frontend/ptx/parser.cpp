@@ -1852,9 +1852,17 @@ struct Parser {
         in.atom = AtomOp::MbarTestWaitParity;
         first_mod = 3;
       }
+      // .noComplete (an arrive of `count` that must not complete the phase: CUDA's
+      // barrier::arrive(n > 1), kept in debug builds): a conforming program's arrive never
+      // completes it, so it is the plain arrive (one that does is undefined in PTX).
       for (size_t i = first_mod; i < parts.size(); ++i)
-        if (parts[i] == "noComplete" || parts[i] == "expect_tx")
+        if (parts[i] == "noComplete" &&
+            (in.atom == AtomOp::MbarArrive || in.atom == AtomOp::MbarArriveDrop)) {
+          parts.erase(parts.begin() + long(i));
+          --i;
+        } else if (parts[i] == "noComplete" || parts[i] == "expect_tx") {
           fail(line, "unsupported modifier '." + parts[i] + "' in '" + in.text + "'");
+        }
     } else if (video_from_name(parts[0], in)) {
       // vadd2 ... vmax4: the operation and the element count from the name
     } else if (!op_from_name(parts[0], in.op, bm)) {
