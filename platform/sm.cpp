@@ -728,6 +728,12 @@ void Sm::bound_registers(const std::string& impl, Params& params, unsigned rows,
   }
 }
 
+void Sm::bound_registers(unsigned data_regs, unsigned preds, unsigned bound_warps,
+                         unsigned& occ_data, unsigned& hw_data) const {
+  bound_registers(mapping_impl_, *mapping_params_, subcores_[0].banks[0]->rows(),
+                  std::max(1u, data_regs), preds, bound_warps, occ_data, hw_data);
+}
+
 void Sm::set_kernel_registers(unsigned data_regs) {
   data_regs = std::max(1u, data_regs);
   const unsigned preds = frontend_.predicate_registers();

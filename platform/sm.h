@@ -82,6 +82,10 @@ public:
   // for the runtime's occupancy queries.
   SmLimits limits_for(unsigned data_regs, unsigned preds, unsigned occ_data, unsigned hw_data,
                       unsigned bound_warps = 0) const;
+  // The occupancy and ptxas counts (IFrontend's) of a kernel whose launch bounds promise
+  // `bound_warps` warps per SM, lowered to what fits these banks where they do not (sm.cpp).
+  void bound_registers(unsigned data_regs, unsigned preds, unsigned bound_warps, unsigned& occ_data,
+                       unsigned& hw_data) const;
   // Records the kernel's occupancy in the statistics (sm.resident_warps, resident_ctas,
   // cta_limit: the CTAs each resource allows).
   void set_occupancy(const Occupancy& o);

@@ -211,6 +211,16 @@ int main(int argc, char** argv) {
   CHECK(cudaMalloc(&wo, 1024 * sizeof(float)));
   CHECK(cudaMemcpy(wa, ha.data(), 1024 * sizeof(float), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(wb, hb.data(), 1024 * sizeof(float), cudaMemcpyHostToDevice));
+  // What the runtime reports for it: registers that let 1,024 threads fit this device's file.
+  cudaFuncAttributes fa;
+  cudaDeviceProp prop;
+  CHECK(cudaFuncGetAttributes(&fa, wide_tile));
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  if (fa.maxThreadsPerBlock != 1024 || fa.numRegs * 1024 > prop.regsPerMultiprocessor) {
+    printf("wide_tile: %d registers, at most %d threads; %d registers per SM\n", fa.numRegs,
+           fa.maxThreadsPerBlock, prop.regsPerMultiprocessor);
+    ++bad;
+  }
   wide_tile<<<1, 1024>>>(wa, wb, wo);
   CHECK(cudaGetLastError());
   CHECK(cudaMemcpy(ho.data(), wo, 1024 * sizeof(float), cudaMemcpyDeviceToHost));
