@@ -143,8 +143,9 @@ int resident_ctas(const KernelRec& k, int block, size_t shared) {
   gpurf::PtxFrontend* f = g.kernel(k.id);
   // The registers occupancy counts, as the SM sets them at the kernel's launch (the
   // allocator's count through the platform's register mapping, or ptxas's).
-  const gpurf::SmLimits l = g.sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
-                                               f->occupancy_registers(), f->hardware_registers());
+  const gpurf::SmLimits l =
+      g.sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(), f->occupancy_registers(),
+                         f->hardware_registers(), f->bound_warps());
   try {
     return int(gpurf::occupancy(l, k.name, unsigned((block + 31) / 32),
                                 cta_shared(k, unsigned(block), shared), 1u << 30)
@@ -457,15 +458,19 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   std::memset(a, 0, sizeof *a);
   gpurf::PtxFrontend* f = rt().gpu().kernel(k->id);
   // ptxas's count, as CUDA reports it, where known (under ptx_virtual the allocator's count is
-  // the PTX's virtual registers, thousands); else the count occupancy uses.
-  unsigned regs = f->hardware_registers();
-  if (!regs) regs = f->occupancy_registers();
+  // the PTX's virtual registers, thousands); else the count occupancy uses. Both capped by the
+  // kernel's __launch_bounds__ where the platform's banks are smaller than sm_75's (Fermi: 32
+  // registers for 1,024 threads), as that GPU's compiler would report.
+  unsigned occ = f->occupancy_registers(), hw = f->hardware_registers();
+  rt().gpu().sm(0).bound_registers(f->regs_per_thread(), f->predicate_registers(), f->bound_warps(),
+                                   occ, hw);
+  unsigned regs = hw && occ ? std::min(hw, occ) : hw ? hw : occ;
   a->numRegs = int(regs ? regs : f->regs_per_thread());
   // The largest block a launch of this kernel can have (CUDA's: the device's limit, less
   // where the kernel's registers do not fit that many warps).
-  const gpurf::SmLimits l =
-      rt().gpu().sm(0).limits_for(f->regs_per_thread(), f->predicate_registers(),
-                                  f->occupancy_registers(), f->hardware_registers());
+  const gpurf::SmLimits l = rt().gpu().sm(0).limits_for(
+      f->regs_per_thread(), f->predicate_registers(), f->occupancy_registers(),
+      f->hardware_registers(), f->bound_warps());
   const unsigned reg_warps = std::max(l.register_warps, l.hardware_register_warps);
   unsigned most = std::min({1024u, l.warps * 32, reg_warps * 32});
   // __launch_bounds__ (.maxntid) and .reqntid bound it too, as ptxas records them.

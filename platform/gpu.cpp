@@ -128,6 +128,7 @@ public:
   unsigned predicate_registers() const override { return f_->predicate_registers(); }
   unsigned occupancy_registers() const override { return f_->occupancy_registers(); }
   unsigned hardware_registers() const override { return f_->hardware_registers(); }
+  unsigned bound_warps() const override { return f_->bound_warps(); }
   bool next_divergent(unsigned w) override { return w < slots_ && f_->next_divergent(base_ + w); }
   LaneValues register_value(unsigned w, unsigned r) const override {
     return w < slots_ ? f_->register_value(base_ + w, r) : LaneValues{};
@@ -417,7 +418,8 @@ void Gpu::build(Params& top, unsigned regs_per_thread, const std::vector<Observe
     for (const PtxFrontend* k : m.kernels)
       if (k)
         mode.kernels.push_back({k->regs_per_thread(), k->preds_per_thread(),
-                                k->occupancy_registers(), k->hardware_registers()});
+                                k->occupancy_registers(), k->hardware_registers(),
+                                k->bound_warps()});
   for (unsigned s = 0; s < n; ++s) {
     views_.push_back(std::make_unique<SmView>(frontend_));
     const std::string name = n == 1 ? "sm" : "sm" + std::to_string(s);

@@ -283,21 +283,30 @@ void Sm::build_units(Plan& plan) {
   // ports (docs/design.md, "Occupancy").
   plan.occ_data = frontend_.occupancy_registers();
   plan.hw_data = frontend_.hardware_registers();
-  const bool backing =
-      (plan.occ_data && plan.occ_data != data_regs_) || (plan.hw_data && plan.hw_data < data_regs_);
-  unsigned store_rows = backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
-  // A later kernel of the GPU's modules whose allocator count exceeds ptxas's gets its
-  // backing rows too: the storage is allocated once, here (a hosted GPU's first kernel may
-  // need none while another needs more rows than the banks have).
-  for (const Mode::Kernel& k : mode_.kernels) {
-    const unsigned data = std::max(1u, k.data);
-    if (data > data_regs_ || !((k.occ && k.occ != data) || (k.hw && k.hw < data))) continue;
-    const unsigned regs = data + (preds_in_banks_ ? k.preds : 0);
-    store_rows = std::max(store_rows,
-                          RegMapping::Registry::create(plan.mp.impl, *plan.mp.p, shape_.banks, regs)
-                              ->rows_needed(shape_.warps / sub));
-  }
-  plan.store_rows = store_rows;
+  unsigned store_rows = 0;
+  // Sized once the banks say how many rows they model (the launch bounds' cap needs it).
+  auto size_storage = [&](unsigned bank_rows) {
+    bound_registers(plan.mp.impl, *plan.mp.p, bank_rows, data_regs_,
+                    frontend_.predicate_registers(), frontend_.bound_warps(), plan.occ_data,
+                    plan.hw_data);
+    const bool backing = (plan.occ_data && plan.occ_data != data_regs_) ||
+                         (plan.hw_data && plan.hw_data < data_regs_);
+    store_rows = backing ? mapping_->rows_needed(shape_.warps / sub) : 0;
+    // A later kernel of the GPU's modules whose allocator count exceeds ptxas's gets its
+    // backing rows too: the storage is allocated once, here (a hosted GPU's first kernel may
+    // need none while another needs more rows than the banks have).
+    for (const Mode::Kernel& k : mode_.kernels) {
+      const unsigned data = std::max(1u, k.data);
+      unsigned occ = k.occ, hw = k.hw;
+      bound_registers(plan.mp.impl, *plan.mp.p, bank_rows, data, k.preds, k.bound, occ, hw);
+      if (data > data_regs_ || !((occ && occ != data) || (hw && hw < data))) continue;
+      const unsigned regs = data + (preds_in_banks_ ? k.preds : 0);
+      store_rows = std::max(
+          store_rows, RegMapping::Registry::create(plan.mp.impl, *plan.mp.p, shape_.banks, regs)
+                          ->rows_needed(shape_.warps / sub));
+    }
+    plan.store_rows = store_rows;
+  };
   const Slot &sch = plan.sch, &al = plan.al, &col = plan.col, &ar = plan.ar, &bk = plan.bk,
              &xb = plan.xb, &ex = plan.ex, &wb = plan.wb, &ls = plan.ls;
   subcores_.resize(sub);
@@ -315,6 +324,7 @@ void Sm::build_units(Plan& plan) {
         c.banks.push_back(IBank::Registry::create(bk.impl, *bk.p, context("bank", s, b)));
       shape_.slices = c.banks[0]->slices();
       shape_.bank_rows = c.banks[0]->rows();
+      if (s == 0) size_storage(shape_.bank_rows);
       // One row more than the registers need: WIR's zero register (RZ) lives there.
       shape_.storage_rows = std::max(shape_.bank_rows, store_rows) + 1;
       // Storage beyond what the banks claimed: the backing rows of every warp slot's named
@@ -672,13 +682,56 @@ SmLimits Sm::register_limits(unsigned kernel_regs, unsigned data_regs, const Reg
   return l;
 }
 
-SmLimits Sm::limits_for(unsigned data_regs, unsigned preds, unsigned occ_data,
-                        unsigned hw_data) const {
+SmLimits Sm::limits_for(unsigned data_regs, unsigned preds, unsigned occ_data, unsigned hw_data,
+                        unsigned bound_warps) const {
   data_regs = std::max(1u, data_regs);
+  bound_registers(mapping_impl_, *mapping_params_, subcores_[0].banks[0]->rows(), data_regs, preds,
+                  bound_warps, occ_data, hw_data);
   const unsigned regs = data_regs + (preds_in_banks_ ? preds : 0);
   const auto mapping =
       RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
   return register_limits(regs, data_regs, *mapping, occ_data, hw_data);
+}
+
+// __launch_bounds__ (.maxntid, .minnctapersm) promise that many warps per SM: a compiler for
+// this register file caps the kernel's registers so that they fit, spilling the rest (a
+// 1,024-thread bound gives 32 registers on Fermi's 32,768 where sm_75's ptxas gives 64). Lowers
+// the count occupancy follows (occ_data under ptx_virtual, else ptxas's hw_data, else the
+// allocator's) to the largest that fits `bound_warps`, when it does not fit and a smaller one
+// would; the registers the instructions name beyond it live in backing storage.
+void Sm::bound_registers(const std::string& impl, Params& params, unsigned rows, unsigned data_regs,
+                         unsigned preds, unsigned bound_warps, unsigned& occ_data,
+                         unsigned& hw_data) const {
+  const unsigned sub = shape_.subcores;
+  const unsigned need = std::min((bound_warps + sub - 1) / sub, shape_.warps / sub);
+  if (!need) return;
+  const unsigned extra = preds_in_banks_ ? preds : 0;
+  auto fits = [&](unsigned data) {
+    return RegMapping::Registry::create(impl, params, shape_.banks, data + extra)
+               ->rows_needed(need) <= rows;
+  };
+  auto cap = [&](unsigned regs) {
+    if (fits(regs) || !fits(1)) return regs; // fits already, or no count would
+    unsigned lo = 1, hi = regs;              // fits(lo), !fits(hi)
+    while (hi - lo > 1) {
+      const unsigned mid = (lo + hi) / 2;
+      (fits(mid) ? lo : hi) = mid;
+    }
+    return lo;
+  };
+  if (occ_data) {
+    occ_data = cap(occ_data);
+  } else {
+    const unsigned have = std::max(1u, hw_data && hw_data < data_regs ? hw_data : data_regs);
+    const unsigned c = cap(have);
+    if (c < have) hw_data = c;
+  }
+}
+
+void Sm::bound_registers(unsigned data_regs, unsigned preds, unsigned bound_warps,
+                         unsigned& occ_data, unsigned& hw_data) const {
+  bound_registers(mapping_impl_, *mapping_params_, subcores_[0].banks[0]->rows(),
+                  std::max(1u, data_regs), preds, bound_warps, occ_data, hw_data);
 }
 
 void Sm::set_kernel_registers(unsigned data_regs) {
@@ -690,8 +743,10 @@ void Sm::set_kernel_registers(unsigned data_regs) {
                         " was built for at most " + std::to_string(capacity_data_) + " and " +
                         std::to_string(capacity_preds_) +
                         " (gpu.hosted_registers, gpu.hosted_predicates)");
-  const unsigned occ_data = frontend_.occupancy_registers();
-  const unsigned hw_data = frontend_.hardware_registers();
+  unsigned occ_data = frontend_.occupancy_registers();
+  unsigned hw_data = frontend_.hardware_registers();
+  bound_registers(mapping_impl_, *mapping_params_, subcores_[0].banks[0]->rows(), data_regs, preds,
+                  frontend_.bound_warps(), occ_data, hw_data);
   const unsigned regs = data_regs + (preds_in_banks_ ? preds : 0);
   auto mapping = RegMapping::Registry::create(mapping_impl_, *mapping_params_, shape_.banks, regs);
   // Registers beyond the banks' rows (GPGPU-Sim's PTX mode, see the constructor) live in the

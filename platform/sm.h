@@ -60,6 +60,7 @@ public:
     // the one that needs the most (Sm::set_kernel_registers).
     struct Kernel {
       unsigned data = 0, preds = 0, occ = 0, hw = 0; // as IFrontend counts them
+      unsigned bound = 0;                            // IFrontend::bound_warps
     };
     std::vector<Kernel> kernels;
   };
@@ -79,8 +80,12 @@ public:
   // The limits a kernel of `data_regs` registers and `preds` predicates per thread (occupancy
   // and ptxas counts as the frontend's) would get at its launch, the current kernel's kept:
   // for the runtime's occupancy queries.
-  SmLimits limits_for(unsigned data_regs, unsigned preds, unsigned occ_data,
-                      unsigned hw_data) const;
+  SmLimits limits_for(unsigned data_regs, unsigned preds, unsigned occ_data, unsigned hw_data,
+                      unsigned bound_warps = 0) const;
+  // The occupancy and ptxas counts (IFrontend's) of a kernel whose launch bounds promise
+  // `bound_warps` warps per SM, lowered to what fits these banks where they do not (sm.cpp).
+  void bound_registers(unsigned data_regs, unsigned preds, unsigned bound_warps, unsigned& occ_data,
+                       unsigned& hw_data) const;
   // Records the kernel's occupancy in the statistics (sm.resident_warps, resident_ctas,
   // cta_limit: the CTAs each resource allows).
   void set_occupancy(const Occupancy& o);
@@ -219,6 +224,11 @@ private:
   // placed by `mapping`.
   SmLimits register_limits(unsigned kernel_regs, unsigned data_regs, const RegMapping& mapping,
                            unsigned occ_data, unsigned hw_data) const;
+  // The occupancy and ptxas counts as a compiler for these banks (`rows` each) gives a kernel
+  // whose launch bounds promise `bound_warps` warps per SM (sm.cpp).
+  void bound_registers(const std::string& impl, Params& params, unsigned rows, unsigned data_regs,
+                       unsigned preds, unsigned bound_warps, unsigned& occ_data,
+                       unsigned& hw_data) const;
   void watchdog_report();
   UnitContext context(const std::string& name, unsigned subcore, unsigned index);
   // sm.predicates: banks: `info` with its predicates as data registers regs + p.

@@ -71,6 +71,9 @@ public:
   // that does not fit at the allocator's count runs at this count's occupancy (the extra
   // registers live in storage beyond the modelled rows, IBank::reserve_rows).
   virtual unsigned hardware_registers() const { return 0; }
+  // The warps per SM the kernel's launch bounds promise (__launch_bounds__: .maxntid's warps
+  // times .minnctapersm); 0: none. A compiler caps the registers so that they fit.
+  virtual unsigned bound_warps() const { return 0; }
   // Whether the instruction peek() offers will run with fewer lanes than the warp has (SIMT
   // divergence; a guard's lanes are known only when it runs).
   virtual bool next_divergent(unsigned) { return false; }

@@ -843,6 +843,14 @@ Occupancy PtxFrontend::start_hosted(const SmLimits& limits, unsigned sms, IFunct
   return launch(limits, sms);
 }
 
+unsigned PtxFrontend::bound_warps() const {
+  const ptx::Function& f = launch_.entry();
+  const unsigned* d = f.reqntid[0] ? f.reqntid : f.maxntid;
+  if (!d[0]) return 0;
+  const uint64_t threads = uint64_t(d[0]) * std::max(d[1], 1u) * std::max(d[2], 1u);
+  return unsigned((threads + 31) / 32 * std::max(f.minnctapersm, 1u));
+}
+
 void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   uint64_t threads = 1, ctas = 1;
   for (unsigned d = 0; d < 3; ++d) {

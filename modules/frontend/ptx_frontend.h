@@ -288,6 +288,7 @@ public:
     return ptxas_regs_ ? ptxas_regs_ : std::max(1u, scan_regs_);
   }
   unsigned hardware_registers() const override { return ptxas_regs_; }
+  unsigned bound_warps() const override;
   const compiler::KernelPlan& plan() const { return plan_; }
   const FrontendOptions& options() const { return options_; }
   // ptxas's register count for the kernel (ptxas-registers.txt beside the PTX, else a run of

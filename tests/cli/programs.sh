@@ -197,6 +197,15 @@ NVCC_FLAGS+=([libcuxx_sync]="-gencode arch=compute_80,code=compute_80"
   [libcuxx_sync_debug]="-gencode arch=compute_80,code=compute_80 -G"
   [cg_extras]="-gencode arch=compute_80,code=compute_80")
 HEAVY_PROGRAMS+="libcuxx_sync_debug "
+# Large kernels: a cardiac-cell RK4 integrator (a 24-float state struct passed and returned by
+# value through __noinline__ chains), a bytecode interpreter as a debug build (a switch per
+# opcode, a local stack indexed dynamically, recursive calls under a raised cudaLimitStackSize),
+# a 3D stencil and 8x8 register tiles under __launch_bounds__ (one of 1,024 threads: refused on
+# the Fermi family before, its registers now capped to what fits as a compiler for it would).
+PROGRAMS+=(stencil3d_tile cell_ode stack_vm_debug)
+SOURCE_OF+=([stack_vm_debug]=stack_vm)
+ARGS_OF+=([stack_vm_debug]="64 2")
+NVCC_FLAGS+=([stack_vm_debug]=-G)
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

@@ -89,4 +89,16 @@ done
   fail "gemm_rt: the allocator's count no longer exceeds ptxas's (the case is gone)"
 [ "$(field "$TMP/gemm/result.json" resident_warps)" = 8 ] || fail "gemm_rt: not one CTA resident"
 
+# __launch_bounds__(1024): ptxas (sm_75, 65,536 registers) gives 64 registers; the Fermi
+# family's 32,768 hold 32 warps at 32, which occupancy then follows (refused before), with or
+# without ptxas's count; the output is the tile's.
+for p in fermi wc turing-subcore; do
+  for px in "" none; do
+    GPURF_PTXAS=$px "$GPURF" run --platform $p --workload "$SRC/tests/cli/data/launch_bounds.yaml" \
+      --out "$TMP/lb-$p$px" --quiet 2>"$TMP/err" || fail "launch_bounds on $p ($px): $(tail -3 "$TMP/err")"
+    [ "$(field "$TMP/lb-$p$px/result.json" resident_warps)" = 32 ] || fail "launch_bounds on $p: not 32 warps"
+    [ "$(field "$TMP/lb-$p$px/result.json" verified)" = True ] || fail "launch_bounds on $p: not verified"
+  done
+done
+
 finish
