@@ -17,6 +17,7 @@
 #include "gpurf/modules/frontend/compiler/ptxas_table.h"
 #include "gpurf/modules/frontend/compiler/reuse_key.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
+#include "gpurf/modules/frontend/ptx/warp_ops.h"
 #include "gpurf/modules/frontend/reuse_profile.h"
 #include "gpurf/platform/interrupt.h"
 #include "gpurf/platform/params.h"
@@ -1410,36 +1411,14 @@ bool PtxFrontend::next_divergent(unsigned warp) {
 
 namespace {
 
-// The lanes whose value of shfl's source `a` an active lane takes (PTX ISA shfl.sync: lane i
-// gets lane j's `a`, its own where j is out of its segment), b and c per lane. A lane's `a` no lane
-// takes is no undefined value in the result: the warp-aggregated atomic (one lane's atomicAdd, then
-// __shfl_sync from it) leaves it unset.
+// The lanes whose value of shfl's source `a` an active lane takes (b and c per lane). A lane's
+// `a` no lane takes is no undefined value in the result: the warp-aggregated atomic (one lane's
+// atomicAdd, then __shfl_sync from it) leaves it unset.
 uint32_t shfl_taken(const ptx::Instr& in, uint32_t exec, const LaneValues& bv,
                     const LaneValues& cv) {
   uint32_t taken = 0;
-  for (unsigned l = 0; l < kWarpSize; ++l) {
-    if (!(exec >> l & 1)) continue;
-    const uint32_t b = bv[l] & 31, c = cv[l];
-    const uint32_t cval = c & 31, segmask = (c >> 8) & 31;
-    const int lane = int(l), max_lane = int((l & segmask) | (cval & ~segmask));
-    int j = lane;
-    bool in_range;
-    switch (in.shfl) {
-    case ptx::ShflMode::Up:
-      j = lane - int(b), in_range = j >= max_lane;
-      break;
-    case ptx::ShflMode::Down:
-      j = lane + int(b), in_range = j <= max_lane;
-      break;
-    case ptx::ShflMode::Bfly:
-      j = lane ^ int(b), in_range = j <= max_lane;
-      break;
-    default:
-      j = int(l & segmask) | int(b & ~segmask), in_range = j <= max_lane;
-      break;
-    }
-    taken |= 1u << (unsigned(in_range ? j : lane) & 31);
-  }
+  for (unsigned l = 0; l < kWarpSize; ++l)
+    if (exec >> l & 1) taken |= 1u << ptx::warp_ops::shfl_source(in.shfl, l, bv[l], cv[l]).lane;
   return taken;
 }
 

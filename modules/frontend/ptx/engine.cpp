@@ -3541,35 +3541,10 @@ void Kernel::Impl::exec_rows(WarpState& w, Frame& fr, const Instr& in, uint32_t 
     std::array<uint64_t, kWarpLanes> av{};
     for (unsigned l = 0; l < kWarpLanes; ++l) av[l] = rd(w, fr, in.src[0], l, t);
     lanes([&](unsigned l) {
-      unsigned bval = unsigned(srcT(1, l, Type::U32)) & 31;
-      unsigned c = unsigned(srcT(2, l, Type::U32));
-      unsigned cval = c & 31, segmask = (c >> 8) & 31;
-      int lane = int(l);
-      int maxLane = int((l & segmask) | (cval & ~segmask));
-      int minLane = int(l & segmask);
-      int j = lane;
-      bool pval;
-      switch (in.shfl) {
-      case ShflMode::Up:
-        j = lane - int(bval);
-        pval = j >= maxLane;
-        break;
-      case ShflMode::Down:
-        j = lane + int(bval);
-        pval = j <= maxLane;
-        break;
-      case ShflMode::Bfly:
-        j = lane ^ int(bval);
-        pval = j <= maxLane;
-        break;
-      default:
-        j = minLane | int(bval & ~segmask);
-        pval = j <= maxLane;
-        break;
-      }
-      if (!pval) j = lane;
-      dst(l, av[unsigned(j) & 31]);
-      if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, pval, Type::Pred);
+      const warp_ops::ShflSource s = warp_ops::shfl_source(
+          in.shfl, l, uint32_t(srcT(1, l, Type::U32)), uint32_t(srcT(2, l, Type::U32)));
+      dst(l, av[s.lane]);
+      if (in.dst.size() > 1) wr(w, fr, in.dst[1], l, s.in_range, Type::Pred);
     });
     return;
   }

@@ -1,5 +1,6 @@
-// Integer dot products, find-nth-set, the warp reduction's combine step and the SIMD video
-// instructions, as the PTX ISA defines them (dp4a, dp2a, fns, redux.sync, vop2/vop4:
+// Integer dot products, find-nth-set, the warp reduction's combine step, the shuffle's source
+// lane and the SIMD video instructions, as the PTX ISA defines them (dp4a, dp2a, fns,
+// redux.sync, shfl.sync, vop2/vop4:
 // docs/ptx.md). Plain functions the engine calls
 // per lane; tests/unit/ptx_warp_ops_test.cpp holds them to references written from the ISA.
 #pragma once
@@ -9,6 +10,35 @@
 #include "gpurf/modules/frontend/ptx/ir.h"
 
 namespace gpurf::ptx::warp_ops {
+
+// shfl.sync's source for `lane` with operands b and c: the lane whose value it takes (its own
+// when out of its segment) and whether it was in range (the predicate result). The engine
+// runs it; the front-end asks which lanes' values a shuffle takes (undefined reads).
+struct ShflSource {
+  unsigned lane;
+  bool in_range;
+};
+inline ShflSource shfl_source(ShflMode mode, unsigned lane, uint32_t b, uint32_t c) {
+  const uint32_t bval = b & 31, cval = c & 31, segmask = (c >> 8) & 31;
+  const int l = int(lane), max_lane = int((lane & segmask) | (cval & ~segmask));
+  int j;
+  bool in_range;
+  switch (mode) {
+  case ShflMode::Up:
+    j = l - int(bval), in_range = j >= max_lane;
+    break;
+  case ShflMode::Down:
+    j = l + int(bval), in_range = j <= max_lane;
+    break;
+  case ShflMode::Bfly:
+    j = l ^ int(bval), in_range = j <= max_lane;
+    break;
+  default: // idx
+    j = int(lane & segmask) | int(bval & ~segmask), in_range = j <= max_lane;
+    break;
+  }
+  return {in_range ? unsigned(j) & 31 : lane, in_range};
+}
 
 // Byte or halfword i of x, sign- or zero-extended.
 inline int64_t byte_of(uint32_t x, unsigned i, bool sign) {
