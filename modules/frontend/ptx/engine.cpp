@@ -2536,8 +2536,7 @@ void Kernel::Impl::exec_op(WarpState& w, Frame& fr, const Instr& in, uint32_t ex
   const Type t = in.type;
   if (in.op == Op::Set) return exec_set(w, fr, in, exec);
   if (in.op == Op::Cvt && in.fmt != CvtFormat::None) return exec_cvt_format(w, fr, in, exec);
-  if ((type_is_half(t) || type_is_half(in.type2)) &&
-      (half_arithmetic(in.op) || in.op == Op::Tanh || in.op == Op::Ex2))
+  if ((type_is_half(t) || type_is_half(in.type2)) && half_arithmetic(in.op))
     return exec_half(w, fr, in, exec); // moves, selects, loads and stores of halves: bits
   // Sources resolved once per instruction, not per lane, as rows of 32 lanes of what rd()
   // returns as `t`: a plain register is its row; a negated predicate and a literal (rd()'s

@@ -277,7 +277,7 @@ enum class Op : uint16_t {
 inline bool half_arithmetic(Op op) {
   return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Fma || op == Op::Neg ||
          op == Op::Abs || op == Op::Min || op == Op::Max || op == Op::Setp || op == Op::Cvt ||
-         op == Op::Set;
+         op == Op::Set || op == Op::Tanh || op == Op::Ex2;
 }
 const char* op_name(Op op); // base mnemonic, e.g. "add"
 

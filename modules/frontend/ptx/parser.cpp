@@ -2397,8 +2397,7 @@ struct Parser {
     const bool bits = in.op == Op::Mov || in.op == Op::Ld || in.op == Op::Ldu || in.op == Op::St ||
                       in.op == Op::Selp;
     const bool atomic_add = (in.op == Op::Atom || in.op == Op::Red) && in.atom == AtomOp::Add;
-    if (half && !half_arithmetic(in.op) && in.op != Op::Tanh && in.op != Op::Ex2 && !bits &&
-        !atomic_add)
+    if (half && !half_arithmetic(in.op) && !bits && !atomic_add)
       fail(line, "unsupported PTX instruction '" + in.text +
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
                      "tanh.approx, ex2.approx, atom.add, red.add, "
