@@ -62,16 +62,14 @@ public:
     unsigned ports = ports_;
     Cycle next = kNever;
     bool stalled = false, order_wait = false;
-    for (size_t k = 0; k < value_ready_.size();) {
-      if (value_ready_[k].ready > now) {
-        next = std::min(next, value_ready_[k].ready);
-        ++k;
-        continue;
-      }
-      release_value(value_ready_[k].inst);
-      value_ready_[k] = value_ready_.back();
-      value_ready_.pop_back();
+    // The values due (their order within a cycle does not matter: each notify only lowers the
+    // scheduler's counts of its own instruction).
+    while (!value_ready_.empty() && value_ready_.top().ready <= now) {
+      WarpInst* inst = value_ready_.top().inst;
+      value_ready_.pop();
+      release_value(inst);
     }
+    if (!value_ready_.empty()) next = value_ready_.top().ready;
     for (unsigned pipe : order_) {
       auto& q = waiting_[pipe];
       if (earliest_[pipe] > now) { // no result of this pipe is ready: the walk would only
@@ -213,7 +211,7 @@ protected:
       for (unsigned k = 0; k < inst->n_dst; ++k) writers(inst->warp, k, inst).push_back({inst, k});
       const Cycle at = ready > now() + n ? ready - n : now();
       if (at == now()) return release_value(inst);
-      value_ready_.push_back({at, inst});
+      value_ready_.push({at, inst});
       wake(at);
     }
   }
@@ -361,7 +359,12 @@ protected:
     if (at >= writers_.size()) writers_.resize(at + 1);
     return writers_[at];
   }
-  std::vector<Waiting> value_ready_;                       // forwarding: ValueReady due at `ready`
+  // Forwarding: ValueReady due at `ready`, soonest first (a load's waits hundreds of cycles:
+  // a scan of them all in every tick cost a third of the tick).
+  struct Later {
+    bool operator()(const Waiting& a, const Waiting& b) const { return a.ready > b.ready; }
+  };
+  std::priority_queue<Waiting, std::vector<Waiting>, Later> value_ready_;
   std::deque<std::array<unsigned char, kRegBytes>> store_; // write_buffer(): stable addresses
   std::vector<unsigned char*> free_;
   Packet pkt_;
