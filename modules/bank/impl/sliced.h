@@ -59,6 +59,29 @@ public:
   unsigned latency() const override { return latency_; }
 
 protected:
+  // Copies the enabled bytes of a 128 B access from src to dst, in slices of SB bytes: a slice
+  // wholly enabled in one copy, a disabled one skipped, a mixed one byte by byte. SB is a
+  // constant so that the tests of the enables unroll (W-C and CMRC read in slices every access).
+  template <unsigned SB>
+  static void copy_enabled(unsigned char* dst, const unsigned char* src, const unsigned char* be) {
+    static_assert(SB % 8 == 0 && kRegBytes % SB == 0);
+    static_assert(TLM_BYTE_ENABLED == 0xff && TLM_BYTE_DISABLED == 0);
+    for (unsigned o = 0; o < kRegBytes; o += SB) {
+      uint64_t all = ~uint64_t(0), any = 0;
+      for (unsigned i = o; i < o + SB; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, be + i, 8);
+        all &= w;
+        any |= w;
+      }
+      if (all == ~uint64_t(0))
+        std::memcpy(dst + o, src + o, SB);
+      else if (any)
+        for (unsigned i = o; i < o + SB; ++i)
+          if (be[i] == TLM_BYTE_ENABLED) dst[i] = src[i];
+    }
+  }
+
   // Variants see every access's row and slice mask before the data moves; the cycles
   // returned delay it (W-C power gating: a gated slice wakes up first).
   virtual unsigned on_slices(unsigned row, unsigned mask, bool read) { return 0; }
@@ -79,30 +102,24 @@ protected:
     unsigned char* buf = gp.get_data_ptr();
     const unsigned char* be = gp.get_byte_enable_ptr();
     const bool read = gp.is_read();
-    // The whole register in one copy (the common case); else slice by slice, and a slice
-    // whose byte enables are mixed byte by byte.
-    const unsigned sb = kRegBytes / slices_;
+    // The whole register in one copy (the common case); else slice by slice.
     if (bytes_enabled(be)) {
       std::memcpy(read ? buf : row, read ? row : buf, kRegBytes);
     } else {
-      for (unsigned s = 0; s < slices_; ++s) {
-        const unsigned o = s * sb;
-        // A slice (16 B or more: whole words) enabled, disabled, or mixed, word by word.
-        uint64_t all = ~uint64_t(0), any = 0;
-        for (unsigned i = o; i < o + sb; i += 8) {
-          uint64_t w;
-          std::memcpy(&w, be + i, 8);
-          all &= w;
-          any |= w;
-        }
-        static_assert(TLM_BYTE_ENABLED == 0xff && TLM_BYTE_DISABLED == 0);
-        if (all == ~uint64_t(0)) {
-          std::memcpy(read ? buf + o : row + o, read ? row + o : buf + o, sb);
-          continue;
-        }
-        if (!any) continue;
-        for (unsigned i = o; i < o + sb; ++i)
-          if (be[i] == TLM_BYTE_ENABLED) (read ? buf[i] = row[i] : row[i] = buf[i]);
+      unsigned char* dst = read ? buf : row;
+      const unsigned char* src = read ? row : buf;
+      switch (kRegBytes / slices_) {
+      case 16:
+        copy_enabled<16>(dst, src, be);
+        break;
+      case 32:
+        copy_enabled<32>(dst, src, be);
+        break;
+      case 64:
+        copy_enabled<64>(dst, src, be);
+        break;
+      default:
+        copy_enabled<128>(dst, src, be);
       }
     }
     Txn& t = txn_of(gp);
