@@ -913,9 +913,12 @@ struct Parser {
   }
 
   // vop2 / vop4 (SIMD video instructions: CUDA's __vsadu4, __vabsdiffu4, __vabsdiffu2 ...).
-  // min/max.{s16x2,u16x2} made a vmin2/vmax2 (apply_modifier).
-  static bool min_max_16x2(const Instr& in) {
-    return in.op == Op::Vsimd && (in.text.rfind("min.", 0) == 0 || in.text.rfind("max.", 0) == 0);
+  // add/sub/min/max.{s16x2,u16x2} made a vadd2/vsub2/vmin2/vmax2 (apply_modifier).
+  static bool packed_16x2(const Instr& in) {
+    if (in.op != Op::Vsimd) return false;
+    for (const char* p : {"add.", "sub.", "min.", "max."})
+      if (in.text.rfind(p, 0) == 0) return true;
+    return false;
   }
 
   // The conversions to and from tf32 and fp8 pairs gpurf runs (engine.cpp cvt_format).
@@ -987,11 +990,16 @@ struct Parser {
       (in.type == Type::None ? in.type : in.type2) = m == "tf32" ? Type::B32 : Type::B16;
       return;
     }
-    if ((in.op == Op::Min || in.op == Op::Max) && (m == "s16x2" || m == "u16x2")) {
-      // min/max of packed halfwords (sm_90) are vmin2/vmax2 with the full mask; .relu (signed
-      // only) is the unsigned destination's saturation: vmax2.u32.s32.s32.sat
+    if ((in.op == Op::Min || in.op == Op::Max || in.op == Op::Add || in.op == Op::Sub) &&
+        (m == "s16x2" || m == "u16x2")) {
+      // add/sub/min/max of packed halfwords (sm_90, PTX 8.0) are vadd2/vsub2/vmin2/vmax2 with
+      // the full mask (add/sub wrap in each half); .relu (min/max.s16x2 only) is the unsigned
+      // destination's saturation: vmax2.u32.s32.s32.sat
       const bool sg = m == "s16x2";
-      in.video = in.op == Op::Min ? VideoOp::Min : VideoOp::Max;
+      in.video = in.op == Op::Min   ? VideoOp::Min
+                 : in.op == Op::Max ? VideoOp::Max
+                 : in.op == Op::Add ? VideoOp::Add
+                                    : VideoOp::Sub;
       in.op = Op::Vsimd;
       in.vec = 2;
       in.type = in.type2 = in.type3 = sg ? Type::S32 : Type::U32;
@@ -2032,7 +2040,7 @@ struct Parser {
     case Op::Fns:
     case Op::Vsimd:
       lo = hi = 3;
-      if (min_max_16x2(in)) {
+      if (packed_16x2(in)) {
         if (in.src.size() != 2) fail(line, "'" + in.text + "' takes a destination and two sources");
         Operand zero;
         zero.kind = Operand::Kind::Imm;
@@ -2402,7 +2410,11 @@ struct Parser {
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
                      "tanh.approx, ex2.approx, atom.add, red.add, "
                      "mov, ld, st and selp)");
-    if (in.op == Op::Vsimd && min_max_16x2(in) && in.relu) {
+    if (in.op == Op::Vsimd && packed_16x2(in) && (in.sat || in.video_add))
+      fail(line, "'" + in.text + "': add/sub/min/max.{u16x2,s16x2} take no .sat (it is for .s32)");
+    if (in.op == Op::Vsimd && packed_16x2(in) && in.relu) {
+      if (in.video != VideoOp::Min && in.video != VideoOp::Max)
+        fail(line, "'" + in.text + "': .relu is for min/max.s16x2 only");
       if (!type_is_signed(in.type2)) fail(line, "'" + in.text + "': .relu is for .s16x2 only");
       in.type = Type::U32; // negative halves saturate to 0
       in.sat = true;
