@@ -371,6 +371,63 @@ TEST(PtxTexture, UnknownHandleIsARuntimeError) {
   }
 }
 
+// tex.level and tex.grad (tex2DLod, tex1DLod, tex2DGrad) as nvcc writes them: gpurf's textures
+// have one level (no mipmapped arrays), which every level of detail and gradient selects, so
+// they read what tex reads; their extra operands are source registers.
+TEST(PtxTexture, LevelAndGradSampleTheOneLevel) {
+  const std::string text =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry lod(.param .u64 h, .param .u64 o)\n{\n"
+      ".reg .f32 %f<40>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+      "ld.param.u64 %rd1, [h];\nld.param.u64 %rd2, [o];\ncvta.to.global.u64 %rd2, %rd2;\n"
+      "mov.u32 %r1, %tid.x;\ncvt.rn.f32.u32 %f1, %r1;\nadd.f32 %f1, %f1, 0f3F000000;\n"
+      "mov.f32 %f2, 0f3FC00000;\nmov.f32 %f3, 0f40400000;\nmov.f32 %f4, 0fC0000000;\n"
+      "tex.2d.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd1, {%f1, %f2}];\n"
+      "tex.level.2d.v4.f32.f32 {%f14, %f15, %f16, %f17}, [%rd1, {%f1, %f2}], %f3;\n"
+      "tex.level.2d.v4.f32.f32 {%f18, %f19, %f20, %f21}, [%rd1, {%f1, %f2}], 0f00000000;\n"
+      "tex.grad.2d.v4.f32.f32 {%f22, %f23, %f24, %f25}, [%rd1, {%f1, %f2}], {%f3, %f4}, {%f4, "
+      "%f3};\n"
+      "tex.level.1d.v4.f32.f32 {%f26, %f27, %f28, %f29}, [%rd1, {%f1}], %f3;\n"
+      "tex.grad.1d.v4.f32.f32 {%f30, %f31, %f32, %f33}, [%rd1, {%f1}], {%f3}, {%f4};\n"
+      "mul.wide.u32 %rd3, %r1, 24;\nadd.s64 %rd3, %rd2, %rd3;\n"
+      "st.global.v2.f32 [%rd3], {%f10, %f14};\nst.global.v2.f32 [%rd3+8], {%f18, %f22};\n"
+      "st.global.v2.f32 [%rd3+16], {%f26, %f30};\nret;\n}\n";
+  const Module m = parse_ptx(text, "lod.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  // The level of detail and the gradients are reads of the instruction.
+  const Function& f = *m.find_function("lod");
+  std::vector<unsigned> reads, writes;
+  for (const Instr& in : f.instrs)
+    if (in.text.rfind("tex.grad.2d", 0) == 0) {
+      reads_writes(f, in, reads, writes);
+      EXPECT_EQ(reads.size(), 7u); // handle, two coordinates, two 2-element gradients
+    }
+  Launch L(m, "lod", {1}, {4});
+  TextureDesc d = grid(L);
+  TextureTable tt;
+  const uint64_t h = tt.add(d);
+  L.cfg.textures = &tt;
+  const uint64_t O = L.zeros(4 * 24);
+  L.arg(h).arg(O);
+  L.run();
+  const auto o = L.get<float>(O, 4 * 6);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(o[6 * i], float(10 + i)) << i; // T[1][i] at (i + 0.5, 1.5)
+    for (int k = 1; k < 4; ++k) EXPECT_EQ(o[6 * i + k], float(10 + i)) << i << " " << k;
+    // 1d over the same texels: row 0
+    EXPECT_EQ(o[6 * i + 4], float(i)) << i;
+    EXPECT_EQ(o[6 * i + 5], float(i)) << i;
+  }
+  // A gradient of the wrong size is refused by name.
+  const std::string bad =
+      ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry b(.param .u64 h)\n{\n"
+      ".reg .f32 %f<8>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [h];\n"
+      "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%f3}, {%f4};\nret;\n}\n";
+  const Module mb = parse_ptx(bad, "b.ptx");
+  ASSERT_EQ(mb.refused.count("b"), 1u);
+  EXPECT_NE(mb.refused.at("b").find("gradient of 2"), std::string::npos) << mb.refused.at("b");
+}
+
 TEST(PtxTexture, UnsupportedFormsRefuseOnlyTheirKernel) {
   const std::string head = ".version 8.0\n.target sm_75\n.address_size 64\n";
   const std::string good = ".visible .entry good(.param .u64 p) { ret; }\n";

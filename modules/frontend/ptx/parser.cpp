@@ -1637,7 +1637,8 @@ struct Parser {
   // surface objects (tex1Dfetch, tex1D/2D/3D, tex2Dgather, surf1D/2D/3Dread/write).
   // ------------------------------------------------------------------------------------------
   static constexpr const char* kTexForms =
-      "supported: tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}, tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}"
+      "supported: tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} (also tex.level, tex.grad), "
+      "tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}"
       ".f32, suld.b.{1d,2d,3d}[.v2|.v4].{b8,b16,b32,b64}.{trap,clamp,zero} and the same sust.b, "
       "on texture/surface objects";
 
@@ -1655,6 +1656,10 @@ struct Parser {
       in.tex_comp = uint8_t(std::string("rgba").find(m));
       return;
     }
+    // tex.level / tex.grad (tex1DLod, tex2DLod, tex2DGrad...): an explicit level of detail or
+    // gradients; gpurf's textures have one level (no mipmapped arrays), which every LOD
+    // selects, so they sample as tex does (the extra operands are read: parse_texture_instr).
+    if (in.op == Op::Tex && (m == "level" || m == "grad")) return;
     if (surf && m == "b") return;
     if (surf && (m == "trap" || m == "clamp" || m == "zero")) {
       in.tex_comp = m == "trap" ? 0 : m == "clamp" ? 1 : 2;
@@ -1720,9 +1725,30 @@ struct Parser {
       expect_punct(",", "after the destination");
       parse_texture_address(in, line);
     }
-    if (!is_punct(";")) bad("unexpected operands after the address (only the plain form)");
-    ++p;
     const size_t need = in.tex_dims == 3 ? 4 : in.tex_dims;
+    if (in.op == Op::Tex && in.text.find(".level.") != std::string::npos) { // , lod
+      expect_punct(",", "before the level of detail");
+      const Operand lod = parse_operand(false, line);
+      if (lod.kind != Operand::Kind::Reg && lod.kind != Operand::Kind::Imm)
+        bad("the level of detail must be a register or a constant");
+      in.src.push_back(lod);
+    } else if (in.op == Op::Tex && in.text.find(".grad.") != std::string::npos) { // , dPdx, dPdy
+      for (int g = 0; g < 2; ++g) {
+        expect_punct(",", "before a gradient");
+        Operand v = parse_operand(false, line);
+        if (v.kind == Operand::Kind::Reg) { // a 1d gradient may be written without braces
+          Operand vec;
+          vec.kind = Operand::Kind::Vector;
+          vec.elems.push_back(v);
+          v = vec;
+        }
+        if (v.kind != Operand::Kind::Vector || v.elems.size() != need)
+          bad("a gradient of " + std::to_string(need) + " register(s) expected");
+        in.src.push_back(v);
+      }
+    }
+    if (!is_punct(";")) bad("unexpected operands after the address");
+    ++p;
     if (in.src[1].elems.size() != need)
       bad(std::to_string(need) + " coordinates expected, got " +
           std::to_string(in.src[1].elems.size()));
