@@ -206,6 +206,12 @@ PROGRAMS+=(stencil3d_tile cell_ode stack_vm_debug)
 SOURCE_OF+=([stack_vm_debug]=stack_vm)
 ARGS_OF+=([stack_vm_debug]="64 2")
 NVCC_FLAGS+=([stack_vm_debug]=-G)
+# Image processing (a 5x5 __constant__ convolution, a separable blur over pitched memory,
+# textures of uchar4/ushort/schar arrays with mirror and wrap, tex2Dgather, tex2DLod and
+# tex2DGrad, a Sobel pass through surfaces, cudaMalloc3D) and the SIMD video intrinsics built
+# as compute_90 PTX (add/sub.s16x2 and tex.level/tex.grad: refused before).
+PROGRAMS+=(image_filters)
+NVCC_FLAGS+=([image_filters]="-gencode arch=compute_90,code=compute_90")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
