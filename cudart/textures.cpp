@@ -87,9 +87,14 @@ cudaError_t TextureObjects::array_shape(const cudaChannelFormatDesc* desc, cudaE
     if (!three_d)
       return fail(cudaErrorInvalidValue, why,
                   "layered and cubemap arrays are made by cudaMalloc3DArray");
-    return fail(cudaErrorNotSupported, why,
-                "layered and cubemap arrays are not supported (supported: 1D, 2D and 3D "
-                "arrays; flags cudaArraySurfaceLoadStore, cudaArrayTextureGather)");
+    // A 2D layered array is stored as a 3D one, a layer a slice (tex2DLayered, surf2DLayered*).
+    if ((flags & kArrayCubemap) || !e.height)
+      return fail(cudaErrorNotSupported, why,
+                  std::string(flags & kArrayCubemap ? "cubemap" : "1D layered") +
+                      " arrays are not supported (supported: 1D, 2D, 3D and 2D layered arrays; "
+                      "flags cudaArrayLayered, cudaArraySurfaceLoadStore, "
+                      "cudaArrayTextureGather)");
+    if (!e.depth) return fail(cudaErrorInvalidValue, why, "a layered array of depth 0 (no layer)");
   }
   if (flags & (kArraySparse | kArrayDeferredMapping))
     return fail(cudaErrorNotSupported, why,
@@ -100,7 +105,11 @@ cudaError_t TextureObjects::array_shape(const cudaChannelFormatDesc* desc, cudaE
     return fail(cudaErrorInvalidValue, why, "depth " + u64(e.depth) + " with height 0");
   const bool surf = flags & kArraySurfaceLoadStore;
   uint64_t max[3];
-  if (e.depth) {
+  if (flags & kArrayLayered) {
+    max[0] = L::kMax2DLayered[0];
+    max[1] = L::kMax2DLayered[1];
+    max[2] = L::kMax2DLayered[2];
+  } else if (e.depth) {
     max[0] = max[1] = max[2] = L::kMax3D;
   } else if (e.height) {
     max[0] = surf ? L::kMaxSurface2D[0] : L::kMax2D[0];
@@ -174,6 +183,7 @@ cudaError_t TextureObjects::create(uint64_t* out, const cudaResourceDesc* res,
     d.width = a->width;
     d.height = a->height;
     d.depth = a->depth;
+    d.layered = a->flags & kArrayLayered;
     break;
   }
   case cudaResourceTypeMipmappedArray:

@@ -28,6 +28,7 @@ struct TextureLimits {
   static constexpr uint64_t kMax2D[2] = {131072, 65536};
   static constexpr uint64_t kMax2DLinear[3] = {131072, 65000, 2097120}; // width, height, pitch
   static constexpr uint64_t kMax3D = 16384;
+  static constexpr uint64_t kMax2DLayered[3] = {32768, 32768, 2048}; // width, height, layers
   static constexpr uint64_t kMaxSurface1D = 32768;
   static constexpr uint64_t kMaxSurface2D[2] = {131072, 65536};
 };

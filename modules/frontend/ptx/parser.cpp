@@ -1,6 +1,7 @@
 #include "gpurf/modules/frontend/ptx/parser.h"
 
 #include "gpurf/modules/frontend/ptx/lexer.h"
+#include "gpurf/modules/frontend/ptx/texture.h"
 
 #include <algorithm>
 #include <cctype>
@@ -1637,15 +1638,20 @@ struct Parser {
   // surface objects (tex1Dfetch, tex1D/2D/3D, tex2Dgather, surf1D/2D/3Dread/write).
   // ------------------------------------------------------------------------------------------
   static constexpr const char* kTexForms =
-      "supported: tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32} (also tex.level, tex.grad), "
+      "supported: tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32} (also tex.level, tex.grad), "
       "tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}"
-      ".f32, suld.b.{1d,2d,3d}[.v2|.v4].{b8,b16,b32,b64}.{trap,clamp,zero} and the same sust.b, "
+      ".f32, suld.b.{1d,2d,3d,a1d,a2d}[.v2|.v4].{b8,b16,b32,b64}.{trap,clamp,zero} and the same "
+      "sust.b, "
       "on texture/surface objects";
 
   void texture_modifier(Instr& in, const std::string& m, unsigned line) {
     const bool surf = in.op == Op::Suld || in.op == Op::Sust;
     if (m == "1d" || m == "2d" || m == "3d") {
       in.tex_dims = uint8_t(m[0] - '0');
+      return;
+    }
+    if ((m == "a1d" || m == "a2d") && in.op != Op::Tld4) { // layered: {layer, x[, y, _]}
+      in.tex_dims = uint8_t(kTexLayered | (m[1] - '0'));
       return;
     }
     if (m == "v2" || m == "v4") {
@@ -1702,7 +1708,7 @@ struct Parser {
     auto bad = [&](const std::string& why) {
       fail(line, "'" + in.text + "': " + why + " (" + kTexForms + ")");
     };
-    if (in.tex_dims == 0) bad("no .1d/.2d/.3d geometry");
+    if (in.tex_dims == 0) bad("no .1d/.2d/.3d/.a1d/.a2d geometry");
     if (in.op == Op::Tld4 && in.tex_dims != 2) bad("tld4 needs .2d");
     if (surf) {
       if (in.type != Type::B8 && in.type != Type::B16 && in.type != Type::B32 &&
@@ -1725,7 +1731,8 @@ struct Parser {
       expect_punct(",", "after the destination");
       parse_texture_address(in, line);
     }
-    const size_t need = in.tex_dims == 3 ? 4 : in.tex_dims;
+    const unsigned dims = in.tex_dims & 3u; // the coordinates (.a1d: 1 + the layer; .a2d: 4)
+    const size_t need = in.tex_dims & kTexLayered ? (dims == 1 ? 2 : 4) : dims == 3 ? 4 : dims;
     if (in.op == Op::Tex && in.text.find(".level.") != std::string::npos) { // , lod
       expect_punct(",", "before the level of detail");
       const Operand lod = parse_operand(false, line);
@@ -1742,8 +1749,8 @@ struct Parser {
           vec.elems.push_back(v);
           v = vec;
         }
-        if (v.kind != Operand::Kind::Vector || v.elems.size() != need)
-          bad("a gradient of " + std::to_string(need) + " register(s) expected");
+        if (v.kind != Operand::Kind::Vector || v.elems.size() != (dims == 3 ? 4u : dims))
+          bad("a gradient of " + std::to_string(dims == 3 ? 4u : dims) + " register(s) expected");
         in.src.push_back(v);
       }
     }
