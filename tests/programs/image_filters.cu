@@ -3,10 +3,12 @@
 // (row then column pass) over cudaMallocPitch images copied with cudaMemcpy2D; an 8-bit image
 // as a texture of cudaArray read as normalised floats (point, linear with normalised
 // coordinates and mirror/wrap addressing, tex2Dgather of each channel), a 16-bit and a signed
-// 8-bit texture; a Sobel pass written through a surface and read back through it; a volume in
-// cudaMalloc3D memory; per-byte SIMD video intrinsics on packed pixels (thresholds, frame
-// differences, saturating arithmetic, sums of absolute differences), built as compute_90 PTX
-// (add/sub.s16x2 for the halfword ones); tex2DLod and tex2DGrad (tex.level / tex.grad).
+// 8-bit texture; a Sobel pass written through a surface and read back through it; the mean and
+// maximum over a stack of frames in a layered array (tex2DLayered, surf2DLayeredwrite; refused
+// before); a volume in cudaMalloc3D memory; per-byte SIMD video intrinsics on packed pixels
+// (thresholds, frame differences, saturating arithmetic, sums of absolute differences), built as
+// compute_90 PTX (add/sub.s16x2 for the halfword ones); tex2DLod and tex2DGrad (tex.level /
+// tex.grad).
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -103,6 +105,21 @@ __global__ void surf_readback(cudaSurfaceObject_t s, float* out, int w, int h) {
   if (x < w && y < h)
     out[y * w + x] =
         surf2Dread<float>(s, x * 4, y) + surf2Dread<float>(s, -4, y, cudaBoundaryModeZero);
+}
+
+// A stack of frames in a layered array: per pixel the mean and the maximum over the layers
+// (tex2DLayered), written to the two layers of a layered surface (surf2DLayeredwrite).
+__global__ void frame_stats(cudaTextureObject_t frames, cudaSurfaceObject_t out, int w, int h,
+                            int n) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= w || y >= h) return;
+  float sum = 0.f, mx = -1e30f;
+  for (int l = 0; l < n; ++l) {
+    const float v = tex2DLayered<float>(frames, x + 0.5f, y + 0.5f, l);
+    sum += v, mx = fmaxf(mx, v);
+  }
+  surf2DLayeredwrite(sum / n, out, x * 4, y, 0);
+  surf2DLayeredwrite(mx, out, x * 4, y, 1);
 }
 
 // A volume in cudaMalloc3D memory: each voxel += its z-neighbours' mean.
@@ -421,6 +438,41 @@ int main() {
       expect(got[y * W + x] == want, "sobel surface", y * W + x, got[y * W + x], want);
       expect(sob[y * W + x] == want, "sobel array", y * W + x, sob[y * W + x], want);
     }
+
+  // Frame statistics over a layered array.
+  {
+    const int NL = 5;
+    std::vector<float> fr(W * H * NL), st(W * H * 2);
+    for (int i = 0; i < W * H * NL; ++i) fr[i] = float((i * 37) % 101) * 0.5f;
+    auto fdesc = cudaCreateChannelDesc<float>();
+    cudaArray_t a_frames, a_stats;
+    CHECK(cudaMalloc3DArray(&a_frames, &fdesc, make_cudaExtent(W, H, NL), cudaArrayLayered));
+    CHECK(cudaMalloc3DArray(&a_stats, &fdesc, make_cudaExtent(W, H, 2),
+                            cudaArrayLayered | cudaArraySurfaceLoadStore));
+    cudaMemcpy3DParms up{};
+    up.srcPtr = make_cudaPitchedPtr(fr.data(), W * 4, W, H);
+    up.dstArray = a_frames;
+    up.extent = make_cudaExtent(W, H, NL);
+    up.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&up));
+    cudaTextureObject_t t_frames =
+        make_tex(a_frames, cudaFilterModePoint, cudaAddressModeClamp, false);
+    cudaSurfaceObject_t s_stats = make_surf(a_stats);
+    frame_stats<<<grd, blk>>>(t_frames, s_stats, W, H, NL);
+    CHECK(cudaGetLastError());
+    cudaMemcpy3DParms down{};
+    down.srcArray = a_stats;
+    down.dstPtr = make_cudaPitchedPtr(st.data(), W * 4, W, H);
+    down.extent = make_cudaExtent(W, H, 2);
+    down.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&down));
+    for (int i = 0; i < W * H; ++i) {
+      float sum = 0.f, mx = -1e30f;
+      for (int l = 0; l < NL; ++l) sum += fr[l * W * H + i], mx = std::fmax(mx, fr[l * W * H + i]);
+      expect(st[i] == sum / NL, "layered mean", i, st[i], sum / NL);
+      expect(st[W * H + i] == mx, "layered max", i, st[W * H + i], mx);
+    }
+  }
 
   // A volume in cudaMalloc3D memory.
   const int VW = 19, VH = 7, VD = 5;
