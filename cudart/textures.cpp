@@ -80,9 +80,10 @@ cudaError_t TextureObjects::array_shape(const cudaChannelFormatDesc* desc, cudaE
   const unsigned known = kArrayLayered | kArraySurfaceLoadStore | kArrayCubemap |
                          kArrayTextureGather | kArraySparse | kArrayDeferredMapping;
   if (flags & ~known)
-    return fail(cudaErrorInvalidValue, why,
-                "flags " + std::to_string(flags) +
-                    " (valid: cudaArraySurfaceLoadStore 2, cudaArrayTextureGather 8)");
+    return fail(
+        cudaErrorInvalidValue, why,
+        "flags " + std::to_string(flags) +
+            " (valid: cudaArrayLayered 1, cudaArraySurfaceLoadStore 2, cudaArrayTextureGather 8)");
   if (flags & (kArrayLayered | kArrayCubemap)) {
     if (!three_d)
       return fail(cudaErrorInvalidValue, why,

@@ -64,7 +64,7 @@ public:
   // cudaMallocArray (`layered_ok` false) / cudaMalloc3DArray: the array's record without its
   // memory (base 0), or the error: cudaErrorInvalidValue (a zero width, a height of 0 under a
   // depth, beyond the device's limits, unknown flags), the format's errors, or
-  // cudaErrorNotSupported (layered, cubemap, sparse, deferred-mapping arrays).
+  // cudaErrorNotSupported (1D layered, cubemap, sparse, deferred-mapping arrays).
   static cudaError_t array_shape(const cudaChannelFormatDesc* desc, cudaExtent extent,
                                  unsigned flags, bool three_d, ArrayRec& a, std::string& why);
   cudaArray_t add_array(const ArrayRec& a); // the handle
