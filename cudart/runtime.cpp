@@ -1221,6 +1221,8 @@ cudaError_t Runtime::properties(cudaDeviceProp& p) {
   }
   for (int k = 0; k < 3; ++k)
     p.maxTexture2DLayered[k] = p.maxSurface2DLayered[k] = int(L::kMax2DLayered[k]);
+  for (int k = 0; k < 2; ++k)
+    p.maxTexture1DLayered[k] = p.maxSurface1DLayered[k] = int(L::kMax1DLayered[k]);
   p.maxSurface1D = int(L::kMaxSurface1D);
   p.maxSurface2D[0] = int(L::kMaxSurface2D[0]);
   p.maxSurface2D[1] = int(L::kMaxSurface2D[1]);

@@ -88,13 +88,13 @@ cudaError_t TextureObjects::array_shape(const cudaChannelFormatDesc* desc, cudaE
     if (!three_d)
       return fail(cudaErrorInvalidValue, why,
                   "layered and cubemap arrays are made by cudaMalloc3DArray");
-    // A 2D layered array is stored as a 3D one, a layer a slice (tex2DLayered, surf2DLayered*).
-    if ((flags & kArrayCubemap) || !e.height)
+    // A layered array is stored as a 3D one, a layer a slice (of one row for a 1D layered
+    // array: height 0): tex1DLayered, tex2DLayered, surf1D/2DLayeredread/write.
+    if (flags & kArrayCubemap)
       return fail(cudaErrorNotSupported, why,
-                  std::string(flags & kArrayCubemap ? "cubemap" : "1D layered") +
-                      " arrays are not supported (supported: 1D, 2D, 3D and 2D layered arrays; "
-                      "flags cudaArrayLayered, cudaArraySurfaceLoadStore, "
-                      "cudaArrayTextureGather)");
+                  "cubemap arrays are not supported (supported: 1D, 2D, 3D and 1D/2D layered "
+                  "arrays; flags cudaArrayLayered, cudaArraySurfaceLoadStore, "
+                  "cudaArrayTextureGather)");
     if (!e.depth) return fail(cudaErrorInvalidValue, why, "a layered array of depth 0 (no layer)");
   }
   if (flags & (kArraySparse | kArrayDeferredMapping))
@@ -102,11 +102,16 @@ cudaError_t TextureObjects::array_shape(const cudaChannelFormatDesc* desc, cudaE
                 "sparse and deferred-mapping arrays are not supported (supported: flags "
                 "cudaArraySurfaceLoadStore, cudaArrayTextureGather)");
   if (e.width == 0) return fail(cudaErrorInvalidValue, why, "width 0");
-  if (e.depth && !e.height)
+  const bool layered = flags & kArrayLayered;
+  if (e.depth && !e.height && !layered)
     return fail(cudaErrorInvalidValue, why, "depth " + u64(e.depth) + " with height 0");
   const bool surf = flags & kArraySurfaceLoadStore;
   uint64_t max[3];
-  if (flags & kArrayLayered) {
+  if (layered && !e.height) {
+    max[0] = L::kMax1DLayered[0];
+    max[1] = 0;
+    max[2] = L::kMax1DLayered[1];
+  } else if (layered) {
     max[0] = L::kMax2DLayered[0];
     max[1] = L::kMax2DLayered[1];
     max[2] = L::kMax2DLayered[2];

@@ -379,7 +379,7 @@ for plat in "${PLATFORMS[@]}"; do
       fi
       if [ "$p" = textures ]; then
         # What gpurf refuses says so, naming the call and what is supported.
-        for want in "gpurf: cudaMalloc3DArray: 1D layered arrays are not supported (supported: 1D, 2D, 3D and 2D layered arrays" \
+        for want in "gpurf: cudaMalloc3DArray: cubemap arrays are not supported (supported: 1D, 2D, 3D and 1D/2D layered arrays" \
           "gpurf: cudaCreateTextureObject: mipmapped arrays are not supported (supported resources: " \
           "gpurf: cudaMallocArray: channel format {32, 32, 32, 0, kind 2}: 3 channels (valid: 1, 2, 4) (cudaErrorInvalidChannelDescriptor)"; do
           grep -qF "$want" "$out.stderr" || fail "$what: no message '$want': $(tail -c 600 "$out.stderr")"

@@ -122,6 +122,19 @@ __global__ void frame_stats(cudaTextureObject_t frames, cudaSurfaceObject_t out,
   surf2DLayeredwrite(mx, out, x * 4, y, 1);
 }
 
+// Tone curves: one 256-entry table per channel, the layers of a 1D layered array
+// (tex1DLayered), applied to uchar4 pixels; the result written to a 1D layered surface of one
+// layer per channel (surf1DLayeredwrite).
+__global__ void tone_curves(cudaTextureObject_t luts, cudaSurfaceObject_t out, const uchar4* px,
+                            int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const uchar4 p = px[i];
+  const unsigned char c[3] = {p.x, p.y, p.z};
+  for (int ch = 0; ch < 3; ++ch)
+    surf1DLayeredwrite(tex1DLayered<float>(luts, c[ch] + 0.5f, ch), out, i * 4, ch);
+}
+
 // A volume in cudaMalloc3D memory: each voxel += its z-neighbours' mean.
 __global__ void volume(cudaPitchedPtr p, int w, int h, int d, int* out) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y, z = blockIdx.z;
@@ -471,6 +484,42 @@ int main() {
       for (int l = 0; l < NL; ++l) sum += fr[l * W * H + i], mx = std::fmax(mx, fr[l * W * H + i]);
       expect(st[i] == sum / NL, "layered mean", i, st[i], sum / NL);
       expect(st[W * H + i] == mx, "layered max", i, st[W * H + i], mx);
+    }
+  }
+
+  // Tone curves through 1D layered arrays.
+  {
+    std::vector<float> lut(256 * 3), res(W * H * 3);
+    for (int i = 0; i < 256 * 3; ++i)
+      lut[i] = std::sqrt(float(i % 256) / 255.f) * float(1 + i / 256);
+    auto fdesc = cudaCreateChannelDesc<float>();
+    cudaArray_t a_lut, a_res;
+    CHECK(cudaMalloc3DArray(&a_lut, &fdesc, make_cudaExtent(256, 0, 3), cudaArrayLayered));
+    CHECK(cudaMalloc3DArray(&a_res, &fdesc, make_cudaExtent(W * H, 0, 3),
+                            cudaArrayLayered | cudaArraySurfaceLoadStore));
+    cudaMemcpy3DParms up{};
+    up.srcPtr = make_cudaPitchedPtr(lut.data(), 256 * 4, 256, 1);
+    up.dstArray = a_lut;
+    up.extent = make_cudaExtent(256, 1, 3);
+    up.kind = cudaMemcpyHostToDevice;
+    CHECK(cudaMemcpy3D(&up));
+    uchar4* d_px;
+    CHECK(cudaMalloc(&d_px, W * H * sizeof(uchar4)));
+    CHECK(cudaMemcpy(d_px, rgba.data(), W * H * sizeof(uchar4), cudaMemcpyHostToDevice));
+    cudaTextureObject_t t_lut = make_tex(a_lut, cudaFilterModePoint, cudaAddressModeClamp, false);
+    tone_curves<<<(W * H + 127) / 128, 128>>>(t_lut, make_surf(a_res), d_px, W * H);
+    CHECK(cudaGetLastError());
+    cudaMemcpy3DParms down{};
+    down.srcArray = a_res;
+    down.dstPtr = make_cudaPitchedPtr(res.data(), W * H * 4, W * H, 1);
+    down.extent = make_cudaExtent(W * H, 1, 3);
+    down.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaMemcpy3D(&down));
+    for (int i = 0; i < W * H; ++i) {
+      const unsigned char c[3] = {rgba[i].x, rgba[i].y, rgba[i].z};
+      for (int ch = 0; ch < 3; ++ch)
+        expect(res[ch * W * H + i] == lut[ch * 256 + c[ch]], "tone curve", i, res[ch * W * H + i],
+               lut[ch * 256 + c[ch]]);
     }
   }
 
