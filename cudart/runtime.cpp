@@ -1219,6 +1219,10 @@ cudaError_t Runtime::properties(cudaDeviceProp& p) {
     p.maxTexture2DLinear[k] = int(L::kMax2DLinear[k]);
     p.maxTexture3D[k] = p.maxSurface3D[k] = int(L::kMax3D);
   }
+  for (int k = 0; k < 3; ++k)
+    p.maxTexture2DLayered[k] = p.maxSurface2DLayered[k] = int(L::kMax2DLayered[k]);
+  for (int k = 0; k < 2; ++k)
+    p.maxTexture1DLayered[k] = p.maxSurface1DLayered[k] = int(L::kMax1DLayered[k]);
   p.maxSurface1D = int(L::kMaxSurface1D);
   p.maxSurface2D[0] = int(L::kMaxSurface2D[0]);
   p.maxSurface2D[1] = int(L::kMaxSurface2D[1]);

@@ -80,27 +80,42 @@ cudaError_t TextureObjects::array_shape(const cudaChannelFormatDesc* desc, cudaE
   const unsigned known = kArrayLayered | kArraySurfaceLoadStore | kArrayCubemap |
                          kArrayTextureGather | kArraySparse | kArrayDeferredMapping;
   if (flags & ~known)
-    return fail(cudaErrorInvalidValue, why,
-                "flags " + std::to_string(flags) +
-                    " (valid: cudaArraySurfaceLoadStore 2, cudaArrayTextureGather 8)");
+    return fail(
+        cudaErrorInvalidValue, why,
+        "flags " + std::to_string(flags) +
+            " (valid: cudaArrayLayered 1, cudaArraySurfaceLoadStore 2, cudaArrayTextureGather 8)");
   if (flags & (kArrayLayered | kArrayCubemap)) {
     if (!three_d)
       return fail(cudaErrorInvalidValue, why,
                   "layered and cubemap arrays are made by cudaMalloc3DArray");
-    return fail(cudaErrorNotSupported, why,
-                "layered and cubemap arrays are not supported (supported: 1D, 2D and 3D "
-                "arrays; flags cudaArraySurfaceLoadStore, cudaArrayTextureGather)");
+    // A layered array is stored as a 3D one, a layer a slice (of one row for a 1D layered
+    // array: height 0): tex1DLayered, tex2DLayered, surf1D/2DLayeredread/write.
+    if (flags & kArrayCubemap)
+      return fail(cudaErrorNotSupported, why,
+                  "cubemap arrays are not supported (supported: 1D, 2D, 3D and 1D/2D layered "
+                  "arrays; flags cudaArrayLayered, cudaArraySurfaceLoadStore, "
+                  "cudaArrayTextureGather)");
+    if (!e.depth) return fail(cudaErrorInvalidValue, why, "a layered array of depth 0 (no layer)");
   }
   if (flags & (kArraySparse | kArrayDeferredMapping))
     return fail(cudaErrorNotSupported, why,
                 "sparse and deferred-mapping arrays are not supported (supported: flags "
                 "cudaArraySurfaceLoadStore, cudaArrayTextureGather)");
   if (e.width == 0) return fail(cudaErrorInvalidValue, why, "width 0");
-  if (e.depth && !e.height)
+  const bool layered = flags & kArrayLayered;
+  if (e.depth && !e.height && !layered)
     return fail(cudaErrorInvalidValue, why, "depth " + u64(e.depth) + " with height 0");
   const bool surf = flags & kArraySurfaceLoadStore;
   uint64_t max[3];
-  if (e.depth) {
+  if (layered && !e.height) {
+    max[0] = L::kMax1DLayered[0];
+    max[1] = 0;
+    max[2] = L::kMax1DLayered[1];
+  } else if (layered) {
+    max[0] = L::kMax2DLayered[0];
+    max[1] = L::kMax2DLayered[1];
+    max[2] = L::kMax2DLayered[2];
+  } else if (e.depth) {
     max[0] = max[1] = max[2] = L::kMax3D;
   } else if (e.height) {
     max[0] = surf ? L::kMaxSurface2D[0] : L::kMax2D[0];
@@ -174,6 +189,7 @@ cudaError_t TextureObjects::create(uint64_t* out, const cudaResourceDesc* res,
     d.width = a->width;
     d.height = a->height;
     d.depth = a->depth;
+    d.layered = a->flags & kArrayLayered;
     break;
   }
   case cudaResourceTypeMipmappedArray:

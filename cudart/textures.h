@@ -28,6 +28,8 @@ struct TextureLimits {
   static constexpr uint64_t kMax2D[2] = {131072, 65536};
   static constexpr uint64_t kMax2DLinear[3] = {131072, 65000, 2097120}; // width, height, pitch
   static constexpr uint64_t kMax3D = 16384;
+  static constexpr uint64_t kMax1DLayered[2] = {32768, 2048};        // width, layers
+  static constexpr uint64_t kMax2DLayered[3] = {32768, 32768, 2048}; // width, height, layers
   static constexpr uint64_t kMaxSurface1D = 32768;
   static constexpr uint64_t kMaxSurface2D[2] = {131072, 65536};
 };
@@ -63,7 +65,7 @@ public:
   // cudaMallocArray (`layered_ok` false) / cudaMalloc3DArray: the array's record without its
   // memory (base 0), or the error: cudaErrorInvalidValue (a zero width, a height of 0 under a
   // depth, beyond the device's limits, unknown flags), the format's errors, or
-  // cudaErrorNotSupported (layered, cubemap, sparse, deferred-mapping arrays).
+  // cudaErrorNotSupported (cubemap, sparse, deferred-mapping arrays).
   static cudaError_t array_shape(const cudaChannelFormatDesc* desc, cudaExtent extent,
                                  unsigned flags, bool three_d, ArrayRec& a, std::string& why);
   cudaArray_t add_array(const ArrayRec& a); // the handle

@@ -206,6 +206,13 @@ PROGRAMS+=(stencil3d_tile cell_ode stack_vm_debug)
 SOURCE_OF+=([stack_vm_debug]=stack_vm)
 ARGS_OF+=([stack_vm_debug]="64 2")
 NVCC_FLAGS+=([stack_vm_debug]=-G)
+# Image processing (a 5x5 __constant__ convolution, a separable blur over pitched memory,
+# textures of uchar4/ushort/schar arrays with mirror and wrap, tex2Dgather, tex2DLod and
+# tex2DGrad, a Sobel pass through surfaces, a layered array of frames, cudaMalloc3D) and the
+# SIMD video intrinsics built as compute_90 PTX (add/sub.s16x2, tex.level/tex.grad and layered
+# arrays: refused before).
+PROGRAMS+=(image_filters)
+NVCC_FLAGS+=([image_filters]="-gencode arch=compute_90,code=compute_90")
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
@@ -372,7 +379,7 @@ for plat in "${PLATFORMS[@]}"; do
       fi
       if [ "$p" = textures ]; then
         # What gpurf refuses says so, naming the call and what is supported.
-        for want in "gpurf: cudaMalloc3DArray: layered and cubemap arrays are not supported (supported: 1D, 2D and 3D arrays" \
+        for want in "gpurf: cudaMalloc3DArray: cubemap arrays are not supported (supported: 1D, 2D, 3D and 1D/2D layered arrays" \
           "gpurf: cudaCreateTextureObject: mipmapped arrays are not supported (supported resources: " \
           "gpurf: cudaMallocArray: channel format {32, 32, 32, 0, kind 2}: 3 channels (valid: 1, 2, 4) (cudaErrorInvalidChannelDescriptor)"; do
           grep -qF "$want" "$out.stderr" || fail "$what: no message '$want': $(tail -c 600 "$out.stderr")"

@@ -521,9 +521,9 @@ int main() {
     expect_error("float3 array", cudaMallocArray(&bad_a, &f3, 4, 4),
                  cudaErrorInvalidChannelDescriptor);
     expect_error("width 0", cudaMallocArray(&bad_a, &fd, 0, 4), cudaErrorInvalidValue);
-    // Refused by gpurf: layered arrays, mipmapped arrays.
-    expect_error("layered array",
-                 cudaMalloc3DArray(&bad_a, &fd, make_cudaExtent(4, 4, 2), cudaArrayLayered),
+    // Refused by gpurf: cubemap arrays, mipmapped arrays.
+    expect_error("cubemap array",
+                 cudaMalloc3DArray(&bad_a, &fd, make_cudaExtent(4, 4, 6), cudaArrayCubemap),
                  cudaErrorNotSupported);
     cudaResourceDesc mrd;
     std::memset(&mrd, 0, sizeof mrd);

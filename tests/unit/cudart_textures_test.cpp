@@ -152,10 +152,13 @@ TEST(CudartTextures, ArrayShapes) {
            Bad{&f, {4, 0, 3}, 0, true, cudaErrorInvalidValue},       // depth, no height
            Bad{&f, {131073, 0, 0}, 0, false, cudaErrorInvalidValue}, // maxTexture1D
            Bad{&f, {32769, 0, 0}, kArraySurfaceLoadStore, false, cudaErrorInvalidValue},
-           Bad{&f, {16, 16, 16385}, 0, true, cudaErrorInvalidValue},        // maxTexture3D
-           Bad{&f, {4, 4, 0}, 0x100, false, cudaErrorInvalidValue},         // unknown flag
-           Bad{&f, {4, 4, 2}, kArrayLayered, false, cudaErrorInvalidValue}, // not here
-           Bad{&f, {4, 4, 2}, kArrayLayered, true, cudaErrorNotSupported},
+           Bad{&f, {16, 16, 16385}, 0, true, cudaErrorInvalidValue},           // maxTexture3D
+           Bad{&f, {4, 4, 0}, 0x100, false, cudaErrorInvalidValue},            // unknown flag
+           Bad{&f, {4, 4, 2}, kArrayLayered, false, cudaErrorInvalidValue},    // not here
+           Bad{&f, {32769, 0, 2}, kArrayLayered, true, cudaErrorInvalidValue}, // 1D layered
+           Bad{&f, {4, 4, 0}, kArrayLayered, true, cudaErrorInvalidValue},     // no layer
+           Bad{&f, {32769, 4, 2}, kArrayLayered, true, cudaErrorInvalidValue},
+           Bad{&f, {4, 4, 2049}, kArrayLayered, true, cudaErrorInvalidValue}, // layers
            Bad{&f, {4, 4, 6}, kArrayCubemap, true, cudaErrorNotSupported},
            Bad{&f, {4, 4, 0}, kArraySparse, false, cudaErrorNotSupported},
        }) {
@@ -164,9 +167,18 @@ TEST(CudartTextures, ArrayShapes) {
         << b.e.width << "x" << b.e.height << "x" << b.e.depth << " flags " << b.flags;
     EXPECT_FALSE(why.empty());
   }
-  EXPECT_EQ(TextureObjects::array_shape(&f, {4, 4, 2}, kArrayLayered, true, a, why),
+  EXPECT_EQ(TextureObjects::array_shape(&f, {4, 4, 6}, kArrayCubemap, true, a, why),
             cudaErrorNotSupported);
-  EXPECT_NE(why.find("supported: 1D, 2D and 3D arrays"), std::string::npos) << why;
+  EXPECT_NE(why.find("supported: 1D, 2D, 3D and 1D/2D layered arrays"), std::string::npos) << why;
+  // A 1D layered array: layers of one row (height 0 as given).
+  ASSERT_EQ(TextureObjects::array_shape(&f, {7, 0, 3}, kArrayLayered, true, a, why), cudaSuccess);
+  EXPECT_EQ(a.height, 1u);
+  EXPECT_EQ(a.depth, 3u);
+  EXPECT_EQ(a.bytes(), 84u);
+  // A 2D layered array: stored as a 3D one, a layer a slice (tex2DLayered, surf2DLayered*).
+  ASSERT_EQ(TextureObjects::array_shape(&f, {5, 3, 4}, kArrayLayered, true, a, why), cudaSuccess);
+  EXPECT_EQ(a.depth, 4u);
+  EXPECT_EQ(a.bytes(), 240u);
 }
 
 TEST_F(CudartTextureObjects, ArrayTextureTakesEverySamplingField) {

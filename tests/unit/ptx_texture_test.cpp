@@ -358,6 +358,87 @@ TEST(PtxTexture, Surface1DAnd3D) {
   }
 }
 
+// Layered arrays (tex2DLayered, tex1DLayered, surf2DLayeredread/write, surf1DLayered*): the
+// first coordinate is the layer; a texture clamps it to the layers there are, a surface access
+// is one of a 3D (.a2d) or 2D (.a1d: a layer a row) surface, with its out-of-range rule.
+TEST(PtxTexture, LayeredFetchesPickTheirLayer) {
+  const std::string text =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry lay(.param .u64 t2, .param .u64 t1, .param .u64 s2, .param .u64 s1, "
+      ".param .u64 o)\n{\n"
+      ".reg .f32 %f<24>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<8>;\n"
+      "ld.param.u64 %rd1, [t2];\nld.param.u64 %rd2, [t1];\nld.param.u64 %rd3, [s2];\n"
+      "ld.param.u64 %rd4, [s1];\nld.param.u64 %rd5, [o];\ncvta.to.global.u64 %rd5, %rd5;\n"
+      "mov.u32 %r1, %tid.x;\n" // layer = lane - 1
+      "sub.s32 %r2, %r1, 1;\nmov.f32 %f1, 0f3FC00000;\nmov.f32 %f2, 0f3F000000;\n" // x 1.5, y .5
+      "tex.a2d.v4.f32.f32 {%f3, %f4, %f5, %f6}, [%rd1, {%r2, %f1, %f2, %f2}];\n"
+      "tex.a1d.v4.f32.f32 {%f7, %f8, %f9, %f10}, [%rd2, {%r2, %f1}];\n"
+      "mov.u32 %r3, 4;\nmov.u32 %r4, 1;\nmov.u32 %r5, 0;\n"
+      "suld.b.a2d.b32.zero {%r6}, [%rd3, {%r2, %r3, %r4, %r4}];\n" // (1, 1) of layer lane-1
+      "suld.b.a1d.b32.clamp {%r7}, [%rd4, {%r2, %r3}];\n"          // x 1 of layer lane-1
+      "add.s32 %r8, %r1, 100;\n"
+      "sust.b.a2d.b32.zero [%rd3, {%r1, %r5, %r5, %r5}], {%r8};\n" // (0, 0) of layer lane
+      "mul.wide.u32 %rd6, %r1, 16;\nadd.s64 %rd6, %rd5, %rd6;\n"
+      "st.global.v2.f32 [%rd6], {%f3, %f7};\nst.global.v2.u32 [%rd6+8], {%r6, %r7};\n"
+      "ret;\n}\n";
+  const Module m = parse_ptx(text, "lay.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const unsigned layers = 3, lanes = 5;
+  Launch L(m, "lay", {1}, {lanes});
+  // 2D layers of 4 x 2 texels T[l][y][x] = 100 l + 10 y + x; 1D layers of 4 texels 100 l + x.
+  std::vector<float> t2, t1;
+  std::vector<uint32_t> s2, s1;
+  for (unsigned l = 0; l < layers; ++l)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 4; ++x) {
+        t2.push_back(float(100 * l + 10 * y + x));
+        s2.push_back(100 * l + 10 * y + x);
+        if (y == 0) t1.push_back(float(100 * l + x)), s1.push_back(100 * l + x);
+      }
+  TextureDesc a2;
+  a2.resource = TexResource::Array;
+  a2.base = L.buf(t2);
+  a2.width = 4, a2.height = 2, a2.depth = layers, a2.layered = true;
+  TextureDesc a1 = a2;
+  a1.base = L.buf(t1);
+  a1.height = 1;
+  TextureDesc sa2 = surface(L.buf(s2), 4, 2, layers), sa1 = surface(L.buf(s1), 4, 1, layers);
+  sa2.layered = sa1.layered = true;
+  TextureTable tt;
+  L.cfg.textures = &tt;
+  const uint64_t O = L.zeros(lanes * 16);
+  const uint64_t hs2 = tt.add(sa2);
+  L.arg(tt.add(a2)).arg(tt.add(a1)).arg(hs2).arg(tt.add(sa1)).arg(O);
+  L.run();
+  const auto f = L.get<float>(O, lanes * 4);
+  const auto u = L.get<uint32_t>(O, lanes * 4);
+  for (unsigned i = 0; i < lanes; ++i) {
+    const int layer = int(i) - 1, clamped = std::min(std::max(layer, 0), int(layers) - 1);
+    EXPECT_EQ(f[4 * i], float(100 * clamped + 1)) << i; // point at (1.5, 0.5): texel (1, 0)
+    EXPECT_EQ(f[4 * i + 1], float(100 * clamped + 1)) << i;
+    // .zero: a layer outside reads 0; .clamp: the nearest layer. Lane 1 reads layer 0's (1, 1)
+    // after lane 0 may have written layer 0's (0, 0): a different texel.
+    EXPECT_EQ(u[4 * i + 2], layer >= 0 && layer < int(layers) ? 100u * layer + 11 : 0u) << i;
+    EXPECT_EQ(u[4 * i + 3], 100u * clamped + 1) << i;
+  }
+  const auto s2_after = L.get<uint32_t>(sa2.base, s2.size());
+  for (unsigned l = 0; l < layers; ++l) EXPECT_EQ(s2_after[l * 8], 100 + l) << l;
+  // A layered fetch of a plain object, and a plain fetch of a layered one, stop the kernel.
+  TextureDesc flat = a2;
+  flat.layered = false;
+  Launch L2(m, "lay", {1}, {1});
+  TextureTable t2b;
+  L2.cfg.textures = &t2b;
+  const uint64_t hf = t2b.add(flat);
+  L2.arg(hf).arg(hf).arg(hf).arg(hf).arg(L2.zeros(16));
+  try {
+    L2.run();
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a layered array"), std::string::npos) << e.what();
+  }
+}
+
 TEST(PtxTexture, UnknownHandleIsARuntimeError) {
   Launch L(tex(), "fetch1d", {1}, {1});
   TextureTable tt;
@@ -371,10 +452,67 @@ TEST(PtxTexture, UnknownHandleIsARuntimeError) {
   }
 }
 
+// tex.level and tex.grad (tex2DLod, tex1DLod, tex2DGrad) as nvcc writes them: gpurf's textures
+// have one level (no mipmapped arrays), which every level of detail and gradient selects, so
+// they read what tex reads; their extra operands are source registers.
+TEST(PtxTexture, LevelAndGradSampleTheOneLevel) {
+  const std::string text =
+      ".version 8.0\n.target sm_75\n.address_size 64\n"
+      ".visible .entry lod(.param .u64 h, .param .u64 o)\n{\n"
+      ".reg .f32 %f<40>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+      "ld.param.u64 %rd1, [h];\nld.param.u64 %rd2, [o];\ncvta.to.global.u64 %rd2, %rd2;\n"
+      "mov.u32 %r1, %tid.x;\ncvt.rn.f32.u32 %f1, %r1;\nadd.f32 %f1, %f1, 0f3F000000;\n"
+      "mov.f32 %f2, 0f3FC00000;\nmov.f32 %f3, 0f40400000;\nmov.f32 %f4, 0fC0000000;\n"
+      "tex.2d.v4.f32.f32 {%f10, %f11, %f12, %f13}, [%rd1, {%f1, %f2}];\n"
+      "tex.level.2d.v4.f32.f32 {%f14, %f15, %f16, %f17}, [%rd1, {%f1, %f2}], %f3;\n"
+      "tex.level.2d.v4.f32.f32 {%f18, %f19, %f20, %f21}, [%rd1, {%f1, %f2}], 0f00000000;\n"
+      "tex.grad.2d.v4.f32.f32 {%f22, %f23, %f24, %f25}, [%rd1, {%f1, %f2}], {%f3, %f4}, {%f4, "
+      "%f3};\n"
+      "tex.level.1d.v4.f32.f32 {%f26, %f27, %f28, %f29}, [%rd1, {%f1}], %f3;\n"
+      "tex.grad.1d.v4.f32.f32 {%f30, %f31, %f32, %f33}, [%rd1, {%f1}], {%f3}, {%f4};\n"
+      "mul.wide.u32 %rd3, %r1, 24;\nadd.s64 %rd3, %rd2, %rd3;\n"
+      "st.global.v2.f32 [%rd3], {%f10, %f14};\nst.global.v2.f32 [%rd3+8], {%f18, %f22};\n"
+      "st.global.v2.f32 [%rd3+16], {%f26, %f30};\nret;\n}\n";
+  const Module m = parse_ptx(text, "lod.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  // The level of detail and the gradients are reads of the instruction.
+  const Function& f = *m.find_function("lod");
+  std::vector<unsigned> reads, writes;
+  for (const Instr& in : f.instrs)
+    if (in.text.rfind("tex.grad.2d", 0) == 0) {
+      reads_writes(f, in, reads, writes);
+      EXPECT_EQ(reads.size(), 7u); // handle, two coordinates, two 2-element gradients
+    }
+  Launch L(m, "lod", {1}, {4});
+  TextureDesc d = grid(L);
+  TextureTable tt;
+  const uint64_t h = tt.add(d);
+  L.cfg.textures = &tt;
+  const uint64_t O = L.zeros(4 * 24);
+  L.arg(h).arg(O);
+  L.run();
+  const auto o = L.get<float>(O, 4 * 6);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(o[6 * i], float(10 + i)) << i; // T[1][i] at (i + 0.5, 1.5)
+    for (int k = 1; k < 4; ++k) EXPECT_EQ(o[6 * i + k], float(10 + i)) << i << " " << k;
+    // 1d over the same texels: row 0
+    EXPECT_EQ(o[6 * i + 4], float(i)) << i;
+    EXPECT_EQ(o[6 * i + 5], float(i)) << i;
+  }
+  // A gradient of the wrong size is refused by name.
+  const std::string bad =
+      ".version 8.0\n.target sm_75\n.address_size 64\n.visible .entry b(.param .u64 h)\n{\n"
+      ".reg .f32 %f<8>;\n.reg .b64 %rd<2>;\nld.param.u64 %rd1, [h];\n"
+      "tex.grad.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [%rd1, {%f1, %f2}], {%f3}, {%f4};\nret;\n}\n";
+  const Module mb = parse_ptx(bad, "b.ptx");
+  ASSERT_EQ(mb.refused.count("b"), 1u);
+  EXPECT_NE(mb.refused.at("b").find("gradient of 2"), std::string::npos) << mb.refused.at("b");
+}
+
 TEST(PtxTexture, UnsupportedFormsRefuseOnlyTheirKernel) {
   const std::string head = ".version 8.0\n.target sm_75\n.address_size 64\n";
   const std::string good = ".visible .entry good(.param .u64 p) { ret; }\n";
-  for (const char* bad : {"tex.a2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%r1, %f1, %f1, %f1}];",
+  for (const char* bad : {"tex.cube.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1, %f1, %f1}];",
                           "suld.p.2d.v4.b32.trap {%r1, %r1, %r1, %r1}, [%rd1, {%r1, %r1}];",
                           "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%rd1, {%f1, %f1}], %f1;",
                           "tex.2d.v4.f32.f32 {%f1, %f1, %f1, %f1}, [%r1, {%f1, %f1}];"}) {

@@ -387,6 +387,60 @@ TEST(PtxWarpOps, SimdVideoInstructions) {
             403u);
 }
 
+// add/sub/min/max on packed halfwords (.u16x2/.s16x2, PTX 8.0; what nvcc emits for __vadd2,
+// __vsubss2 and __vmaxs2 in compute_90 PTX): each half on its own, from the ISA's pseudocode
+// (d[i] = iA[i] op iB[i], wrapping in 16 bits; min/max.s16x2.relu clamps a negative half to 0).
+TEST(PtxWarpOps, PackedHalfwordIntegers) {
+  const char* forms[] = {"add.u16x2", "add.s16x2", "sub.u16x2", "sub.s16x2",      "min.u16x2",
+                         "min.s16x2", "max.u16x2", "max.s16x2", "max.relu.s16x2", "min.relu.s16x2"};
+  const unsigned nf = sizeof(forms) / sizeof(forms[0]);
+  std::string body;
+  for (unsigned f = 0; f < nf; ++f)
+    body += std::string(forms[f]) + " %r5, %r2, %r3;\nst.global.u32 [%rd4+" +
+            std::to_string(4 * f) + "], %r5;\n";
+  const std::string text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                           ".visible .entry k(.param .u64 pa, .param .u64 po)\n{\n"
+                           ".reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+                           "ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [po];\n"
+                           "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 8;\n"
+                           "add.s64 %rd3, %rd1, %rd3;\nld.global.u32 %r2, [%rd3];\n"
+                           "ld.global.u32 %r3, [%rd3+4];\n"
+                           "mul.wide.u32 %rd4, %r1, " +
+                           std::to_string(4 * nf) + ";\nadd.s64 %rd4, %rd2, %rd4;\n" + body +
+                           "ret;\n}\n";
+  const Module m = parse_ptx(text, "packed16.ptx");
+  ASSERT_TRUE(m.refused.empty()) << m.refused.begin()->second;
+  const unsigned lanes = 64;
+  auto in = random_words(lanes * 2, 5);
+  in[0] = 0x0000ffffu, in[1] = 0x00ff0001u; // a carry out of the low half stays there
+  in[2] = 0x80007fffu, in[3] = 0x00018000u;
+  Launch L(m, "k", {1, 1, 1}, {lanes, 1, 1});
+  const uint64_t A = L.buf(in), O = L.zeros(lanes * nf * 4);
+  L.arg(A).arg(O);
+  L.run();
+  const auto out = L.get<uint32_t>(O, lanes * nf);
+  for (unsigned l = 0; l < lanes; ++l)
+    for (unsigned f = 0; f < nf; ++f) {
+      const std::string op = forms[f];
+      const bool sg = op.find(".s16x2") != std::string::npos, relu = op.find("relu") != op.npos;
+      uint32_t want = 0;
+      for (int i = 0; i < 2; ++i) {
+        const uint16_t ua = uint16_t(in[2 * l] >> (16 * i)),
+                       ub = uint16_t(in[2 * l + 1] >> (16 * i));
+        const int32_t x = sg ? int16_t(ua) : ua, y = sg ? int16_t(ub) : ub;
+        int32_t t = op[0] == 'a'   ? x + y
+                    : op[0] == 's' ? x - y
+                    : op[1] == 'i' ? std::min(x, y)
+                                   : std::max(x, y);
+        if (relu && t < 0) t = 0;
+        want |= (uint32_t(t) & 0xffffu) << (16 * i);
+      }
+      EXPECT_EQ(out[l * nf + f], want) << "lane " << l << ": " << op;
+    }
+  EXPECT_EQ(out[0], 0x00ff0000u);      // add.u16x2: 0xffff + 1 wraps to 0 in the low half
+  EXPECT_EQ(out[nf + 3], 0x7fffffffu); // sub.s16x2: 0x7fff - 0x8000 and 0x8000 - 1 wrap
+}
+
 // tanh.approx.f32: tanh within the ISA's 2^-10.987 relative error, subnormals kept; the
 // reserved shared memory registers: a region of its own after the CTA's shared variables.
 TEST(PtxWarpOps, TanhApproxAndReservedSharedMemory) {
@@ -481,6 +535,8 @@ TEST(PtxWarpOps, UnsupportedFormsAreRefusedNamingWhatIs) {
             std::string::npos);
   EXPECT_NE(refusal("vmin2.u16.u32.u32 %r1, %r2, %r3, %r0;").find(".u32 or .s32"),
             std::string::npos);
+  EXPECT_NE(refusal("add.sat.s16x2 %r1, %r2, %r3;").find("no .sat"), std::string::npos);
+  EXPECT_NE(refusal("add.relu.s16x2 %r1, %r2, %r3;").find("min/max.s16x2"), std::string::npos);
   EXPECT_NE(refusal("tanh.approx.ftz.f32 %r1, %r2;").find("tanh.approx.{f32,f16,f16x2"),
             std::string::npos);
   EXPECT_NE(refusal("isspacep %p1, %rd1;").find("isspacep.global, .shared"), std::string::npos);

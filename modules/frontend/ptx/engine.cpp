@@ -1755,6 +1755,34 @@ void Kernel::Impl::exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32
     uint64_t c[4] = {0, 0, 0, 0};
     for (unsigned i = 0; i < co.elems.size(); ++i) c[i] = rd(w, fr, co.elems[i], l, Type::B32);
     uint64_t touched = 0;
+    const bool layered = in.tex_dims & kTexLayered;
+    unsigned dims = in.tex_dims & 3u;
+    if (d->layered != layered)
+      fail(w, int(l),
+           "'" + in.text + "': object " + hex(h) +
+               (layered ? " is not a layered array (.a1d/.a2d fetch layered ones only)"
+                        : " is a layered array (fetched by .a1d/.a2d only)"));
+    TextureDesc view; // a layered fetch: {layer, x[, y]} as a plain 2D/3D surface or 1D/2D slice
+    if (layered) {
+      view = *d;
+      view.layered = false;
+      const int32_t layer = int32_t(c[0]);
+      if (surf) {        // the layer the last coordinate of an access of one more dimension
+        if (dims == 1) { // rows of one texel row each: (x, layer)
+          view.pitch = d->slice();
+          view.height = d->depth;
+          view.depth = 1;
+        }
+        c[0] = c[1], c[1] = dims == 1 ? uint64_t(layer) : c[2], c[2] = uint64_t(layer);
+        ++dims;
+      } else { // a texture: the layer clamped (CUDA), sampled as a 1D/2D texture
+        const uint64_t at = uint64_t(std::clamp<int64_t>(layer, 0, int64_t(d->depth) - 1));
+        view.base += at * d->slice();
+        view.depth = 1;
+        c[0] = c[1], c[1] = c[2];
+      }
+      d = &view;
+    }
     if (surf) {
       const unsigned esz = type_bytes(in.type), len = esz * in.vec;
       out.access_bytes = len;
@@ -1766,8 +1794,8 @@ void Kernel::Impl::exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32
           std::memcpy(buf + e * esz, &x, esz);
         }
       const std::string err =
-          surf_access(*d, k.mem_, in.tex_dims, int32_t(c[0]), int32_t(c[1]), int32_t(c[2]), buf,
-                      len, in.op == Op::Sust, SurfClamp(in.tex_comp), touched);
+          surf_access(*d, k.mem_, dims, int32_t(c[0]), int32_t(c[1]), int32_t(c[2]), buf, len,
+                      in.op == Op::Sust, SurfClamp(in.tex_comp), touched);
       if (!err.empty()) fail(w, int(l), "'" + in.text + "': " + err);
       if (in.op == Op::Suld)
         for (unsigned e = 0; e < in.vec; ++e) {
@@ -1788,10 +1816,10 @@ void Kernel::Impl::exec_texture(WarpState& w, Frame& fr, const Instr& in, uint32
       r = tex_gather(*d, k.mem_, in.tex_comp, as_f32(c[0]), as_f32(c[1]), rt, &touched);
     } else if (in.type2 == Type::S32) {
       const int32_t ic[3] = {int32_t(c[0]), int32_t(c[1]), int32_t(c[2])};
-      r = tex_sample(*d, k.mem_, in.tex_dims, nullptr, ic, rt, &touched);
+      r = tex_sample(*d, k.mem_, dims, nullptr, ic, rt, &touched);
     } else {
       const float fc[3] = {as_f32(c[0]), as_f32(c[1]), as_f32(c[2])};
-      r = tex_sample(*d, k.mem_, in.tex_dims, fc, nullptr, rt, &touched);
+      r = tex_sample(*d, k.mem_, dims, fc, nullptr, rt, &touched);
     }
     for (unsigned e = 0; e < 4; ++e) {
       const Operand& v = in.dst[0].elems[e];

@@ -436,7 +436,7 @@ struct Instr {
   bool shf_right = false;        // shf.r (false: shf.l)
   bool shf_clamp = false;        // shf.clamp (false: .wrap)
   TensorSpec tensor;             // mma/ldmatrix/movmatrix/wmma: shape, types, layouts (mma.h)
-  uint8_t tex_dims = 0;          // tex/tld4/suld/sust: .1d/.2d/.3d
+  uint8_t tex_dims = 0;          // tex/tld4/suld/sust: .1d/.2d/.3d; .a1d/.a2d: kTexLayered | 1, 2
   uint8_t tex_comp = 0;          // tld4.r/.g/.b/.a: 0..3; suld/sust: 0 .trap, 1 .clamp, 2 .zero
   int guard = -1;                // guard predicate vreg, -1: none
   bool guard_neg = false;        // @!%p

@@ -1,6 +1,7 @@
 #include "gpurf/modules/frontend/ptx/parser.h"
 
 #include "gpurf/modules/frontend/ptx/lexer.h"
+#include "gpurf/modules/frontend/ptx/texture.h"
 
 #include <algorithm>
 #include <cctype>
@@ -913,9 +914,12 @@ struct Parser {
   }
 
   // vop2 / vop4 (SIMD video instructions: CUDA's __vsadu4, __vabsdiffu4, __vabsdiffu2 ...).
-  // min/max.{s16x2,u16x2} made a vmin2/vmax2 (apply_modifier).
-  static bool min_max_16x2(const Instr& in) {
-    return in.op == Op::Vsimd && (in.text.rfind("min.", 0) == 0 || in.text.rfind("max.", 0) == 0);
+  // add/sub/min/max.{s16x2,u16x2} made a vadd2/vsub2/vmin2/vmax2 (apply_modifier).
+  static bool packed_16x2(const Instr& in) {
+    if (in.op != Op::Vsimd) return false;
+    for (const char* p : {"add.", "sub.", "min.", "max."})
+      if (in.text.rfind(p, 0) == 0) return true;
+    return false;
   }
 
   // The conversions to and from tf32 and fp8 pairs gpurf runs (engine.cpp cvt_format).
@@ -987,11 +991,16 @@ struct Parser {
       (in.type == Type::None ? in.type : in.type2) = m == "tf32" ? Type::B32 : Type::B16;
       return;
     }
-    if ((in.op == Op::Min || in.op == Op::Max) && (m == "s16x2" || m == "u16x2")) {
-      // min/max of packed halfwords (sm_90) are vmin2/vmax2 with the full mask; .relu (signed
-      // only) is the unsigned destination's saturation: vmax2.u32.s32.s32.sat
+    if ((in.op == Op::Min || in.op == Op::Max || in.op == Op::Add || in.op == Op::Sub) &&
+        (m == "s16x2" || m == "u16x2")) {
+      // add/sub/min/max of packed halfwords (sm_90, PTX 8.0) are vadd2/vsub2/vmin2/vmax2 with
+      // the full mask (add/sub wrap in each half); .relu (min/max.s16x2 only) is the unsigned
+      // destination's saturation: vmax2.u32.s32.s32.sat
       const bool sg = m == "s16x2";
-      in.video = in.op == Op::Min ? VideoOp::Min : VideoOp::Max;
+      in.video = in.op == Op::Min   ? VideoOp::Min
+                 : in.op == Op::Max ? VideoOp::Max
+                 : in.op == Op::Add ? VideoOp::Add
+                                    : VideoOp::Sub;
       in.op = Op::Vsimd;
       in.vec = 2;
       in.type = in.type2 = in.type3 = sg ? Type::S32 : Type::U32;
@@ -1629,14 +1638,20 @@ struct Parser {
   // surface objects (tex1Dfetch, tex1D/2D/3D, tex2Dgather, surf1D/2D/3Dread/write).
   // ------------------------------------------------------------------------------------------
   static constexpr const char* kTexForms =
-      "supported: tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}, tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}"
-      ".f32, suld.b.{1d,2d,3d}[.v2|.v4].{b8,b16,b32,b64}.{trap,clamp,zero} and the same sust.b, "
+      "supported: tex.{1d,2d,3d,a1d,a2d}.v4.{f32,s32,u32}.{f32,s32} (also tex.level, tex.grad), "
+      "tld4.{r,g,b,a}.2d.v4.{f32,s32,u32}"
+      ".f32, suld.b.{1d,2d,3d,a1d,a2d}[.v2|.v4].{b8,b16,b32,b64}.{trap,clamp,zero} and the same "
+      "sust.b, "
       "on texture/surface objects";
 
   void texture_modifier(Instr& in, const std::string& m, unsigned line) {
     const bool surf = in.op == Op::Suld || in.op == Op::Sust;
     if (m == "1d" || m == "2d" || m == "3d") {
       in.tex_dims = uint8_t(m[0] - '0');
+      return;
+    }
+    if ((m == "a1d" || m == "a2d") && in.op != Op::Tld4) { // layered: {layer, x[, y, _]}
+      in.tex_dims = uint8_t(kTexLayered | (m[1] - '0'));
       return;
     }
     if (m == "v2" || m == "v4") {
@@ -1647,6 +1662,10 @@ struct Parser {
       in.tex_comp = uint8_t(std::string("rgba").find(m));
       return;
     }
+    // tex.level / tex.grad (tex1DLod, tex2DLod, tex2DGrad...): an explicit level of detail or
+    // gradients; gpurf's textures have one level (no mipmapped arrays), which every LOD
+    // selects, so they sample as tex does (the extra operands are read: parse_texture_instr).
+    if (in.op == Op::Tex && (m == "level" || m == "grad")) return;
     if (surf && m == "b") return;
     if (surf && (m == "trap" || m == "clamp" || m == "zero")) {
       in.tex_comp = m == "trap" ? 0 : m == "clamp" ? 1 : 2;
@@ -1689,7 +1708,7 @@ struct Parser {
     auto bad = [&](const std::string& why) {
       fail(line, "'" + in.text + "': " + why + " (" + kTexForms + ")");
     };
-    if (in.tex_dims == 0) bad("no .1d/.2d/.3d geometry");
+    if (in.tex_dims == 0) bad("no .1d/.2d/.3d/.a1d/.a2d geometry");
     if (in.op == Op::Tld4 && in.tex_dims != 2) bad("tld4 needs .2d");
     if (surf) {
       if (in.type != Type::B8 && in.type != Type::B16 && in.type != Type::B32 &&
@@ -1712,9 +1731,31 @@ struct Parser {
       expect_punct(",", "after the destination");
       parse_texture_address(in, line);
     }
-    if (!is_punct(";")) bad("unexpected operands after the address (only the plain form)");
+    const unsigned dims = in.tex_dims & 3u; // the coordinates (.a1d: 1 + the layer; .a2d: 4)
+    const size_t need = in.tex_dims & kTexLayered ? (dims == 1 ? 2 : 4) : dims == 3 ? 4 : dims;
+    if (in.op == Op::Tex && in.text.find(".level.") != std::string::npos) { // , lod
+      expect_punct(",", "before the level of detail");
+      const Operand lod = parse_operand(false, line);
+      if (lod.kind != Operand::Kind::Reg && lod.kind != Operand::Kind::Imm)
+        bad("the level of detail must be a register or a constant");
+      in.src.push_back(lod);
+    } else if (in.op == Op::Tex && in.text.find(".grad.") != std::string::npos) { // , dPdx, dPdy
+      for (int g = 0; g < 2; ++g) {
+        expect_punct(",", "before a gradient");
+        Operand v = parse_operand(false, line);
+        if (v.kind == Operand::Kind::Reg) { // a 1d gradient may be written without braces
+          Operand vec;
+          vec.kind = Operand::Kind::Vector;
+          vec.elems.push_back(v);
+          v = vec;
+        }
+        if (v.kind != Operand::Kind::Vector || v.elems.size() != (dims == 3 ? 4u : dims))
+          bad("a gradient of " + std::to_string(dims == 3 ? 4u : dims) + " register(s) expected");
+        in.src.push_back(v);
+      }
+    }
+    if (!is_punct(";")) bad("unexpected operands after the address");
     ++p;
-    const size_t need = in.tex_dims == 3 ? 4 : in.tex_dims;
     if (in.src[1].elems.size() != need)
       bad(std::to_string(need) + " coordinates expected, got " +
           std::to_string(in.src[1].elems.size()));
@@ -2032,7 +2073,7 @@ struct Parser {
     case Op::Fns:
     case Op::Vsimd:
       lo = hi = 3;
-      if (min_max_16x2(in)) {
+      if (packed_16x2(in)) {
         if (in.src.size() != 2) fail(line, "'" + in.text + "' takes a destination and two sources");
         Operand zero;
         zero.kind = Operand::Kind::Imm;
@@ -2402,7 +2443,11 @@ struct Parser {
                      "' (f16/bf16 run in add, sub, mul, fma, neg, abs, min, max, setp, set, cvt, "
                      "tanh.approx, ex2.approx, atom.add, red.add, "
                      "mov, ld, st and selp)");
-    if (in.op == Op::Vsimd && min_max_16x2(in) && in.relu) {
+    if (in.op == Op::Vsimd && packed_16x2(in) && (in.sat || in.video_add))
+      fail(line, "'" + in.text + "': add/sub/min/max.{u16x2,s16x2} take no .sat (it is for .s32)");
+    if (in.op == Op::Vsimd && packed_16x2(in) && in.relu) {
+      if (in.video != VideoOp::Min && in.video != VideoOp::Max)
+        fail(line, "'" + in.text + "': .relu is for min/max.s16x2 only");
       if (!type_is_signed(in.type2)) fail(line, "'" + in.text + "': .relu is for .s16x2 only");
       in.type = Type::U32; // negative halves saturate to 0
       in.sat = true;

@@ -52,6 +52,9 @@ struct TextureDesc {
   std::array<TexAddress, 3> address{TexAddress::Clamp, TexAddress::Clamp, TexAddress::Clamp};
   bool normalized = false;
   std::array<float, 4> border{0, 0, 0, 0};
+  // A layered array (CUDA's cudaArrayLayered): `depth` layers of width x height, fetched only by
+  // .a1d/.a2d instructions, whose layer index picks one (clamped for textures).
+  bool layered = false;
 
   unsigned texel_bytes() const { return channels * bits / 8; }
   uint64_t row_pitch() const { return pitch ? pitch : width * texel_bytes(); }
@@ -60,6 +63,9 @@ struct TextureDesc {
   // Empty when valid, else why not ("linear filtering needs a float result ...").
   std::string check() const;
 };
+
+// Instr::tex_dims of a layered geometry: .a1d = kTexLayered | 1, .a2d = kTexLayered | 2.
+constexpr uint8_t kTexLayered = 4;
 
 // Handles are small nonzero integers (0 is CUDA's "no object").
 class TextureTable {
