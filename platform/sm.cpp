@@ -361,6 +361,7 @@ void Sm::build_units(Plan& plan) {
                                      col.p->said("impl", col.impl) +
                                      " does not; use stage_at: crossbar");
       }
+      for (auto& cu : c.collectors) cu->set_peers(c.collectors);
       shape_.forward_stages = c.collectors[0]->read_stages();
       c.writeback = IWriteback::Registry::create(wb.impl, *wb.p, context("writeback", s, 0));
       c.lsu = ILsu::Registry::create(ls.impl, *ls.p, context("lsu", s, 0));

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <vector>
 
 #include "gpurf/modules/common/reg_form.h"
 #include "gpurf/modules/common/txn.h"
@@ -56,6 +58,9 @@ public:
   // returns true.
   using DispatchStage = std::function<Cycle(unsigned compressed, Cycle now, bool book)>;
   virtual bool set_dispatch_stage(DispatchStage /*stage*/) { return false; }
+  // The collectors of its sub-core, itself among them, told by the builder once all are
+  // built: a read stage that keeps a warp's reads in issue order (fixed_stage) asks the others.
+  virtual void set_peers(const std::vector<std::unique_ptr<ICollector>>& /*all*/) {}
   // The register form this collector decodes (the writeback must store it, or full ones).
   virtual RegForm read_form() const { return RegForm::Full; }
   // The sub-core's wire UnitContext::wake_dispatch: a pipe that refused a dispatch until it

@@ -270,15 +270,6 @@ for plat in "${PLATFORMS[@]}"; do
     p=${PROGRAMS[$i]}
     [ -z "${GPURF_PROGRAMS:-}" ] || [[ " $GPURF_PROGRAMS " == *" $p "* ]] || continue
     skipped "$p" "$i" "$name" "$j" && continue
-    # Known bug, not yet fixed: with the fixed-stage read and Gebhart's RFC with liveness, an
-    # older instruction whose source waits for a collector slot (add.s64: 4 sources, 3 slots)
-    # reads it after a younger one's last read marked the RFC entry dead; evicted without a
-    # write-back, it reads the bank's stale copy: "timing check failed (RAW)" in miller_rabin
-    # (gebhart-rfc, gebhart-rfc-twolevel, ampere-modern-gebhart-rfc).
-    if [ "$p" = number_theory ] && [[ "$name" == *gebhart-rfc* ]]; then
-      echo "$p on $name: skipped (known bug: RFC liveness under out-of-order operand reads)"
-      continue
-    fi
     out=$TMP/$plat-$p
     "$GPURF" exec --platform "$plat" --out "$out" -- "$BIN/$p" ${ARGS_OF[$p]:-} >"$out.stdout" 2>"$out.stderr"
     rc=$?

@@ -134,3 +134,38 @@ TEST(GebhartRfc, NoValueOfAFinishedCtaIsWrittenBack) {
   // The finished CTAs' live dirty values were dropped instead.
   EXPECT_GT(r.stats.at("sm.sub0.rfc").at("exit_dropped").at("value").get<uint64_t>(), 0u);
 }
+
+// Gebhart's static last-read bit assumes that a warp reads its registers in program order
+// (the paper's in-order pipeline, Fig. 3). The fixed-stage read holds 3 reads in flight, so
+// the add with four sources reads r4 when a slot frees; the younger add's read of r4 is its
+// last. Were the younger read first, it would mark r4 dead, and in a 1-entry RFC the next
+// result (r7) would evict r4 without a write-back: the older add would then read the MRF's
+// stale r4 (timing check: RAW). `GetParam()` stores (no result) between r7's mov and the
+// adds move r7's allocation over the cycles around the two reads; with `warp_order` the
+// younger read waits for the older add's reads, and every placement passes.
+class GebhartRfcWarpOrder : public testing::TestWithParam<unsigned> {};
+
+TEST_P(GebhartRfcWarpOrder, AYoungerLastReadWaitsForTheOlderReadsOfItsWarp) {
+  auto store = [](uint16_t r, uint64_t at) {
+    ScriptOp o = op(ScriptOp::Store, {}, {r});
+    o.base = at;
+    return o;
+  };
+  std::vector<ScriptOp> p;
+  for (uint16_t r = 1; r <= 4; ++r) p.push_back(op(ScriptOp::Mov, {r}, {}, 10u * r));
+  for (unsigned k = 0; k < 12; ++k) p.push_back(store(4, 0x1000 + 0x100 * k)); // r4 retires
+  p.push_back(op(ScriptOp::Mov, {7}, {}, 70)); // its allocation evicts r4
+  for (unsigned k = 0; k < GetParam(); ++k) p.push_back(store(1, 0x3000 + 0x100 * k));
+  p.push_back(op(ScriptOp::Add, {5}, {1, 2, 3, 4}));        // 4 sources, 3 read slots
+  p.push_back(hinted(op(ScriptOp::Add, {6}, {4}), {true})); // the last read of r4
+  test::Sim run(load_config(GPURF_SOURCE_DIR "/configs/gebhart-rfc.yaml"), std::move(p), 1,
+                {"rfc.entries=1"});
+  ASSERT_TRUE(run.r.ok) << run.r.error; // the golden and timing checks passed
+  EXPECT_EQ(run.fe.reg(0, 5)[0], 10u + 20u + 30u + 40u);
+  uint64_t waits = 0; // the younger add's read waited for the older add's fourth
+  for (unsigned c = 0; c < run.param("collector.count"); ++c)
+    waits += run.stat("sm.sub0.collector" + std::to_string(c), "order_waits");
+  EXPECT_GT(waits, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, GebhartRfcWarpOrder, testing::Range(0u, 12u));

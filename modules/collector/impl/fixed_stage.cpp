@@ -6,6 +6,9 @@
 // replaced by the producer's result from the result bus (forwarding) at the cycle it is
 // ready. The writeback tells the scheduler `stages` cycles before a result is ready, so a
 // dependent instruction issues one pipe latency after its producer (docs/gebhart.md).
+// `warp_order`: a warp's reads leave in issue order, as in the paper's in-order pipeline,
+// where an instruction's operands are all read before the next instruction of its warp
+// reads: a static last-read bit (Gebhart's RFC liveness) is only right in that order.
 #include <cstring>
 
 #include "gpurf/modules/collector/impl/ocu.h"
@@ -20,17 +23,43 @@ public:
                            "register-read stages: an instruction dispatches this many cycles "
                            "after issue at the earliest; results are forwarded",
                            1, 64)),
+        warp_order_(p.get_bool(
+            "warp_order", false,
+            "a warp's register reads leave in issue order: an instruction's reads wait until "
+            "every older instruction of its warp has sent all of its reads, in an earlier "
+            "cycle (the paper's in-order register-read stage; needed by an RFC's static "
+            "last-read bits, docs/gebhart.md)")),
         forwarded_(stats().vector(
             "operands_forwarded", 2,
             "operands replaced by a result still in flight (forwarding), by the storage whose "
             "discarded read they replaced: mrf, or rfc (a hit on the register's older value)",
             "registers", {"mrf", "rfc"},
             energy::no_event("fixed-stage forwarding: the operand write is priced by oc_writes, "
-                             "the bank read as a read"))) {}
+                             "the bank read as a read"))),
+        order_waits_(stats().scalar(
+            "order_waits",
+            "cycles an instruction's reads waited for an older instruction of its warp to send "
+            "its own (warp_order)",
+            "cycles", energy::no_event("waits"), check::unwatched("waits"))) {}
 
   unsigned read_stages() const override { return stages_; }
 
+  void set_peers(const std::vector<std::unique_ptr<ICollector>>& all) override {
+    for (const auto& c : all)
+      if (auto* f = dynamic_cast<const FixedStage*>(c.get()); f && f != this) peers_.push_back(f);
+  }
+
 protected:
+  void request(Cycle now) override {
+    if (warp_order_ && sent_ < to_read_ && older_reads_unsent(now)) {
+      ++order_waits_;
+      return wake(now + 1);
+    }
+    const unsigned before = sent_;
+    Ocu::request(now);
+    if (sent_ == to_read_ && sent_ != before) all_sent_at_ = now;
+  }
+
   // The read stage compares the source with the results in flight as its read leaves: a
   // producer that has not retired forwards its result; the value read is then discarded.
   void requesting(unsigned k) override {
@@ -66,9 +95,22 @@ protected:
   void on_issue(tlm::tlm_generic_payload& gp, sc_core::sc_time& d) override {
     Ocu::on_issue(gp, d);
     for (Forwarded& f : fwd_) f.valid = false;
+    all_sent_at_ = kNever;
   }
 
 private:
+  // An older instruction of this one's warp has a read not sent, or sent its last in this
+  // cycle: collectors tick in index order, and the RFC takes reads in the order they arrive.
+  bool older_reads_unsent(Cycle now) const {
+    for (const FixedStage* f : peers_) {
+      const WarpInst* o = f->inst_;
+      if (o && o->warp == inst_->warp && o->seq < inst_->seq &&
+          (f->sent_ < f->to_read_ || f->all_sent_at_ == now))
+        return true;
+    }
+    return false;
+  }
+
   struct Forwarded {
     bool valid = false;
     uint64_t version = 0;
@@ -76,8 +118,12 @@ private:
     LaneValues value{};
   };
   const unsigned stages_;
+  const bool warp_order_;
   Stat& forwarded_;
-  std::vector<Forwarded> fwd_; // per operand
+  uint64_t& order_waits_;
+  std::vector<const FixedStage*> peers_; // the sub-core's other collectors
+  Cycle all_sent_at_ = kNever;           // the cycle the instruction sent its last read
+  std::vector<Forwarded> fwd_;           // per operand
   Packet q_;
 };
 
