@@ -123,20 +123,6 @@ cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* h
             : rt().memcpy(host, dev, count, cudaMemcpyDeviceToHost);
 }
 
-// A CTA's shared memory as a launch of `block` threads and `dynamic` bytes counts it: the
-// kernel's .shared variables (placed by the engine, as at a launch) and the dynamic bytes.
-unsigned cta_shared(const KernelRec& k, unsigned block, size_t dynamic) {
-  gpurf::PtxFrontend* f = rt().gpu().kernel(k.id);
-  gpurf::ptx::SparseMemory scratch;
-  gpurf::ptx::LaunchConfig c;
-  c.init_data = false;
-  c.data_base = f->options().data_base;
-  c.block = gpurf::ptx::Dim3(block);
-  c.dyn_shared_bytes = unsigned(dynamic);
-  const std::vector<uint8_t> params(f->launch().entry().param_bytes, 0);
-  return gpurf::ptx::Kernel(f->module(), f->kernel_name(), c, params, scratch).shared_bytes();
-}
-
 // Resident CTAs of `block` threads and `shared` dynamic bytes per SM for kernel `k`.
 int resident_ctas(const KernelRec& k, int block, size_t shared) {
   gpurf::Gpu& g = rt().gpu();
@@ -485,7 +471,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   a->ptxVersion = int(module_arch(*k->module));
   cudaDeviceProp p;
   if (rt().properties(p) == cudaSuccess) a->binaryVersion = p.major * 10 + p.minor;
-  a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
+  a->maxDynamicSharedSizeBytes = int(rt().dynamic_shared_limit(*k));
   try { // the kernel's .shared variables (occupancy calculators add them to the dynamic bytes)
     a->sharedSizeBytes = cta_shared(*k, 1, 0);
   } catch (const std::exception&) { // refused at its launch

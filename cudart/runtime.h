@@ -55,7 +55,9 @@ struct KernelRec {
   std::string name; // the .entry (mangled)
   uint32_t id = 0;  // the GPU's kernel id
   bool found = false;
-  int max_dynamic_shared = 0;
+  // cudaFuncAttributeMaxDynamicSharedMemorySize as cudaFuncSetAttribute set it; -1: CUDA's
+  // default (Runtime::dynamic_shared_limit).
+  int max_dynamic_shared = -1;
 };
 
 struct VarRec {
@@ -86,6 +88,10 @@ struct Event {
 // Every entry point of the API (api.cpp) holds this lock while it runs: calls from several host
 // threads run one at a time, in the order they take it (one in-order device queue).
 std::recursive_mutex& api_mutex();
+
+// A CTA's shared memory as a launch of `block` threads and `dynamic` bytes counts it: the
+// kernel's .shared variables (placed by the engine, as at a launch) and the dynamic bytes.
+unsigned cta_shared(const KernelRec& k, unsigned block, size_t dynamic);
 
 class Runtime {
 public:
@@ -146,6 +152,9 @@ public:
   cudaError_t launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
                      cudaStream_t stream, bool cooperative = false);
   KernelRec* kernel(const void* fun);
+  // The most dynamic shared memory a launch of `k` may ask for (cudaFuncAttributeMaxDynamic-
+  // SharedMemorySize): set by cudaFuncSetAttribute, else sharedMemPerBlock less its static bytes.
+  size_t dynamic_shared_limit(const KernelRec& k);
   // cudaErrorInvalidDeviceFunction for `call` on `fun`, a function gpurf cannot run, saying
   // why on stderr (no registered kernel, no PTX, or the instruction that refused it).
   cudaError_t not_runnable(const void* fun, const char* call);
