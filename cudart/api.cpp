@@ -8,6 +8,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <iterator>
+#include <map>
 #include <set>
 
 #include "entry.h"
@@ -681,67 +682,151 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* p, cudaExtent e) {
   *p = {d, pitch, e.width, e.height};
   return cudaSuccess;
 }
+// Stream-ordered allocation: a stream's earlier work is done at the call (every launch and copy
+// finishes inside its own), so the memory is usable, and freed, at once. Every pool allocates
+// from the one device memory; each keeps its attributes and counts its allocations' bytes (it
+// caches nothing: reserved is what is in use).
+namespace {
+struct Pool {
+  int reuse[3] = {1, 1, 1}; // cudaMemPoolReuse*: 1-3
+  uint64_t release_threshold = 0, used = 0, used_high = 0;
+};
+Pool default_pool;
+Pool* current_pool = &default_pool;                 // cudaDeviceSetMemPool's
+std::set<Pool*> created_pools;                      // cudaMemPoolCreate's, until destroyed
+std::map<void*, std::pair<Pool*, uint64_t>> pooled; // each live allocation's pool and bytes
+Pool* pool_of(void* handle) {
+  Pool* p = static_cast<Pool*>(handle);
+  return p == &default_pool || created_pools.count(p) ? p : nullptr;
+}
+cudaError_t pool_malloc(void** p, size_t bytes, Pool* pool) {
+  const cudaError_t e = rt().malloc(p, bytes, AllocKind::Device);
+  if (e == cudaSuccess) {
+    pooled[*p] = {pool, bytes};
+    pool->used += bytes;
+    pool->used_high = std::max(pool->used_high, pool->used);
+  }
+  return e;
+}
+void pool_release(void* p) {
+  auto it = pooled.find(p);
+  if (it == pooled.end()) return;
+  if (Pool* pool = it->second.first) pool->used -= it->second.second;
+  pooled.erase(it);
+}
+} // namespace
 cudaError_t cudaFree(void* p) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaFree", false);
-  return ret(rt().free(p, false));
+  const cudaError_t e = rt().free(p, false);
+  if (e == cudaSuccess) pool_release(p); // cudaFree may free a stream-ordered allocation
+  return ret(e);
 }
-// Stream-ordered allocation: a stream's earlier work is done at the call (every launch and copy
-// finishes inside its own), so the memory is usable, and freed, at once. Pools: the one default.
 cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (not_captured("cudaMallocAsync", s, "stream-ordered allocation (a memory node)", e))
     return ret(e);
-  return ret(rt().malloc(p, bytes, AllocKind::Device));
+  return ret(pool_malloc(p, bytes, current_pool));
 }
 cudaError_t cudaMallocAsync_ptsz(void** p, size_t bytes, cudaStream_t s) {
   return cudaMallocAsync(p, bytes, per_thread(s));
 }
-cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void*, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, s);
+cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void* pool, cudaStream_t s) {
+  GPURF_LOCKED;
+  Pool* from = pool_of(pool);
+  if (!from) return ret(cudaErrorInvalidValue);
+  cudaError_t e = cudaSuccess;
+  if (not_captured("cudaMallocFromPoolAsync", s, "stream-ordered allocation (a memory node)", e))
+    return ret(e);
+  return ret(pool_malloc(p, bytes, from));
 }
-cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void*, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, per_thread(s));
+cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void* pool, cudaStream_t s) {
+  return cudaMallocFromPoolAsync(p, bytes, pool, per_thread(s));
 }
 cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (not_captured("cudaFreeAsync", s, "stream-ordered allocation (a memory node)", e))
     return ret(e);
-  return ret(rt().free(p, false));
+  e = rt().free(p, false);
+  if (e == cudaSuccess) pool_release(p);
+  return ret(e);
 }
 cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, per_thread(s)); }
 cudaError_t cudaDeviceGetDefaultMemPool(void** pool, int device) {
   GPURF_LOCKED;
-  static char default_pool;
   if (!pool || device != 0) return ret(cudaErrorInvalidValue);
   *pool = &default_pool;
   return cudaSuccess;
 }
-cudaError_t cudaMemPoolSetAttribute(void* pool, int, void*) {
+cudaError_t cudaDeviceGetMemPool(void** pool, int device) {
   GPURF_LOCKED;
-  return pool ? cudaSuccess : ret(cudaErrorInvalidValue); // no release threshold to keep
+  if (!pool || device != 0) return ret(cudaErrorInvalidValue);
+  *pool = current_pool;
+  return cudaSuccess;
 }
-// Pools a program creates: each its own handle, allocating from the one device heap as the
-// default pool does (cudaMallocFromPoolAsync ignores the pool); trimming releases nothing.
+cudaError_t cudaDeviceSetMemPool(int device, void* pool) {
+  GPURF_LOCKED;
+  if (device != 0) return ret(cudaErrorInvalidDevice);
+  Pool* p = pool_of(pool);
+  if (!p) return ret(cudaErrorInvalidValue);
+  current_pool = p;
+  return cudaSuccess;
+}
+// cudaMemPoolAttr: 1-3 the reuse flags (int), 4 the release threshold, 5-8 reserved and used
+// memory, current and high (uint64_t; a high mark may only be reset, to 0).
+cudaError_t cudaMemPoolSetAttribute(void* pool, int attr, void* value) {
+  GPURF_LOCKED;
+  Pool* p = pool_of(pool);
+  if (!p || !value) return ret(cudaErrorInvalidValue);
+  if (attr >= 1 && attr <= 3)
+    p->reuse[attr - 1] = *static_cast<int*>(value);
+  else if (attr == 4)
+    p->release_threshold = *static_cast<uint64_t*>(value);
+  else if ((attr == 6 || attr == 8) && *static_cast<uint64_t*>(value) == 0)
+    p->used_high = p->used;
+  else
+    return ret(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolGetAttribute(void* pool, int attr, void* value) {
+  GPURF_LOCKED;
+  Pool* p = pool_of(pool);
+  if (!p || !value) return ret(cudaErrorInvalidValue);
+  if (attr >= 1 && attr <= 3)
+    *static_cast<int*>(value) = p->reuse[attr - 1];
+  else if (attr == 4)
+    *static_cast<uint64_t*>(value) = p->release_threshold;
+  else if (attr >= 5 && attr <= 8)
+    *static_cast<uint64_t*>(value) = attr % 2 ? p->used : p->used_high;
+  else
+    return ret(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
 cudaError_t cudaMemPoolCreate(void** pool, const void* props) {
   GPURF_LOCKED;
   if (!pool || !props) return ret(cudaErrorInvalidValue);
-  *pool = new char;
+  Pool* p = new Pool;
+  created_pools.insert(p);
+  *pool = p;
   return cudaSuccess;
 }
 cudaError_t cudaMemPoolDestroy(void* pool) {
   GPURF_LOCKED;
-  if (!pool) return ret(cudaErrorInvalidValue);
-  void* def = nullptr;
-  cudaDeviceGetDefaultMemPool(&def, 0);
-  if (pool != def) delete static_cast<char*>(pool);
+  Pool* p = pool_of(pool);
+  if (!p) return ret(cudaErrorInvalidValue);
+  if (p == &default_pool) return cudaSuccess; // the default pool stays
+  if (current_pool == p) current_pool = &default_pool;
+  created_pools.erase(p);
+  for (auto& [ptr, a] : pooled)
+    if (a.first == p) a.first = nullptr; // its allocations stay live, counted nowhere
+  delete p;
   return cudaSuccess;
 }
 cudaError_t cudaMemPoolTrimTo(void* pool, size_t) {
   GPURF_LOCKED;
-  return pool ? cudaSuccess : ret(cudaErrorInvalidValue);
+  return pool_of(pool) ? cudaSuccess : ret(cudaErrorInvalidValue);
 }
 // Unified-memory hints (CUDA 13: pointer, bytes, cudaMemLocation, ...; the rest unread): gpurf
 // copies managed memory whole around every launch, so a prefetch or an advice changes nothing.
