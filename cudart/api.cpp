@@ -1402,13 +1402,65 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 115: // cudaDevAttrMemoryPoolsSupported: cudaMallocAsync and the default pool work
     *v = 1;
     break;
+  case 11:
+    *v = int(std::min<size_t>(p.memPitch, INT32_MAX));
+    break;
+  case 14:
+    *v = int(p.textureAlignment);
+    break;
+  case 37:
+    *v = p.memoryBusWidth;
+    break;
+  case 79:
+    *v = p.globalL1CacheSupported;
+    break;
+  case 80:
+    *v = p.localL1CacheSupported;
+    break;
+  // Managed memory: the host may touch it between launches while none runs (each launch runs
+  // to its end inside the call), as concurrent access allows; a host-registered pointer is
+  // the device's too.
+  case 89: // cudaDevAttrConcurrentManagedAccess
+    *v = p.managedMemory;
+    break;
+  case 91: // cudaDevAttrCanUseHostPointerForRegisteredMem
+  case 99: // cudaDevAttrHostRegisterSupported
+    *v = p.canMapHostMemory;
+    break;
+  // What a discrete GPU of the usual setup answers: no overlap of copies and kernels (copies
+  // and launches run one at a time), no run-time limit, not integrated, the default compute
+  // mode, no ECC, no PCI address, one GPU on the board, no host-native atomics or pageable
+  // memory access, one priority (cudaDeviceGetStreamPriorityRange's 0, 0), no reserved
+  // shared memory.
+  case 15:
+  case 17:
+  case 18:
+  case 20:
+  case 31:
+  case 32:
+  case 33:
+  case 34:
+  case 35:
+  case 40:
+  case 50:
+  case 78:
+  case 84:
+  case 86:
+  case 88:
+  case 100:
+  case 101:
+  case 111:
   case 108: // cudaDevAttrMaxPersistingL2CacheSize: no persisting lines (a hint gpurf ignores)
   case 120: // cudaDevAttrClusterLaunch: thread-block clusters are not modelled
     *v = 0;
     break;
-  default:
+  default: {
+    // Not one of CUDA 13's cudaDeviceAttr values: "invalid argument", as CUDA answers.
+    static const std::set<int> gaps = {44, 102, 103, 104, 105, 107, 110, 136, 137, 146};
+    if (attr < 1 || attr > 147 || gaps.count(attr)) return ret(cudaErrorInvalidValue);
     std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
     *v = 0;
+  }
   }
   return cudaSuccess;
 }
