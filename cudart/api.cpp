@@ -1935,7 +1935,9 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   if (!ms || ia == rt().events.end() || ib == rt().events.end())
     return ret(cudaErrorInvalidResourceHandle);
   if (!ia->second.timing || !ib->second.timing) return ret(cudaErrorInvalidResourceHandle);
-  if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorNotReady);
+  // Never recorded: "invalid resource handle", as the Runtime API documents (not "not ready",
+  // which is for a recorded event whose work has not finished: none here).
+  if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorInvalidResourceHandle);
   *ms = float((ib->second.time_ns - ia->second.time_ns) * 1e-6);
   return cudaSuccess;
 }

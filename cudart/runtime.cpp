@@ -678,7 +678,7 @@ cudaError_t Runtime::free(void* p, bool host) {
   if (cudaError_t e = status()) return e;
   auto it = live_.find(reinterpret_cast<uint64_t>(p));
   if (it == live_.end() || (host != (it->second.kind == AllocKind::Host)))
-    return host ? cudaErrorInvalidHostPointer : cudaErrorInvalidDevicePointer;
+    return cudaErrorInvalidValue; // CUDA 13's cudaFree and cudaFreeHost: "invalid argument"
   uint64_t base = it->first, size = it->second.bytes;
   if (it->second.kind != AllocKind::Device && it->second.kind != AllocKind::Registered)
     ::mprotect(p, size, PROT_NONE);
