@@ -206,6 +206,11 @@ PROGRAMS+=(stencil3d_tile cell_ode stack_vm_debug)
 SOURCE_OF+=([stack_vm_debug]=stack_vm)
 ARGS_OF+=([stack_vm_debug]="64 2")
 NVCC_FLAGS+=([stack_vm_debug]=-G)
+# A host program of the usual shape (a solver's loop, symbols at offsets, streams, events, host
+# functions, host threads, pools) and the runtime's answers as CUDA's: a grid or block beyond a
+# dimension's limit, dynamic shared memory beyond the kernel's attribute (48 KB by default),
+# the device's current memory pool, every error code's name and text.
+PROGRAMS+=(host_runtime)
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done
