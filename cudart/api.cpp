@@ -424,14 +424,18 @@ void __cudaRegisterManagedVar(void** handle, void** host_ptr, char*, const char*
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void* stream) {
   GPURF_LOCKED;
-  rt().configs.push_back({grid, block, shared, stream});
+  Runtime::CallStack& c = rt().configs;
+  if (c.size == std::size(c.at)) {
+    std::fprintf(stderr, "gpurf: <<<>>> nested %u deep in its arguments: not launched\n", c.size);
+    return 1; // the launch's stub is not called
+  }
+  c.at[c.size++] = {grid, block, shared, static_cast<cudaStream_t>(stream)};
   return 0;
 }
 cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
   GPURF_LOCKED;
-  if (rt().configs.empty()) return cudaErrorMissingConfiguration;
-  const Runtime::CallConfig c = rt().configs.back();
-  rt().configs.pop_back();
+  if (!rt().configs.size) return cudaErrorMissingConfiguration;
+  const Runtime::CallConfig c = rt().configs.at[--rt().configs.size];
   *grid = c.grid;
   *block = c.block;
   *shared = c.shared;

@@ -175,7 +175,7 @@ std::recursive_mutex& api_mutex() {
 }
 
 thread_local cudaError_t Runtime::last_error = cudaSuccess;
-thread_local std::vector<Runtime::CallConfig> Runtime::configs;
+thread_local Runtime::CallStack Runtime::configs;
 
 Runtime& Runtime::get() {
   static Runtime* r = new Runtime; // never destroyed: the program's exit must not tear SystemC down

@@ -163,8 +163,14 @@ public:
     size_t shared = 0;
     cudaStream_t stream = nullptr;
   };
-  // __cudaPushCallConfiguration's stack: the calling thread's (its <<<>>> pushes, then pops).
-  static thread_local std::vector<CallConfig> configs;
+  // __cudaPushCallConfiguration's stack: the calling thread's (its <<<>>> pushes, then pops;
+  // deeper only for a launch inside another's arguments). Fixed, so that it has no destructor:
+  // the thread's destructors run at exit before the global destructors, which may launch.
+  struct CallStack {
+    CallConfig at[16];
+    unsigned size = 0;
+  };
+  static thread_local CallStack configs;
   // Set while a graph's kernel node launches (graphs.cpp): {graph, graph_launch, node}, added to
   // the launch's record and named on its stderr line.
   nlohmann::ordered_json launch_mark;
