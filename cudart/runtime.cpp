@@ -353,6 +353,18 @@ void Runtime::add_var(Module* m, const void* host_var, const char* name, size_t 
 Gpu& Runtime::gpu() { return sim_->gpu(); }
 
 cudaError_t Runtime::ensure() {
+  if (finished_) {
+    // A call from a global destructor or an atexit function registered before the runtime
+    // started: the outputs are written and the simulation's statics may be gone. CUDA's
+    // runtime has shut down by then too and answers every call so.
+    static bool said = false;
+    if (!said)
+      std::fprintf(stderr, "gpurf: a CUDA call after the program's exit began (a global "
+                           "destructor?): cudaErrorCudartUnloading, as CUDA's runtime answers "
+                           "once it has shut down\n");
+    said = true;
+    return cudaErrorCudartUnloading;
+  }
   if (built_) return init_error_;
   built_ = true;
   try {
@@ -624,7 +636,7 @@ void Runtime::map_managed_variable(VarRec& v) {
 }
 
 cudaError_t Runtime::status() {
-  if (sticky) return sticky;
+  if (sticky && !finished_) return sticky;
   return ensure();
 }
 
