@@ -697,6 +697,32 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void* fu
   GPURF_LOCKED;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fun, block, shared, 0);
 }
+// The most dynamic shared memory a block of `block` threads may ask for with `blocks` of them
+// resident on an SM (0 where that many cannot be, whatever they ask), within what a launch of
+// the kernel may ask for (cudaFuncAttributeMaxDynamicSharedMemorySize).
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void* fun, int blocks,
+                                                      int block) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!bytes || blocks < 1 || block < 1) return ret(cudaErrorInvalidValue);
+  if (!k || !k->found)
+    return ret(rt().not_runnable(fun, "cudaOccupancyAvailableDynamicSMemPerBlock"));
+  // Residency falls as the bytes grow: the largest that keeps `blocks`, by bisection.
+  size_t lo = 0, hi = rt().dynamic_shared_limit(*k);
+  if (resident_ctas(*k, block, 0) < blocks)
+    hi = 0;
+  else
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo + 1) / 2;
+      if (resident_ctas(*k, block, mid) >= blocks)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  *bytes = lo;
+  return cudaSuccess;
+}
 
 // ------------------------------------------------------------------------------ memory
 
