@@ -6,10 +6,11 @@
 // memsets of sub-regions; and the runtime's answers CUDA gives: a launch beyond a per-dimension
 // limit (cudaErrorInvalidConfiguration), more dynamic shared memory than the kernel's
 // cudaFuncAttributeMaxDynamicSharedMemorySize (cudaErrorInvalidValue; 48 KB less the static
-// bytes until cudaFuncSetAttribute raises it, sharedMemPerBlock 48 KB whatever the SM has),
-// the device's memory pool (cudaDeviceGetMemPool/SetMemPool, its used-memory attributes), the
+// bytes until cudaFuncSetAttribute raises it, sharedMemPerBlock 48 KB whatever the SM has;
+// cudaOccupancyAvailableDynamicSMemPerBlock), the device's memory pool (cudaDeviceGetMemPool/SetMemPool, its used-memory attributes), the
 // errors of an unknown attribute, an unrecorded event's elapsed time and a double cudaFree, every
-// error code's name and text. It exits without cudaDeviceReset or freeing.
+// error code's name and text. It exits without cudaDeviceReset or freeing; a global destructor
+// launches, another one after the runtime's end gets cudaErrorCudartUnloading.
 #include "check.h"
 
 #include <atomic>
@@ -25,13 +26,42 @@ __device__ int dsym[32];
 __device__ unsigned long long dmax;
 __device__ double dsum;
 
-// CUDA before main: the runtime starts inside a global constructor.
+__global__ void fill(int* p, int n, int v);
+
+// Constructed before the runtime starts, so destroyed after it shut down: CUDA answers its
+// calls with cudaErrorCudartUnloading (gpurf used to run them on a torn-down simulation).
+struct Late {
+  int** p = nullptr;
+  ~Late() {
+    const cudaError_t e = cudaFree(*p);
+    if (e != cudaErrorCudartUnloading) {
+      std::printf("cudaFree in a destructor after the runtime's end: %s\n", cudaGetErrorName(e));
+      std::fflush(stdout);
+      std::_Exit(3);
+    }
+  }
+};
+static Late late;
+// CUDA before main: the runtime starts inside a global constructor, so this object's destructor
+// runs while the runtime lives and may launch (gpurf's <<<>>> stack was a thread_local vector,
+// destroyed at exit before the global destructors: a heap corruption).
 struct Early {
   int* p = nullptr;
   cudaError_t e;
   Early() {
     e = cudaMalloc(&p, 1024);
     if (e == cudaSuccess) e = cudaMemset(p, 0, 1024);
+    late.p = &p;
+  }
+  ~Early() {
+    int h[256] = {};
+    fill<<<1, 256>>>(p, 256, 40);
+    const cudaError_t e = cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess || h[255] != 295) {
+      std::printf("a launch in a global destructor: %s, %d\n", cudaGetErrorName(e), h[255]);
+      std::fflush(stdout);
+      std::_Exit(3);
+    }
   }
 };
 static Early early;
@@ -292,6 +322,20 @@ int main() {
     int blocks = 0, grid, block;
     CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fill, 128, 0));
     CHECK(cudaOccupancyMaxPotentialBlockSize(&grid, &block, fill, 0, 0));
+    // The dynamic shared memory two blocks of 128 may each have: two fit, with a byte more not
+    // (unless the kernel's limit is what stops it).
+    size_t avail = 0;
+    int two = 0, more = 0;
+    CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&avail, dynamic_sum, 2, 128));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&two, dynamic_sum, 128, avail));
+    CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&more, dynamic_sum, 128, avail + 1));
+    cudaFuncAttributes fa;
+    CHECK(cudaFuncGetAttributes(&fa, dynamic_sum));
+    if (avail == 0 || two < 2 || (more >= 2 && avail < size_t(fa.maxDynamicSharedSizeBytes)))
+      std::printf(
+          "available dynamic shared memory for 2 blocks: %zu (%d blocks, %d with a byte more)\n",
+          avail, two, more),
+          ++bad;
     if (blocks < 1 || block < 32 || block > max_threads || grid < 1)
       std::printf("occupancy %d, grid %d block %d\n", blocks, grid, block), ++bad;
   }
