@@ -226,8 +226,15 @@ cudaError_t copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, siz
   return cudaSuccess;
 }
 
-cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* host, bool to) {
+cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* host, bool to,
+                        int kind) {
   if (cudaError_t e = rt().status()) return e;
+  // To a symbol: from the host, the device or either (cudaMemcpyDefault); from one: to them. The
+  // copy goes by the addresses (Runtime::memcpy); a kind the other way round is refused, as CUDA
+  // refuses it.
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault &&
+      kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+    return cudaErrorInvalidMemcpyDirection;
   const VarRec* v = rt().var(symbol);
   if (!v || !v->address) return cudaErrorInvalidSymbol;
   if (offset + count > v->bytes) return cudaErrorInvalidValue;
@@ -1115,18 +1122,19 @@ cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
     return ret(e);
   return ret(rt().memset(p, v, n));
 }
-cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int) {
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset,
+                               int kind) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMemcpyToSymbol", true);
-  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
+  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true, kind));
 }
-cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int) {
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int kind) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMemcpyFromSymbol", true);
-  return ret(symbol_copy(symbol, n, offset, dst, false));
+  return ret(symbol_copy(symbol, n, offset, dst, false, kind));
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
-                                    int, cudaStream_t s) {
+                                    int kind, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (captured(s, "cudaMemcpyToSymbolAsync", e, [&](Node& x) -> cudaError_t {
@@ -1140,10 +1148,10 @@ cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t 
                           cudaMemcpyHostToDevice);
       }))
     return ret(e);
-  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
+  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true, kind));
 }
-cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int,
-                                      cudaStream_t s) {
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset,
+                                      int kind, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (captured(s, "cudaMemcpyFromSymbolAsync", e, [&](Node& x) -> cudaError_t {
@@ -1157,7 +1165,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, s
                           reinterpret_cast<void*>(v->address + offset), n, cudaMemcpyDeviceToHost);
       }))
     return ret(e);
-  return ret(symbol_copy(symbol, n, offset, dst, false));
+  return ret(symbol_copy(symbol, n, offset, dst, false, kind));
 }
 cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
   GPURF_LOCKED;
