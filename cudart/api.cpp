@@ -736,6 +736,11 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void*
 cudaError_t cudaMalloc(void** p, size_t bytes) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMalloc", false);
+  if (p && !bytes) { // CUDA's runtime: success and a null pointer (cudaFree takes it)
+    if (cudaError_t e = rt().status()) return ret(e);
+    *p = nullptr;
+    return cudaSuccess;
+  }
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned) {
