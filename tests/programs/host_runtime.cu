@@ -7,10 +7,12 @@
 // limit (cudaErrorInvalidConfiguration), more dynamic shared memory than the kernel's
 // cudaFuncAttributeMaxDynamicSharedMemorySize (cudaErrorInvalidValue; 48 KB less the static
 // bytes until cudaFuncSetAttribute raises it, sharedMemPerBlock 48 KB whatever the SM has;
-// cudaOccupancyAvailableDynamicSMemPerBlock), the device's memory pool (cudaDeviceGetMemPool/SetMemPool, its used-memory attributes), the
-// errors of an unknown attribute, an unrecorded event's elapsed time and a double cudaFree, every
-// error code's name and text. It exits without cudaDeviceReset or freeing; a global destructor
-// launches, another one after the runtime's end gets cudaErrorCudartUnloading.
+// cudaOccupancyAvailableDynamicSMemPerBlock), the device's memory pool
+// (cudaDeviceGetMemPool/SetMemPool, its used-memory attributes), the errors of an unknown
+// attribute, an unrecorded event's elapsed time and a double cudaFree, cudaMalloc of 0 bytes,
+// symbol copies from device memory and the wrong way round, every error code's name and text. It
+// exits without cudaDeviceReset or freeing; a global destructor launches, another one after the
+// runtime's end gets cudaErrorCudartUnloading.
 #include "check.h"
 
 #include <atomic>
@@ -219,6 +221,19 @@ int main() {
   CHECK(cudaMemcpyToSymbol(dsym, sevens, sizeof sevens, 30 * sizeof(int), cudaMemcpyHostToDevice));
   if (cudaMemcpyToSymbol(dsym, sevens, sizeof sevens, 31 * sizeof(int)) != cudaErrorInvalidValue)
     std::printf("a copy past the symbol accepted\n"), ++bad;
+  cudaGetLastError();
+  // From device memory (cudaMemcpyDeviceToDevice); a kind the wrong way round is refused.
+  int* staged;
+  CHECK(cudaMalloc(&staged, sizeof(int)));
+  CHECK(cudaMemcpy(staged, &ds[5], sizeof(int), cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpyToSymbol(dsym, staged, sizeof(int), 5 * sizeof(int), cudaMemcpyDeviceToDevice));
+  const cudaError_t to_host = cudaMemcpyToSymbol(dsym, ds, sizeof(int), 0, cudaMemcpyDeviceToHost),
+                    from_host =
+                        cudaMemcpyFromSymbol(ds, dsym, sizeof(int), 0, cudaMemcpyHostToDevice);
+  if (to_host != cudaErrorInvalidMemcpyDirection || from_host != cudaErrorInvalidMemcpyDirection)
+    std::printf("symbol copies the wrong way: %s, %s\n", cudaGetErrorName(to_host),
+                cudaGetErrorName(from_host)),
+        ++bad;
   cudaGetLastError();
   int* dsym_at;
   size_t dsym_bytes;
@@ -526,7 +541,10 @@ int main() {
     CHECK(cudaEventCreate(&done));
     CHECK(cudaEventRecord(done, 0));
     float ms;
-    int* twice;
+    int *twice, *none = &value;
+    CHECK(cudaMalloc(&none, 0)); // CUDA: a null pointer
+    if (none) std::printf("cudaMalloc of 0 bytes: %p\n", (void*)none), ++bad;
+    CHECK(cudaFree(none));
     CHECK(cudaMalloc(&twice, 64));
     CHECK(cudaFree(twice));
     const cudaError_t attr = cudaDeviceGetAttribute(&value, cudaDeviceAttr(9999), 0),
