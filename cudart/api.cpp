@@ -1192,7 +1192,9 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   GPURF_LOCKED;
   cudaDeviceProp p;
   if (cudaError_t e = rt().properties(p)) return ret(e);
-  if (free_bytes) *free_bytes = p.totalGlobalMem; // what is allocated is not subtracted
+  // Free: what no allocation holds (device, managed and host memory share the window), so it
+  // falls as the program allocates, as a program sizing its work by it expects.
+  if (free_bytes) *free_bytes = std::min<uint64_t>(rt().unallocated(), p.totalGlobalMem);
   if (total) *total = p.totalGlobalMem;
   return cudaSuccess;
 }

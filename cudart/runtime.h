@@ -135,6 +135,12 @@ public:
   cudaError_t host_unregister(void* p);
   // The live allocation holding `a` (its base in `*base`), or null.
   const Allocation* allocation_of(uint64_t a, uint64_t* base = nullptr) const;
+  // The allocation window's bytes no live allocation holds (cudaMemGetInfo's free memory).
+  uint64_t unallocated() const {
+    uint64_t n = 0;
+    for (const auto& [base, bytes] : gaps_) n += bytes;
+    return n;
+  }
   // Where the host reads window address `a`: inside a registered range, the program's memory.
   void* host_view(uint64_t a) const;
   // The window address of host pointer `p`: itself, or inside a registered range its mirror;
