@@ -133,6 +133,17 @@ int main() {
   CHECK(cudaMemGetInfo(&free_bytes, &total));
   if (free_bytes == 0 || free_bytes > total)
     std::printf("cudaMemGetInfo %zu of %zu\n", free_bytes, total), ++bad;
+  {
+    // Free memory falls by what the program allocates.
+    void* big;
+    size_t free_after = 0;
+    CHECK(cudaMalloc(&big, 64 << 20));
+    CHECK(cudaMemGetInfo(&free_after, &total));
+    CHECK(cudaFree(big));
+    if (free_after + (64 << 20) > free_bytes)
+      std::printf("cudaMemGetInfo: %zu free, %zu after allocating 64 MB\n", free_bytes, free_after),
+          ++bad;
+  }
   int max_threads, smem_block, optin, v;
   CHECK(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerBlock, 0));
   CHECK(cudaDeviceGetAttribute(&smem_block, cudaDevAttrMaxSharedMemoryPerBlock, 0));
