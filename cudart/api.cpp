@@ -1190,6 +1190,7 @@ cudaError_t cudaGetSymbolSize(size_t* n, const void* symbol) {
 }
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky);
   cudaDeviceProp p;
   if (cudaError_t e = rt().properties(p)) return ret(e);
   // Free: what no allocation holds (device, managed and host memory share the window), so it
@@ -1753,6 +1754,7 @@ const char* cudaGetErrorName(cudaError_t e) {
 
 cudaError_t cudaStreamCreate(cudaStream_t* s) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky); // a context a kernel broke makes nothing new
   if (!s) return ret(cudaErrorInvalidValue);
   *s = new char;
   rt().streams[*s] = 0;
@@ -1925,12 +1927,14 @@ cudaError_t cudaProfilerStart() { return cudaSuccess; }
 cudaError_t cudaProfilerStop() { return cudaSuccess; }
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky);
   cudaError_t e = cudaSuccess;
   if (capture_event_wait(s, ev, e)) return ret(e); // a fork or join of a capture
   return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky);
   if (!e) return ret(cudaErrorInvalidValue);
   *e = new char;
   rt().events[*e] = Event{};
@@ -1950,6 +1954,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky); // as every call that uses the broken context
   auto it = rt().events.find(e);
   if (it == rt().events.end()) return ret(cudaErrorInvalidResourceHandle);
   cudaError_t ce = cudaSuccess;
