@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <strings.h>
 
 #include "entry.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
@@ -1637,6 +1638,13 @@ cudaError_t cudaDeviceSetCacheConfig(int) {
   GPURF_LOCKED;
   return ret(rt().status());
 }
+// The L1/shared split is the platform's: no preference, as a device that has none reports.
+cudaError_t cudaDeviceGetCacheConfig(int* config) {
+  GPURF_LOCKED;
+  if (!config) return ret(cudaErrorInvalidValue);
+  *config = 0; // cudaFuncCachePreferNone
+  return ret(rt().status());
+}
 // Shared-memory bank width (deprecated, still in CUDA 13; double-precision programs ask for
 // eight-byte banks): the platform's bank width is fixed (the LSU's shared_bank_bytes), so
 // as on CUDA's devices without configurable banks a set does nothing and succeeds, and a get
@@ -1705,6 +1713,34 @@ cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
 cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) {
   GPURF_LOCKED;
   return ret(cudaErrorInvalidDevice); // the only device is the current one
+}
+cudaError_t cudaDeviceDisablePeerAccess(int) {
+  GPURF_LOCKED;
+  return ret(cudaError_t(705)); // cudaErrorPeerAccessNotEnabled: it never is (above)
+}
+// The one device's bus id, as cudaDeviceGetPCIBusId gives it (either case); any other:
+// cudaErrorInvalidDevice.
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* id) {
+  GPURF_LOCKED;
+  if (!device || !id) return ret(cudaErrorInvalidValue);
+  if (::strcasecmp(id, "0000:00:00.0") && ::strcasecmp(id, "00:00.0"))
+    return ret(cudaErrorInvalidDevice);
+  *device = 0;
+  return cudaSuccess;
+}
+// CUDA 12's explicit initialisation of a device: device 0 only; the flags as cudaSetDeviceFlags'.
+cudaError_t cudaInitDevice(int device, unsigned device_flags, unsigned) {
+  GPURF_LOCKED;
+  if (device != 0) return ret(cudaErrorInvalidDevice);
+  if (device_flags) cudaSetDeviceFlags(device_flags);
+  return ret(rt().status());
+}
+cudaError_t cudaSetValidDevices(int* devices, int len) {
+  GPURF_LOCKED;
+  if (len < 0 || (len && !devices)) return ret(cudaErrorInvalidValue);
+  for (int i = 0; i < len; ++i)
+    if (devices[i] != 0) return ret(cudaErrorInvalidDevice);
+  return cudaSuccess;
 }
 cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
   GPURF_LOCKED;
@@ -1812,6 +1848,17 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t s, int, const void* value) {
   if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
     return ret(cudaErrorInvalidResourceHandle);
   return cudaSuccess;
+}
+// Stream attributes are hints kept nowhere (above): nothing to copy, the handles checked.
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  GPURF_LOCKED;
+  for (cudaStream_t s : {dst, src})
+    if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+      return ret(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src) {
+  return cudaStreamCopyAttributes(per_thread(dst), per_thread(src));
 }
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, int attr, void* value) {
   GPURF_LOCKED;
