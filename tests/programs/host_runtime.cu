@@ -10,9 +10,10 @@
 // cudaOccupancyAvailableDynamicSMemPerBlock), the device's memory pool
 // (cudaDeviceGetMemPool/SetMemPool, its used-memory attributes), the errors of an unknown
 // attribute, an unrecorded event's elapsed time and a double cudaFree, cudaMalloc of 0 bytes,
-// symbol copies from device memory and the wrong way round, every error code's name and text. It
-// exits without cudaDeviceReset or freeing; a global destructor launches, another one after the
-// runtime's end gets cudaErrorCudartUnloading.
+// symbol copies from device memory and the wrong way round, device management calls
+// (cudaInitDevice, cudaDeviceGetByPCIBusId, cudaDeviceGetCacheConfig...), every error code's name
+// and text. It exits without cudaDeviceReset or freeing; a global destructor launches, another
+// one after the runtime's end gets cudaErrorCudartUnloading.
 #include "check.h"
 
 #include <atomic>
@@ -565,6 +566,28 @@ int main() {
       std::printf(
           "attribute 9999: %s, elapsed time of an unrecorded event: %s, second cudaFree: %s\n",
           cudaGetErrorName(attr), cudaGetErrorName(elapsed), cudaGetErrorName(freed)),
+          ++bad;
+    cudaGetLastError();
+  }
+
+  // Device management calls a harness makes (each cudaErrorNotSupported before).
+  {
+    char bus[32];
+    int by_bus = -1, valid[1] = {0};
+    cudaFuncCache cache = cudaFuncCachePreferL1;
+    cudaStream_t a, b;
+    CHECK(cudaInitDevice(0, 0, 0));
+    CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, 0));
+    CHECK(cudaDeviceGetByPCIBusId(&by_bus, bus));
+    CHECK(cudaSetValidDevices(valid, 1));
+    CHECK(cudaDeviceGetCacheConfig(&cache));
+    CHECK(cudaStreamCreate(&a));
+    CHECK(cudaStreamCreate(&b));
+    CHECK(cudaStreamCopyAttributes(b, a));
+    const cudaError_t disable = cudaDeviceDisablePeerAccess(0);
+    if (by_bus != 0 || cache != cudaFuncCachePreferNone || disable != cudaErrorPeerAccessNotEnabled)
+      std::printf("device %d by bus id %s, cache config %d, disabling peer access: %s\n", by_bus,
+                  bus, int(cache), cudaGetErrorName(disable)),
           ++bad;
     cudaGetLastError();
   }
