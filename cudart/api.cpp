@@ -8,7 +8,9 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <iterator>
+#include <map>
 #include <set>
+#include <strings.h>
 
 #include "entry.h"
 #include "gpurf/modules/frontend/ptx/engine.h"
@@ -25,75 +27,187 @@ struct ErrorName {
   int code;
   const char *name, *text;
 };
+// Every code of CUDA 13's cudaError enum with the name and text its libcudart gives
+// (cudaGetErrorName/String; a code outside it is "unrecognized error code" for both).
 const ErrorName kErrors[] = {
-    {cudaSuccess, "cudaSuccess", "no error"},
-    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
-    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
-    {cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error"},
-    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration",
-     "invalid configuration argument"},
-    {cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
-    {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
-    {cudaErrorInvalidHostPointer, "cudaErrorInvalidHostPointer", "invalid host pointer"},
-    {cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
-    {cudaErrorInvalidChannelDescriptor, "cudaErrorInvalidChannelDescriptor",
-     "invalid channel descriptor"},
-    {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
-     "invalid copy direction for memcpy"},
-    {cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration",
-     "__global__ function call is not configured"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
-    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
-    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
-    {cudaErrorStartupFailure, "cudaErrorStartupFailure", "initialization error"},
-    {cudaErrorInvalidKernelImage, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
-    {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
+    {0, "cudaSuccess", "no error"},
+    {1, "cudaErrorInvalidValue", "invalid argument"},
+    {2, "cudaErrorMemoryAllocation", "out of memory"},
+    {3, "cudaErrorInitializationError", "initialization error"},
+    {4, "cudaErrorCudartUnloading", "driver shutting down"},
+    {5, "cudaErrorProfilerDisabled", "profiler disabled while using external profiling tool"},
+    {6, "cudaErrorProfilerNotInitialized",
+     "profiler not initialized: call cudaProfilerInitialize()"},
+    {7, "cudaErrorProfilerAlreadyStarted", "profiler already started"},
+    {8, "cudaErrorProfilerAlreadyStopped", "profiler already stopped"},
+    {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {12, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {16, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {18, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {19, "cudaErrorInvalidTextureBinding", "texture is not bound to a pointer"},
+    {20, "cudaErrorInvalidChannelDescriptor", "invalid channel descriptor"},
+    {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {22, "cudaErrorAddressOfConstant", "invalid address of constant"},
+    {23, "cudaErrorTextureFetchFailed", "fetch from texture failed"},
+    {24, "cudaErrorTextureNotBound", "cannot fetch from a texture that is not bound"},
+    {25, "cudaErrorSynchronizationError", "incorrect use of __syncthreads()"},
+    {26, "cudaErrorInvalidFilterSetting", "linear filtering not supported for non-float type"},
+    {27, "cudaErrorInvalidNormSetting", "read as normalized float not supported for data type"},
+    {28, "cudaErrorMixedDeviceExecution",
+     "device emulation mode and device execution mode cannot be mixed"},
+    {31, "cudaErrorNotYetImplemented", "feature not yet implemented"},
+    {32, "cudaErrorMemoryValueTooLarge", "memory size or pointer value too large to fit in 32 bit"},
+    {34, "cudaErrorStubLibrary", "CUDA driver is a stub library"},
+    {35, "cudaErrorInsufficientDriver",
+     "CUDA driver version is insufficient for CUDA runtime version"},
+    {36, "cudaErrorCallRequiresNewerDriver",
+     "API call is not supported in the installed CUDA driver"},
+    {37, "cudaErrorInvalidSurface", "invalid surface reference"},
+    {43, "cudaErrorDuplicateVariableName", "duplicate global variable looked up by string name"},
+    {44, "cudaErrorDuplicateTextureName", "duplicate texture looked up by string name"},
+    {45, "cudaErrorDuplicateSurfaceName", "duplicate surface looked up by string name"},
+    {46, "cudaErrorDevicesUnavailable", "CUDA-capable device(s) is/are busy or unavailable"},
+    {49, "cudaErrorIncompatibleDriverContext", "incompatible driver context"},
+    {52, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {53, "cudaErrorPriorLaunchFailure", "unspecified launch failure in prior launch"},
+    {65, "cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"},
+    {66, "cudaErrorLaunchFileScopedTex",
+     "launch failed because kernel uses unsupported, file-scoped textures (texture objects are "
+     "supported)"},
+    {67, "cudaErrorLaunchFileScopedSurf",
+     "launch failed because kernel uses unsupported, file-scoped surfaces (surface objects are "
+     "supported)"},
+    {68, "cudaErrorSyncDepthExceeded",
+     "cudaDeviceSynchronize failed because caller's grid depth exceeds "
+     "cudaLimitDevRuntimeSyncDepth"},
+    {69, "cudaErrorLaunchPendingCountExceeded",
+     "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"},
+    {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {102, "cudaErrorDeviceNotLicensed", "device doesn't have valid Grid license"},
+    {103, "cudaErrorSoftwareValidityNotEstablished", "integrity checks failed"},
+    {127, "cudaErrorStartupFailure", "startup failure in cuda runtime"},
+    {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {201, "cudaErrorDeviceUninitialized", "invalid device context"},
+    {205, "cudaErrorMapBufferObjectFailed", "mapping of buffer object failed"},
+    {206, "cudaErrorUnmapBufferObjectFailed", "unmapping of buffer object failed"},
+    {207, "cudaErrorArrayIsMapped", "array is mapped"},
+    {208, "cudaErrorAlreadyMapped", "resource already mapped"},
+    {209, "cudaErrorNoKernelImageForDevice",
      "no kernel image is available for execution on the device"},
-    {cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
-    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
-    {cudaErrorSymbolNotFound, "cudaErrorSymbolNotFound", "named symbol not found"},
-    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
-    {cudaErrorIllegalAddress, "cudaErrorIllegalAddress",
-     "an illegal memory access was encountered"},
-    {cudaErrorLaunchOutOfResources, "cudaErrorLaunchOutOfResources",
-     "too many resources requested for launch"},
-    {cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
-    {cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered"},
-    {cudaErrorHostMemoryAlreadyRegistered, "cudaErrorHostMemoryAlreadyRegistered",
+    {210, "cudaErrorAlreadyAcquired", "resource already acquired"},
+    {211, "cudaErrorNotMapped", "resource not mapped"},
+    {212, "cudaErrorNotMappedAsArray", "resource not mapped as array"},
+    {213, "cudaErrorNotMappedAsPointer", "resource not mapped as pointer"},
+    {214, "cudaErrorECCUncorrectable", "uncorrectable ECC error encountered"},
+    {215, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
+    {216, "cudaErrorDeviceAlreadyInUse",
+     "exclusive-thread device already in use by a different thread"},
+    {217, "cudaErrorPeerAccessUnsupported",
+     "peer access is not supported between these two devices"},
+    {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {219, "cudaErrorInvalidGraphicsContext", "invalid OpenGL or DirectX context"},
+    {220, "cudaErrorNvlinkUncorrectable",
+     "uncorrectable NVLink error detected during the execution"},
+    {221, "cudaErrorJitCompilerNotFound", "PTX JIT compiler library not found"},
+    {222, "cudaErrorUnsupportedPtxVersion",
+     "the provided PTX was compiled with an unsupported toolchain."},
+    {223, "cudaErrorJitCompilationDisabled", "PTX JIT compilation was disabled"},
+    {224, "cudaErrorUnsupportedExecAffinity", "the provided execution affinity is not supported"},
+    {225, "cudaErrorUnsupportedDevSideSync",
+     "the provided PTX contains unsupported call to cudaDeviceSynchronize"},
+    {226, "cudaErrorContained",
+     "Invalid access of peer GPU memory over nvlink or a hardware error"},
+    {300, "cudaErrorInvalidSource", "device kernel image is invalid"},
+    {301, "cudaErrorFileNotFound", "file not found"},
+    {302, "cudaErrorSharedObjectSymbolNotFound", "shared object symbol not found"},
+    {303, "cudaErrorSharedObjectInitFailed", "shared object initialization failed"},
+    {304, "cudaErrorOperatingSystem", "OS call failed or operation not supported on this OS"},
+    {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
+    {402, "cudaErrorLossyQuery", "attempted introspection would be semantically lossy"},
+    {500, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {600, "cudaErrorNotReady", "device not ready"},
+    {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {703, "cudaErrorLaunchIncompatibleTexturing", "launch uses incompatible texturing mode"},
+    {704, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {705, "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"},
+    {708, "cudaErrorSetOnActiveProcess", "cannot set while device is active in this process"},
+    {709, "cudaErrorContextIsDestroyed", "context is destroyed"},
+    {710, "cudaErrorAssert", "device-side assert triggered"},
+    {711, "cudaErrorTooManyPeers", "peer mapping resources exhausted"},
+    {712, "cudaErrorHostMemoryAlreadyRegistered",
      "part or all of the requested memory range is already mapped"},
-    {cudaErrorHostMemoryNotRegistered, "cudaErrorHostMemoryNotRegistered",
+    {713, "cudaErrorHostMemoryNotRegistered",
      "pointer does not correspond to a registered memory region"},
-    {cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address"},
-    {cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure"},
-    {cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge",
-     "too many blocks in cooperative launch"},
-    {cudaErrorUnsupportedLimit, "cudaErrorUnsupportedLimit",
-     "limit is not supported on this architecture"},
-    {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
-    {cudaErrorIllegalState, "cudaErrorIllegalState",
-     "the operation cannot be performed in the present state"},
-    {cudaErrorStreamCaptureUnsupported, "cudaErrorStreamCaptureUnsupported",
-     "operation not permitted when stream is capturing"},
-    {cudaErrorStreamCaptureInvalidated, "cudaErrorStreamCaptureInvalidated",
+    {714, "cudaErrorHardwareStackError", "hardware stack error"},
+    {715, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {716, "cudaErrorMisalignedAddress", "misaligned address"},
+    {717, "cudaErrorInvalidAddressSpace", "operation not supported on global/shared address space"},
+    {718, "cudaErrorInvalidPc", "invalid program counter"},
+    {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
+    {721, "cudaErrorTensorMemoryLeak", "tensor memory not completely freed"},
+    {800, "cudaErrorNotPermitted", "operation not permitted"},
+    {801, "cudaErrorNotSupported", "operation not supported"},
+    {802, "cudaErrorSystemNotReady", "system not yet initialized"},
+    {803, "cudaErrorSystemDriverMismatch",
+     "system has unsupported display driver / cuda driver combination"},
+    {804, "cudaErrorCompatNotSupportedOnDevice",
+     "forward compatibility was attempted on non supported HW"},
+    {805, "cudaErrorMpsConnectionFailed",
+     "MPS client failed to connect to the MPS control daemon or the MPS server"},
+    {806, "cudaErrorMpsRpcFailure",
+     "the remote procedural call between the MPS server and the MPS client failed"},
+    {807, "cudaErrorMpsServerNotReady",
+     "MPS server is not ready to accept new MPS client requests"},
+    {808, "cudaErrorMpsMaxClientsReached",
+     "the hardware resources required to create MPS client have been exhausted"},
+    {809, "cudaErrorMpsMaxConnectionsReached",
+     "the hardware resources required to support device connections have been exhausted"},
+    {810, "cudaErrorMpsClientTerminated", "the MPS client has been terminated by the server"},
+    {811, "cudaErrorCdpNotSupported",
+     "is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support "
+     "it"},
+    {812, "cudaErrorCdpVersionMismatch",
+     "unsupported interaction between different versions of CUDA Dynamic Parallelism"},
+    {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {901, "cudaErrorStreamCaptureInvalidated",
      "operation failed due to a previous error during capture"},
-    {cudaErrorStreamCaptureMerge, "cudaErrorStreamCaptureMerge",
+    {902, "cudaErrorStreamCaptureMerge",
      "operation would result in a merge of separate capture sequences"},
-    {cudaErrorStreamCaptureUnmatched, "cudaErrorStreamCaptureUnmatched",
+    {903, "cudaErrorStreamCaptureUnmatched",
      "capture was not ended in the same stream as it began"},
-    {cudaErrorStreamCaptureUnjoined, "cudaErrorStreamCaptureUnjoined",
-     "capturing stream has unjoined work"},
-    {cudaErrorStreamCaptureIsolation, "cudaErrorStreamCaptureIsolation",
+    {904, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
+    {905, "cudaErrorStreamCaptureIsolation",
      "dependency created on uncaptured work in another stream"},
-    {cudaErrorStreamCaptureImplicit, "cudaErrorStreamCaptureImplicit",
+    {906, "cudaErrorStreamCaptureImplicit",
      "operation would make the legacy stream depend on a capturing blocking stream"},
-    {cudaErrorCapturedEvent, "cudaErrorCapturedEvent",
+    {907, "cudaErrorCapturedEvent",
      "operation not permitted on an event last recorded in a capturing stream"},
-    {cudaErrorStreamCaptureWrongThread, "cudaErrorStreamCaptureWrongThread",
+    {908, "cudaErrorStreamCaptureWrongThread",
      "attempt to terminate a thread-local capture sequence from another thread"},
-    {cudaErrorGraphExecUpdateFailure, "cudaErrorGraphExecUpdateFailure",
-     "the graph update was not performed because it included changes which violated "
-     "constraints specific to instantiated graph update"},
-    {cudaErrorUnknown, "cudaErrorUnknown", "unknown error"},
+    {909, "cudaErrorTimeout", "wait operation timed out"},
+    {910, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated constraints "
+     "specific to instantiated graph update"},
+    {911, "cudaErrorExternalDevice",
+     "an async error has occured in external entity outside of CUDA"},
+    {912, "cudaErrorInvalidClusterSize",
+     "a kernel launch error has occurred due to cluster misconfiguration"},
+    {913, "cudaErrorFunctionNotLoaded",
+     "the function handle is not loaded when calling an API that requires a loaded function"},
+    {914, "cudaErrorInvalidResourceType",
+     "one or more resources passed in are not valid resource types for the operation"},
+    {915, "cudaErrorInvalidResourceConfiguration",
+     "one or more resources are insufficient or non-applicable for the operation"},
+    {999, "cudaErrorUnknown", "unknown error"},
+    {10000, "cudaErrorApiFailureBase", "api failure base"},
 };
 
 const ErrorName* find_error(int e) {
@@ -113,28 +227,21 @@ cudaError_t copy2d(void* dst, size_t dpitch, const void* src, size_t spitch, siz
   return cudaSuccess;
 }
 
-cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* host, bool to) {
+cudaError_t symbol_copy(const void* symbol, size_t count, size_t offset, void* host, bool to,
+                        int kind) {
   if (cudaError_t e = rt().status()) return e;
+  // To a symbol: from the host, the device or either (cudaMemcpyDefault); from one: to them. The
+  // copy goes by the addresses (Runtime::memcpy); a kind the other way round is refused, as CUDA
+  // refuses it.
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault &&
+      kind != (to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost))
+    return cudaErrorInvalidMemcpyDirection;
   const VarRec* v = rt().var(symbol);
   if (!v || !v->address) return cudaErrorInvalidSymbol;
   if (offset + count > v->bytes) return cudaErrorInvalidValue;
   void* dev = reinterpret_cast<void*>(v->address + offset);
   return to ? rt().memcpy(dev, host, count, cudaMemcpyHostToDevice)
             : rt().memcpy(host, dev, count, cudaMemcpyDeviceToHost);
-}
-
-// A CTA's shared memory as a launch of `block` threads and `dynamic` bytes counts it: the
-// kernel's .shared variables (placed by the engine, as at a launch) and the dynamic bytes.
-unsigned cta_shared(const KernelRec& k, unsigned block, size_t dynamic) {
-  gpurf::PtxFrontend* f = rt().gpu().kernel(k.id);
-  gpurf::ptx::SparseMemory scratch;
-  gpurf::ptx::LaunchConfig c;
-  c.init_data = false;
-  c.data_base = f->options().data_base;
-  c.block = gpurf::ptx::Dim3(block);
-  c.dyn_shared_bytes = unsigned(dynamic);
-  const std::vector<uint8_t> params(f->launch().entry().param_bytes, 0);
-  return gpurf::ptx::Kernel(f->module(), f->kernel_name(), c, params, scratch).shared_bytes();
 }
 
 // Resident CTAs of `block` threads and `shared` dynamic bytes per SM for kernel `k`.
@@ -325,14 +432,18 @@ void __cudaRegisterManagedVar(void** handle, void** host_ptr, char*, const char*
 
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, void* stream) {
   GPURF_LOCKED;
-  rt().configs.push_back({grid, block, shared, stream});
+  Runtime::CallStack& c = rt().configs;
+  if (c.size == std::size(c.at)) {
+    std::fprintf(stderr, "gpurf: <<<>>> nested %u deep in its arguments: not launched\n", c.size);
+    return 1; // the launch's stub is not called
+  }
+  c.at[c.size++] = {grid, block, shared, static_cast<cudaStream_t>(stream)};
   return 0;
 }
 cudaError_t __cudaPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, void* stream) {
   GPURF_LOCKED;
-  if (rt().configs.empty()) return cudaErrorMissingConfiguration;
-  const Runtime::CallConfig c = rt().configs.back();
-  rt().configs.pop_back();
+  if (!rt().configs.size) return cudaErrorMissingConfiguration;
+  const Runtime::CallConfig c = rt().configs.at[--rt().configs.size];
   *grid = c.grid;
   *block = c.block;
   *shared = c.shared;
@@ -485,7 +596,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, const void* fun) {
   a->ptxVersion = int(module_arch(*k->module));
   cudaDeviceProp p;
   if (rt().properties(p) == cudaSuccess) a->binaryVersion = p.major * 10 + p.minor;
-  a->maxDynamicSharedSizeBytes = k->max_dynamic_shared;
+  a->maxDynamicSharedSizeBytes = int(rt().dynamic_shared_limit(*k));
   try { // the kernel's .shared variables (occupancy calculators add them to the dynamic bytes)
     a->sharedSizeBytes = cta_shared(*k, 1, 0);
   } catch (const std::exception&) { // refused at its launch
@@ -594,12 +705,43 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, const void* fu
   GPURF_LOCKED;
   return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, fun, block, shared, 0);
 }
+// The most dynamic shared memory a block of `block` threads may ask for with `blocks` of them
+// resident on an SM (0 where that many cannot be, whatever they ask), within what a launch of
+// the kernel may ask for (cudaFuncAttributeMaxDynamicSharedMemorySize).
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void* fun, int blocks,
+                                                      int block) {
+  GPURF_LOCKED;
+  if (cudaError_t e = rt().status()) return ret(e);
+  KernelRec* k = rt().kernel(fun);
+  if (!bytes || blocks < 1 || block < 1) return ret(cudaErrorInvalidValue);
+  if (!k || !k->found)
+    return ret(rt().not_runnable(fun, "cudaOccupancyAvailableDynamicSMemPerBlock"));
+  // Residency falls as the bytes grow: the largest that keeps `blocks`, by bisection.
+  size_t lo = 0, hi = rt().dynamic_shared_limit(*k);
+  if (resident_ctas(*k, block, 0) < blocks)
+    hi = 0;
+  else
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo + 1) / 2;
+      if (resident_ctas(*k, block, mid) >= blocks)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  *bytes = lo;
+  return cudaSuccess;
+}
 
 // ------------------------------------------------------------------------------ memory
 
 cudaError_t cudaMalloc(void** p, size_t bytes) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMalloc", false);
+  if (p && !bytes) { // CUDA's runtime: success and a null pointer (cudaFree takes it)
+    if (cudaError_t e = rt().status()) return ret(e);
+    *p = nullptr;
+    return cudaSuccess;
+  }
   return ret(rt().malloc(p, bytes, AllocKind::Device));
 }
 cudaError_t cudaMallocManaged(void** p, size_t bytes, unsigned) {
@@ -695,67 +837,151 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* p, cudaExtent e) {
   *p = {d, pitch, e.width, e.height};
   return cudaSuccess;
 }
+// Stream-ordered allocation: a stream's earlier work is done at the call (every launch and copy
+// finishes inside its own), so the memory is usable, and freed, at once. Every pool allocates
+// from the one device memory; each keeps its attributes and counts its allocations' bytes (it
+// caches nothing: reserved is what is in use).
+namespace {
+struct Pool {
+  int reuse[3] = {1, 1, 1}; // cudaMemPoolReuse*: 1-3
+  uint64_t release_threshold = 0, used = 0, used_high = 0;
+};
+Pool default_pool;
+Pool* current_pool = &default_pool;                 // cudaDeviceSetMemPool's
+std::set<Pool*> created_pools;                      // cudaMemPoolCreate's, until destroyed
+std::map<void*, std::pair<Pool*, uint64_t>> pooled; // each live allocation's pool and bytes
+Pool* pool_of(void* handle) {
+  Pool* p = static_cast<Pool*>(handle);
+  return p == &default_pool || created_pools.count(p) ? p : nullptr;
+}
+cudaError_t pool_malloc(void** p, size_t bytes, Pool* pool) {
+  const cudaError_t e = rt().malloc(p, bytes, AllocKind::Device);
+  if (e == cudaSuccess) {
+    pooled[*p] = {pool, bytes};
+    pool->used += bytes;
+    pool->used_high = std::max(pool->used_high, pool->used);
+  }
+  return e;
+}
+void pool_release(void* p) {
+  auto it = pooled.find(p);
+  if (it == pooled.end()) return;
+  if (Pool* pool = it->second.first) pool->used -= it->second.second;
+  pooled.erase(it);
+}
+} // namespace
 cudaError_t cudaFree(void* p) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaFree", false);
-  return ret(rt().free(p, false));
+  const cudaError_t e = rt().free(p, false);
+  if (e == cudaSuccess) pool_release(p); // cudaFree may free a stream-ordered allocation
+  return ret(e);
 }
-// Stream-ordered allocation: a stream's earlier work is done at the call (every launch and copy
-// finishes inside its own), so the memory is usable, and freed, at once. Pools: the one default.
 cudaError_t cudaMallocAsync(void** p, size_t bytes, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (not_captured("cudaMallocAsync", s, "stream-ordered allocation (a memory node)", e))
     return ret(e);
-  return ret(rt().malloc(p, bytes, AllocKind::Device));
+  return ret(pool_malloc(p, bytes, current_pool));
 }
 cudaError_t cudaMallocAsync_ptsz(void** p, size_t bytes, cudaStream_t s) {
   return cudaMallocAsync(p, bytes, per_thread(s));
 }
-cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void*, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, s);
+cudaError_t cudaMallocFromPoolAsync(void** p, size_t bytes, void* pool, cudaStream_t s) {
+  GPURF_LOCKED;
+  Pool* from = pool_of(pool);
+  if (!from) return ret(cudaErrorInvalidValue);
+  cudaError_t e = cudaSuccess;
+  if (not_captured("cudaMallocFromPoolAsync", s, "stream-ordered allocation (a memory node)", e))
+    return ret(e);
+  return ret(pool_malloc(p, bytes, from));
 }
-cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void*, cudaStream_t s) {
-  return cudaMallocAsync(p, bytes, per_thread(s));
+cudaError_t cudaMallocFromPoolAsync_ptsz(void** p, size_t bytes, void* pool, cudaStream_t s) {
+  return cudaMallocFromPoolAsync(p, bytes, pool, per_thread(s));
 }
 cudaError_t cudaFreeAsync(void* p, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (not_captured("cudaFreeAsync", s, "stream-ordered allocation (a memory node)", e))
     return ret(e);
-  return ret(rt().free(p, false));
+  e = rt().free(p, false);
+  if (e == cudaSuccess) pool_release(p);
+  return ret(e);
 }
 cudaError_t cudaFreeAsync_ptsz(void* p, cudaStream_t s) { return cudaFreeAsync(p, per_thread(s)); }
 cudaError_t cudaDeviceGetDefaultMemPool(void** pool, int device) {
   GPURF_LOCKED;
-  static char default_pool;
   if (!pool || device != 0) return ret(cudaErrorInvalidValue);
   *pool = &default_pool;
   return cudaSuccess;
 }
-cudaError_t cudaMemPoolSetAttribute(void* pool, int, void*) {
+cudaError_t cudaDeviceGetMemPool(void** pool, int device) {
   GPURF_LOCKED;
-  return pool ? cudaSuccess : ret(cudaErrorInvalidValue); // no release threshold to keep
+  if (!pool || device != 0) return ret(cudaErrorInvalidValue);
+  *pool = current_pool;
+  return cudaSuccess;
 }
-// Pools a program creates: each its own handle, allocating from the one device heap as the
-// default pool does (cudaMallocFromPoolAsync ignores the pool); trimming releases nothing.
+cudaError_t cudaDeviceSetMemPool(int device, void* pool) {
+  GPURF_LOCKED;
+  if (device != 0) return ret(cudaErrorInvalidDevice);
+  Pool* p = pool_of(pool);
+  if (!p) return ret(cudaErrorInvalidValue);
+  current_pool = p;
+  return cudaSuccess;
+}
+// cudaMemPoolAttr: 1-3 the reuse flags (int), 4 the release threshold, 5-8 reserved and used
+// memory, current and high (uint64_t; a high mark may only be reset, to 0).
+cudaError_t cudaMemPoolSetAttribute(void* pool, int attr, void* value) {
+  GPURF_LOCKED;
+  Pool* p = pool_of(pool);
+  if (!p || !value) return ret(cudaErrorInvalidValue);
+  if (attr >= 1 && attr <= 3)
+    p->reuse[attr - 1] = *static_cast<int*>(value);
+  else if (attr == 4)
+    p->release_threshold = *static_cast<uint64_t*>(value);
+  else if ((attr == 6 || attr == 8) && *static_cast<uint64_t*>(value) == 0)
+    p->used_high = p->used;
+  else
+    return ret(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolGetAttribute(void* pool, int attr, void* value) {
+  GPURF_LOCKED;
+  Pool* p = pool_of(pool);
+  if (!p || !value) return ret(cudaErrorInvalidValue);
+  if (attr >= 1 && attr <= 3)
+    *static_cast<int*>(value) = p->reuse[attr - 1];
+  else if (attr == 4)
+    *static_cast<uint64_t*>(value) = p->release_threshold;
+  else if (attr >= 5 && attr <= 8)
+    *static_cast<uint64_t*>(value) = attr % 2 ? p->used : p->used_high;
+  else
+    return ret(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
 cudaError_t cudaMemPoolCreate(void** pool, const void* props) {
   GPURF_LOCKED;
   if (!pool || !props) return ret(cudaErrorInvalidValue);
-  *pool = new char;
+  Pool* p = new Pool;
+  created_pools.insert(p);
+  *pool = p;
   return cudaSuccess;
 }
 cudaError_t cudaMemPoolDestroy(void* pool) {
   GPURF_LOCKED;
-  if (!pool) return ret(cudaErrorInvalidValue);
-  void* def = nullptr;
-  cudaDeviceGetDefaultMemPool(&def, 0);
-  if (pool != def) delete static_cast<char*>(pool);
+  Pool* p = pool_of(pool);
+  if (!p) return ret(cudaErrorInvalidValue);
+  if (p == &default_pool) return cudaSuccess; // the default pool stays
+  if (current_pool == p) current_pool = &default_pool;
+  created_pools.erase(p);
+  for (auto& [ptr, a] : pooled)
+    if (a.first == p) a.first = nullptr; // its allocations stay live, counted nowhere
+  delete p;
   return cudaSuccess;
 }
 cudaError_t cudaMemPoolTrimTo(void* pool, size_t) {
   GPURF_LOCKED;
-  return pool ? cudaSuccess : ret(cudaErrorInvalidValue);
+  return pool_of(pool) ? cudaSuccess : ret(cudaErrorInvalidValue);
 }
 // Unified-memory hints (CUDA 13: pointer, bytes, cudaMemLocation, ...; the rest unread): gpurf
 // copies managed memory whole around every launch, so a prefetch or an advice changes nothing.
@@ -902,18 +1128,19 @@ cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t s) {
     return ret(e);
   return ret(rt().memset(p, v, n));
 }
-cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset, int) {
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset,
+                               int kind) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMemcpyToSymbol", true);
-  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
+  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true, kind));
 }
-cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int) {
+cudaError_t cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset, int kind) {
   GPURF_LOCKED;
   GPURF_CAPTURE_FORBIDS("cudaMemcpyFromSymbol", true);
-  return ret(symbol_copy(symbol, n, offset, dst, false));
+  return ret(symbol_copy(symbol, n, offset, dst, false, kind));
 }
 cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t n, size_t offset,
-                                    int, cudaStream_t s) {
+                                    int kind, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (captured(s, "cudaMemcpyToSymbolAsync", e, [&](Node& x) -> cudaError_t {
@@ -927,10 +1154,10 @@ cudaError_t cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t 
                           cudaMemcpyHostToDevice);
       }))
     return ret(e);
-  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true));
+  return ret(symbol_copy(symbol, n, offset, const_cast<void*>(src), true, kind));
 }
-cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset, int,
-                                      cudaStream_t s) {
+cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, size_t offset,
+                                      int kind, cudaStream_t s) {
   GPURF_LOCKED;
   cudaError_t e = cudaSuccess;
   if (captured(s, "cudaMemcpyFromSymbolAsync", e, [&](Node& x) -> cudaError_t {
@@ -944,7 +1171,7 @@ cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t n, s
                           reinterpret_cast<void*>(v->address + offset), n, cudaMemcpyDeviceToHost);
       }))
     return ret(e);
-  return ret(symbol_copy(symbol, n, offset, dst, false));
+  return ret(symbol_copy(symbol, n, offset, dst, false, kind));
 }
 cudaError_t cudaGetSymbolAddress(void** p, const void* symbol) {
   GPURF_LOCKED;
@@ -964,9 +1191,12 @@ cudaError_t cudaGetSymbolSize(size_t* n, const void* symbol) {
 }
 cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky);
   cudaDeviceProp p;
   if (cudaError_t e = rt().properties(p)) return ret(e);
-  if (free_bytes) *free_bytes = p.totalGlobalMem; // what is allocated is not subtracted
+  // Free: what no allocation holds (device, managed and host memory share the window), so it
+  // falls as the program allocates, as a program sizing its work by it expects.
+  if (free_bytes) *free_bytes = std::min<uint64_t>(rt().unallocated(), p.totalGlobalMem);
   if (total) *total = p.totalGlobalMem;
   return cudaSuccess;
 }
@@ -1331,13 +1561,65 @@ cudaError_t cudaDeviceGetAttribute(int* v, int attr, int d) {
   case 115: // cudaDevAttrMemoryPoolsSupported: cudaMallocAsync and the default pool work
     *v = 1;
     break;
+  case 11:
+    *v = int(std::min<size_t>(p.memPitch, INT32_MAX));
+    break;
+  case 14:
+    *v = int(p.textureAlignment);
+    break;
+  case 37:
+    *v = p.memoryBusWidth;
+    break;
+  case 79:
+    *v = p.globalL1CacheSupported;
+    break;
+  case 80:
+    *v = p.localL1CacheSupported;
+    break;
+  // Managed memory: the host may touch it between launches while none runs (each launch runs
+  // to its end inside the call), as concurrent access allows; a host-registered pointer is
+  // the device's too.
+  case 89: // cudaDevAttrConcurrentManagedAccess
+    *v = p.managedMemory;
+    break;
+  case 91: // cudaDevAttrCanUseHostPointerForRegisteredMem
+  case 99: // cudaDevAttrHostRegisterSupported
+    *v = p.canMapHostMemory;
+    break;
+  // What a discrete GPU of the usual setup answers: no overlap of copies and kernels (copies
+  // and launches run one at a time), no run-time limit, not integrated, the default compute
+  // mode, no ECC, no PCI address, one GPU on the board, no host-native atomics or pageable
+  // memory access, one priority (cudaDeviceGetStreamPriorityRange's 0, 0), no reserved
+  // shared memory.
+  case 15:
+  case 17:
+  case 18:
+  case 20:
+  case 31:
+  case 32:
+  case 33:
+  case 34:
+  case 35:
+  case 40:
+  case 50:
+  case 78:
+  case 84:
+  case 86:
+  case 88:
+  case 100:
+  case 101:
+  case 111:
   case 108: // cudaDevAttrMaxPersistingL2CacheSize: no persisting lines (a hint gpurf ignores)
   case 120: // cudaDevAttrClusterLaunch: thread-block clusters are not modelled
     *v = 0;
     break;
-  default:
+  default: {
+    // Not one of CUDA 13's cudaDeviceAttr values: "invalid argument", as CUDA answers.
+    static const std::set<int> gaps = {44, 102, 103, 104, 105, 107, 110, 136, 137, 146};
+    if (attr < 1 || attr > 147 || gaps.count(attr)) return ret(cudaErrorInvalidValue);
     std::fprintf(stderr, "gpurf: cudaDeviceGetAttribute: attribute %d is not modelled (0)\n", attr);
     *v = 0;
+  }
   }
   return cudaSuccess;
 }
@@ -1354,6 +1636,13 @@ cudaError_t cudaDeviceReset() {
 }
 cudaError_t cudaDeviceSetCacheConfig(int) {
   GPURF_LOCKED;
+  return ret(rt().status());
+}
+// The L1/shared split is the platform's: no preference, as a device that has none reports.
+cudaError_t cudaDeviceGetCacheConfig(int* config) {
+  GPURF_LOCKED;
+  if (!config) return ret(cudaErrorInvalidValue);
+  *config = 0; // cudaFuncCachePreferNone
   return ret(rt().status());
 }
 // Shared-memory bank width (deprecated, still in CUDA 13; double-precision programs ask for
@@ -1425,6 +1714,34 @@ cudaError_t cudaDeviceEnablePeerAccess(int, unsigned) {
   GPURF_LOCKED;
   return ret(cudaErrorInvalidDevice); // the only device is the current one
 }
+cudaError_t cudaDeviceDisablePeerAccess(int) {
+  GPURF_LOCKED;
+  return ret(cudaError_t(705)); // cudaErrorPeerAccessNotEnabled: it never is (above)
+}
+// The one device's bus id, as cudaDeviceGetPCIBusId gives it (either case); any other:
+// cudaErrorInvalidDevice.
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* id) {
+  GPURF_LOCKED;
+  if (!device || !id) return ret(cudaErrorInvalidValue);
+  if (::strcasecmp(id, "0000:00:00.0") && ::strcasecmp(id, "00:00.0"))
+    return ret(cudaErrorInvalidDevice);
+  *device = 0;
+  return cudaSuccess;
+}
+// CUDA 12's explicit initialisation of a device: device 0 only; the flags as cudaSetDeviceFlags'.
+cudaError_t cudaInitDevice(int device, unsigned device_flags, unsigned) {
+  GPURF_LOCKED;
+  if (device != 0) return ret(cudaErrorInvalidDevice);
+  if (device_flags) cudaSetDeviceFlags(device_flags);
+  return ret(rt().status());
+}
+cudaError_t cudaSetValidDevices(int* devices, int len) {
+  GPURF_LOCKED;
+  if (len < 0 || (len && !devices)) return ret(cudaErrorInvalidValue);
+  for (int i = 0; i < len; ++i)
+    if (devices[i] != 0) return ret(cudaErrorInvalidDevice);
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceGetPCIBusId(char* id, int len, int device) {
   GPURF_LOCKED;
   if (!id || len <= 0) return ret(cudaErrorInvalidValue);
@@ -1465,7 +1782,7 @@ const char* cudaGetErrorString(cudaError_t e) {
 const char* cudaGetErrorName(cudaError_t e) {
   GPURF_LOCKED;
   const ErrorName* n = find_error(e);
-  return n ? n->name : "cudaErrorUnknown";
+  return n ? n->name : "unrecognized error code";
 }
 
 // ------------------------------------------------------------------------------ streams, events
@@ -1473,6 +1790,7 @@ const char* cudaGetErrorName(cudaError_t e) {
 
 cudaError_t cudaStreamCreate(cudaStream_t* s) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky); // a context a kernel broke makes nothing new
   if (!s) return ret(cudaErrorInvalidValue);
   *s = new char;
   rt().streams[*s] = 0;
@@ -1530,6 +1848,17 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t s, int, const void* value) {
   if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
     return ret(cudaErrorInvalidResourceHandle);
   return cudaSuccess;
+}
+// Stream attributes are hints kept nowhere (above): nothing to copy, the handles checked.
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  GPURF_LOCKED;
+  for (cudaStream_t s : {dst, src})
+    if (reinterpret_cast<uintptr_t>(s) > 2 && !rt().streams.count(s))
+      return ret(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamCopyAttributes_ptsz(cudaStream_t dst, cudaStream_t src) {
+  return cudaStreamCopyAttributes(per_thread(dst), per_thread(src));
 }
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, int attr, void* value) {
   GPURF_LOCKED;
@@ -1645,12 +1974,14 @@ cudaError_t cudaProfilerStart() { return cudaSuccess; }
 cudaError_t cudaProfilerStop() { return cudaSuccess; }
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky);
   cudaError_t e = cudaSuccess;
   if (capture_event_wait(s, ev, e)) return ret(e); // a fork or join of a capture
   return cudaSuccess;
 }
 cudaError_t cudaEventCreate(cudaEvent_t* e) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky);
   if (!e) return ret(cudaErrorInvalidValue);
   *e = new char;
   rt().events[*e] = Event{};
@@ -1670,6 +2001,7 @@ cudaError_t cudaEventDestroy(cudaEvent_t e) {
 }
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   GPURF_LOCKED;
+  if (rt().sticky) return ret(rt().sticky); // as every call that uses the broken context
   auto it = rt().events.find(e);
   if (it == rt().events.end()) return ret(cudaErrorInvalidResourceHandle);
   cudaError_t ce = cudaSuccess;
@@ -1700,7 +2032,9 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
   if (!ms || ia == rt().events.end() || ib == rt().events.end())
     return ret(cudaErrorInvalidResourceHandle);
   if (!ia->second.timing || !ib->second.timing) return ret(cudaErrorInvalidResourceHandle);
-  if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorNotReady);
+  // Never recorded: "invalid resource handle", as the Runtime API documents (not "not ready",
+  // which is for a recorded event whose work has not finished: none here).
+  if (!ia->second.recorded || !ib->second.recorded) return ret(cudaErrorInvalidResourceHandle);
   *ms = float((ib->second.time_ns - ia->second.time_ns) * 1e-6);
   return cudaSuccess;
 }

@@ -14,6 +14,7 @@ enum : int {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidPitchValue = 12,
   cudaErrorInvalidSymbol = 13,

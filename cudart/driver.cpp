@@ -492,11 +492,13 @@ CUresult cuGetErrorName(CUresult r, const char** s) {
   *s = nullptr;
   return CUDA_ERROR_INVALID_VALUE;
 }
+// The description, not the name (was the name): each code above has the runtime's number and
+// text for the same error ("invalid argument", "named symbol not found", ...).
 CUresult cuGetErrorString(CUresult r, const char** s) {
   if (!s) return CUDA_ERROR_INVALID_VALUE;
   const char* name = nullptr;
   if (cuGetErrorName(r, &name)) return *s = nullptr, CUDA_ERROR_INVALID_VALUE;
-  *s = name;
+  *s = cudaGetErrorString(cudaError_t(r));
   return CUDA_SUCCESS;
 }
 

@@ -175,7 +175,7 @@ std::recursive_mutex& api_mutex() {
 }
 
 thread_local cudaError_t Runtime::last_error = cudaSuccess;
-thread_local std::vector<Runtime::CallConfig> Runtime::configs;
+thread_local Runtime::CallStack Runtime::configs;
 
 Runtime& Runtime::get() {
   static Runtime* r = new Runtime; // never destroyed: the program's exit must not tear SystemC down
@@ -353,6 +353,18 @@ void Runtime::add_var(Module* m, const void* host_var, const char* name, size_t 
 Gpu& Runtime::gpu() { return sim_->gpu(); }
 
 cudaError_t Runtime::ensure() {
+  if (finished_) {
+    // A call from a global destructor or an atexit function registered before the runtime
+    // started: the outputs are written and the simulation's statics may be gone. CUDA's
+    // runtime has shut down by then too and answers every call so.
+    static bool said = false;
+    if (!said)
+      std::fprintf(stderr, "gpurf: a CUDA call after the program's exit began (a global "
+                           "destructor?): cudaErrorCudartUnloading, as CUDA's runtime answers "
+                           "once it has shut down\n");
+    said = true;
+    return cudaErrorCudartUnloading;
+  }
   if (built_) return init_error_;
   built_ = true;
   try {
@@ -624,7 +636,7 @@ void Runtime::map_managed_variable(VarRec& v) {
 }
 
 cudaError_t Runtime::status() {
-  if (sticky) return sticky;
+  if (sticky && !finished_) return sticky;
   return ensure();
 }
 
@@ -678,7 +690,7 @@ cudaError_t Runtime::free(void* p, bool host) {
   if (cudaError_t e = status()) return e;
   auto it = live_.find(reinterpret_cast<uint64_t>(p));
   if (it == live_.end() || (host != (it->second.kind == AllocKind::Host)))
-    return host ? cudaErrorInvalidHostPointer : cudaErrorInvalidDevicePointer;
+    return cudaErrorInvalidValue; // CUDA 13's cudaFree and cudaFreeHost: "invalid argument"
   uint64_t base = it->first, size = it->second.bytes;
   if (it->second.kind != AllocKind::Device && it->second.kind != AllocKind::Registered)
     ::mprotect(p, size, PROT_NONE);
@@ -870,6 +882,32 @@ void Runtime::to_host() {
 
 // ------------------------------------------------------------------------------------ launch
 
+// A CTA's shared memory as a launch of `block` threads and `dynamic` bytes counts it: the
+// kernel's .shared variables (placed by the engine, as at a launch) and the dynamic bytes.
+unsigned cta_shared(const KernelRec& k, unsigned block, size_t dynamic) {
+  PtxFrontend* f = Runtime::get().gpu().kernel(k.id);
+  ptx::SparseMemory scratch;
+  ptx::LaunchConfig c;
+  c.init_data = false;
+  c.data_base = f->options().data_base;
+  c.block = ptx::Dim3(block);
+  c.dyn_shared_bytes = unsigned(dynamic);
+  const std::vector<uint8_t> params(f->launch().entry().param_bytes, 0);
+  return ptx::Kernel(f->module(), f->kernel_name(), c, params, scratch).shared_bytes();
+}
+
+size_t Runtime::dynamic_shared_limit(const KernelRec& k) {
+  if (k.max_dynamic_shared >= 0) return size_t(k.max_dynamic_shared);
+  cudaDeviceProp p;
+  if (properties(p) != cudaSuccess || !k.found) return 0;
+  try { // CUDA's default: sharedMemPerBlock (48 KB) less the kernel's .shared variables
+    const size_t fixed = cta_shared(k, 1, 0);
+    return p.sharedMemPerBlock > fixed ? p.sharedMemPerBlock - fixed : 0;
+  } catch (const std::exception&) { // refused at its launch
+    return 0;
+  }
+}
+
 KernelRec* Runtime::kernel(const void* fun) {
   auto it = kernels_.find(fun);
   return it == kernels_.end() ? nullptr : &it->second;
@@ -895,6 +933,27 @@ cudaError_t Runtime::launch(const void* fun, dim3 grid, dim3 block, void** args,
   if (cudaError_t e = status()) return e;
   KernelRec* k = kernel(fun);
   if (!k || !k->found) return not_runnable(fun, "launch");
+  // More dynamic shared memory than the kernel's attribute allows: CUDA's "invalid argument"
+  // (not sticky), whatever the SM holds.
+  if (shared > 0 && shared > dynamic_shared_limit(*k)) {
+    cudaDeviceProp p;
+    properties(p);
+    size_t fixed = 0;
+    try {
+      fixed = cta_shared(*k, 1, 0);
+    } catch (const std::exception&) { // refused at its launch
+    }
+    std::fprintf(stderr,
+                 "gpurf: launch of '%s': refused: %zu bytes of dynamic shared memory, above the "
+                 "kernel's cudaFuncAttributeMaxDynamicSharedMemorySize, %zu (cudaFuncSetAttribute "
+                 "may raise it to %zu: sharedMemPerBlockOptin %zu less the kernel's %zu static "
+                 "bytes) (cudaErrorInvalidValue)\n",
+                 k->name.c_str(), shared, dynamic_shared_limit(*k),
+                 p.sharedMemPerBlockOptin > fixed ? p.sharedMemPerBlockOptin - fixed : 0,
+                 p.sharedMemPerBlockOptin, fixed);
+    ++failed_launches_;
+    return cudaErrorInvalidValue;
+  }
   PtxFrontend* f = gpu().kernel(k->id);
   const ptx::Function& entry = f->launch().entry();
   // The arguments in the .entry's parameter layout.
@@ -1192,7 +1251,9 @@ cudaError_t Runtime::properties(cudaDeviceProp& p) {
   const SmLimits& l = sm.limits();
   std::snprintf(p.name, sizeof p.name, "gpurf %s", platform_name_.c_str());
   p.totalGlobalMem = param_address_ - PtxFrontend::kBufferBase;
-  p.sharedMemPerBlock = l.shared_bytes;
+  // Without the opt-in (cudaFuncSetAttribute) a block gets at most 48 KB, as on every GPU
+  // since Fermi; sharedMemPerBlockOptin is what the SM has.
+  p.sharedMemPerBlock = std::min<size_t>(l.shared_bytes, 48 * 1024);
   p.sharedMemPerMultiprocessor = l.shared_bytes;
   p.sharedMemPerBlockOptin = l.shared_bytes;
   p.regsPerMultiprocessor = int(uint64_t(s.subcores) * s.banks * s.bank_rows * 32);

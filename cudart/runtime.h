@@ -55,7 +55,9 @@ struct KernelRec {
   std::string name; // the .entry (mangled)
   uint32_t id = 0;  // the GPU's kernel id
   bool found = false;
-  int max_dynamic_shared = 0;
+  // cudaFuncAttributeMaxDynamicSharedMemorySize as cudaFuncSetAttribute set it; -1: CUDA's
+  // default (Runtime::dynamic_shared_limit).
+  int max_dynamic_shared = -1;
 };
 
 struct VarRec {
@@ -86,6 +88,10 @@ struct Event {
 // Every entry point of the API (api.cpp) holds this lock while it runs: calls from several host
 // threads run one at a time, in the order they take it (one in-order device queue).
 std::recursive_mutex& api_mutex();
+
+// A CTA's shared memory as a launch of `block` threads and `dynamic` bytes counts it: the
+// kernel's .shared variables (placed by the engine, as at a launch) and the dynamic bytes.
+unsigned cta_shared(const KernelRec& k, unsigned block, size_t dynamic);
 
 class Runtime {
 public:
@@ -129,6 +135,12 @@ public:
   cudaError_t host_unregister(void* p);
   // The live allocation holding `a` (its base in `*base`), or null.
   const Allocation* allocation_of(uint64_t a, uint64_t* base = nullptr) const;
+  // The allocation window's bytes no live allocation holds (cudaMemGetInfo's free memory).
+  uint64_t unallocated() const {
+    uint64_t n = 0;
+    for (const auto& [base, bytes] : gaps_) n += bytes;
+    return n;
+  }
   // Where the host reads window address `a`: inside a registered range, the program's memory.
   void* host_view(uint64_t a) const;
   // The window address of host pointer `p`: itself, or inside a registered range its mirror;
@@ -146,6 +158,9 @@ public:
   cudaError_t launch(const void* fun, dim3 grid, dim3 block, void** args, size_t shared,
                      cudaStream_t stream, bool cooperative = false);
   KernelRec* kernel(const void* fun);
+  // The most dynamic shared memory a launch of `k` may ask for (cudaFuncAttributeMaxDynamic-
+  // SharedMemorySize): set by cudaFuncSetAttribute, else sharedMemPerBlock less its static bytes.
+  size_t dynamic_shared_limit(const KernelRec& k);
   // cudaErrorInvalidDeviceFunction for `call` on `fun`, a function gpurf cannot run, saying
   // why on stderr (no registered kernel, no PTX, or the instruction that refused it).
   cudaError_t not_runnable(const void* fun, const char* call);
@@ -154,8 +169,14 @@ public:
     size_t shared = 0;
     cudaStream_t stream = nullptr;
   };
-  // __cudaPushCallConfiguration's stack: the calling thread's (its <<<>>> pushes, then pops).
-  static thread_local std::vector<CallConfig> configs;
+  // __cudaPushCallConfiguration's stack: the calling thread's (its <<<>>> pushes, then pops;
+  // deeper only for a launch inside another's arguments). Fixed, so that it has no destructor:
+  // the thread's destructors run at exit before the global destructors, which may launch.
+  struct CallStack {
+    CallConfig at[16];
+    unsigned size = 0;
+  };
+  static thread_local CallStack configs;
   // Set while a graph's kernel node launches (graphs.cpp): {graph, graph_launch, node}, added to
   // the launch's record and named on its stderr line.
   nlohmann::ordered_json launch_mark;

@@ -128,9 +128,10 @@ void add_counters(nlohmann::ordered_json& j) {
 // occupancy fields are the launch's own; ipc recomputed).
 nlohmann::ordered_json launch_delta(const nlohmann::ordered_json& before,
                                     const nlohmann::ordered_json& now) {
-  static const std::set<std::string> levels = {"resident_warps",       "resident_ctas", "sm_count",
-                                               "occupancy_limit",      "label",         "launch",
-                                               "registers_per_thread", "kernel"};
+  // Never destroyed (a global destructor of a CUDA program may launch after it would be).
+  static const std::set<std::string>& levels = *new std::set<std::string>{
+      "resident_warps", "resident_ctas",        "sm_count", "occupancy_limit", "label",
+      "launch",         "registers_per_thread", "kernel"};
   nlohmann::ordered_json d;
   for (auto it = now.begin(); it != now.end(); ++it) {
     const nlohmann::ordered_json* b = before.contains(it.key()) ? &before[it.key()] : nullptr;

@@ -863,6 +863,18 @@ void PtxFrontend::host_shape(IFunctionalMemory& mem, const HostLaunch& h) {
   if (threads > 1024)
     throw WorkloadError("host launch: " + std::to_string(threads) +
                         " threads per CTA (at most 1024)");
+  // Each dimension has its own limit too (maxThreadsDim, maxGridSize: CUDA refuses a block
+  // (1,1,128) and a grid (1,70000) with cudaErrorInvalidConfiguration).
+  const unsigned block_most[3] = {1024, 1024, 64}, grid_most[3] = {(1u << 31) - 1, 65535, 65535};
+  for (unsigned d = 0; d < 3; ++d) {
+    const std::string axis(1, char('x' + d));
+    if (h.block[d] > block_most[d])
+      throw WorkloadError("host launch: blockDim." + axis + " is " + std::to_string(h.block[d]) +
+                          " (at most " + std::to_string(block_most[d]) + ")");
+    if (h.grid[d] > grid_most[d])
+      throw WorkloadError("host launch: gridDim." + axis + " is " + std::to_string(h.grid[d]) +
+                          " (at most " + std::to_string(grid_most[d]) + ")");
+  }
   if (ctas > (1u << 31) - 1)
     throw WorkloadError("host launch: " + std::to_string(ctas) + " CTAs (at most 2^31 - 1)");
   // __launch_bounds__ (.maxntid) and __block_size__ (.reqntid): ptxas sized the kernel's

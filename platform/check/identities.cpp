@@ -58,14 +58,16 @@ std::vector<Registered>& registered() {
   static std::vector<Registered> r;
   return r;
 }
+// Never destroyed: made at a program's first launch, after its global objects, it would be
+// destroyed at exit before their destructors, which may launch (libgpurf-cudart).
 const std::vector<Registered>& blocks() {
-  static const std::vector<Registered> sorted = [] {
+  static const std::vector<Registered>& sorted = *new std::vector<Registered>([] {
     std::vector<Registered> r = registered();
     std::sort(r.begin(), r.end(), [](const Registered& a, const Registered& b) {
       return std::make_tuple(a.tier(), a.name) < std::make_tuple(b.tier(), b.name);
     });
     return r;
-  }();
+  }());
   return sorted;
 }
 // The file relative to the source tree ("modules/rfc/rfc_identities.cpp").

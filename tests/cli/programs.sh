@@ -213,6 +213,11 @@ NVCC_FLAGS+=([stack_vm_debug]=-G)
 # arrays: refused before).
 PROGRAMS+=(image_filters)
 NVCC_FLAGS+=([image_filters]="-gencode arch=compute_90,code=compute_90")
+# A host program of the usual shape (a solver's loop, symbols at offsets, streams, events, host
+# functions, host threads, pools) and the runtime's answers as CUDA's: a grid or block beyond a
+# dimension's limit, dynamic shared memory beyond the kernel's attribute (48 KB by default),
+# the device's current memory pool, every error code's name and text.
+PROGRAMS+=(host_runtime)
 for p in "${PROGRAMS[@]}"; do
   srcs=("$SRC/tests/programs/${SOURCE_OF[$p]:-$p}.cu")
   for m in ${MORE_SOURCES[$p]:-}; do srcs+=("$SRC/tests/programs/$m"); done

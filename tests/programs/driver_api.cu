@@ -186,6 +186,11 @@ int main() {
   CU(cuModuleUnload(mod));
   CU(cuModuleUnload(mod2));
   CU(cuCtxDestroy(ctx));
+  // An error's description, not its name (gpurf gave the name).
+  const char* text = nullptr;
+  CU(cuGetErrorString(CUDA_ERROR_INVALID_VALUE, &text));
+  EXPECT(text && !std::strcmp(text, "invalid argument"),
+         "cuGetErrorString(CUDA_ERROR_INVALID_VALUE): %s", text ? text : "null");
   std::printf("%s\n", bad ? "FAIL" : "PASS");
   return bad ? 1 : 0;
 }

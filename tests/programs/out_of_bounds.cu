@@ -1,8 +1,8 @@
 // An out-of-bounds store (the bound test is one too high): gpurf's memory check stops the
 // kernel naming the thread, the PTX line, the address and the allocation; the program gets
 // cudaErrorIllegalAddress, sticky, as compute-sanitizer's memcheck would report it.
-#include <cuda_runtime.h>
 #include "check.h"
+#include <cuda_runtime.h>
 
 __global__ void scale(float* y, const float* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -18,5 +18,12 @@ int main() {
   scale<<<1, 128>>>(y, x, n);
   const cudaError_t e = cudaDeviceSynchronize();
   std::printf("synchronize: %s\n", cudaGetErrorName(e));
-  return finish(e != cudaErrorIllegalAddress);
+  // The process is left in an inconsistent state: any further CUDA work gets the same error
+  // (the Runtime API's cudaErrorIllegalAddress), making a stream or recording an event too.
+  cudaStream_t s;
+  cudaEvent_t ev;
+  const cudaError_t stream = cudaStreamCreate(&s), event = cudaEventCreate(&ev);
+  std::printf("then cudaStreamCreate: %s, cudaEventCreate: %s\n", cudaGetErrorName(stream),
+              cudaGetErrorName(event));
+  return finish(e != cudaErrorIllegalAddress || stream != e || event != e);
 }
