@@ -64,8 +64,12 @@ void both_stages_on_the_dependence(const std::string& stage_at) {
     EXPECT_GE(i.issue, prev.retire) << "pc " << pc;
     // allocation, the read request a cycle later, the bank, then the decompression stage
     EXPECT_GE(i.complete, i.issue + 1 + bank + d + 1) << "pc " << pc;
-    if (stage_at == "crossbar") EXPECT_GE(i.dispatch, i.issue + 1 + bank + d) << "pc " << pc;
-    if (stage_at == "dispatch") EXPECT_GE(i.complete, i.dispatch + d + 1) << "pc " << pc;
+    if (stage_at == "crossbar") {
+      EXPECT_GE(i.dispatch, i.issue + 1 + bank + d) << "pc " << pc;
+    }
+    if (stage_at == "dispatch") {
+      EXPECT_GE(i.complete, i.dispatch + d + 1) << "pc " << pc;
+    }
   }
 }
 TEST(WarpedCompression, BothStagesLieOnTheDependence) { both_stages_on_the_dependence("dispatch"); }
