@@ -1690,16 +1690,20 @@ struct Parser {
     ho.name = h;
     in.src.push_back(ho);
     expect_punct(",", "after the texture/surface object");
-    Operand c = parse_operand(false, line);
-    if (c.kind == Operand::Kind::Reg) { // a 1d coordinate may be written without braces
-      Operand v;
-      v.kind = Operand::Kind::Vector;
-      v.elems.push_back(c);
-      c = v;
-    }
+    const Operand c = braced(parse_operand(false, line)); // a 1d coordinate: braces optional
     if (c.kind != Operand::Kind::Vector) fail(line, "'" + in.text + "': expected {coordinates}");
     in.src.push_back(c);
     expect_punct("]", "to close the texture/surface address");
+  }
+
+  // A register written where a {vector} is expected (a 1d texture coordinate or gradient), as
+  // the vector of that one register; any other operand as it is.
+  static Operand braced(const Operand& o) {
+    if (o.kind != Operand::Kind::Reg) return o;
+    Operand v;
+    v.kind = Operand::Kind::Vector;
+    v.elems.push_back(o);
+    return v;
   }
 
   void parse_texture_instr(Instr& in, unsigned line) {
@@ -1742,13 +1746,7 @@ struct Parser {
     } else if (in.op == Op::Tex && in.text.find(".grad.") != std::string::npos) { // , dPdx, dPdy
       for (int g = 0; g < 2; ++g) {
         expect_punct(",", "before a gradient");
-        Operand v = parse_operand(false, line);
-        if (v.kind == Operand::Kind::Reg) { // a 1d gradient may be written without braces
-          Operand vec;
-          vec.kind = Operand::Kind::Vector;
-          vec.elems.push_back(v);
-          v = vec;
-        }
+        const Operand v = braced(parse_operand(false, line)); // a 1d gradient: braces optional
         if (v.kind != Operand::Kind::Vector || v.elems.size() != (dims == 3 ? 4u : dims))
           bad("a gradient of " + std::to_string(dims == 3 ? 4u : dims) + " register(s) expected");
         in.src.push_back(v);
