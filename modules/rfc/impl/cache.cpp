@@ -150,6 +150,7 @@ public:
       }
       if (!wports) {
         more = true;
+        if (!bypass_ll_ && !bypass_unread_ && !inactive_) break; // none behind it bypasses
         ++it;
         continue;
       }
@@ -263,12 +264,14 @@ protected:
       wake(now());
       break;
     case Txn::Kind::RfcFlush:
+      inactive_ += active_[t.warp];
       active_[t.warp] = false;
       store_.at(now());
       for (const RfcEntry& e : flush_buf_ = store_.flush(t.warp)) evict(t.warp, e, true);
       flushes_ += !flush_buf_.empty();
       break;
     case Txn::Kind::RfcActivate:
+      inactive_ -= !active_[t.warp];
       active_[t.warp] = true;
       break;
     default:
@@ -377,6 +380,7 @@ private:
   uint64_t &wait_, &port_stall_, &exit_dropped_;
   Distribution &reuse_, &residency_;
   std::vector<bool> active_;
+  unsigned inactive_ = 0; // warps active_ says are not: their results bypass the RFC
   std::deque<Pending> reads_q_;
   std::deque<Txn> writes_q_;
   std::unordered_map<uint32_t, unsigned> pending_; // write-backs in flight per (warp, reg)
