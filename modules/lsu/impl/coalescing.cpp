@@ -25,6 +25,7 @@
 // Latency defaults: shared_latency 20 follows Gebhart et al.'s shared-memory latency;
 // baselines set their own.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <list>
 #include <sstream>
@@ -317,8 +318,31 @@ private:
     }
   }
 
+  // Whether the active lanes access at most one word in each bank (no conflict; several lanes
+  // on one word are a broadcast): one pass with a word per bank, no lists. Up to 64 banks.
+  bool one_word_per_bank(const WarpInst& inst, unsigned n) const {
+    uint64_t seen = 0;
+    std::array<uint64_t, 64> word;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+      if (!(inst.active_mask >> lane & 1)) continue;
+      const uint64_t first = inst.addr[lane] / shared_bank_bytes_;
+      const uint64_t last = (inst.addr[lane] + n - 1) / shared_bank_bytes_;
+      for (uint64_t w = first; w <= last; ++w) {
+        const unsigned b = unsigned(w % shared_banks_);
+        if (!(seen >> b & 1)) {
+          seen |= uint64_t(1) << b;
+          word[b] = w;
+        } else if (word[b] != w) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   // Max over the banks of the distinct bank words the active lanes access in it.
   unsigned conflict_degree(const WarpInst& inst) {
+    if (shared_banks_ <= 64 && one_word_per_bank(inst, lane_bytes(inst))) return 1;
     auto& words = bank_words_; // kept between calls: no allocation per access
     words.resize(shared_banks_);
     for (auto& bank : words) bank.clear();
